@@ -1,0 +1,415 @@
+//! The one table: every operation of the service, declared once as data.
+//!
+//! Request building, `operations()`, `requiredScopes()`, the wasm `Client` methods,
+//! the sandbox's routing and the per-row tests all read `OPERATIONS`.
+
+use crate::family::Family;
+use crate::validate::Schema;
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Method> {
+        Some(match s.to_ascii_uppercase().as_str() {
+            "GET" => Method::Get,
+            "POST" => Method::Post,
+            "PUT" => Method::Put,
+            "PATCH" => Method::Patch,
+            "DELETE" => Method::Delete,
+            _ => return None,
+        })
+    }
+
+    /// Whether `params` of this method are a JSON body (else they are the query).
+    pub fn has_body(self) -> bool {
+        matches!(self, Method::Post | Method::Put | Method::Patch)
+    }
+
+    /// Whether a request may be sent again after the server may have acted on it.
+    pub fn is_idempotent(self) -> bool {
+        !matches!(self, Method::Post)
+    }
+}
+
+/// How the request carries its `params`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    /// GET and DELETE: params go to the query.
+    Query,
+    /// A JSON object body.
+    Json,
+    /// multipart/form-data: the files of param `param`, sent under form field `field`.
+    Multipart {
+        param: &'static str,
+        field: &'static str,
+        many: bool,
+        accept: &'static [&'static str],
+    },
+}
+
+/// Where the resource sits in a successful response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Under the first of these keys that is present.
+    Key(&'static [&'static str]),
+    /// Under a key, either as an object or as a one-element array.
+    KeyOrOneElementArray(&'static str),
+    /// Resource fields next to `code` and `message`.
+    TopLevel,
+    /// A page: items under this key, plus `page_context`.
+    List(&'static str),
+    /// No resource: the envelope itself (`code`, `message`, anything else kept).
+    Empty,
+    /// Raw bytes with their content type.
+    Binary,
+}
+
+/// One row of the table.
+#[derive(Clone, Copy, Debug)]
+pub struct Operation {
+    pub id: &'static str,
+    pub family: Family,
+    pub method: Method,
+    pub path: &'static str,
+    pub scope: &'static str,
+    pub body: BodyKind,
+    /// Params of a body method that travel in the query instead.
+    pub query: &'static [&'static str],
+    /// Params that travel as headers: (param name, header name).
+    pub headers: &'static [(&'static str, &'static str)],
+    /// Whether the family's organization id is sent.
+    pub org: bool,
+    pub response: Shape,
+    /// The rules its params must pass.
+    pub params: &'static Schema,
+}
+
+const fn op(family: Family, method: Method, path: &'static str, scope: &'static str) -> Operation {
+    let body = match method {
+        Method::Get | Method::Delete => BodyKind::Query,
+        _ => BodyKind::Json,
+    };
+    let response = match method {
+        Method::Delete => Shape::Empty,
+        _ => Shape::TopLevel,
+    };
+    Operation {
+        id: "",
+        family,
+        method,
+        path,
+        scope,
+        body,
+        query: &[],
+        headers: &[],
+        org: true,
+        response,
+        params: &Schema::EMPTY,
+    }
+}
+
+impl Operation {
+    const fn named(self, id: &'static str) -> Self {
+        Operation { id, ..self }
+    }
+    const fn key(self, key: &'static [&'static str]) -> Self {
+        Operation { response: Shape::Key(key), ..self }
+    }
+    const fn one_or_array(self, key: &'static str) -> Self {
+        Operation { response: Shape::KeyOrOneElementArray(key), ..self }
+    }
+    const fn list(self, key: &'static str) -> Self {
+        Operation { response: Shape::List(key), ..self }
+    }
+    const fn top_level(self) -> Self {
+        Operation { response: Shape::TopLevel, ..self }
+    }
+    const fn empty(self) -> Self {
+        Operation { response: Shape::Empty, ..self }
+    }
+    const fn binary(self) -> Self {
+        Operation { response: Shape::Binary, ..self }
+    }
+    #[allow(dead_code)]
+    const fn rules(self, params: &'static Schema) -> Self {
+        Operation { params, ..self }
+    }
+    const fn no_org(self) -> Self {
+        Operation { org: false, ..self }
+    }
+    const fn query(self, query: &'static [&'static str]) -> Self {
+        Operation { query, ..self }
+    }
+    const fn headers(self, headers: &'static [(&'static str, &'static str)]) -> Self {
+        Operation { headers, ..self }
+    }
+    const fn files(self, param: &'static str, field: &'static str, many: bool, accept: &'static [&'static str]) -> Self {
+        Operation { body: BodyKind::Multipart { param, field, many, accept }, ..self }
+    }
+
+    /// The names of the path parameters, in path order.
+    pub fn path_params(&self) -> impl Iterator<Item = &'static str> {
+        self.path
+            .split('/')
+            .filter_map(|seg| seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+    }
+
+    pub fn path_param_count(&self) -> usize {
+        self.path_params().count()
+    }
+}
+
+/// File types the expense attachment upload accepts.
+pub const ATTACHMENT_TYPES: &[&str] = &[
+    "gif", "png", "jpeg", "jpg", "bmp", "pdf", "xls", "xlsx", "doc", "docx", "txt", "csv",
+];
+/// File types the expense receipt upload accepts.
+pub const RECEIPT_TYPES: &[&str] = &[
+    "gif", "png", "jpeg", "jpg", "bmp", "pdf", "xls", "xlsx", "doc", "docx",
+];
+/// Image types the composite item image upload accepts.
+pub const IMAGE_TYPES: &[&str] = &["gif", "png", "jpeg", "jpg", "bmp"];
+
+use Family::{Billing, Books, Crm, Inventory, Invoice};
+use Method::{Delete as DELETE, Get as GET, Patch as PATCH, Post as POST, Put as PUT};
+
+macro_rules! catalog {
+    ($($id:ident: $row:expr;)*) => {
+        /// Every operation of API.md, in its order.
+        pub static OPERATIONS: &[Operation] = &[$($row.named(stringify!($id))),*];
+
+        #[cfg(target_arch = "wasm32")]
+        crate::wasm::client::operation_methods!($($id)*);
+    };
+}
+
+catalog! {
+    // books: organizations
+    createOrganization: op(Books, POST, "/organizations", "SvcBooks.settings.CREATE").no_org().key(&["organization"]);
+    listOrganizations: op(Books, GET, "/organizations", "SvcBooks.settings.READ").no_org().list("organizations");
+    updateOrganization: op(Books, PUT, "/organizations/{organization_id}", "SvcBooks.settings.UPDATE").key(&["organization"]);
+    // books: chart of accounts
+    createAccount: op(Books, POST, "/chartofaccounts", "SvcBooks.accountants.CREATE").key(&["chart_of_account"]);
+    listAccounts: op(Books, GET, "/chartofaccounts", "SvcBooks.accountants.READ").list("chartofaccounts");
+    getAccount: op(Books, GET, "/chartofaccounts/{account_id}", "SvcBooks.accountants.READ").top_level();
+    updateAccount: op(Books, PUT, "/chartofaccounts/{account_id}", "SvcBooks.accountants.UPDATE").key(&["chart_of_account"]);
+    // books: journals
+    createJournal: op(Books, POST, "/journals", "SvcBooks.accountants.CREATE").key(&["journal"]);
+    // books: fixed assets and their types
+    createFixedAsset: op(Books, POST, "/fixedassets", "SvcBooks.fixedasset.CREATE").key(&["fixed_asset"]);
+    listFixedAssets: op(Books, GET, "/fixedassets", "SvcBooks.fixedasset.READ").list("fixedassets");
+    updateFixedAsset: op(Books, PUT, "/fixedassets/{fixed_asset_id}", "SvcBooks.fixedasset.UPDATE").key(&["fixed_asset"]);
+    createFixedAssetType: op(Books, POST, "/fixedassettypes", "SvcBooks.fixedasset.CREATE").key(&["fixed_asset_type"]);
+    listFixedAssetTypes: op(Books, GET, "/fixedassettypes", "SvcBooks.fixedasset.READ").list("fixed_asset_types");
+    updateFixedAssetType: op(Books, PUT, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.UPDATE").key(&["fixed_asset_type"]);
+    deleteFixedAssetType: op(Books, DELETE, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.DELETE").empty();
+    // books: expenses
+    createExpense: op(Books, POST, "/expenses", "SvcBooks.expenses.CREATE").key(&["expense"]);
+    updateExpenseByUniqueField: op(Books, PUT, "/expenses", "SvcBooks.expenses.UPDATE")
+        .headers(&[
+            ("x_unique_identifier_key", "X-Unique-Identifier-Key"),
+            ("x_unique_identifier_value", "X-Unique-Identifier-Value"),
+            ("x_upsert", "X-Upsert"),
+        ])
+        .key(&["expense"]);
+    getExpenseReceipt: op(Books, GET, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.READ").binary();
+    deleteExpenseReceipt: op(Books, DELETE, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.DELETE").empty();
+    addExpenseAttachment: op(Books, POST, "/expenses/{expense_id}/attachment", "SvcBooks.expenses.CREATE")
+        .files("files", "attachment", true, ATTACHMENT_TYPES)
+        .key(&["comments", "documents"]);
+    // books: vendor credits and refunds
+    createVendorCredit: op(Books, POST, "/vendorcredits", "SvcBooks.debitnotes.CREATE").key(&["vendor_credit"]);
+    listVendorCredits: op(Books, GET, "/vendorcredits", "SvcBooks.debitnotes.READ").list("vendorcredits");
+    createVendorCreditRefund: op(Books, POST, "/vendorcredits/{vendor_credit_id}/refunds", "SvcBooks.debitnotes.CREATE").key(&["vendor_credit_refund"]);
+    listVendorCreditRefunds: op(Books, GET, "/vendorcredits/{vendor_credit_id}/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds");
+    getVendorCreditRefund: op(Books, GET, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.READ").key(&["vendor_credit_refund"]);
+    updateVendorCreditRefund: op(Books, PUT, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.UPDATE").key(&["vendor_credit_refund"]);
+    deleteVendorCreditRefund: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.DELETE").empty();
+    listAllVendorCreditRefunds: op(Books, GET, "/vendorcredits/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds");
+    // inventory: packages
+    createPackage: op(Inventory, POST, "/packages", "SvcInventory.packages.CREATE").query(&["salesorder_id"]).one_or_array("package");
+    listPackages: op(Inventory, GET, "/packages", "SvcInventory.packages.READ").list("packagea");
+    getPackage: op(Inventory, GET, "/packages/{package_id}", "SvcInventory.packages.READ").key(&["package"]);
+    updatePackage: op(Inventory, PUT, "/packages/{package_id}", "SvcInventory.packages.UPDATE").one_or_array("package");
+    // inventory: composite items
+    createCompositeItem: op(Inventory, POST, "/compositeitems", "SvcInventory.compositeitems.CREATE").key(&["composite_item"]);
+    listCompositeItems: op(Inventory, GET, "/compositeitems", "SvcInventory.compositeitems.READ").list("composite_items");
+    updateCompositeItem: op(Inventory, PUT, "/compositeitems/{composite_item_id}", "SvcInventory.compositeitems.UPDATE").key(&["composite_item"]);
+    uploadCompositeItemImage: op(Inventory, POST, "/compositeitems/{composite_item_id}/image", "SvcInventory.compositeitems.CREATE")
+        .files("image", "image", false, IMAGE_TYPES)
+        .empty();
+    // invoice: currencies
+    createCurrency: op(Invoice, POST, "/settings/currencies", "SvcInvoice.settings.CREATE").one_or_array("currency");
+    listCurrencies: op(Invoice, GET, "/settings/currencies", "SvcInvoice.settings.READ").list("currencies");
+    getCurrency: op(Invoice, GET, "/settings/currencies/{currency_id}", "SvcInvoice.settings.READ").key(&["currency"]);
+    updateCurrency: op(Invoice, PUT, "/settings/currencies/{currency_id}", "SvcInvoice.settings.UPDATE").one_or_array("currency");
+    deleteCurrency: op(Invoice, DELETE, "/settings/currencies/{currency_id}", "SvcInvoice.settings.DELETE").empty();
+    // invoice: projects
+    createProject: op(Invoice, POST, "/projects", "SvcInvoice.projects.CREATE").key(&["project"]);
+    listProjects: op(Invoice, GET, "/projects", "SvcInvoice.projects.READ").list("projects");
+    updateProject: op(Invoice, PUT, "/projects/{project_id}", "SvcInvoice.projects.UPDATE").key(&["project"]);
+    removeProjectUser: op(Invoice, DELETE, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.DELETE").empty();
+    addProjectComment: op(Invoice, POST, "/projects/{project_id}/comments", "SvcInvoice.projects.CREATE").key(&["comments", "comment"]);
+    listProjectComments: op(Invoice, GET, "/projects/{project_id}/comments", "SvcInvoice.projects.READ").list("comments");
+    deleteProjectComment: op(Invoice, DELETE, "/projects/{project_id}/comments/{comment_id}", "SvcInvoice.projects.DELETE").empty();
+    listProjectInvoices: op(Invoice, GET, "/projects/{project_id}/invoices", "SvcInvoice.projects.READ").list("invoices");
+    // invoice: recurring invoices
+    createRecurringInvoice: op(Invoice, POST, "/recurringinvoices", "SvcInvoice.invoices.CREATE").key(&["recurring_invoice"]);
+    // billing: tasks
+    createTask: op(Billing, POST, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.CREATE").key(&["task"]);
+    listTasks: op(Billing, GET, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.READ").list("tasks");
+    getTask: op(Billing, GET, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.READ").key(&["task"]);
+    updateTask: op(Billing, PUT, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.UPDATE").key(&["task"]);
+    deleteTask: op(Billing, DELETE, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.DELETE").empty();
+    // billing: plans
+    createPlan: op(Billing, POST, "/plans", "SvcSubscriptions.plans.CREATE").key(&["plan"]);
+    listPlans: op(Billing, GET, "/plans", "SvcSubscriptions.plans.READ").list("plans");
+    updatePlan: op(Billing, PUT, "/plans/{plan_code}", "SvcSubscriptions.plans.UPDATE").key(&["plan"]);
+    // billing: events
+    getEvent: op(Billing, GET, "/events/{event_id}", "SvcSubscriptions.webhooks.READ").key(&["event"]);
+    listEvents: op(Billing, GET, "/events", "SvcSubscriptions.webhooks.READ").list("events");
+    // crm: notification channels
+    updateNotificationChannels: op(Crm, PATCH, "/actions/watch", "SvcCRM.notifications.ALL").key(&["watch"]);
+}
+
+/// Scopes the CRM notification update also accepts besides `SvcCRM.notifications.ALL`.
+pub const CRM_WATCH_SCOPES: &[&str] = &[
+    "SvcCRM.notifications.ALL",
+    "SvcCRM.notifications.WRITE",
+    "SvcCRM.notifications.UPDATE",
+];
+
+pub fn find(id: &str) -> Option<&'static Operation> {
+    OPERATIONS.iter().find(|op| op.id == id)
+}
+
+/// The sorted, unique scopes that the given operations need.
+pub fn required_scopes<'a>(ids: impl IntoIterator<Item = &'a str>) -> Result<Vec<&'static str>, String> {
+    let mut scopes = Vec::new();
+    for id in ids {
+        let op = find(id).ok_or_else(|| unknown_operation(id))?;
+        scopes.push(op.scope);
+    }
+    scopes.sort_unstable();
+    scopes.dedup();
+    Ok(scopes)
+}
+
+pub fn unknown_operation(id: &str) -> String {
+    let close: Vec<&str> = OPERATIONS
+        .iter()
+        .map(|op| op.id)
+        .filter(|name| name.eq_ignore_ascii_case(id))
+        .collect();
+    match close.first() {
+        Some(name) => format!("unknown operation {:?}; did you mean {name:?}?", crate::error::shorten(id)),
+        None => format!("unknown operation {:?}", crate::error::shorten(id)),
+    }
+}
+
+/// What `operations()` reports for a row.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OperationInfo {
+    pub id: &'static str,
+    pub family: &'static str,
+    pub method: Method,
+    pub path: &'static str,
+    pub scope: &'static str,
+    pub path_params: Vec<&'static str>,
+}
+
+pub fn operation_infos() -> Vec<OperationInfo> {
+    OPERATIONS
+        .iter()
+        .map(|op| OperationInfo {
+            id: op.id,
+            family: op.family.name(),
+            method: op.method,
+            path: op.path,
+            scope: op.scope,
+            path_params: op.path_params().collect(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn the_table_holds_all_61_operations_once() {
+        assert_eq!(OPERATIONS.len(), 61);
+        let ids: HashSet<_> = OPERATIONS.iter().map(|o| o.id).collect();
+        assert_eq!(ids.len(), 61);
+        let routes: HashSet<_> = OPERATIONS.iter().map(|o| (o.family, o.method, o.path)).collect();
+        assert_eq!(routes.len(), 61, "no route is declared twice");
+    }
+
+    #[test]
+    fn scopes_name_their_family() {
+        for op in OPERATIONS {
+            let prefix = match op.family {
+                Family::Books => "SvcBooks.",
+                Family::Inventory => "SvcInventory.",
+                Family::Invoice => "SvcInvoice.",
+                Family::Billing => "SvcSubscriptions.",
+                Family::Crm => "SvcCRM.",
+            };
+            assert!(op.scope.starts_with(prefix), "{}", op.id);
+            let verb = op.scope.rsplit('.').next().unwrap();
+            let expected = match op.method {
+                Method::Get => "READ",
+                Method::Post => "CREATE",
+                Method::Put => "UPDATE",
+                Method::Delete => "DELETE",
+                Method::Patch => "ALL",
+            };
+            assert_eq!(verb, expected, "{}", op.id);
+        }
+    }
+
+    #[test]
+    fn required_scopes_are_sorted_and_unique() {
+        assert_eq!(
+            required_scopes(["listPlans", "createPlan", "updatePlan", "createPlan"]).unwrap(),
+            vec![
+                "SvcSubscriptions.plans.CREATE",
+                "SvcSubscriptions.plans.READ",
+                "SvcSubscriptions.plans.UPDATE"
+            ]
+        );
+        let err = required_scopes(["listplans"]).unwrap_err();
+        assert!(err.contains("did you mean \"listPlans\""), "{err}");
+    }
+
+    #[test]
+    fn path_params_come_in_path_order() {
+        let op = find("getVendorCreditRefund").unwrap();
+        assert_eq!(
+            op.path_params().collect::<Vec<_>>(),
+            ["vendor_credit_id", "vendor_credit_refund_id"]
+        );
+        assert_eq!(find("listPlans").unwrap().path_param_count(), 0);
+    }
+}

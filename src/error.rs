@@ -1,0 +1,133 @@
+//! The one error type of the SDK, its kinds, and how it reads as JSON for the JS `SvcError`.
+
+use crate::validate::Issue;
+use serde::Serialize;
+use std::fmt;
+
+/// What went wrong, in the words of API.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    Validation,
+    Api,
+    RateLimited,
+    Unauthorized,
+    Network,
+    Timeout,
+    Aborted,
+    Decode,
+    Config,
+    Verification,
+}
+
+/// A failure of any step of a call. Never holds the access token.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<i64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub issues: Vec<Issue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<String>,
+}
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Error {
+            kind,
+            message: message.into(),
+            status: None,
+            code: None,
+            issues: Vec::new(),
+            retry_after_ms: None,
+            operation_id: None,
+        }
+    }
+
+    pub fn config(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Config, message)
+    }
+
+    pub fn decode(message: impl Into<String>) -> Self {
+        Error::new(ErrorKind::Decode, message)
+    }
+
+    /// A validation failure carrying every issue found.
+    pub fn validation(issues: Vec<Issue>) -> Self {
+        let first = issues
+            .first()
+            .map(|i| format!("{}: {}", i.path_string(), i.message))
+            .unwrap_or_default();
+        let more = match issues.len() {
+            0 | 1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        Error {
+            issues,
+            ..Error::new(ErrorKind::Validation, format!("invalid params: {first}{more}"))
+        }
+    }
+
+    pub fn with_operation(mut self, id: &str) -> Self {
+        self.operation_id = Some(id.to_string());
+        self
+    }
+
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status = Some(status);
+        self
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| {
+            r#"{"kind":"decode","message":"error could not be serialized"}"#.to_string()
+        })
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Cuts text that is echoed into a message to a readable length, on a char boundary.
+pub fn shorten(text: &str) -> String {
+    const MAX: usize = 64;
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_uses_the_js_names() {
+        let mut e = Error::new(ErrorKind::RateLimited, "slow down").with_status(429);
+        e.retry_after_ms = Some(1500);
+        let e = e.with_operation("listPlans");
+        assert_eq!(
+            e.to_json(),
+            r#"{"kind":"rate_limited","message":"slow down","status":429,"retryAfterMs":1500,"operationId":"listPlans"}"#
+        );
+    }
+
+    #[test]
+    fn shorten_cuts_on_char_boundaries() {
+        let long = "é".repeat(100);
+        assert_eq!(shorten(&long).chars().count(), 65);
+        assert_eq!(shorten("abc"), "abc");
+    }
+}

@@ -1,0 +1,214 @@
+//! API families, their roots and where each sends the organization; regions and base URLs.
+
+use crate::error::Error;
+
+/// One of the five API families of the service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    Books,
+    Inventory,
+    Invoice,
+    Billing,
+    Crm,
+}
+
+/// Where a family carries the organization id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrgPlacement {
+    Query(&'static str),
+    Header(&'static str),
+    None,
+}
+
+impl Family {
+    pub const ALL: [Family; 5] = [
+        Family::Books,
+        Family::Inventory,
+        Family::Invoice,
+        Family::Billing,
+        Family::Crm,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Books => "books",
+            Family::Inventory => "inventory",
+            Family::Invoice => "invoice",
+            Family::Billing => "billing",
+            Family::Crm => "crm",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Root path below the API domain; `crm_version` fills `/crm/{version}`.
+    pub fn root(self, crm_version: &str) -> String {
+        match self {
+            Family::Books => "/books/v3".into(),
+            Family::Inventory => "/inventory/v1".into(),
+            Family::Invoice => "/invoice/v3".into(),
+            Family::Billing => "/billing/v1".into(),
+            Family::Crm => format!("/crm/{crm_version}"),
+        }
+    }
+
+    pub fn org_placement(self) -> OrgPlacement {
+        match self {
+            Family::Books | Family::Inventory => OrgPlacement::Query("organization_id"),
+            Family::Invoice => OrgPlacement::Header("X-com-svc-invoice-organizationid"),
+            Family::Billing => OrgPlacement::Header("X-com-svc-subscriptions-organizationid"),
+            Family::Crm => OrgPlacement::None,
+        }
+    }
+}
+
+/// The eight regional data centers and their API domains.
+pub const REGIONS: [(&str, &str); 8] = [
+    ("us", "https://www.svcapis.com"),
+    ("eu", "https://www.svcapis.eu"),
+    ("in", "https://www.svcapis.in"),
+    ("au", "https://www.svcapis.com.au"),
+    ("jp", "https://www.svcapis.jp"),
+    ("ca", "https://www.svcapis.ca"),
+    ("cn", "https://www.svcapis.com.cn"),
+    ("sa", "https://www.svcapis.sa"),
+];
+
+pub fn region_domain(region: &str) -> Result<&'static str, Error> {
+    REGIONS
+        .iter()
+        .find(|(r, _)| *r == region)
+        .map(|(_, d)| *d)
+        .ok_or_else(|| {
+            let names: Vec<&str> = REGIONS.iter().map(|(r, _)| *r).collect();
+            Error::config(format!(
+                "region must be one of {}, got {:?}",
+                names.join(", "),
+                crate::error::shorten(region)
+            ))
+        })
+}
+
+/// Checks an `apiDomain` and returns it without a trailing slash.
+///
+/// `https://` for any host; `http://` only for loopback hosts. A path prefix is
+/// allowed (a proxy mounted below a path); user info, query and fragment are not.
+pub fn normalize_api_domain(domain: &str) -> Result<String, Error> {
+    let bad = |why: &str| {
+        Error::config(format!(
+            "apiDomain {:?} is not usable: {why}",
+            crate::error::shorten(domain)
+        ))
+    };
+    let (scheme, rest) = domain
+        .split_once("://")
+        .ok_or_else(|| bad("it must start with https://"))?;
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme != "https" && scheme != "http" {
+        return Err(bad("only https:// (or http:// for loopback hosts) is allowed"));
+    }
+    if rest.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err(bad("it contains white space or control characters"));
+    }
+    if rest.contains(['?', '#', '@', '\\']) {
+        return Err(bad("it may not carry user info, a query or a fragment"));
+    }
+    let (authority, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    let host = host_of(authority).ok_or_else(|| bad("the host is missing or malformed"))?;
+    if scheme == "http" && !is_loopback(host) {
+        return Err(bad(
+            "http:// is only allowed for loopback hosts (localhost, 127.0.0.0/8, [::1])",
+        ));
+    }
+    if path.split('/').any(|seg| seg == "." || seg == "..") {
+        return Err(bad("the path may not contain . or .. segments"));
+    }
+    Ok(format!("{scheme}://{authority}{}", path.trim_end_matches('/')))
+}
+
+fn host_of(authority: &str) -> Option<&str> {
+    let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
+        let end = rest.find(']')?;
+        let host = &authority[..end + 2];
+        (host, rest[end + 1..].strip_prefix(':'))
+    } else {
+        match authority.rsplit_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (authority, None),
+        }
+    };
+    if let Some(p) = port {
+        if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+    }
+    let plain = host.starts_with('[')
+        || host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+    (!host.is_empty() && plain).then_some(host)
+}
+
+pub fn is_loopback(host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    if host == "localhost" || host.ends_with(".localhost") || host == "[::1]" {
+        return true;
+    }
+    let octets: Vec<&str> = host.split('.').collect();
+    octets.len() == 4
+        && octets[0] == "127"
+        && octets
+            .iter()
+            .all(|o| !o.is_empty() && o.len() <= 3 && o.parse::<u8>().is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_map_to_their_domains() {
+        assert_eq!(region_domain("us").unwrap(), "https://www.svcapis.com");
+        assert_eq!(region_domain("au").unwrap(), "https://www.svcapis.com.au");
+        assert_eq!(region_domain("cn").unwrap(), "https://www.svcapis.com.cn");
+        assert!(region_domain("mars").is_err());
+    }
+
+    #[test]
+    fn api_domain_rules() {
+        assert_eq!(
+            normalize_api_domain("https://www.svcapis.eu/").unwrap(),
+            "https://www.svcapis.eu"
+        );
+        assert_eq!(
+            normalize_api_domain("http://127.0.0.1:8787").unwrap(),
+            "http://127.0.0.1:8787"
+        );
+        assert_eq!(
+            normalize_api_domain("http://localhost:3000/api/").unwrap(),
+            "http://localhost:3000/api"
+        );
+        assert!(normalize_api_domain("http://[::1]:80").is_ok());
+        for bad in [
+            "http://example.com",
+            "http://127.0.0.1.evil.com",
+            "http://10.0.0.1",
+            "ftp://x.com",
+            "www.svcapis.com",
+            "https://user@host.com",
+            "https://host.com?x=1",
+            "https://host.com/a/../b",
+            "https://ho st.com",
+            "https://host.com\r\nX: y",
+            "https://:80",
+            "https://host.com:abc",
+        ] {
+            assert!(normalize_api_domain(bad).is_err(), "{bad} should be refused");
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! svc-sdk: the client core for the Svc business API, native and WebAssembly.
+
+pub mod catalog;
+pub mod error;
+pub mod family;
+pub mod lossless;
+pub mod request;
+pub mod response;
+pub mod validate;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use catalog::{find as find_operation, Method, Operation, OPERATIONS};
+pub use error::{Error, ErrorKind};
+pub use family::{Family, REGIONS};
+pub use request::{build, Body, Prepared, Target};
+pub use response::{decode, Decoded};
+pub use validate::{validate, Issue, IssueCode};

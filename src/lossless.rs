@@ -1,0 +1,360 @@
+//! A one-pass JSON scanner that checks syntax and rewrites identifiers as exact digit strings.
+//!
+//! Every value under a key that names an id (`id`, `*_id`, `ids`, `*_ids`, `contact_persons`)
+//! that the server sent as a number is written back as a string of the same digits, so
+//! `JSON.parse` on the result never rounds an id. Everything else is copied byte for byte.
+
+/// A member of the top-level object: its raw key (without quotes) and the span of its value.
+pub struct Member<'a> {
+    pub key: &'a str,
+    pub value: &'a str,
+}
+
+pub fn is_id_key(key: &str) -> bool {
+    key == "id"
+        || key == "ids"
+        || key.ends_with("_id")
+        || key.ends_with("_ids")
+        || key == "contact_persons"
+}
+
+const MAX_DEPTH: usize = 128;
+
+struct Scanner<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    i: usize,
+}
+
+type R<T> = Result<T, String>;
+
+impl<'a> Scanner<'a> {
+    fn err<T>(&self, what: &str) -> R<T> {
+        Err(format!("{what} at byte {}", self.i))
+    }
+
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    /// Skips a string starting at its opening quote; returns its raw contents.
+    fn string(&mut self) -> R<&'a str> {
+        let start = self.i + 1;
+        self.i += 1;
+        loop {
+            match self.peek() {
+                None => return self.err("unterminated string"),
+                Some(b'"') => {
+                    let raw = &self.s[start..self.i];
+                    self.i += 1;
+                    return Ok(raw);
+                }
+                Some(b'\\') => {
+                    match self.b.get(self.i + 1) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.i += 2,
+                        Some(b'u') => {
+                            let hex = self.b.get(self.i + 2..self.i + 6);
+                            if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                                return self.err("bad \\u escape");
+                            }
+                            self.i += 6;
+                        }
+                        _ => return self.err("bad escape"),
+                    }
+                }
+                Some(c) if c < 0x20 => return self.err("control character in string"),
+                Some(_) => self.i += 1,
+            }
+        }
+    }
+
+    fn number(&mut self) -> R<&'a str> {
+        let start = self.i;
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.i += 1,
+            Some(b'1'..=b'9') => {
+                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    self.i += 1;
+                }
+            }
+            _ => return self.err("bad number"),
+        }
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            if !self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                return self.err("bad number");
+            }
+            while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                self.i += 1;
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.i += 1;
+            }
+            if !self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                return self.err("bad number");
+            }
+            while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                self.i += 1;
+            }
+        }
+        Ok(&self.s[start..self.i])
+    }
+
+    fn literal(&mut self, word: &str) -> R<()> {
+        if self.s[self.i..].starts_with(word) {
+            self.i += word.len();
+            Ok(())
+        } else {
+            self.err("unexpected character")
+        }
+    }
+
+    /// Scans one value; with `out`, copies it there, quoting numbers when `id` is set.
+    fn value(&mut self, out: &mut Option<&mut String>, id: bool, depth: usize) -> R<()> {
+        if depth > MAX_DEPTH {
+            return self.err("nesting too deep");
+        }
+        self.ws();
+        let start = self.i;
+        match self.peek() {
+            Some(b'{') => {
+                self.i += 1;
+                emit(out, "{");
+                self.ws();
+                if self.peek() == Some(b'}') {
+                    self.i += 1;
+                    emit(out, "}");
+                    return Ok(());
+                }
+                loop {
+                    self.ws();
+                    if self.peek() != Some(b'"') {
+                        return self.err("expected a key");
+                    }
+                    let key = self.string()?;
+                    emit(out, "\"");
+                    emit(out, key);
+                    emit(out, "\":");
+                    self.ws();
+                    if self.peek() != Some(b':') {
+                        return self.err("expected ':'");
+                    }
+                    self.i += 1;
+                    self.value(out, is_id_key(key), depth + 1)?;
+                    self.ws();
+                    match self.peek() {
+                        Some(b',') => {
+                            self.i += 1;
+                            emit(out, ",");
+                        }
+                        Some(b'}') => {
+                            self.i += 1;
+                            emit(out, "}");
+                            return Ok(());
+                        }
+                        _ => return self.err("expected ',' or '}'"),
+                    }
+                }
+            }
+            Some(b'[') => {
+                self.i += 1;
+                emit(out, "[");
+                self.ws();
+                if self.peek() == Some(b']') {
+                    self.i += 1;
+                    emit(out, "]");
+                    return Ok(());
+                }
+                loop {
+                    self.value(out, id, depth + 1)?;
+                    self.ws();
+                    match self.peek() {
+                        Some(b',') => {
+                            self.i += 1;
+                            emit(out, ",");
+                        }
+                        Some(b']') => {
+                            self.i += 1;
+                            emit(out, "]");
+                            return Ok(());
+                        }
+                        _ => return self.err("expected ',' or ']'"),
+                    }
+                }
+            }
+            Some(b'"') => {
+                self.string()?;
+                emit(out, &self.s[start..self.i]);
+                Ok(())
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let n = self.number()?;
+                if id {
+                    emit(out, "\"");
+                    emit(out, n);
+                    emit(out, "\"");
+                } else {
+                    emit(out, n);
+                }
+                Ok(())
+            }
+            Some(b't') => self.literal("true").map(|_| emit(out, "true")),
+            Some(b'f') => self.literal("false").map(|_| emit(out, "false")),
+            Some(b'n') => self.literal("null").map(|_| emit(out, "null")),
+            None => self.err("unexpected end"),
+            _ => self.err("unexpected character"),
+        }
+    }
+}
+
+fn emit(out: &mut Option<&mut String>, s: &str) {
+    if let Some(o) = out {
+        o.push_str(s);
+    }
+}
+
+/// The members of a JSON object document, checking the whole document's syntax.
+pub fn members(doc: &str) -> R<Vec<Member<'_>>> {
+    let mut sc = Scanner { s: doc, b: doc.as_bytes(), i: 0 };
+    sc.ws();
+    if sc.peek() != Some(b'{') {
+        return sc.err("expected a JSON object");
+    }
+    sc.i += 1;
+    let mut out = Vec::new();
+    sc.ws();
+    if sc.peek() == Some(b'}') {
+        sc.i += 1;
+    } else {
+        loop {
+            sc.ws();
+            if sc.peek() != Some(b'"') {
+                return sc.err("expected a key");
+            }
+            let key = sc.string()?;
+            sc.ws();
+            if sc.peek() != Some(b':') {
+                return sc.err("expected ':'");
+            }
+            sc.i += 1;
+            sc.ws();
+            let start = sc.i;
+            sc.value(&mut None, false, 1)?;
+            out.push(Member { key, value: &doc[start..sc.i] });
+            sc.ws();
+            match sc.peek() {
+                Some(b',') => sc.i += 1,
+                Some(b'}') => {
+                    sc.i += 1;
+                    break;
+                }
+                _ => return sc.err("expected ',' or '}'"),
+            }
+        }
+    }
+    sc.ws();
+    if sc.i != sc.b.len() {
+        return sc.err("trailing characters");
+    }
+    Ok(out)
+}
+
+/// The members of a JSON array value, as spans.
+pub fn array_items(value: &str) -> R<Vec<&str>> {
+    let mut sc = Scanner { s: value, b: value.as_bytes(), i: 0 };
+    sc.ws();
+    if sc.peek() != Some(b'[') {
+        return sc.err("expected an array");
+    }
+    sc.i += 1;
+    let mut out = Vec::new();
+    sc.ws();
+    if sc.peek() == Some(b']') {
+        return Ok(out);
+    }
+    loop {
+        sc.ws();
+        let start = sc.i;
+        sc.value(&mut None, false, 1)?;
+        out.push(&value[start..sc.i]);
+        sc.ws();
+        match sc.peek() {
+            Some(b',') => sc.i += 1,
+            Some(b']') => return Ok(out),
+            _ => return sc.err("expected ',' or ']'"),
+        }
+    }
+}
+
+/// Copies a JSON value, ids as strings. `id` says whether the value itself sits under an id key.
+pub fn rewrite_into(value: &str, id: bool, out: &mut String) -> R<()> {
+    let mut sc = Scanner { s: value, b: value.as_bytes(), i: 0 };
+    sc.value(&mut Some(out), id, 0)?;
+    sc.ws();
+    if sc.i != sc.b.len() {
+        return sc.err("trailing characters");
+    }
+    Ok(())
+}
+
+pub fn rewrite(value: &str) -> R<String> {
+    let mut out = String::with_capacity(value.len() + value.len() / 16);
+    rewrite_into(value, false, &mut out)?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_become_exact_strings_known_or_unknown() {
+        let src = r#"{"expense_id": 982000000030049123, "line_items":[{"line_item_id":10763000000140068,"amount":112.5}],
+            "tag_ids":[1,12345678901234567890123],"x":{"id":-7,"some_new_id":9007199254740993},"rate":9007199254740993,
+            "name":"a \"quoted\" _id: 5","contact_persons":[460000000026049]}"#;
+        let out = rewrite(src).unwrap();
+        assert_eq!(
+            out,
+            r#"{"expense_id":"982000000030049123","line_items":[{"line_item_id":"10763000000140068","amount":112.5}],"tag_ids":["1","12345678901234567890123"],"x":{"id":"-7","some_new_id":"9007199254740993"},"rate":9007199254740993,"name":"a \"quoted\" _id: 5","contact_persons":["460000000026049"]}"#
+        );
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["x"]["some_new_id"], "9007199254740993");
+    }
+
+    #[test]
+    fn string_ids_and_other_values_are_copied_as_they_are() {
+        let src = r#"{"a_id":"0012","b":[true,false,null,{"c":"\u00e9\n"}],"d":-0.5e-3}"#;
+        assert_eq!(rewrite(src).unwrap(), src);
+    }
+
+    #[test]
+    fn members_span_the_top_level() {
+        let m = members(r#" {"code":0, "message":"ok", "task": {"task_id": 1} } "#).unwrap();
+        let keys: Vec<_> = m.iter().map(|m| (m.key, m.value)).collect();
+        assert_eq!(keys, vec![("code", "0"), ("message", "\"ok\""), ("task", "{\"task_id\": 1}")]);
+    }
+
+    #[test]
+    fn malformed_documents_are_refused() {
+        for bad in [
+            "", "{", "[]", "{\"a\":}", "{\"a\":1,}", "{\"a\" 1}", "{\"a\":01}", "{\"a\":1.}", "{\"a\":\"\\x\"}",
+            "{\"a\":\"\u{1}\"}", "{\"a\":tru}", "{\"a\":1} x", "{\"a\":-}", "{\"a\":\"\\u12\"}",
+        ] {
+            assert!(members(bad).is_err(), "{bad:?} should be refused");
+        }
+        let deep = format!("{{\"a\":{}{}}}", "[".repeat(200), "]".repeat(200));
+        assert!(members(&deep).is_err());
+    }
+}

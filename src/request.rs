@@ -1,0 +1,346 @@
+//! Pure request construction: method, URL, headers and body of a call, with no I/O.
+
+use crate::catalog::{BodyKind, Method, Operation};
+use crate::error::Error;
+use crate::family::{normalize_api_domain, region_domain, Family, OrgPlacement};
+use crate::validate::{details, Issue, IssueCode, PathSeg};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Where calls go: the API domain, the organization and the CRM version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub api_domain: String,
+    pub organization_id: Option<String>,
+    pub crm_version: String,
+}
+
+impl Target {
+    /// From the client options: `apiDomain` wins over `region` (default "us").
+    pub fn new(
+        region: Option<&str>,
+        api_domain: Option<&str>,
+        organization_id: Option<&str>,
+        crm_version: Option<&str>,
+    ) -> Result<Target, Error> {
+        let api_domain = match api_domain {
+            Some(d) => normalize_api_domain(d)?,
+            None => region_domain(region.unwrap_or("us"))?.to_string(),
+        };
+        if let Some(org) = organization_id {
+            if org.is_empty() || org.chars().any(char::is_control) {
+                return Err(Error::config(
+                    "organizationId must be a non-empty string without control characters",
+                ));
+            }
+        }
+        let crm_version = crm_version.unwrap_or("v8");
+        if crm_version.is_empty() || !crm_version.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(Error::config(format!(
+                "crmVersion must be letters and digits such as \"v8\", got {:?}",
+                crate::error::shorten(crm_version)
+            )));
+        }
+        Ok(Target {
+            api_domain,
+            organization_id: organization_id.map(str::to_string),
+            crm_version: crm_version.to_string(),
+        })
+    }
+}
+
+/// What is sent, short of the Authorization header.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Prepared {
+    pub method: Method,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Body {
+    None,
+    /// JSON text.
+    Json(String),
+    /// multipart/form-data: the files go under `field`; the transport adds their bytes.
+    Multipart { field: &'static str },
+}
+
+/// Characters left as they are in a path segment or query value (RFC 3986 unreserved).
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+pub fn percent_encode(s: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for &b in s.as_bytes() {
+        if is_unreserved(b) {
+            out.push(b as char);
+        } else {
+            out.push('%');
+            out.push(HEX[(b >> 4) as usize] as char);
+            out.push(HEX[(b & 15) as usize] as char);
+        }
+    }
+}
+
+/// Encodes one path segment so that no value can change the path, `.` and `..` included.
+pub fn encode_segment(s: &str, out: &mut String) {
+    if s.bytes().all(|b| b == b'.') {
+        for _ in 0..s.len() {
+            out.push_str("%2E");
+        }
+    } else {
+        percent_encode(s, out);
+    }
+}
+
+fn issue(path: &str, code: IssueCode, message: String, d: Map<String, Value>) -> Issue {
+    Issue {
+        path: vec![PathSeg::Key(path.to_string())],
+        code,
+        message,
+        details: d,
+    }
+}
+
+/// The text of a scalar that travels in a query or a header.
+fn scalar_text(name: &str, v: &Value) -> Result<String, Issue> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        Value::Bool(b) => Ok(b.to_string()),
+        other => Err(issue(
+            name,
+            IssueCode::InvalidType,
+            format!(
+                "{name} is sent in the URL or a header and must be a string, number or boolean, got {}",
+                crate::validate::type_name(other)
+            ),
+            details([("expected", "string, number or boolean".into())]),
+        )),
+    }
+}
+
+fn push_query(url: &mut String, first: &mut bool, key: &str, value: &str) {
+    url.push(if *first { '?' } else { '&' });
+    *first = false;
+    percent_encode(key, url);
+    url.push('=');
+    percent_encode(value, url);
+}
+
+/// Builds the request of an operation. `params` has already passed validation;
+/// the checks here are those that keep the request well-formed whatever it holds.
+pub fn build(op: &Operation, target: &Target, path_params: &[&str], params: &Value) -> Result<Prepared, Error> {
+    let empty = Map::new();
+    let params = match params {
+        Value::Null => &empty,
+        Value::Object(m) => m,
+        other => {
+            return Err(Error::validation(vec![Issue {
+                path: vec![],
+                code: IssueCode::InvalidType,
+                message: format!("params must be an object, got {}", crate::validate::type_name(other)),
+                details: details([("expected", "object".into())]),
+            }]))
+        }
+    };
+    let expected: Vec<&str> = op.path_params().collect();
+    if expected.len() != path_params.len() {
+        return Err(Error::config(format!(
+            "{} takes {} path parameter(s) ({}), got {}",
+            op.id,
+            expected.len(),
+            expected.join(", "),
+            path_params.len()
+        )));
+    }
+    let mut issues = Vec::new();
+    for (name, value) in expected.iter().zip(path_params) {
+        if value.is_empty() {
+            issues.push(issue(name, IssueCode::Required, format!("path parameter {name} is required"), Map::new()));
+        }
+    }
+
+    let mut url = String::with_capacity(128);
+    url.push_str(&target.api_domain);
+    url.push_str(&op.family.root(&target.crm_version));
+    let mut values = path_params.iter();
+    for seg in op.path.split('/').skip(1) {
+        url.push('/');
+        if seg.starts_with('{') {
+            encode_segment(values.next().copied().unwrap_or_default(), &mut url);
+        } else {
+            url.push_str(seg);
+        }
+    }
+
+    let mut headers: Vec<(String, String)> = Vec::new();
+    let mut first = true;
+    if op.org {
+        match (op.family.org_placement(), target.organization_id.as_deref()) {
+            (OrgPlacement::None, _) => {}
+            (_, None) => {
+                return Err(Error::config(format!(
+                    "organizationId is required for {} operations such as {}",
+                    op.family.name(),
+                    op.id
+                )))
+            }
+            (OrgPlacement::Query(name), Some(org)) => push_query(&mut url, &mut first, name, org),
+            (OrgPlacement::Header(name), Some(org)) => headers.push((name.to_string(), org.to_string())),
+        }
+    }
+
+    let in_query = |name: &str| !op.method.has_body() || op.query.contains(&name);
+    for (name, value) in params {
+        if op.headers.iter().any(|(p, _)| p == name) || !in_query(name) {
+            continue;
+        }
+        if op.method.has_body() && value.is_null() {
+            continue;
+        }
+        match value {
+            Value::Array(items) if !op.method.has_body() => {
+                for (i, item) in items.iter().enumerate() {
+                    match scalar_text(name, item) {
+                        Ok(text) => push_query(&mut url, &mut first, name, &text),
+                        Err(mut e) => {
+                            e.path.push(PathSeg::Index(i));
+                            issues.push(e)
+                        }
+                    }
+                }
+            }
+            Value::Null => {}
+            _ => match scalar_text(name, value) {
+                Ok(text) => push_query(&mut url, &mut first, name, &text),
+                Err(e) => issues.push(e),
+            },
+        }
+    }
+
+    for (param, header) in op.headers {
+        let Some(value) = params.get(*param).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        match scalar_text(param, value) {
+            Ok(text) if text.contains(['\r', '\n', '\0']) => issues.push(issue(
+                param,
+                IssueCode::InvalidFormat,
+                format!("{param} is sent as the {header} header and may not contain line breaks"),
+                details([("format", "header value".into())]),
+            )),
+            Ok(text) => headers.push((header.to_string(), text)),
+            Err(e) => issues.push(e),
+        }
+    }
+    if !issues.is_empty() {
+        return Err(Error::validation(issues).with_operation(op.id));
+    }
+
+    let body = match op.body {
+        BodyKind::Query => Body::None,
+        BodyKind::Multipart { field, .. } => Body::Multipart { field },
+        BodyKind::Json => {
+            let moved = |k: &str| op.query.contains(&k) || op.headers.iter().any(|(p, _)| *p == k);
+            let text = if params.keys().any(|k| moved(k)) {
+                let rest: Map<String, Value> = params
+                    .iter()
+                    .filter(|(k, _)| !moved(k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                serde_json::to_string(&rest)
+            } else {
+                serde_json::to_string(params)
+            }
+            .map_err(|e| Error::config(format!("params could not be written as JSON: {e}")))?;
+            headers.push(("Content-Type".into(), "application/json".into()));
+            Body::Json(text)
+        }
+    };
+    headers.push(("Accept".into(), "application/json".into()));
+    Ok(Prepared {
+        method: op.method,
+        url,
+        headers,
+        body,
+    })
+}
+
+/// Builds a call that is not in the table (`client.request`): a path below a family root.
+pub fn build_raw(
+    method: Method,
+    family: Family,
+    path: &str,
+    target: &Target,
+    query: &Map<String, Value>,
+    body: Option<&Value>,
+) -> Result<Prepared, Error> {
+    if !path.starts_with('/') || path.contains(['?', '#']) || path.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err(Error::config(format!(
+            "path must start with / and carry no query, fragment or white space, got {:?}",
+            crate::error::shorten(path)
+        )));
+    }
+    if path.split('/').any(|seg| seg == "." || seg == "..") {
+        return Err(Error::config("path may not contain . or .. segments"));
+    }
+    let mut url = format!("{}{}", target.api_domain, family.root(&target.crm_version));
+    for seg in path.split('/').skip(1) {
+        url.push('/');
+        // Keep what the caller escaped; escape anything else outside unreserved and sub-delims.
+        for ch in seg.chars() {
+            if ch.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@%".contains(ch) {
+                url.push(ch);
+            } else {
+                let mut buf = [0u8; 4];
+                percent_encode(ch.encode_utf8(&mut buf), &mut url);
+            }
+        }
+    }
+    let mut headers = Vec::new();
+    let mut first = true;
+    match (family.org_placement(), target.organization_id.as_deref()) {
+        (OrgPlacement::Query(name), Some(org)) if !query.contains_key(name) => push_query(&mut url, &mut first, name, org),
+        (OrgPlacement::Header(name), Some(org)) => headers.push((name.to_string(), org.to_string())),
+        _ => {}
+    }
+    let mut issues = Vec::new();
+    for (name, value) in query {
+        match scalar_text(name, value) {
+            Ok(text) => push_query(&mut url, &mut first, name, &text),
+            Err(e) => issues.push(e),
+        }
+    }
+    if !issues.is_empty() {
+        return Err(Error::validation(issues));
+    }
+    let body = match body {
+        Some(v) if method.has_body() => {
+            headers.push(("Content-Type".into(), "application/json".into()));
+            Body::Json(v.to_string())
+        }
+        Some(_) => return Err(Error::config(format!("{} requests carry no body", method.as_str()))),
+        None => Body::None,
+    };
+    headers.push(("Accept".into(), "application/json".into()));
+    Ok(Prepared { method, url, headers, body })
+}
+
+/// The Authorization header value for a token; refuses tokens that would break the header.
+pub fn authorization(token: &str) -> Result<String, Error> {
+    if token.is_empty() {
+        return Err(Error::new(crate::error::ErrorKind::Unauthorized, "the access token is empty"));
+    }
+    if token.chars().any(|c| c.is_control()) {
+        return Err(Error::new(
+            crate::error::ErrorKind::Unauthorized,
+            "the access token contains control characters (such as a line break) and cannot be sent",
+        ));
+    }
+    Ok(format!("Svc-oauthtoken {token}"))
+}

@@ -1,0 +1,508 @@
+//! The rule engine: checks raw JSON params against rules kept as data, every issue in one pass.
+
+pub mod format;
+
+use crate::catalog::Operation;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// One step of an issue's path: an object key or an array index.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum PathSeg {
+    Key(String),
+    Index(usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IssueCode {
+    Required,
+    InvalidType,
+    TooLong,
+    TooShort,
+    OutOfRange,
+    InvalidValue,
+    InvalidFormat,
+    TooMany,
+    NotAllowed,
+}
+
+/// One problem with the params, with the details of its code.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Issue {
+    pub path: Vec<PathSeg>,
+    pub code: IssueCode,
+    pub message: String,
+    #[serde(flatten)]
+    pub details: Map<String, Value>,
+}
+
+impl Issue {
+    pub fn path_string(&self) -> String {
+        if self.path.is_empty() {
+            return "params".into();
+        }
+        let mut s = String::new();
+        for seg in &self.path {
+            match seg {
+                PathSeg::Key(k) if s.is_empty() => s.push_str(k),
+                PathSeg::Key(k) => {
+                    s.push('.');
+                    s.push_str(k);
+                }
+                PathSeg::Index(i) => s.push_str(&format!("[{i}]")),
+            }
+        }
+        s
+    }
+}
+
+/// The JSON type a field takes.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    Str,
+    Num,
+    Int,
+    Bool,
+    /// An identifier: a string, or an integer number as some examples send.
+    Id,
+    /// A string or a number (the spec types some values loosely, e.g. `rate` as a string in requests).
+    StrOrNum,
+    /// A boolean or the strings "true"/"false".
+    BoolLike,
+    Obj(&'static Schema),
+    /// An array whose members are described by the field (its name is not used).
+    Arr(&'static Field),
+    /// Anything JSON.
+    Any,
+}
+
+/// A check on a present, well-typed value.
+#[derive(Clone, Copy, Debug)]
+pub enum Rule {
+    /// At most this many characters.
+    MaxLen(usize),
+    /// Between these numbers of characters, both included.
+    LenBetween(usize, usize),
+    /// A number between these bounds, both included.
+    Range(f64, f64),
+    /// One of these strings.
+    OneOf(&'static [&'static str]),
+    Format(format::Format),
+    /// An array with at most this many members.
+    MaxItems(usize),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Field {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub required: bool,
+    pub rules: &'static [Rule],
+}
+
+/// A check that looks at several fields of one object.
+pub type Check = fn(&Map<String, Value>, &mut Ctx);
+
+/// The fields of one object and the checks across them.
+#[derive(Clone, Copy, Debug)]
+pub struct Schema {
+    pub fields: &'static [Field],
+    pub checks: &'static [Check],
+}
+
+impl Schema {
+    pub const EMPTY: Schema = Schema { fields: &[], checks: &[] };
+
+    pub fn field(&self, name: &str) -> Option<&'static Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+pub const fn opt(name: &'static str, kind: Kind) -> Field {
+    Field { name, kind, required: false, rules: &[] }
+}
+
+pub const fn req(name: &'static str, kind: Kind) -> Field {
+    Field { name, kind, required: true, rules: &[] }
+}
+
+impl Field {
+    pub const fn with(self, rules: &'static [Rule]) -> Field {
+        Field { rules, ..self }
+    }
+}
+
+/// Collects issues while the engine walks the params.
+#[derive(Default)]
+pub struct Ctx {
+    path: Vec<PathSeg>,
+    pub issues: Vec<Issue>,
+}
+
+impl Ctx {
+    pub fn push(&mut self, code: IssueCode, message: impl Into<String>, details: Map<String, Value>) {
+        self.issues.push(Issue {
+            path: self.path.clone(),
+            code,
+            message: message.into(),
+            details,
+        });
+    }
+
+    /// Records an issue at a child of the current path.
+    pub fn push_at(&mut self, key: &str, code: IssueCode, message: impl Into<String>, details: Map<String, Value>) {
+        self.path.push(PathSeg::Key(key.to_string()));
+        self.push(code, message, details);
+        self.path.pop();
+    }
+
+    pub fn enter<R>(&mut self, seg: PathSeg, f: impl FnOnce(&mut Ctx) -> R) -> R {
+        self.path.push(seg);
+        let r = f(self);
+        self.path.pop();
+        r
+    }
+}
+
+pub fn details<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, Value> {
+    pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+}
+
+/// Marker that the JS side puts where a value cannot be JSON (a function, NaN, Infinity, a symbol).
+pub const UNREPRESENTABLE: &str = "$svc_unrepresentable";
+
+fn unrepresentable(v: &Value) -> Option<&str> {
+    match v {
+        Value::Object(m) if m.len() == 1 => m.get(UNREPRESENTABLE).and_then(Value::as_str),
+        _ => None,
+    }
+}
+
+/// Checks params against the operation's rules: every issue, in one pass.
+pub fn validate(op: &Operation, params: &Value) -> Vec<Issue> {
+    let mut ctx = Ctx::default();
+    match params {
+        Value::Null => check_object(rules_for(op), &Map::new(), &mut ctx),
+        Value::Object(map) => check_object(rules_for(op), map, &mut ctx),
+        other => ctx.push(
+            IssueCode::InvalidType,
+            format!("params must be an object, got {}", type_name(other)),
+            details([("expected", "object".into())]),
+        ),
+    }
+    ctx.issues
+}
+
+/// The schema of an operation's params.
+pub fn rules_for(op: &Operation) -> &'static Schema {
+    op.params
+}
+
+pub fn check_object(schema: &Schema, map: &Map<String, Value>, ctx: &mut Ctx) {
+    for field in schema.fields {
+        match map.get(field.name) {
+            None | Some(Value::Null) if field.required => ctx.push_at(
+                field.name,
+                IssueCode::Required,
+                format!("{} is required", field.name),
+                Map::new(),
+            ),
+            None | Some(Value::Null) => {}
+            Some(v) => ctx.enter(PathSeg::Key(field.name.into()), |ctx| check_value(field, v, ctx)),
+        }
+    }
+    for (key, v) in map {
+        if schema.field(key).is_none() {
+            ctx.enter(PathSeg::Key(key.clone()), |ctx| sweep_unrepresentable(v, ctx));
+        }
+    }
+    for check in schema.checks {
+        check(map, ctx);
+    }
+}
+
+/// Reports unrepresentable values anywhere below a value that no rule describes.
+fn sweep_unrepresentable(v: &Value, ctx: &mut Ctx) {
+    if let Some(what) = unrepresentable(v) {
+        ctx.push(
+            IssueCode::InvalidType,
+            format!("{what} cannot be sent as JSON"),
+            details([("expected", "a JSON value".into())]),
+        );
+        return;
+    }
+    match v {
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                ctx.enter(PathSeg::Index(i), |ctx| sweep_unrepresentable(item, ctx));
+            }
+        }
+        Value::Object(m) => {
+            for (k, item) in m {
+                ctx.enter(PathSeg::Key(k.clone()), |ctx| sweep_unrepresentable(item, ctx));
+            }
+        }
+        _ => {}
+    }
+}
+
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(m) if m.contains_key(UNREPRESENTABLE) => "a value that is not JSON",
+        Value::Object(_) => "object",
+    }
+}
+
+fn expected_name(kind: &Kind) -> &'static str {
+    match kind {
+        Kind::Str => "string",
+        Kind::Num => "number",
+        Kind::Int => "integer",
+        Kind::Bool | Kind::BoolLike => "boolean",
+        Kind::Id => "id (string or integer)",
+        Kind::StrOrNum => "string or number",
+        Kind::Obj(_) => "object",
+        Kind::Arr(_) => "array",
+        Kind::Any => "any",
+    }
+}
+
+fn is_blank(v: &Value) -> bool {
+    matches!(v, Value::String(s) if s.trim().is_empty())
+}
+
+/// Checks one present value against its field: type first, then the rules.
+pub fn check_value(field: &Field, v: &Value, ctx: &mut Ctx) {
+    if let Some(what) = unrepresentable(v) {
+        ctx.push(
+            IssueCode::InvalidType,
+            format!("{} must be {}, got {what}", field_label(field), expected_name(&field.kind)),
+            details([("expected", expected_name(&field.kind).into())]),
+        );
+        return;
+    }
+    if field.required && is_blank(v) {
+        ctx.push(IssueCode::Required, format!("{} is required", field_label(field)), Map::new());
+        return;
+    }
+    let type_ok = match (&field.kind, v) {
+        (Kind::Any, _) => true,
+        (Kind::Str, Value::String(_)) => true,
+        (Kind::Num, Value::Number(_)) => true,
+        (Kind::Int, Value::Number(n)) => n.is_i64() || n.is_u64(),
+        (Kind::Bool, Value::Bool(_)) => true,
+        (Kind::BoolLike, Value::Bool(_)) => true,
+        (Kind::BoolLike, Value::String(s)) => s == "true" || s == "false",
+        (Kind::Id, Value::String(s)) => !s.is_empty(),
+        (Kind::Id, Value::Number(n)) => n.is_u64() || n.is_i64(),
+        (Kind::StrOrNum, Value::String(_) | Value::Number(_)) => true,
+        (Kind::Obj(schema), Value::Object(m)) => {
+            check_object(schema, m, ctx);
+            true
+        }
+        (Kind::Arr(item), Value::Array(items)) => {
+            for (i, member) in items.iter().enumerate() {
+                ctx.enter(PathSeg::Index(i), |ctx| match member {
+                    Value::Null => ctx.push(
+                        IssueCode::InvalidType,
+                        format!("members of {} may not be null", field_label(field)),
+                        details([("expected", expected_name(&item.kind).into())]),
+                    ),
+                    m => check_value(item, m, ctx),
+                });
+            }
+            true
+        }
+        _ => false,
+    };
+    if !type_ok {
+        let expected = expected_name(&field.kind);
+        ctx.push(
+            IssueCode::InvalidType,
+            format!("{} must be {expected}, got {}", field_label(field), type_name(v)),
+            details([("expected", expected.into())]),
+        );
+        return;
+    }
+    for rule in field.rules {
+        apply_rule(field, rule, v, ctx);
+    }
+}
+
+fn field_label(field: &Field) -> &'static str {
+    if field.name.is_empty() {
+        "each member"
+    } else {
+        field.name
+    }
+}
+
+fn apply_rule(field: &Field, rule: &Rule, v: &Value, ctx: &mut Ctx) {
+    let label = field_label(field);
+    match (rule, v) {
+        (Rule::MaxLen(max), Value::String(s)) => {
+            let n = s.chars().count();
+            if n > *max {
+                ctx.push(
+                    IssueCode::TooLong,
+                    format!("{label} may have at most {max} characters, it has {n}"),
+                    details([("maximum", (*max).into())]),
+                );
+            }
+        }
+        (Rule::LenBetween(min, max), Value::String(s)) => {
+            let n = s.chars().count();
+            if n < *min {
+                ctx.push(
+                    IssueCode::TooShort,
+                    format!("{label} needs at least {min} characters, it has {n}"),
+                    details([("minimum", (*min).into())]),
+                );
+            } else if n > *max {
+                ctx.push(
+                    IssueCode::TooLong,
+                    format!("{label} may have at most {max} characters, it has {n}"),
+                    details([("maximum", (*max).into())]),
+                );
+            }
+        }
+        (Rule::Range(min, max), _) => {
+            let n = match v {
+                Value::Number(n) => n.as_f64(),
+                Value::String(s) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
+                _ => None,
+            };
+            match n {
+                Some(n) if n >= *min && n <= *max => {}
+                Some(_) => ctx.push(
+                    IssueCode::OutOfRange,
+                    format!("{label} must be between {min} and {max}"),
+                    details([("minimum", num(*min)), ("maximum", num(*max))]),
+                ),
+                None => ctx.push(
+                    IssueCode::InvalidType,
+                    format!("{label} must be a number"),
+                    details([("expected", "number".into())]),
+                ),
+            }
+        }
+        (Rule::OneOf(allowed), Value::String(s)) => {
+            if !allowed.contains(&s.as_str()) {
+                ctx.push(
+                    IssueCode::InvalidValue,
+                    format!(
+                        "{label} must be one of {}, got {:?}",
+                        allowed.join(", "),
+                        crate::error::shorten(s)
+                    ),
+                    details([("allowed", allowed.iter().map(|a| Value::from(*a)).collect())]),
+                );
+            }
+        }
+        (Rule::Format(f), Value::String(s)) => {
+            if !f.matches(s) {
+                ctx.push(
+                    IssueCode::InvalidFormat,
+                    format!("{label} must be {}, got {:?}", f.describe(), crate::error::shorten(s)),
+                    details([("format", f.name().into())]),
+                );
+            }
+        }
+        (Rule::MaxItems(max), Value::Array(items)) => {
+            if items.len() > *max {
+                ctx.push(
+                    IssueCode::TooMany,
+                    format!("{label} may have at most {max} members, it has {}", items.len()),
+                    details([("maximum", (*max).into())]),
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+fn num(f: f64) -> Value {
+    if f.fract() == 0.0 && f.abs() < 1e15 {
+        Value::from(f as i64)
+    } else {
+        Value::from(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    static LINE: Schema = Schema {
+        fields: &[req("name", Kind::Str).with(&[Rule::MaxLen(3)]), opt("amount", Kind::Num)],
+        checks: &[],
+    };
+    static LINE_FIELD: Field = opt("", Kind::Obj(&LINE));
+    static TOP: Schema = Schema {
+        fields: &[
+            req("title", Kind::Str),
+            opt("kind", Kind::Str).with(&[Rule::OneOf(&["a", "b"])]),
+            opt("lines", Kind::Arr(&LINE_FIELD)).with(&[Rule::MaxItems(2)]),
+            opt("pct", Kind::Num).with(&[Rule::Range(0.0, 100.0)]),
+            opt("id", Kind::Id),
+        ],
+        checks: &[],
+    };
+
+    fn run(v: Value) -> Vec<Issue> {
+        let mut ctx = Ctx::default();
+        check_object(&TOP, v.as_object().unwrap(), &mut ctx);
+        ctx.issues
+    }
+
+    #[test]
+    fn every_issue_in_one_pass_with_paths() {
+        let issues = run(json!({
+            "kind": "c",
+            "lines": [{"name": "ok"}, {"name": 5, "amount": "x"}, {"name": "long"}],
+            "pct": 100.5,
+            "id": true
+        }));
+        let got: Vec<(String, IssueCode)> = issues.iter().map(|i| (i.path_string(), i.code)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("title".into(), IssueCode::Required),
+                ("kind".into(), IssueCode::InvalidValue),
+                ("lines[1].name".into(), IssueCode::InvalidType),
+                ("lines[1].amount".into(), IssueCode::InvalidType),
+                ("lines[2].name".into(), IssueCode::TooLong),
+                ("lines".into(), IssueCode::TooMany),
+                ("pct".into(), IssueCode::OutOfRange),
+                ("id".into(), IssueCode::InvalidType),
+            ]
+        );
+        let path = serde_json::to_value(&issues[4].path).unwrap();
+        assert_eq!(path, json!(["lines", 2, "name"]));
+        assert_eq!(issues[4].details["maximum"], json!(3));
+    }
+
+    #[test]
+    fn blank_required_strings_are_missing() {
+        let issues = run(json!({"title": "  "}));
+        assert_eq!(issues[0].code, IssueCode::Required);
+    }
+
+    #[test]
+    fn unrepresentable_values_are_type_issues_wherever_they_are() {
+        let bad = json!({ UNREPRESENTABLE: "Infinity" });
+        let issues = run(json!({"title": "t", "pct": bad.clone(), "extra": {"deep": [bad]}}));
+        let got: Vec<String> = issues.iter().map(|i| i.path_string()).collect();
+        assert_eq!(got, vec!["pct", "extra.deep[0]"]);
+        assert!(issues.iter().all(|i| i.code == IssueCode::InvalidType));
+        assert!(issues[0].message.contains("Infinity"), "{}", issues[0].message);
+    }
+}
