@@ -1,9 +1,11 @@
 //! svc-sdk: the client core for the Svc business API, native and WebAssembly.
 
 pub mod catalog;
+pub mod clock;
 pub mod error;
 pub mod family;
 pub mod lossless;
+pub mod model;
 pub mod request;
 pub mod response;
 pub mod validate;

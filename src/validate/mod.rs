@@ -2,6 +2,12 @@
 
 pub mod format;
 
+pub mod billing;
+pub mod books;
+pub mod crm;
+pub mod inventory;
+pub mod invoice;
+
 use crate::catalog::Operation;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -139,9 +145,15 @@ impl Field {
 pub struct Ctx {
     path: Vec<PathSeg>,
     pub issues: Vec<Issue>,
+    /// Now, in milliseconds since the Unix epoch (rules such as "at most one week ahead").
+    pub now_ms: i64,
 }
 
 impl Ctx {
+    pub fn at(now_ms: i64) -> Ctx {
+        Ctx { now_ms, ..Ctx::default() }
+    }
+
     pub fn push(&mut self, code: IssueCode, message: impl Into<String>, details: Map<String, Value>) {
         self.issues.push(Issue {
             path: self.path.clone(),
@@ -182,7 +194,12 @@ fn unrepresentable(v: &Value) -> Option<&str> {
 
 /// Checks params against the operation's rules: every issue, in one pass.
 pub fn validate(op: &Operation, params: &Value) -> Vec<Issue> {
-    let mut ctx = Ctx::default();
+    validate_at(op, params, crate::clock::now_ms())
+}
+
+/// `validate` with an explicit "now" (milliseconds since the Unix epoch).
+pub fn validate_at(op: &Operation, params: &Value, now_ms: i64) -> Vec<Issue> {
+    let mut ctx = Ctx::at(now_ms);
     match params {
         Value::Null => check_object(rules_for(op), &Map::new(), &mut ctx),
         Value::Object(map) => check_object(rules_for(op), map, &mut ctx),

@@ -1,0 +1,80 @@
+//! Types shared by every family: identifiers, tags, custom fields, the page context.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+use tsify::Tsify;
+
+/// An identifier: always the exact digits as a string, whether the server sent a string or a number.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Tsify)]
+#[serde(transparent)]
+pub struct Id(pub String);
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Id, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Id;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an id as a string or an integer")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Id, E> {
+                Ok(Id(v.to_string()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Id, E> {
+                Ok(Id(v.to_string()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Id, E> {
+                Ok(Id(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl From<&str> for Id {
+    fn from(s: &str) -> Id {
+        Id(s.to_string())
+    }
+}
+
+impl std::fmt::Display for Id {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Fields that a type does not name, kept so a read-modify-write loses nothing.
+pub type Extra = Map<String, Value>;
+
+/// A tag pair; responses add its names.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct Tag {
+    pub tag_id: Id,
+    pub tag_option_id: Id,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tag_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tag_option_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub is_tag_mandatory: Option<bool>,
+}
+
+/// The page context of a list response.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct PageContext {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub page: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub per_page: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub has_more_page: Option<bool>,
+    #[serde(flatten)]
+    #[tsify(type = "unknown")]
+    pub extra: Extra,
+}

@@ -1,0 +1,1 @@
+//! Rules for the params of the inventory operations.
