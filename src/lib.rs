@@ -8,6 +8,7 @@ pub mod lossless;
 pub mod model;
 pub mod request;
 pub mod response;
+pub mod retry;
 pub mod validate;
 
 #[cfg(target_arch = "wasm32")]

@@ -265,6 +265,29 @@ fn sweep_unrepresentable(v: &Value, ctx: &mut Ctx) {
     }
 }
 
+/// An issue when a file's name does not end in one of the accepted types.
+pub fn file_type_issue(param: &str, index: Option<usize>, name: &str, accept: &[&str]) -> Option<Issue> {
+    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    if accept.contains(&ext.as_str()) {
+        return None;
+    }
+    let mut path = vec![PathSeg::Key(param.to_string())];
+    path.extend(index.map(PathSeg::Index));
+    Some(Issue {
+        path,
+        code: IssueCode::InvalidFormat,
+        message: format!(
+            "{:?} is not an accepted file type; accepted: {}",
+            crate::error::shorten(name),
+            accept.join(", ")
+        ),
+        details: details([
+            ("format", "file type".into()),
+            ("allowed", accept.iter().map(|a| Value::from(*a)).collect()),
+        ]),
+    })
+}
+
 pub fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
@@ -505,6 +528,16 @@ mod tests {
         let path = serde_json::to_value(&issues[4].path).unwrap();
         assert_eq!(path, json!(["lines", 2, "name"]));
         assert_eq!(issues[4].details["maximum"], json!(3));
+    }
+
+    #[test]
+    fn file_types_by_extension() {
+        let accept = crate::catalog::IMAGE_TYPES;
+        assert!(file_type_issue("image", None, "logo.PNG", accept).is_none());
+        let issue = file_type_issue("files", Some(1), "notes.txt", accept).unwrap();
+        assert_eq!(issue.code, IssueCode::InvalidFormat);
+        assert_eq!(issue.path_string(), "files[1]");
+        assert!(file_type_issue("image", None, "png", accept).is_some());
     }
 
     #[test]

@@ -1,6 +1,440 @@
-//! The JS `Client`.
+//! The JS `Client`: one method per catalog row, `prepare`, `request`, and the send loop.
 
+use super::js::{self, get, to_js_error};
+use super::options::{self, Options, Token};
+use crate::catalog::{self, BodyKind, Method, Operation, Shape};
+use crate::error::{Error, ErrorKind};
+use crate::family::Family;
+use crate::request::{self, Body, Prepared};
+use crate::response::{self, Decoded};
+use crate::retry::{self, Outcome, Policy};
+use crate::validate;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::future_to_promise;
+
+/// Expands the catalog's operation ids into `Client` methods (invoked from `catalog.rs`).
 macro_rules! operation_methods {
-    ($($id:ident)*) => {};
+    ($($id:ident)*) => {
+        mod client_methods {
+        use crate::wasm::client::Client;
+        use wasm_bindgen::prelude::*;
+
+        #[wasm_bindgen]
+        impl Client {
+            $(
+                #[allow(non_snake_case)]
+                #[wasm_bindgen(skip_typescript)]
+                pub fn $id(
+                    &self,
+                    a: ::wasm_bindgen::JsValue,
+                    b: ::wasm_bindgen::JsValue,
+                    c: ::wasm_bindgen::JsValue,
+                    d: ::wasm_bindgen::JsValue,
+                ) -> ::js_sys::Promise {
+                    self.invoke(stringify!($id), [a, b, c, d])
+                }
+            )*
+        }
+        }
+    };
 }
 pub(crate) use operation_methods;
+
+/// A client of the Svc API. Holds the options; the token only ever goes into the Authorization header.
+#[wasm_bindgen(skip_typescript)]
+pub struct Client {
+    inner: Rc<Options>,
+}
+
+/// Fetches further pages of a list for the page's async iterator.
+#[wasm_bindgen(skip_typescript)]
+pub struct Pager {
+    inner: Rc<Options>,
+    call: Call,
+}
+
+/// One call, checked and ready to send.
+#[derive(Clone)]
+struct Call {
+    op_id: Option<&'static str>,
+    method: Method,
+    shape: Shape,
+    prepared: Prepared,
+    params: Option<(&'static Operation, Vec<String>, serde_json::Value)>,
+    files: JsValue,
+    signal: JsValue,
+    timeout_ms: f64,
+    max_retries: u32,
+}
+
+pub fn operation(id: &JsValue) -> Result<&'static Operation, JsValue> {
+    let name = id
+        .as_string()
+        .ok_or_else(|| to_js_error(&Error::config("the operation id must be a string")))?;
+    catalog::find(&name).ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(&name))))
+}
+
+fn with_op(e: JsValue, op_id: Option<&str>) -> JsValue {
+    if let Some(id) = op_id {
+        if get(&e, "operationId").is_undefined() && e.is_object() {
+            let _ = js_sys::Reflect::set(&e, &"operationId".into(), &id.into());
+        }
+    }
+    e
+}
+
+/// Path params, params and options from the positional arguments of an operation method.
+fn split_args<'a>(op: &Operation, args: &'a [JsValue]) -> Result<(Vec<String>, &'a JsValue, &'a JsValue), JsValue> {
+    let names: Vec<&str> = op.path_params().collect();
+    let n = names.len();
+    let usage = || {
+        let mut parts: Vec<String> = names.iter().map(|p| format!("{p}: string")).collect();
+        parts.push("params?".into());
+        parts.push("options?".into());
+        format!("{}({})", op.id, parts.join(", "))
+    };
+    let mut path = Vec::with_capacity(n);
+    for (i, name) in names.iter().enumerate() {
+        match args[i].as_string() {
+            Some(s) => path.push(s),
+            None if args[i].is_undefined() => {
+                return Err(to_js_error(
+                    &Error::config(format!("{name} is missing: call {}", usage())).with_operation(op.id),
+                ))
+            }
+            None => {
+                return Err(to_js_error(
+                    &Error::config(format!(
+                        "{name} must be a string (ids are strings so that no digit is lost): call {}",
+                        usage()
+                    ))
+                    .with_operation(op.id),
+                ))
+            }
+        }
+    }
+    if args.iter().skip(n + 2).any(|a| !a.is_undefined()) {
+        return Err(to_js_error(
+            &Error::config(format!("too many arguments: call {}", usage())).with_operation(op.id),
+        ));
+    }
+    Ok((path, &args[n], &args[n + 1]))
+}
+
+impl Client {
+    pub(crate) fn invoke(&self, id: &'static str, args: [JsValue; 4]) -> js_sys::Promise {
+        match self.start(id, &args) {
+            Ok(call) => {
+                let inner = self.inner.clone();
+                future_to_promise(execute(inner, call))
+            }
+            Err(e) => js_sys::Promise::reject(&e),
+        }
+    }
+
+    /// Everything before the network: arguments, conversion, validation, request building.
+    fn start(&self, id: &'static str, args: &[JsValue]) -> Result<Call, JsValue> {
+        let op = catalog::find(id).ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(id))))?;
+        let (path, params, options) = split_args(op, args)?;
+        let options = js::read_options(options).map_err(|e| with_op(e, Some(op.id)))?;
+        let (prepared, value, files) = self.check(op, &path, params)?;
+        let max_retries = match get(&options, "maxRetries").as_f64() {
+            Some(n) => n as u32,
+            None => self.inner.max_retries,
+        };
+        let timeout_ms = get(&options, "timeoutMs").as_f64().unwrap_or(self.inner.timeout_ms as f64);
+        Ok(Call {
+            op_id: Some(op.id),
+            method: op.method,
+            shape: op.response,
+            prepared,
+            params: Some((op, path, value)),
+            files,
+            signal: get(&options, "signal"),
+            timeout_ms,
+            max_retries,
+        })
+    }
+
+    fn check(&self, op: &'static Operation, path: &[String], params: &JsValue) -> Result<(Prepared, serde_json::Value, JsValue), JsValue> {
+        let value = js::params_value(params, op)?;
+        let mut issues = validate::validate(op, &value);
+        let files = match op.body {
+            BodyKind::Multipart { param, many, accept, .. } => {
+                let split = js::split_files(params, param, many, op.id).map_err(|e| with_op(e, Some(op.id)))?;
+                let files = get(&split, "files");
+                let list: js_sys::Array = files.clone().unchecked_into();
+                for (i, f) in list.iter().enumerate() {
+                    let name = get(&f, "name").as_string().unwrap_or_default();
+                    if let Some(issue) = validate::file_type_issue(param, many.then_some(i), &name, accept) {
+                        issues.push(issue);
+                    }
+                }
+                files
+            }
+            _ => JsValue::UNDEFINED,
+        };
+        if !issues.is_empty() {
+            return Err(to_js_error(&Error::validation(issues).with_operation(op.id)));
+        }
+        let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+        let prepared = request::build(op, &self.inner.target, &refs, &value).map_err(|e| to_js_error(&e.with_operation(op.id)))?;
+        Ok((prepared, value, files))
+    }
+}
+
+#[wasm_bindgen]
+impl Client {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Client, JsValue> {
+        Ok(Client { inner: Rc::new(options::read(&options)?) })
+    }
+
+    /// The request an operation would send, validated; nothing is sent. The Authorization header is left out.
+    pub fn prepare(&self, id: JsValue, a: JsValue, b: JsValue, c: JsValue) -> js_sys::Promise {
+        let result = (|| {
+            let op = operation(&id)?;
+            let args = [a, b, c, JsValue::UNDEFINED, JsValue::UNDEFINED];
+            let (path, params, options) = split_args(op, &args)?;
+            if !options.is_undefined() {
+                return Err(to_js_error(&Error::config(format!("prepare takes ({}, ...pathParams, params?)", op.id))));
+            }
+            let (prepared, _, files) = self.check(op, &path, params)?;
+            Ok(prepared_to_js(&prepared, &files, None))
+        })();
+        match result {
+            Ok(v) => js_sys::Promise::resolve(&v),
+            Err(e) => js_sys::Promise::reject(&e),
+        }
+    }
+
+    /// A call that is not in the table: `request(method, family, path, { query?, body? }, options?)`.
+    pub fn request(&self, method: JsValue, family: JsValue, path: JsValue, init: JsValue, options: JsValue) -> js_sys::Promise {
+        let result = (|| {
+            let m = method
+                .as_string()
+                .and_then(|m| Method::parse(&m))
+                .ok_or_else(|| to_js_error(&Error::config("method must be one of GET, POST, PUT, PATCH, DELETE")))?;
+            let f = family.as_string().and_then(|f| Family::from_name(&f)).ok_or_else(|| {
+                to_js_error(&Error::config("family must be one of books, inventory, invoice, billing, crm"))
+            })?;
+            let path = path.as_string().ok_or_else(|| to_js_error(&Error::config("path must be a string")))?;
+            if !init.is_undefined() && !js::is_params(&init) {
+                return Err(to_js_error(&Error::config("the fourth argument must be { query?, body? }")));
+            }
+            let query = get(&init, "query");
+            let query = if query.is_undefined() {
+                serde_json::Map::new()
+            } else {
+                match serde_json::from_str(&js::to_wire(&query)?) {
+                    Ok(serde_json::Value::Object(m)) => m,
+                    _ => return Err(to_js_error(&Error::config("query must be an object"))),
+                }
+            };
+            let body = get(&init, "body");
+            let body = if body.is_undefined() {
+                None
+            } else {
+                Some(serde_json::from_str(&js::to_wire(&body)?).map_err(|e| to_js_error(&Error::config(format!("body: {e}"))))?)
+            };
+            let prepared =
+                request::build_raw(m, f, &path, &self.inner.target, &query, body.as_ref()).map_err(|e| to_js_error(&e))?;
+            let options = js::read_options(&options)?;
+            Ok(Call {
+                op_id: None,
+                method: m,
+                shape: Shape::Empty,
+                prepared,
+                params: None,
+                files: JsValue::UNDEFINED,
+                signal: get(&options, "signal"),
+                timeout_ms: get(&options, "timeoutMs").as_f64().unwrap_or(self.inner.timeout_ms as f64),
+                max_retries: get(&options, "maxRetries").as_f64().map(|n| n as u32).unwrap_or(self.inner.max_retries),
+            })
+        })();
+        match result {
+            Ok(call) => {
+                let inner = self.inner.clone();
+                future_to_promise(execute(inner, call))
+            }
+            Err(e) => js_sys::Promise::reject(&e),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Pager {
+    /// The page with this number, with the same filters and per_page.
+    pub fn fetch(&self, page: u32) -> js_sys::Promise {
+        let mut call = self.call.clone();
+        if let Some((op, path, value)) = &mut call.params {
+            let mut map = value.as_object().cloned().unwrap_or_default();
+            map.insert("page".into(), page.into());
+            *value = serde_json::Value::Object(map);
+            let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+            match request::build(op, &self.inner.target, &refs, value) {
+                Ok(p) => call.prepared = p,
+                Err(e) => return js_sys::Promise::reject(&to_js_error(&e)),
+            }
+        }
+        let inner = self.inner.clone();
+        future_to_promise(execute(inner, call))
+    }
+}
+
+fn headers_object(prepared: &Prepared, authorization: Option<&str>) -> js_sys::Object {
+    let headers = js_sys::Object::new();
+    for (k, v) in &prepared.headers {
+        if matches!(prepared.body, Body::Multipart { .. }) && k == "Content-Type" {
+            continue;
+        }
+        let _ = js_sys::Reflect::set(&headers, &k.into(), &v.into());
+    }
+    if let Some(auth) = authorization {
+        let _ = js_sys::Reflect::set(&headers, &"Authorization".into(), &auth.into());
+    }
+    headers
+}
+
+fn body_value(prepared: &Prepared, files: &JsValue) -> JsValue {
+    match &prepared.body {
+        Body::None => JsValue::NULL,
+        Body::Json(text) => text.into(),
+        Body::Multipart { field } => js::form_data(field, files),
+    }
+}
+
+fn prepared_to_js(prepared: &Prepared, files: &JsValue, authorization: Option<&str>) -> JsValue {
+    let out = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&out, &"method".into(), &prepared.method.as_str().into());
+    let _ = js_sys::Reflect::set(&out, &"url".into(), &prepared.url.as_str().into());
+    let _ = js_sys::Reflect::set(&out, &"headers".into(), &headers_object(prepared, authorization));
+    let _ = js_sys::Reflect::set(&out, &"body".into(), &body_value(prepared, files));
+    out.into()
+}
+
+/// The token for this attempt; a failing token function is an `unauthorized` error without the token.
+async fn token(opts: &Options) -> Result<String, JsValue> {
+    let fail = |why: &str| to_js_error(&Error::new(ErrorKind::Unauthorized, format!("the accessToken function {why}")));
+    let value = match &opts.token {
+        Token::Static(s) => return Ok(s.clone()),
+        Token::Func(f) => {
+            let v = f.call0(&JsValue::UNDEFINED).map_err(|_| fail("threw an error"))?;
+            if v.has_type::<js_sys::Promise>() || get(&v, "then").is_function() {
+                let promise = js_sys::Promise::resolve(&v);
+                wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|_| fail("rejected"))?
+            } else {
+                v
+            }
+        }
+    };
+    match value.as_string() {
+        Some(s) if !s.is_empty() => Ok(s),
+        _ => Err(fail("must return a non-empty string (or a promise of one)")),
+    }
+}
+
+fn jitter() -> f64 {
+    js_sys::Math::random()
+}
+
+fn header_u64(res: &JsValue, key: &str) -> Option<String> {
+    get(res, key).as_string()
+}
+
+/// Sends a call: token, attempts, retries, decoding.
+async fn execute(opts: Rc<Options>, call: Call) -> Result<JsValue, JsValue> {
+    let result = send(&opts, &call).await;
+    result.map_err(|e| with_op(e, call.op_id))
+}
+
+async fn send(opts: &Rc<Options>, call: &Call) -> Result<JsValue, JsValue> {
+    let fetch: js_sys::Function = match &opts.fetch {
+        Some(f) => f.clone(),
+        None => js::global_fetch()
+            .dyn_into()
+            .map_err(|_| to_js_error(&Error::config("no global fetch in this runtime: pass options.fetch")))?,
+    };
+    let policy = Policy::new(call.max_retries);
+    let binary = call.shape == Shape::Binary;
+    let body = body_value(&call.prepared, &call.files);
+    let mut retries = 0u32;
+    let mut refreshed = false;
+    loop {
+        let token = token(opts).await?;
+        let auth = request::authorization(&token).map_err(|e| to_js_error(&e))?;
+        let init = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&init, &"method".into(), &call.method.as_str().into());
+        let _ = js_sys::Reflect::set(&init, &"headers".into(), &headers_object(&call.prepared, Some(&auth)));
+        if !body.is_null() {
+            let _ = js_sys::Reflect::set(&init, &"body".into(), &body);
+        }
+        let attempt = js::attempt(&fetch, &call.prepared.url, &init, &call.signal, call.timeout_ms, binary).await;
+        let res = match attempt {
+            Ok(res) => res,
+            Err(e) => {
+                let outcome = match get(&e, "kind").as_string().as_deref() {
+                    Some("timeout") => Outcome::Timeout,
+                    Some("network") => Outcome::Network,
+                    _ => return Err(e),
+                };
+                match policy.next_delay(call.method, retries, outcome, jitter()) {
+                    Some(ms) => {
+                        js::sleep(ms as f64, &call.signal).await?;
+                        retries += 1;
+                        continue;
+                    }
+                    None => return Err(e),
+                }
+            }
+        };
+        let status = get(&res, "status").as_f64().unwrap_or(0.0) as u16;
+        if status == 401 && matches!(opts.token, Token::Func(_)) && !refreshed {
+            refreshed = true;
+            continue;
+        }
+        if status == 429 || status >= 500 {
+            let retry_after = header_u64(&res, "retryAfter")
+                .and_then(|v| retry::parse_retry_after(&v, crate::clock::now_ms()));
+            if let Some(ms) = policy.next_delay(call.method, retries, Outcome::Status(status, retry_after), jitter()) {
+                js::sleep(ms as f64, &call.signal).await?;
+                retries += 1;
+                continue;
+            }
+            let bytes = bytes_of(&res);
+            let mut err = response::error_from(status, &bytes);
+            err.retry_after_ms = retry_after;
+            return Err(to_js_error(&err));
+        }
+        let blob = get(&res, "blob");
+        if !blob.is_undefined() {
+            return Ok(blob);
+        }
+        let bytes = bytes_of(&res);
+        let content_type = get(&res, "contentType").as_string();
+        let decoded = response::decode_shape(call.shape, status, content_type.as_deref(), &bytes)
+            .map_err(|e| to_js_error(&e))?;
+        return match decoded {
+            Decoded::Binary => Ok(js_sys::Uint8Array::from(bytes.as_slice()).into()),
+            Decoded::Json(text) => {
+                let value = js_sys::JSON::parse(&text)
+                    .map_err(|_| to_js_error(&Error::decode("the decoded response is not valid JSON").with_status(status)))?;
+                if matches!(call.shape, Shape::List(_)) {
+                    let pager = Pager { inner: opts.clone(), call: call.clone() };
+                    Ok(js::make_page(&value, pager.into()))
+                } else {
+                    Ok(value)
+                }
+            }
+        };
+    }
+}
+
+fn bytes_of(res: &JsValue) -> Vec<u8> {
+    get(res, "bytes")
+        .dyn_into::<js_sys::Uint8Array>()
+        .map(|a| a.to_vec())
+        .unwrap_or_default()
+}

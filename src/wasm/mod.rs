@@ -1,3 +1,73 @@
-//! The `#[wasm_bindgen]` surface: the JS `Client`, free functions, fetch and timers.
+//! The `#[wasm_bindgen]` surface: the JS `Client`, the free functions, and the runtime snippet.
 
 pub mod client;
+mod js;
+mod options;
+
+use crate::catalog;
+use crate::error::Error;
+use crate::validate;
+use wasm_bindgen::prelude::*;
+
+pub(crate) use js::to_js_error;
+
+#[wasm_bindgen(start)]
+fn start() {
+    std::panic::set_hook(Box::new(|_| wasm_bindgen::handler::schedule_reinit()));
+}
+
+fn json_to_js(text: &str) -> JsValue {
+    js_sys::JSON::parse(text).unwrap_or(JsValue::NULL)
+}
+
+/// Every operation of the table: `{ id, family, method, path, scope, pathParams }`.
+#[wasm_bindgen(js_name = operations, skip_typescript)]
+pub fn operations() -> JsValue {
+    json_to_js(&serde_json::to_string(&catalog::operation_infos()).unwrap_or_default())
+}
+
+/// The sorted, unique scopes the given operations need.
+#[wasm_bindgen(js_name = requiredScopes, skip_typescript)]
+pub fn required_scopes(ids: JsValue) -> Result<Vec<String>, JsValue> {
+    let bad = || to_js_error(&Error::config("requiredScopes takes an array of operation ids"));
+    let array: js_sys::Array = ids.dyn_into().map_err(|_| bad())?;
+    let names: Vec<String> = array.iter().map(|v| v.as_string().ok_or_else(bad)).collect::<Result<_, _>>()?;
+    catalog::required_scopes(names.iter().map(String::as_str))
+        .map(|scopes| scopes.into_iter().map(String::from).collect())
+        .map_err(|m| to_js_error(&Error::config(m)))
+}
+
+/// The regions and their API domains, for the package's `regions` export.
+#[wasm_bindgen(js_name = __regions, skip_typescript)]
+pub fn regions() -> JsValue {
+    let map: serde_json::Map<String, serde_json::Value> =
+        crate::REGIONS.iter().map(|(r, d)| (r.to_string(), (*d).into())).collect();
+    json_to_js(&serde_json::Value::Object(map).to_string())
+}
+
+/// Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`.
+#[wasm_bindgen(js_name = validate, skip_typescript)]
+pub fn validate_params(operation_id: JsValue, params: JsValue) -> Result<JsValue, JsValue> {
+    let op = client::operation(&operation_id)?;
+    let value = js::params_value(&params, op)?;
+    let issues = validate::validate(op, &value);
+    let out = if issues.is_empty() {
+        serde_json::json!({ "ok": true })
+    } else {
+        serde_json::json!({ "ok": false, "issues": issues })
+    };
+    Ok(json_to_js(&out.to_string()))
+}
+
+/// Per operation, what the declarations generator needs: whether it is a list, and its TS types.
+#[wasm_bindgen(js_name = __types, skip_typescript)]
+pub fn types() -> JsValue {
+    let map: serde_json::Map<String, serde_json::Value> = catalog::OPERATIONS
+        .iter()
+        .map(|op| {
+            let list = matches!(op.response, catalog::Shape::List(_));
+            (op.id.to_string(), serde_json::json!({ "list": list }))
+        })
+        .collect();
+    json_to_js(&serde_json::Value::Object(map).to_string())
+}

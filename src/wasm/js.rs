@@ -1,0 +1,79 @@
+//! Imports from the runtime snippet, and conversions between JS values and the pure core.
+
+use crate::catalog::{BodyKind, Operation};
+use crate::error::Error;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/src/wasm/js/runtime.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = makeError)]
+    pub fn make_error(json: &str) -> JsValue;
+    #[wasm_bindgen(js_name = toWire, catch)]
+    pub fn to_wire(value: &JsValue) -> Result<String, JsValue>;
+    #[wasm_bindgen(js_name = isParams)]
+    pub fn is_params(value: &JsValue) -> bool;
+    #[wasm_bindgen(js_name = readOptions, catch)]
+    pub fn read_options(value: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = splitFiles, catch)]
+    pub fn split_files(params: &JsValue, key: &str, many: bool, operation_id: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = formData)]
+    pub fn form_data(field: &str, files: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = makePage)]
+    pub fn make_page(data: &JsValue, pager: JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = attempt, catch)]
+    pub async fn attempt(
+        fetch: &js_sys::Function,
+        url: &str,
+        init: &JsValue,
+        signal: &JsValue,
+        timeout_ms: f64,
+        binary: bool,
+    ) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = sleep, catch)]
+    pub async fn sleep(ms: f64, signal: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = globalFetch)]
+    pub fn global_fetch() -> JsValue;
+    #[wasm_bindgen(js_name = asSvcError)]
+    pub fn as_svc_error(e: &JsValue, kind: &str, message: &str) -> JsValue;
+}
+
+pub fn to_js_error(e: &Error) -> JsValue {
+    make_error(&e.to_json())
+}
+
+pub fn get(obj: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The params of a call as JSON, checked to be an object (files of a multipart call left out).
+pub fn params_value(params: &JsValue, op: &Operation) -> Result<serde_json::Value, JsValue> {
+    if !is_params(params) {
+        let issue = crate::validate::Issue {
+            path: vec![],
+            code: crate::validate::IssueCode::InvalidType,
+            message: format!("params of {} must be an object", op.id),
+            details: crate::validate::details([("expected", "object".into())]),
+        };
+        return Err(to_js_error(&Error::validation(vec![issue]).with_operation(op.id)));
+    }
+    let params = match op.body {
+        BodyKind::Multipart { param, .. } => without_key(params, param),
+        _ => params.clone(),
+    };
+    let text = to_wire(&params)?;
+    serde_json::from_str(&text)
+        .map_err(|e| to_js_error(&Error::new(crate::ErrorKind::Validation, format!("params could not be read: {e}"))))
+}
+
+fn without_key(params: &JsValue, key: &str) -> JsValue {
+    if params.is_undefined() || params.is_null() {
+        return params.clone();
+    }
+    let out = js_sys::Object::new();
+    for k in js_sys::Object::keys(params.unchecked_ref::<js_sys::Object>()).iter() {
+        if k.as_string().as_deref() != Some(key) {
+            let _ = js_sys::Reflect::set(&out, &k, &js_sys::Reflect::get(params, &k).unwrap_or(JsValue::UNDEFINED));
+        }
+    }
+    out.into()
+}

@@ -1,0 +1,258 @@
+// The JS half of the wasm bindings: the SvcError class, JSON conversion of user input,
+// the async-iterable page, and one fetch attempt with its timeout and abort signal.
+
+const KINDS = new Set([
+  "validation", "api", "rate_limited", "unauthorized", "network",
+  "timeout", "aborted", "decode", "config", "verification",
+]);
+
+export class SvcError extends Error {
+  constructor(kind, message, extra = {}) {
+    super(message);
+    this.name = "SvcError";
+    this.kind = KINDS.has(kind) ? kind : "api";
+    for (const key of ["status", "code", "issues", "retryAfterMs", "operationId"]) {
+      if (extra[key] !== undefined) this[key] = extra[key];
+    }
+  }
+}
+
+/** An SvcError from the JSON text the Rust side writes. */
+export function makeError(json) {
+  const e = JSON.parse(json);
+  return new SvcError(e.kind, e.message, e);
+}
+
+const UNREPRESENTABLE = "$svc_unrepresentable";
+
+function describe(v) {
+  if (typeof v === "number") return String(v);
+  if (typeof v === "function") return "a function";
+  if (typeof v === "symbol") return "a symbol";
+  if (typeof v === "undefined") return "undefined";
+  return typeof v;
+}
+
+/**
+ * JSON text of user params. Values JSON cannot hold (NaN, Infinity, functions, symbols, undefined
+ * inside arrays) become markers that validation reports at their path; BigInts become their exact
+ * digits; cycles and throwing getters are reported as a SvcError. Returns the text.
+ */
+export function toWire(value) {
+  const seen = new Set();
+  function walk(v, inArray) {
+    switch (typeof v) {
+      case "string":
+      case "boolean":
+        return v;
+      case "number":
+        return Number.isFinite(v) ? v : { [UNREPRESENTABLE]: describe(v) };
+      case "bigint":
+        return v.toString();
+      case "undefined":
+        return inArray ? { [UNREPRESENTABLE]: "undefined" } : undefined;
+      case "function":
+      case "symbol":
+        return { [UNREPRESENTABLE]: describe(v) };
+      case "object": {
+        if (v === null) return null;
+        if (seen.has(v)) throw new SvcError("validation", "params contain a circular reference");
+        if (typeof v.toJSON === "function") return walk(v.toJSON(), inArray);
+        if (typeof Blob !== "undefined" && v instanceof Blob) return { [UNREPRESENTABLE]: "a Blob" };
+        if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return { [UNREPRESENTABLE]: "binary data" };
+        if (v instanceof Map || v instanceof Set) return { [UNREPRESENTABLE]: `a ${v.constructor.name}` };
+        seen.add(v);
+        let out;
+        if (Array.isArray(v)) {
+          out = v.map((item) => walk(item, true));
+        } else {
+          out = {};
+          for (const key of Object.keys(v)) {
+            const item = walk(v[key], false);
+            if (item !== undefined) out[key] = item;
+          }
+        }
+        seen.delete(v);
+        return out;
+      }
+      default:
+        return { [UNREPRESENTABLE]: describe(v) };
+    }
+  }
+  try {
+    return JSON.stringify(walk(value, false) ?? null);
+  } catch (e) {
+    if (e instanceof SvcError) throw e;
+    throw new SvcError("validation", `params could not be read: ${e && e.message}`);
+  }
+}
+
+/** Whether a value is a plain params object (or absent). */
+export function isParams(v) {
+  return v === undefined || v === null || (typeof v === "object" && !Array.isArray(v) && !(typeof Blob !== "undefined" && v instanceof Blob));
+}
+
+/** Whether a value is an options object of a call (signal, timeoutMs, maxRetries). */
+export function readOptions(v) {
+  if (v === undefined || v === null) return {};
+  if (typeof v !== "object" || Array.isArray(v)) {
+    throw new SvcError("config", "call options must be an object { signal, timeoutMs, maxRetries }");
+  }
+  for (const key of Object.keys(v)) {
+    if (!["signal", "timeoutMs", "maxRetries"].includes(key)) {
+      throw new SvcError("config", `unknown call option ${JSON.stringify(key)} (expected signal, timeoutMs, maxRetries)`);
+    }
+  }
+  if (v.signal !== undefined && !(v.signal && typeof v.signal.aborted === "boolean" && typeof v.signal.addEventListener === "function")) {
+    throw new SvcError("config", "signal must be an AbortSignal");
+  }
+  for (const key of ["timeoutMs", "maxRetries"]) {
+    if (v[key] !== undefined && !(Number.isInteger(v[key]) && v[key] >= 0)) {
+      throw new SvcError("config", `${key} must be a non-negative integer`);
+    }
+  }
+  return v;
+}
+
+/**
+ * Takes the files of a multipart call out of params. Each file is a Blob/File, or
+ * `{ name, data }` with data a Blob, ArrayBuffer, typed array or string.
+ * Returns { files: [{ name, type, blob }], rest } or throws a validation SvcError.
+ */
+export function splitFiles(params, key, many, operationId) {
+  const issues = [];
+  const rest = {};
+  let raw;
+  for (const k of Object.keys(params ?? {})) {
+    if (k === key) raw = params[k];
+    else rest[k] = params[k];
+  }
+  let list = raw === undefined ? [] : many && Array.isArray(raw) ? raw : [raw];
+  if (!many && Array.isArray(raw)) {
+    issues.push({ path: [key], code: "invalid_type", message: `${key} takes one file`, expected: "file" });
+    list = [];
+  }
+  if (raw === undefined || (Array.isArray(raw) && raw.length === 0)) {
+    issues.push({ path: [key], code: "required", message: `${key} needs at least one file` });
+  }
+  const files = [];
+  list.forEach((f, i) => {
+    const path = many ? [key, i] : [key];
+    let name, blob;
+    if (typeof Blob !== "undefined" && f instanceof Blob) {
+      name = typeof f.name === "string" ? f.name : undefined;
+      blob = f;
+    } else if (f && typeof f === "object" && "data" in f) {
+      name = f.name;
+      const d = f.data;
+      if (typeof Blob !== "undefined" && d instanceof Blob) blob = d;
+      else if (typeof d === "string" || d instanceof ArrayBuffer || ArrayBuffer.isView(d)) blob = new Blob([d], f.type ? { type: f.type } : {});
+    }
+    if (!blob) {
+      issues.push({ path, code: "invalid_type", message: "a file must be a Blob, a File or { name, data }", expected: "file" });
+      return;
+    }
+    if (typeof name !== "string" || name === "") {
+      issues.push({ path: [...path, "name"], code: "required", message: "the file needs a name with its extension" });
+      return;
+    }
+    files.push({ name, type: blob.type || "", size: blob.size, blob });
+  });
+  if (issues.length) {
+    throw new SvcError("validation", `invalid params: ${issues[0].message}`, { issues, operationId });
+  }
+  return { files, rest };
+}
+
+/** A FormData with every file under `field`. */
+export function formData(field, files) {
+  const form = new FormData();
+  for (const f of files) form.append(field, f.blob, f.name);
+  return form;
+}
+
+/** A page of a list: `items`, `page_context`, and async iteration over every item of every page. */
+export function makePage(data, pager) {
+  const page = { items: data.items, ...(data.page_context !== undefined ? { page_context: data.page_context } : {}) };
+  Object.defineProperty(page, Symbol.asyncIterator, {
+    enumerable: false,
+    value: async function* () {
+      let current = page;
+      for (;;) {
+        for (const item of current.items) yield item;
+        const ctx = current.page_context;
+        if (!ctx || ctx.has_more_page !== true || current.items.length === 0) return;
+        const next = Number(ctx.page ?? 1) + 1;
+        current = await pager.fetch(next);
+      }
+    },
+  });
+  return page;
+}
+
+function abortReason(signal) {
+  const r = signal && signal.reason;
+  return r && typeof r.message === "string" ? r.message : "the call was aborted";
+}
+
+/**
+ * One HTTP attempt. Resolves to { status, headers: { contentType, retryAfter, rateLimit... }, text?, blob? }
+ * or rejects with an SvcError of kind timeout, aborted or network. Leaves no timer or listener behind.
+ */
+export async function attempt(fetchFn, url, init, signal, timeoutMs, binary) {
+  if (signal && signal.aborted) throw new SvcError("aborted", abortReason(signal));
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = () => controller.abort(signal.reason);
+  if (signal) signal.addEventListener("abort", onAbort, { once: true });
+  const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs) : undefined;
+  try {
+    const res = await fetchFn(url, { ...init, signal: controller.signal });
+    const h = res.headers;
+    const get = (n) => (h && typeof h.get === "function" ? h.get(n) : null);
+    const out = {
+      status: res.status,
+      contentType: get("content-type"),
+      retryAfter: get("retry-after"),
+      rateLimitLimit: get("x-rate-limit-limit"),
+      rateLimitRemaining: get("x-rate-limit-remaining"),
+      rateLimitReset: get("x-rate-limit-reset"),
+    };
+    const isJson = (out.contentType || "").toLowerCase().includes("json");
+    if (binary && !isJson && res.status >= 200 && res.status < 300) out.blob = await res.blob();
+    else out.bytes = new Uint8Array(await res.arrayBuffer());
+    return out;
+  } catch (e) {
+    if (e instanceof SvcError) throw e;
+    if (timedOut) throw new SvcError("timeout", `no answer within ${timeoutMs} ms`);
+    if (signal && signal.aborted) throw new SvcError("aborted", abortReason(signal));
+    throw new SvcError("network", `the request failed: ${e && e.message ? e.message : String(e)}`);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    if (signal) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Waits `ms`, or rejects with kind aborted when the signal fires first. */
+export function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal && signal.aborted) return reject(new SvcError("aborted", abortReason(signal)));
+    const onAbort = () => { clearTimeout(t); reject(new SvcError("aborted", abortReason(signal))); };
+    const t = setTimeout(() => { if (signal) signal.removeEventListener("abort", onAbort); resolve(); }, ms);
+    if (signal) signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** The runtime's global fetch, bound so that it may be called as a plain function. */
+export function globalFetch() {
+  return typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : undefined;
+}
+
+export function isSvcError(e) {
+  return e instanceof SvcError;
+}
+
+/** Any thrown value as an SvcError (a user's token function may throw anything). */
+export function asSvcError(e, kind, message) {
+  return e instanceof SvcError ? e : new SvcError(kind, message);
+}

@@ -1,0 +1,161 @@
+//! Reading and checking the `Client` options object.
+
+use super::js::{get, to_js_error};
+use crate::error::{Error, ErrorKind};
+use crate::request::Target;
+use std::fmt;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The access token: a string, or a function called per request. Never printed.
+pub enum Token {
+    Static(String),
+    Func(js_sys::Function),
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::Static(_) => f.write_str("Token::Static(<redacted>)"),
+            Token::Func(_) => f.write_str("Token::Func(<function>)"),
+        }
+    }
+}
+
+pub const PLANS: [&str; 6] = ["free", "standard", "professional", "premium", "elite", "ultimate"];
+
+#[derive(Debug)]
+pub struct Options {
+    pub target: Target,
+    pub token: Token,
+    pub fetch: Option<js_sys::Function>,
+    pub plan: &'static str,
+    pub max_retries: u32,
+    pub timeout_ms: u32,
+    pub rate_limit: Option<(Option<u32>, Option<u32>)>,
+}
+
+const KNOWN: [&str; 10] = [
+    "accessToken",
+    "organizationId",
+    "region",
+    "apiDomain",
+    "crmVersion",
+    "plan",
+    "maxRetries",
+    "timeoutMs",
+    "rateLimit",
+    "fetch",
+];
+
+fn config(message: impl Into<String>) -> JsValue {
+    to_js_error(&Error::config(message))
+}
+
+fn opt_string(obj: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
+    let v = get(obj, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    if let Some(s) = v.as_string() {
+        return Ok(Some(s));
+    }
+    if key == "organizationId" {
+        if let Some(n) = v.as_f64() {
+            if n.fract() == 0.0 && n >= 0.0 && n <= 9_007_199_254_740_991.0 {
+                return Ok(Some(format!("{n:.0}")));
+            }
+            return Err(config("organizationId must be a string; this number cannot hold its exact digits"));
+        }
+    }
+    Err(config(format!("{key} must be a string")))
+}
+
+fn opt_count(obj: &JsValue, key: &str, default: u32, max: u32) -> Result<u32, JsValue> {
+    let v = get(obj, key);
+    if v.is_undefined() {
+        return Ok(default);
+    }
+    match v.as_f64() {
+        Some(n) if n.fract() == 0.0 && n >= 0.0 && n <= max as f64 => Ok(n as u32),
+        _ => Err(config(format!("{key} must be an integer from 0 to {max}"))),
+    }
+}
+
+pub fn read(options: &JsValue) -> Result<Options, JsValue> {
+    if !options.is_object() || js_sys::Array::is_array(options) {
+        return Err(config("new Client(options) needs an options object with at least accessToken"));
+    }
+    for key in js_sys::Object::keys(options.unchecked_ref::<js_sys::Object>()).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !KNOWN.contains(&key.as_str()) {
+            return Err(config(format!(
+                "unknown option {:?}; the options are {}",
+                crate::error::shorten(&key),
+                KNOWN.join(", ")
+            )));
+        }
+    }
+    let raw_token = get(options, "accessToken");
+    let token = if let Some(s) = raw_token.as_string() {
+        if s.is_empty() {
+            return Err(config("accessToken is empty"));
+        }
+        crate::request::authorization(&s).map_err(|e| to_js_error(&e))?;
+        Token::Static(s)
+    } else if raw_token.is_function() {
+        Token::Func(raw_token.unchecked_into())
+    } else {
+        return Err(to_js_error(&Error::new(
+            ErrorKind::Config,
+            "accessToken is required: a string, or a function returning one (or a promise of one)",
+        )));
+    };
+    let region = opt_string(options, "region")?;
+    let api_domain = opt_string(options, "apiDomain")?;
+    let organization_id = opt_string(options, "organizationId")?;
+    let crm_version = opt_string(options, "crmVersion")?;
+    let target = Target::new(
+        region.as_deref(),
+        api_domain.as_deref(),
+        organization_id.as_deref(),
+        crm_version.as_deref(),
+    )
+    .map_err(|e| to_js_error(&e))?;
+    let plan = match opt_string(options, "plan")? {
+        None => "free",
+        Some(p) => PLANS
+            .into_iter()
+            .find(|name| *name == p)
+            .ok_or_else(|| config(format!("plan must be one of {}", PLANS.join(", "))))?,
+    };
+    let fetch = match get(options, "fetch") {
+        v if v.is_undefined() => None,
+        v if v.is_function() => Some(v.unchecked_into()),
+        _ => return Err(config("fetch must be a function")),
+    };
+    let rate_limit = match get(options, "rateLimit") {
+        v if v.is_undefined() => Some((None, None)),
+        v if v.as_bool() == Some(false) => None,
+        v if v.is_object() => {
+            let per_minute = get(&v, "requestsPerMinute");
+            let concurrent = get(&v, "maxConcurrent");
+            let per_minute = (!per_minute.is_undefined()).then(|| opt_count(&v, "requestsPerMinute", 0, 1_000_000)).transpose()?;
+            let concurrent = (!concurrent.is_undefined()).then(|| opt_count(&v, "maxConcurrent", 0, 10_000)).transpose()?;
+            if per_minute == Some(0) || concurrent == Some(0) {
+                return Err(config("rateLimit values must be at least 1"));
+            }
+            Some((per_minute, concurrent))
+        }
+        _ => return Err(config("rateLimit must be false or { requestsPerMinute?, maxConcurrent? }")),
+    };
+    Ok(Options {
+        target,
+        token,
+        fetch,
+        plan,
+        max_retries: opt_count(options, "maxRetries", 2, 100)?,
+        timeout_ms: opt_count(options, "timeoutMs", 60_000, 24 * 3_600_000)?,
+        rate_limit,
+    })
+}
