@@ -353,6 +353,10 @@ pub fn operation_infos() -> Vec<OperationInfo> {
 }
 
 #[cfg(test)]
+#[path = "catalog_rows.rs"]
+mod rows;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashSet;

@@ -344,3 +344,86 @@ pub fn authorization(token: &str) -> Result<String, Error> {
     }
     Ok(format!("Svc-oauthtoken {token}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::find;
+    use serde_json::json;
+
+    fn target(org: Option<&str>) -> Target {
+        Target::new(Some("eu"), None, org, None).unwrap()
+    }
+
+    #[test]
+    fn path_parameters_can_never_change_the_path() {
+        let op = find("getTask").unwrap();
+        for (id, enc) in [
+            ("../x", "..%2Fx"),
+            ("a/b?c#d", "a%2Fb%3Fc%23d"),
+            ("..", "%2E%2E"),
+            (".", "%2E"),
+            ("100%", "100%25"),
+            ("é", "%C3%A9"),
+            ("a\r\nb", "a%0D%0Ab"),
+        ] {
+            let p = build(op, &target(Some("1")), &["p", id], &json!({})).unwrap();
+            assert_eq!(p.url, format!("https://www.svcapis.eu/billing/v1/projects/p/tasks/{enc}"));
+        }
+    }
+
+    #[test]
+    fn header_values_with_line_breaks_are_refused() {
+        let op = find("updateExpenseByUniqueField").unwrap();
+        for bad in ["a\r\nX-Evil: 1", "a\nb", "a\rb"] {
+            let e = build(op, &target(Some("1")), &[], &json!({"x_unique_identifier_value": bad})).unwrap_err();
+            assert_eq!(e.kind, crate::ErrorKind::Validation);
+            assert_eq!(e.issues[0].path_string(), "x_unique_identifier_value");
+        }
+        assert!(Target::new(None, None, Some("1\r\nX: y"), None).is_err());
+        assert!(authorization("tok\r\nX: y").is_err());
+        assert!(!format!("{:?}", authorization("s3cr3t\nx").unwrap_err()).contains("s3cr3t"));
+    }
+
+    #[test]
+    fn the_organization_is_required_where_the_family_sends_it() {
+        let e = build(find("listPlans").unwrap(), &target(None), &[], &json!({})).unwrap_err();
+        assert_eq!(e.kind, crate::ErrorKind::Config);
+        assert!(e.message.contains("organizationId is required"), "{}", e.message);
+        assert!(build(find("createOrganization").unwrap(), &target(None), &[], &json!({})).is_ok());
+        assert!(build(find("updateNotificationChannels").unwrap(), &target(None), &[], &json!({})).is_ok());
+    }
+
+    #[test]
+    fn wrong_path_parameter_counts_are_config_errors() {
+        let e = build(find("getTask").unwrap(), &target(Some("1")), &["p"], &json!({})).unwrap_err();
+        assert!(e.message.contains("takes 2 path parameter(s) (project_id, task_id), got 1"), "{}", e.message);
+        let e = build(find("getTask").unwrap(), &target(Some("1")), &["", "t"], &json!({})).unwrap_err();
+        assert_eq!(e.issues[0].code, crate::IssueCode::Required);
+    }
+
+    #[test]
+    fn query_values_are_encoded_and_objects_refused() {
+        let op = find("listProjects").unwrap();
+        let p = build(op, &target(Some("1")), &[], &json!({"customer_id": "a&b=c", "page": 2, "x": true, "y": null})).unwrap();
+        assert!(p.url.ends_with("/projects?customer_id=a%26b%3Dc&page=2&x=true"), "{}", p.url);
+        let e = build(op, &target(Some("1")), &[], &json!({"filter_by": {"a": 1}})).unwrap_err();
+        assert_eq!(e.issues[0].code, crate::IssueCode::InvalidType);
+    }
+
+    #[test]
+    fn crm_version_and_raw_requests() {
+        let t = Target::new(None, Some("http://127.0.0.1:8787/"), None, Some("v9")).unwrap();
+        let p = build(find("updateNotificationChannels").unwrap(), &t, &[], &json!({"watch": []})).unwrap();
+        assert_eq!(p.url, "http://127.0.0.1:8787/crm/v9/actions/watch");
+        assert!(Target::new(None, None, None, Some("../v8")).is_err());
+        let t = target(Some("42"));
+        let p = build_raw(Method::Delete, Family::Invoice, "/projects/1", &t, &Map::new(), None).unwrap();
+        assert_eq!(p.url, "https://www.svcapis.eu/invoice/v3/projects/1");
+        assert!(p.headers.contains(&("X-com-svc-invoice-organizationid".into(), "42".into())));
+        assert!(build_raw(Method::Get, Family::Books, "/a/../b", &t, &Map::new(), None).is_err());
+        assert!(build_raw(Method::Get, Family::Books, "/a?b", &t, &Map::new(), None).is_err());
+        let p = build_raw(Method::Get, Family::Books, "/journals", &t, &Map::new(), None).unwrap();
+        assert_eq!(p.url, "https://www.svcapis.eu/books/v3/journals?organization_id=42");
+    }
+}
