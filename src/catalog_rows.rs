@@ -62,7 +62,7 @@ row!(updateFixedAsset, ["../x"], r#"{"asset_name":"Laptop"}"#, "/books/v3/fixeda
 row!(createFixedAssetType, [], r#"{"fixed_asset_type_name":"Machines"}"#, "/books/v3/fixedassettypes?organization_id=ORG", [], Expect::Json(r#"{"fixed_asset_type_name":"Machines"}"#));
 row!(listFixedAssetTypes, [], r#"{"page":1}"#, "/books/v3/fixedassettypes?organization_id=ORG&page=1", [], Expect::NoBody);
 row!(updateFixedAssetType, ["7"], r#"{"fixed_asset_type_name":"Machines"}"#, "/books/v3/fixedassettypes/7?organization_id=ORG", [], Expect::Json(r#"{"fixed_asset_type_name":"Machines"}"#));
-row!(deleteFixedAssetType, [".."], r#"{}"#, "/books/v3/fixedassettypes/%2E%2E?organization_id=ORG", [], Expect::NoBody);
+row!(deleteFixedAssetType, ["x y"], r#"{}"#, "/books/v3/fixedassettypes/x%20y?organization_id=ORG", [], Expect::NoBody);
 row!(createExpense, [], r#"{"account_id":"1","date":"2024-01-02","amount":112.5}"#, "/books/v3/expenses?organization_id=ORG", [], Expect::Json(r#"{"account_id":"1","date":"2024-01-02","amount":112.5}"#));
 row!(updateExpenseByUniqueField, [], r#"{"x_unique_identifier_key":"cf_unique_cf","x_unique_identifier_value":"unique Value","x_upsert":true,"amount":10}"#, "/books/v3/expenses?organization_id=ORG", [("X-Unique-Identifier-Key", "cf_unique_cf"), ("X-Unique-Identifier-Value", "unique Value"), ("X-Upsert", "true")], Expect::Json(r#"{"amount":10}"#));
 row!(getExpenseReceipt, ["982000000030049"], r#"{}"#, "/books/v3/expenses/982000000030049/receipt?organization_id=ORG", [], Expect::NoBody);

@@ -1,4 +1,5 @@
 //! svc-sdk: the client core for the Svc business API, native and WebAssembly.
+#![recursion_limit = "256"]
 
 pub mod catalog;
 pub mod clock;

@@ -86,15 +86,10 @@ pub fn percent_encode(s: &str, out: &mut String) {
     }
 }
 
-/// Encodes one path segment so that no value can change the path, `.` and `..` included.
+/// Encodes one path segment. `.` and `..` are refused before this: URL parsers treat them,
+/// and their percent-encoded forms, as dot segments that climb the path.
 pub fn encode_segment(s: &str, out: &mut String) {
-    if s.bytes().all(|b| b == b'.') {
-        for _ in 0..s.len() {
-            out.push_str("%2E");
-        }
-    } else {
-        percent_encode(s, out);
-    }
+    percent_encode(s, out);
 }
 
 fn issue(path: &str, code: IssueCode, message: String, d: Map<String, Value>) -> Issue {
@@ -162,6 +157,13 @@ pub fn build(op: &Operation, target: &Target, path_params: &[&str], params: &Val
     for (name, value) in expected.iter().zip(path_params) {
         if value.is_empty() {
             issues.push(issue(name, IssueCode::Required, format!("path parameter {name} is required"), Map::new()));
+        } else if *value == "." || *value == ".." {
+            issues.push(issue(
+                name,
+                IssueCode::InvalidFormat,
+                format!("path parameter {name} cannot be {value:?}: it would change the path"),
+                details([("format", "path segment".into())]),
+            ));
         }
     }
 
@@ -361,14 +363,23 @@ mod tests {
         for (id, enc) in [
             ("../x", "..%2Fx"),
             ("a/b?c#d", "a%2Fb%3Fc%23d"),
-            ("..", "%2E%2E"),
-            (".", "%2E"),
+            ("...", "..."),
+            ("%2e%2e", "%252e%252e"),
             ("100%", "100%25"),
             ("é", "%C3%A9"),
             ("a\r\nb", "a%0D%0Ab"),
         ] {
             let p = build(op, &target(Some("1")), &["p", id], &json!({})).unwrap();
             assert_eq!(p.url, format!("https://www.svcapis.eu/billing/v1/projects/p/tasks/{enc}"));
+        }
+    }
+
+    #[test]
+    fn dot_segments_are_refused() {
+        for dots in [".", ".."] {
+            let e = build(find("getTask").unwrap(), &target(Some("1")), &["p", dots], &json!({})).unwrap_err();
+            assert_eq!(e.issues[0].code, crate::IssueCode::InvalidFormat);
+            assert_eq!(e.issues[0].path_string(), "task_id");
         }
     }
 

@@ -1,0 +1,28 @@
+// Packs the built package with `npm pack` and installs the tarball into a fresh consumer
+// project (.tmp/consumer), exactly as a user installs it; the JS tests are copied in beside it.
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { root, run } from "./lib.mjs";
+
+const tmp = path.join(root, ".tmp");
+export const consumer = path.join(tmp, "consumer");
+
+export function packAndInstall() {
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(consumer, { recursive: true });
+  run("npm", ["pack", "--silent", "--pack-destination", tmp], { stdio: ["ignore", "ignore", "inherit"] });
+  const tarball = readdirSync(tmp).find((f) => f.endsWith(".tgz"));
+  writeFileSync(
+    path.join(consumer, "package.json"),
+    JSON.stringify(
+      { name: "svc-sdk-consumer", private: true, type: "module", dependencies: { "svc-sdk": `file:../${tarball}` } },
+      null,
+      2,
+    ),
+  );
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: consumer });
+  cpSync(path.join(root, "tests/js"), consumer, { recursive: true });
+  cpSync(path.join(root, "tests/support"), path.join(consumer, "support"), { recursive: true });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) packAndInstall();
