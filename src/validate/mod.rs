@@ -200,6 +200,14 @@ pub fn validate(op: &Operation, params: &Value) -> Vec<Issue> {
 /// `validate` with an explicit "now" (milliseconds since the Unix epoch).
 pub fn validate_at(op: &Operation, params: &Value, now_ms: i64) -> Vec<Issue> {
     let mut ctx = Ctx::at(now_ms);
+    if let Some(what) = unrepresentable(params) {
+        ctx.push(
+            IssueCode::InvalidType,
+            format!("params must be an object, got {what}"),
+            details([("expected", "object".into())]),
+        );
+        return ctx.issues;
+    }
     match params {
         Value::Null => check_object(rules_for(op), &Map::new(), &mut ctx),
         Value::Object(map) => check_object(rules_for(op), map, &mut ctx),

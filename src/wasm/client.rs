@@ -32,8 +32,9 @@ macro_rules! operation_methods {
                     b: ::wasm_bindgen::JsValue,
                     c: ::wasm_bindgen::JsValue,
                     d: ::wasm_bindgen::JsValue,
+                    e: ::wasm_bindgen::JsValue,
                 ) -> ::js_sys::Promise {
-                    self.invoke(stringify!($id), [a, b, c, d])
+                    self.invoke(stringify!($id), [a, b, c, d, e])
                 }
             )*
         }
@@ -124,7 +125,7 @@ fn split_args<'a>(op: &Operation, args: &'a [JsValue]) -> Result<(Vec<String>, &
 }
 
 impl Client {
-    pub(crate) fn invoke(&self, id: &'static str, args: [JsValue; 4]) -> js_sys::Promise {
+    pub(crate) fn invoke(&self, id: &'static str, args: [JsValue; 5]) -> js_sys::Promise {
         match self.start(id, &args) {
             Ok(call) => {
                 let inner = self.inner.clone();
@@ -193,10 +194,10 @@ impl Client {
     }
 
     /// The request an operation would send, validated; nothing is sent. The Authorization header is left out.
-    pub fn prepare(&self, id: JsValue, a: JsValue, b: JsValue, c: JsValue) -> js_sys::Promise {
+    pub fn prepare(&self, id: JsValue, a: JsValue, b: JsValue, c: JsValue, d: JsValue) -> js_sys::Promise {
         let result = (|| {
             let op = operation(&id)?;
-            let args = [a, b, c, JsValue::UNDEFINED, JsValue::UNDEFINED];
+            let args = [a, b, c, d, JsValue::UNDEFINED];
             let (path, params, options) = split_args(op, &args)?;
             if !options.is_undefined() {
                 return Err(to_js_error(&Error::config(format!("prepare takes ({}, ...pathParams, params?)", op.id))));

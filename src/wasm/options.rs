@@ -101,7 +101,7 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         if s.is_empty() {
             return Err(config("accessToken is empty"));
         }
-        crate::request::authorization(&s).map_err(|e| to_js_error(&e))?;
+        crate::request::authorization(&s).map_err(|e| config(e.message))?;
         Token::Static(s)
     } else if raw_token.is_function() {
         Token::Func(raw_token.unchecked_into())

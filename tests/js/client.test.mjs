@@ -1,0 +1,222 @@
+// The Client's contract beyond single operations: options, bad input of every JS type, errors,
+// the token (never leaked), and that the module keeps working after anything.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { Client, SvcError, operations, regions, requiredScopes, validate, schemaFor } from "svc-sdk";
+import { startRecordingServer } from "./support/recording-server.mjs";
+
+const TOKEN = "sekret-token-9f8e7d";
+let server;
+let client;
+before(async () => {
+  server = await startRecordingServer();
+  client = new Client({ accessToken: TOKEN, organizationId: "10234695", apiDomain: server.url, maxRetries: 0 });
+});
+after(() => server.close());
+
+function isSvcError(kind) {
+  return (e) => {
+    assert.ok(e instanceof SvcError, `not an SvcError: ${e}`);
+    assert.equal(e.kind, kind, e.message);
+    assert.ok(!JSON.stringify({ ...e, message: e.message, stack: e.stack }).includes(TOKEN), "token leaked");
+    return true;
+  };
+}
+
+test("regions, operations and requiredScopes", () => {
+  assert.equal(regions.us, "https://www.svcapis.com");
+  assert.equal(regions.sa, "https://www.svcapis.sa");
+  assert.equal(Object.keys(regions).length, 8);
+  const op = operations().find((o) => o.id === "getVendorCreditRefund");
+  assert.deepEqual(op, {
+    id: "getVendorCreditRefund",
+    family: "books",
+    method: "GET",
+    path: "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}",
+    scope: "SvcBooks.debitnotes.READ",
+    pathParams: ["vendor_credit_id", "vendor_credit_refund_id"],
+  });
+  assert.deepEqual(requiredScopes(["listTasks", "createTask", "listTasks"]), [
+    "SvcSubscriptions.projects.CREATE",
+    "SvcSubscriptions.projects.READ",
+  ]);
+  assert.throws(() => requiredScopes(["nope"]), isSvcError("config"));
+  assert.throws(() => requiredScopes("listTasks"), isSvcError("config"));
+});
+
+test("constructor options are checked with clear messages", () => {
+  const bad = [
+    undefined, null, 42, "token", [],
+    {}, { accessToken: "" }, { accessToken: 5 },
+    { accessToken: "t", region: "mars" },
+    { accessToken: "t", apiDomain: "http://example.com" },
+    { accessToken: "t", apiDomain: "not a url" },
+    { accessToken: "t", organisationId: "1" },
+    { accessToken: "t", plan: "gold" },
+    { accessToken: "t", maxRetries: -1 },
+    { accessToken: "t", timeoutMs: 1.5 },
+    { accessToken: "t", fetch: "fetch" },
+    { accessToken: "t", rateLimit: true },
+    { accessToken: "t\r\nX-Evil: 1" },
+    { accessToken: "t", organizationId: 2 ** 60 },
+  ];
+  for (const options of bad) assert.throws(() => new Client(options), isSvcError("config"), JSON.stringify(options));
+  assert.ok(new Client({ accessToken: "t", region: "eu", plan: "premium", rateLimit: false }));
+  assert.ok(new Client({ accessToken: () => "t", apiDomain: "https://proxy.example.com/svc/" }));
+});
+
+test("the organization is required for every family but crm", async () => {
+  const c = new Client({ accessToken: TOKEN, apiDomain: server.url });
+  await assert.rejects(c.listPlans(), (e) => isSvcError("config")(e) && /organizationId is required/.test(e.message));
+  server.reset();
+  server.reply({ status: 200, body: { watch: [] } });
+  await c.updateNotificationChannels({ watch: [{ channel_id: 1, events: ["Deals.all"], notify_url: "https://x.example/cb" }] });
+  assert.equal(server.requests[0].url, "/crm/v8/actions/watch");
+});
+
+const garbage = [
+  0, 1e309, -1e309, NaN, "string", true, [], [1, 2], () => 1, Symbol("s"), 10n,
+  new Date(0), new Map(), new Uint8Array(3), { a: { b: { c: [Infinity] } } }, "x".repeat(1_000_000),
+];
+
+test("garbage of every JS type into every method rejects with SvcError, never a trap", async () => {
+  server.reset();
+  for (const op of operations()) {
+    for (const g of garbage) {
+      const args = [...op.pathParams.map(() => g), g, g];
+      let result;
+      try {
+        result = await client[op.id](...args);
+      } catch (e) {
+        assert.ok(e instanceof SvcError, `${op.id}(${String(typeof g)}): ${e}`);
+        continue;
+      }
+      assert.fail(`${op.id} accepted garbage ${String(typeof g)}: ${JSON.stringify(result)}`);
+    }
+  }
+  assert.equal(server.requests.length, 0, "nothing was sent");
+  server.handle(() => ({ status: 200, body: { code: 0, message: "ok", plans: [] } }));
+  assert.deepEqual((await client.listPlans(null)).items, [], "null params are no params");
+  server.reply({ status: 200, body: { code: 0, message: "ok", task: { task_id: 1 } } });
+  assert.deepEqual(await client.getTask("p", "t"), { task_id: "1" }, "the module keeps working");
+});
+
+test("params that JSON cannot hold are issues at their path", async () => {
+  await assert.rejects(
+    client.createPlan({ name: "x", recurring_price: Infinity, addons: [{ addon_code: () => 1 }] }),
+    (e) => {
+      isSvcError("validation")(e);
+      const paths = e.issues.map((i) => JSON.stringify(i.path));
+      assert.ok(paths.includes('["recurring_price"]'), paths.join(" "));
+      assert.ok(paths.includes('["addons",0,"addon_code"]'), paths.join(" "));
+      assert.equal(e.operationId, "createPlan");
+      return true;
+    },
+  );
+  const cyclic = { a: 1 };
+  cyclic.self = cyclic;
+  await assert.rejects(client.createPlan(cyclic), isSvcError("validation"));
+  const r = validate("createPlan", { recurring_price: NaN });
+  assert.equal(r.ok, false);
+  assert.throws(() => validate("noSuchOperation", {}), isSvcError("config"));
+});
+
+test("path parameters: strings only, never . or .., and always encoded", async () => {
+  await assert.rejects(client.getTask(1, "t"), isSvcError("config"));
+  await assert.rejects(client.getTask("p"), isSvcError("config"));
+  await assert.rejects(client.getTask("p", ".."), isSvcError("validation"));
+  await assert.rejects(client.getTask("p", "t", {}, {}, "extra"), isSvcError("config"));
+  const p = await client.prepare("getTask", "a/b?c#d", "../x");
+  assert.equal(p.url, `${server.url}/billing/v1/projects/a%2Fb%3Fc%23d/tasks/..%2Fx`);
+  assert.equal(p.headers.Authorization, undefined, "prepare leaves the token out");
+});
+
+test("header values with CR or LF are refused before anything is sent", async () => {
+  server.reset();
+  await assert.rejects(
+    client.updateExpenseByUniqueField({ x_unique_identifier_key: "cf", x_unique_identifier_value: "v\r\nX-Evil: 1", amount: 1 }),
+    isSvcError("validation"),
+  );
+  assert.equal(server.requests.length, 0);
+});
+
+test("a token function is called per request; a failing one is unauthorized without the token", async () => {
+  let calls = 0;
+  const c = new Client({ accessToken: async () => `${TOKEN}-${++calls}`, organizationId: "1", apiDomain: server.url });
+  server.reset();
+  server.handle(() => ({ status: 200, body: { code: 0, message: "ok", plans: [] } }));
+  await c.listPlans();
+  await c.listPlans();
+  assert.deepEqual(server.requests.map((r) => r.headers.authorization), [`Svc-oauthtoken ${TOKEN}-1`, `Svc-oauthtoken ${TOKEN}-2`]);
+  for (const token of [() => { throw new Error(TOKEN); }, () => Promise.reject(new Error(TOKEN)), () => 5, () => ""]) {
+    const bad = new Client({ accessToken: token, organizationId: "1", apiDomain: server.url });
+    await assert.rejects(bad.listPlans(), isSvcError("unauthorized"));
+  }
+});
+
+test("a 401 refreshes a token function once and re-sends once, then surfaces", async () => {
+  let calls = 0;
+  const c = new Client({ accessToken: () => `t${++calls}`, organizationId: "1", apiDomain: server.url });
+  server.reset();
+  server.reply({ status: 401, body: { code: 14, message: "Invalid OAuth token" } }, { status: 200, body: { code: 0, message: "ok", plans: [] } });
+  const page = await c.listPlans();
+  assert.deepEqual(page.items, []);
+  assert.deepEqual(server.requests.map((r) => r.headers.authorization), ["Svc-oauthtoken t1", "Svc-oauthtoken t2"]);
+  server.reset();
+  server.reply({ status: 401, body: { code: 14, message: "Invalid OAuth token" } }, { status: 401, body: { code: 14, message: "Invalid OAuth token" } });
+  await assert.rejects(c.listPlans(), (e) => isSvcError("unauthorized")(e) && e.status === 401 && e.code === 14);
+  assert.equal(server.requests.length, 2);
+  server.reset();
+  server.reply({ status: 401, body: { code: 14, message: "Invalid OAuth token" } });
+  await assert.rejects(client.listPlans(), isSvcError("unauthorized"));
+  assert.equal(server.requests.length, 1, "a string token is not retried");
+});
+
+test("prepare, request and schemaFor", async () => {
+  const p = await client.prepare("createPackage", { salesorder_id: "5", date: "2024-01-02" });
+  assert.equal(p.method, "POST");
+  assert.equal(p.url, `${server.url}/inventory/v1/packages?organization_id=10234695&salesorder_id=5`);
+  assert.deepEqual(JSON.parse(p.body), { date: "2024-01-02" });
+  server.reset();
+  server.reply({ status: 200, body: '{"code":0,"message":"ok","journals":[{"journal_id":9007199254740993}]}' });
+  const r = await client.request("GET", "books", "/journals", { query: { page: 2 } });
+  assert.equal(server.requests[0].url, "/books/v3/journals?organization_id=10234695&page=2");
+  assert.equal(r.journals[0].journal_id, "9007199254740993");
+  await assert.rejects(client.request("TRACE", "books", "/x"), isSvcError("config"));
+  await assert.rejects(client.request("GET", "books", "/../x"), isSvcError("config"));
+  const schema = schemaFor("createTask");
+  assert.equal(schema["~standard"].version, 1);
+  assert.equal(schema["~standard"].vendor, "svc-sdk");
+  assert.throws(() => schemaFor("nope"), isSvcError("config"));
+});
+
+test("a timeout and an abort reject with their kind", async () => {
+  server.reset();
+  server.reply({ status: 200, body: { code: 0, message: "ok", plans: [] }, delayMs: 500 });
+  await assert.rejects(client.listPlans({}, { timeoutMs: 50 }), isSvcError("timeout"));
+  server.reply({ status: 200, body: { code: 0, message: "ok", plans: [] }, delayMs: 500 });
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 30);
+  await assert.rejects(client.listPlans({}, { signal: controller.signal }), isSvcError("aborted"));
+  await assert.rejects(client.listPlans({}, { signal: AbortSignal.abort() }), isSvcError("aborted"));
+});
+
+test("network failures are typed", async () => {
+  const c = new Client({ accessToken: TOKEN, organizationId: "1", apiDomain: "http://127.0.0.1:9", maxRetries: 0 });
+  await assert.rejects(c.listPlans(), isSvcError("network"));
+});
+
+test("a custom fetch is used", async () => {
+  const seen = [];
+  const c = new Client({
+    accessToken: TOKEN,
+    organizationId: "1",
+    fetch: async (url, init) => {
+      seen.push([url, init.method]);
+      return new Response('{"code":0,"message":"ok","plans":[{"plan_code":"p"}]}', { headers: { "content-type": "application/json" } });
+    },
+  });
+  const page = await c.listPlans();
+  assert.equal(page.items[0].plan_code, "p");
+  assert.deepEqual(seen, [["https://www.svcapis.com/billing/v1/plans", "GET"]]);
+});
