@@ -132,22 +132,40 @@ impl Operation {
         Operation { id, ..self }
     }
     const fn key(self, key: &'static [&'static str]) -> Self {
-        Operation { response: Shape::Key(key), ..self }
+        Operation {
+            response: Shape::Key(key),
+            ..self
+        }
     }
     const fn one_or_array(self, key: &'static str) -> Self {
-        Operation { response: Shape::KeyOrOneElementArray(key), ..self }
+        Operation {
+            response: Shape::KeyOrOneElementArray(key),
+            ..self
+        }
     }
     const fn list(self, key: &'static str) -> Self {
-        Operation { response: Shape::List(key), ..self }
+        Operation {
+            response: Shape::List(key),
+            ..self
+        }
     }
     const fn top_level(self) -> Self {
-        Operation { response: Shape::TopLevel, ..self }
+        Operation {
+            response: Shape::TopLevel,
+            ..self
+        }
     }
     const fn empty(self) -> Self {
-        Operation { response: Shape::Empty, ..self }
+        Operation {
+            response: Shape::Empty,
+            ..self
+        }
     }
     const fn binary(self) -> Self {
-        Operation { response: Shape::Binary, ..self }
+        Operation {
+            response: Shape::Binary,
+            ..self
+        }
     }
     #[allow(dead_code)]
     const fn rules(self, params: &'static Schema) -> Self {
@@ -162,8 +180,22 @@ impl Operation {
     const fn headers(self, headers: &'static [(&'static str, &'static str)]) -> Self {
         Operation { headers, ..self }
     }
-    const fn files(self, param: &'static str, field: &'static str, many: bool, accept: &'static [&'static str]) -> Self {
-        Operation { body: BodyKind::Multipart { param, field, many, accept }, ..self }
+    const fn files(
+        self,
+        param: &'static str,
+        field: &'static str,
+        many: bool,
+        accept: &'static [&'static str],
+    ) -> Self {
+        Operation {
+            body: BodyKind::Multipart {
+                param,
+                field,
+                many,
+                accept,
+            },
+            ..self
+        }
     }
 
     /// The names of the path parameters, in path order.
@@ -303,7 +335,9 @@ pub fn find(id: &str) -> Option<&'static Operation> {
 }
 
 /// The sorted, unique scopes that the given operations need.
-pub fn required_scopes<'a>(ids: impl IntoIterator<Item = &'a str>) -> Result<Vec<&'static str>, String> {
+pub fn required_scopes<'a>(
+    ids: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<&'static str>, String> {
     let mut scopes = Vec::new();
     for id in ids {
         let op = find(id).ok_or_else(|| unknown_operation(id))?;
@@ -321,7 +355,10 @@ pub fn unknown_operation(id: &str) -> String {
         .filter(|name| name.eq_ignore_ascii_case(id))
         .collect();
     match close.first() {
-        Some(name) => format!("unknown operation {:?}; did you mean {name:?}?", crate::error::shorten(id)),
+        Some(name) => format!(
+            "unknown operation {:?}; did you mean {name:?}?",
+            crate::error::shorten(id)
+        ),
         None => format!("unknown operation {:?}", crate::error::shorten(id)),
     }
 }
@@ -366,7 +403,10 @@ mod tests {
         assert_eq!(OPERATIONS.len(), 61);
         let ids: HashSet<_> = OPERATIONS.iter().map(|o| o.id).collect();
         assert_eq!(ids.len(), 61);
-        let routes: HashSet<_> = OPERATIONS.iter().map(|o| (o.family, o.method, o.path)).collect();
+        let routes: HashSet<_> = OPERATIONS
+            .iter()
+            .map(|o| (o.family, o.method, o.path))
+            .collect();
         assert_eq!(routes.len(), 61, "no route is declared twice");
     }
 

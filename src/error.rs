@@ -71,7 +71,10 @@ impl Error {
         };
         Error {
             issues,
-            ..Error::new(ErrorKind::Validation, format!("invalid params: {first}{more}"))
+            ..Error::new(
+                ErrorKind::Validation,
+                format!("invalid params: {first}{more}"),
+            )
         }
     }
 

@@ -107,7 +107,9 @@ pub fn normalize_api_domain(domain: &str) -> Result<String, Error> {
         .ok_or_else(|| bad("it must start with https://"))?;
     let scheme = scheme.to_ascii_lowercase();
     if scheme != "https" && scheme != "http" {
-        return Err(bad("only https:// (or http:// for loopback hosts) is allowed"));
+        return Err(bad(
+            "only https:// (or http:// for loopback hosts) is allowed",
+        ));
     }
     if rest.chars().any(|c| c.is_control() || c.is_whitespace()) {
         return Err(bad("it contains white space or control characters"));
@@ -128,7 +130,10 @@ pub fn normalize_api_domain(domain: &str) -> Result<String, Error> {
     if path.split('/').any(|seg| seg == "." || seg == "..") {
         return Err(bad("the path may not contain . or .. segments"));
     }
-    Ok(format!("{scheme}://{authority}{}", path.trim_end_matches('/')))
+    Ok(format!(
+        "{scheme}://{authority}{}",
+        path.trim_end_matches('/')
+    ))
 }
 
 fn host_of(authority: &str) -> Option<&str> {
@@ -208,7 +213,10 @@ mod tests {
             "https://:80",
             "https://host.com:abc",
         ] {
-            assert!(normalize_api_domain(bad).is_err(), "{bad} should be refused");
+            assert!(
+                normalize_api_domain(bad).is_err(),
+                "{bad} should be refused"
+            );
         }
     }
 }

@@ -55,19 +55,17 @@ impl<'a> Scanner<'a> {
                     self.i += 1;
                     return Ok(raw);
                 }
-                Some(b'\\') => {
-                    match self.b.get(self.i + 1) {
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.i += 2,
-                        Some(b'u') => {
-                            let hex = self.b.get(self.i + 2..self.i + 6);
-                            if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
-                                return self.err("bad \\u escape");
-                            }
-                            self.i += 6;
+                Some(b'\\') => match self.b.get(self.i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.i += 2,
+                    Some(b'u') => {
+                        let hex = self.b.get(self.i + 2..self.i + 6);
+                        if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                            return self.err("bad \\u escape");
                         }
-                        _ => return self.err("bad escape"),
+                        self.i += 6;
                     }
-                }
+                    _ => return self.err("bad escape"),
+                },
                 Some(c) if c < 0x20 => return self.err("control character in string"),
                 Some(_) => self.i += 1,
             }
@@ -227,7 +225,11 @@ fn emit(out: &mut Option<&mut String>, s: &str) {
 
 /// The members of a JSON object document, checking the whole document's syntax.
 pub fn members(doc: &str) -> R<Vec<Member<'_>>> {
-    let mut sc = Scanner { s: doc, b: doc.as_bytes(), i: 0 };
+    let mut sc = Scanner {
+        s: doc,
+        b: doc.as_bytes(),
+        i: 0,
+    };
     sc.ws();
     if sc.peek() != Some(b'{') {
         return sc.err("expected a JSON object");
@@ -252,7 +254,10 @@ pub fn members(doc: &str) -> R<Vec<Member<'_>>> {
             sc.ws();
             let start = sc.i;
             sc.value(&mut None, false, 1)?;
-            out.push(Member { key, value: &doc[start..sc.i] });
+            out.push(Member {
+                key,
+                value: &doc[start..sc.i],
+            });
             sc.ws();
             match sc.peek() {
                 Some(b',') => sc.i += 1,
@@ -273,7 +278,11 @@ pub fn members(doc: &str) -> R<Vec<Member<'_>>> {
 
 /// The members of a JSON array value, as spans.
 pub fn array_items(value: &str) -> R<Vec<&str>> {
-    let mut sc = Scanner { s: value, b: value.as_bytes(), i: 0 };
+    let mut sc = Scanner {
+        s: value,
+        b: value.as_bytes(),
+        i: 0,
+    };
     sc.ws();
     if sc.peek() != Some(b'[') {
         return sc.err("expected an array");
@@ -300,7 +309,11 @@ pub fn array_items(value: &str) -> R<Vec<&str>> {
 
 /// Copies a JSON value, ids as strings. `id` says whether the value itself sits under an id key.
 pub fn rewrite_into(value: &str, id: bool, out: &mut String) -> R<()> {
-    let mut sc = Scanner { s: value, b: value.as_bytes(), i: 0 };
+    let mut sc = Scanner {
+        s: value,
+        b: value.as_bytes(),
+        i: 0,
+    };
     sc.value(&mut Some(out), id, 0)?;
     sc.ws();
     if sc.i != sc.b.len() {
@@ -343,14 +356,33 @@ mod tests {
     fn members_span_the_top_level() {
         let m = members(r#" {"code":0, "message":"ok", "task": {"task_id": 1} } "#).unwrap();
         let keys: Vec<_> = m.iter().map(|m| (m.key, m.value)).collect();
-        assert_eq!(keys, vec![("code", "0"), ("message", "\"ok\""), ("task", "{\"task_id\": 1}")]);
+        assert_eq!(
+            keys,
+            vec![
+                ("code", "0"),
+                ("message", "\"ok\""),
+                ("task", "{\"task_id\": 1}")
+            ]
+        );
     }
 
     #[test]
     fn malformed_documents_are_refused() {
         for bad in [
-            "", "{", "[]", "{\"a\":}", "{\"a\":1,}", "{\"a\" 1}", "{\"a\":01}", "{\"a\":1.}", "{\"a\":\"\\x\"}",
-            "{\"a\":\"\u{1}\"}", "{\"a\":tru}", "{\"a\":1} x", "{\"a\":-}", "{\"a\":\"\\u12\"}",
+            "",
+            "{",
+            "[]",
+            "{\"a\":}",
+            "{\"a\":1,}",
+            "{\"a\" 1}",
+            "{\"a\":01}",
+            "{\"a\":1.}",
+            "{\"a\":\"\\x\"}",
+            "{\"a\":\"\u{1}\"}",
+            "{\"a\":tru}",
+            "{\"a\":1} x",
+            "{\"a\":-}",
+            "{\"a\":\"\\u12\"}",
         ] {
             assert!(members(bad).is_err(), "{bad:?} should be refused");
         }

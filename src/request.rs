@@ -65,7 +65,9 @@ pub enum Body {
     /// JSON text.
     Json(String),
     /// multipart/form-data: the files go under `field`; the transport adds their bytes.
-    Multipart { field: &'static str },
+    Multipart {
+        field: &'static str,
+    },
 }
 
 /// Characters left as they are in a path segment or query value (RFC 3986 unreserved).
@@ -102,12 +104,12 @@ fn issue(path: &str, code: IssueCode, message: String, d: Map<String, Value>) ->
 }
 
 /// The text of a scalar that travels in a query or a header.
-fn scalar_text(name: &str, v: &Value) -> Result<String, Issue> {
+fn scalar_text(name: &str, v: &Value) -> Result<String, Box<Issue>> {
     match v {
         Value::String(s) => Ok(s.clone()),
         Value::Number(n) => Ok(n.to_string()),
         Value::Bool(b) => Ok(b.to_string()),
-        other => Err(issue(
+        other => Err(Box::new(issue(
             name,
             IssueCode::InvalidType,
             format!(
@@ -115,7 +117,7 @@ fn scalar_text(name: &str, v: &Value) -> Result<String, Issue> {
                 crate::validate::type_name(other)
             ),
             details([("expected", "string, number or boolean".into())]),
-        )),
+        ))),
     }
 }
 
@@ -129,7 +131,12 @@ fn push_query(url: &mut String, first: &mut bool, key: &str, value: &str) {
 
 /// Builds the request of an operation. `params` has already passed validation;
 /// the checks here are those that keep the request well-formed whatever it holds.
-pub fn build(op: &Operation, target: &Target, path_params: &[&str], params: &Value) -> Result<Prepared, Error> {
+pub fn build(
+    op: &Operation,
+    target: &Target,
+    path_params: &[&str],
+    params: &Value,
+) -> Result<Prepared, Error> {
     let empty = Map::new();
     let params = match params {
         Value::Null => &empty,
@@ -138,7 +145,10 @@ pub fn build(op: &Operation, target: &Target, path_params: &[&str], params: &Val
             return Err(Error::validation(vec![Issue {
                 path: vec![],
                 code: IssueCode::InvalidType,
-                message: format!("params must be an object, got {}", crate::validate::type_name(other)),
+                message: format!(
+                    "params must be an object, got {}",
+                    crate::validate::type_name(other)
+                ),
                 details: details([("expected", "object".into())]),
             }]))
         }
@@ -156,7 +166,12 @@ pub fn build(op: &Operation, target: &Target, path_params: &[&str], params: &Val
     let mut issues = Vec::new();
     for (name, value) in expected.iter().zip(path_params) {
         if value.is_empty() {
-            issues.push(issue(name, IssueCode::Required, format!("path parameter {name} is required"), Map::new()));
+            issues.push(issue(
+                name,
+                IssueCode::Required,
+                format!("path parameter {name} is required"),
+                Map::new(),
+            ));
         } else if *value == "." || *value == ".." {
             issues.push(issue(
                 name,
@@ -193,7 +208,9 @@ pub fn build(op: &Operation, target: &Target, path_params: &[&str], params: &Val
                 )))
             }
             (OrgPlacement::Query(name), Some(org)) => push_query(&mut url, &mut first, name, org),
-            (OrgPlacement::Header(name), Some(org)) => headers.push((name.to_string(), org.to_string())),
+            (OrgPlacement::Header(name), Some(org)) => {
+                headers.push((name.to_string(), org.to_string()))
+            }
         }
     }
 
@@ -212,7 +229,7 @@ pub fn build(op: &Operation, target: &Target, path_params: &[&str], params: &Val
                         Ok(text) => push_query(&mut url, &mut first, name, &text),
                         Err(mut e) => {
                             e.path.push(PathSeg::Index(i));
-                            issues.push(e)
+                            issues.push(*e)
                         }
                     }
                 }
@@ -220,7 +237,7 @@ pub fn build(op: &Operation, target: &Target, path_params: &[&str], params: &Val
             Value::Null => {}
             _ => match scalar_text(name, value) {
                 Ok(text) => push_query(&mut url, &mut first, name, &text),
-                Err(e) => issues.push(e),
+                Err(e) => issues.push(*e),
             },
         }
     }
@@ -237,7 +254,7 @@ pub fn build(op: &Operation, target: &Target, path_params: &[&str], params: &Val
                 details([("format", "header value".into())]),
             )),
             Ok(text) => headers.push((header.to_string(), text)),
-            Err(e) => issues.push(e),
+            Err(e) => issues.push(*e),
         }
     }
     if !issues.is_empty() {
@@ -282,7 +299,10 @@ pub fn build_raw(
     query: &Map<String, Value>,
     body: Option<&Value>,
 ) -> Result<Prepared, Error> {
-    if !path.starts_with('/') || path.contains(['?', '#']) || path.chars().any(|c| c.is_control() || c.is_whitespace()) {
+    if !path.starts_with('/')
+        || path.contains(['?', '#'])
+        || path.chars().any(|c| c.is_control() || c.is_whitespace())
+    {
         return Err(Error::config(format!(
             "path must start with / and carry no query, fragment or white space, got {:?}",
             crate::error::shorten(path)
@@ -307,15 +327,19 @@ pub fn build_raw(
     let mut headers = Vec::new();
     let mut first = true;
     match (family.org_placement(), target.organization_id.as_deref()) {
-        (OrgPlacement::Query(name), Some(org)) if !query.contains_key(name) => push_query(&mut url, &mut first, name, org),
-        (OrgPlacement::Header(name), Some(org)) => headers.push((name.to_string(), org.to_string())),
+        (OrgPlacement::Query(name), Some(org)) if !query.contains_key(name) => {
+            push_query(&mut url, &mut first, name, org)
+        }
+        (OrgPlacement::Header(name), Some(org)) => {
+            headers.push((name.to_string(), org.to_string()))
+        }
         _ => {}
     }
     let mut issues = Vec::new();
     for (name, value) in query {
         match scalar_text(name, value) {
             Ok(text) => push_query(&mut url, &mut first, name, &text),
-            Err(e) => issues.push(e),
+            Err(e) => issues.push(*e),
         }
     }
     if !issues.is_empty() {
@@ -326,17 +350,30 @@ pub fn build_raw(
             headers.push(("Content-Type".into(), "application/json".into()));
             Body::Json(v.to_string())
         }
-        Some(_) => return Err(Error::config(format!("{} requests carry no body", method.as_str()))),
+        Some(_) => {
+            return Err(Error::config(format!(
+                "{} requests carry no body",
+                method.as_str()
+            )))
+        }
         None => Body::None,
     };
     headers.push(("Accept".into(), "application/json".into()));
-    Ok(Prepared { method, url, headers, body })
+    Ok(Prepared {
+        method,
+        url,
+        headers,
+        body,
+    })
 }
 
 /// The Authorization header value for a token; refuses tokens that would break the header.
 pub fn authorization(token: &str) -> Result<String, Error> {
     if token.is_empty() {
-        return Err(Error::new(crate::error::ErrorKind::Unauthorized, "the access token is empty"));
+        return Err(Error::new(
+            crate::error::ErrorKind::Unauthorized,
+            "the access token is empty",
+        ));
     }
     if token.chars().any(|c| c.is_control()) {
         return Err(Error::new(
@@ -370,14 +407,23 @@ mod tests {
             ("a\r\nb", "a%0D%0Ab"),
         ] {
             let p = build(op, &target(Some("1")), &["p", id], &json!({})).unwrap();
-            assert_eq!(p.url, format!("https://www.svcapis.eu/billing/v1/projects/p/tasks/{enc}"));
+            assert_eq!(
+                p.url,
+                format!("https://www.svcapis.eu/billing/v1/projects/p/tasks/{enc}")
+            );
         }
     }
 
     #[test]
     fn dot_segments_are_refused() {
         for dots in [".", ".."] {
-            let e = build(find("getTask").unwrap(), &target(Some("1")), &["p", dots], &json!({})).unwrap_err();
+            let e = build(
+                find("getTask").unwrap(),
+                &target(Some("1")),
+                &["p", dots],
+                &json!({}),
+            )
+            .unwrap_err();
             assert_eq!(e.issues[0].code, crate::IssueCode::InvalidFormat);
             assert_eq!(e.issues[0].path_string(), "task_id");
         }
@@ -387,7 +433,13 @@ mod tests {
     fn header_values_with_line_breaks_are_refused() {
         let op = find("updateExpenseByUniqueField").unwrap();
         for bad in ["a\r\nX-Evil: 1", "a\nb", "a\rb"] {
-            let e = build(op, &target(Some("1")), &[], &json!({"x_unique_identifier_value": bad})).unwrap_err();
+            let e = build(
+                op,
+                &target(Some("1")),
+                &[],
+                &json!({"x_unique_identifier_value": bad}),
+            )
+            .unwrap_err();
             assert_eq!(e.kind, crate::ErrorKind::Validation);
             assert_eq!(e.issues[0].path_string(), "x_unique_identifier_value");
         }
@@ -400,24 +452,68 @@ mod tests {
     fn the_organization_is_required_where_the_family_sends_it() {
         let e = build(find("listPlans").unwrap(), &target(None), &[], &json!({})).unwrap_err();
         assert_eq!(e.kind, crate::ErrorKind::Config);
-        assert!(e.message.contains("organizationId is required"), "{}", e.message);
-        assert!(build(find("createOrganization").unwrap(), &target(None), &[], &json!({})).is_ok());
-        assert!(build(find("updateNotificationChannels").unwrap(), &target(None), &[], &json!({})).is_ok());
+        assert!(
+            e.message.contains("organizationId is required"),
+            "{}",
+            e.message
+        );
+        assert!(build(
+            find("createOrganization").unwrap(),
+            &target(None),
+            &[],
+            &json!({})
+        )
+        .is_ok());
+        assert!(build(
+            find("updateNotificationChannels").unwrap(),
+            &target(None),
+            &[],
+            &json!({})
+        )
+        .is_ok());
     }
 
     #[test]
     fn wrong_path_parameter_counts_are_config_errors() {
-        let e = build(find("getTask").unwrap(), &target(Some("1")), &["p"], &json!({})).unwrap_err();
-        assert!(e.message.contains("takes 2 path parameter(s) (project_id, task_id), got 1"), "{}", e.message);
-        let e = build(find("getTask").unwrap(), &target(Some("1")), &["", "t"], &json!({})).unwrap_err();
+        let e = build(
+            find("getTask").unwrap(),
+            &target(Some("1")),
+            &["p"],
+            &json!({}),
+        )
+        .unwrap_err();
+        assert!(
+            e.message
+                .contains("takes 2 path parameter(s) (project_id, task_id), got 1"),
+            "{}",
+            e.message
+        );
+        let e = build(
+            find("getTask").unwrap(),
+            &target(Some("1")),
+            &["", "t"],
+            &json!({}),
+        )
+        .unwrap_err();
         assert_eq!(e.issues[0].code, crate::IssueCode::Required);
     }
 
     #[test]
     fn query_values_are_encoded_and_objects_refused() {
         let op = find("listProjects").unwrap();
-        let p = build(op, &target(Some("1")), &[], &json!({"customer_id": "a&b=c", "page": 2, "x": true, "y": null})).unwrap();
-        assert!(p.url.ends_with("/projects?customer_id=a%26b%3Dc&page=2&x=true"), "{}", p.url);
+        let p = build(
+            op,
+            &target(Some("1")),
+            &[],
+            &json!({"customer_id": "a&b=c", "page": 2, "x": true, "y": null}),
+        )
+        .unwrap();
+        assert!(
+            p.url
+                .ends_with("/projects?customer_id=a%26b%3Dc&page=2&x=true"),
+            "{}",
+            p.url
+        );
         let e = build(op, &target(Some("1")), &[], &json!({"filter_by": {"a": 1}})).unwrap_err();
         assert_eq!(e.issues[0].code, crate::IssueCode::InvalidType);
     }
@@ -425,16 +521,43 @@ mod tests {
     #[test]
     fn crm_version_and_raw_requests() {
         let t = Target::new(None, Some("http://127.0.0.1:8787/"), None, Some("v9")).unwrap();
-        let p = build(find("updateNotificationChannels").unwrap(), &t, &[], &json!({"watch": []})).unwrap();
+        let p = build(
+            find("updateNotificationChannels").unwrap(),
+            &t,
+            &[],
+            &json!({"watch": []}),
+        )
+        .unwrap();
         assert_eq!(p.url, "http://127.0.0.1:8787/crm/v9/actions/watch");
         assert!(Target::new(None, None, None, Some("../v8")).is_err());
         let t = target(Some("42"));
-        let p = build_raw(Method::Delete, Family::Invoice, "/projects/1", &t, &Map::new(), None).unwrap();
+        let p = build_raw(
+            Method::Delete,
+            Family::Invoice,
+            "/projects/1",
+            &t,
+            &Map::new(),
+            None,
+        )
+        .unwrap();
         assert_eq!(p.url, "https://www.svcapis.eu/invoice/v3/projects/1");
-        assert!(p.headers.contains(&("X-com-svc-invoice-organizationid".into(), "42".into())));
+        assert!(p
+            .headers
+            .contains(&("X-com-svc-invoice-organizationid".into(), "42".into())));
         assert!(build_raw(Method::Get, Family::Books, "/a/../b", &t, &Map::new(), None).is_err());
         assert!(build_raw(Method::Get, Family::Books, "/a?b", &t, &Map::new(), None).is_err());
-        let p = build_raw(Method::Get, Family::Books, "/journals", &t, &Map::new(), None).unwrap();
-        assert_eq!(p.url, "https://www.svcapis.eu/books/v3/journals?organization_id=42");
+        let p = build_raw(
+            Method::Get,
+            Family::Books,
+            "/journals",
+            &t,
+            &Map::new(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            p.url,
+            "https://www.svcapis.eu/books/v3/journals?organization_id=42"
+        );
     }
 }

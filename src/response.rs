@@ -69,7 +69,11 @@ pub fn error_from(status: u16, body: &[u8]) -> Error {
         .and_then(|m| find(m, "message"))
         .and_then(|m| serde_json::from_str::<String>(m.value).ok())
         .filter(|m| !m.is_empty());
-    let kind = if (200..300).contains(&status) { ErrorKind::Api } else { kind_for(status) };
+    let kind = if (200..300).contains(&status) {
+        ErrorKind::Api
+    } else {
+        kind_for(status)
+    };
     let message = match (message, &code) {
         (Some(m), _) => m,
         (None, Some(serde_json::Value::String(c))) => c.clone(),
@@ -81,11 +85,21 @@ pub fn error_from(status: u16, body: &[u8]) -> Error {
 }
 
 /// Decodes the response of an operation from its status, content type and body.
-pub fn decode(op: &Operation, status: u16, content_type: Option<&str>, body: &[u8]) -> Result<Decoded, Error> {
+pub fn decode(
+    op: &Operation,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> Result<Decoded, Error> {
     decode_shape(op.response, status, content_type, body).map_err(|e| e.with_operation(op.id))
 }
 
-pub fn decode_shape(shape: Shape, status: u16, content_type: Option<&str>, body: &[u8]) -> Result<Decoded, Error> {
+pub fn decode_shape(
+    shape: Shape,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> Result<Decoded, Error> {
     if !(200..300).contains(&status) {
         return Err(error_from(status, body));
     }
@@ -102,17 +116,24 @@ pub fn decode_shape(shape: Shape, status: u16, content_type: Option<&str>, body:
     if text.trim().is_empty() {
         return Ok(Decoded::Json(String::from(r#"{"code":0,"message":""}"#)));
     }
-    let members = lossless::members(text)
-        .map_err(|e| Error::decode(format!("the response is not a JSON object: {e}")).with_status(status))?;
+    let members = lossless::members(text).map_err(|e| {
+        Error::decode(format!("the response is not a JSON object: {e}")).with_status(status)
+    })?;
     if !code_is_success(&envelope_code(&members)) {
         return Err(error_from(status, body));
     }
-    let missing = |key: &str| Error::decode(format!("the response has no `{key}`")).with_status(status);
-    let bad = |e: String| Error::decode(format!("the response could not be read: {e}")).with_status(status);
+    let missing =
+        |key: &str| Error::decode(format!("the response has no `{key}`")).with_status(status);
+    let bad = |e: String| {
+        Error::decode(format!("the response could not be read: {e}")).with_status(status)
+    };
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     match shape {
         Shape::Key(keys) => {
-            let m = keys.iter().find_map(|k| find(&members, k)).ok_or_else(|| missing(keys[0]))?;
+            let m = keys
+                .iter()
+                .find_map(|k| find(&members, k))
+                .ok_or_else(|| missing(keys[0]))?;
             lossless::rewrite_into(m.value, lossless::is_id_key(m.key), &mut out).map_err(bad)?;
         }
         Shape::KeyOrOneElementArray(key) => {
@@ -123,7 +144,10 @@ pub fn decode_shape(shape: Shape, status: u16, content_type: Option<&str>, body:
         Shape::TopLevel => {
             out.push('{');
             let mut first = true;
-            for m in members.iter().filter(|m| m.key != "code" && m.key != "message") {
+            for m in members
+                .iter()
+                .filter(|m| m.key != "code" && m.key != "message")
+            {
                 if !first {
                     out.push(',');
                 }
@@ -131,14 +155,18 @@ pub fn decode_shape(shape: Shape, status: u16, content_type: Option<&str>, body:
                 out.push('"');
                 out.push_str(m.key);
                 out.push_str("\":");
-                lossless::rewrite_into(m.value, lossless::is_id_key(m.key), &mut out).map_err(bad)?;
+                lossless::rewrite_into(m.value, lossless::is_id_key(m.key), &mut out)
+                    .map_err(bad)?;
             }
             out.push('}');
         }
         Shape::List(key) => {
             let items = find(&members, key).ok_or_else(|| missing(key))?;
             if !items.value.starts_with('[') {
-                return Err(Error::decode(format!("`{key}` in the response is not an array")).with_status(status));
+                return Err(
+                    Error::decode(format!("`{key}` in the response is not an array"))
+                        .with_status(status),
+                );
             }
             out.push_str("{\"items\":");
             lossless::rewrite_into(items.value, false, &mut out).map_err(bad)?;
@@ -176,90 +204,195 @@ mod tests {
     use serde_json::{json, Value};
 
     fn ok(op: &str, body: &str) -> Value {
-        match decode(find(op).unwrap(), 200, Some("application/json"), body.as_bytes()).unwrap() {
+        match decode(
+            find(op).unwrap(),
+            200,
+            Some("application/json"),
+            body.as_bytes(),
+        )
+        .unwrap()
+        {
             Decoded::Json(text) => serde_json::from_str(&text).unwrap(),
             Decoded::Binary => panic!("binary"),
         }
     }
 
     fn err(op: &str, status: u16, body: &str) -> Error {
-        decode(find(op).unwrap(), status, Some("application/json"), body.as_bytes()).unwrap_err()
+        decode(
+            find(op).unwrap(),
+            status,
+            Some("application/json"),
+            body.as_bytes(),
+        )
+        .unwrap_err()
     }
 
     #[test]
     fn resource_under_a_singular_key() {
-        let v = ok("createFixedAsset", r#"{"code":0,"message":"created","fixed_asset":{"fixed_asset_id":4600000000000000123,"asset_name":"Laptop","brand_new":{"x":1}}}"#);
-        assert_eq!(v, json!({"fixed_asset_id":"4600000000000000123","asset_name":"Laptop","brand_new":{"x":1}}));
+        let v = ok(
+            "createFixedAsset",
+            r#"{"code":0,"message":"created","fixed_asset":{"fixed_asset_id":4600000000000000123,"asset_name":"Laptop","brand_new":{"x":1}}}"#,
+        );
+        assert_eq!(
+            v,
+            json!({"fixed_asset_id":"4600000000000000123","asset_name":"Laptop","brand_new":{"x":1}})
+        );
     }
 
     #[test]
     fn one_element_array_under_a_singular_key() {
-        let v = ok("createPackage", r#"{"code":0,"message":"ok","package":[{"package_id":9007199254740993123}]}"#);
+        let v = ok(
+            "createPackage",
+            r#"{"code":0,"message":"ok","package":[{"package_id":9007199254740993123}]}"#,
+        );
         assert_eq!(v, json!({"package_id":"9007199254740993123"}));
-        let v = ok("createCurrency", r#"{"code":0,"message":"ok","currency":{"currency_id":"7"}}"#);
+        let v = ok(
+            "createCurrency",
+            r#"{"code":0,"message":"ok","currency":{"currency_id":"7"}}"#,
+        );
         assert_eq!(v, json!({"currency_id":"7"}));
-        let v = ok("createCurrency", r#"{"code":0,"message":"ok","currency":[{"currency_id":1},{"currency_id":2}]}"#);
-        assert_eq!(v, json!([{"currency_id":"1"},{"currency_id":"2"}]), "more than one element stays an array");
+        let v = ok(
+            "createCurrency",
+            r#"{"code":0,"message":"ok","currency":[{"currency_id":1},{"currency_id":2}]}"#,
+        );
+        assert_eq!(
+            v,
+            json!([{"currency_id":"1"},{"currency_id":"2"}]),
+            "more than one element stays an array"
+        );
     }
 
     #[test]
     fn fields_at_the_top_level() {
-        let v = ok("getAccount", r#"{"code":0,"message":"ok","account_id":4600000000000000001,"account_name":"Cash","closing_balance":12.5}"#);
-        assert_eq!(v, json!({"account_id":"4600000000000000001","account_name":"Cash","closing_balance":12.5}));
+        let v = ok(
+            "getAccount",
+            r#"{"code":0,"message":"ok","account_id":4600000000000000001,"account_name":"Cash","closing_balance":12.5}"#,
+        );
+        assert_eq!(
+            v,
+            json!({"account_id":"4600000000000000001","account_name":"Cash","closing_balance":12.5})
+        );
     }
 
     #[test]
     fn lists_with_page_context_and_the_packagea_key() {
-        let v = ok("listPackages", r#"{"code":0,"message":"ok","packagea":[{"package_id":9007199254740993}],"page_context":{"page":1,"per_page":1,"has_more_page":true}}"#);
-        assert_eq!(v, json!({"items":[{"package_id":"9007199254740993"}],"page_context":{"page":1,"per_page":1,"has_more_page":true}}));
-        let v = ok("listFixedAssets", r#"{"code":0,"message":"ok","fixedassets":[]}"#);
+        let v = ok(
+            "listPackages",
+            r#"{"code":0,"message":"ok","packagea":[{"package_id":9007199254740993}],"page_context":{"page":1,"per_page":1,"has_more_page":true}}"#,
+        );
+        assert_eq!(
+            v,
+            json!({"items":[{"package_id":"9007199254740993"}],"page_context":{"page":1,"per_page":1,"has_more_page":true}})
+        );
+        let v = ok(
+            "listFixedAssets",
+            r#"{"code":0,"message":"ok","fixedassets":[]}"#,
+        );
         assert_eq!(v, json!({"items":[]}));
-        assert_eq!(err("listFixedAssets", 200, r#"{"code":0,"message":"ok"}"#).kind, ErrorKind::Decode);
-        assert_eq!(err("listFixedAssets", 200, r#"{"code":0,"fixedassets":{}}"#).kind, ErrorKind::Decode);
+        assert_eq!(
+            err("listFixedAssets", 200, r#"{"code":0,"message":"ok"}"#).kind,
+            ErrorKind::Decode
+        );
+        assert_eq!(
+            err("listFixedAssets", 200, r#"{"code":0,"fixedassets":{}}"#).kind,
+            ErrorKind::Decode
+        );
     }
 
     #[test]
     fn code_and_message_only() {
-        let v = ok("deleteTask", r#"{"code":0,"message":"The task has been deleted.","extra_id":12345678901234567890}"#);
-        assert_eq!(v, json!({"code":0,"message":"The task has been deleted.","extra_id":"12345678901234567890"}));
+        let v = ok(
+            "deleteTask",
+            r#"{"code":0,"message":"The task has been deleted.","extra_id":12345678901234567890}"#,
+        );
+        assert_eq!(
+            v,
+            json!({"code":0,"message":"The task has been deleted.","extra_id":"12345678901234567890"})
+        );
     }
 
     #[test]
     fn binary_receipt() {
         let op = find("getExpenseReceipt").unwrap();
-        assert_eq!(decode(op, 200, Some("application/pdf"), b"%PDF-1.4").unwrap(), Decoded::Binary);
-        let e = decode(op, 200, Some("application/json"), br#"{"code":1002,"message":"no receipt"}"#).unwrap_err();
+        assert_eq!(
+            decode(op, 200, Some("application/pdf"), b"%PDF-1.4").unwrap(),
+            Decoded::Binary
+        );
+        let e = decode(
+            op,
+            200,
+            Some("application/json"),
+            br#"{"code":1002,"message":"no receipt"}"#,
+        )
+        .unwrap_err();
         assert_eq!((e.kind, e.code), (ErrorKind::Api, Some(1002)));
     }
 
     #[test]
     fn errors_carry_kind_status_code_and_message() {
-        let e = err("createProject", 400, r#"{"code":20004,"message":"The project amount cannot be negative."}"#);
-        assert_eq!((e.kind, e.status, e.code), (ErrorKind::Api, Some(400), Some(20004)));
+        let e = err(
+            "createProject",
+            400,
+            r#"{"code":20004,"message":"The project amount cannot be negative."}"#,
+        );
+        assert_eq!(
+            (e.kind, e.status, e.code),
+            (ErrorKind::Api, Some(400), Some(20004))
+        );
         assert_eq!(e.message, "The project amount cannot be negative.");
         assert_eq!(e.operation_id.as_deref(), Some("createProject"));
-        assert_eq!(err("listPlans", 401, r#"{"code":57,"message":"invalid token"}"#).kind, ErrorKind::Unauthorized);
+        assert_eq!(
+            err("listPlans", 401, r#"{"code":57,"message":"invalid token"}"#).kind,
+            ErrorKind::Unauthorized
+        );
         let e = err("listPlans", 429, "");
-        assert_eq!((e.kind, e.message.as_str()), (ErrorKind::RateLimited, "HTTP 429: rate limit exceeded"));
-        let e = err("getTask", 200, r#"{"code":1002,"message":"Task does not exist."}"#);
-        assert_eq!((e.kind, e.status, e.code), (ErrorKind::Api, Some(200), Some(1002)));
-        assert_eq!(err("getTask", 502, "<html>bad gateway</html>").message, "HTTP 502: bad gateway");
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (ErrorKind::RateLimited, "HTTP 429: rate limit exceeded")
+        );
+        let e = err(
+            "getTask",
+            200,
+            r#"{"code":1002,"message":"Task does not exist."}"#,
+        );
+        assert_eq!(
+            (e.kind, e.status, e.code),
+            (ErrorKind::Api, Some(200), Some(1002))
+        );
+        assert_eq!(
+            err("getTask", 502, "<html>bad gateway</html>").message,
+            "HTTP 502: bad gateway"
+        );
         assert_eq!(err("getTask", 200, "not json").kind, ErrorKind::Decode);
-        assert_eq!(err("getTask", 200, r#"{"code":0,"message":"ok"}"#).kind, ErrorKind::Decode);
+        assert_eq!(
+            err("getTask", 200, r#"{"code":0,"message":"ok"}"#).kind,
+            ErrorKind::Decode
+        );
     }
 
     #[test]
     fn crm_success_code_is_a_word() {
-        let v = ok("updateNotificationChannels", r#"{"watch":[{"code":"SUCCESS","status":"success","message":"ok","details":{"events":[{"channel_id":1000000068001,"resource_id":5000000000000000001}]}}]}"#);
+        let v = ok(
+            "updateNotificationChannels",
+            r#"{"watch":[{"code":"SUCCESS","status":"success","message":"ok","details":{"events":[{"channel_id":1000000068001,"resource_id":5000000000000000001}]}}]}"#,
+        );
         assert_eq!(v[0]["details"]["events"][0]["channel_id"], "1000000068001");
-        assert_eq!(v[0]["details"]["events"][0]["resource_id"], "5000000000000000001");
+        assert_eq!(
+            v[0]["details"]["events"][0]["resource_id"],
+            "5000000000000000001"
+        );
     }
 
     /// Every vendor response of an operation of ours decodes, every id keeping its exact digits.
     #[test]
     fn every_vendor_example_of_ours_decodes_losslessly() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/vendor");
-        let norm = |p: &str| p.split('/').map(|s| if s.starts_with('{') { "{}" } else { s }).collect::<Vec<_>>().join("/");
+        let norm = |p: &str| {
+            p.split('/')
+                .map(|s| if s.starts_with('{') { "{}" } else { s })
+                .collect::<Vec<_>>()
+                .join("/")
+        };
         let mut decoded = 0;
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -277,7 +410,9 @@ mod tests {
                 crate::Family::Books
             };
             let Some(op) = crate::OPERATIONS.iter().find(|op| {
-                op.family == family && op.method.as_str() == fixture["method"] && norm(op.path) == norm(fixture["path"].as_str().unwrap())
+                op.family == family
+                    && op.method.as_str() == fixture["method"]
+                    && norm(op.path) == norm(fixture["path"].as_str().unwrap())
             }) else {
                 continue;
             };
@@ -301,7 +436,9 @@ mod tests {
                 for (k, x) in m {
                     if crate::lossless::is_id_key(k) {
                         let ok = match x {
-                            Value::Array(items) => items.iter().all(|i| i.is_string() || i.is_object()),
+                            Value::Array(items) => {
+                                items.iter().all(|i| i.is_string() || i.is_object())
+                            }
                             other => other.is_string() || other.is_null() || other.is_object(),
                         };
                         assert!(ok, "{ctx}: {k} = {x}");
@@ -316,14 +453,27 @@ mod tests {
 
     #[test]
     fn ids_beyond_2_pow_53_in_the_expense_example_keep_their_digits() {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/vendor/books__create_expense.json")).unwrap();
-        let raw = crate::lossless::members(&text).unwrap().into_iter().find(|m| m.key == "request_body").unwrap().value;
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/fixtures/vendor/books__create_expense.json"
+        ))
+        .unwrap();
+        let raw = crate::lossless::members(&text)
+            .unwrap()
+            .into_iter()
+            .find(|m| m.key == "request_body")
+            .unwrap()
+            .value;
         let body = format!(r#"{{"code":0,"message":"ok","expense":{raw}}}"#);
-        let out = match decode(find("createExpense").unwrap(), 200, None, body.as_bytes()).unwrap() {
+        let out = match decode(find("createExpense").unwrap(), 200, None, body.as_bytes()).unwrap()
+        {
             Decoded::Json(t) => t,
             _ => unreachable!(),
         };
-        assert!(out.contains(r#""line_item_id":"10763000000140068""#), "{out}");
+        assert!(
+            out.contains(r#""line_item_id":"10763000000140068""#),
+            "{out}"
+        );
         assert!(out.contains(r#""account_id":"982000000561057""#));
     }
 }

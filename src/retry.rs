@@ -23,12 +23,22 @@ pub struct Policy {
 
 impl Policy {
     pub const fn new(max_retries: u32) -> Policy {
-        Policy { max_retries, base_ms: 500, cap_ms: 8_000 }
+        Policy {
+            max_retries,
+            base_ms: 500,
+            cap_ms: 8_000,
+        }
     }
 
     /// The wait before retry number `retries + 1`, or `None` when the outcome is final.
     /// `jitter` is a number in [0, 1) from an injected source.
-    pub fn next_delay(&self, method: Method, retries: u32, outcome: Outcome, jitter: f64) -> Option<u64> {
+    pub fn next_delay(
+        &self,
+        method: Method,
+        retries: u32,
+        outcome: Outcome,
+        jitter: f64,
+    ) -> Option<u64> {
         if retries >= self.max_retries {
             return None;
         }
@@ -44,7 +54,10 @@ impl Policy {
         if let Outcome::Status(_, Some(after)) = outcome {
             return (after <= MAX_RETRY_AFTER_MS).then_some(after);
         }
-        let exp = self.base_ms.saturating_mul(1u64 << retries.min(20)).min(self.cap_ms);
+        let exp = self
+            .base_ms
+            .saturating_mul(1u64 << retries.min(20))
+            .min(self.cap_ms);
         let jitter = jitter.clamp(0.0, 1.0);
         Some(exp / 2 + ((exp / 2) as f64 * jitter) as u64)
     }
@@ -57,7 +70,7 @@ pub fn parse_retry_after(value: &str, now_ms: i64) -> Option<u64> {
         return Some(secs.saturating_mul(1000));
     }
     if let Ok(secs) = v.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0) as u64);
+        return (secs.is_finite() && secs >= 0.0).then_some((secs * 1000.0) as u64);
     }
     let at = parse_http_date(v)?;
     Some((at * 1000 - now_ms).max(0) as u64)
@@ -69,16 +82,26 @@ pub fn parse_http_date(s: &str) -> Option<i64> {
     let [_, day, month, year, time, "GMT"] = parts.as_slice() else {
         return None;
     };
-    const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
     let m = MONTHS.iter().position(|x| x == month)? as u32 + 1;
     let date = format!("{year:0>4}-{m:02}-{day:0>2}");
     let (y, mo, d) = crate::validate::format::parse_date(&date)?;
-    let t: Vec<u32> = time.split(':').map(|p| p.parse().ok()).collect::<Option<_>>()?;
-    let [h, mi, se] = t.as_slice() else { return None };
+    let t: Vec<u32> = time
+        .split(':')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let [h, mi, se] = t.as_slice() else {
+        return None;
+    };
     if *h > 23 || *mi > 59 || *se > 60 {
         return None;
     }
-    Some(crate::validate::format::days_from_civil(y, mo, d) * 86_400 + (*h * 3600 + *mi * 60 + *se) as i64)
+    Some(
+        crate::validate::format::days_from_civil(y, mo, d) * 86_400
+            + (*h * 3600 + *mi * 60 + *se) as i64,
+    )
 }
 
 #[cfg(test)]
@@ -89,7 +112,10 @@ mod tests {
     #[test]
     fn posts_are_retried_only_after_429() {
         let p = Policy::new(2);
-        assert_eq!(p.next_delay(Post, 0, Outcome::Status(429, Some(1000)), 0.0), Some(1000));
+        assert_eq!(
+            p.next_delay(Post, 0, Outcome::Status(429, Some(1000)), 0.0),
+            Some(1000)
+        );
         assert_eq!(p.next_delay(Post, 0, Outcome::Status(500, None), 0.0), None);
         assert_eq!(p.next_delay(Post, 0, Outcome::Status(503, None), 0.0), None);
         assert_eq!(p.next_delay(Post, 0, Outcome::Timeout, 0.0), None);
@@ -100,14 +126,23 @@ mod tests {
     fn idempotent_methods_retry_5xx_timeouts_and_network_failures() {
         let p = Policy::new(2);
         for m in [Get, Put, Delete, Patch] {
-            assert!(p.next_delay(m, 0, Outcome::Status(502, None), 0.5).is_some());
+            assert!(p
+                .next_delay(m, 0, Outcome::Status(502, None), 0.5)
+                .is_some());
             assert!(p.next_delay(m, 1, Outcome::Timeout, 0.5).is_some());
             assert!(p.next_delay(m, 1, Outcome::Network, 0.5).is_some());
-            assert_eq!(p.next_delay(m, 2, Outcome::Network, 0.5), None, "max retries reached");
+            assert_eq!(
+                p.next_delay(m, 2, Outcome::Network, 0.5),
+                None,
+                "max retries reached"
+            );
             assert_eq!(p.next_delay(m, 0, Outcome::Status(400, None), 0.5), None);
             assert_eq!(p.next_delay(m, 0, Outcome::Status(404, None), 0.5), None);
         }
-        assert_eq!(Policy::new(0).next_delay(Get, 0, Outcome::Status(503, None), 0.0), None);
+        assert_eq!(
+            Policy::new(0).next_delay(Get, 0, Outcome::Status(503, None), 0.0),
+            None
+        );
     }
 
     #[test]
@@ -126,10 +161,19 @@ mod tests {
         assert_eq!(parse_retry_after("2", 0), Some(2000));
         assert_eq!(parse_retry_after("0.5", 0), Some(500));
         let now = parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT").unwrap() * 1000;
-        assert_eq!(parse_retry_after("Sun, 06 Nov 1994 08:49:40 GMT", now), Some(3000));
-        assert_eq!(parse_retry_after("Sun, 06 Nov 1994 08:49:30 GMT", now), Some(0));
+        assert_eq!(
+            parse_retry_after("Sun, 06 Nov 1994 08:49:40 GMT", now),
+            Some(3000)
+        );
+        assert_eq!(
+            parse_retry_after("Sun, 06 Nov 1994 08:49:30 GMT", now),
+            Some(0)
+        );
         assert_eq!(parse_retry_after("soon", now), None);
         assert_eq!(parse_retry_after("-1", now), None);
-        assert_eq!(Policy::new(2).next_delay(Get, 0, Outcome::Status(429, Some(60_001)), 0.0), None);
+        assert_eq!(
+            Policy::new(2).next_delay(Get, 0, Outcome::Status(429, Some(60_001)), 0.0),
+            None
+        );
     }
 }

@@ -72,7 +72,9 @@ pub fn parse_date(s: &str) -> Option<(i32, u32, u32)> {
 
 fn is_duration(s: &str) -> bool {
     match s.split_once(':') {
-        Some((h, m)) => h.len() >= 2 && digits(h).is_some() && m.len() == 2 && digits(m).is_some_and(|m| m < 60),
+        Some((h, m)) => {
+            h.len() >= 2 && digits(h).is_some() && m.len() == 2 && digits(m).is_some_and(|m| m < 60)
+        }
         None => false,
     }
 }
@@ -87,7 +89,11 @@ pub fn parse_timestamp(s: &str) -> Option<i64> {
     if !(b[10] == b'T' || b[10] == b't') || b[13] != b':' || b[16] != b':' {
         return None;
     }
-    let (h, mi, se) = (digits(&s[11..13])?, digits(&s[14..16])?, digits(&s[17..19])?);
+    let (h, mi, se) = (
+        digits(&s[11..13])?,
+        digits(&s[14..16])?,
+        digits(&s[17..19])?,
+    );
     if h > 23 || mi > 59 || se > 60 {
         return None;
     }
@@ -135,7 +141,11 @@ pub fn days_from_civil(y: i32, m: u32, d: u32) -> i64 {
 
 fn is_http_url(s: &str) -> bool {
     let rest = match s.split_once("://") {
-        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") => rest,
+        Some((scheme, rest))
+            if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") =>
+        {
+            rest
+        }
         _ => return false,
     };
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
@@ -172,7 +182,10 @@ mod tests {
         assert_eq!(parse_timestamp("1970-01-01T00:00:00Z"), Some(0));
         assert_eq!(parse_timestamp("1970-01-01T05:30:00+0530"), Some(0));
         assert_eq!(parse_timestamp("1970-01-01T05:30:00+05:30"), Some(0));
-        assert_eq!(parse_timestamp("2013-01-17T15:27:23.123-0700").map(|_| ()), Some(()));
+        assert_eq!(
+            parse_timestamp("2013-01-17T15:27:23.123-0700").map(|_| ()),
+            Some(())
+        );
         assert!(parse_timestamp("2013-01-17T15:27:23").is_none());
         assert!(parse_timestamp("2013-01-17 15:27:23+0000").is_none());
     }

@@ -119,7 +119,10 @@ pub struct Schema {
 }
 
 impl Schema {
-    pub const EMPTY: Schema = Schema { fields: &[], checks: &[] };
+    pub const EMPTY: Schema = Schema {
+        fields: &[],
+        checks: &[],
+    };
 
     pub fn field(&self, name: &str) -> Option<&'static Field> {
         self.fields.iter().find(|f| f.name == name)
@@ -127,11 +130,21 @@ impl Schema {
 }
 
 pub const fn opt(name: &'static str, kind: Kind) -> Field {
-    Field { name, kind, required: false, rules: &[] }
+    Field {
+        name,
+        kind,
+        required: false,
+        rules: &[],
+    }
 }
 
 pub const fn req(name: &'static str, kind: Kind) -> Field {
-    Field { name, kind, required: true, rules: &[] }
+    Field {
+        name,
+        kind,
+        required: true,
+        rules: &[],
+    }
 }
 
 impl Field {
@@ -151,10 +164,18 @@ pub struct Ctx {
 
 impl Ctx {
     pub fn at(now_ms: i64) -> Ctx {
-        Ctx { now_ms, ..Ctx::default() }
+        Ctx {
+            now_ms,
+            ..Ctx::default()
+        }
     }
 
-    pub fn push(&mut self, code: IssueCode, message: impl Into<String>, details: Map<String, Value>) {
+    pub fn push(
+        &mut self,
+        code: IssueCode,
+        message: impl Into<String>,
+        details: Map<String, Value>,
+    ) {
         self.issues.push(Issue {
             path: self.path.clone(),
             code,
@@ -164,7 +185,13 @@ impl Ctx {
     }
 
     /// Records an issue at a child of the current path.
-    pub fn push_at(&mut self, key: &str, code: IssueCode, message: impl Into<String>, details: Map<String, Value>) {
+    pub fn push_at(
+        &mut self,
+        key: &str,
+        code: IssueCode,
+        message: impl Into<String>,
+        details: Map<String, Value>,
+    ) {
         self.path.push(PathSeg::Key(key.to_string()));
         self.push(code, message, details);
         self.path.pop();
@@ -235,12 +262,16 @@ pub fn check_object(schema: &Schema, map: &Map<String, Value>, ctx: &mut Ctx) {
                 Map::new(),
             ),
             None | Some(Value::Null) => {}
-            Some(v) => ctx.enter(PathSeg::Key(field.name.into()), |ctx| check_value(field, v, ctx)),
+            Some(v) => ctx.enter(PathSeg::Key(field.name.into()), |ctx| {
+                check_value(field, v, ctx)
+            }),
         }
     }
     for (key, v) in map {
         if schema.field(key).is_none() {
-            ctx.enter(PathSeg::Key(key.clone()), |ctx| sweep_unrepresentable(v, ctx));
+            ctx.enter(PathSeg::Key(key.clone()), |ctx| {
+                sweep_unrepresentable(v, ctx)
+            });
         }
     }
     for check in schema.checks {
@@ -266,7 +297,9 @@ fn sweep_unrepresentable(v: &Value, ctx: &mut Ctx) {
         }
         Value::Object(m) => {
             for (k, item) in m {
-                ctx.enter(PathSeg::Key(k.clone()), |ctx| sweep_unrepresentable(item, ctx));
+                ctx.enter(PathSeg::Key(k.clone()), |ctx| {
+                    sweep_unrepresentable(item, ctx)
+                });
             }
         }
         _ => {}
@@ -274,8 +307,16 @@ fn sweep_unrepresentable(v: &Value, ctx: &mut Ctx) {
 }
 
 /// An issue when a file's name does not end in one of the accepted types.
-pub fn file_type_issue(param: &str, index: Option<usize>, name: &str, accept: &[&str]) -> Option<Issue> {
-    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+pub fn file_type_issue(
+    param: &str,
+    index: Option<usize>,
+    name: &str,
+    accept: &[&str],
+) -> Option<Issue> {
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
     if accept.contains(&ext.as_str()) {
         return None;
     }
@@ -331,13 +372,21 @@ pub fn check_value(field: &Field, v: &Value, ctx: &mut Ctx) {
     if let Some(what) = unrepresentable(v) {
         ctx.push(
             IssueCode::InvalidType,
-            format!("{} must be {}, got {what}", field_label(field), expected_name(&field.kind)),
+            format!(
+                "{} must be {}, got {what}",
+                field_label(field),
+                expected_name(&field.kind)
+            ),
             details([("expected", expected_name(&field.kind).into())]),
         );
         return;
     }
     if field.required && is_blank(v) {
-        ctx.push(IssueCode::Required, format!("{} is required", field_label(field)), Map::new());
+        ctx.push(
+            IssueCode::Required,
+            format!("{} is required", field_label(field)),
+            Map::new(),
+        );
         return;
     }
     let type_ok = match (&field.kind, v) {
@@ -374,7 +423,11 @@ pub fn check_value(field: &Field, v: &Value, ctx: &mut Ctx) {
         let expected = expected_name(&field.kind);
         ctx.push(
             IssueCode::InvalidType,
-            format!("{} must be {expected}, got {}", field_label(field), type_name(v)),
+            format!(
+                "{} must be {expected}, got {}",
+                field_label(field),
+                type_name(v)
+            ),
             details([("expected", expected.into())]),
         );
         return;
@@ -441,37 +494,32 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Value, ctx: &mut Ctx) {
                 ),
             }
         }
-        (Rule::OneOf(allowed), Value::String(s)) => {
-            if !allowed.contains(&s.as_str()) {
-                ctx.push(
-                    IssueCode::InvalidValue,
-                    format!(
-                        "{label} must be one of {}, got {:?}",
-                        allowed.join(", "),
-                        crate::error::shorten(s)
-                    ),
-                    details([("allowed", allowed.iter().map(|a| Value::from(*a)).collect())]),
-                );
-            }
-        }
-        (Rule::Format(f), Value::String(s)) => {
-            if !f.matches(s) {
-                ctx.push(
-                    IssueCode::InvalidFormat,
-                    format!("{label} must be {}, got {:?}", f.describe(), crate::error::shorten(s)),
-                    details([("format", f.name().into())]),
-                );
-            }
-        }
-        (Rule::MaxItems(max), Value::Array(items)) => {
-            if items.len() > *max {
-                ctx.push(
-                    IssueCode::TooMany,
-                    format!("{label} may have at most {max} members, it has {}", items.len()),
-                    details([("maximum", (*max).into())]),
-                );
-            }
-        }
+        (Rule::OneOf(allowed), Value::String(s)) if !allowed.contains(&s.as_str()) => ctx.push(
+            IssueCode::InvalidValue,
+            format!(
+                "{label} must be one of {}, got {:?}",
+                allowed.join(", "),
+                crate::error::shorten(s)
+            ),
+            details([("allowed", allowed.iter().map(|a| Value::from(*a)).collect())]),
+        ),
+        (Rule::Format(f), Value::String(s)) if !f.matches(s) => ctx.push(
+            IssueCode::InvalidFormat,
+            format!(
+                "{label} must be {}, got {:?}",
+                f.describe(),
+                crate::error::shorten(s)
+            ),
+            details([("format", f.name().into())]),
+        ),
+        (Rule::MaxItems(max), Value::Array(items)) if items.len() > *max => ctx.push(
+            IssueCode::TooMany,
+            format!(
+                "{label} may have at most {max} members, it has {}",
+                items.len()
+            ),
+            details([("maximum", (*max).into())]),
+        ),
         _ => {}
     }
 }
@@ -490,7 +538,10 @@ mod tests {
     use serde_json::json;
 
     static LINE: Schema = Schema {
-        fields: &[req("name", Kind::Str).with(&[Rule::MaxLen(3)]), opt("amount", Kind::Num)],
+        fields: &[
+            req("name", Kind::Str).with(&[Rule::MaxLen(3)]),
+            opt("amount", Kind::Num),
+        ],
         checks: &[],
     };
     static LINE_FIELD: Field = opt("", Kind::Obj(&LINE));
@@ -519,7 +570,8 @@ mod tests {
             "pct": 100.5,
             "id": true
         }));
-        let got: Vec<(String, IssueCode)> = issues.iter().map(|i| (i.path_string(), i.code)).collect();
+        let got: Vec<(String, IssueCode)> =
+            issues.iter().map(|i| (i.path_string(), i.code)).collect();
         assert_eq!(
             got,
             vec![
@@ -561,6 +613,10 @@ mod tests {
         let got: Vec<String> = issues.iter().map(|i| i.path_string()).collect();
         assert_eq!(got, vec!["pct", "extra.deep[0]"]);
         assert!(issues.iter().all(|i| i.code == IssueCode::InvalidType));
-        assert!(issues[0].message.contains("Infinity"), "{}", issues[0].message);
+        assert!(
+            issues[0].message.contains("Infinity"),
+            "{}",
+            issues[0].message
+        );
     }
 }

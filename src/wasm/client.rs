@@ -74,7 +74,8 @@ pub fn operation(id: &JsValue) -> Result<&'static Operation, JsValue> {
     let name = id
         .as_string()
         .ok_or_else(|| to_js_error(&Error::config("the operation id must be a string")))?;
-    catalog::find(&name).ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(&name))))
+    catalog::find(&name)
+        .ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(&name))))
 }
 
 fn with_op(e: JsValue, op_id: Option<&str>) -> JsValue {
@@ -87,7 +88,10 @@ fn with_op(e: JsValue, op_id: Option<&str>) -> JsValue {
 }
 
 /// Path params, params and options from the positional arguments of an operation method.
-fn split_args<'a>(op: &Operation, args: &'a [JsValue]) -> Result<(Vec<String>, &'a JsValue, &'a JsValue), JsValue> {
+fn split_args<'a>(
+    op: &Operation,
+    args: &'a [JsValue],
+) -> Result<(Vec<String>, &'a JsValue, &'a JsValue), JsValue> {
     let names: Vec<&str> = op.path_params().collect();
     let n = names.len();
     let usage = || {
@@ -102,15 +106,16 @@ fn split_args<'a>(op: &Operation, args: &'a [JsValue]) -> Result<(Vec<String>, &
             Some(s) => path.push(s),
             None if args[i].is_undefined() => {
                 return Err(to_js_error(
-                    &Error::config(format!("{name} is missing: call {}", usage())).with_operation(op.id),
+                    &Error::config(format!("{name} is missing: call {}", usage()))
+                        .with_operation(op.id),
                 ))
             }
             None => {
                 return Err(to_js_error(
                     &Error::config(format!(
-                        "{name} must be a string (ids are strings so that no digit is lost): call {}",
-                        usage()
-                    ))
+                    "{name} must be a string (ids are strings so that no digit is lost): call {}",
+                    usage()
+                ))
                     .with_operation(op.id),
                 ))
             }
@@ -137,7 +142,8 @@ impl Client {
 
     /// Everything before the network: arguments, conversion, validation, request building.
     fn start(&self, id: &'static str, args: &[JsValue]) -> Result<Call, JsValue> {
-        let op = catalog::find(id).ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(id))))?;
+        let op = catalog::find(id)
+            .ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(id))))?;
         let (path, params, options) = split_args(op, args)?;
         let options = js::read_options(options).map_err(|e| with_op(e, Some(op.id)))?;
         let (prepared, value, files) = self.check(op, &path, params)?;
@@ -145,7 +151,9 @@ impl Client {
             Some(n) => n as u32,
             None => self.inner.max_retries,
         };
-        let timeout_ms = get(&options, "timeoutMs").as_f64().unwrap_or(self.inner.timeout_ms as f64);
+        let timeout_ms = get(&options, "timeoutMs")
+            .as_f64()
+            .unwrap_or(self.inner.timeout_ms as f64);
         Ok(Call {
             op_id: Some(op.id),
             method: op.method,
@@ -159,17 +167,30 @@ impl Client {
         })
     }
 
-    fn check(&self, op: &'static Operation, path: &[String], params: &JsValue) -> Result<(Prepared, serde_json::Value, JsValue), JsValue> {
+    fn check(
+        &self,
+        op: &'static Operation,
+        path: &[String],
+        params: &JsValue,
+    ) -> Result<(Prepared, serde_json::Value, JsValue), JsValue> {
         let value = js::params_value(params, op)?;
         let mut issues = validate::validate(op, &value);
         let files = match op.body {
-            BodyKind::Multipart { param, many, accept, .. } => {
-                let split = js::split_files(params, param, many, op.id).map_err(|e| with_op(e, Some(op.id)))?;
+            BodyKind::Multipart {
+                param,
+                many,
+                accept,
+                ..
+            } => {
+                let split = js::split_files(params, param, many, op.id)
+                    .map_err(|e| with_op(e, Some(op.id)))?;
                 let files = get(&split, "files");
                 let list: js_sys::Array = files.clone().unchecked_into();
                 for (i, f) in list.iter().enumerate() {
                     let name = get(&f, "name").as_string().unwrap_or_default();
-                    if let Some(issue) = validate::file_type_issue(param, many.then_some(i), &name, accept) {
+                    if let Some(issue) =
+                        validate::file_type_issue(param, many.then_some(i), &name, accept)
+                    {
                         issues.push(issue);
                     }
                 }
@@ -178,10 +199,13 @@ impl Client {
             _ => JsValue::UNDEFINED,
         };
         if !issues.is_empty() {
-            return Err(to_js_error(&Error::validation(issues).with_operation(op.id)));
+            return Err(to_js_error(
+                &Error::validation(issues).with_operation(op.id),
+            ));
         }
         let refs: Vec<&str> = path.iter().map(String::as_str).collect();
-        let prepared = request::build(op, &self.inner.target, &refs, &value).map_err(|e| to_js_error(&e.with_operation(op.id)))?;
+        let prepared = request::build(op, &self.inner.target, &refs, &value)
+            .map_err(|e| to_js_error(&e.with_operation(op.id)))?;
         Ok((prepared, value, files))
     }
 }
@@ -190,17 +214,29 @@ impl Client {
 impl Client {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Client, JsValue> {
-        Ok(Client { inner: Rc::new(options::read(&options)?) })
+        Ok(Client {
+            inner: Rc::new(options::read(&options)?),
+        })
     }
 
     /// The request an operation would send, validated; nothing is sent. The Authorization header is left out.
-    pub fn prepare(&self, id: JsValue, a: JsValue, b: JsValue, c: JsValue, d: JsValue) -> js_sys::Promise {
+    pub fn prepare(
+        &self,
+        id: JsValue,
+        a: JsValue,
+        b: JsValue,
+        c: JsValue,
+        d: JsValue,
+    ) -> js_sys::Promise {
         let result = (|| {
             let op = operation(&id)?;
             let args = [a, b, c, d, JsValue::UNDEFINED];
             let (path, params, options) = split_args(op, &args)?;
             if !options.is_undefined() {
-                return Err(to_js_error(&Error::config(format!("prepare takes ({}, ...pathParams, params?)", op.id))));
+                return Err(to_js_error(&Error::config(format!(
+                    "prepare takes ({}, ...pathParams, params?)",
+                    op.id
+                ))));
             }
             let (prepared, _, files) = self.check(op, &path, params)?;
             Ok(prepared_to_js(&prepared, &files, None))
@@ -212,18 +248,38 @@ impl Client {
     }
 
     /// A call that is not in the table: `request(method, family, path, { query?, body? }, options?)`.
-    pub fn request(&self, method: JsValue, family: JsValue, path: JsValue, init: JsValue, options: JsValue) -> js_sys::Promise {
+    pub fn request(
+        &self,
+        method: JsValue,
+        family: JsValue,
+        path: JsValue,
+        init: JsValue,
+        options: JsValue,
+    ) -> js_sys::Promise {
         let result = (|| {
             let m = method
                 .as_string()
                 .and_then(|m| Method::parse(&m))
-                .ok_or_else(|| to_js_error(&Error::config("method must be one of GET, POST, PUT, PATCH, DELETE")))?;
-            let f = family.as_string().and_then(|f| Family::from_name(&f)).ok_or_else(|| {
-                to_js_error(&Error::config("family must be one of books, inventory, invoice, billing, crm"))
-            })?;
-            let path = path.as_string().ok_or_else(|| to_js_error(&Error::config("path must be a string")))?;
+                .ok_or_else(|| {
+                    to_js_error(&Error::config(
+                        "method must be one of GET, POST, PUT, PATCH, DELETE",
+                    ))
+                })?;
+            let f = family
+                .as_string()
+                .and_then(|f| Family::from_name(&f))
+                .ok_or_else(|| {
+                    to_js_error(&Error::config(
+                        "family must be one of books, inventory, invoice, billing, crm",
+                    ))
+                })?;
+            let path = path
+                .as_string()
+                .ok_or_else(|| to_js_error(&Error::config("path must be a string")))?;
             if !init.is_undefined() && !js::is_params(&init) {
-                return Err(to_js_error(&Error::config("the fourth argument must be { query?, body? }")));
+                return Err(to_js_error(&Error::config(
+                    "the fourth argument must be { query?, body? }",
+                )));
             }
             let query = get(&init, "query");
             let query = if query.is_undefined() {
@@ -238,10 +294,14 @@ impl Client {
             let body = if body.is_undefined() {
                 None
             } else {
-                Some(serde_json::from_str(&js::to_wire(&body)?).map_err(|e| to_js_error(&Error::config(format!("body: {e}"))))?)
+                Some(
+                    serde_json::from_str(&js::to_wire(&body)?)
+                        .map_err(|e| to_js_error(&Error::config(format!("body: {e}"))))?,
+                )
             };
             let prepared =
-                request::build_raw(m, f, &path, &self.inner.target, &query, body.as_ref()).map_err(|e| to_js_error(&e))?;
+                request::build_raw(m, f, &path, &self.inner.target, &query, body.as_ref())
+                    .map_err(|e| to_js_error(&e))?;
             let options = js::read_options(&options)?;
             Ok(Call {
                 op_id: None,
@@ -251,8 +311,13 @@ impl Client {
                 params: None,
                 files: JsValue::UNDEFINED,
                 signal: get(&options, "signal"),
-                timeout_ms: get(&options, "timeoutMs").as_f64().unwrap_or(self.inner.timeout_ms as f64),
-                max_retries: get(&options, "maxRetries").as_f64().map(|n| n as u32).unwrap_or(self.inner.max_retries),
+                timeout_ms: get(&options, "timeoutMs")
+                    .as_f64()
+                    .unwrap_or(self.inner.timeout_ms as f64),
+                max_retries: get(&options, "maxRetries")
+                    .as_f64()
+                    .map(|n| n as u32)
+                    .unwrap_or(self.inner.max_retries),
             })
         })();
         match result {
@@ -311,21 +376,34 @@ fn prepared_to_js(prepared: &Prepared, files: &JsValue, authorization: Option<&s
     let out = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&out, &"method".into(), &prepared.method.as_str().into());
     let _ = js_sys::Reflect::set(&out, &"url".into(), &prepared.url.as_str().into());
-    let _ = js_sys::Reflect::set(&out, &"headers".into(), &headers_object(prepared, authorization));
+    let _ = js_sys::Reflect::set(
+        &out,
+        &"headers".into(),
+        &headers_object(prepared, authorization),
+    );
     let _ = js_sys::Reflect::set(&out, &"body".into(), &body_value(prepared, files));
     out.into()
 }
 
 /// The token for this attempt; a failing token function is an `unauthorized` error without the token.
 async fn token(opts: &Options) -> Result<String, JsValue> {
-    let fail = |why: &str| to_js_error(&Error::new(ErrorKind::Unauthorized, format!("the accessToken function {why}")));
+    let fail = |why: &str| {
+        to_js_error(&Error::new(
+            ErrorKind::Unauthorized,
+            format!("the accessToken function {why}"),
+        ))
+    };
     let value = match &opts.token {
         Token::Static(s) => return Ok(s.clone()),
         Token::Func(f) => {
-            let v = f.call0(&JsValue::UNDEFINED).map_err(|_| fail("threw an error"))?;
+            let v = f
+                .call0(&JsValue::UNDEFINED)
+                .map_err(|_| fail("threw an error"))?;
             if v.has_type::<js_sys::Promise>() || get(&v, "then").is_function() {
                 let promise = js_sys::Promise::resolve(&v);
-                wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|_| fail("rejected"))?
+                wasm_bindgen_futures::JsFuture::from(promise)
+                    .await
+                    .map_err(|_| fail("rejected"))?
             } else {
                 v
             }
@@ -354,9 +432,11 @@ async fn execute(opts: Rc<Options>, call: Call) -> Result<JsValue, JsValue> {
 async fn send(opts: &Rc<Options>, call: &Call) -> Result<JsValue, JsValue> {
     let fetch: js_sys::Function = match &opts.fetch {
         Some(f) => f.clone(),
-        None => js::global_fetch()
-            .dyn_into()
-            .map_err(|_| to_js_error(&Error::config("no global fetch in this runtime: pass options.fetch")))?,
+        None => js::global_fetch().dyn_into().map_err(|_| {
+            to_js_error(&Error::config(
+                "no global fetch in this runtime: pass options.fetch",
+            ))
+        })?,
     };
     let policy = Policy::new(call.max_retries);
     let binary = call.shape == Shape::Binary;
@@ -368,11 +448,23 @@ async fn send(opts: &Rc<Options>, call: &Call) -> Result<JsValue, JsValue> {
         let auth = request::authorization(&token).map_err(|e| to_js_error(&e))?;
         let init = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&init, &"method".into(), &call.method.as_str().into());
-        let _ = js_sys::Reflect::set(&init, &"headers".into(), &headers_object(&call.prepared, Some(&auth)));
+        let _ = js_sys::Reflect::set(
+            &init,
+            &"headers".into(),
+            &headers_object(&call.prepared, Some(&auth)),
+        );
         if !body.is_null() {
             let _ = js_sys::Reflect::set(&init, &"body".into(), &body);
         }
-        let attempt = js::attempt(&fetch, &call.prepared.url, &init, &call.signal, call.timeout_ms, binary).await;
+        let attempt = js::attempt(
+            &fetch,
+            &call.prepared.url,
+            &init,
+            &call.signal,
+            call.timeout_ms,
+            binary,
+        )
+        .await;
         let res = match attempt {
             Ok(res) => res,
             Err(e) => {
@@ -399,7 +491,12 @@ async fn send(opts: &Rc<Options>, call: &Call) -> Result<JsValue, JsValue> {
         if status == 429 || status >= 500 {
             let retry_after = header_u64(&res, "retryAfter")
                 .and_then(|v| retry::parse_retry_after(&v, crate::clock::now_ms()));
-            if let Some(ms) = policy.next_delay(call.method, retries, Outcome::Status(status, retry_after), jitter()) {
+            if let Some(ms) = policy.next_delay(
+                call.method,
+                retries,
+                Outcome::Status(status, retry_after),
+                jitter(),
+            ) {
                 js::sleep(ms as f64, &call.signal).await?;
                 retries += 1;
                 continue;
@@ -420,10 +517,17 @@ async fn send(opts: &Rc<Options>, call: &Call) -> Result<JsValue, JsValue> {
         return match decoded {
             Decoded::Binary => Ok(js_sys::Uint8Array::from(bytes.as_slice()).into()),
             Decoded::Json(text) => {
-                let value = js_sys::JSON::parse(&text)
-                    .map_err(|_| to_js_error(&Error::decode("the decoded response is not valid JSON").with_status(status)))?;
+                let value = js_sys::JSON::parse(&text).map_err(|_| {
+                    to_js_error(
+                        &Error::decode("the decoded response is not valid JSON")
+                            .with_status(status),
+                    )
+                })?;
                 if matches!(call.shape, Shape::List(_)) {
-                    let pager = Pager { inner: opts.clone(), call: call.clone() };
+                    let pager = Pager {
+                        inner: opts.clone(),
+                        call: call.clone(),
+                    };
                     Ok(js::make_page(&value, pager.into()))
                 } else {
                     Ok(value)

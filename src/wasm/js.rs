@@ -15,7 +15,12 @@ extern "C" {
     #[wasm_bindgen(js_name = readOptions, catch)]
     pub fn read_options(value: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = splitFiles, catch)]
-    pub fn split_files(params: &JsValue, key: &str, many: bool, operation_id: &str) -> Result<JsValue, JsValue>;
+    pub fn split_files(
+        params: &JsValue,
+        key: &str,
+        many: bool,
+        operation_id: &str,
+    ) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = formData)]
     pub fn form_data(field: &str, files: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = makePage)]
@@ -54,15 +59,21 @@ pub fn params_value(params: &JsValue, op: &Operation) -> Result<serde_json::Valu
             message: format!("params of {} must be an object", op.id),
             details: crate::validate::details([("expected", "object".into())]),
         };
-        return Err(to_js_error(&Error::validation(vec![issue]).with_operation(op.id)));
+        return Err(to_js_error(
+            &Error::validation(vec![issue]).with_operation(op.id),
+        ));
     }
     let params = match op.body {
         BodyKind::Multipart { param, .. } => without_key(params, param),
         _ => params.clone(),
     };
     let text = to_wire(&params)?;
-    serde_json::from_str(&text)
-        .map_err(|e| to_js_error(&Error::new(crate::ErrorKind::Validation, format!("params could not be read: {e}"))))
+    serde_json::from_str(&text).map_err(|e| {
+        to_js_error(&Error::new(
+            crate::ErrorKind::Validation,
+            format!("params could not be read: {e}"),
+        ))
+    })
 }
 
 fn without_key(params: &JsValue, key: &str) -> JsValue {
@@ -72,7 +83,11 @@ fn without_key(params: &JsValue, key: &str) -> JsValue {
     let out = js_sys::Object::new();
     for k in js_sys::Object::keys(params.unchecked_ref::<js_sys::Object>()).iter() {
         if k.as_string().as_deref() != Some(key) {
-            let _ = js_sys::Reflect::set(&out, &k, &js_sys::Reflect::get(params, &k).unwrap_or(JsValue::UNDEFINED));
+            let _ = js_sys::Reflect::set(
+                &out,
+                &k,
+                &js_sys::Reflect::get(params, &k).unwrap_or(JsValue::UNDEFINED),
+            );
         }
     }
     out.into()

@@ -29,9 +29,16 @@ pub fn operations() -> JsValue {
 /// The sorted, unique scopes the given operations need.
 #[wasm_bindgen(js_name = requiredScopes, skip_typescript)]
 pub fn required_scopes(ids: JsValue) -> Result<Vec<String>, JsValue> {
-    let bad = || to_js_error(&Error::config("requiredScopes takes an array of operation ids"));
+    let bad = || {
+        to_js_error(&Error::config(
+            "requiredScopes takes an array of operation ids",
+        ))
+    };
     let array: js_sys::Array = ids.dyn_into().map_err(|_| bad())?;
-    let names: Vec<String> = array.iter().map(|v| v.as_string().ok_or_else(bad)).collect::<Result<_, _>>()?;
+    let names: Vec<String> = array
+        .iter()
+        .map(|v| v.as_string().ok_or_else(bad))
+        .collect::<Result<_, _>>()?;
     catalog::required_scopes(names.iter().map(String::as_str))
         .map(|scopes| scopes.into_iter().map(String::from).collect())
         .map_err(|m| to_js_error(&Error::config(m)))
@@ -40,8 +47,10 @@ pub fn required_scopes(ids: JsValue) -> Result<Vec<String>, JsValue> {
 /// The regions and their API domains, for the package's `regions` export.
 #[wasm_bindgen(js_name = __regions, skip_typescript)]
 pub fn regions() -> JsValue {
-    let map: serde_json::Map<String, serde_json::Value> =
-        crate::REGIONS.iter().map(|(r, d)| (r.to_string(), (*d).into())).collect();
+    let map: serde_json::Map<String, serde_json::Value> = crate::REGIONS
+        .iter()
+        .map(|(r, d)| (r.to_string(), (*d).into()))
+        .collect();
     json_to_js(&serde_json::Value::Object(map).to_string())
 }
 

@@ -22,16 +22,25 @@ impl fmt::Debug for Token {
     }
 }
 
-pub const PLANS: [&str; 6] = ["free", "standard", "professional", "premium", "elite", "ultimate"];
+pub const PLANS: [&str; 6] = [
+    "free",
+    "standard",
+    "professional",
+    "premium",
+    "elite",
+    "ultimate",
+];
 
 #[derive(Debug)]
 pub struct Options {
     pub target: Target,
     pub token: Token,
     pub fetch: Option<js_sys::Function>,
+    #[allow(dead_code)] // read by the limiter of the transport issue
     pub plan: &'static str,
     pub max_retries: u32,
     pub timeout_ms: u32,
+    #[allow(dead_code)] // read by the limiter of the transport issue
     pub rate_limit: Option<(Option<u32>, Option<u32>)>,
 }
 
@@ -62,10 +71,12 @@ fn opt_string(obj: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
     }
     if key == "organizationId" {
         if let Some(n) = v.as_f64() {
-            if n.fract() == 0.0 && n >= 0.0 && n <= 9_007_199_254_740_991.0 {
+            if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) {
                 return Ok(Some(format!("{n:.0}")));
             }
-            return Err(config("organizationId must be a string; this number cannot hold its exact digits"));
+            return Err(config(
+                "organizationId must be a string; this number cannot hold its exact digits",
+            ));
         }
     }
     Err(config(format!("{key} must be a string")))
@@ -84,7 +95,9 @@ fn opt_count(obj: &JsValue, key: &str, default: u32, max: u32) -> Result<u32, Js
 
 pub fn read(options: &JsValue) -> Result<Options, JsValue> {
     if !options.is_object() || js_sys::Array::is_array(options) {
-        return Err(config("new Client(options) needs an options object with at least accessToken"));
+        return Err(config(
+            "new Client(options) needs an options object with at least accessToken",
+        ));
     }
     for key in js_sys::Object::keys(options.unchecked_ref::<js_sys::Object>()).iter() {
         let key = key.as_string().unwrap_or_default();
@@ -140,14 +153,22 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         v if v.is_object() => {
             let per_minute = get(&v, "requestsPerMinute");
             let concurrent = get(&v, "maxConcurrent");
-            let per_minute = (!per_minute.is_undefined()).then(|| opt_count(&v, "requestsPerMinute", 0, 1_000_000)).transpose()?;
-            let concurrent = (!concurrent.is_undefined()).then(|| opt_count(&v, "maxConcurrent", 0, 10_000)).transpose()?;
+            let per_minute = (!per_minute.is_undefined())
+                .then(|| opt_count(&v, "requestsPerMinute", 0, 1_000_000))
+                .transpose()?;
+            let concurrent = (!concurrent.is_undefined())
+                .then(|| opt_count(&v, "maxConcurrent", 0, 10_000))
+                .transpose()?;
             if per_minute == Some(0) || concurrent == Some(0) {
                 return Err(config("rateLimit values must be at least 1"));
             }
             Some((per_minute, concurrent))
         }
-        _ => return Err(config("rateLimit must be false or { requestsPerMinute?, maxConcurrent? }")),
+        _ => {
+            return Err(config(
+                "rateLimit must be false or { requestsPerMinute?, maxConcurrent? }",
+            ))
+        }
     };
     Ok(Options {
         target,
