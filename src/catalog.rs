@@ -167,7 +167,6 @@ impl Operation {
             ..self
         }
     }
-    #[allow(dead_code)]
     const fn rules(self, params: &'static Schema) -> Self {
         Operation { params, ..self }
     }
@@ -278,49 +277,82 @@ catalog! {
     deleteVendorCreditRefund: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.DELETE").empty();
     listAllVendorCreditRefunds: op(Books, GET, "/vendorcredits/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds");
     // inventory: packages
-    createPackage: op(Inventory, POST, "/packages", "SvcInventory.packages.CREATE").query(&["salesorder_id"]).one_or_array("package");
-    listPackages: op(Inventory, GET, "/packages", "SvcInventory.packages.READ").list("packagea");
-    getPackage: op(Inventory, GET, "/packages/{package_id}", "SvcInventory.packages.READ").key(&["package"]);
-    updatePackage: op(Inventory, PUT, "/packages/{package_id}", "SvcInventory.packages.UPDATE").one_or_array("package");
+    createPackage: op(Inventory, POST, "/packages", "SvcInventory.packages.CREATE").query(&["salesorder_id"]).one_or_array("package")
+        .rules(&crate::validate::inventory::CREATE_PACKAGE);
+    listPackages: op(Inventory, GET, "/packages", "SvcInventory.packages.READ").list("packagea")
+        .rules(&crate::validate::inventory::LIST_PACKAGES);
+    getPackage: op(Inventory, GET, "/packages/{package_id}", "SvcInventory.packages.READ").key(&["package"])
+        .rules(&crate::validate::inventory::GET_PACKAGE);
+    updatePackage: op(Inventory, PUT, "/packages/{package_id}", "SvcInventory.packages.UPDATE").one_or_array("package")
+        .rules(&crate::validate::inventory::UPDATE_PACKAGE);
     // inventory: composite items
-    createCompositeItem: op(Inventory, POST, "/compositeitems", "SvcInventory.compositeitems.CREATE").key(&["composite_item"]);
-    listCompositeItems: op(Inventory, GET, "/compositeitems", "SvcInventory.compositeitems.READ").list("composite_items");
-    updateCompositeItem: op(Inventory, PUT, "/compositeitems/{composite_item_id}", "SvcInventory.compositeitems.UPDATE").key(&["composite_item"]);
+    createCompositeItem: op(Inventory, POST, "/compositeitems", "SvcInventory.compositeitems.CREATE").key(&["composite_item"])
+        .rules(&crate::validate::inventory::CREATE_COMPOSITE_ITEM);
+    listCompositeItems: op(Inventory, GET, "/compositeitems", "SvcInventory.compositeitems.READ").list("composite_items")
+        .rules(&crate::validate::inventory::LIST_COMPOSITE_ITEMS);
+    updateCompositeItem: op(Inventory, PUT, "/compositeitems/{composite_item_id}", "SvcInventory.compositeitems.UPDATE").key(&["composite_item"])
+        .rules(&crate::validate::inventory::UPDATE_COMPOSITE_ITEM);
     uploadCompositeItemImage: op(Inventory, POST, "/compositeitems/{composite_item_id}/image", "SvcInventory.compositeitems.CREATE")
         .files("image", "image", false, IMAGE_TYPES)
-        .empty();
+        .empty()
+        .rules(&crate::validate::inventory::UPLOAD_COMPOSITE_ITEM_IMAGE);
     // invoice: currencies
-    createCurrency: op(Invoice, POST, "/settings/currencies", "SvcInvoice.settings.CREATE").one_or_array("currency");
-    listCurrencies: op(Invoice, GET, "/settings/currencies", "SvcInvoice.settings.READ").list("currencies");
-    getCurrency: op(Invoice, GET, "/settings/currencies/{currency_id}", "SvcInvoice.settings.READ").key(&["currency"]);
-    updateCurrency: op(Invoice, PUT, "/settings/currencies/{currency_id}", "SvcInvoice.settings.UPDATE").one_or_array("currency");
-    deleteCurrency: op(Invoice, DELETE, "/settings/currencies/{currency_id}", "SvcInvoice.settings.DELETE").empty();
+    createCurrency: op(Invoice, POST, "/settings/currencies", "SvcInvoice.settings.CREATE").one_or_array("currency")
+        .rules(&crate::validate::invoice::CREATE_CURRENCY);
+    listCurrencies: op(Invoice, GET, "/settings/currencies", "SvcInvoice.settings.READ").list("currencies")
+        .rules(&crate::validate::invoice::LIST_CURRENCIES);
+    getCurrency: op(Invoice, GET, "/settings/currencies/{currency_id}", "SvcInvoice.settings.READ").key(&["currency"])
+        .rules(&crate::validate::invoice::GET_CURRENCY);
+    updateCurrency: op(Invoice, PUT, "/settings/currencies/{currency_id}", "SvcInvoice.settings.UPDATE").one_or_array("currency")
+        .rules(&crate::validate::invoice::UPDATE_CURRENCY);
+    deleteCurrency: op(Invoice, DELETE, "/settings/currencies/{currency_id}", "SvcInvoice.settings.DELETE").empty()
+        .rules(&crate::validate::invoice::DELETE_CURRENCY);
     // invoice: projects
-    createProject: op(Invoice, POST, "/projects", "SvcInvoice.projects.CREATE").key(&["project"]);
-    listProjects: op(Invoice, GET, "/projects", "SvcInvoice.projects.READ").list("projects");
-    updateProject: op(Invoice, PUT, "/projects/{project_id}", "SvcInvoice.projects.UPDATE").key(&["project"]);
-    removeProjectUser: op(Invoice, DELETE, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.DELETE").empty();
-    addProjectComment: op(Invoice, POST, "/projects/{project_id}/comments", "SvcInvoice.projects.CREATE").key(&["comments", "comment"]);
-    listProjectComments: op(Invoice, GET, "/projects/{project_id}/comments", "SvcInvoice.projects.READ").list("comments");
-    deleteProjectComment: op(Invoice, DELETE, "/projects/{project_id}/comments/{comment_id}", "SvcInvoice.projects.DELETE").empty();
-    listProjectInvoices: op(Invoice, GET, "/projects/{project_id}/invoices", "SvcInvoice.projects.READ").list("invoices");
+    createProject: op(Invoice, POST, "/projects", "SvcInvoice.projects.CREATE").key(&["project"])
+        .rules(&crate::validate::invoice::CREATE_PROJECT);
+    listProjects: op(Invoice, GET, "/projects", "SvcInvoice.projects.READ").list("projects")
+        .rules(&crate::validate::invoice::LIST_PROJECTS);
+    updateProject: op(Invoice, PUT, "/projects/{project_id}", "SvcInvoice.projects.UPDATE").key(&["project"])
+        .rules(&crate::validate::invoice::UPDATE_PROJECT);
+    removeProjectUser: op(Invoice, DELETE, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.DELETE").empty()
+        .rules(&crate::validate::invoice::REMOVE_PROJECT_USER);
+    addProjectComment: op(Invoice, POST, "/projects/{project_id}/comments", "SvcInvoice.projects.CREATE").key(&["comments", "comment"])
+        .rules(&crate::validate::invoice::ADD_PROJECT_COMMENT);
+    listProjectComments: op(Invoice, GET, "/projects/{project_id}/comments", "SvcInvoice.projects.READ").list("comments")
+        .rules(&crate::validate::invoice::LIST_PROJECT_COMMENTS);
+    deleteProjectComment: op(Invoice, DELETE, "/projects/{project_id}/comments/{comment_id}", "SvcInvoice.projects.DELETE").empty()
+        .rules(&crate::validate::invoice::DELETE_PROJECT_COMMENT);
+    listProjectInvoices: op(Invoice, GET, "/projects/{project_id}/invoices", "SvcInvoice.projects.READ").list("invoices")
+        .rules(&crate::validate::invoice::LIST_PROJECT_INVOICES);
     // invoice: recurring invoices
-    createRecurringInvoice: op(Invoice, POST, "/recurringinvoices", "SvcInvoice.invoices.CREATE").key(&["recurring_invoice"]);
+    createRecurringInvoice: op(Invoice, POST, "/recurringinvoices", "SvcInvoice.invoices.CREATE").key(&["recurring_invoice"])
+        .rules(&crate::validate::invoice::CREATE_RECURRING_INVOICE);
     // billing: tasks
-    createTask: op(Billing, POST, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.CREATE").key(&["task"]);
-    listTasks: op(Billing, GET, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.READ").list("tasks");
-    getTask: op(Billing, GET, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.READ").key(&["task"]);
-    updateTask: op(Billing, PUT, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.UPDATE").key(&["task"]);
-    deleteTask: op(Billing, DELETE, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.DELETE").empty();
+    createTask: op(Billing, POST, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.CREATE").key(&["task"])
+        .rules(&crate::validate::billing::CREATE_TASK);
+    listTasks: op(Billing, GET, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.READ").list("tasks")
+        .rules(&crate::validate::billing::LIST_TASKS);
+    getTask: op(Billing, GET, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.READ").key(&["task"])
+        .rules(&crate::validate::billing::GET_TASK);
+    updateTask: op(Billing, PUT, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.UPDATE").key(&["task"])
+        .rules(&crate::validate::billing::UPDATE_TASK);
+    deleteTask: op(Billing, DELETE, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.DELETE").empty()
+        .rules(&crate::validate::billing::DELETE_TASK);
     // billing: plans
-    createPlan: op(Billing, POST, "/plans", "SvcSubscriptions.plans.CREATE").key(&["plan"]);
-    listPlans: op(Billing, GET, "/plans", "SvcSubscriptions.plans.READ").list("plans");
-    updatePlan: op(Billing, PUT, "/plans/{plan_code}", "SvcSubscriptions.plans.UPDATE").key(&["plan"]);
+    createPlan: op(Billing, POST, "/plans", "SvcSubscriptions.plans.CREATE").key(&["plan"])
+        .rules(&crate::validate::billing::CREATE_PLAN);
+    listPlans: op(Billing, GET, "/plans", "SvcSubscriptions.plans.READ").list("plans")
+        .rules(&crate::validate::billing::LIST_PLANS);
+    updatePlan: op(Billing, PUT, "/plans/{plan_code}", "SvcSubscriptions.plans.UPDATE").key(&["plan"])
+        .rules(&crate::validate::billing::UPDATE_PLAN);
     // billing: events
-    getEvent: op(Billing, GET, "/events/{event_id}", "SvcSubscriptions.webhooks.READ").key(&["event"]);
-    listEvents: op(Billing, GET, "/events", "SvcSubscriptions.webhooks.READ").list("events");
+    getEvent: op(Billing, GET, "/events/{event_id}", "SvcSubscriptions.webhooks.READ").key(&["event"])
+        .rules(&crate::validate::billing::GET_EVENT);
+    listEvents: op(Billing, GET, "/events", "SvcSubscriptions.webhooks.READ").list("events")
+        .rules(&crate::validate::billing::LIST_EVENTS);
     // crm: notification channels
-    updateNotificationChannels: op(Crm, PATCH, "/actions/watch", "SvcCRM.notifications.ALL").key(&["watch"]);
+    updateNotificationChannels: op(Crm, PATCH, "/actions/watch", "SvcCRM.notifications.ALL").key(&["watch"])
+        .rules(&crate::validate::crm::UPDATE_NOTIFICATION_CHANNELS);
 }
 
 /// Scopes the CRM notification update also accepts besides `SvcCRM.notifications.ALL`.

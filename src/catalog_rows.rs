@@ -13,6 +13,7 @@ fn check(id: &str, path: &[&str], params: &str, url: &str, headers: &[(&str, &st
     let op = find(id).expect("row exists");
     let target = Target::new(None, None, Some("ORG"), None).unwrap();
     let params: serde_json::Value = serde_json::from_str(params).unwrap();
+    assert_eq!(crate::validate::validate(op, &params), vec![], "{id}: the sample is valid");
     let p = build(op, &target, path, &params).unwrap();
     assert_eq!(p.method, op.method);
     assert_eq!(p.url, format!("https://www.svcapis.com{url}"));
@@ -414,10 +415,10 @@ row!(
 row!(
     updateProject,
     ["p1"],
-    r#"{"project_name":"P"}"#,
+    r#"{"project_name":"P","customer_id":"1","billing_type":"based_on_task_hours","user_id":"2"}"#,
     "/invoice/v3/projects/p1",
     [("X-com-svc-invoice-organizationid", "ORG")],
-    Expect::Json(r#"{"project_name":"P"}"#)
+    Expect::Json(r#"{"project_name":"P","customer_id":"1","billing_type":"based_on_task_hours","user_id":"2"}"#)
 );
 row!(
     removeProjectUser,

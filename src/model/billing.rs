@@ -1,1 +1,846 @@
-//! Wire types of the billing family.
+//! Wire types of the billing family: project tasks, plans, events and their list queries.
+
+use crate::model::common::{Extra, Id, Tag};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tsify::Tsify;
+
+/// A number that the service also sends as text (hours in `hh:mm` form, an empty budget).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(untagged)]
+#[tsify(type = "number | string")]
+pub enum NumberOrText {
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+/// Body of `createTask` and `updateTask`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct TaskInput {
+    pub task_name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub description: Option<String>,
+    /// Hourly rate, an integer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub rate: Option<NumberOrText>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub budget_hours: Option<NumberOrText>,
+}
+
+/// A task of a project, as the task operations return it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct Task {
+    pub task_id: Id,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub project_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub currency_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub customer_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub task_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub project_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub customer_name: Option<String>,
+    /// Hours, in `hh:mm` form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub billed_hours: Option<NumberOrText>,
+    /// Total logged hours, in `hh:mm` form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub log_time: Option<NumberOrText>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub un_billed_hours: Option<NumberOrText>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub rate: Option<NumberOrText>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub budget_hours: Option<NumberOrText>,
+    /// `active` in the samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub status: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub is_billable: Option<bool>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+/// Query of `listTasks`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct TaskListQuery {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub page: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub per_page: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanStatus {
+    Active,
+    Inactive,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "snake_case")]
+pub enum IntervalUnit {
+    Months,
+    Years,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "snake_case")]
+pub enum TaxSpecification {
+    Inter,
+    Intra,
+}
+
+/// `filter_by` of `listPlans`, bare or written as a `PlanStatus.` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+pub enum PlanFilter {
+    All,
+    #[serde(rename = "ACTIVE")]
+    Active,
+    #[serde(rename = "INACTIVE")]
+    Inactive,
+    #[serde(rename = "PlanStatus.All")]
+    StatusAll,
+    #[serde(rename = "PlanStatus.ACTIVE")]
+    StatusActive,
+    #[serde(rename = "PlanStatus.INACTIVE")]
+    StatusInactive,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct AddonInput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub addon_code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub name: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct CustomFieldInput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub customfield_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub value: Option<NumberOrText>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct ItemTaxPreferenceInput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tax_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tax_specification: Option<TaxSpecification>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tax_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tax_percentage: Option<f64>,
+}
+
+/// Body of `createPlan` and `updatePlan`; the documents mark no field required.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct PlanInput {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub plan_code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub store_markup_description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub status: Option<PlanStatus>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub product_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub account_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tax_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub trial_period: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub setup_fee: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub setup_fee_account_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tags: Option<Vec<Tag>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub custom_fields: Option<Vec<CustomFieldInput>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub recurring_price: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub unit: Option<String>,
+    /// Billing period count: 2 with `months` bills every two months.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub interval: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub interval_unit: Option<IntervalUnit>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub billing_cycles: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub product_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub hsn_or_sac: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub sat_item_key_code: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub unitkey_code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub item_tax_preferences: Option<Vec<ItemTaxPreferenceInput>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub addons: Option<Vec<AddonInput>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub is_taxable: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tax_exemption_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tax_exemption_code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub can_charge_setup_fee_immediately: Option<bool>,
+}
+
+/// One quantity bracket of an addon's price.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct PriceBracket {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub start_quantity: Option<NumberOrText>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub end_quantity: Option<NumberOrText>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub price: Option<NumberOrText>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+/// An addon of a plan, as responses list it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct PlanAddon {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub addon_code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub status: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub pricing_scheme: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub unit_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub price_brackets: Option<Vec<PriceBracket>>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+/// A custom field of a plan, as responses list it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct PlanCustomField {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub customfield_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub is_active: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub show_in_all_pdf: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub value_formatted: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub data_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub index: Option<NumberOrText>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub show_on_pdf: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub placeholder: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "unknown")]
+    pub value: Option<Value>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+/// A tax preference of a plan, as responses list it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct PlanTaxPreference {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tax_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "TaxSpecification")]
+    pub tax_specification: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tax_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tax_percentage: Option<NumberOrText>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+/// A plan, as the plan operations return it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct Plan {
+    pub plan_code: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub store_markup_description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "PlanStatus")]
+    pub status: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub product_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub account_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub account_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tax_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub trial_period: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub setup_fee: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub setup_fee_account_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub setup_fee_account_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub tags: Option<Vec<Tag>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub custom_fields: Option<Vec<PlanCustomField>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub recurring_price: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub unit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub interval: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "IntervalUnit")]
+    pub interval_unit: Option<String>,
+    /// -1 in the samples; its meaning is not documented.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub billing_cycles: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub product_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub hsn_or_sac: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub sat_item_key_code: Option<NumberOrText>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub unitkey_code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub item_tax_preferences: Option<Vec<PlanTaxPreference>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub addons: Option<Vec<PlanAddon>>,
+    /// The hosted subscription page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub created_time: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub updated_time: Option<String>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+/// Query of `listPlans`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct PlanListQuery {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub filter_by: Option<PlanFilter>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub product_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub page: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub per_page: Option<u32>,
+}
+
+/// The 24 documented kinds of billing event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "snake_case")]
+pub enum EventType {
+    SubscriptionCreated,
+    TrialExpiring,
+    SubscriptionActivation,
+    SubscriptionAhead,
+    SubscriptionRenewed,
+    BillingDateChanged,
+    SubscriptionUpgraded,
+    SubscriptionDowngraded,
+    SubscriptionUnpaid,
+    SubscriptionCancelled,
+    SubscriptionReactivated,
+    SubscriptionCancellationScheduled,
+    SubscriptionMoveToFreeScheduled,
+    SubscriptionExpiring,
+    SubscriptionExpired,
+    SubscriptionDeleted,
+    InvoiceCreated,
+    CreditnoteAdded,
+    PaymentThankyou,
+    PaymentRefunded,
+    PaymentDeclined,
+    CardExpired,
+    CardExpiring,
+    CardDeleted,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "snake_case")]
+pub enum WebhookStatus {
+    Success,
+    Scheduled,
+    Failure,
+}
+
+/// One delivery of an event to a webhook.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct EventWebhook {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub webhook_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "WebhookStatus")]
+    pub status: Option<String>,
+    /// When it was last sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub last_updated_time: Option<String>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+/// A happening in the organization; also the body of a billing webhook.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct Event {
+    pub event_id: Id,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "EventType")]
+    pub event_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub event_time: Option<String>,
+    /// The data of the happening; its structure per event type is not documented.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "string | Record<string, unknown>")]
+    pub payload: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub webhooks: Option<Vec<EventWebhook>>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+impl Event {
+    /// The event type, when it is one of the documented ones.
+    pub fn kind(&self) -> Option<EventType> {
+        let name = self.event_type.as_deref()?;
+        serde_json::from_value(Value::String(name.to_string())).ok()
+    }
+}
+
+/// Query of `listEvents`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct EventListQuery {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub page: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub per_page: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{self, Shape};
+    use serde_json::json;
+
+    const VENDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/vendor/");
+
+    /// The vendor examples of the billing operations, with the operation each stands in for.
+    const FIXTURES: &[(&str, &str)] = &[
+        ("books-as-billing__add_task.json", "createTask"),
+        ("books-as-billing__list_tasks.json", "listTasks"),
+        ("books-as-billing__get_task.json", "getTask"),
+        ("books-as-billing__update_task.json", "updateTask"),
+        ("books-as-billing__delete_task.json", "deleteTask"),
+    ];
+
+    fn vendor(file: &str) -> Value {
+        let text = std::fs::read_to_string(format!("{VENDOR}{file}")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    /// The resources of a response: the value under the key, or each list item.
+    fn resources(op: &catalog::Operation, body: &Value) -> Vec<Value> {
+        match op.response {
+            Shape::Key(keys) => keys
+                .iter()
+                .filter_map(|k| body.get(*k))
+                .take(1)
+                .cloned()
+                .collect(),
+            Shape::List(key) => body[key].as_array().unwrap().clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    #[test]
+    fn every_vendor_task_example_decodes() {
+        let mut decoded = 0;
+        for (file, id) in FIXTURES {
+            let example = vendor(file);
+            let op = catalog::find(id).unwrap();
+            assert_eq!(example["method"], op.method.as_str(), "{file}");
+            assert_eq!(example["path"], op.path, "{file}");
+            if example["request_body"].is_object() {
+                let input: Result<TaskInput, _> =
+                    serde_json::from_value(example["request_body"].clone());
+                assert!(input.is_ok(), "{file}: {input:?}");
+            }
+            for item in resources(op, &example["response_body"]) {
+                let task: Task =
+                    serde_json::from_value(item.clone()).unwrap_or_else(|e| panic!("{file}: {e}"));
+                assert_eq!(task.task_id, Id::from("90300000072369"), "{file}");
+                decoded += 1;
+            }
+        }
+        assert_eq!(decoded, 4);
+    }
+
+    #[test]
+    fn task_ids_sent_as_numbers_become_strings_and_hours_stay_text() {
+        let task: Task =
+            serde_json::from_value(vendor(FIXTURES[0].0)["response_body"]["task"].clone()).unwrap();
+        assert_eq!(task.currency_id, Some(Id::from("982000000000190")));
+        assert_eq!(task.billed_hours, Some(NumberOrText::Text("12:06".into())));
+        let back = serde_json::to_value(&task).unwrap();
+        assert_eq!(back["currency_id"], json!("982000000000190"));
+    }
+
+    #[test]
+    fn unknown_task_fields_are_kept() {
+        let task: Task =
+            serde_json::from_value(json!({"task_id": 1, "task_custom_fields": [{"x": 1}]}))
+                .unwrap();
+        assert_eq!(task.extra["task_custom_fields"], json!([{"x": 1}]));
+        assert_eq!(
+            serde_json::to_value(&task).unwrap()["task_custom_fields"],
+            json!([{"x": 1}])
+        );
+    }
+
+    #[test]
+    fn task_input_serializes_only_what_is_set() {
+        let input: TaskInput =
+            serde_json::from_value(json!({"task_name": "Painting", "rate": 3, "budget_hours": ""}))
+                .unwrap();
+        assert_eq!(input.rate, Some(NumberOrText::Int(3)));
+        assert_eq!(
+            serde_json::to_value(&input).unwrap(),
+            json!({"task_name": "Painting", "rate": 3, "budget_hours": ""})
+        );
+    }
+
+    const PLAN_EXAMPLE: &str = r#"{
+        "plan_code": "basic-monthly",
+        "name": "Basic",
+        "status": "active",
+        "product_id": 903000000045012,
+        "recurring_price": 12.5,
+        "interval": 2,
+        "interval_unit": "months",
+        "billing_cycles": -1,
+        "trial_period": 14,
+        "setup_fee": 5.5,
+        "product_type": "goods",
+        "tags": [{"tag_id": "1", "tag_option_id": "2", "tag_name": "Region", "tag_option_name": "EU", "is_tag_mandatory": false}],
+        "custom_fields": [{
+            "customfield_id": 46000000012845, "is_active": true, "show_in_all_pdf": true,
+            "value_formatted": "Normal", "data_type": "string", "index": 1, "label": "Priority",
+            "show_on_pdf": false, "placeholder": "cf_priority", "value": "Normal"
+        }],
+        "item_tax_preferences": [{"tax_id": "903000000000061", "tax_specification": "intra", "tax_name": "GST", "tax_percentage": 18}],
+        "addons": [{
+            "addon_code": "extra-seat", "name": "Extra seat", "status": "active",
+            "pricing_scheme": "volume", "unit_name": "seat",
+            "price_brackets": [{"start_quantity": 1, "end_quantity": 10, "price": 4.5}]
+        }],
+        "url": "https://subscriptions.example.com/subscribe/basic-monthly",
+        "created_time": "2016-06-05T18:10:26+0530",
+        "updated_time": "2016-06-05T18:10:26+0530",
+        "store_markup_description": "All basics"
+    }"#;
+
+    fn plan_example() -> Value {
+        serde_json::from_str(PLAN_EXAMPLE).unwrap()
+    }
+
+    #[test]
+    fn a_plan_from_the_documents_decodes_and_round_trips() {
+        let plan: Plan = serde_json::from_value(plan_example()).unwrap();
+        assert_eq!(plan.product_id, Some(Id::from("903000000045012")));
+        let addon = &plan.addons.as_ref().unwrap()[0];
+        assert_eq!(
+            addon.price_brackets.as_ref().unwrap()[0].price,
+            Some(NumberOrText::Float(4.5))
+        );
+        assert_eq!(
+            plan.custom_fields.as_ref().unwrap()[0].customfield_id,
+            Some(Id::from("46000000012845"))
+        );
+        let mut back = serde_json::to_value(&plan).unwrap();
+        back["product_id"] = json!(903000000045012u64);
+        back["custom_fields"][0]["customfield_id"] = json!(46000000012845u64);
+        assert_eq!(back, plan_example());
+    }
+
+    #[test]
+    fn a_new_plan_status_still_decodes() {
+        let plan: Plan =
+            serde_json::from_value(json!({"plan_code": "p", "status": "archived"})).unwrap();
+        assert_eq!(plan.status.as_deref(), Some("archived"));
+    }
+
+    #[test]
+    fn plan_input_uses_the_value_sets() {
+        let input: PlanInput = serde_json::from_value(json!({
+            "status": "inactive", "interval_unit": "years",
+            "item_tax_preferences": [{"tax_specification": "inter"}],
+            "addons": [{"addon_code": "a", "name": "A"}]
+        }))
+        .unwrap();
+        assert_eq!(input.status, Some(PlanStatus::Inactive));
+        assert_eq!(input.interval_unit, Some(IntervalUnit::Years));
+        assert!(serde_json::from_value::<PlanInput>(json!({"interval_unit": "weeks"})).is_err());
+    }
+
+    #[test]
+    fn plan_filters_are_written_as_documented() {
+        let all = [
+            PlanFilter::All,
+            PlanFilter::Active,
+            PlanFilter::Inactive,
+            PlanFilter::StatusAll,
+            PlanFilter::StatusActive,
+            PlanFilter::StatusInactive,
+        ];
+        let names: Vec<Value> = all
+            .iter()
+            .map(|f| serde_json::to_value(f).unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "All",
+                "ACTIVE",
+                "INACTIVE",
+                "PlanStatus.All",
+                "PlanStatus.ACTIVE",
+                "PlanStatus.INACTIVE"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_event_with_its_webhooks_decodes() {
+        let event: Event = serde_json::from_value(json!({
+            "event_id": 2000000094077u64,
+            "event_type": "payment_thankyou",
+            "event_time": "2016-06-05T18:10:26+0530",
+            "payload": {"payment": {"amount": 10}},
+            "webhooks": [{"webhook_id": "2000000011001", "url": "https://hooks.example.com/svc", "status": "success", "last_updated_time": "2016-06-05T18:10:30+0530"}]
+        }))
+        .unwrap();
+        assert_eq!(event.event_id, Id::from("2000000094077"));
+        assert_eq!(event.kind(), Some(EventType::PaymentThankyou));
+        assert_eq!(
+            event.webhooks.unwrap()[0].status.as_deref(),
+            Some("success")
+        );
+    }
+
+    #[test]
+    fn an_undocumented_event_type_still_decodes() {
+        let event: Event = serde_json::from_value(
+            json!({"event_id": "1", "event_type": "refund_added", "payload": "{}"}),
+        )
+        .unwrap();
+        assert_eq!(event.kind(), None);
+        assert_eq!(event.payload, Some(json!("{}")));
+    }
+
+    #[test]
+    fn event_type_is_the_union_of_the_24_documented_types() {
+        let decl = EventType::DECL;
+        assert_eq!(decl.matches(" | ").count() + 1, 24, "{decl}");
+        for name in [
+            "\"subscription_created\"",
+            "\"subscription_move_to_free_scheduled\"",
+            "\"card_deleted\"",
+        ] {
+            assert!(decl.contains(name), "{decl}");
+        }
+        assert!(
+            Event::DECL.contains("event_type?: EventType"),
+            "{}",
+            Event::DECL
+        );
+        assert!(
+            EventWebhook::DECL.contains("status?: WebhookStatus"),
+            "{}",
+            EventWebhook::DECL
+        );
+    }
+
+    #[test]
+    fn typescript_names_value_sets_and_keeps_request_types_closed() {
+        assert!(
+            PlanInput::DECL.contains("interval_unit?: IntervalUnit"),
+            "{}",
+            PlanInput::DECL
+        );
+        assert!(Plan::DECL.contains("status?: PlanStatus"), "{}", Plan::DECL);
+        assert!(
+            PlanFilter::DECL.contains("\"PlanStatus.INACTIVE\""),
+            "{}",
+            PlanFilter::DECL
+        );
+        assert!(
+            !TaskInput::DECL.contains("Record<string, unknown>"),
+            "{}",
+            TaskInput::DECL
+        );
+        assert!(
+            Task::DECL.contains("Record<string, unknown>"),
+            "{}",
+            Task::DECL
+        );
+    }
+}

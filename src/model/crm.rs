@@ -1,1 +1,350 @@
-//! Wire types of the crm family.
+//! Wire types of the crm family: notification channels (watch), their update result and callbacks.
+
+use crate::model::common::{Extra, Id};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use tsify::Tsify;
+
+/// The operation half of an `events` entry `{module_api_name}.{operation}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "snake_case")]
+pub enum WatchOperation {
+    Create,
+    Delete,
+    Edit,
+    All,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "snake_case")]
+pub enum ConditionType {
+    FieldSelection,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupOperator {
+    And,
+    Or,
+}
+
+/// A module or a field, named by its API name and id.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct ApiRef {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub api_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub id: Option<Id>,
+}
+
+/// A group of fields joined by one operator; groups nest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct FieldSelection {
+    pub group_operator: GroupOperator,
+    pub group: Vec<GroupMember>,
+}
+
+/// A member of a group: one field, or a nested group.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(untagged)]
+pub enum GroupMember {
+    Field { field: ApiRef },
+    Group(FieldSelection),
+}
+
+/// Notify only when the selected fields of a module change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct NotificationCondition {
+    pub r#type: ConditionType,
+    pub module: ApiRef,
+    pub field_selection: FieldSelection,
+}
+
+/// One channel of the `updateNotificationChannels` body.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct WatchChannel {
+    /// A long; echoed back in callbacks.
+    #[tsify(type = "Id | number")]
+    pub channel_id: Id,
+    #[tsify(type = "`${string}.${WatchOperation}`[]")]
+    pub events: Vec<String>,
+    /// Receives the POST callbacks.
+    pub notify_url: String,
+    /// At most 50 characters; echoed in callbacks for verification.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub token: Option<String>,
+    /// ISO date-time, at most one week ahead; the service defaults to one hour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub channel_expiry: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub notification_condition: Option<Vec<NotificationCondition>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub notify_on_related_action: Option<bool>,
+}
+
+/// Params of `updateNotificationChannels`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct WatchParams {
+    pub watch: Vec<WatchChannel>,
+}
+
+/// One entry of `details.events` in the update result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct WatchedEvent {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub channel_expiry: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub resource_uri: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub resource_id: Option<Id>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub resource_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub channel_id: Option<Id>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct WatchResultDetails {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub events: Option<Vec<WatchedEvent>>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+/// One item of the `watch` array that `updateNotificationChannels` returns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct WatchResult {
+    /// `SUCCESS` on success.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub code: Option<String>,
+    /// `success` on success.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub status: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub details: Option<WatchResultDetails>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+/// The new values of one record in a callback.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct AffectedValues {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub record_id: Option<Id>,
+    /// Field API name to its new value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "Record<string, unknown>")]
+    pub values: Option<Map<String, Value>>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+/// The callback body the service posts to a channel's `notify_url`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct WatchNotification {
+    /// Server time of sending.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub server_time: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub affected_values: Option<Vec<AffectedValues>>,
+    /// The parameters given in the notify URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "Record<string, unknown>")]
+    pub query_params: Option<Map<String, Value>>,
+    pub module: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub resource_uri: Option<String>,
+    /// The affected records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub ids: Option<Vec<Id>>,
+    /// Record id to the names of its changed fields, one object per record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "Record<string, string[]>[]")]
+    pub affected_fields: Option<Vec<BTreeMap<String, Vec<String>>>>,
+    pub operation: String,
+    pub channel_id: Id,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub token: Option<String>,
+    #[serde(flatten)]
+    #[tsify(type = "Record<string, unknown>")]
+    pub extra: Extra,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const PARAMS: &str = r#"{"watch": [{
+        "channel_id": 1000000068001,
+        "events": ["Deals.all", "Contacts.edit"],
+        "notify_url": "https://hooks.example.com/svc?auth=abc",
+        "token": "deals-channel",
+        "channel_expiry": "2024-05-07T12:00:00+05:30",
+        "notify_on_related_action": false,
+        "notification_condition": [{
+            "type": "field_selection",
+            "module": {"api_name": "Deals", "id": "5725767000000002175"},
+            "field_selection": {
+                "group_operator": "or",
+                "group": [
+                    {"field": {"api_name": "Stage", "id": "5725767000000002565"}},
+                    {"group_operator": "and", "group": [
+                        {"field": {"api_name": "Amount", "id": "5725767000000002557"}},
+                        {"field": {"api_name": "Closing_Date"}}
+                    ]}
+                ]
+            }
+        }]
+    }]}"#;
+
+    #[test]
+    fn watch_params_with_nested_groups_round_trip() {
+        let raw: Value = serde_json::from_str(PARAMS).unwrap();
+        let params: WatchParams = serde_json::from_value(raw.clone()).unwrap();
+        let channel = &params.watch[0];
+        assert_eq!(channel.channel_id, Id::from("1000000068001"));
+        let condition = &channel.notification_condition.as_ref().unwrap()[0];
+        assert_eq!(condition.r#type, ConditionType::FieldSelection);
+        match &condition.field_selection.group[1] {
+            GroupMember::Group(inner) => {
+                assert_eq!(inner.group_operator, GroupOperator::And);
+                assert_eq!(inner.group.len(), 2);
+            }
+            other => panic!("expected a nested group, got {other:?}"),
+        }
+        let mut back = serde_json::to_value(&params).unwrap();
+        assert_eq!(back["watch"][0]["channel_id"], json!("1000000068001"));
+        back["watch"][0]["channel_id"] = json!(1000000068001u64);
+        assert_eq!(back, raw);
+    }
+
+    #[test]
+    fn a_member_of_neither_shape_does_not_decode() {
+        let bad = json!({"group_operator": "and", "group": [{"name": "Stage"}]});
+        assert!(serde_json::from_value::<FieldSelection>(bad).is_err());
+    }
+
+    #[test]
+    fn the_update_result_decodes() {
+        let body: Value = serde_json::from_str(
+            r#"{"watch": [{
+                "code": "SUCCESS", "status": "success", "message": "Successfully subscribed for actions-watch of the given module",
+                "details": {"events": [{
+                    "channel_expiry": "2024-05-07T12:00:00+05:30",
+                    "resource_uri": "https://www.svcapis.com/crm/v8/Deals",
+                    "resource_id": 5725767000000002175,
+                    "resource_name": "Deals",
+                    "channel_id": 1000000068001
+                }]}
+            }]}"#,
+        )
+        .unwrap();
+        let results: Vec<WatchResult> = serde_json::from_value(body["watch"].clone()).unwrap();
+        let event = &results[0]
+            .details
+            .as_ref()
+            .unwrap()
+            .events
+            .as_ref()
+            .unwrap()[0];
+        assert_eq!(results[0].code.as_deref(), Some("SUCCESS"));
+        assert_eq!(event.resource_id, Some(Id::from("5725767000000002175")));
+        assert_eq!(event.channel_id, Some(Id::from("1000000068001")));
+    }
+
+    #[test]
+    fn a_callback_decodes_with_every_documented_field() {
+        let body = r#"{
+            "server_time": 1714560000123,
+            "affected_values": [{"record_id": 5725767000000411001, "values": {"Stage": "Closed Won"}}],
+            "query_params": {"auth": "abc"},
+            "module": "Deals",
+            "resource_uri": "https://www.svcapis.com/crm/v8/Deals",
+            "ids": [5725767000000411001, "5725767000000411002"],
+            "affected_fields": [{"5725767000000411001": ["Stage"]}],
+            "operation": "update",
+            "channel_id": 1000000068001,
+            "token": "deals-channel",
+            "sent_by": "svc"
+        }"#;
+        let n: WatchNotification = serde_json::from_str(body).unwrap();
+        assert_eq!(n.server_time, Some(1714560000123));
+        assert_eq!(
+            n.ids,
+            Some(vec![
+                Id::from("5725767000000411001"),
+                Id::from("5725767000000411002")
+            ])
+        );
+        let values = &n.affected_values.as_ref().unwrap()[0];
+        assert_eq!(values.record_id, Some(Id::from("5725767000000411001")));
+        assert_eq!(
+            values.values.as_ref().unwrap()["Stage"],
+            json!("Closed Won")
+        );
+        assert_eq!(
+            n.affected_fields.as_ref().unwrap()[0]["5725767000000411001"],
+            ["Stage"]
+        );
+        assert_eq!(n.channel_id, Id::from("1000000068001"));
+        assert_eq!(n.extra["sent_by"], json!("svc"));
+    }
+
+    #[test]
+    fn typescript_types_follow_the_documents() {
+        assert!(
+            WatchChannel::DECL.contains("events: `${string}.${WatchOperation}`[]"),
+            "{}",
+            WatchChannel::DECL
+        );
+        assert!(
+            !WatchChannel::DECL.contains("Record<string, unknown>"),
+            "{}",
+            WatchChannel::DECL
+        );
+        assert!(
+            NotificationCondition::DECL.contains("type: ConditionType"),
+            "{}",
+            NotificationCondition::DECL
+        );
+        assert!(
+            GroupMember::DECL.contains("{ field: ApiRef } | FieldSelection"),
+            "{}",
+            GroupMember::DECL
+        );
+        assert!(WatchOperation::DECL.contains("\"create\" | \"delete\" | \"edit\" | \"all\""));
+        assert!(WatchNotification::DECL.contains("affected_fields?: Record<string, string[]>[]"));
+    }
+}

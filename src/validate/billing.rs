@@ -1,1 +1,743 @@
-//! Rules for the params of the billing operations.
+//! Rules for the params of the billing operations: tasks, plans, events.
+
+use super::{
+    details, opt, req, type_name, Ctx, Field, IssueCode, Kind, Rule, Schema, UNREPRESENTABLE,
+};
+use serde_json::{Map, Value};
+
+/// The documents set no upper bound on `page` and `per_page`; the largest integer JS holds exactly stands in.
+const NO_UPPER_BOUND: f64 = 9_007_199_254_740_991.0;
+const PAGE: Field = opt("page", Kind::Int).with(&[Rule::Range(1.0, NO_UPPER_BOUND)]);
+const PER_PAGE: Field = opt("per_page", Kind::Int).with(&[Rule::Range(1.0, NO_UPPER_BOUND)]);
+
+/// Body fields typed integer that the vendor examples also send as text (`"budget_hours": ""`).
+const LOOSE_INTEGERS: &[&str] = &["rate", "budget_hours"];
+
+const TASK_BODY: Schema = Schema {
+    fields: &[
+        req("task_name", Kind::Str).with(&[Rule::MaxLen(100)]),
+        opt("description", Kind::Str).with(&[Rule::MaxLen(500)]),
+        opt("rate", Kind::Any),
+        opt("budget_hours", Kind::Any),
+    ],
+    checks: &[loose_integers],
+};
+
+pub static CREATE_TASK: Schema = TASK_BODY;
+pub static UPDATE_TASK: Schema = TASK_BODY;
+pub static LIST_TASKS: Schema = Schema {
+    fields: &[PAGE, PER_PAGE],
+    checks: &[],
+};
+pub static GET_TASK: Schema = Schema::EMPTY;
+pub static DELETE_TASK: Schema = Schema::EMPTY;
+
+/// An integer, a string holding one, or an empty string (the value left unset).
+fn is_loose_integer(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Number(n) => n.is_i64() || n.is_u64(),
+        Value::String(s) => {
+            let t = s.trim();
+            let digits = t.strip_prefix('-').unwrap_or(t);
+            t.is_empty() || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        }
+        Value::Object(m) => m.contains_key(UNREPRESENTABLE),
+        _ => false,
+    }
+}
+
+fn loose_integers(body: &Map<String, Value>, ctx: &mut Ctx) {
+    for key in LOOSE_INTEGERS {
+        if let Some(v) = body.get(*key).filter(|v| !is_loose_integer(v)) {
+            ctx.push_at(
+                key,
+                IssueCode::InvalidType,
+                format!("{key} must be an integer, got {}", type_name(v)),
+                details([("expected", "integer".into())]),
+            );
+        }
+    }
+}
+
+static TAG: Schema = Schema {
+    fields: &[opt("tag_id", Kind::Id), opt("tag_option_id", Kind::Id)],
+    checks: &[],
+};
+static CUSTOM_FIELD: Schema = Schema {
+    fields: &[
+        opt("customfield_id", Kind::Id),
+        opt("label", Kind::Str),
+        opt("value", Kind::StrOrNum),
+    ],
+    checks: &[],
+};
+static ITEM_TAX_PREFERENCE: Schema = Schema {
+    fields: &[
+        opt("tax_id", Kind::Id),
+        opt("tax_specification", Kind::Str).with(&[Rule::OneOf(&["inter", "intra"])]),
+        opt("tax_name", Kind::Str),
+        opt("tax_percentage", Kind::Num),
+    ],
+    checks: &[],
+};
+static ADDON: Schema = Schema {
+    fields: &[opt("addon_code", Kind::Str), opt("name", Kind::Str)],
+    checks: &[],
+};
+static TAG_ITEM: Field = opt("", Kind::Obj(&TAG));
+static CUSTOM_FIELD_ITEM: Field = opt("", Kind::Obj(&CUSTOM_FIELD));
+static ITEM_TAX_PREFERENCE_ITEM: Field = opt("", Kind::Obj(&ITEM_TAX_PREFERENCE));
+static ADDON_ITEM: Field = opt("", Kind::Obj(&ADDON));
+
+/// The documents mark no plan field required ("Which plan fields are required ...: not shown").
+const PLAN_BODY: Schema = Schema {
+    fields: &[
+        opt("plan_code", Kind::Str),
+        opt("name", Kind::Str),
+        opt("description", Kind::Str),
+        opt("store_markup_description", Kind::Str),
+        opt("status", Kind::Str).with(&[Rule::OneOf(&["active", "inactive"])]),
+        opt("product_id", Kind::Id),
+        opt("account_id", Kind::Id),
+        opt("tax_id", Kind::Id),
+        opt("trial_period", Kind::Int),
+        opt("setup_fee", Kind::Num),
+        opt("setup_fee_account_id", Kind::Id),
+        opt("tags", Kind::Arr(&TAG_ITEM)),
+        opt("custom_fields", Kind::Arr(&CUSTOM_FIELD_ITEM)),
+        opt("recurring_price", Kind::Num),
+        opt("unit", Kind::Str),
+        opt("interval", Kind::Int),
+        opt("interval_unit", Kind::Str).with(&[Rule::OneOf(&["months", "years"])]),
+        opt("billing_cycles", Kind::Int),
+        opt("product_type", Kind::Str),
+        opt("hsn_or_sac", Kind::Str),
+        opt("sat_item_key_code", Kind::Int),
+        opt("unitkey_code", Kind::Str),
+        opt("item_tax_preferences", Kind::Arr(&ITEM_TAX_PREFERENCE_ITEM)),
+        opt("addons", Kind::Arr(&ADDON_ITEM)),
+        opt("is_taxable", Kind::Bool),
+        opt("tax_exemption_id", Kind::Id),
+        opt("tax_exemption_code", Kind::Str),
+        opt("can_charge_setup_fee_immediately", Kind::Bool),
+    ],
+    checks: &[],
+};
+
+pub static CREATE_PLAN: Schema = PLAN_BODY;
+pub static UPDATE_PLAN: Schema = PLAN_BODY;
+
+/// `filter_by` of the plan list, bare or written as `PlanStatus` values.
+pub const PLAN_FILTERS: &[&str] = &[
+    "All",
+    "ACTIVE",
+    "INACTIVE",
+    "PlanStatus.All",
+    "PlanStatus.ACTIVE",
+    "PlanStatus.INACTIVE",
+];
+
+pub static LIST_PLANS: Schema = Schema {
+    fields: &[
+        opt("filter_by", Kind::Str).with(&[Rule::OneOf(PLAN_FILTERS)]),
+        opt("product_id", Kind::Id),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[],
+};
+
+pub static GET_EVENT: Schema = Schema::EMPTY;
+pub static LIST_EVENTS: Schema = Schema {
+    fields: &[PAGE, PER_PAGE],
+    checks: &[],
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::{check_object, Issue};
+    use serde_json::json;
+
+    const NOW: i64 = 1_714_560_000_000;
+
+    fn run(schema: &Schema, params: Value) -> Vec<Issue> {
+        let mut ctx = Ctx::at(NOW);
+        check_object(
+            schema,
+            params.as_object().expect("params are an object"),
+            &mut ctx,
+        );
+        ctx.issues
+    }
+
+    fn passes(schema: &Schema, params: Value) {
+        let issues = run(schema, params);
+        assert!(issues.is_empty(), "{issues:#?}");
+    }
+
+    /// Asserts exactly one issue, with this path, code and details.
+    fn fails(schema: &Schema, params: Value, path: Value, code: IssueCode, details: Value) {
+        let issues = run(schema, params);
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        let issue = &issues[0];
+        assert_eq!(
+            serde_json::to_value(&issue.path).unwrap(),
+            path,
+            "{issue:?}"
+        );
+        assert_eq!(issue.code, code, "{issue:?}");
+        assert_eq!(Value::Object(issue.details.clone()), details, "{issue:?}");
+        assert!(!issue.message.is_empty());
+    }
+
+    fn text(n: usize) -> String {
+        "x".repeat(n)
+    }
+
+    fn allowed(values: &[&str]) -> Value {
+        json!({ "allowed": values })
+    }
+
+    // tasks
+
+    #[test]
+    fn a_documented_task_passes_create_and_update() {
+        let task = json!({"task_name": "Painting", "description": "Walls and doors", "rate": 30, "budget_hours": 12});
+        passes(&CREATE_TASK, task.clone());
+        passes(&UPDATE_TASK, task);
+    }
+
+    #[test]
+    fn task_name_is_required_on_create_and_update() {
+        for schema in [&CREATE_TASK, &UPDATE_TASK] {
+            fails(
+                schema,
+                json!({"rate": 3}),
+                json!(["task_name"]),
+                IssueCode::Required,
+                json!({}),
+            );
+            fails(
+                schema,
+                json!({"task_name": " "}),
+                json!(["task_name"]),
+                IssueCode::Required,
+                json!({}),
+            );
+        }
+    }
+
+    #[test]
+    fn task_name_of_100_characters_passes() {
+        passes(&CREATE_TASK, json!({"task_name": text(100)}));
+        passes(&UPDATE_TASK, json!({"task_name": text(100)}));
+    }
+
+    #[test]
+    fn task_name_of_101_characters_is_too_long() {
+        for schema in [&CREATE_TASK, &UPDATE_TASK] {
+            let params = json!({"task_name": text(101)});
+            fails(
+                schema,
+                params,
+                json!(["task_name"]),
+                IssueCode::TooLong,
+                json!({"maximum": 100}),
+            );
+        }
+    }
+
+    #[test]
+    fn task_description_of_500_characters_passes() {
+        passes(
+            &CREATE_TASK,
+            json!({"task_name": "t", "description": text(500)}),
+        );
+    }
+
+    #[test]
+    fn task_description_of_501_characters_is_too_long() {
+        let params = json!({"task_name": "t", "description": text(501)});
+        fails(
+            &UPDATE_TASK,
+            params,
+            json!(["description"]),
+            IssueCode::TooLong,
+            json!({"maximum": 500}),
+        );
+    }
+
+    #[test]
+    fn task_rate_and_budget_hours_pass_as_integers_or_integer_text() {
+        for v in [
+            json!(0),
+            json!(-3),
+            json!(90000000000u64),
+            json!("40"),
+            json!(""),
+        ] {
+            passes(
+                &CREATE_TASK,
+                json!({"task_name": "t", "rate": v.clone(), "budget_hours": v}),
+            );
+        }
+    }
+
+    #[test]
+    fn task_rate_with_a_fraction_is_not_an_integer() {
+        let params = json!({"task_name": "t", "rate": 3.5});
+        fails(
+            &CREATE_TASK,
+            params,
+            json!(["rate"]),
+            IssueCode::InvalidType,
+            json!({"expected": "integer"}),
+        );
+    }
+
+    #[test]
+    fn task_budget_hours_as_other_text_is_not_an_integer() {
+        for v in [json!("12:30"), json!("1.5"), json!(true)] {
+            let params = json!({"task_name": "t", "budget_hours": v});
+            let expected = json!({"expected": "integer"});
+            fails(
+                &UPDATE_TASK,
+                params,
+                json!(["budget_hours"]),
+                IssueCode::InvalidType,
+                expected,
+            );
+        }
+    }
+
+    #[test]
+    fn every_task_issue_is_reported_at_once() {
+        let issues = run(
+            &CREATE_TASK,
+            json!({"description": text(501), "rate": "x", "budget_hours": [1]}),
+        );
+        let got: Vec<(String, IssueCode)> =
+            issues.iter().map(|i| (i.path_string(), i.code)).collect();
+        assert_eq!(
+            got,
+            [
+                ("task_name".to_string(), IssueCode::Required),
+                ("description".to_string(), IssueCode::TooLong),
+                ("rate".to_string(), IssueCode::InvalidType),
+                ("budget_hours".to_string(), IssueCode::InvalidType),
+            ]
+        );
+    }
+
+    #[test]
+    fn task_get_and_delete_take_no_params_and_ignore_unknown_ones() {
+        passes(&GET_TASK, json!({}));
+        passes(&DELETE_TASK, json!({"organization_id": "10234695"}));
+    }
+
+    // lists
+
+    const LISTS: [&Schema; 3] = [&LIST_TASKS, &LIST_PLANS, &LIST_EVENTS];
+
+    #[test]
+    fn page_and_per_page_of_1_pass() {
+        for schema in LISTS {
+            passes(schema, json!({"page": 1, "per_page": 1}));
+            passes(
+                schema,
+                json!({"page": 9_007_199_254_740_991u64, "per_page": 200}),
+            );
+        }
+    }
+
+    #[test]
+    fn page_and_per_page_of_0_are_out_of_range() {
+        let range = json!({"minimum": 1, "maximum": NO_UPPER_BOUND});
+        for schema in LISTS {
+            fails(
+                schema,
+                json!({"page": 0}),
+                json!(["page"]),
+                IssueCode::OutOfRange,
+                range.clone(),
+            );
+            fails(
+                schema,
+                json!({"per_page": 0}),
+                json!(["per_page"]),
+                IssueCode::OutOfRange,
+                range.clone(),
+            );
+        }
+    }
+
+    #[test]
+    fn page_must_be_an_integer() {
+        for schema in LISTS {
+            let expected = json!({"expected": "integer"});
+            fails(
+                schema,
+                json!({"page": 1.5}),
+                json!(["page"]),
+                IssueCode::InvalidType,
+                expected.clone(),
+            );
+            fails(
+                schema,
+                json!({"per_page": "2"}),
+                json!(["per_page"]),
+                IssueCode::InvalidType,
+                expected,
+            );
+        }
+    }
+
+    #[test]
+    fn a_documented_list_query_passes_each_list() {
+        passes(&LIST_TASKS, json!({"page": 2, "per_page": 50}));
+        passes(
+            &LIST_PLANS,
+            json!({"filter_by": "PlanStatus.ACTIVE", "product_id": "903000000045012", "page": 1}),
+        );
+        passes(&LIST_EVENTS, json!({"page": 1, "per_page": 25}));
+        passes(&GET_EVENT, json!({}));
+    }
+
+    #[test]
+    fn every_documented_plan_filter_passes() {
+        for f in PLAN_FILTERS {
+            passes(&LIST_PLANS, json!({"filter_by": f}));
+        }
+    }
+
+    #[test]
+    fn an_undocumented_plan_filter_is_invalid() {
+        for f in ["active", "PlanStatus.Active", "Status.All"] {
+            let params = json!({"filter_by": f});
+            fails(
+                &LIST_PLANS,
+                params,
+                json!(["filter_by"]),
+                IssueCode::InvalidValue,
+                allowed(PLAN_FILTERS),
+            );
+        }
+    }
+
+    #[test]
+    fn plan_list_product_id_passes_as_string_or_integer() {
+        passes(&LIST_PLANS, json!({"product_id": 903000000045012u64}));
+        passes(&LIST_PLANS, json!({"product_id": "903000000045012"}));
+    }
+
+    #[test]
+    fn plan_list_product_id_of_another_type_is_invalid() {
+        let expected = json!({"expected": "id (string or integer)"});
+        fails(
+            &LIST_PLANS,
+            json!({"product_id": true}),
+            json!(["product_id"]),
+            IssueCode::InvalidType,
+            expected,
+        );
+    }
+
+    #[test]
+    fn every_plan_list_issue_is_reported_at_once() {
+        let issues = run(
+            &LIST_PLANS,
+            json!({"filter_by": "Active", "product_id": [], "page": 0, "per_page": "x"}),
+        );
+        let paths: Vec<String> = issues.iter().map(Issue::path_string).collect();
+        assert_eq!(paths, ["filter_by", "product_id", "page", "per_page"]);
+    }
+
+    // plans
+
+    fn plan() -> Value {
+        serde_json::from_str(
+            r#"{
+                "plan_code": "basic-monthly",
+                "name": "Basic",
+                "description": "Everything to start",
+                "store_markup_description": "All basics",
+                "status": "active",
+                "product_id": "903000000045012",
+                "account_id": 903000000000388,
+                "tax_id": "903000000000061",
+                "trial_period": 14,
+                "setup_fee": 5.5,
+                "setup_fee_account_id": "903000000000388",
+                "tags": [{"tag_id": 903000000000400, "tag_option_id": "903000000000401"}],
+                "custom_fields": [{"label": "Priority", "value": "Normal"}, {"label": "Seats", "value": 5}],
+                "recurring_price": 12.5,
+                "unit": "seat",
+                "interval": 2,
+                "interval_unit": "months",
+                "billing_cycles": -1,
+                "product_type": "goods",
+                "hsn_or_sac": "998314",
+                "sat_item_key_code": 71121206,
+                "unitkey_code": "E48",
+                "item_tax_preferences": [
+                    {"tax_specification": "intra", "tax_id": "903000000000061", "tax_name": "GST", "tax_percentage": 18},
+                    {"tax_specification": "inter", "tax_id": "903000000000062"}
+                ],
+                "addons": [{"addon_code": "extra-seat", "name": "Extra seat"}],
+                "is_taxable": true,
+                "tax_exemption_id": "903000000000070",
+                "tax_exemption_code": "EXEMPT",
+                "can_charge_setup_fee_immediately": false
+            }"#,
+        )
+        .unwrap()
+    }
+
+    fn plan_with(key: &str, value: Value) -> Value {
+        let mut p = plan();
+        p[key] = value;
+        p
+    }
+
+    #[test]
+    fn a_documented_plan_passes_create_and_update() {
+        passes(&CREATE_PLAN, plan());
+        passes(&UPDATE_PLAN, plan());
+    }
+
+    #[test]
+    fn no_plan_field_is_required() {
+        passes(&CREATE_PLAN, json!({}));
+        passes(
+            &UPDATE_PLAN,
+            json!({"addons": [{"addon_code": "extra-seat"}]}),
+        );
+    }
+
+    #[test]
+    fn plan_interval_passes_as_an_integer() {
+        passes(&CREATE_PLAN, plan_with("interval", json!(1)));
+    }
+
+    #[test]
+    fn plan_interval_with_a_fraction_is_not_an_integer() {
+        let params = plan_with("interval", json!(1.5));
+        fails(
+            &CREATE_PLAN,
+            params,
+            json!(["interval"]),
+            IssueCode::InvalidType,
+            json!({"expected": "integer"}),
+        );
+    }
+
+    #[test]
+    fn plan_interval_unit_years_passes() {
+        passes(&UPDATE_PLAN, plan_with("interval_unit", json!("years")));
+    }
+
+    #[test]
+    fn plan_interval_unit_weeks_is_invalid() {
+        let params = plan_with("interval_unit", json!("weeks"));
+        let want = allowed(&["months", "years"]);
+        fails(
+            &CREATE_PLAN,
+            params,
+            json!(["interval_unit"]),
+            IssueCode::InvalidValue,
+            want,
+        );
+    }
+
+    #[test]
+    fn plan_status_inactive_passes() {
+        passes(&CREATE_PLAN, plan_with("status", json!("inactive")));
+    }
+
+    #[test]
+    fn plan_status_archived_is_invalid() {
+        let params = plan_with("status", json!("archived"));
+        fails(
+            &UPDATE_PLAN,
+            params,
+            json!(["status"]),
+            IssueCode::InvalidValue,
+            allowed(&["active", "inactive"]),
+        );
+    }
+
+    #[test]
+    fn plan_tax_specification_inter_and_intra_pass() {
+        let prefs = json!([{"tax_specification": "inter"}, {"tax_specification": "intra"}]);
+        passes(&CREATE_PLAN, plan_with("item_tax_preferences", prefs));
+    }
+
+    #[test]
+    fn plan_tax_specification_outside_the_set_is_invalid() {
+        let prefs = json!([{"tax_specification": "intra"}, {"tax_specification": "outer"}]);
+        let params = plan_with("item_tax_preferences", prefs);
+        let path = json!(["item_tax_preferences", 1, "tax_specification"]);
+        fails(
+            &CREATE_PLAN,
+            params,
+            path,
+            IssueCode::InvalidValue,
+            allowed(&["inter", "intra"]),
+        );
+    }
+
+    #[test]
+    fn plan_addon_code_and_name_pass_as_text() {
+        let addons = json!([{"addon_code": "a", "name": "A"}, {"addon_code": "b", "name": "B"}]);
+        passes(&UPDATE_PLAN, plan_with("addons", addons));
+    }
+
+    #[test]
+    fn plan_addon_code_and_name_of_another_type_are_invalid() {
+        let addons = json!([{"addon_code": "a"}, {"addon_code": "b", "name": 2}]);
+        let path = json!(["addons", 1, "name"]);
+        let want = json!({"expected": "string"});
+        fails(
+            &UPDATE_PLAN,
+            plan_with("addons", addons),
+            path,
+            IssueCode::InvalidType,
+            want.clone(),
+        );
+        let addons = json!([{"addon_code": 7}]);
+        fails(
+            &CREATE_PLAN,
+            plan_with("addons", addons),
+            json!(["addons", 0, "addon_code"]),
+            IssueCode::InvalidType,
+            want,
+        );
+    }
+
+    #[test]
+    fn plan_tag_ids_pass_as_strings_or_integers() {
+        let tags = json!([{"tag_id": "1", "tag_option_id": 2}, {"tag_id": 18446744073709551615u64, "tag_option_id": "4"}]);
+        passes(&CREATE_PLAN, plan_with("tags", tags));
+    }
+
+    #[test]
+    fn plan_tag_ids_of_another_type_are_invalid() {
+        let tags = json!([{"tag_id": "1", "tag_option_id": false}]);
+        let want = json!({"expected": "id (string or integer)"});
+        fails(
+            &CREATE_PLAN,
+            plan_with("tags", tags),
+            json!(["tags", 0, "tag_option_id"]),
+            IssueCode::InvalidType,
+            want,
+        );
+    }
+
+    #[test]
+    fn plan_custom_field_label_and_value_pass() {
+        let fields = json!([{"label": "Seats", "value": 5}, {"label": "Tier", "value": "Gold"}]);
+        passes(&UPDATE_PLAN, plan_with("custom_fields", fields));
+    }
+
+    #[test]
+    fn plan_custom_field_label_and_value_of_another_type_are_invalid() {
+        let fields = json!([{"label": 1, "value": "x"}]);
+        let want = json!({"expected": "string"});
+        fails(
+            &UPDATE_PLAN,
+            plan_with("custom_fields", fields),
+            json!(["custom_fields", 0, "label"]),
+            IssueCode::InvalidType,
+            want,
+        );
+        let fields = json!([{"label": "Tier", "value": {"a": 1}}]);
+        let want = json!({"expected": "string or number"});
+        fails(
+            &UPDATE_PLAN,
+            plan_with("custom_fields", fields),
+            json!(["custom_fields", 0, "value"]),
+            IssueCode::InvalidType,
+            want,
+        );
+    }
+
+    #[test]
+    fn plan_request_only_flags_pass_as_booleans() {
+        passes(&CREATE_PLAN, plan_with("is_taxable", json!(false)));
+        passes(
+            &UPDATE_PLAN,
+            plan_with("can_charge_setup_fee_immediately", json!(true)),
+        );
+    }
+
+    #[test]
+    fn plan_request_only_flags_as_text_are_invalid() {
+        let want = json!({"expected": "boolean"});
+        for key in ["is_taxable", "can_charge_setup_fee_immediately"] {
+            let params = plan_with(key, json!("yes"));
+            fails(
+                &CREATE_PLAN,
+                params,
+                json!([key]),
+                IssueCode::InvalidType,
+                want.clone(),
+            );
+        }
+    }
+
+    #[test]
+    fn every_plan_issue_is_reported_at_once() {
+        let mut params = plan();
+        params["status"] = json!("gone");
+        params["interval"] = json!("2");
+        params["interval_unit"] = json!("days");
+        params["tags"] = json!([{"tag_id": []}]);
+        params["addons"] = json!([{"name": 1}]);
+        params["item_tax_preferences"] = json!([{"tax_specification": "x"}]);
+        let issues = run(&CREATE_PLAN, params);
+        let paths: Vec<String> = issues.iter().map(Issue::path_string).collect();
+        assert_eq!(
+            paths,
+            [
+                "status",
+                "tags[0].tag_id",
+                "interval",
+                "interval_unit",
+                "item_tax_preferences[0].tax_specification",
+                "addons[0].name"
+            ]
+        );
+    }
+
+    // vendor examples
+
+    const VENDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/vendor/");
+
+    #[test]
+    fn valid_vendor_requests_pass() {
+        let cases: [(&str, &Schema); 5] = [
+            ("books-as-billing__add_task.json", &CREATE_TASK),
+            ("books-as-billing__update_task.json", &UPDATE_TASK),
+            ("books-as-billing__list_tasks.json", &LIST_TASKS),
+            ("books-as-billing__get_task.json", &GET_TASK),
+            ("books-as-billing__delete_task.json", &DELETE_TASK),
+        ];
+        for (file, schema) in cases {
+            let text = std::fs::read_to_string(format!("{VENDOR}{file}")).unwrap();
+            let example: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(
+                example["type_placeholders_used"]["request"],
+                json!([]),
+                "{file}"
+            );
+            let params = match &example["request_body"] {
+                Value::Null => example["query_params_example"].clone(),
+                body => body.clone(),
+            };
+            let issues = run(schema, params);
+            assert!(issues.is_empty(), "{file}: {issues:#?}");
+        }
+    }
+}

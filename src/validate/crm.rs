@@ -1,1 +1,860 @@
-//! Rules for the params of the crm operations.
+//! Rules for the params of the crm operations: the notification channel (watch) update.
+
+use super::format::{parse_timestamp, Format};
+use super::{
+    check_object, details, opt, req, type_name, Ctx, Field, IssueCode, Kind, PathSeg, Rule, Schema,
+    UNREPRESENTABLE,
+};
+use serde_json::{Map, Value};
+
+/// Modules whose records a channel can watch, by API name; custom modules are allowed too.
+pub const SUPPORTED_MODULES: &[&str] = &[
+    "Leads",
+    "Accounts",
+    "Contacts",
+    "Deals",
+    "Campaigns",
+    "Tasks",
+    "Cases",
+    "Meetings",
+    "Calls",
+    "Solutions",
+    "Products",
+    "Vendors",
+    "Price_Books",
+    "Quotes",
+    "Sales_Orders",
+    "Purchase_Orders",
+    "Invoices",
+    "Appointments",
+    "Services",
+];
+
+/// The operation half of an `events` entry.
+pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];
+
+/// The format name reported for an `events` entry of the wrong shape.
+pub const EVENT_FORMAT: &str = "{module_api_name}.{operation}";
+
+const MAX_FIELDS: usize = 10;
+const WEEK_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+
+static API_REF: Schema = Schema {
+    fields: &[opt("api_name", Kind::Str), opt("id", Kind::Id)],
+    checks: &[],
+};
+static FIELD_MEMBER: Schema = Schema {
+    fields: &[req("field", Kind::Obj(&API_REF))],
+    checks: &[],
+};
+/// Members are objects; which of the two shapes each has is decided by `group_members`.
+static MEMBER: Field = opt("", Kind::Obj(&Schema::EMPTY));
+static GROUP: Schema = Schema {
+    fields: &[
+        req("group_operator", Kind::Str).with(&[Rule::OneOf(&["and", "or"])]),
+        req("group", Kind::Arr(&MEMBER)),
+    ],
+    checks: &[group_members],
+};
+static CONDITION: Schema = Schema {
+    fields: &[
+        req("type", Kind::Str).with(&[Rule::OneOf(&["field_selection"])]),
+        req("module", Kind::Obj(&API_REF)),
+        req("field_selection", Kind::Obj(&GROUP)),
+    ],
+    checks: &[at_most_ten_fields],
+};
+static CONDITION_ITEM: Field = opt("", Kind::Obj(&CONDITION));
+static EVENT_ITEM: Field = opt("", Kind::Str);
+static CHANNEL: Schema = Schema {
+    fields: &[
+        req("channel_id", Kind::Any),
+        req("events", Kind::Arr(&EVENT_ITEM)),
+        req("notify_url", Kind::Str).with(&[Rule::Format(Format::HttpUrl)]),
+        opt("token", Kind::Str).with(&[Rule::MaxLen(50)]),
+        opt("channel_expiry", Kind::Str).with(&[Rule::Format(Format::Timestamp)]),
+        opt("notification_condition", Kind::Arr(&CONDITION_ITEM)).with(&[Rule::MaxItems(2)]),
+        opt("notify_on_related_action", Kind::Bool),
+    ],
+    checks: &[
+        channel_id_is_a_long,
+        events_name_module_and_operation,
+        expiry_within_a_week,
+    ],
+};
+static CHANNEL_ITEM: Field = opt("", Kind::Obj(&CHANNEL));
+
+pub static UPDATE_NOTIFICATION_CHANNELS: Schema = Schema {
+    fields: &[req("watch", Kind::Arr(&CHANNEL_ITEM))],
+    checks: &[watch_is_not_empty],
+};
+
+/// Reports `key` of `map` when it is an empty array: a required list needs a member.
+fn not_empty(map: &Map<String, Value>, key: &str, ctx: &mut Ctx) -> bool {
+    match map.get(key) {
+        Some(Value::Array(items)) if items.is_empty() => {
+            ctx.push_at(
+                key,
+                IssueCode::Required,
+                format!("{key} needs at least one member"),
+                Map::new(),
+            );
+            false
+        }
+        _ => true,
+    }
+}
+
+fn watch_is_not_empty(params: &Map<String, Value>, ctx: &mut Ctx) {
+    not_empty(params, "watch", ctx);
+}
+
+fn channel_id_is_a_long(channel: &Map<String, Value>, ctx: &mut Ctx) {
+    let ok = match channel.get("channel_id") {
+        None | Some(Value::Null) => true,
+        Some(Value::Number(n)) => n.is_i64() || n.is_u64(),
+        Some(Value::String(s)) => s.trim().is_empty() || s.bytes().all(|b| b.is_ascii_digit()),
+        Some(Value::Object(m)) => m.contains_key(UNREPRESENTABLE),
+        Some(_) => false,
+    };
+    if !ok {
+        let got = type_name(&channel["channel_id"]);
+        ctx.push_at(
+            "channel_id",
+            IssueCode::InvalidType,
+            format!("channel_id must be an integer or a string of digits, got {got}"),
+            details([("expected", "integer".into())]),
+        );
+    }
+}
+
+/// A custom module's API name: letters, digits and underscores, starting with a letter.
+fn is_module_name(s: &str) -> bool {
+    s.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+fn check_event(event: &str, ctx: &mut Ctx) {
+    match event.split_once('.') {
+        Some((module, operation)) if is_module_name(module) => {
+            if !EVENT_OPERATIONS.contains(&operation) {
+                ctx.push(
+                    IssueCode::InvalidValue,
+                    format!(
+                        "the operation of {:?} must be one of {}",
+                        crate::error::shorten(event),
+                        EVENT_OPERATIONS.join(", ")
+                    ),
+                    details([(
+                        "allowed",
+                        EVENT_OPERATIONS.iter().map(|o| Value::from(*o)).collect(),
+                    )]),
+                );
+            }
+        }
+        _ => ctx.push(
+            IssueCode::InvalidFormat,
+            format!(
+                "an event must be {EVENT_FORMAT}, got {:?}",
+                crate::error::shorten(event)
+            ),
+            details([("format", EVENT_FORMAT.into())]),
+        ),
+    }
+}
+
+fn events_name_module_and_operation(channel: &Map<String, Value>, ctx: &mut Ctx) {
+    let Some(Value::Array(events)) = channel.get("events") else {
+        return;
+    };
+    if !not_empty(channel, "events", ctx) {
+        return;
+    }
+    ctx.enter(PathSeg::Key("events".into()), |ctx| {
+        for (i, event) in events.iter().enumerate() {
+            if let Value::String(s) = event {
+                ctx.enter(PathSeg::Index(i), |ctx| check_event(s, ctx));
+            }
+        }
+    });
+}
+
+/// `yyyy-mm-ddThh:mm:ss[.mmm]Z` of milliseconds since the Unix epoch.
+fn iso(ms: i64) -> String {
+    let (secs, milli) = (ms.div_euclid(1000), ms.rem_euclid(1000));
+    let (days, sod) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    let time = format!("{:02}:{:02}:{:02}", sod / 3600, sod % 3600 / 60, sod % 60);
+    match milli {
+        0 => format!("{y:04}-{m:02}-{d:02}T{time}Z"),
+        _ => format!("{y:04}-{m:02}-{d:02}T{time}.{milli:03}Z"),
+    }
+}
+
+/// The civil date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Not in the past (to the second) and no more than one week after now.
+fn expiry_within_a_week(channel: &Map<String, Value>, ctx: &mut Ctx) {
+    let Some(Value::String(s)) = channel.get("channel_expiry") else {
+        return;
+    };
+    let Some(secs) = parse_timestamp(s) else {
+        return;
+    };
+    let at = secs.saturating_mul(1000);
+    let earliest = ctx.now_ms.div_euclid(1000) * 1000;
+    let latest = ctx.now_ms.saturating_add(WEEK_MS);
+    if at < earliest || at > latest {
+        let (min, max) = (iso(earliest), iso(latest));
+        ctx.push_at(
+            "channel_expiry",
+            IssueCode::OutOfRange,
+            format!("channel_expiry must be between now ({min}) and one week from now ({max})"),
+            details([("minimum", min.into()), ("maximum", max.into())]),
+        );
+    }
+}
+
+enum MemberShape {
+    Field,
+    Group,
+}
+
+fn member_shape(member: &Map<String, Value>) -> Option<MemberShape> {
+    if member.contains_key("field") {
+        Some(MemberShape::Field)
+    } else if member.contains_key("group") || member.contains_key("group_operator") {
+        Some(MemberShape::Group)
+    } else {
+        None
+    }
+}
+
+/// Walks the members of a group: each is a `{field}` or a nested `{group_operator, group}`.
+fn group_members(group: &Map<String, Value>, ctx: &mut Ctx) {
+    let Some(Value::Array(members)) = group.get("group") else {
+        return;
+    };
+    if !not_empty(group, "group", ctx) {
+        return;
+    }
+    ctx.enter(PathSeg::Key("group".into()), |ctx| {
+        for (i, member) in members.iter().enumerate() {
+            let Value::Object(member) = member else {
+                continue;
+            };
+            ctx.enter(PathSeg::Index(i), |ctx| match member_shape(member) {
+                Some(MemberShape::Field) => check_object(&FIELD_MEMBER, member, ctx),
+                Some(MemberShape::Group) => check_object(&GROUP, member, ctx),
+                None if member.contains_key(UNREPRESENTABLE) => {}
+                None => ctx.push(
+                    IssueCode::InvalidType,
+                    "a group member must be {field: {api_name, id}} or {group_operator, group}",
+                    details([("expected", "field or group".into())]),
+                ),
+            });
+        }
+    });
+}
+
+fn count_fields(members: &[Value]) -> usize {
+    members
+        .iter()
+        .map(|member| match member {
+            Value::Object(m) if m.contains_key("field") => 1,
+            Value::Object(m) => match m.get("group") {
+                Some(Value::Array(inner)) => count_fields(inner),
+                _ => 0,
+            },
+            _ => 0,
+        })
+        .sum()
+}
+
+fn at_most_ten_fields(condition: &Map<String, Value>, ctx: &mut Ctx) {
+    let Some(Value::Object(selection)) = condition.get("field_selection") else {
+        return;
+    };
+    let Some(Value::Array(group)) = selection.get("group") else {
+        return;
+    };
+    let n = count_fields(group);
+    if n > MAX_FIELDS {
+        ctx.enter(PathSeg::Key("field_selection".into()), |ctx| {
+            ctx.push_at(
+                "group",
+                IssueCode::TooMany,
+                format!("a field selection may hold at most {MAX_FIELDS} fields, however nested; it has {n}"),
+                details([("maximum", MAX_FIELDS.into())]),
+            )
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::Issue;
+    use serde_json::json;
+
+    /// 2024-05-01T10:40:00Z.
+    const NOW: i64 = 1_714_560_000_000;
+    const NOW_ISO: &str = "2024-05-01T10:40:00Z";
+    const WEEK_ISO: &str = "2024-05-08T10:40:00Z";
+
+    fn run(params: Value) -> Vec<Issue> {
+        let mut ctx = Ctx::at(NOW);
+        check_object(
+            &UPDATE_NOTIFICATION_CHANNELS,
+            params.as_object().unwrap(),
+            &mut ctx,
+        );
+        ctx.issues
+    }
+
+    fn passes(params: Value) {
+        let issues = run(params);
+        assert!(issues.is_empty(), "{issues:#?}");
+    }
+
+    /// Asserts exactly one issue, with this path, code and details.
+    fn fails(params: Value, path: Value, code: IssueCode, details: Value) {
+        let issues = run(params);
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        let issue = &issues[0];
+        assert_eq!(
+            serde_json::to_value(&issue.path).unwrap(),
+            path,
+            "{issue:?}"
+        );
+        assert_eq!(issue.code, code, "{issue:?}");
+        assert_eq!(Value::Object(issue.details.clone()), details, "{issue:?}");
+    }
+
+    fn channel() -> Value {
+        json!({
+            "channel_id": 1000000068001u64,
+            "events": ["Deals.all", "Contacts.edit"],
+            "notify_url": "https://hooks.example.com/svc?auth=abc",
+        })
+    }
+
+    /// Params of one channel with `key` set (or removed when `value` is null).
+    fn with(key: &str, value: Value) -> Value {
+        let mut c = channel();
+        match value {
+            Value::Null => {
+                c.as_object_mut().unwrap().remove(key);
+            }
+            v => c[key] = v,
+        }
+        json!({ "watch": [c] })
+    }
+
+    fn field(name: &str) -> Value {
+        json!({"field": {"api_name": name, "id": "5725767000000002565"}})
+    }
+
+    fn condition(group: Value) -> Value {
+        json!({
+            "type": "field_selection",
+            "module": {"api_name": "Deals", "id": "5725767000000002175"},
+            "field_selection": {"group_operator": "or", "group": group}
+        })
+    }
+
+    fn with_condition(group: Value) -> Value {
+        with("notification_condition", json!([condition(group)]))
+    }
+
+    fn at(path: &[Value]) -> Value {
+        let mut full = vec![json!("watch"), json!(0)];
+        full.extend_from_slice(path);
+        Value::Array(full)
+    }
+
+    #[test]
+    fn a_documented_channel_passes() {
+        passes(json!({"watch": [{
+            "channel_id": "1000000068001",
+            "events": ["Deals.all", "Contacts.create", "Price_Books.delete", "Custom_Module1.edit"],
+            "notify_url": "https://hooks.example.com/svc",
+            "token": "deals-channel",
+            "channel_expiry": "2024-05-02T10:40:00+05:30",
+            "notify_on_related_action": false,
+            "notification_condition": [condition(json!([
+                field("Stage"),
+                {"group_operator": "and", "group": [field("Amount"), field("Closing_Date")]}
+            ]))]
+        }]}));
+    }
+
+    #[test]
+    fn watch_is_required() {
+        fails(json!({}), json!(["watch"]), IssueCode::Required, json!({}));
+    }
+
+    #[test]
+    fn watch_with_one_channel_passes() {
+        passes(json!({ "watch": [channel()] }));
+    }
+
+    #[test]
+    fn watch_with_no_channel_is_missing_its_member() {
+        fails(
+            json!({"watch": []}),
+            json!(["watch"]),
+            IssueCode::Required,
+            json!({}),
+        );
+    }
+
+    #[test]
+    fn watch_members_must_be_objects() {
+        let params = json!({"watch": [channel(), "Deals.all"]});
+        fails(
+            params,
+            json!(["watch", 1]),
+            IssueCode::InvalidType,
+            json!({"expected": "object"}),
+        );
+    }
+
+    #[test]
+    fn channel_id_passes_as_an_integer_or_digits() {
+        passes(with("channel_id", json!(1)));
+        passes(with("channel_id", json!("1000000068001")));
+    }
+
+    #[test]
+    fn channel_id_as_other_text_is_not_an_integer() {
+        for v in [json!("1000-68"), json!(1.5), json!(true)] {
+            fails(
+                with("channel_id", v),
+                at(&[json!("channel_id")]),
+                IssueCode::InvalidType,
+                json!({"expected": "integer"}),
+            );
+        }
+    }
+
+    #[test]
+    fn channel_id_events_and_notify_url_are_required() {
+        for key in ["channel_id", "events", "notify_url"] {
+            fails(
+                with(key, Value::Null),
+                at(&[json!(key)]),
+                IssueCode::Required,
+                json!({}),
+            );
+        }
+    }
+
+    #[test]
+    fn events_of_every_supported_module_and_operation_pass() {
+        let events: Vec<String> = SUPPORTED_MODULES
+            .iter()
+            .flat_map(|m| EVENT_OPERATIONS.iter().map(move |o| format!("{m}.{o}")))
+            .chain(["Custom_Module1.all".to_string(), "zoo2.create".to_string()])
+            .collect();
+        passes(with("events", json!(events)));
+    }
+
+    #[test]
+    fn an_event_with_an_undocumented_operation_is_invalid() {
+        let params = with("events", json!(["Deals.all", "Deals.update"]));
+        fails(
+            params,
+            at(&[json!("events"), json!(1)]),
+            IssueCode::InvalidValue,
+            json!({"allowed": EVENT_OPERATIONS}),
+        );
+    }
+
+    #[test]
+    fn an_event_not_shaped_module_dot_operation_is_malformed() {
+        for bad in ["Deals", "Price Books.all", "1Deals.create", ".all", ""] {
+            let params = with("events", json!([bad]));
+            fails(
+                params,
+                at(&[json!("events"), json!(0)]),
+                IssueCode::InvalidFormat,
+                json!({"format": EVENT_FORMAT}),
+            );
+        }
+    }
+
+    #[test]
+    fn events_with_no_member_are_missing() {
+        fails(
+            with("events", json!([])),
+            at(&[json!("events")]),
+            IssueCode::Required,
+            json!({}),
+        );
+    }
+
+    #[test]
+    fn notify_url_over_http_or_https_passes() {
+        passes(with("notify_url", json!("http://hooks.example.com/svc")));
+    }
+
+    #[test]
+    fn notify_url_that_is_not_an_absolute_http_url_is_malformed() {
+        for bad in ["ftp://hooks.example.com", "/svc/callback", "https://"] {
+            let params = with("notify_url", json!(bad));
+            fails(
+                params,
+                at(&[json!("notify_url")]),
+                IssueCode::InvalidFormat,
+                json!({"format": "url"}),
+            );
+        }
+    }
+
+    #[test]
+    fn token_of_50_characters_passes() {
+        passes(with("token", json!("t".repeat(50))));
+    }
+
+    #[test]
+    fn token_of_51_characters_is_too_long() {
+        let params = with("token", json!("t".repeat(51)));
+        fails(
+            params,
+            at(&[json!("token")]),
+            IssueCode::TooLong,
+            json!({"maximum": 50}),
+        );
+    }
+
+    #[test]
+    fn channel_expiry_exactly_one_week_ahead_passes() {
+        passes(with("channel_expiry", json!(WEEK_ISO)));
+        passes(with("channel_expiry", json!("2024-05-08T16:10:00+05:30")));
+    }
+
+    #[test]
+    fn channel_expiry_one_second_past_a_week_is_out_of_range() {
+        let params = with("channel_expiry", json!("2024-05-08T10:40:01Z"));
+        let range = json!({"minimum": NOW_ISO, "maximum": WEEK_ISO});
+        fails(
+            params,
+            at(&[json!("channel_expiry")]),
+            IssueCode::OutOfRange,
+            range,
+        );
+    }
+
+    #[test]
+    fn channel_expiry_now_passes() {
+        passes(with("channel_expiry", json!(NOW_ISO)));
+        passes(with("channel_expiry", json!("2024-05-01T03:40:00-0700")));
+    }
+
+    #[test]
+    fn channel_expiry_one_second_in_the_past_is_out_of_range() {
+        let params = with("channel_expiry", json!("2024-05-01T10:39:59Z"));
+        let range = json!({"minimum": NOW_ISO, "maximum": WEEK_ISO});
+        fails(
+            params,
+            at(&[json!("channel_expiry")]),
+            IssueCode::OutOfRange,
+            range,
+        );
+    }
+
+    #[test]
+    fn channel_expiry_without_an_offset_is_malformed() {
+        for bad in ["2024-05-02T10:40:00", "2024-05-02", "tomorrow"] {
+            let params = with("channel_expiry", json!(bad));
+            fails(
+                params,
+                at(&[json!("channel_expiry")]),
+                IssueCode::InvalidFormat,
+                json!({"format": "date-time"}),
+            );
+        }
+    }
+
+    #[test]
+    fn notify_on_related_action_passes_as_a_boolean() {
+        passes(with("notify_on_related_action", json!(true)));
+    }
+
+    #[test]
+    fn notify_on_related_action_as_text_is_invalid() {
+        let params = with("notify_on_related_action", json!("true"));
+        fails(
+            params,
+            at(&[json!("notify_on_related_action")]),
+            IssueCode::InvalidType,
+            json!({"expected": "boolean"}),
+        );
+    }
+
+    #[test]
+    fn two_notification_conditions_pass() {
+        let c = condition(json!([field("Stage")]));
+        passes(with("notification_condition", json!([c.clone(), c])));
+    }
+
+    #[test]
+    fn three_notification_conditions_are_too_many() {
+        let c = condition(json!([field("Stage")]));
+        let params = with("notification_condition", json!([c.clone(), c.clone(), c]));
+        fails(
+            params,
+            at(&[json!("notification_condition")]),
+            IssueCode::TooMany,
+            json!({"maximum": 2}),
+        );
+    }
+
+    fn condition_at(path: &[Value]) -> Value {
+        let mut full = vec![json!("notification_condition"), json!(0)];
+        full.extend_from_slice(path);
+        at(&full)
+    }
+
+    #[test]
+    fn condition_type_field_selection_passes() {
+        passes(with_condition(json!([field("Stage")])));
+    }
+
+    #[test]
+    fn condition_type_other_than_field_selection_is_invalid() {
+        let mut c = condition(json!([field("Stage")]));
+        c["type"] = json!("field");
+        let params = with("notification_condition", json!([c]));
+        fails(
+            params,
+            condition_at(&[json!("type")]),
+            IssueCode::InvalidValue,
+            json!({"allowed": ["field_selection"]}),
+        );
+    }
+
+    #[test]
+    fn condition_type_module_and_field_selection_are_required() {
+        for key in ["type", "module", "field_selection"] {
+            let mut c = condition(json!([field("Stage")]));
+            c.as_object_mut().unwrap().remove(key);
+            let params = with("notification_condition", json!([c]));
+            fails(
+                params,
+                condition_at(&[json!(key)]),
+                IssueCode::Required,
+                json!({}),
+            );
+        }
+    }
+
+    #[test]
+    fn condition_module_must_be_an_object_of_api_name_and_id() {
+        let mut c = condition(json!([field("Stage")]));
+        c["module"] = json!({"api_name": "Deals", "id": false});
+        let params = with("notification_condition", json!([c]));
+        let want = json!({"expected": "id (string or integer)"});
+        fails(
+            params,
+            condition_at(&[json!("module"), json!("id")]),
+            IssueCode::InvalidType,
+            want,
+        );
+    }
+
+    fn selection_at(path: &[Value]) -> Value {
+        let mut full = vec![json!("field_selection")];
+        full.extend_from_slice(path);
+        condition_at(&full)
+    }
+
+    #[test]
+    fn group_operator_and_and_or_pass() {
+        passes(with_condition(
+            json!([{"group_operator": "and", "group": [field("Stage")]}]),
+        ));
+    }
+
+    #[test]
+    fn group_operator_outside_the_set_is_invalid() {
+        let mut c = condition(json!([field("Stage")]));
+        c["field_selection"]["group_operator"] = json!("xor");
+        let params = with("notification_condition", json!([c]));
+        fails(
+            params,
+            selection_at(&[json!("group_operator")]),
+            IssueCode::InvalidValue,
+            json!({"allowed": ["and", "or"]}),
+        );
+    }
+
+    #[test]
+    fn a_nested_group_needs_its_operator_and_members() {
+        let params = with_condition(json!([field("Stage"), {"group": [field("Amount")]}]));
+        let path = selection_at(&[json!("group"), json!(1), json!("group_operator")]);
+        fails(params, path, IssueCode::Required, json!({}));
+        let params =
+            with_condition(json!([field("Stage"), {"group_operator": "and", "group": []}]));
+        fails(
+            params,
+            selection_at(&[json!("group"), json!(1), json!("group")]),
+            IssueCode::Required,
+            json!({}),
+        );
+    }
+
+    #[test]
+    fn a_group_with_no_member_is_missing_its_members() {
+        fails(
+            with_condition(json!([])),
+            selection_at(&[json!("group")]),
+            IssueCode::Required,
+            json!({}),
+        );
+    }
+
+    #[test]
+    fn a_member_of_neither_shape_is_reported_at_its_own_path() {
+        let params =
+            with_condition(json!([field("A"), field("B"), field("C"), {"api_name": "Stage"}]));
+        let path = selection_at(&[json!("group"), json!(3)]);
+        fails(
+            params,
+            path,
+            IssueCode::InvalidType,
+            json!({"expected": "field or group"}),
+        );
+    }
+
+    #[test]
+    fn a_member_that_is_not_an_object_is_a_type_issue() {
+        let params = with_condition(json!([field("A"), "Stage"]));
+        fails(
+            params,
+            selection_at(&[json!("group"), json!(1)]),
+            IssueCode::InvalidType,
+            json!({"expected": "object"}),
+        );
+    }
+
+    #[test]
+    fn issues_deep_in_nested_groups_carry_their_full_path() {
+        let deep = json!([field("A"), {"group_operator": "and", "group": [
+            field("B"),
+            {"group_operator": "or", "group": [{"field": {"api_name": 7}}]}
+        ]}]);
+        let path = selection_at(&[
+            json!("group"),
+            json!(1),
+            json!("group"),
+            json!(1),
+            json!("group"),
+            json!(0),
+            json!("field"),
+            json!("api_name"),
+        ]);
+        fails(
+            with_condition(deep),
+            path,
+            IssueCode::InvalidType,
+            json!({"expected": "string"}),
+        );
+    }
+
+    fn nested_fields(n: usize) -> Value {
+        let (outer, inner) = (n / 2, n - n / 2);
+        let mut group: Vec<Value> = (0..outer).map(|i| field(&format!("F{i}"))).collect();
+        let deep: Vec<Value> = (0..inner).map(|i| field(&format!("G{i}"))).collect();
+        group.push(
+            json!({"group_operator": "and", "group": [{"group_operator": "or", "group": deep}]}),
+        );
+        Value::Array(group)
+    }
+
+    #[test]
+    fn ten_fields_however_nested_pass() {
+        passes(with_condition(nested_fields(10)));
+    }
+
+    #[test]
+    fn eleven_fields_however_nested_are_too_many() {
+        let params = with_condition(nested_fields(11));
+        fails(
+            params,
+            selection_at(&[json!("group")]),
+            IssueCode::TooMany,
+            json!({"maximum": 10}),
+        );
+    }
+
+    #[test]
+    fn every_watch_issue_is_reported_at_once() {
+        let params = json!({"watch": [
+            channel(),
+            {
+                "channel_id": "abc",
+                "events": ["Deals.update", "Deals"],
+                "notify_url": "hooks.example.com",
+                "token": "t".repeat(51),
+                "channel_expiry": "2024-06-01T00:00:00Z",
+                "notification_condition": [condition(json!([{"name": "x"}, {"group_operator": "nor", "group": [field("A")]}]))]
+            }
+        ]});
+        let issues = run(params);
+        let got: Vec<(String, IssueCode)> =
+            issues.iter().map(|i| (i.path_string(), i.code)).collect();
+        let want = [
+            ("watch[1].notify_url", IssueCode::InvalidFormat),
+            ("watch[1].token", IssueCode::TooLong),
+            (
+                "watch[1].notification_condition[0].field_selection.group[0]",
+                IssueCode::InvalidType,
+            ),
+            (
+                "watch[1].notification_condition[0].field_selection.group[1].group_operator",
+                IssueCode::InvalidValue,
+            ),
+            ("watch[1].channel_id", IssueCode::InvalidType),
+            ("watch[1].events[0]", IssueCode::InvalidValue),
+            ("watch[1].events[1]", IssueCode::InvalidFormat),
+            ("watch[1].channel_expiry", IssueCode::OutOfRange),
+        ];
+        let want: Vec<(String, IssueCode)> =
+            want.iter().map(|(p, c)| (p.to_string(), *c)).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn iso_times_match_the_timestamp_parser() {
+        assert_eq!(iso(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso(NOW), NOW_ISO);
+        assert_eq!(iso(951_782_400_123), "2000-02-29T00:00:00.123Z");
+        assert_eq!(iso(-1000), "1969-12-31T23:59:59Z");
+        for ms in [0, NOW, NOW + WEEK_MS, 4_102_444_799_000, -86_400_000] {
+            assert_eq!(parse_timestamp(&iso(ms)), Some(ms / 1000), "{}", iso(ms));
+        }
+    }
+
+    #[test]
+    fn deeply_nested_groups_are_walked() {
+        let mut group = json!([field("A")]);
+        for _ in 0..64 {
+            group = json!([{"group_operator": "and", "group": group}]);
+        }
+        passes(with_condition(group));
+    }
+}

@@ -1,1 +1,420 @@
-//! Rules for the params of the inventory operations.
+//! Rules for the params of the inventory operations: packages and composite items.
+
+use crate::model::inventory::{
+    CompositeItemSortColumn, CompositeItemStatus, CompositeItemStatusFilter, CompositeItemType,
+    CompositeProductType, CompositeTaxSpecification, PackageSortColumn, PackageStatusFilter,
+};
+use crate::validate::format::Format;
+use crate::validate::invoice::{PAGE, PER_PAGE};
+use crate::validate::{opt, req, Field, Kind, Rule, Schema};
+
+const DATE: &[Rule] = &[Rule::Format(Format::Date)];
+
+// ---- packages ----
+
+static PACKAGE_CUSTOM_FIELD: Schema = Schema {
+    fields: &[opt("customfield_id", Kind::Id), opt("value", Kind::Str)],
+    checks: &[],
+};
+static PACKAGE_CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&PACKAGE_CUSTOM_FIELD));
+
+static PACKAGE_LINE: Schema = Schema {
+    fields: &[opt("so_line_item_id", Kind::Id), opt("quantity", Kind::Num)],
+    checks: &[],
+};
+static PACKAGE_LINE_MEMBER: Field = opt("", Kind::Obj(&PACKAGE_LINE));
+
+static PACKAGE_LINE_UPDATE: Schema = Schema {
+    fields: &[
+        opt("line_item_id", Kind::Id),
+        opt("so_line_item_id", Kind::Id),
+        opt("quantity", Kind::Num),
+    ],
+    checks: &[],
+};
+static PACKAGE_LINE_UPDATE_MEMBER: Field = opt("", Kind::Obj(&PACKAGE_LINE_UPDATE));
+
+/// `salesorder_id` travels in the query but is validated with the body.
+pub static CREATE_PACKAGE: Schema = Schema {
+    fields: &[
+        req("salesorder_id", Kind::Id),
+        opt("package_number", Kind::Str),
+        opt("date", Kind::Str).with(DATE),
+        opt("custom_fields", Kind::Arr(&PACKAGE_CUSTOM_FIELD_MEMBER)),
+        opt("line_items", Kind::Arr(&PACKAGE_LINE_MEMBER)),
+        opt("notes", Kind::Str),
+    ],
+    checks: &[],
+};
+
+pub static UPDATE_PACKAGE: Schema = Schema {
+    fields: &[
+        opt("package_number", Kind::Str),
+        opt("date", Kind::Str).with(DATE),
+        opt("custom_fields", Kind::Arr(&PACKAGE_CUSTOM_FIELD_MEMBER)),
+        opt("line_items", Kind::Arr(&PACKAGE_LINE_UPDATE_MEMBER)),
+        opt("notes", Kind::Str),
+    ],
+    checks: &[],
+};
+
+pub static GET_PACKAGE: Schema = Schema::EMPTY;
+
+/// The documents give the status and sort values but not their parameter names: `status` and `sort_column` are assumed.
+pub static LIST_PACKAGES: Schema = Schema {
+    fields: &[
+        opt("status", Kind::Str).with(&[Rule::OneOf(PackageStatusFilter::VALUES)]),
+        opt("sort_column", Kind::Str).with(&[Rule::OneOf(PackageSortColumn::VALUES)]),
+        opt("date_after", Kind::Str).with(DATE),
+        opt("date_before", Kind::Str).with(DATE),
+        opt("shipment_date_after", Kind::Str).with(DATE),
+        opt("shipment_date_before", Kind::Str).with(DATE),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[],
+};
+
+// ---- composite items ----
+
+static MAPPED_ITEM: Schema = Schema {
+    fields: &[
+        opt("quantity", Kind::Num),
+        opt("item_id", Kind::Id),
+        opt("line_item_id", Kind::Id),
+    ],
+    checks: &[],
+};
+static MAPPED_ITEM_MEMBER: Field = opt("", Kind::Obj(&MAPPED_ITEM));
+
+static TAX_PREFERENCE: Schema = Schema {
+    fields: &[
+        opt("tax_id", Kind::Id),
+        opt("tax_specification", Kind::Str).with(&[Rule::OneOf(CompositeTaxSpecification::VALUES)]),
+    ],
+    checks: &[],
+};
+static TAX_PREFERENCE_MEMBER: Field = opt("", Kind::Obj(&TAX_PREFERENCE));
+
+static COMPOSITE_CUSTOM_FIELD: Schema = Schema {
+    fields: &[
+        opt("custom_field_id", Kind::Id),
+        opt("value", Kind::Str),
+        opt("index", Kind::Num),
+        opt("label", Kind::Str),
+    ],
+    checks: &[],
+};
+static COMPOSITE_CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&COMPOSITE_CUSTOM_FIELD));
+
+/// The documents mark no field of a composite item required. Update takes the create body.
+const COMPOSITE_ITEM_BODY: Schema = Schema {
+    fields: &[
+        opt("name", Kind::Str),
+        opt("mapped_items", Kind::Arr(&MAPPED_ITEM_MEMBER)),
+        opt("description", Kind::Str),
+        opt("is_combo_product", Kind::Bool),
+        opt("vendor_id", Kind::Id),
+        opt("purchase_rate", Kind::Num),
+        opt("purchase_description", Kind::Str),
+        opt("initial_stock", Kind::Num),
+        opt("initial_stock_rate", Kind::Num),
+        opt("tax_id", Kind::Id),
+        opt("sku", Kind::Str),
+        opt("isbn", Kind::StrOrNum),
+        opt("ean", Kind::StrOrNum),
+        opt("part_number", Kind::Str),
+        opt("reorder_level", Kind::Num),
+        opt("unit", Kind::Str),
+        opt("upc", Kind::StrOrNum),
+        opt("item_type", Kind::Str).with(&[Rule::OneOf(CompositeItemType::VALUES)]),
+        opt("product_type", Kind::Str).with(&[Rule::OneOf(CompositeProductType::VALUES)]),
+        opt("status", Kind::Str).with(&[Rule::OneOf(CompositeItemStatus::VALUES)]),
+        opt("rate", Kind::Num),
+        opt("custom_fields", Kind::Arr(&COMPOSITE_CUSTOM_FIELD_MEMBER)),
+        opt("account_id", Kind::Id),
+        opt("purchase_account_id", Kind::Id),
+        opt("inventory_account_id", Kind::Id),
+        opt("item_tax_preferences", Kind::Arr(&TAX_PREFERENCE_MEMBER)),
+        opt("hsn_or_sac", Kind::StrOrNum),
+    ],
+    checks: &[],
+};
+
+pub static CREATE_COMPOSITE_ITEM: Schema = COMPOSITE_ITEM_BODY;
+pub static UPDATE_COMPOSITE_ITEM: Schema = COMPOSITE_ITEM_BODY;
+
+/// The transport checks the file itself (its type among gif, png, jpeg, jpg, bmp).
+pub static UPLOAD_COMPOSITE_ITEM_IMAGE: Schema = Schema {
+    fields: &[opt("image", Kind::Any)],
+    checks: &[],
+};
+
+/// As for packages, `status` and `sort_column` are assumed names.
+pub static LIST_COMPOSITE_ITEMS: Schema = Schema {
+    fields: &[
+        opt("status", Kind::Str).with(&[Rule::OneOf(CompositeItemStatusFilter::VALUES)]),
+        opt("sort_column", Kind::Str).with(&[Rule::OneOf(CompositeItemSortColumn::VALUES)]),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[],
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::find;
+    use crate::family::Family;
+    use crate::validate::invoice::testing::{edge, issues};
+    use crate::validate::IssueCode;
+    use serde_json::{json, Value};
+
+    fn package() -> Value {
+        json!({
+            "salesorder_id": 4815000000044822u64,
+            "package_number": "PA-00001",
+            "date": "2015-05-28",
+            "custom_fields": [{"customfield_id": "46000000012845", "value": "Normal"}],
+            "line_items": [{"so_line_item_id": 4815000000044828u64, "quantity": 2}],
+            "notes": "handle with care"
+        })
+    }
+
+    fn package_update() -> Value {
+        json!({
+            "package_number": "PA-00001",
+            "date": "2015-05-29",
+            "line_items": [{"line_item_id": "4815000000044897", "so_line_item_id": 4815000000044828u64, "quantity": 1.5}],
+            "notes": "split"
+        })
+    }
+
+    fn package_query() -> Value {
+        json!({
+            "status": "Shipped",
+            "sort_column": "shipment_date",
+            "date_after": "2015-01-01",
+            "date_before": "2015-12-31",
+            "shipment_date_after": "2015-02-01",
+            "shipment_date_before": "2015-11-30",
+            "page": 1,
+            "per_page": 200
+        })
+    }
+
+    fn composite_item() -> Value {
+        let mut v = json!({
+            "name": "Laptop bundle",
+            "description": "bundle",
+            "is_combo_product": true,
+            "vendor_id": 4815000000044080u64,
+            "purchase_rate": 900,
+            "purchase_description": "bundle",
+            "initial_stock": 10,
+            "initial_stock_rate": 900.5,
+            "tax_id": "4815000000044043",
+            "sku": "LB-1",
+            "isbn": "111111111113",
+            "ean": 111111111112u64,
+            "part_number": "111111111114",
+            "reorder_level": 5,
+            "unit": "qty",
+            "upc": 111111111111u64,
+            "item_type": "inventory",
+            "product_type": "goods",
+            "rate": 1200,
+            "account_id": 4815000000000388u64,
+            "purchase_account_id": 4815000000035003u64,
+            "inventory_account_id": 4815000000035001u64,
+            "hsn_or_sac": 80540
+        });
+        v["mapped_items"] = json!([{"quantity": 1, "item_id": 4815000000044100u64, "line_item_id": "4815000000044210"}]);
+        v["custom_fields"] =
+            json!([{"custom_field_id": "46000000012845", "value": "x", "index": 1, "label": "L"}]);
+        v["item_tax_preferences"] =
+            json!([{"tax_id": "4815000000044043", "tax_specification": "inter"}]);
+        v
+    }
+
+    fn composite_query() -> Value {
+        json!({"status": "Lowstock", "sort_column": "reorder_level", "page": 1, "per_page": 200})
+    }
+
+    #[test]
+    fn a_documented_example_passes_for_every_operation() {
+        let examples = [
+            ("createPackage", package()),
+            ("listPackages", package_query()),
+            ("getPackage", json!({})),
+            ("updatePackage", package_update()),
+            ("createCompositeItem", composite_item()),
+            ("listCompositeItems", composite_query()),
+            ("updateCompositeItem", composite_item()),
+            (
+                "uploadCompositeItemImage",
+                json!({"image": {"name": "bundle.png", "data": []}}),
+            ),
+        ];
+        let ops: Vec<_> = crate::OPERATIONS.iter().filter(|op| op.family == Family::Inventory).collect();
+        assert_eq!(examples.len(), ops.len());
+        for (id, example) in &examples {
+            assert_eq!(issues(find(id).unwrap().params, example), vec![], "{id}");
+        }
+    }
+
+    #[test]
+    fn every_rule_set_names_an_inventory_operation_of_the_catalog() {
+        for op in crate::OPERATIONS.iter().filter(|op| op.family == Family::Inventory) {
+            let (id, schema) = (op.id, op.params);
+            for query_param in op.query {
+                assert!(
+                    schema.field(query_param).is_some(),
+                    "{id}: {query_param} is validated with the params"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn composite_items_require_nothing() {
+        assert!(issues(&CREATE_COMPOSITE_ITEM, &json!({})).is_empty());
+        assert!(issues(&UPDATE_COMPOSITE_ITEM, &json!({})).is_empty());
+    }
+
+    #[test]
+    fn every_package_issue_is_reported() {
+        let p = json!({
+            "date": "28-05-2015",
+            "line_items": [{"so_line_item_id": true, "quantity": "2"}, {"quantity": 1}, {"so_line_item_id": "", "quantity": null}],
+            "custom_fields": {"customfield_id": "1"}
+        });
+        let got: Vec<(String, IssueCode)> = issues(&CREATE_PACKAGE, &p)
+            .iter()
+            .map(|i| (i.path_string(), i.code))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("salesorder_id".to_string(), IssueCode::Required),
+                ("date".to_string(), IssueCode::InvalidFormat),
+                ("custom_fields".to_string(), IssueCode::InvalidType),
+                (
+                    "line_items[0].so_line_item_id".to_string(),
+                    IssueCode::InvalidType
+                ),
+                ("line_items[0].quantity".to_string(), IssueCode::InvalidType),
+                (
+                    "line_items[2].so_line_item_id".to_string(),
+                    IssueCode::InvalidType
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn every_composite_item_issue_is_reported() {
+        let p = json!({
+            "item_type": "service",
+            "product_type": "services",
+            "mapped_items": [{"quantity": "1"}],
+            "item_tax_preferences": [{"tax_specification": "both"}],
+            "rate": "1200"
+        });
+        let found = issues(&CREATE_COMPOSITE_ITEM, &p);
+        let got: Vec<(String, IssueCode)> =
+            found.iter().map(|i| (i.path_string(), i.code)).collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "mapped_items[0].quantity".to_string(),
+                    IssueCode::InvalidType
+                ),
+                ("item_type".to_string(), IssueCode::InvalidValue),
+                ("product_type".to_string(), IssueCode::InvalidValue),
+                ("rate".to_string(), IssueCode::InvalidType),
+                (
+                    "item_tax_preferences[0].tax_specification".to_string(),
+                    IssueCode::InvalidValue
+                ),
+            ]
+        );
+        assert_eq!(
+            json!(found[4].path),
+            json!(["item_tax_preferences", 0, "tax_specification"])
+        );
+    }
+
+    edge! {
+        // packages
+        salesorder_id_present_passes / salesorder_id_missing_fails:
+            CREATE_PACKAGE, package(), ["salesorder_id"], "4815000000044822" => null, Required {};
+        salesorder_id_number_passes / salesorder_id_blank_fails:
+            CREATE_PACKAGE, package(), ["salesorder_id"], 4815000000044822u64 => " ", Required {};
+        package_date_passes / package_date_slashes_fail:
+            CREATE_PACKAGE, package(), ["date"], "2024-02-29" => "2024/02/29", InvalidFormat {"format": "date"};
+        update_package_date_passes / update_package_date_invalid_day_fails:
+            UPDATE_PACKAGE, package_update(), ["date"], "2015-04-30" => "2015-04-31", InvalidFormat {"format": "date"};
+        package_line_so_line_item_id_passes / package_line_so_line_item_id_boolean_fails:
+            CREATE_PACKAGE, package(), ["line_items", 0, "so_line_item_id"], "4815000000044828" => false,
+            InvalidType {"expected": "id (string or integer)"};
+        package_line_quantity_number_passes / package_line_quantity_string_fails:
+            CREATE_PACKAGE, package(), ["line_items", 0, "quantity"], 0.5 => "2", InvalidType {"expected": "number"};
+        update_line_item_id_passes / update_line_item_id_fraction_fails:
+            UPDATE_PACKAGE, package_update(), ["line_items", 0, "line_item_id"], 4815000000044897u64 => 1.5,
+            InvalidType {"expected": "id (string or integer)"};
+        update_line_quantity_number_passes / update_line_quantity_string_fails:
+            UPDATE_PACKAGE, package_update(), ["line_items", 0, "quantity"], 3 => "3", InvalidType {"expected": "number"};
+        package_status_listed_passes / package_status_unlisted_fails:
+            LIST_PACKAGES, package_query(), ["status"], "NotShipped" => "Status.Shipped",
+            InvalidValue {"allowed": ["All", "NotShipped", "Shipped", "Delivered"]};
+        package_sort_listed_passes / package_sort_unlisted_fails:
+            LIST_PACKAGES, package_query(), ["sort_column"], "delivery_method" => "status",
+            InvalidValue {"allowed": ["tracking_number", "salesorder_number", "package_number", "date", "created_time",
+                                      "last_modified_time", "customer_name", "customer_id", "shipment_date", "quantity",
+                                      "delivery_method"]};
+        package_date_after_passes / package_date_after_timestamp_fails:
+            LIST_PACKAGES, package_query(), ["date_after"], "2015-12-31" => "2015-12-31T00:00:00Z", InvalidFormat {"format": "date"};
+        package_date_before_passes / package_date_before_short_fails:
+            LIST_PACKAGES, package_query(), ["date_before"], "2016-01-01" => "2016-1-1", InvalidFormat {"format": "date"};
+        shipment_date_after_passes / shipment_date_after_month_13_fails:
+            LIST_PACKAGES, package_query(), ["shipment_date_after"], "2015-12-01" => "2015-13-01", InvalidFormat {"format": "date"};
+        shipment_date_before_passes / shipment_date_before_day_32_fails:
+            LIST_PACKAGES, package_query(), ["shipment_date_before"], "2015-12-31" => "2015-12-32", InvalidFormat {"format": "date"};
+        packages_page_1_passes / packages_page_0_fails:
+            LIST_PACKAGES, package_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+        packages_per_page_1_passes / packages_per_page_0_fails:
+            LIST_PACKAGES, package_query(), ["per_page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+
+        // composite items
+        mapped_quantity_number_passes / mapped_quantity_string_fails:
+            CREATE_COMPOSITE_ITEM, composite_item(), ["mapped_items", 0, "quantity"], 2.5 => "2", InvalidType {"expected": "number"};
+        update_mapped_quantity_number_passes / update_mapped_quantity_boolean_fails:
+            UPDATE_COMPOSITE_ITEM, composite_item(), ["mapped_items", 0, "quantity"], 1 => true, InvalidType {"expected": "number"};
+        tax_specification_listed_passes / tax_specification_unlisted_fails:
+            CREATE_COMPOSITE_ITEM, composite_item(), ["item_tax_preferences", 0, "tax_specification"], "intra" => "both",
+            InvalidValue {"allowed": ["intra", "inter"]};
+        composite_product_type_listed_passes / composite_product_type_unlisted_fails:
+            CREATE_COMPOSITE_ITEM, composite_item(), ["product_type"], "goods" => "services", InvalidValue {"allowed": ["goods"]};
+        composite_item_type_listed_passes / composite_item_type_unlisted_fails:
+            UPDATE_COMPOSITE_ITEM, composite_item(), ["item_type"], "inventory" => "sales", InvalidValue {"allowed": ["inventory"]};
+        composite_status_listed_passes / composite_status_unlisted_fails:
+            CREATE_COMPOSITE_ITEM, composite_item(), ["status"], "inactive" => "Inactive", InvalidValue {"allowed": ["active", "inactive"]};
+        composite_combo_boolean_passes / composite_combo_string_fails:
+            CREATE_COMPOSITE_ITEM, composite_item(), ["is_combo_product"], true => "true", InvalidType {"expected": "boolean"};
+        composite_upc_string_passes / composite_upc_boolean_fails:
+            CREATE_COMPOSITE_ITEM, composite_item(), ["upc"], "0111" => true, InvalidType {"expected": "string or number"};
+        composite_list_status_listed_passes / composite_list_status_unlisted_fails:
+            LIST_COMPOSITE_ITEMS, composite_query(), ["status"], "Status.All" => "Status.Inactive",
+            InvalidValue {"allowed": ["Status.All", "Status.Active", "Inactive", "Lowstock"]};
+        composite_sort_listed_passes / composite_sort_unlisted_fails:
+            LIST_COMPOSITE_ITEMS, composite_query(), ["sort_column"], "purchase_rate" => "stock_on_hand",
+            InvalidValue {"allowed": ["name", "sku", "rate", "tax_name", "purchase_rate", "created_time",
+                                      "last_modified_time", "reorder_level"]};
+        composites_page_1_passes / composites_page_0_fails:
+            LIST_COMPOSITE_ITEMS, composite_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+        composites_per_page_1_passes / composites_per_page_fraction_fails:
+            LIST_COMPOSITE_ITEMS, composite_query(), ["per_page"], 1 => 2.5, InvalidType {"expected": "integer"};
+    }
+}

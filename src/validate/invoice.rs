@@ -1,1 +1,855 @@
-//! Rules for the params of the invoice operations.
+//! Rules for the params of the invoice operations: currencies, projects, project comments and invoices, recurring invoices.
+
+use crate::model::invoice::{
+    CurrencyFilter, InvoiceProductType, PaymentGatewayMode, PaymentGatewayName, ProjectBillingType,
+    ProjectBudgetType, ProjectFilter, ProjectInvoiceSortColumn, ProjectSortColumn, ProjectStatus,
+    ProjectUserRole,
+};
+use crate::validate::format::Format;
+use crate::validate::{details, opt, req, Ctx, Field, IssueCode, Kind, Rule, Schema};
+use serde_json::{Map, Value};
+
+/// `page` of a list: an integer from 1 (the page context holds it as a u32).
+pub(crate) const PAGE: Field = opt("page", Kind::Int).with(&[Rule::Range(1.0, u32::MAX as f64)]);
+pub(crate) const PER_PAGE: Field =
+    opt("per_page", Kind::Int).with(&[Rule::Range(1.0, u32::MAX as f64)]);
+
+const DATE: &[Rule] = &[Rule::Format(Format::Date)];
+const DURATION: &[Rule] = &[Rule::Format(Format::Duration)];
+
+/// An optional value-set field that counts as not given when blank, because the vendor examples
+/// send `""` or `" "` for "none" (the engine treats blank as missing only for required fields).
+fn one_of_unless_blank(
+    map: &Map<String, Value>,
+    ctx: &mut Ctx,
+    name: &str,
+    allowed: &'static [&'static str],
+) {
+    if let Some(Value::String(s)) = map.get(name) {
+        if !s.trim().is_empty() && !allowed.contains(&s.as_str()) {
+            ctx.push_at(
+                name,
+                IssueCode::InvalidValue,
+                format!(
+                    "{name} must be one of {}, got {:?}",
+                    allowed.join(", "),
+                    crate::error::shorten(s)
+                ),
+                details([("allowed", allowed.iter().map(|a| Value::from(*a)).collect())]),
+            );
+        }
+    }
+}
+
+// ---- currencies ----
+
+/// The documents give three text fields maximum lengths 100, 4 and 100 without naming them: none is enforced.
+const CURRENCY_BODY: Schema = Schema {
+    fields: &[
+        opt("currency_code", Kind::Str),
+        opt("currency_symbol", Kind::Str),
+        opt("price_precision", Kind::Int),
+        opt("currency_format", Kind::Str),
+    ],
+    checks: &[],
+};
+
+pub static CREATE_CURRENCY: Schema = CURRENCY_BODY;
+pub static UPDATE_CURRENCY: Schema = CURRENCY_BODY;
+pub static GET_CURRENCY: Schema = Schema::EMPTY;
+pub static DELETE_CURRENCY: Schema = Schema::EMPTY;
+
+fn currency_filter(map: &Map<String, Value>, ctx: &mut Ctx) {
+    one_of_unless_blank(map, ctx, "filter_by", CurrencyFilter::VALUES);
+}
+
+pub static LIST_CURRENCIES: Schema = Schema {
+    fields: &[opt("filter_by", Kind::Str), PAGE, PER_PAGE],
+    checks: &[currency_filter],
+};
+
+// ---- projects ----
+
+static PROJECT_TASK: Schema = Schema {
+    fields: &[
+        req("task_name", Kind::Str).with(&[Rule::MaxLen(100)]),
+        opt("description", Kind::Str).with(&[Rule::MaxLen(500)]),
+        opt("rate", Kind::StrOrNum),
+        opt("budget_hours", Kind::StrOrNum),
+    ],
+    checks: &[],
+};
+static PROJECT_TASK_MEMBER: Field = opt("", Kind::Obj(&PROJECT_TASK));
+
+static PROJECT_USER: Schema = Schema {
+    fields: &[
+        req("user_id", Kind::Id),
+        opt("is_current_user", Kind::Bool),
+        opt("user_name", Kind::Str).with(&[Rule::MaxLen(200)]),
+        opt("email", Kind::Str).with(&[Rule::MaxLen(100)]),
+        opt("user_role", Kind::Str).with(&[Rule::OneOf(ProjectUserRole::VALUES)]),
+        opt("status", Kind::Str),
+        opt("rate", Kind::StrOrNum),
+        opt("budget_hours", Kind::StrOrNum),
+        opt("total_hours", Kind::Str).with(DURATION),
+        opt("billed_hours", Kind::Str).with(DURATION),
+        opt("un_billed_hours", Kind::Str).with(DURATION),
+    ],
+    checks: &[],
+};
+static PROJECT_USER_MEMBER: Field = opt("", Kind::Obj(&PROJECT_USER));
+
+fn budget_type(map: &Map<String, Value>, ctx: &mut Ctx) {
+    one_of_unless_blank(map, ctx, "budget_type", ProjectBudgetType::VALUES);
+}
+
+/// The update parameters equal the create parameters.
+const PROJECT_BODY: Schema = Schema {
+    fields: &[
+        req("project_name", Kind::Str).with(&[Rule::MaxLen(100)]),
+        req("customer_id", Kind::Id),
+        req("user_id", Kind::Id),
+        req("billing_type", Kind::Str).with(&[Rule::OneOf(ProjectBillingType::VALUES)]),
+        opt("currency_id", Kind::Id),
+        opt("description", Kind::Str).with(&[Rule::MaxLen(500)]),
+        opt("status", Kind::Str).with(&[Rule::OneOf(ProjectStatus::VALUES)]),
+        opt("rate", Kind::StrOrNum),
+        opt("budget_type", Kind::Str),
+        opt("budget_hours", Kind::StrOrNum),
+        opt("budget_amount", Kind::StrOrNum),
+        opt("tasks", Kind::Arr(&PROJECT_TASK_MEMBER)),
+        opt("users", Kind::Arr(&PROJECT_USER_MEMBER)),
+    ],
+    checks: &[budget_type],
+};
+
+pub static CREATE_PROJECT: Schema = PROJECT_BODY;
+pub static UPDATE_PROJECT: Schema = PROJECT_BODY;
+
+pub static LIST_PROJECTS: Schema = Schema {
+    fields: &[
+        opt("filter_by", Kind::Str).with(&[Rule::OneOf(ProjectFilter::VALUES)]),
+        opt("customer_id", Kind::Id),
+        opt("sort_column", Kind::Str).with(&[Rule::OneOf(ProjectSortColumn::VALUES)]),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[],
+};
+
+pub static REMOVE_PROJECT_USER: Schema = Schema::EMPTY;
+
+pub static ADD_PROJECT_COMMENT: Schema = Schema {
+    fields: &[req("description", Kind::Str).with(&[Rule::MaxLen(500)])],
+    checks: &[],
+};
+
+pub static LIST_PROJECT_COMMENTS: Schema = Schema {
+    fields: &[PAGE, PER_PAGE],
+    checks: &[],
+};
+
+pub static DELETE_PROJECT_COMMENT: Schema = Schema::EMPTY;
+
+pub static LIST_PROJECT_INVOICES: Schema = Schema {
+    fields: &[
+        opt("sort_column", Kind::Str).with(&[Rule::OneOf(ProjectInvoiceSortColumn::VALUES)]),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[],
+};
+
+// ---- recurring invoices ----
+
+const AVATAX: &[Rule] = &[Rule::MaxLen(25)];
+
+static RECURRING_LINE: Schema = Schema {
+    fields: &[
+        opt("line_item_id", Kind::Id),
+        opt("item_id", Kind::Id),
+        opt("name", Kind::Str).with(&[Rule::MaxLen(100)]),
+        opt("description", Kind::Str).with(&[Rule::MaxLen(2000)]),
+        opt("rate", Kind::Num),
+        opt("quantity", Kind::Int),
+        opt("discount", Kind::Str),
+        opt("tax_id", Kind::Id),
+        opt("tds_tax_id", Kind::Id),
+        opt("tax_exemption_id", Kind::Id),
+        opt("avatax_tax_code", Kind::Str).with(AVATAX),
+        opt("avatax_use_code", Kind::Str).with(AVATAX),
+        opt("item_total", Kind::Num),
+        opt("sku", Kind::Str),
+        opt("product_type", Kind::Str).with(&[Rule::OneOf(InvoiceProductType::VALUES)]),
+        opt("hsn_or_sac", Kind::StrOrNum),
+        opt("project_id", Kind::Id),
+        opt("project_name", Kind::Str),
+        opt("sat_item_key_code", Kind::StrOrNum),
+        opt("unitkey_code", Kind::Str),
+    ],
+    checks: &[],
+};
+static RECURRING_LINE_MEMBER: Field = opt("", Kind::Obj(&RECURRING_LINE));
+
+static ADDRESS: Schema = Schema {
+    fields: &[
+        opt("address", Kind::Str),
+        opt("street2", Kind::Str),
+        opt("city", Kind::Str),
+        opt("state", Kind::Str),
+        opt("zip", Kind::Str),
+        opt("country", Kind::Str),
+        opt("fax", Kind::Str),
+    ],
+    checks: &[],
+};
+
+static GATEWAY: Schema = Schema {
+    fields: &[
+        opt("configured", Kind::Bool),
+        opt("additional_field1", Kind::Str).with(&[Rule::OneOf(PaymentGatewayMode::VALUES)]),
+        opt("gateway_name", Kind::Str).with(&[Rule::OneOf(PaymentGatewayName::VALUES)]),
+    ],
+    checks: &[],
+};
+static GATEWAY_MEMBER: Field = opt("", Kind::Obj(&GATEWAY));
+
+/// The documents list `payment_gateways` and `payment_options`; the vendor examples nest the first in the second.
+static PAYMENT_OPTIONS: Schema = Schema {
+    fields: &[opt("payment_gateways", Kind::Arr(&GATEWAY_MEMBER))],
+    checks: &[],
+};
+
+static CUSTOM_FIELD: Schema = Schema {
+    fields: &[
+        opt("value", Kind::Str),
+        opt("label", Kind::Str),
+        opt("data_type", Kind::Str),
+    ],
+    checks: &[],
+};
+static CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&CUSTOM_FIELD));
+
+static ID_MEMBER: Field = opt("", Kind::Id);
+
+pub static CREATE_RECURRING_INVOICE: Schema = Schema {
+    fields: &[
+        req("recurrence_name", Kind::Str).with(&[Rule::MaxLen(100)]),
+        req("customer_id", Kind::Id),
+        req("recurrence_frequency", Kind::Str),
+        opt("reference_number", Kind::Str),
+        opt("contact_persons", Kind::Arr(&ID_MEMBER)),
+        opt("currency_id", Kind::Id),
+        opt("start_date", Kind::Str).with(DATE),
+        opt("end_date", Kind::Str).with(DATE),
+        opt("last_sent_date", Kind::Str).with(DATE),
+        opt("next_invoice_date", Kind::Str).with(DATE),
+        opt("repeat_every", Kind::Int),
+        opt("place_of_supply", Kind::Str),
+        opt("gst_no", Kind::Str),
+        opt("gst_treatment", Kind::Str),
+        opt("tax_treatment", Kind::Str),
+        opt("vat_treatment", Kind::Str),
+        opt("cfdi_usage", Kind::Str),
+        opt("allow_partial_payments", Kind::Bool),
+        opt("email", Kind::Str),
+        opt("custom_fields", Kind::Arr(&CUSTOM_FIELD_MEMBER)),
+        opt("billing_address", Kind::Obj(&ADDRESS)),
+        opt("shipping_address", Kind::Obj(&ADDRESS)),
+        opt("payment_gateways", Kind::Arr(&GATEWAY_MEMBER)),
+        opt("payment_options", Kind::Obj(&PAYMENT_OPTIONS)),
+        opt("avatax_exempt_no", Kind::Str).with(AVATAX),
+        opt("avatax_use_code", Kind::Str).with(AVATAX),
+        opt("tax_authority_id", Kind::Id),
+        opt("tax_exemption_id", Kind::Id),
+        opt("line_items", Kind::Arr(&RECURRING_LINE_MEMBER)),
+    ],
+    checks: &[],
+};
+
+/// Helpers for the rule tests of the inventory and invoice families.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::validate::{check_object, Ctx, Issue, IssueCode, Schema};
+    use serde_json::{json, Value};
+
+    pub fn issues(schema: &Schema, params: &Value) -> Vec<Issue> {
+        let mut ctx = Ctx::at(0);
+        check_object(
+            schema,
+            params.as_object().expect("params are an object"),
+            &mut ctx,
+        );
+        ctx.issues
+    }
+
+    /// `base` with the value at `path` (keys and indices) replaced; `null` removes it.
+    pub fn with(base: &Value, path: &Value, v: Value) -> Value {
+        let mut out = base.clone();
+        let segs = path.as_array().expect("a path is an array");
+        let (last, parents) = segs.split_last().expect("a path is not empty");
+        let mut at = &mut out;
+        for seg in parents {
+            at = match seg {
+                Value::String(k) => &mut at[k.as_str()],
+                n => &mut at[n.as_u64().unwrap() as usize],
+            };
+        }
+        match (last, v) {
+            (Value::String(k), Value::Null) => {
+                at.as_object_mut().unwrap().remove(k);
+            }
+            (Value::String(k), v) => at[k.as_str()] = v,
+            (n, v) => at[n.as_u64().unwrap() as usize] = v,
+        }
+        out
+    }
+
+    pub fn expect_one(issues: &[Issue], path: Value, code: IssueCode, details: Value) {
+        assert_eq!(issues.len(), 1, "{issues:#?}");
+        let issue = &issues[0];
+        assert_eq!(json!(issue.path), path, "{issue:#?}");
+        assert_eq!(issue.code, code, "{issue:#?}");
+        assert_eq!(Value::Object(issue.details.clone()), details, "{issue:#?}");
+    }
+
+    /// The JSONPath form of an issue's path as the vendor files write it: `$.line_items[].name`.
+    pub fn json_path(issue: &Issue) -> String {
+        let mut s = String::from("$");
+        for seg in &issue.path {
+            match seg {
+                crate::validate::PathSeg::Key(k) => {
+                    s.push('.');
+                    s.push_str(k);
+                }
+                crate::validate::PathSeg::Index(_) => s.push_str("[]"),
+            }
+        }
+        s
+    }
+
+    pub fn vendor(name: &str) -> Value {
+        let path =
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/vendor/").to_string() + name;
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        serde_json::from_str(&text).unwrap()
+    }
+
+    /// The params a vendor file sends: the body of a body method, else the query.
+    pub fn vendor_params(name: &str) -> Value {
+        let file = vendor(name);
+        match file["method"].as_str() {
+            Some("POST" | "PUT" | "PATCH") => file["request_body"].clone(),
+            _ => file["query_params_example"].clone(),
+        }
+    }
+
+    /// Checks that a vendor request passes, except on the fields its placeholders stand in for.
+    pub fn vendor_request_passes(name: &str, schema: &Schema) {
+        let params = vendor_params(name);
+        let placeholders: Vec<String> = vendor(name)["type_placeholders_used"]["request"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.as_str().map(String::from))
+            .collect();
+        for issue in issues(schema, &params) {
+            assert!(
+                placeholders.contains(&json_path(&issue)),
+                "{name}: {issue:#?}"
+            );
+        }
+    }
+
+    /// Two tests per rule: the value at the edge passes, the one just past it fails with one issue.
+    /// Values are JSON tokens (`null` removes the field); wrap a Rust expression in parentheses.
+    macro_rules! edge {
+        ($($pass:ident / $fail:ident: $schema:expr, $base:expr, $path:tt, $ok:tt => $bad:tt, $code:ident $details:tt;)*) => {$(
+            #[test]
+            fn $pass() {
+                let p = $crate::validate::invoice::testing::with(&$base, &serde_json::json!($path), serde_json::json!($ok));
+                let found = $crate::validate::invoice::testing::issues(&$schema, &p);
+                assert!(found.is_empty(), "{found:#?}");
+            }
+
+            #[test]
+            fn $fail() {
+                let p = $crate::validate::invoice::testing::with(&$base, &serde_json::json!($path), serde_json::json!($bad));
+                $crate::validate::invoice::testing::expect_one(
+                    &$crate::validate::invoice::testing::issues(&$schema, &p),
+                    serde_json::json!($path),
+                    $crate::validate::IssueCode::$code,
+                    serde_json::json!($details),
+                );
+            }
+        )*};
+    }
+    pub(crate) use edge;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{edge, issues, vendor_request_passes, with};
+    use super::*;
+    use crate::catalog::{find, Method};
+    use crate::family::Family;
+    use serde_json::json;
+
+    fn currency() -> Value {
+        json!({"currency_code": "AUD", "currency_symbol": "$", "price_precision": 2, "currency_format": "1,234,567.89"})
+    }
+
+    fn project() -> Value {
+        json!({
+            "project_name": "Network Distribution",
+            "customer_id": "460000000044001",
+            "user_id": "460000000024003",
+            "currency_id": 460000000098001u64,
+            "billing_type": "based_on_task_hours",
+            "description": "Distribution for the system of intermediaries",
+            "status": "active",
+            "rate": "12.50",
+            "budget_type": "total_project_hours",
+            "budget_hours": "120",
+            "budget_amount": 1000,
+            "tasks": [{"task_name": "Analysis", "description": "First pass", "rate": 20, "budget_hours": "10"}],
+            "users": [{
+                "user_id": "460000000024003",
+                "is_current_user": true,
+                "user_name": "John David",
+                "email": "johndavid@example.com",
+                "user_role": "admin",
+                "rate": "30",
+                "budget_hours": 40,
+                "total_hours": "12:26",
+                "billed_hours": "12:27",
+                "un_billed_hours": "00:00"
+            }]
+        })
+    }
+
+    fn recurring_invoice() -> Value {
+        let mut v = json!({
+            "recurrence_name": "MonthlyInvoice",
+            "customer_id": "903000000000099",
+            "recurrence_frequency": "months",
+            "repeat_every": 1,
+            "reference_number": "12314",
+            "contact_persons": ["982000000567003", 982000000567004u64],
+            "currency_id": "982000000000190",
+            "start_date": "2016-06-12",
+            "end_date": "2017-06-12",
+            "place_of_supply": "TN",
+            "gst_no": "22AAAAA0000A1Z5",
+            "gst_treatment": "business_gst",
+            "allow_partial_payments": true,
+            "email": "benjamin.george@example.com",
+            "custom_fields": [{"value": "129890", "label": "label", "data_type": "text"}],
+            "avatax_exempt_no": "EX-1",
+            "avatax_use_code": "G",
+            "tax_authority_id": "903000006345",
+            "tax_exemption_id": "903000006346"
+        });
+        v["billing_address"] = json!({"address": "4900 Hopyard Rd", "street2": "McMillan Avenue", "city": "Pleasanton",
+                                      "state": "CA", "zip": "94588", "country": "U.S.A", "fax": "+1-925-924-9600"});
+        v["shipping_address"] = json!({"address": "4900 Hopyard Rd", "city": "Pleasanton", "state": "CA",
+                                       "zip": "94588", "country": "U.S.A"});
+        v["payment_gateways"] = json!([{"configured": true, "additional_field1": "standard", "gateway_name": "stripe"}]);
+        v["payment_options"] =
+            json!({"payment_gateways": [{"configured": true, "gateway_name": "paypal"}]});
+        v["line_items"] = json!([{
+            "line_item_id": "982000000567021", "item_id": 90300000081501u64, "name": "Hard Drive",
+            "description": "prorated amount", "rate": 120.5, "quantity": 2, "discount": "10%",
+            "tax_id": "903000000000356", "avatax_tax_code": "P0000000", "avatax_use_code": "G",
+            "item_total": 241, "sku": "HD-1", "product_type": "goods", "hsn_or_sac": 80540,
+            "project_id": 90300000087378u64, "sat_item_key_code": 71121206, "unitkey_code": "box"
+        }]);
+        v
+    }
+
+    fn project_comment() -> Value {
+        json!({"description": "Billing based on task hours"})
+    }
+
+    fn list_query() -> Value {
+        json!({"page": 1, "per_page": 200})
+    }
+
+    #[test]
+    fn a_documented_example_passes_for_every_operation() {
+        let examples = [
+            ("createCurrency", currency()),
+            (
+                "listCurrencies",
+                json!({"filter_by": "Currencies.ExcludeBaseCurrency", "page": 2, "per_page": 50}),
+            ),
+            ("getCurrency", json!({})),
+            ("updateCurrency", currency()),
+            ("deleteCurrency", json!({})),
+            ("createProject", project()),
+            (
+                "listProjects",
+                json!({"filter_by": "Status.Active", "customer_id": "460000000044001", "sort_column": "rate", "page": 1, "per_page": 10}),
+            ),
+            ("updateProject", project()),
+            ("removeProjectUser", json!({})),
+            ("addProjectComment", project_comment()),
+            ("listProjectComments", list_query()),
+            ("deleteProjectComment", json!({})),
+            (
+                "listProjectInvoices",
+                json!({"sort_column": "balance", "page": 1, "per_page": 25}),
+            ),
+            ("createRecurringInvoice", recurring_invoice()),
+        ];
+        let ops: Vec<_> = crate::OPERATIONS.iter().filter(|op| op.family == Family::Invoice).collect();
+        assert_eq!(examples.len(), ops.len());
+        for (id, example) in &examples {
+            assert_eq!(issues(find(id).unwrap().params, example), vec![], "{id}");
+        }
+    }
+
+    #[test]
+    fn every_rule_set_names_an_invoice_operation_of_the_catalog() {
+        for op in crate::OPERATIONS.iter().filter(|op| op.family == Family::Invoice) {
+            let (id, schema) = (op.id, op.params);
+            if !op.method.has_body() {
+                assert!(
+                    schema.fields.iter().all(|f| !f.required),
+                    "{id}: a query has no required field"
+                );
+            }
+        }
+        assert_eq!(find("deleteCurrency").unwrap().method, Method::Delete);
+    }
+
+    #[test]
+    fn the_vendor_requests_pass() {
+        for (file, schema) in [
+            ("books-as-invoice__create_currency.json", &CREATE_CURRENCY),
+            ("books-as-invoice__update_currency.json", &UPDATE_CURRENCY),
+            ("books-as-invoice__get_currency.json", &GET_CURRENCY),
+            ("books-as-invoice__delete_currency.json", &DELETE_CURRENCY),
+            ("books-as-invoice__list_currencies.json", &LIST_CURRENCIES),
+            ("books-as-invoice__create_project.json", &CREATE_PROJECT),
+            ("books-as-invoice__update_project.json", &UPDATE_PROJECT),
+            ("books-as-invoice__list_projects.json", &LIST_PROJECTS),
+            (
+                "books-as-invoice__delete_project_user.json",
+                &REMOVE_PROJECT_USER,
+            ),
+            (
+                "books-as-invoice__add_project_comment.json",
+                &ADD_PROJECT_COMMENT,
+            ),
+            (
+                "books-as-invoice__list_project_comments.json",
+                &LIST_PROJECT_COMMENTS,
+            ),
+            (
+                "books-as-invoice__delete_project_comment.json",
+                &DELETE_PROJECT_COMMENT,
+            ),
+            (
+                "books-as-invoice__list_project_invoices.json",
+                &LIST_PROJECT_INVOICES,
+            ),
+            (
+                "books-as-invoice__create_recurring_invoice.json",
+                &CREATE_RECURRING_INVOICE,
+            ),
+        ] {
+            vendor_request_passes(file, schema);
+        }
+    }
+
+    #[test]
+    fn the_recurring_invoice_placeholders_fail_only_where_they_stand() {
+        let mut params =
+            super::testing::vendor_params("books-as-invoice__create_recurring_invoice.json");
+        params["avatax_use_code"] = json!("string placeholder longer than 25");
+        params["avatax_exempt_no"] = json!("another placeholder longer than 25");
+        let found: Vec<String> = issues(&CREATE_RECURRING_INVOICE, &params)
+            .iter()
+            .map(super::testing::json_path)
+            .collect();
+        assert_eq!(found, ["$.avatax_exempt_no", "$.avatax_use_code"]);
+    }
+
+    #[test]
+    fn the_currency_lengths_are_not_guessed() {
+        let long = "x".repeat(101);
+        let p = json!({"currency_code": long, "currency_symbol": long, "currency_format": long});
+        assert!(issues(&CREATE_CURRENCY, &p).is_empty());
+    }
+
+    #[test]
+    fn every_currency_issue_is_reported() {
+        let found = issues(
+            &CREATE_CURRENCY,
+            &json!({"currency_code": 36, "price_precision": "2", "currency_format": []}),
+        );
+        let got: Vec<(String, IssueCode)> =
+            found.iter().map(|i| (i.path_string(), i.code)).collect();
+        assert_eq!(
+            got,
+            [
+                ("currency_code".to_string(), IssueCode::InvalidType),
+                ("price_precision".to_string(), IssueCode::InvalidType),
+                ("currency_format".to_string(), IssueCode::InvalidType),
+            ]
+        );
+    }
+
+    #[test]
+    fn every_project_issue_is_reported() {
+        let p = json!({
+            "project_name": "x".repeat(101),
+            "billing_type": "hourly",
+            "budget_type": "per_day",
+            "tasks": [{"description": "ok"}, {"task_name": "t", "description": "d".repeat(501)}],
+            "users": [{"user_id": "1", "user_role": "owner", "email": "e".repeat(101)}]
+        });
+        let got: Vec<(String, IssueCode)> = issues(&CREATE_PROJECT, &p)
+            .iter()
+            .map(|i| (i.path_string(), i.code))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("project_name".to_string(), IssueCode::TooLong),
+                ("customer_id".to_string(), IssueCode::Required),
+                ("user_id".to_string(), IssueCode::Required),
+                ("billing_type".to_string(), IssueCode::InvalidValue),
+                ("tasks[0].task_name".to_string(), IssueCode::Required),
+                ("tasks[1].description".to_string(), IssueCode::TooLong),
+                ("users[0].email".to_string(), IssueCode::TooLong),
+                ("users[0].user_role".to_string(), IssueCode::InvalidValue),
+                ("budget_type".to_string(), IssueCode::InvalidValue),
+            ]
+        );
+    }
+
+    #[test]
+    fn every_recurring_invoice_issue_is_reported() {
+        let p = json!({
+            "recurrence_frequency": " ",
+            "start_date": "12/06/2016",
+            "repeat_every": "2",
+            "line_items": [{"quantity": 1.5, "product_type": "service"}],
+            "payment_options": {"payment_gateways": [{"gateway_name": "venmo"}]}
+        });
+        let found = issues(&CREATE_RECURRING_INVOICE, &p);
+        let got: Vec<(String, IssueCode)> =
+            found.iter().map(|i| (i.path_string(), i.code)).collect();
+        assert_eq!(
+            got,
+            [
+                ("recurrence_name".to_string(), IssueCode::Required),
+                ("customer_id".to_string(), IssueCode::Required),
+                ("recurrence_frequency".to_string(), IssueCode::Required),
+                ("start_date".to_string(), IssueCode::InvalidFormat),
+                ("repeat_every".to_string(), IssueCode::InvalidType),
+                (
+                    "payment_options.payment_gateways[0].gateway_name".to_string(),
+                    IssueCode::InvalidValue
+                ),
+                ("line_items[0].quantity".to_string(), IssueCode::InvalidType),
+                (
+                    "line_items[0].product_type".to_string(),
+                    IssueCode::InvalidValue
+                ),
+            ]
+        );
+        assert_eq!(json!(found[6].path), json!(["line_items", 0, "quantity"]));
+    }
+
+    #[test]
+    fn blank_budget_type_and_currency_filter_count_as_not_given() {
+        assert!(issues(
+            &CREATE_PROJECT,
+            &with(&project(), &json!(["budget_type"]), json!(" "))
+        )
+        .is_empty());
+        assert!(issues(&LIST_CURRENCIES, &json!({"filter_by": ""})).is_empty());
+    }
+
+    #[test]
+    fn pages_end_where_the_page_context_does() {
+        assert!(issues(&LIST_PROJECTS, &json!({"page": u32::MAX})).is_empty());
+        let found = issues(&LIST_PROJECTS, &json!({"page": u32::MAX as u64 + 1}));
+        let range = json!({"minimum": 1, "maximum": u32::MAX});
+        super::testing::expect_one(&found, json!(["page"]), IssueCode::OutOfRange, range);
+    }
+
+    edge! {
+        // currencies
+        price_precision_integer_passes / price_precision_fraction_fails:
+            CREATE_CURRENCY, currency(), ["price_precision"], 0 => 2.5, InvalidType {"expected": "integer"};
+        update_price_precision_integer_passes / update_price_precision_string_fails:
+            UPDATE_CURRENCY, currency(), ["price_precision"], 4 => "2", InvalidType {"expected": "integer"};
+        currency_filter_listed_passes / currency_filter_unlisted_fails:
+            LIST_CURRENCIES, list_query(), ["filter_by"], "Currencies.ExcludeBaseCurrency" => "Currencies.All",
+            InvalidValue {"allowed": ["Currencies.ExcludeBaseCurrency"]};
+        currencies_page_1_passes / currencies_page_0_fails:
+            LIST_CURRENCIES, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+        currencies_per_page_1_passes / currencies_per_page_0_fails:
+            LIST_CURRENCIES, list_query(), ["per_page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+        currencies_page_integer_passes / currencies_page_fraction_fails:
+            LIST_CURRENCIES, list_query(), ["page"], 3 => 1.5, InvalidType {"expected": "integer"};
+
+        // projects
+        project_name_present_passes / project_name_missing_fails:
+            CREATE_PROJECT, project(), ["project_name"], "P" => null, Required {};
+        project_name_100_passes / project_name_101_fails:
+            CREATE_PROJECT, project(), ["project_name"], ("p".repeat(100)) => ("p".repeat(101)), TooLong {"maximum": 100};
+        update_project_name_100_passes / update_project_name_101_fails:
+            UPDATE_PROJECT, project(), ["project_name"], ("p".repeat(100)) => ("p".repeat(101)), TooLong {"maximum": 100};
+        project_customer_id_numeric_passes / project_customer_id_missing_fails:
+            CREATE_PROJECT, project(), ["customer_id"], 460000000044001u64 => null, Required {};
+        project_customer_id_string_passes / project_customer_id_boolean_fails:
+            CREATE_PROJECT, project(), ["customer_id"], "460000000044001" => true, InvalidType {"expected": "id (string or integer)"};
+        project_user_id_present_passes / project_user_id_missing_fails:
+            CREATE_PROJECT, project(), ["user_id"], "460000000024003" => null, Required {};
+        update_project_user_id_present_passes / update_project_user_id_missing_fails:
+            UPDATE_PROJECT, project(), ["user_id"], "460000000024003" => null, Required {};
+        billing_type_present_passes / billing_type_missing_fails:
+            CREATE_PROJECT, project(), ["billing_type"], "fixed_cost_for_project" => null, Required {};
+        billing_type_listed_passes / billing_type_unlisted_fails:
+            CREATE_PROJECT, project(), ["billing_type"], "based_on_staff_hours" => "hourly",
+            InvalidValue {"allowed": ["fixed_cost_for_project", "based_on_project_hours", "based_on_staff_hours", "based_on_task_hours"]};
+        budget_type_listed_passes / budget_type_unlisted_fails:
+            CREATE_PROJECT, project(), ["budget_type"], "hours_per_staff" => "per_day",
+            InvalidValue {"allowed": ["total_project_cost", "total_project_hours", "hours_per_task", "hours_per_staff"]};
+        project_status_listed_passes / project_status_unlisted_fails:
+            CREATE_PROJECT, project(), ["status"], "inactive" => "archived", InvalidValue {"allowed": ["active", "inactive"]};
+        project_description_500_passes / project_description_501_fails:
+            CREATE_PROJECT, project(), ["description"], ("d".repeat(500)) => ("d".repeat(501)), TooLong {"maximum": 500};
+        project_rate_number_passes / project_rate_boolean_fails:
+            CREATE_PROJECT, project(), ["rate"], 12.5 => true, InvalidType {"expected": "string or number"};
+        budget_hours_string_passes / budget_hours_array_fails:
+            CREATE_PROJECT, project(), ["budget_hours"], "12" => [12], InvalidType {"expected": "string or number"};
+        budget_amount_number_passes / budget_amount_object_fails:
+            CREATE_PROJECT, project(), ["budget_amount"], 1000.5 => {"amount": 1}, InvalidType {"expected": "string or number"};
+        task_name_present_passes / task_name_missing_fails:
+            CREATE_PROJECT, project(), ["tasks", 0, "task_name"], "T" => null, Required {};
+        task_name_100_passes / task_name_101_fails:
+            CREATE_PROJECT, project(), ["tasks", 0, "task_name"], ("t".repeat(100)) => ("t".repeat(101)), TooLong {"maximum": 100};
+        task_description_500_passes / task_description_501_fails:
+            CREATE_PROJECT, project(), ["tasks", 0, "description"], ("d".repeat(500)) => ("d".repeat(501)), TooLong {"maximum": 500};
+        task_rate_string_passes / task_rate_boolean_fails:
+            CREATE_PROJECT, project(), ["tasks", 0, "rate"], "20" => false, InvalidType {"expected": "string or number"};
+        task_budget_hours_number_passes / task_budget_hours_boolean_fails:
+            CREATE_PROJECT, project(), ["tasks", 0, "budget_hours"], 10 => true, InvalidType {"expected": "string or number"};
+        project_user_user_id_present_passes / project_user_user_id_missing_fails:
+            CREATE_PROJECT, project(), ["users", 0, "user_id"], 460000000024003u64 => null, Required {};
+        user_name_200_passes / user_name_201_fails:
+            CREATE_PROJECT, project(), ["users", 0, "user_name"], ("u".repeat(200)) => ("u".repeat(201)), TooLong {"maximum": 200};
+        user_email_100_passes / user_email_101_fails:
+            CREATE_PROJECT, project(), ["users", 0, "email"], ("e".repeat(100)) => ("e".repeat(101)), TooLong {"maximum": 100};
+        user_role_listed_passes / user_role_unlisted_fails:
+            CREATE_PROJECT, project(), ["users", 0, "user_role"], "timesheetstaff" => "owner",
+            InvalidValue {"allowed": ["staff", "admin", "timesheetstaff"]};
+        user_rate_string_passes / user_rate_boolean_fails:
+            CREATE_PROJECT, project(), ["users", 0, "rate"], " " => true, InvalidType {"expected": "string or number"};
+        user_total_hours_duration_passes / user_total_hours_decimal_fails:
+            CREATE_PROJECT, project(), ["users", 0, "total_hours"], "120:59" => "12.5", InvalidFormat {"format": "duration"};
+        user_billed_hours_duration_passes / user_billed_hours_minutes_60_fails:
+            CREATE_PROJECT, project(), ["users", 0, "billed_hours"], "00:59" => "00:60", InvalidFormat {"format": "duration"};
+        user_un_billed_hours_duration_passes / user_un_billed_hours_short_fails:
+            CREATE_PROJECT, project(), ["users", 0, "un_billed_hours"], "00:00" => "0:00", InvalidFormat {"format": "duration"};
+        user_is_current_user_boolean_passes / user_is_current_user_string_fails:
+            CREATE_PROJECT, project(), ["users", 0, "is_current_user"], false => "true", InvalidType {"expected": "boolean"};
+        project_filter_listed_passes / project_filter_unlisted_fails:
+            LIST_PROJECTS, list_query(), ["filter_by"], "Status.Inactive" => "Status.Archived",
+            InvalidValue {"allowed": ["Status.All", "Status.Active", "Status.Inactive"]};
+        project_list_customer_id_passes / project_list_customer_id_empty_fails:
+            LIST_PROJECTS, list_query(), ["customer_id"], "460000000044001" => "", InvalidType {"expected": "id (string or integer)"};
+        project_sort_listed_passes / project_sort_unlisted_fails:
+            LIST_PROJECTS, list_query(), ["sort_column"], "customer_name" => "status",
+            InvalidValue {"allowed": ["project_name", "customer_name", "rate", "created_time"]};
+        projects_page_1_passes / projects_page_0_fails:
+            LIST_PROJECTS, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+        projects_per_page_1_passes / projects_per_page_negative_fails:
+            LIST_PROJECTS, list_query(), ["per_page"], 1 => (-1), OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+
+        // project comments and invoices
+        comment_present_passes / comment_missing_fails:
+            ADD_PROJECT_COMMENT, project_comment(), ["description"], "c" => null, Required {};
+        comment_one_letter_passes / comment_blank_fails:
+            ADD_PROJECT_COMMENT, project_comment(), ["description"], "c " => "  ", Required {};
+        comment_500_passes / comment_501_fails:
+            ADD_PROJECT_COMMENT, project_comment(), ["description"], ("c".repeat(500)) => ("c".repeat(501)), TooLong {"maximum": 500};
+        comments_page_1_passes / comments_page_0_fails:
+            LIST_PROJECT_COMMENTS, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+        comments_per_page_1_passes / comments_per_page_0_fails:
+            LIST_PROJECT_COMMENTS, list_query(), ["per_page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+        project_invoice_sort_listed_passes / project_invoice_sort_unlisted_fails:
+            LIST_PROJECT_INVOICES, list_query(), ["sort_column"], "invoice_number" => "due_date",
+            InvalidValue {"allowed": ["invoice_number", "date", "total", "balance", "created_time"]};
+        project_invoices_page_1_passes / project_invoices_page_0_fails:
+            LIST_PROJECT_INVOICES, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+        project_invoices_per_page_1_passes / project_invoices_per_page_0_fails:
+            LIST_PROJECT_INVOICES, list_query(), ["per_page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+
+        // recurring invoices
+        recurrence_name_present_passes / recurrence_name_missing_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["recurrence_name"], "R" => null, Required {};
+        recurrence_name_100_passes / recurrence_name_101_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["recurrence_name"], ("r".repeat(100)) => ("r".repeat(101)), TooLong {"maximum": 100};
+        recurring_customer_id_present_passes / recurring_customer_id_missing_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["customer_id"], 903000000000099u64 => null, Required {};
+        recurrence_frequency_any_text_passes / recurrence_frequency_missing_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["recurrence_frequency"], "fortnights" => null, Required {};
+        recurrence_frequency_one_char_passes / recurrence_frequency_blank_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["recurrence_frequency"], "w" => "", Required {};
+        repeat_every_integer_passes / repeat_every_fraction_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["repeat_every"], 2 => 2.5, InvalidType {"expected": "integer"};
+        start_date_leap_day_passes / start_date_invalid_day_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["start_date"], "2024-02-29" => "2023-02-29", InvalidFormat {"format": "date"};
+        end_date_date_passes / end_date_timestamp_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["end_date"], "2017-12-31" => "2017-12-31T00:00:00+0000", InvalidFormat {"format": "date"};
+        last_sent_date_date_passes / last_sent_date_slashes_fail:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["last_sent_date"], "2016-06-12" => "2016/06/12", InvalidFormat {"format": "date"};
+        next_invoice_date_date_passes / next_invoice_date_month_13_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["next_invoice_date"], "2016-12-17" => "2016-13-17", InvalidFormat {"format": "date"};
+        allow_partial_payments_boolean_passes / allow_partial_payments_string_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["allow_partial_payments"], false => "true", InvalidType {"expected": "boolean"};
+        avatax_exempt_no_25_passes / avatax_exempt_no_26_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["avatax_exempt_no"], ("a".repeat(25)) => ("a".repeat(26)), TooLong {"maximum": 25};
+        avatax_use_code_25_passes / avatax_use_code_26_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["avatax_use_code"], ("a".repeat(25)) => ("a".repeat(26)), TooLong {"maximum": 25};
+        contact_persons_ids_pass / contact_persons_boolean_member_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["contact_persons", 0], 982000000567003u64 => true,
+            InvalidType {"expected": "id (string or integer)"};
+        line_name_100_passes / line_name_101_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "name"], ("n".repeat(100)) => ("n".repeat(101)), TooLong {"maximum": 100};
+        line_description_2000_passes / line_description_2001_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "description"], ("d".repeat(2000)) => ("d".repeat(2001)),
+            TooLong {"maximum": 2000};
+        line_avatax_tax_code_25_passes / line_avatax_tax_code_26_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "avatax_tax_code"], ("a".repeat(25)) => ("a".repeat(26)),
+            TooLong {"maximum": 25};
+        line_avatax_use_code_25_passes / line_avatax_use_code_26_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "avatax_use_code"], ("a".repeat(25)) => ("a".repeat(26)),
+            TooLong {"maximum": 25};
+        line_quantity_integer_passes / line_quantity_fraction_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "quantity"], 3 => 1.5, InvalidType {"expected": "integer"};
+        line_rate_number_passes / line_rate_string_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "rate"], 0 => "12.5", InvalidType {"expected": "number"};
+        line_product_type_listed_passes / line_product_type_unlisted_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "product_type"], "services" => "service",
+            InvalidValue {"allowed": ["goods", "services"]};
+        gateway_name_listed_passes / gateway_name_unlisted_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["payment_gateways", 0, "gateway_name"], "2checkout" => "venmo",
+            InvalidValue {"allowed": ["paypal", "authorize_net", "payflow_pro", "stripe", "2checkout", "braintree"]};
+        nested_gateway_name_listed_passes / nested_gateway_name_unlisted_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["payment_options", "payment_gateways", 0, "gateway_name"], "braintree" => "venmo",
+            InvalidValue {"allowed": ["paypal", "authorize_net", "payflow_pro", "stripe", "2checkout", "braintree"]};
+        gateway_mode_listed_passes / gateway_mode_unlisted_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["payment_gateways", 0, "additional_field1"], "adaptive" => "express",
+            InvalidValue {"allowed": ["standard", "adaptive"]};
+        gateway_configured_boolean_passes / gateway_configured_string_fails:
+            CREATE_RECURRING_INVOICE, recurring_invoice(), ["payment_gateways", 0, "configured"], false => "yes", InvalidType {"expected": "boolean"};
+    }
+}
