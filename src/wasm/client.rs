@@ -8,7 +8,10 @@ use crate::family::Family;
 use crate::request::{self, Body, Prepared};
 use crate::response::{self, Decoded};
 use crate::retry::{self, Outcome, Policy};
+use crate::limit::{Admit, Limiter};
 use crate::validate;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -46,13 +49,30 @@ pub(crate) use operation_methods;
 /// A client of the Svc API. Holds the options; the token only ever goes into the Authorization header.
 #[wasm_bindgen(skip_typescript)]
 pub struct Client {
-    inner: Rc<Options>,
+    inner: Rc<Shared>,
+}
+
+/// What the calls of one client share: options, the limiter of its organization, the token refresh.
+struct Shared {
+    opts: Options,
+    limiter: Option<RefCell<Limiter>>,
+    /// Calls waiting in the limiter's queue, by ticket, with the function that wakes them.
+    waiters: RefCell<HashMap<u64, js_sys::Function>>,
+    /// How many refreshes have been started, and the one in flight.
+    refresh: RefCell<(u64, Option<js_sys::Promise>)>,
+}
+
+impl std::ops::Deref for Shared {
+    type Target = Options;
+    fn deref(&self) -> &Options {
+        &self.opts
+    }
 }
 
 /// Fetches further pages of a list for the page's async iterator.
 #[wasm_bindgen(skip_typescript)]
 pub struct Pager {
-    inner: Rc<Options>,
+    inner: Rc<Shared>,
     call: Call,
 }
 
@@ -214,9 +234,28 @@ impl Client {
 impl Client {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Client, JsValue> {
+        let opts = options::read(&options)?;
+        let limiter = opts.limits().map(|l| RefCell::new(Limiter::new(l)));
         Ok(Client {
-            inner: Rc::new(options::read(&options)?),
+            inner: Rc::new(Shared {
+                opts,
+                limiter,
+                waiters: RefCell::new(HashMap::new()),
+                refresh: RefCell::new((0, None)),
+            }),
         })
+    }
+
+    /// What the limiter allows now: per minute, in flight, today, and what the server last said.
+    #[wasm_bindgen(js_name = rateLimitState)]
+    pub fn rate_limit_state(&self) -> JsValue {
+        match &self.inner.limiter {
+            Some(l) => {
+                let state = l.borrow_mut().state(crate::clock::now_ms());
+                super::json_to_js(&serde_json::to_string(&state).unwrap_or_default())
+            }
+            None => JsValue::NULL,
+        }
     }
 
     /// The request an operation would send, validated; nothing is sent. The Authorization header is left out.
@@ -385,51 +424,142 @@ fn prepared_to_js(prepared: &Prepared, files: &JsValue, authorization: Option<&s
     out.into()
 }
 
-/// The token for this attempt; a failing token function is an `unauthorized` error without the token.
-async fn token(opts: &Options) -> Result<String, JsValue> {
-    let fail = |why: &str| {
-        to_js_error(&Error::new(
-            ErrorKind::Unauthorized,
-            format!("the accessToken function {why}"),
-        ))
-    };
-    let value = match &opts.token {
-        Token::Static(s) => return Ok(s.clone()),
+fn token_error(why: &str) -> JsValue {
+    to_js_error(&Error::new(ErrorKind::Unauthorized, format!("the accessToken function {why}")))
+}
+
+/// Calls the token function: a string, or a promise of one.
+fn call_token_fn(f: &js_sys::Function) -> js_sys::Promise {
+    match f.call0(&JsValue::UNDEFINED) {
+        Ok(v) => js_sys::Promise::resolve(&v),
+        Err(_) => js_sys::Promise::reject(&token_error("threw an error")),
+    }
+}
+
+async fn await_token(promise: js_sys::Promise) -> Result<String, JsValue> {
+    let value = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| {
+        if get(&e, "kind").as_string().as_deref() == Some("unauthorized") {
+            e
+        } else {
+            token_error("rejected")
+        }
+    })?;
+    match value.as_string() {
+        Some(s) if !s.is_empty() => Ok(s),
+        _ => Err(token_error("must return a non-empty string (or a promise of one)")),
+    }
+}
+
+/// The token for an attempt, and the refresh generation it belongs to.
+async fn token(shared: &Shared) -> Result<(String, u64), JsValue> {
+    match &shared.token {
+        Token::Static(s) => Ok((s.clone(), 0)),
         Token::Func(f) => {
-            let v = f
-                .call0(&JsValue::UNDEFINED)
-                .map_err(|_| fail("threw an error"))?;
-            if v.has_type::<js_sys::Promise>() || get(&v, "then").is_function() {
-                let promise = js_sys::Promise::resolve(&v);
-                wasm_bindgen_futures::JsFuture::from(promise)
-                    .await
-                    .map_err(|_| fail("rejected"))?
-            } else {
-                v
+            let generation = shared.refresh.borrow().0;
+            Ok((await_token(call_token_fn(f)).await?, generation))
+        }
+    }
+}
+
+/// After a 401: one refresh shared by every call that saw a 401 with a token of `generation`.
+async fn refreshed_token(shared: &Shared, generation: u64) -> Result<String, JsValue> {
+    let Token::Func(f) = &shared.token else {
+        unreachable!("only token functions are refreshed")
+    };
+    let promise = {
+        let mut refresh = shared.refresh.borrow_mut();
+        match &refresh.1 {
+            Some(p) if refresh.0 > generation => p.clone(),
+            _ => {
+                let p = call_token_fn(f);
+                *refresh = (refresh.0 + 1, Some(p.clone()));
+                p
             }
         }
     };
-    match value.as_string() {
-        Some(s) if !s.is_empty() => Ok(s),
-        _ => Err(fail("must return a non-empty string (or a promise of one)")),
-    }
+    await_token(promise).await
 }
 
 fn jitter() -> f64 {
     js_sys::Math::random()
 }
 
-fn header_u64(res: &JsValue, key: &str) -> Option<String> {
+fn header(res: &JsValue, key: &str) -> Option<String> {
     get(res, key).as_string()
 }
 
+fn header_num<T: std::str::FromStr>(res: &JsValue, key: &str) -> Option<T> {
+    header(res, key).and_then(|v| v.trim().parse().ok())
+}
+
+/// Waits for a slot of the limiter; the returned guard frees it when dropped.
+async fn admit(shared: &Rc<Shared>, signal: &JsValue) -> Result<Option<Slot>, JsValue> {
+    let Some(limiter) = &shared.limiter else {
+        return Ok(None);
+    };
+    let ticket = limiter.borrow_mut().enqueue();
+    loop {
+        let decision = limiter.borrow_mut().poll(ticket, crate::clock::now_ms());
+        match decision {
+            Admit::Go => {
+                wake_head(shared);
+                return Ok(Some(Slot(shared.clone())));
+            }
+            Admit::QuotaSpent { until } => {
+                let mut e = Error::new(
+                    ErrorKind::RateLimited,
+                    format!(
+                        "the daily quota of {} requests of this plan is spent; it renews at the next day (UTC)",
+                        limiter.borrow().limits().daily
+                    ),
+                );
+                e.retry_after_ms = Some((until - crate::clock::now_ms()).max(0) as u64);
+                return Err(to_js_error(&e));
+            }
+            Admit::Wait(ms) => {
+                let ms = ms.map(|m| JsValue::from_f64(m as f64)).unwrap_or(JsValue::UNDEFINED);
+                let w = js::wakeable(ms, signal);
+                shared.waiters.borrow_mut().insert(ticket, get(&w, "wake").unchecked_into());
+                let waited = wasm_bindgen_futures::JsFuture::from(get(&w, "promise").unchecked_into::<js_sys::Promise>()).await;
+                shared.waiters.borrow_mut().remove(&ticket);
+                if let Err(e) = waited {
+                    limiter.borrow_mut().cancel(ticket);
+                    wake_head(shared);
+                    return Err(e);
+                }
+            }
+        }
+    }
+}
+
+/// Wakes the call at the head of the limiter's queue so that it asks again.
+fn wake_head(shared: &Shared) {
+    let Some(limiter) = &shared.limiter else { return };
+    let head = limiter.borrow().head();
+    if let Some(wake) = head.and_then(|t| shared.waiters.borrow_mut().remove(&t)) {
+        let _ = wake.call0(&JsValue::UNDEFINED);
+    }
+}
+
+/// A started call's place in the limiter; dropping it frees the slot.
+struct Slot(Rc<Shared>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Some(l) = &self.0.limiter {
+            l.borrow_mut().finish();
+        }
+        wake_head(&self.0);
+    }
+}
+
 /// Sends a call: token, attempts, retries, decoding.
-async fn execute(opts: Rc<Options>, call: Call) -> Result<JsValue, JsValue> {
+async fn execute(opts: Rc<Shared>, call: Call) -> Result<JsValue, JsValue> {
     let result = send(&opts, &call).await;
     result.map_err(|e| with_op(e, call.op_id))
 }
 
-async fn send(opts: &Rc<Options>, call: &Call) -> Result<JsValue, JsValue> {
+async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
     let fetch: js_sys::Function = match &opts.fetch {
         Some(f) => f.clone(),
         None => js::global_fetch().dyn_into().map_err(|_| {
@@ -442,10 +572,14 @@ async fn send(opts: &Rc<Options>, call: &Call) -> Result<JsValue, JsValue> {
     let binary = call.shape == Shape::Binary;
     let body = body_value(&call.prepared, &call.files);
     let mut retries = 0u32;
-    let mut refreshed = false;
+    let mut refreshed: Option<String> = None;
     loop {
-        let token = token(opts).await?;
+        let (token, generation) = match refreshed.take() {
+            Some(t) => (t, u64::MAX),
+            None => token(opts).await?,
+        };
         let auth = request::authorization(&token).map_err(|e| to_js_error(&e))?;
+        let slot = admit(opts, &call.signal).await?;
         let init = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&init, &"method".into(), &call.method.as_str().into());
         let _ = js_sys::Reflect::set(
@@ -483,14 +617,28 @@ async fn send(opts: &Rc<Options>, call: &Call) -> Result<JsValue, JsValue> {
                 }
             }
         };
+        drop(slot);
         let status = get(&res, "status").as_f64().unwrap_or(0.0) as u16;
-        if status == 401 && matches!(opts.token, Token::Func(_)) && !refreshed {
-            refreshed = true;
+        let now = crate::clock::now_ms();
+        if let Some(l) = &opts.limiter {
+            l.borrow_mut().observe(
+                header_num(&res, "rateLimitLimit"),
+                header_num(&res, "rateLimitRemaining"),
+                header_num(&res, "rateLimitReset"),
+                now,
+            );
+        }
+        if status == 401 && matches!(opts.token, Token::Func(_)) && generation != u64::MAX {
+            refreshed = Some(refreshed_token(opts, generation).await?);
             continue;
         }
         if status == 429 || status >= 500 {
-            let retry_after = header_u64(&res, "retryAfter")
-                .and_then(|v| retry::parse_retry_after(&v, crate::clock::now_ms()));
+            let retry_after = header(&res, "retryAfter").and_then(|v| retry::parse_retry_after(&v, now));
+            if status == 429 {
+                if let Some(l) = &opts.limiter {
+                    l.borrow_mut().back_off(retry_after.unwrap_or(1_000) as i64, now);
+                }
+            }
             if let Some(ms) = policy.next_delay(
                 call.method,
                 retries,

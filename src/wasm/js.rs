@@ -36,6 +36,8 @@ extern "C" {
     ) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = sleep, catch)]
     pub async fn sleep(ms: f64, signal: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = wakeable)]
+    pub fn wakeable(ms: JsValue, signal: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = globalFetch)]
     pub fn global_fetch() -> JsValue;
     #[wasm_bindgen(js_name = asSvcError)]

@@ -16,7 +16,7 @@ fn start() {
     std::panic::set_hook(Box::new(|_| wasm_bindgen::handler::schedule_reinit()));
 }
 
-fn json_to_js(text: &str) -> JsValue {
+pub(crate) fn json_to_js(text: &str) -> JsValue {
     js_sys::JSON::parse(text).unwrap_or(JsValue::NULL)
 }
 

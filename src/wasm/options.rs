@@ -36,11 +36,9 @@ pub struct Options {
     pub target: Target,
     pub token: Token,
     pub fetch: Option<js_sys::Function>,
-    #[allow(dead_code)] // read by the limiter of the transport issue
     pub plan: &'static str,
     pub max_retries: u32,
     pub timeout_ms: u32,
-    #[allow(dead_code)] // read by the limiter of the transport issue
     pub rate_limit: Option<(Option<u32>, Option<u32>)>,
 }
 
@@ -90,6 +88,19 @@ fn opt_count(obj: &JsValue, key: &str, default: u32, max: u32) -> Result<u32, Js
     match v.as_f64() {
         Some(n) if n.fract() == 0.0 && n >= 0.0 && n <= max as f64 => Ok(n as u32),
         _ => Err(config(format!("{key} must be an integer from 0 to {max}"))),
+    }
+}
+
+impl Options {
+    /// The limits the client keeps to, or `None` with `rateLimit: false`.
+    pub fn limits(&self) -> Option<crate::limit::Limits> {
+        let (per_minute, concurrent) = self.rate_limit?;
+        let plan = crate::limit::Limits::for_plan(self.plan);
+        Some(crate::limit::Limits {
+            per_minute: per_minute.unwrap_or(plan.per_minute),
+            max_concurrent: concurrent.unwrap_or(plan.max_concurrent),
+            daily: plan.daily,
+        })
     }
 }
 

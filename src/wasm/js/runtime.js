@@ -256,3 +256,24 @@ export function isSvcError(e) {
 export function asSvcError(e, kind, message) {
   return e instanceof SvcError ? e : new SvcError(kind, message);
 }
+
+/**
+ * A wait that ends when `wake` is called, after `ms` (when given), or rejects when the signal aborts.
+ * Returns { promise, wake }; nothing is left behind once it settles.
+ */
+export function wakeable(ms, signal) {
+  let wake;
+  const promise = new Promise((resolve, reject) => {
+    let timer;
+    const done = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      if (signal) signal.removeEventListener("abort", onAbort);
+    };
+    const onAbort = () => { done(); reject(new SvcError("aborted", abortReason(signal))); };
+    wake = () => { done(); resolve(); };
+    if (signal && signal.aborted) return onAbort();
+    if (signal) signal.addEventListener("abort", onAbort, { once: true });
+    if (typeof ms === "number") timer = setTimeout(wake, ms);
+  });
+  return { promise, wake };
+}
