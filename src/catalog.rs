@@ -101,6 +101,8 @@ pub struct Operation {
     pub response: Shape,
     /// The rules its params must pass.
     pub params: &'static Schema,
+    /// The TypeScript types of its params and of its result (a list's item type).
+    pub ts: (&'static str, &'static str),
 }
 
 const fn op(family: Family, method: Method, path: &'static str, scope: &'static str) -> Operation {
@@ -124,6 +126,7 @@ const fn op(family: Family, method: Method, path: &'static str, scope: &'static 
         org: true,
         response,
         params: &Schema::EMPTY,
+        ts: ("QueryParams", "Message"),
     }
 }
 
@@ -169,6 +172,12 @@ impl Operation {
     }
     const fn rules(self, params: &'static Schema) -> Self {
         Operation { params, ..self }
+    }
+    const fn ts(self, params: &'static str, result: &'static str) -> Self {
+        Operation {
+            ts: (params, result),
+            ..self
+        }
     }
     const fn no_org(self) -> Self {
         Operation { org: false, ..self }
@@ -235,124 +244,213 @@ macro_rules! catalog {
 
 catalog! {
     // books: organizations
-    createOrganization: op(Books, POST, "/organizations", "SvcBooks.settings.CREATE").no_org().key(&["organization"]);
-    listOrganizations: op(Books, GET, "/organizations", "SvcBooks.settings.READ").no_org().list("organizations");
-    updateOrganization: op(Books, PUT, "/organizations/{organization_id}", "SvcBooks.settings.UPDATE").key(&["organization"]);
+    createOrganization: op(Books, POST, "/organizations", "SvcBooks.settings.CREATE").no_org().key(&["organization"])
+        .rules(&crate::validate::books::CREATE_ORGANIZATION)
+        .ts("OrganizationCreateInput", "Organization");
+    listOrganizations: op(Books, GET, "/organizations", "SvcBooks.settings.READ").no_org().list("organizations")
+        .rules(&crate::validate::books::LIST_ORGANIZATIONS)
+        .ts("QueryParams", "Organization");
+    updateOrganization: op(Books, PUT, "/organizations/{organization_id}", "SvcBooks.settings.UPDATE").key(&["organization"])
+        .rules(&crate::validate::books::UPDATE_ORGANIZATION)
+        .ts("OrganizationUpdateInput", "Organization");
     // books: chart of accounts
-    createAccount: op(Books, POST, "/chartofaccounts", "SvcBooks.accountants.CREATE").key(&["chart_of_account"]);
-    listAccounts: op(Books, GET, "/chartofaccounts", "SvcBooks.accountants.READ").list("chartofaccounts");
-    getAccount: op(Books, GET, "/chartofaccounts/{account_id}", "SvcBooks.accountants.READ").top_level();
-    updateAccount: op(Books, PUT, "/chartofaccounts/{account_id}", "SvcBooks.accountants.UPDATE").key(&["chart_of_account"]);
+    createAccount: op(Books, POST, "/chartofaccounts", "SvcBooks.accountants.CREATE").key(&["chart_of_account"])
+        .rules(&crate::validate::books::CREATE_ACCOUNT)
+        .ts("AccountInput", "Account");
+    listAccounts: op(Books, GET, "/chartofaccounts", "SvcBooks.accountants.READ").list("chartofaccounts")
+        .rules(&crate::validate::books::LIST_ACCOUNTS)
+        .ts("AccountListQuery", "AccountListEntry");
+    getAccount: op(Books, GET, "/chartofaccounts/{account_id}", "SvcBooks.accountants.READ").top_level()
+        .rules(&crate::validate::books::GET_ACCOUNT)
+        .ts("QueryParams", "Account");
+    updateAccount: op(Books, PUT, "/chartofaccounts/{account_id}", "SvcBooks.accountants.UPDATE").key(&["chart_of_account"])
+        .rules(&crate::validate::books::UPDATE_ACCOUNT)
+        .ts("AccountInput", "Account");
     // books: journals
-    createJournal: op(Books, POST, "/journals", "SvcBooks.accountants.CREATE").key(&["journal"]);
+    createJournal: op(Books, POST, "/journals", "SvcBooks.accountants.CREATE").key(&["journal"])
+        .rules(&crate::validate::books::CREATE_JOURNAL)
+        .ts("JournalInput", "Journal");
     // books: fixed assets and their types
-    createFixedAsset: op(Books, POST, "/fixedassets", "SvcBooks.fixedasset.CREATE").key(&["fixed_asset"]);
-    listFixedAssets: op(Books, GET, "/fixedassets", "SvcBooks.fixedasset.READ").list("fixedassets");
-    updateFixedAsset: op(Books, PUT, "/fixedassets/{fixed_asset_id}", "SvcBooks.fixedasset.UPDATE").key(&["fixed_asset"]);
-    createFixedAssetType: op(Books, POST, "/fixedassettypes", "SvcBooks.fixedasset.CREATE").key(&["fixed_asset_type"]);
-    listFixedAssetTypes: op(Books, GET, "/fixedassettypes", "SvcBooks.fixedasset.READ").list("fixed_asset_types");
-    updateFixedAssetType: op(Books, PUT, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.UPDATE").key(&["fixed_asset_type"]);
-    deleteFixedAssetType: op(Books, DELETE, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.DELETE").empty();
+    createFixedAsset: op(Books, POST, "/fixedassets", "SvcBooks.fixedasset.CREATE").key(&["fixed_asset"])
+        .rules(&crate::validate::books::CREATE_FIXED_ASSET)
+        .ts("FixedAssetInput", "FixedAsset");
+    listFixedAssets: op(Books, GET, "/fixedassets", "SvcBooks.fixedasset.READ").list("fixedassets")
+        .rules(&crate::validate::books::LIST_FIXED_ASSETS)
+        .ts("FixedAssetListQuery", "FixedAssetListEntry");
+    updateFixedAsset: op(Books, PUT, "/fixedassets/{fixed_asset_id}", "SvcBooks.fixedasset.UPDATE").key(&["fixed_asset"])
+        .rules(&crate::validate::books::UPDATE_FIXED_ASSET)
+        .ts("FixedAssetInput", "FixedAsset");
+    createFixedAssetType: op(Books, POST, "/fixedassettypes", "SvcBooks.fixedasset.CREATE").key(&["fixed_asset_type"])
+        .rules(&crate::validate::books::CREATE_FIXED_ASSET_TYPE)
+        .ts("FixedAssetTypeInput", "FixedAssetType");
+    listFixedAssetTypes: op(Books, GET, "/fixedassettypes", "SvcBooks.fixedasset.READ").list("fixed_asset_types")
+        .rules(&crate::validate::books::LIST_FIXED_ASSET_TYPES)
+        .ts("FixedAssetTypeListQuery", "FixedAssetType");
+    updateFixedAssetType: op(Books, PUT, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.UPDATE").key(&["fixed_asset_type"])
+        .rules(&crate::validate::books::UPDATE_FIXED_ASSET_TYPE)
+        .ts("FixedAssetTypeUpdateInput", "FixedAssetType");
+    deleteFixedAssetType: op(Books, DELETE, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.DELETE").empty()
+        .rules(&crate::validate::books::DELETE_FIXED_ASSET_TYPE)
+        .ts("QueryParams", "Message");
     // books: expenses
-    createExpense: op(Books, POST, "/expenses", "SvcBooks.expenses.CREATE").key(&["expense"]);
+    createExpense: op(Books, POST, "/expenses", "SvcBooks.expenses.CREATE").key(&["expense"])
+        .rules(&crate::validate::books::CREATE_EXPENSE)
+        .ts("ExpenseInput", "Expense");
     updateExpenseByUniqueField: op(Books, PUT, "/expenses", "SvcBooks.expenses.UPDATE")
         .headers(&[
             ("x_unique_identifier_key", "X-Unique-Identifier-Key"),
             ("x_unique_identifier_value", "X-Unique-Identifier-Value"),
             ("x_upsert", "X-Upsert"),
         ])
-        .key(&["expense"]);
-    getExpenseReceipt: op(Books, GET, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.READ").binary();
-    deleteExpenseReceipt: op(Books, DELETE, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.DELETE").empty();
+        .key(&["expense"])
+        .rules(&crate::validate::books::UPDATE_EXPENSE_BY_UNIQUE_FIELD)
+        .ts("ExpenseUniqueFieldUpdateInput", "Expense");
+    getExpenseReceipt: op(Books, GET, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.READ").binary()
+        .rules(&crate::validate::books::GET_EXPENSE_RECEIPT)
+        .ts("QueryParams", "Blob");
+    deleteExpenseReceipt: op(Books, DELETE, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.DELETE").empty()
+        .rules(&crate::validate::books::DELETE_EXPENSE_RECEIPT)
+        .ts("QueryParams", "Message");
     addExpenseAttachment: op(Books, POST, "/expenses/{expense_id}/attachment", "SvcBooks.expenses.CREATE")
         .files("files", "attachment", true, ATTACHMENT_TYPES)
-        .key(&["comments", "documents"]);
+        .key(&["comments", "documents"])
+        .rules(&crate::validate::books::ADD_EXPENSE_ATTACHMENT)
+        .ts("{ files: FileInput[] }", "ExpenseAttachmentResult");
     // books: vendor credits and refunds
-    createVendorCredit: op(Books, POST, "/vendorcredits", "SvcBooks.debitnotes.CREATE").key(&["vendor_credit"]);
-    listVendorCredits: op(Books, GET, "/vendorcredits", "SvcBooks.debitnotes.READ").list("vendorcredits");
-    createVendorCreditRefund: op(Books, POST, "/vendorcredits/{vendor_credit_id}/refunds", "SvcBooks.debitnotes.CREATE").key(&["vendor_credit_refund"]);
-    listVendorCreditRefunds: op(Books, GET, "/vendorcredits/{vendor_credit_id}/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds");
-    getVendorCreditRefund: op(Books, GET, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.READ").key(&["vendor_credit_refund"]);
-    updateVendorCreditRefund: op(Books, PUT, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.UPDATE").key(&["vendor_credit_refund"]);
-    deleteVendorCreditRefund: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.DELETE").empty();
-    listAllVendorCreditRefunds: op(Books, GET, "/vendorcredits/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds");
+    createVendorCredit: op(Books, POST, "/vendorcredits", "SvcBooks.debitnotes.CREATE").key(&["vendor_credit"])
+        .rules(&crate::validate::books::CREATE_VENDOR_CREDIT)
+        .ts("VendorCreditInput", "VendorCredit");
+    listVendorCredits: op(Books, GET, "/vendorcredits", "SvcBooks.debitnotes.READ").list("vendorcredits")
+        .rules(&crate::validate::books::LIST_VENDOR_CREDITS)
+        .ts("VendorCreditListQuery", "VendorCreditListEntry");
+    createVendorCreditRefund: op(Books, POST, "/vendorcredits/{vendor_credit_id}/refunds", "SvcBooks.debitnotes.CREATE").key(&["vendor_credit_refund"])
+        .rules(&crate::validate::books::CREATE_VENDOR_CREDIT_REFUND)
+        .ts("VendorCreditRefundInput", "VendorCreditRefund");
+    listVendorCreditRefunds: op(Books, GET, "/vendorcredits/{vendor_credit_id}/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds")
+        .rules(&crate::validate::books::LIST_VENDOR_CREDIT_REFUNDS)
+        .ts("VendorCreditRefundListQuery", "VendorCreditRefundListEntry");
+    getVendorCreditRefund: op(Books, GET, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.READ").key(&["vendor_credit_refund"])
+        .rules(&crate::validate::books::GET_VENDOR_CREDIT_REFUND)
+        .ts("QueryParams", "VendorCreditRefund");
+    updateVendorCreditRefund: op(Books, PUT, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.UPDATE").key(&["vendor_credit_refund"])
+        .rules(&crate::validate::books::UPDATE_VENDOR_CREDIT_REFUND)
+        .ts("VendorCreditRefundInput", "VendorCreditRefund");
+    deleteVendorCreditRefund: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.DELETE").empty()
+        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_REFUND)
+        .ts("QueryParams", "Message");
+    listAllVendorCreditRefunds: op(Books, GET, "/vendorcredits/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds")
+        .rules(&crate::validate::books::LIST_ALL_VENDOR_CREDIT_REFUNDS)
+        .ts("AllVendorCreditRefundsQuery", "VendorCreditRefundListEntry");
     // inventory: packages
     createPackage: op(Inventory, POST, "/packages", "SvcInventory.packages.CREATE").query(&["salesorder_id"]).one_or_array("package")
-        .rules(&crate::validate::inventory::CREATE_PACKAGE);
+        .rules(&crate::validate::inventory::CREATE_PACKAGE)
+        .ts("PackageInput", "Package");
     listPackages: op(Inventory, GET, "/packages", "SvcInventory.packages.READ").list("packagea")
-        .rules(&crate::validate::inventory::LIST_PACKAGES);
+        .rules(&crate::validate::inventory::LIST_PACKAGES)
+        .ts("PackageListQuery", "Package");
     getPackage: op(Inventory, GET, "/packages/{package_id}", "SvcInventory.packages.READ").key(&["package"])
-        .rules(&crate::validate::inventory::GET_PACKAGE);
+        .rules(&crate::validate::inventory::GET_PACKAGE)
+        .ts("QueryParams", "Package");
     updatePackage: op(Inventory, PUT, "/packages/{package_id}", "SvcInventory.packages.UPDATE").one_or_array("package")
-        .rules(&crate::validate::inventory::UPDATE_PACKAGE);
+        .rules(&crate::validate::inventory::UPDATE_PACKAGE)
+        .ts("PackageUpdateInput", "Package");
     // inventory: composite items
     createCompositeItem: op(Inventory, POST, "/compositeitems", "SvcInventory.compositeitems.CREATE").key(&["composite_item"])
-        .rules(&crate::validate::inventory::CREATE_COMPOSITE_ITEM);
+        .rules(&crate::validate::inventory::CREATE_COMPOSITE_ITEM)
+        .ts("CompositeItemInput", "CompositeItem");
     listCompositeItems: op(Inventory, GET, "/compositeitems", "SvcInventory.compositeitems.READ").list("composite_items")
-        .rules(&crate::validate::inventory::LIST_COMPOSITE_ITEMS);
+        .rules(&crate::validate::inventory::LIST_COMPOSITE_ITEMS)
+        .ts("CompositeItemListQuery", "CompositeItem");
     updateCompositeItem: op(Inventory, PUT, "/compositeitems/{composite_item_id}", "SvcInventory.compositeitems.UPDATE").key(&["composite_item"])
-        .rules(&crate::validate::inventory::UPDATE_COMPOSITE_ITEM);
+        .rules(&crate::validate::inventory::UPDATE_COMPOSITE_ITEM)
+        .ts("CompositeItemInput", "CompositeItem");
     uploadCompositeItemImage: op(Inventory, POST, "/compositeitems/{composite_item_id}/image", "SvcInventory.compositeitems.CREATE")
         .files("image", "image", false, IMAGE_TYPES)
         .empty()
-        .rules(&crate::validate::inventory::UPLOAD_COMPOSITE_ITEM_IMAGE);
+        .rules(&crate::validate::inventory::UPLOAD_COMPOSITE_ITEM_IMAGE)
+        .ts("{ image: FileInput }", "Message");
     // invoice: currencies
     createCurrency: op(Invoice, POST, "/settings/currencies", "SvcInvoice.settings.CREATE").one_or_array("currency")
-        .rules(&crate::validate::invoice::CREATE_CURRENCY);
+        .rules(&crate::validate::invoice::CREATE_CURRENCY)
+        .ts("CurrencyInput", "Currency");
     listCurrencies: op(Invoice, GET, "/settings/currencies", "SvcInvoice.settings.READ").list("currencies")
-        .rules(&crate::validate::invoice::LIST_CURRENCIES);
+        .rules(&crate::validate::invoice::LIST_CURRENCIES)
+        .ts("CurrencyListQuery", "CurrencyListEntry");
     getCurrency: op(Invoice, GET, "/settings/currencies/{currency_id}", "SvcInvoice.settings.READ").key(&["currency"])
-        .rules(&crate::validate::invoice::GET_CURRENCY);
+        .rules(&crate::validate::invoice::GET_CURRENCY)
+        .ts("QueryParams", "Currency");
     updateCurrency: op(Invoice, PUT, "/settings/currencies/{currency_id}", "SvcInvoice.settings.UPDATE").one_or_array("currency")
-        .rules(&crate::validate::invoice::UPDATE_CURRENCY);
+        .rules(&crate::validate::invoice::UPDATE_CURRENCY)
+        .ts("CurrencyInput", "Currency");
     deleteCurrency: op(Invoice, DELETE, "/settings/currencies/{currency_id}", "SvcInvoice.settings.DELETE").empty()
-        .rules(&crate::validate::invoice::DELETE_CURRENCY);
+        .rules(&crate::validate::invoice::DELETE_CURRENCY)
+        .ts("QueryParams", "Message");
     // invoice: projects
     createProject: op(Invoice, POST, "/projects", "SvcInvoice.projects.CREATE").key(&["project"])
-        .rules(&crate::validate::invoice::CREATE_PROJECT);
+        .rules(&crate::validate::invoice::CREATE_PROJECT)
+        .ts("ProjectInput", "Project");
     listProjects: op(Invoice, GET, "/projects", "SvcInvoice.projects.READ").list("projects")
-        .rules(&crate::validate::invoice::LIST_PROJECTS);
+        .rules(&crate::validate::invoice::LIST_PROJECTS)
+        .ts("ProjectListQuery", "Project");
     updateProject: op(Invoice, PUT, "/projects/{project_id}", "SvcInvoice.projects.UPDATE").key(&["project"])
-        .rules(&crate::validate::invoice::UPDATE_PROJECT);
+        .rules(&crate::validate::invoice::UPDATE_PROJECT)
+        .ts("ProjectInput", "Project");
     removeProjectUser: op(Invoice, DELETE, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.DELETE").empty()
-        .rules(&crate::validate::invoice::REMOVE_PROJECT_USER);
+        .rules(&crate::validate::invoice::REMOVE_PROJECT_USER)
+        .ts("QueryParams", "Message");
     addProjectComment: op(Invoice, POST, "/projects/{project_id}/comments", "SvcInvoice.projects.CREATE").key(&["comments", "comment"])
-        .rules(&crate::validate::invoice::ADD_PROJECT_COMMENT);
+        .rules(&crate::validate::invoice::ADD_PROJECT_COMMENT)
+        .ts("ProjectCommentInput", "ProjectComment[]");
     listProjectComments: op(Invoice, GET, "/projects/{project_id}/comments", "SvcInvoice.projects.READ").list("comments")
-        .rules(&crate::validate::invoice::LIST_PROJECT_COMMENTS);
+        .rules(&crate::validate::invoice::LIST_PROJECT_COMMENTS)
+        .ts("ProjectCommentListQuery", "ProjectComment");
     deleteProjectComment: op(Invoice, DELETE, "/projects/{project_id}/comments/{comment_id}", "SvcInvoice.projects.DELETE").empty()
-        .rules(&crate::validate::invoice::DELETE_PROJECT_COMMENT);
+        .rules(&crate::validate::invoice::DELETE_PROJECT_COMMENT)
+        .ts("QueryParams", "Message");
     listProjectInvoices: op(Invoice, GET, "/projects/{project_id}/invoices", "SvcInvoice.projects.READ").list("invoices")
-        .rules(&crate::validate::invoice::LIST_PROJECT_INVOICES);
+        .rules(&crate::validate::invoice::LIST_PROJECT_INVOICES)
+        .ts("ProjectInvoiceListQuery", "ProjectInvoice");
     // invoice: recurring invoices
     createRecurringInvoice: op(Invoice, POST, "/recurringinvoices", "SvcInvoice.invoices.CREATE").key(&["recurring_invoice"])
-        .rules(&crate::validate::invoice::CREATE_RECURRING_INVOICE);
+        .rules(&crate::validate::invoice::CREATE_RECURRING_INVOICE)
+        .ts("RecurringInvoiceInput", "RecurringInvoice");
     // billing: tasks
     createTask: op(Billing, POST, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.CREATE").key(&["task"])
-        .rules(&crate::validate::billing::CREATE_TASK);
+        .rules(&crate::validate::billing::CREATE_TASK)
+        .ts("TaskInput", "Task");
     listTasks: op(Billing, GET, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.READ").list("tasks")
-        .rules(&crate::validate::billing::LIST_TASKS);
+        .rules(&crate::validate::billing::LIST_TASKS)
+        .ts("TaskListQuery", "Task");
     getTask: op(Billing, GET, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.READ").key(&["task"])
-        .rules(&crate::validate::billing::GET_TASK);
+        .rules(&crate::validate::billing::GET_TASK)
+        .ts("QueryParams", "Task");
     updateTask: op(Billing, PUT, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.UPDATE").key(&["task"])
-        .rules(&crate::validate::billing::UPDATE_TASK);
+        .rules(&crate::validate::billing::UPDATE_TASK)
+        .ts("TaskInput", "Task");
     deleteTask: op(Billing, DELETE, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.DELETE").empty()
-        .rules(&crate::validate::billing::DELETE_TASK);
+        .rules(&crate::validate::billing::DELETE_TASK)
+        .ts("QueryParams", "Message");
     // billing: plans
     createPlan: op(Billing, POST, "/plans", "SvcSubscriptions.plans.CREATE").key(&["plan"])
-        .rules(&crate::validate::billing::CREATE_PLAN);
+        .rules(&crate::validate::billing::CREATE_PLAN)
+        .ts("PlanInput", "Plan");
     listPlans: op(Billing, GET, "/plans", "SvcSubscriptions.plans.READ").list("plans")
-        .rules(&crate::validate::billing::LIST_PLANS);
+        .rules(&crate::validate::billing::LIST_PLANS)
+        .ts("PlanListQuery", "Plan");
     updatePlan: op(Billing, PUT, "/plans/{plan_code}", "SvcSubscriptions.plans.UPDATE").key(&["plan"])
-        .rules(&crate::validate::billing::UPDATE_PLAN);
+        .rules(&crate::validate::billing::UPDATE_PLAN)
+        .ts("PlanInput", "Plan");
     // billing: events
     getEvent: op(Billing, GET, "/events/{event_id}", "SvcSubscriptions.webhooks.READ").key(&["event"])
-        .rules(&crate::validate::billing::GET_EVENT);
+        .rules(&crate::validate::billing::GET_EVENT)
+        .ts("QueryParams", "Event");
     listEvents: op(Billing, GET, "/events", "SvcSubscriptions.webhooks.READ").list("events")
-        .rules(&crate::validate::billing::LIST_EVENTS);
+        .rules(&crate::validate::billing::LIST_EVENTS)
+        .ts("EventListQuery", "Event");
     // crm: notification channels
     updateNotificationChannels: op(Crm, PATCH, "/actions/watch", "SvcCRM.notifications.ALL").key(&["watch"])
-        .rules(&crate::validate::crm::UPDATE_NOTIFICATION_CHANNELS);
+        .rules(&crate::validate::crm::UPDATE_NOTIFICATION_CHANNELS)
+        .ts("WatchParams", "WatchResult[]");
 }
 
 /// Scopes the CRM notification update also accepts besides `SvcCRM.notifications.ALL`.

@@ -13,7 +13,11 @@ fn check(id: &str, path: &[&str], params: &str, url: &str, headers: &[(&str, &st
     let op = find(id).expect("row exists");
     let target = Target::new(None, None, Some("ORG"), None).unwrap();
     let params: serde_json::Value = serde_json::from_str(params).unwrap();
-    assert_eq!(crate::validate::validate(op, &params), vec![], "{id}: the sample is valid");
+    assert_eq!(
+        crate::validate::validate(op, &params),
+        vec![],
+        "{id}: the sample is valid"
+    );
     let p = build(op, &target, path, &params).unwrap();
     assert_eq!(p.method, op.method);
     assert_eq!(p.url, format!("https://www.svcapis.com{url}"));
@@ -145,10 +149,12 @@ row!(listFixedAssets, [], r#"{"filter_by":"Status.Active","sort_column":"asset_n
 row!(
     updateFixedAsset,
     ["../x"],
-    r#"{"asset_name":"Laptop"}"#,
+    r#"{"asset_name":"Laptop","fixed_asset_type_id":"1","asset_account_id":"2","asset_cost":1000,"asset_purchase_date":"2024-12-17"}"#,
     "/books/v3/fixedassets/..%2Fx?organization_id=ORG",
     [],
-    Expect::Json(r#"{"asset_name":"Laptop"}"#)
+    Expect::Json(
+        r#"{"asset_name":"Laptop","fixed_asset_type_id":"1","asset_account_id":"2","asset_cost":1000,"asset_purchase_date":"2024-12-17"}"#
+    )
 );
 row!(
     createFixedAssetType,
@@ -169,10 +175,12 @@ row!(
 row!(
     updateFixedAssetType,
     ["7"],
-    r#"{"fixed_asset_type_name":"Machines"}"#,
+    r#"{"fixed_asset_type_name":"Machines","expense_account_id":"3","depreciation_account_id":"4","depreciation_method":"declining_method","depreciation_frequency":"yearly","depreciation_percentage":12,"total_life":60,"salvage_value":100,"computation_type":"prorata_basis"}"#,
     "/books/v3/fixedassettypes/7?organization_id=ORG",
     [],
-    Expect::Json(r#"{"fixed_asset_type_name":"Machines"}"#)
+    Expect::Json(
+        r#"{"fixed_asset_type_name":"Machines","expense_account_id":"3","depreciation_account_id":"4","depreciation_method":"declining_method","depreciation_frequency":"yearly","depreciation_percentage":12,"total_life":60,"salvage_value":100,"computation_type":"prorata_basis"}"#
+    )
 );
 row!(
     deleteFixedAssetType,
@@ -418,7 +426,9 @@ row!(
     r#"{"project_name":"P","customer_id":"1","billing_type":"based_on_task_hours","user_id":"2"}"#,
     "/invoice/v3/projects/p1",
     [("X-com-svc-invoice-organizationid", "ORG")],
-    Expect::Json(r#"{"project_name":"P","customer_id":"1","billing_type":"based_on_task_hours","user_id":"2"}"#)
+    Expect::Json(
+        r#"{"project_name":"P","customer_id":"1","billing_type":"based_on_task_hours","user_id":"2"}"#
+    )
 );
 row!(
     removeProjectUser,

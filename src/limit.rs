@@ -23,7 +23,11 @@ impl Limits {
             "professional" => (10, 5000),
             _ => (10, 10_000),
         };
-        Limits { per_minute: 100, max_concurrent, daily }
+        Limits {
+            per_minute: 100,
+            max_concurrent,
+            daily,
+        }
     }
 }
 
@@ -125,7 +129,9 @@ impl Limiter {
         self.roll(now);
         if self.day_count >= self.limits.daily {
             self.cancel(ticket);
-            return Admit::QuotaSpent { until: (self.day + 1) * DAY_MS };
+            return Admit::QuotaSpent {
+                until: (self.day + 1) * DAY_MS,
+            };
         }
         if self.queue.front() != Some(&ticket) {
             return Admit::Wait(None);
@@ -153,7 +159,13 @@ impl Limiter {
     }
 
     /// Adopts the server's X-Rate-Limit-Limit / -Remaining / -Reset (seconds until reset).
-    pub fn observe(&mut self, limit: Option<u32>, remaining: Option<u32>, reset_secs: Option<u64>, now: i64) {
+    pub fn observe(
+        &mut self,
+        limit: Option<u32>,
+        remaining: Option<u32>,
+        reset_secs: Option<u64>,
+        now: i64,
+    ) {
         if limit.is_some() {
             self.server_limit = limit;
         }
@@ -161,7 +173,9 @@ impl Limiter {
             self.server_remaining = remaining;
         }
         if remaining == Some(0) {
-            let wait = reset_secs.map(|s| s.min(3_600) as i64 * 1000).unwrap_or(MINUTE_MS);
+            let wait = reset_secs
+                .map(|s| s.min(3_600) as i64 * 1000)
+                .unwrap_or(MINUTE_MS);
             self.blocked_until = self.blocked_until.max(now + wait);
         }
     }
@@ -175,7 +189,10 @@ impl Limiter {
         self.roll(now);
         State {
             requests_per_minute: self.limits.per_minute,
-            remaining_this_minute: self.limits.per_minute.saturating_sub(self.starts.len() as u32),
+            remaining_this_minute: self
+                .limits
+                .per_minute
+                .saturating_sub(self.starts.len() as u32),
             in_flight: self.in_flight,
             max_concurrent: self.limits.max_concurrent,
             daily_quota: self.limits.daily,
@@ -192,16 +209,34 @@ mod tests {
     use super::*;
 
     fn limiter(per_minute: u32, max_concurrent: u32, daily: u32) -> Limiter {
-        Limiter::new(Limits { per_minute, max_concurrent, daily })
+        Limiter::new(Limits {
+            per_minute,
+            max_concurrent,
+            daily,
+        })
     }
 
     #[test]
     fn plans_set_the_documented_limits() {
-        assert_eq!(Limits::for_plan("free"), Limits { per_minute: 100, max_concurrent: 5, daily: 1000 });
+        assert_eq!(
+            Limits::for_plan("free"),
+            Limits {
+                per_minute: 100,
+                max_concurrent: 5,
+                daily: 1000
+            }
+        );
         assert_eq!(Limits::for_plan("standard").daily, 2000);
         assert_eq!(Limits::for_plan("professional").daily, 5000);
         for p in ["premium", "elite", "ultimate"] {
-            assert_eq!(Limits::for_plan(p), Limits { per_minute: 100, max_concurrent: 10, daily: 10_000 });
+            assert_eq!(
+                Limits::for_plan(p),
+                Limits {
+                    per_minute: 100,
+                    max_concurrent: 10,
+                    daily: 10_000
+                }
+            );
         }
     }
 
@@ -241,9 +276,17 @@ mod tests {
             l.finish();
         }
         let t = l.enqueue();
-        assert_eq!(l.poll(t, 30), Admit::Wait(Some(59_970)), "the fourth waits for the first to leave the window");
+        assert_eq!(
+            l.poll(t, 30),
+            Admit::Wait(Some(59_970)),
+            "the fourth waits for the first to leave the window"
+        );
         assert_eq!(l.poll(t, 59_999), Admit::Wait(Some(1)));
-        assert_eq!(l.poll(t, 60_000), Admit::Go, "exactly one minute after the first start");
+        assert_eq!(
+            l.poll(t, 60_000),
+            Admit::Go,
+            "exactly one minute after the first start"
+        );
         assert_eq!(l.state(60_000).remaining_this_minute, 0);
         assert_eq!(l.state(60_010).remaining_this_minute, 1);
     }
@@ -258,7 +301,12 @@ mod tests {
             l.finish();
         }
         let t = l.enqueue();
-        assert_eq!(l.poll(t, day + 5), Admit::QuotaSpent { until: day + DAY_MS });
+        assert_eq!(
+            l.poll(t, day + 5),
+            Admit::QuotaSpent {
+                until: day + DAY_MS
+            }
+        );
         assert_eq!(l.state(day + 5).queued, 0, "a spent call leaves the queue");
         let t = l.enqueue();
         assert_eq!(l.poll(t, day + DAY_MS), Admit::Go);

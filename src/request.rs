@@ -129,6 +129,47 @@ fn push_query(url: &mut String, first: &mut bool, key: &str, value: &str) {
     percent_encode(value, url);
 }
 
+/// Whether a param travels in the query: every param of GET and DELETE, the listed ones of the others.
+fn in_query(op: &Operation, name: &str, value: &Value) -> bool {
+    let listed = !op.method.has_body() || op.query.contains(&name);
+    listed && !value.is_null() && !op.headers.iter().any(|(p, _)| *p == name)
+}
+
+/// Issues of params that cannot travel where the table sends them: a query value that is not a
+/// scalar (or, for GET and DELETE, an array of scalars), a header value with a line break.
+pub fn wire_issues(op: &Operation, params: &Map<String, Value>) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    for (name, value) in params.iter().filter(|(n, v)| in_query(op, n, v)) {
+        match value {
+            Value::Array(items) if !op.method.has_body() => {
+                for (i, item) in items.iter().enumerate() {
+                    if let Err(mut e) = scalar_text(name, item) {
+                        e.path.push(PathSeg::Index(i));
+                        issues.push(*e);
+                    }
+                }
+            }
+            _ => issues.extend(scalar_text(name, value).err().map(|e| *e)),
+        }
+    }
+    for (param, header) in op.headers {
+        let Some(value) = params.get(*param).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        match scalar_text(param, value) {
+            Ok(text) if text.contains(['\r', '\n', '\0']) => issues.push(issue(
+                param,
+                IssueCode::InvalidFormat,
+                format!("{param} is sent as the {header} header and may not contain line breaks"),
+                details([("format", "header value".into())]),
+            )),
+            Ok(_) => {}
+            Err(e) => issues.push(*e),
+        }
+    }
+    issues
+}
+
 /// Builds the request of an operation. `params` has already passed validation;
 /// the checks here are those that keep the request well-formed whatever it holds.
 pub fn build(
@@ -214,47 +255,19 @@ pub fn build(
         }
     }
 
-    let in_query = |name: &str| !op.method.has_body() || op.query.contains(&name);
-    for (name, value) in params {
-        if op.headers.iter().any(|(p, _)| p == name) || !in_query(name) {
-            continue;
-        }
-        if op.method.has_body() && value.is_null() {
-            continue;
-        }
-        match value {
-            Value::Array(items) if !op.method.has_body() => {
-                for (i, item) in items.iter().enumerate() {
-                    match scalar_text(name, item) {
-                        Ok(text) => push_query(&mut url, &mut first, name, &text),
-                        Err(mut e) => {
-                            e.path.push(PathSeg::Index(i));
-                            issues.push(*e)
-                        }
-                    }
-                }
-            }
-            Value::Null => {}
-            _ => match scalar_text(name, value) {
-                Ok(text) => push_query(&mut url, &mut first, name, &text),
-                Err(e) => issues.push(*e),
-            },
+    issues.extend(wire_issues(op, params));
+    for (name, value) in params.iter().filter(|(n, v)| in_query(op, n, v)) {
+        let items = match value {
+            Value::Array(items) => items.as_slice(),
+            one => std::slice::from_ref(one),
+        };
+        for text in items.iter().filter_map(|v| scalar_text(name, v).ok()) {
+            push_query(&mut url, &mut first, name, &text);
         }
     }
-
     for (param, header) in op.headers {
-        let Some(value) = params.get(*param).filter(|v| !v.is_null()) else {
-            continue;
-        };
-        match scalar_text(param, value) {
-            Ok(text) if text.contains(['\r', '\n', '\0']) => issues.push(issue(
-                param,
-                IssueCode::InvalidFormat,
-                format!("{param} is sent as the {header} header and may not contain line breaks"),
-                details([("format", "header value".into())]),
-            )),
-            Ok(text) => headers.push((header.to_string(), text)),
-            Err(e) => issues.push(*e),
+        if let Some(text) = params.get(*param).and_then(|v| scalar_text(param, v).ok()) {
+            headers.push((header.to_string(), text));
         }
     }
     if !issues.is_empty() {

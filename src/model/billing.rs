@@ -144,7 +144,7 @@ pub struct AddonInput {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct CustomFieldInput {
+pub struct PlanCustomFieldInput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub customfield_id: Option<Id>,
@@ -213,7 +213,7 @@ pub struct PlanInput {
     pub tags: Option<Vec<Tag>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
-    pub custom_fields: Option<Vec<CustomFieldInput>>,
+    pub custom_fields: Option<Vec<PlanCustomFieldInput>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[tsify(optional)]
     pub recurring_price: Option<f64>,

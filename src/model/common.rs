@@ -78,3 +78,67 @@ pub struct PageContext {
     #[tsify(type = "unknown")]
     pub extra: Extra,
 }
+
+/// Declares a wire struct. `name?: T` is optional (omitted when absent), `name: T` is required.
+/// A `response` keeps the fields it does not name in `extra`; a `request` has no `extra`, so
+/// TypeScript catches a misspelt field.
+macro_rules! wire {
+    ($(#[$m:meta])* response $name:ident { $($body:tt)* }) => {
+        $crate::model::common::wire!(@munch [$(#[$m])*] $name [extra] [] $($body)*);
+    };
+    ($(#[$m:meta])* request $name:ident { $($body:tt)* }) => {
+        $crate::model::common::wire!(@munch [$(#[$m])*] $name [] [] $($body)*);
+    };
+    (@munch $m:tt $name:ident $x:tt [$($acc:tt)*] $(#[$fm:meta])* $f:ident ?: $t:ty, $($rest:tt)*) => {
+        $crate::model::common::wire!(@munch $m $name $x [$($acc)*
+            $(#[$fm])*
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[tsify(optional)]
+            pub $f: Option<$t>,
+        ] $($rest)*);
+    };
+    (@munch $m:tt $name:ident $x:tt [$($acc:tt)*] $(#[$fm:meta])* $f:ident : $t:ty, $($rest:tt)*) => {
+        $crate::model::common::wire!(@munch $m $name $x [$($acc)* $(#[$fm])* pub $f: $t,] $($rest)*);
+    };
+    (@munch [$($m:tt)*] $name:ident [extra] [$($acc:tt)*]) => {
+        $($m)*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, tsify::Tsify)]
+        pub struct $name {
+            $($acc)*
+            #[serde(flatten)]
+            #[tsify(type = "Record<string, unknown>")]
+            pub extra: $crate::model::common::Extra,
+        }
+    };
+    (@munch [$($m:tt)*] $name:ident [] [$($acc:tt)*]) => {
+        $($m)*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, tsify::Tsify)]
+        pub struct $name {
+            $($acc)*
+        }
+    };
+}
+
+/// Declares a value set: an enum whose TypeScript type is the union of its wire strings, with
+/// `VALUES` (the same strings, for the validation rules) and `as_str`.
+macro_rules! value_set {
+    ($(#[$m:meta])* $name:ident { $($v:ident = $s:literal),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, tsify::Tsify)]
+        pub enum $name {
+            $(#[serde(rename = $s)] $v,)*
+        }
+
+        impl $name {
+            pub const VALUES: &'static [&'static str] = &[$($s),*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$v => $s,)*
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use {value_set, wire};

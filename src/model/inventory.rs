@@ -1,7 +1,7 @@
 //! Wire types of the inventory family: packages and composite items.
 
 use crate::model::common::Id;
-use crate::model::invoice::{value_set, wire};
+use crate::model::common::{value_set, wire};
 
 // ---- packages ----
 

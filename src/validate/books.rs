@@ -1,1 +1,1817 @@
-//! Rules for the params of the books operations.
+//! Rules for the params of the books operations (accounting).
+
+use super::format::Format;
+use super::{details, opt, req, Ctx, Field, IssueCode, Kind, Rule, Schema, PAGE, PER_PAGE};
+use crate::model::books as m;
+use serde_json::{Map, Value};
+
+// ---- shared pieces ----
+
+const fn date(name: &'static str) -> Field {
+    opt(name, Kind::Str).with(&[Rule::Format(Format::Date)])
+}
+
+static TAG: Schema = Schema {
+    fields: &[opt("tag_id", Kind::Id), opt("tag_option_id", Kind::Id)],
+    checks: &[],
+};
+static TAG_MEMBER: Field = opt("", Kind::Obj(&TAG));
+const TAGS: Field = opt("tags", Kind::Arr(&TAG_MEMBER));
+
+static CUSTOM_FIELD: Schema = Schema {
+    fields: &[opt("customfield_id", Kind::Id), opt("value", Kind::Str)],
+    checks: &[],
+};
+static CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&CUSTOM_FIELD));
+const CUSTOM_FIELDS: Field = opt("custom_fields", Kind::Arr(&CUSTOM_FIELD_MEMBER));
+
+static STRING_MEMBER: Field = opt("", Kind::Str);
+
+/// The Limits table's "line item description 2000", on every line item that has a description.
+const LINE_DESCRIPTION: Field = opt("description", Kind::Str).with(&[Rule::MaxLen(2000)]);
+
+/// A field, and the values it may take.
+type ValueSets = &'static [(&'static str, &'static [&'static str])];
+
+/// Value sets under which a blank string counts as not given: the vendor's own examples send `" "` or
+/// `""` there for "not set".
+fn one_of_unless_blank(map: &Map<String, Value>, ctx: &mut Ctx, sets: ValueSets) {
+    for &(name, allowed) in sets {
+        let Some(Value::String(s)) = map.get(name) else {
+            continue;
+        };
+        if !s.trim().is_empty() && !allowed.contains(&s.as_str()) {
+            ctx.push_at(
+                name,
+                IssueCode::InvalidValue,
+                format!(
+                    "{name} must be one of {}, got {:?}",
+                    allowed.join(", "),
+                    crate::error::shorten(s)
+                ),
+                details([("allowed", allowed.iter().map(|a| Value::from(*a)).collect())]),
+            );
+        }
+    }
+}
+
+/// Whether a field carries a value: present, not null, not a blank string.
+fn given(map: &Map<String, Value>, name: &str) -> bool {
+    match map.get(name) {
+        None | Some(Value::Null) => false,
+        Some(Value::String(s)) => !s.trim().is_empty(),
+        Some(_) => true,
+    }
+}
+
+fn not_allowed(ctx: &mut Ctx, name: &str, why: &str) {
+    ctx.push_at(
+        name,
+        IssueCode::NotAllowed,
+        format!("{name} {why}"),
+        Map::new(),
+    );
+}
+
+// ---- organizations ----
+
+static ADDRESS: Schema = Schema {
+    fields: &[
+        opt("street_address1", Kind::Str),
+        opt("street_address2", Kind::Str),
+        opt("city", Kind::Str),
+        opt("state", Kind::Str),
+        opt("country", Kind::Str),
+        opt("zip", Kind::Str),
+    ],
+    checks: &[],
+};
+
+const FISCAL_YEAR_START_MONTH: Field =
+    opt("fiscal_year_start_month", Kind::Str).with(&[Rule::OneOf(m::FiscalYearStartMonth::VALUES)]);
+
+pub static CREATE_ORGANIZATION: Schema = Schema {
+    fields: &[
+        req("name", Kind::Str),
+        req("currency_code", Kind::Str),
+        req("time_zone", Kind::Str),
+        req("portal_name", Kind::Str).with(&[Rule::LenBetween(5, 30), Rule::Format(Format::Alnum)]),
+        FISCAL_YEAR_START_MONTH,
+        opt("date_format", Kind::Str),
+        opt("field_separator", Kind::Str),
+        opt("language_code", Kind::Str),
+        opt("industry_type", Kind::Str),
+        opt("industry_size", Kind::Str),
+        opt("org_address", Kind::Str),
+        opt("remit_to_address", Kind::Str),
+        opt("address", Kind::Obj(&ADDRESS)),
+    ],
+    checks: &[industry_size],
+};
+
+fn industry_size(map: &Map<String, Value>, ctx: &mut Ctx) {
+    one_of_unless_blank(map, ctx, &[("industry_size", m::IndustrySize::VALUES)]);
+}
+
+pub static LIST_ORGANIZATIONS: Schema = Schema::EMPTY;
+
+static ORGANIZATION_CUSTOM_FIELD: Schema = Schema {
+    fields: &[
+        opt("index", Kind::Num),
+        opt("value", Kind::Str),
+        opt("label", Kind::Str),
+    ],
+    checks: &[],
+};
+static ORGANIZATION_CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&ORGANIZATION_CUSTOM_FIELD));
+
+pub static UPDATE_ORGANIZATION: Schema = Schema {
+    fields: &[
+        opt("name", Kind::Str),
+        FISCAL_YEAR_START_MONTH,
+        opt("is_logo_uploaded", Kind::Bool),
+        opt("time_zone", Kind::Str),
+        opt("date_format", Kind::Str),
+        opt("field_separator", Kind::Str),
+        opt("language_code", Kind::Str),
+        opt("org_address", Kind::Str),
+        opt("remit_to_address", Kind::Str),
+        opt("address", Kind::Obj(&ADDRESS)),
+        opt("contact_name", Kind::Str),
+        opt("phone", Kind::Str),
+        opt("fax", Kind::Str),
+        opt("website", Kind::Str),
+        opt("email", Kind::Str),
+        opt("currency_id", Kind::Id),
+        opt("companyid_label", Kind::Str),
+        opt("companyid_value", Kind::Str),
+        opt("taxid_label", Kind::Str),
+        opt("taxid_value", Kind::Str),
+        opt(
+            "custom_fields",
+            Kind::Arr(&ORGANIZATION_CUSTOM_FIELD_MEMBER),
+        ),
+    ],
+    checks: &[],
+};
+
+// ---- chart of accounts ----
+
+const ACCOUNT_BODY: Schema = Schema {
+    fields: &[
+        opt("account_name", Kind::Str),
+        opt("account_code", Kind::Str),
+        opt("account_type", Kind::Str).with(&[Rule::OneOf(m::AccountType::VALUES)]),
+        opt("currency_id", Kind::Id),
+        opt("description", Kind::Str),
+        opt("show_on_dashboard", Kind::Bool),
+        opt("can_show_in_ze", Kind::Bool),
+        opt("include_in_vat_return", Kind::Bool),
+        CUSTOM_FIELDS,
+        opt("parent_account_id", Kind::Id),
+    ],
+    checks: &[],
+};
+
+pub static CREATE_ACCOUNT: Schema = ACCOUNT_BODY;
+pub static UPDATE_ACCOUNT: Schema = ACCOUNT_BODY;
+pub static GET_ACCOUNT: Schema = Schema::EMPTY;
+
+pub static LIST_ACCOUNTS: Schema = Schema {
+    fields: &[
+        opt("filter_by", Kind::Str),
+        opt("sort_column", Kind::Str),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[account_list_sets],
+};
+
+fn account_list_sets(map: &Map<String, Value>, ctx: &mut Ctx) {
+    one_of_unless_blank(
+        map,
+        ctx,
+        &[
+            ("filter_by", m::AccountFilter::VALUES),
+            ("sort_column", m::AccountSortColumn::VALUES),
+        ],
+    );
+}
+
+// ---- journals ----
+
+const TAX_EXEMPTION_TYPE: Field =
+    opt("tax_exemption_type", Kind::Str).with(&[Rule::OneOf(m::TaxExemptionType::VALUES)]);
+
+static JOURNAL_LINE: Schema = Schema {
+    fields: &[
+        opt("line_id", Kind::Id),
+        opt("account_id", Kind::Id),
+        opt("customer_id", Kind::Id),
+        LINE_DESCRIPTION,
+        req("debit_or_credit", Kind::Str).with(&[Rule::OneOf(m::DebitOrCredit::VALUES)]),
+        req("amount", Kind::Num),
+        opt("tax_id", Kind::Id),
+        opt("tax_exemption_id", Kind::Id),
+        TAX_EXEMPTION_TYPE,
+        opt("tax_exemption_code", Kind::Str),
+        opt("tax_authority_id", Kind::Id),
+        opt("tax_authority_name", Kind::Str),
+        opt("acquisition_vat_id", Kind::Id),
+        opt("reverse_charge_vat_id", Kind::Id),
+        TAGS,
+        opt("location_id", Kind::Id),
+        opt("project_id", Kind::Id),
+    ],
+    checks: &[],
+};
+static JOURNAL_LINE_MEMBER: Field = opt("", Kind::Obj(&JOURNAL_LINE));
+
+const VAT_TREATMENT: Field =
+    opt("vat_treatment", Kind::Str).with(&[Rule::OneOf(m::VatTreatment::VALUES)]);
+
+pub static CREATE_JOURNAL: Schema = Schema {
+    fields: &[
+        req("journal_date", Kind::Str).with(&[Rule::Format(Format::Date)]),
+        opt("reference_number", Kind::Str),
+        opt("notes", Kind::Str),
+        opt("journal_type", Kind::Str).with(&[Rule::OneOf(m::JournalType::VALUES)]),
+        VAT_TREATMENT,
+        opt("include_in_vat_return", Kind::Bool),
+        opt("product_type", Kind::Str).with(&[Rule::OneOf(m::JournalProductType::VALUES)]),
+        opt("is_bas_adjustment", Kind::Bool),
+        opt("currency_id", Kind::Id),
+        opt("exchange_rate", Kind::Num),
+        opt("location_id", Kind::Id),
+        opt("line_items", Kind::Arr(&JOURNAL_LINE_MEMBER)),
+        opt("tax_exemption_code", Kind::Str),
+        TAX_EXEMPTION_TYPE,
+        opt("status", Kind::Str).with(&[Rule::OneOf(m::JournalStatus::VALUES)]),
+        CUSTOM_FIELDS,
+        TAGS,
+    ],
+    checks: &[],
+};
+
+// ---- fixed assets and their types ----
+
+const DEPRECIATION_METHOD: Rule = Rule::OneOf(m::DepreciationMethod::VALUES);
+const DEPRECIATION_FREQUENCY: Rule = Rule::OneOf(m::DepreciationFrequency::VALUES);
+const PERCENTAGE: Rule = Rule::Range(0.0, 100.0);
+const COMPUTATION_TYPE: Rule = Rule::OneOf(m::ComputationType::VALUES);
+
+const FIXED_ASSET_BODY: Schema = Schema {
+    fields: &[
+        req("asset_name", Kind::Str),
+        req("fixed_asset_type_id", Kind::Id),
+        req("asset_account_id", Kind::Id),
+        opt("expense_account_id", Kind::Id),
+        opt("depreciation_account_id", Kind::Id),
+        opt("depreciation_method", Kind::Str).with(&[DEPRECIATION_METHOD]),
+        opt("depreciation_frequency", Kind::Str).with(&[DEPRECIATION_FREQUENCY]),
+        opt("depreciation_percentage", Kind::Num).with(&[PERCENTAGE]),
+        opt("total_life", Kind::Num),
+        opt("salvage_value", Kind::Num),
+        date("depreciation_start_date"),
+        opt("description", Kind::Str),
+        opt("notes", Kind::Str),
+        opt("serial_no", Kind::Str),
+        req("asset_cost", Kind::Num),
+        req("asset_purchase_date", Kind::Str).with(&[Rule::Format(Format::Date)]),
+        opt("computation_type", Kind::Str).with(&[COMPUTATION_TYPE]),
+        date("warranty_expiry_date"),
+        opt("dep_start_value", Kind::Num),
+        TAGS,
+        CUSTOM_FIELDS,
+    ],
+    checks: &[percentage_only_for_declining],
+};
+
+pub static CREATE_FIXED_ASSET: Schema = FIXED_ASSET_BODY;
+pub static UPDATE_FIXED_ASSET: Schema = FIXED_ASSET_BODY;
+
+/// A depreciation percentage belongs to the declining methods, not to straight_line.
+fn percentage_only_for_declining(map: &Map<String, Value>, ctx: &mut Ctx) {
+    let method = map.get("depreciation_method").and_then(Value::as_str);
+    if method == Some(m::DepreciationMethod::StraightLine.as_str())
+        && given(map, "depreciation_percentage")
+    {
+        not_allowed(
+            ctx,
+            "depreciation_percentage",
+            "applies only to declining methods, not to straight_line",
+        );
+    }
+}
+
+pub static LIST_FIXED_ASSETS: Schema = Schema {
+    fields: &[
+        opt("filter_by", Kind::Str),
+        opt("sort_column", Kind::Str),
+        opt("sort_order", Kind::Str),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[fixed_asset_list_sets],
+};
+
+fn fixed_asset_list_sets(map: &Map<String, Value>, ctx: &mut Ctx) {
+    one_of_unless_blank(
+        map,
+        ctx,
+        &[
+            ("filter_by", m::FixedAssetFilter::VALUES),
+            ("sort_column", m::FixedAssetSortColumn::VALUES),
+            ("sort_order", m::SortOrder::VALUES),
+        ],
+    );
+}
+
+/// The fixed asset type fields, each made by `$field` (`opt` on create, `req` on update).
+macro_rules! fixed_asset_type_fields {
+    ($field:ident) => {
+        &[
+            $field("fixed_asset_type_name", Kind::Str),
+            $field("expense_account_id", Kind::Id),
+            $field("depreciation_account_id", Kind::Id),
+            $field("depreciation_method", Kind::Str).with(&[DEPRECIATION_METHOD]),
+            $field("depreciation_frequency", Kind::Str).with(&[DEPRECIATION_FREQUENCY]),
+            $field("depreciation_percentage", Kind::Num).with(&[PERCENTAGE]),
+            $field("total_life", Kind::Num),
+            $field("salvage_value", Kind::Num),
+            $field("computation_type", Kind::Str).with(&[COMPUTATION_TYPE]),
+        ]
+    };
+}
+
+pub static CREATE_FIXED_ASSET_TYPE: Schema = Schema {
+    fields: fixed_asset_type_fields!(opt),
+    checks: &[],
+};
+
+pub static UPDATE_FIXED_ASSET_TYPE: Schema = Schema {
+    fields: fixed_asset_type_fields!(req),
+    checks: &[],
+};
+
+pub static LIST_FIXED_ASSET_TYPES: Schema = Schema {
+    fields: &[PAGE, PER_PAGE],
+    checks: &[],
+};
+
+pub static DELETE_FIXED_ASSET_TYPE: Schema = Schema::EMPTY;
+
+// ---- expenses ----
+
+const EXPENSE_PRODUCT_TYPE: Field =
+    opt("product_type", Kind::Str).with(&[Rule::OneOf(m::ExpenseProductType::VALUES)]);
+
+static EXPENSE_LINE: Schema = Schema {
+    fields: &[
+        opt("line_item_id", Kind::Id),
+        opt("account_id", Kind::Id),
+        LINE_DESCRIPTION,
+        opt("amount", Kind::Num),
+        opt("tax_id", Kind::Id),
+        opt("item_order", Kind::Int),
+        EXPENSE_PRODUCT_TYPE,
+        opt("acquisition_vat_id", Kind::Id),
+        opt("reverse_charge_vat_id", Kind::Id),
+        opt("reverse_charge_tax_id", Kind::Id),
+        opt("tax_exemption_code", Kind::Str),
+        opt("tax_exemption_id", Kind::Id),
+        opt("location_id", Kind::Id),
+        TAGS,
+    ],
+    checks: &[],
+};
+static EXPENSE_LINE_MEMBER: Field = opt("", Kind::Obj(&EXPENSE_LINE));
+
+static EXPENSE_TAX: Schema = Schema {
+    fields: &[opt("tax_id", Kind::Id), opt("tax_amount", Kind::Num)],
+    checks: &[],
+};
+static EXPENSE_TAX_MEMBER: Field = opt("", Kind::Obj(&EXPENSE_TAX));
+
+const GST_TREATMENT: Field =
+    opt("gst_treatment", Kind::Str).with(&[Rule::OneOf(m::GstTreatment::VALUES)]);
+
+/// The expense body fields, after any given first.
+macro_rules! expense_fields {
+    ($($head:expr),* $(,)?) => {
+        &[
+            $($head,)*
+            opt("account_id", Kind::Id),
+            date("date"),
+            opt("amount", Kind::Num),
+            opt("tax_id", Kind::Id),
+            opt("source_of_supply", Kind::Str),
+            opt("destination_of_supply", Kind::Str),
+            opt("place_of_supply", Kind::Str),
+            opt("hsn_or_sac", Kind::StrOrNum),
+            opt("gst_no", Kind::Str),
+            GST_TREATMENT,
+            opt("reverse_charge_tax_id", Kind::Id),
+            opt("location_id", Kind::Id),
+            opt("line_items", Kind::Arr(&EXPENSE_LINE_MEMBER)),
+            opt("taxes", Kind::Arr(&EXPENSE_TAX_MEMBER)),
+            opt("is_inclusive_tax", Kind::Bool),
+            opt("is_billable", Kind::Bool),
+            opt("reference_number", Kind::Str),
+            opt("description", Kind::Str),
+            opt("customer_id", Kind::Id),
+            opt("currency_id", Kind::Id),
+            opt("exchange_rate", Kind::Num),
+            opt("project_id", Kind::Id),
+            opt("mileage_type", Kind::Str).with(&[Rule::OneOf(m::MileageType::VALUES)]),
+            VAT_TREATMENT,
+            opt("tax_treatment", Kind::Str).with(&[Rule::OneOf(m::ExpenseTaxTreatment::VALUES)]),
+            EXPENSE_PRODUCT_TYPE,
+            opt("acquisition_vat_id", Kind::Id),
+            opt("reverse_charge_vat_id", Kind::Id),
+            opt("start_reading", Kind::StrOrNum),
+            opt("end_reading", Kind::StrOrNum),
+            opt("distance", Kind::StrOrNum),
+            opt("mileage_unit", Kind::Str),
+            opt("mileage_rate", Kind::StrOrNum),
+            opt("employee_id", Kind::Id),
+            opt("vehicle_type", Kind::Str),
+            opt("can_reclaim_vat_on_mileage", Kind::Any),
+            opt("fuel_type", Kind::Str),
+            opt("engine_capacity_range", Kind::Str),
+            opt("paid_through_account_id", Kind::Id),
+            opt("vendor_id", Kind::Id),
+            CUSTOM_FIELDS,
+            TAGS,
+        ]
+    };
+}
+
+pub static CREATE_EXPENSE: Schema = Schema {
+    fields: expense_fields!(),
+    checks: &[mileage_value_sets, readings_only_for_odometer],
+};
+
+pub static UPDATE_EXPENSE_BY_UNIQUE_FIELD: Schema = Schema {
+    fields: expense_fields!(
+        req("x_unique_identifier_key", Kind::Str),
+        req("x_unique_identifier_value", Kind::Str),
+        opt("x_upsert", Kind::BoolLike),
+    ),
+    checks: &[mileage_value_sets, readings_only_for_odometer],
+};
+
+fn mileage_value_sets(map: &Map<String, Value>, ctx: &mut Ctx) {
+    one_of_unless_blank(
+        map,
+        ctx,
+        &[
+            ("mileage_unit", m::MileageUnit::VALUES),
+            ("vehicle_type", m::VehicleType::VALUES),
+            ("fuel_type", m::FuelType::VALUES),
+            ("engine_capacity_range", m::EngineCapacityRange::VALUES),
+        ],
+    );
+}
+
+/// Odometer readings belong to `mileage_type` odometer (an unlisted mileage type is reported on its own).
+fn readings_only_for_odometer(map: &Map<String, Value>, ctx: &mut Ctx) {
+    let mileage_type = map
+        .get("mileage_type")
+        .and_then(Value::as_str)
+        .map(str::trim);
+    match mileage_type {
+        Some(t) if t == m::MileageType::Odometer.as_str() => return,
+        Some(t) if !t.is_empty() && !m::MileageType::VALUES.contains(&t) => return,
+        _ => {}
+    }
+    for name in ["start_reading", "end_reading"] {
+        if given(map, name) {
+            not_allowed(ctx, name, "applies only when mileage_type is odometer");
+        }
+    }
+}
+
+pub static GET_EXPENSE_RECEIPT: Schema = Schema::EMPTY;
+pub static DELETE_EXPENSE_RECEIPT: Schema = Schema::EMPTY;
+
+/// The files are checked by the transport (count and type); nothing else travels.
+pub static ADD_EXPENSE_ATTACHMENT: Schema = Schema {
+    fields: &[opt("files", Kind::Any)],
+    checks: &[],
+};
+
+// ---- vendor credits and refunds ----
+
+static VENDOR_CREDIT_CUSTOM_FIELD: Schema = Schema {
+    fields: &[
+        opt("custom_field_id", Kind::Id),
+        opt("label", Kind::Str),
+        opt("value", Kind::Str),
+        opt("index", Kind::Int),
+    ],
+    checks: &[],
+};
+static VENDOR_CREDIT_CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&VENDOR_CREDIT_CUSTOM_FIELD));
+
+static VENDOR_CREDIT_DOCUMENT: Schema = Schema {
+    fields: &[opt("document_id", Kind::Id), opt("file_name", Kind::Str)],
+    checks: &[],
+};
+static VENDOR_CREDIT_DOCUMENT_MEMBER: Field = opt("", Kind::Obj(&VENDOR_CREDIT_DOCUMENT));
+
+static VENDOR_CREDIT_LINE: Schema = Schema {
+    fields: &[
+        opt("item_id", Kind::Id),
+        opt("line_item_id", Kind::Id),
+        opt("sku", Kind::Str),
+        opt("account_id", Kind::Id),
+        opt("name", Kind::Str).with(&[Rule::MaxLen(100)]),
+        LINE_DESCRIPTION,
+        opt("product_type", Kind::Str),
+        opt("item_order", Kind::Int),
+        opt("quantity", Kind::Num),
+        opt("unit", Kind::Str),
+        opt("rate", Kind::Num),
+        opt("tax_id", Kind::Id),
+        opt("tds_tax_id", Kind::Id),
+        opt("tax_treatment_code", Kind::Str).with(&[Rule::OneOf(m::TaxTreatmentCode::VALUES)]),
+        opt("tax_exemption_id", Kind::Id),
+        opt("tax_exemption_code", Kind::Str),
+        opt("reverse_charge_tax_id", Kind::Id),
+        opt("acquisition_vat_id", Kind::Id),
+        opt("reverse_charge_vat_id", Kind::Id),
+        opt("hsn_or_sac", Kind::StrOrNum),
+        opt("project_id", Kind::Id),
+        opt("location_id", Kind::Id),
+        TAGS,
+        opt(
+            "item_custom_fields",
+            Kind::Arr(&VENDOR_CREDIT_CUSTOM_FIELD_MEMBER),
+        ),
+        opt("serial_numbers", Kind::Arr(&STRING_MEMBER)),
+    ],
+    checks: &[],
+};
+static VENDOR_CREDIT_LINE_MEMBER: Field = opt("", Kind::Obj(&VENDOR_CREDIT_LINE));
+
+pub static CREATE_VENDOR_CREDIT: Schema = Schema {
+    fields: &[
+        opt("vendor_id", Kind::Id),
+        opt("currency_id", Kind::Id),
+        opt("vat_treatment", Kind::Str),
+        opt("vendor_credit_number", Kind::Str),
+        GST_TREATMENT,
+        opt("tax_treatment", Kind::Str).with(&[Rule::OneOf(m::VendorCreditTaxTreatment::VALUES)]),
+        opt("gst_no", Kind::Str),
+        opt("source_of_supply", Kind::Str),
+        opt("destination_of_supply", Kind::Str),
+        opt("place_of_supply", Kind::Str),
+        opt("pricebook_id", Kind::Id),
+        opt("reference_number", Kind::Str),
+        opt("is_update_customer", Kind::Bool),
+        date("date"),
+        opt("exchange_rate", Kind::Num),
+        opt("is_inclusive_tax", Kind::Bool),
+        opt("location_id", Kind::Id),
+        opt("line_items", Kind::Arr(&VENDOR_CREDIT_LINE_MEMBER)),
+        opt("notes", Kind::Str),
+        opt("documents", Kind::Arr(&VENDOR_CREDIT_DOCUMENT_MEMBER)),
+        opt(
+            "custom_fields",
+            Kind::Arr(&VENDOR_CREDIT_CUSTOM_FIELD_MEMBER),
+        ),
+        TAGS,
+    ],
+    checks: &[],
+};
+
+pub static LIST_VENDOR_CREDITS: Schema = Schema {
+    fields: &[
+        opt("vendor_credit_number_startswith", Kind::Str),
+        opt("vendor_credit_number_contains", Kind::Str),
+        date("date_start"),
+        date("date_end"),
+        date("date_before"),
+        date("date_after"),
+        opt("status", Kind::Str),
+        opt("total_start", Kind::Num),
+        opt("total_end", Kind::Num),
+        opt("total_less_than", Kind::Num),
+        opt("total_less_equals", Kind::Num),
+        opt("total_greater_than", Kind::Num),
+        opt("total_greater_equals", Kind::Num),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[vendor_credit_status],
+};
+
+fn vendor_credit_status(map: &Map<String, Value>, ctx: &mut Ctx) {
+    one_of_unless_blank(map, ctx, &[("status", m::VendorCreditStatus::VALUES)]);
+}
+
+const REFUND_BODY: Schema = Schema {
+    fields: &[
+        date("date"),
+        opt("refund_mode", Kind::Str),
+        opt("reference_number", Kind::Str),
+        opt("amount", Kind::Num),
+        opt("exchange_rate", Kind::Num),
+        opt("account_id", Kind::Id),
+        opt("description", Kind::Str),
+    ],
+    checks: &[],
+};
+
+pub static CREATE_VENDOR_CREDIT_REFUND: Schema = REFUND_BODY;
+pub static UPDATE_VENDOR_CREDIT_REFUND: Schema = REFUND_BODY;
+pub static GET_VENDOR_CREDIT_REFUND: Schema = Schema::EMPTY;
+pub static DELETE_VENDOR_CREDIT_REFUND: Schema = Schema::EMPTY;
+
+pub static LIST_VENDOR_CREDIT_REFUNDS: Schema = Schema {
+    fields: &[PAGE, PER_PAGE],
+    checks: &[],
+};
+
+pub static LIST_ALL_VENDOR_CREDIT_REFUNDS: Schema = Schema {
+    fields: &[opt("sort_column", Kind::Str), PAGE, PER_PAGE],
+    checks: &[refund_sort_column],
+};
+
+fn refund_sort_column(map: &Map<String, Value>, ctx: &mut Ctx) {
+    one_of_unless_blank(
+        map,
+        ctx,
+        &[("sort_column", m::VendorCreditRefundSortColumn::VALUES)],
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::{check_object, Issue};
+    use serde_json::json;
+
+    const NOW: i64 = 1_732_233_600_000;
+
+    fn schema(op: &str) -> &'static Schema {
+        crate::catalog::find(op)
+            .unwrap_or_else(|| panic!("no operation {op}"))
+            .params
+    }
+
+    fn books() -> impl Iterator<Item = &'static str> {
+        crate::catalog::OPERATIONS
+            .iter()
+            .filter(|op| op.family == crate::family::Family::Books)
+            .map(|op| op.id)
+    }
+
+    fn run(op: &str, params: &Value) -> Vec<Issue> {
+        let mut ctx = Ctx::at(NOW);
+        check_object(
+            schema(op),
+            params.as_object().expect("params are an object"),
+            &mut ctx,
+        );
+        ctx.issues
+    }
+
+    /// Sets the value at a JSON pointer; `null` removes the key.
+    fn set(mut params: Value, pointer: &str, v: Value) -> Value {
+        let (parent, key) = pointer.rsplit_once('/').unwrap();
+        match params
+            .pointer_mut(parent)
+            .unwrap_or_else(|| panic!("no {parent}"))
+        {
+            Value::Object(m) if v.is_null() => {
+                m.remove(key);
+            }
+            Value::Object(m) => {
+                m.insert(key.to_string(), v);
+            }
+            Value::Array(a) => a[key.parse::<usize>().unwrap()] = v,
+            other => panic!("cannot set {key} in {other}"),
+        }
+        params
+    }
+
+    /// The issue path of a JSON pointer: `/line_items/0/name` is `["line_items", 0, "name"]`.
+    fn path_of(pointer: &str) -> Value {
+        pointer
+            .split('/')
+            .skip(1)
+            .map(|s| {
+                s.parse::<usize>()
+                    .map(Value::from)
+                    .unwrap_or_else(|_| s.into())
+            })
+            .collect()
+    }
+
+    fn allowed(values: &[&str]) -> Value {
+        values.iter().map(|v| Value::from(*v)).collect()
+    }
+
+    fn assert_ok(op: &str, params: &Value) {
+        let issues = run(op, params);
+        assert!(issues.is_empty(), "{op}: {issues:#?}");
+    }
+
+    fn assert_one(op: &str, params: &Value, code: IssueCode, pointer: &str, details: Value) {
+        let issues = run(op, params);
+        assert_eq!(issues.len(), 1, "{op}: {issues:#?}");
+        let issue = &issues[0];
+        assert_eq!(issue.code, code, "{issue:#?}");
+        assert_eq!(
+            serde_json::to_value(&issue.path).unwrap(),
+            path_of(pointer),
+            "{issue:#?}"
+        );
+        assert_eq!(Value::Object(issue.details.clone()), details, "{issue:#?}");
+        assert!(!issue.message.is_empty());
+    }
+
+    /// A valid params example per operation, built from the documents.
+    fn example(op: &str) -> Value {
+        let tags = json!([{ "tag_id": "460000000094001", "tag_option_id": "460000000048001" }]);
+        let custom_fields = json!([{ "customfield_id": "460000000098001", "value": "Normal" }]);
+        let address = json!({
+            "street_address1": "4910 Hopyard Rd", "street_address2": "Suite 200", "city": "Pleasanton",
+            "state": "CA", "country": "U.S.A", "zip": "94588"
+        });
+        let expense = json!({
+            "account_id": 982000000561057u64, "date": "2013-11-18", "amount": 112.5, "tax_id": "982000000566007",
+            "source_of_supply": "AP", "destination_of_supply": "TN", "place_of_supply": "DU", "hsn_or_sac": 80540,
+            "gst_no": "22AAAAA0000A1Z5", "gst_treatment": "business_gst", "reverse_charge_tax_id": "982000000561063",
+            "location_id": "460000000038080",
+            "line_items": [{
+                "line_item_id": 10763000000140068u64, "account_id": "982000000561057", "description": "Marketing",
+                "amount": 112.5, "tax_id": "982000000566007", "item_order": 1, "product_type": "goods",
+                "tax_exemption_id": "982000000561067", "location_id": "460000000038080", "tags": tags
+            }],
+            "taxes": [{ "tax_id": "982000000566007", "tax_amount": 11.85 }],
+            "is_inclusive_tax": false, "is_billable": true, "reference_number": "EXP-1", "description": "Trip",
+            "customer_id": "982000000567001", "currency_id": "982000000567001", "exchange_rate": 1,
+            "project_id": "982000000567226", "mileage_type": "odometer", "vat_treatment": "uk",
+            "tax_treatment": "vat_registered", "product_type": "service", "start_reading": 1200, "end_reading": 1260,
+            "distance": 60, "mileage_unit": "km", "mileage_rate": 0.45, "employee_id": "982000000030040",
+            "vehicle_type": "car", "can_reclaim_vat_on_mileage": true, "fuel_type": "diesel",
+            "engine_capacity_range": "between_1400cc_and_1600cc", "paid_through_account_id": "982000000567250",
+            "vendor_id": "982000000567300", "custom_fields": custom_fields, "tags": tags
+        });
+        let fixed_asset = json!({
+            "asset_name": "Laptop", "fixed_asset_type_id": "3640355000000319008",
+            "asset_account_id": "3640355000000000367", "expense_account_id": "3640355000000000421",
+            "depreciation_account_id": "3640355000000000367", "depreciation_method": "declining_method",
+            "depreciation_frequency": "yearly", "depreciation_percentage": 12, "total_life": 60, "salvage_value": 100,
+            "depreciation_start_date": "2024-12-17", "description": "Work laptop", "asset_cost": 1000,
+            "computation_type": "prorata_basis", "warranty_expiry_date": "2027-12-17",
+            "asset_purchase_date": "2024-12-17", "serial_no": "SN-0001", "dep_start_value": 1000,
+            "notes": "Model 2024", "tags": tags, "custom_fields": custom_fields
+        });
+        let fixed_asset_type = json!({
+            "fixed_asset_type_name": "Machines", "expense_account_id": "3640355000000000421",
+            "depreciation_account_id": "3640355000000000367", "depreciation_method": "declining_method",
+            "depreciation_frequency": "yearly", "depreciation_percentage": 12, "total_life": 60, "salvage_value": 100,
+            "computation_type": "prorata_basis"
+        });
+        let account = json!({
+            "account_name": "Notes Payable", "account_code": "NP-01", "account_type": "long_term_liability",
+            "currency_id": "460000000000097", "description": "Paid off over more than one year.",
+            "show_on_dashboard": false, "can_show_in_ze": false, "include_in_vat_return": true,
+            "custom_fields": custom_fields, "parent_account_id": "460000000009097"
+        });
+        let refund = json!({
+            "date": "2014-08-30", "refund_mode": "cash", "reference_number": "RF-1", "amount": 13,
+            "exchange_rate": 1, "account_id": "460000000020097", "description": "Cheque deposit"
+        });
+        let pages = json!({ "page": 1, "per_page": 200 });
+        match op {
+            "createOrganization" => json!({
+                "name": "Zillium Inc", "currency_code": "USD", "time_zone": "PST", "portal_name": "zilluminc",
+                "fiscal_year_start_month": "january", "date_format": "dd MMM yyyy", "field_separator": " ",
+                "language_code": "en", "industry_type": "Services", "industry_size": "small scale",
+                "org_address": "4910 Hopyard Rd", "remit_to_address": "PO Box 1", "address": address
+            }),
+            "updateOrganization" => json!({
+                "name": "Zillium Inc", "fiscal_year_start_month": "april", "is_logo_uploaded": true,
+                "time_zone": "PST", "date_format": "dd MMM yyyy", "field_separator": "/", "language_code": "en",
+                "org_address": "4910 Hopyard Rd", "remit_to_address": "PO Box 1", "address": address,
+                "contact_name": "John Smith", "phone": "+1 555 0100", "fax": "+1 555 0101",
+                "website": "https://zillium.example", "email": "john@zillium.example",
+                "currency_id": "982000000000190", "companyid_label": "Company ID", "companyid_value": "C-1",
+                "taxid_label": "Tax ID", "taxid_value": "T-1",
+                "custom_fields": [{ "index": 1, "value": "Gold", "label": "Tier" }]
+            }),
+            "createAccount" | "updateAccount" => account,
+            "listAccounts" => json!({
+                "filter_by": "AccountType.Active", "sort_column": "account_name", "page": 1, "per_page": 200
+            }),
+            "createJournal" => json!({
+                "journal_date": "2013-09-04", "reference_number": "7355", "notes": "Loan repayment",
+                "journal_type": "both", "vat_treatment": "uk", "include_in_vat_return": true, "product_type": "goods",
+                "is_bas_adjustment": false, "currency_id": "460000000000097", "exchange_rate": 1,
+                "location_id": "460000000038080",
+                "line_items": [
+                    {
+                        "account_id": "460000000000361", "customer_id": "460000000000111", "line_id": "460000000038005",
+                        "description": "Repayment", "debit_or_credit": "credit", "amount": 5000,
+                        "tax_exemption_type": "item", "location_id": "460000000038080", "tags": tags,
+                        "project_id": "460000000898001"
+                    },
+                    { "account_id": "460000000000362", "debit_or_credit": "debit", "amount": 5000 }
+                ],
+                "tax_exemption_code": "EX1", "tax_exemption_type": "customer", "status": "draft",
+                "custom_fields": custom_fields, "tags": tags
+            }),
+            "createFixedAsset" | "updateFixedAsset" => fixed_asset,
+            "listFixedAssets" => json!({
+                "filter_by": "Status.Active", "sort_column": "asset_number", "sort_order": "A", "page": 1,
+                "per_page": 200
+            }),
+            "createFixedAssetType" | "updateFixedAssetType" => fixed_asset_type,
+            "createExpense" => expense,
+            "updateExpenseByUniqueField" => {
+                let mut params = expense;
+                params["x_unique_identifier_key"] = "cf_unique_cf".into();
+                params["x_unique_identifier_value"] = "unique Value".into();
+                params["x_upsert"] = true.into();
+                params
+            }
+            "addExpenseAttachment" => {
+                json!({ "files": [{ "name": "receipt.pdf", "data": "JVBERi0=" }] })
+            }
+            "createVendorCredit" => json!({
+                "vendor_id": "460000000020029", "currency_id": "3000000000083", "vat_treatment": "uk",
+                "vendor_credit_number": "DN-00002", "gst_treatment": "business_gst", "tax_treatment": "vat_registered",
+                "gst_no": "22AAAAA0000A1Z5", "source_of_supply": "TN", "destination_of_supply": "TN",
+                "place_of_supply": "DU", "pricebook_id": "460000000020100", "reference_number": "REF-7",
+                "is_update_customer": false, "date": "2014-08-28", "exchange_rate": 1, "is_inclusive_tax": false,
+                "location_id": "460000000038080",
+                "line_items": [{
+                    "item_id": "460000000020071", "line_item_id": "460000000020077", "account_id": "460000000020097",
+                    "name": "Premium Plan - Web hosting", "hsn_or_sac": "998315", "reverse_charge_tax_id": 460000000057089u64,
+                    "location_id": "460000000038080", "description": "Hosting for August", "item_order": 0,
+                    "quantity": 1, "unit": "Nos", "rate": 30, "tax_id": "460000000020110",
+                    "tds_tax_id": "460000000020111", "tax_treatment_code": "uae_others", "tags": tags,
+                    "item_custom_fields": [{ "custom_field_id": "460000000020200", "label": "Batch", "value": "B1", "index": 1 }],
+                    "serial_numbers": ["SN-1", "SN-2"], "project_id": 90300000087378u64
+                }],
+                "notes": "Damaged goods", "documents": [{ "document_id": "460000000020300", "file_name": "note.pdf" }],
+                "custom_fields": [{ "custom_field_id": "460000000020201", "label": "Region", "value": "South", "index": 1 }],
+                "tags": tags
+            }),
+            "listVendorCredits" => json!({
+                "vendor_credit_number_startswith": "DN-", "vendor_credit_number_contains": "000",
+                "date_start": "2014-08-01", "date_end": "2014-08-31", "date_before": "2014-09-01",
+                "date_after": "2014-07-31", "status": "open", "total_start": 10, "total_end": 100,
+                "total_less_than": 100, "total_less_equals": 100, "total_greater_than": 10,
+                "total_greater_equals": 10, "page": 1, "per_page": 200
+            }),
+            "createVendorCreditRefund" | "updateVendorCreditRefund" => refund,
+            "listFixedAssetTypes" | "listVendorCreditRefunds" => pages,
+            "listAllVendorCreditRefunds" => {
+                json!({ "sort_column": "date", "page": 1, "per_page": 200 })
+            }
+            "listOrganizations"
+            | "getAccount"
+            | "deleteFixedAssetType"
+            | "getExpenseReceipt"
+            | "deleteExpenseReceipt"
+            | "getVendorCreditRefund"
+            | "deleteVendorCreditRefund" => json!({}),
+            other => panic!("no example for {other}"),
+        }
+    }
+
+    /// Pairs of tests at the edge of a rule: `$ok` at `$pointer` passes, `$bad` fails with one issue
+    /// (at `$pointer`, or at the pointer after `at`).
+    macro_rules! edge {
+        ($($pass:ident / $fail:ident: $op:literal $pointer:literal = $ok:tt, $bad:tt
+            => $code:ident $details:tt $(at $at:literal)?;)*) => {$(
+            #[test]
+            fn $pass() {
+                assert_ok($op, &set(example($op), $pointer, json!($ok)));
+            }
+
+            #[test]
+            fn $fail() {
+                let at = [$($at,)? $pointer][0];
+                assert_one($op, &set(example($op), $pointer, json!($bad)), IssueCode::$code, at, json!($details));
+            }
+        )*};
+    }
+
+    #[test]
+    fn every_operation_has_a_valid_example() {
+        for op in books() {
+            assert_ok(op, &example(op));
+        }
+    }
+
+    /// Decodes into `T` and encodes again.
+    fn round_trip<T: serde::de::DeserializeOwned + serde::Serialize>(
+        v: &Value,
+    ) -> Result<Value, String> {
+        let typed: T = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
+        serde_json::to_value(&typed).map_err(|e| e.to_string())
+    }
+
+    type Decode = fn(&Value) -> Result<Value, String>;
+
+    /// The params type of each operation that takes params.
+    const PARAMS_TYPES: &[(&str, Decode)] = &[
+        (
+            "createOrganization",
+            round_trip::<m::OrganizationCreateInput>,
+        ),
+        (
+            "updateOrganization",
+            round_trip::<m::OrganizationUpdateInput>,
+        ),
+        ("createAccount", round_trip::<m::AccountInput>),
+        ("listAccounts", round_trip::<m::AccountListQuery>),
+        ("updateAccount", round_trip::<m::AccountInput>),
+        ("createJournal", round_trip::<m::JournalInput>),
+        ("createFixedAsset", round_trip::<m::FixedAssetInput>),
+        ("listFixedAssets", round_trip::<m::FixedAssetListQuery>),
+        ("updateFixedAsset", round_trip::<m::FixedAssetInput>),
+        ("createFixedAssetType", round_trip::<m::FixedAssetTypeInput>),
+        (
+            "listFixedAssetTypes",
+            round_trip::<m::FixedAssetTypeListQuery>,
+        ),
+        (
+            "updateFixedAssetType",
+            round_trip::<m::FixedAssetTypeUpdateInput>,
+        ),
+        ("createExpense", round_trip::<m::ExpenseInput>),
+        (
+            "updateExpenseByUniqueField",
+            round_trip::<m::ExpenseUniqueFieldUpdateInput>,
+        ),
+        ("createVendorCredit", round_trip::<m::VendorCreditInput>),
+        ("listVendorCredits", round_trip::<m::VendorCreditListQuery>),
+        (
+            "createVendorCreditRefund",
+            round_trip::<m::VendorCreditRefundInput>,
+        ),
+        (
+            "listVendorCreditRefunds",
+            round_trip::<m::VendorCreditRefundListQuery>,
+        ),
+        (
+            "updateVendorCreditRefund",
+            round_trip::<m::VendorCreditRefundInput>,
+        ),
+        (
+            "listAllVendorCreditRefunds",
+            round_trip::<m::AllVendorCreditRefundsQuery>,
+        ),
+    ];
+
+    #[test]
+    fn every_valid_example_is_its_params_type_field_for_field() {
+        for (op, decode) in PARAMS_TYPES {
+            let params = example(op);
+            let back = decode(&params).unwrap_or_else(|e| panic!("{op}: {e}"));
+            crate::model::books::tests::assert_kept(&params, &back, op);
+        }
+    }
+
+    // ---- organizations ----
+
+    edge! {
+        org_name_given_passes / org_name_missing_fails:
+            "createOrganization" "/name" = "Zillium Inc", null => Required {};
+        org_currency_code_given_passes / org_currency_code_missing_fails:
+            "createOrganization" "/currency_code" = "EUR", null => Required {};
+        org_time_zone_given_passes / org_time_zone_missing_fails:
+            "createOrganization" "/time_zone" = "Europe/Berlin", null => Required {};
+        portal_name_given_passes / portal_name_missing_fails:
+            "createOrganization" "/portal_name" = "zilluminc", null => Required {};
+        portal_name_of_30_passes / portal_name_of_31_fails:
+            "createOrganization" "/portal_name" = ("a".repeat(30)), ("a".repeat(31)) => TooLong { "maximum": 30 };
+        portal_name_of_5_passes / portal_name_of_4_fails:
+            "createOrganization" "/portal_name" = "abcde", "abcd" => TooShort { "minimum": 5 };
+        portal_name_of_letters_and_digits_passes / portal_name_with_a_hyphen_fails:
+            "createOrganization" "/portal_name" = "Zillium2024", "zillium-inc" => InvalidFormat { "format": "alphanumeric" };
+        fiscal_year_start_month_december_passes / fiscal_year_start_month_abbreviated_fails:
+            "createOrganization" "/fiscal_year_start_month" = "december", "Dec"
+            => InvalidValue { "allowed": allowed(m::FiscalYearStartMonth::VALUES) };
+        industry_size_large_scale_passes / industry_size_unlisted_fails:
+            "createOrganization" "/industry_size" = "large scale", "huge"
+            => InvalidValue { "allowed": ["small scale", "medium scale", "large scale"] };
+        org_address_zip_string_passes / org_address_zip_number_fails:
+            "createOrganization" "/address/zip" = "94588", 94588 => InvalidType { "expected": "string" };
+        update_org_fiscal_year_start_month_april_passes / update_org_fiscal_year_start_month_capitalised_fails:
+            "updateOrganization" "/fiscal_year_start_month" = "april", "April"
+            => InvalidValue { "allowed": allowed(m::FiscalYearStartMonth::VALUES) };
+        is_logo_uploaded_boolean_passes / is_logo_uploaded_string_fails:
+            "updateOrganization" "/is_logo_uploaded" = false, "yes" => InvalidType { "expected": "boolean" };
+        org_custom_field_index_number_passes / org_custom_field_index_string_fails:
+            "updateOrganization" "/custom_fields/0/index" = 2.5, "2" => InvalidType { "expected": "number" };
+    }
+
+    #[test]
+    fn industry_size_blank_counts_as_not_given() {
+        assert_ok(
+            "createOrganization",
+            &set(example("createOrganization"), "/industry_size", json!(" ")),
+        );
+    }
+
+    #[test]
+    fn organization_update_needs_no_field() {
+        assert_ok("updateOrganization", &json!({}));
+    }
+
+    #[test]
+    fn organization_create_reports_every_issue() {
+        let issues = run(
+            "createOrganization",
+            &json!({ "name": " ", "portal_name": "ab-c", "fiscal_year_start_month": "jan", "industry_size": "tiny" }),
+        );
+        let got: Vec<(String, IssueCode)> =
+            issues.iter().map(|i| (i.path_string(), i.code)).collect();
+        assert_eq!(
+            got,
+            [
+                ("name".to_string(), IssueCode::Required),
+                ("currency_code".to_string(), IssueCode::Required),
+                ("time_zone".to_string(), IssueCode::Required),
+                ("portal_name".to_string(), IssueCode::TooShort),
+                ("portal_name".to_string(), IssueCode::InvalidFormat),
+                (
+                    "fiscal_year_start_month".to_string(),
+                    IssueCode::InvalidValue
+                ),
+                ("industry_size".to_string(), IssueCode::InvalidValue),
+            ]
+        );
+    }
+
+    // ---- chart of accounts ----
+
+    edge! {
+        account_type_accounts_payable_passes / account_type_unlisted_fails:
+            "createAccount" "/account_type" = "accounts_payable", "asset"
+            => InvalidValue { "allowed": allowed(m::AccountType::VALUES) };
+        update_account_type_equity_passes / update_account_type_unlisted_fails:
+            "updateAccount" "/account_type" = "equity", "Equity"
+            => InvalidValue { "allowed": allowed(m::AccountType::VALUES) };
+        account_filter_inactive_passes / account_filter_unlisted_fails:
+            "listAccounts" "/filter_by" = "AccountType.Inactive", "AccountType.Deleted"
+            => InvalidValue { "allowed": allowed(m::AccountFilter::VALUES) };
+        account_sort_by_type_passes / account_sort_unlisted_fails:
+            "listAccounts" "/sort_column" = "account_type", "balance"
+            => InvalidValue { "allowed": ["account_name", "account_type"] };
+        page_of_1_passes / page_of_0_fails:
+            "listAccounts" "/page" = 1, 0 => OutOfRange { "minimum": 1, "maximum": 4294967295u64 };
+        per_page_of_1_passes / per_page_of_0_fails:
+            "listAccounts" "/per_page" = 1, 0 => OutOfRange { "minimum": 1, "maximum": 4294967295u64 };
+        page_whole_number_passes / page_fraction_fails:
+            "listAccounts" "/page" = 2, 1.5 => InvalidType { "expected": "integer" };
+    }
+
+    #[test]
+    fn every_list_pages_from_1() {
+        for op in [
+            "listAccounts",
+            "listFixedAssets",
+            "listFixedAssetTypes",
+            "listVendorCredits",
+            "listVendorCreditRefunds",
+            "listAllVendorCreditRefunds",
+        ] {
+            for name in ["page", "per_page"] {
+                assert_ok(op, &set(example(op), &format!("/{name}"), json!(1)));
+                let details = json!({ "minimum": 1, "maximum": 4294967295u64 });
+                assert_one(
+                    op,
+                    &set(example(op), &format!("/{name}"), json!(0)),
+                    IssueCode::OutOfRange,
+                    &format!("/{name}"),
+                    details,
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn blank_list_filters_count_as_not_given() {
+        assert_ok(
+            "listAccounts",
+            &json!({ "filter_by": "", "sort_column": "" }),
+        );
+        assert_ok(
+            "listFixedAssets",
+            &json!({ "filter_by": "", "sort_column": " ", "sort_order": "" }),
+        );
+        assert_ok("listVendorCredits", &json!({ "status": "" }));
+        assert_ok("listAllVendorCreditRefunds", &json!({ "sort_column": "" }));
+    }
+
+    #[test]
+    fn descriptions_have_no_500_limit_where_no_field_note_sets_one() {
+        let long = json!("d".repeat(2001));
+        assert_ok(
+            "createAccount",
+            &set(example("createAccount"), "/description", long.clone()),
+        );
+        assert_ok(
+            "createFixedAsset",
+            &set(example("createFixedAsset"), "/description", long.clone()),
+        );
+        assert_ok(
+            "createExpense",
+            &set(example("createExpense"), "/description", long.clone()),
+        );
+        assert_ok(
+            "createVendorCreditRefund",
+            &set(example("createVendorCreditRefund"), "/description", long),
+        );
+    }
+
+    #[test]
+    fn account_body_reports_every_issue() {
+        let issues = run(
+            "createAccount",
+            &json!({ "account_type": "asset", "show_on_dashboard": "no", "custom_fields": [{ "customfield_id": true }] }),
+        );
+        let got: Vec<String> = issues.iter().map(Issue::path_string).collect();
+        assert_eq!(
+            got,
+            [
+                "account_type",
+                "show_on_dashboard",
+                "custom_fields[0].customfield_id"
+            ]
+        );
+    }
+
+    // ---- journals ----
+
+    edge! {
+        journal_date_given_passes / journal_date_missing_fails:
+            "createJournal" "/journal_date" = "2013-09-04", null => Required {};
+        journal_date_leap_day_passes / journal_date_impossible_fails:
+            "createJournal" "/journal_date" = "2024-02-29", "2023-02-29" => InvalidFormat { "format": "date" };
+        journal_line_debit_passes / journal_line_unlisted_side_fails:
+            "createJournal" "/line_items/0/debit_or_credit" = "debit", "both"
+            => InvalidValue { "allowed": ["debit", "credit"] };
+        journal_line_side_given_passes / journal_line_side_missing_fails:
+            "createJournal" "/line_items/1/debit_or_credit" = "credit", null => Required {};
+        journal_line_amount_zero_passes / journal_line_amount_string_fails:
+            "createJournal" "/line_items/0/amount" = 0, "5000" => InvalidType { "expected": "number" };
+        journal_line_amount_given_passes / journal_line_amount_missing_fails:
+            "createJournal" "/line_items/1/amount" = 0.01, null => Required {};
+        journal_type_cash_passes / journal_type_unlisted_fails:
+            "createJournal" "/journal_type" = "Cash", "accrual"
+            => InvalidValue { "allowed": ["Cash", "Both", "cash", "both"] };
+        journal_status_published_passes / journal_status_unlisted_fails:
+            "createJournal" "/status" = "published", "void" => InvalidValue { "allowed": ["draft", "published"] };
+        journal_vat_treatment_non_eu_passes / journal_vat_treatment_unlisted_fails:
+            "createJournal" "/vat_treatment" = "non_eu", "string" => InvalidValue { "allowed": allowed(m::VatTreatment::VALUES) };
+        journal_product_type_digital_service_passes / journal_product_type_unlisted_fails:
+            "createJournal" "/product_type" = "digital_service", "capital_goods"
+            => InvalidValue { "allowed": ["digital_service", "goods", "service"] };
+        journal_line_description_of_2000_passes / journal_line_description_of_2001_fails:
+            "createJournal" "/line_items/0/description" = ("d".repeat(2000)), ("d".repeat(2001))
+            => TooLong { "maximum": 2000 };
+        journal_tax_exemption_type_customer_passes / journal_tax_exemption_type_unlisted_fails:
+            "createJournal" "/tax_exemption_type" = "customer", "vendor" => InvalidValue { "allowed": ["customer", "item"] };
+        journal_line_tax_exemption_type_item_passes / journal_line_tax_exemption_type_unlisted_fails:
+            "createJournal" "/line_items/0/tax_exemption_type" = "item", "string"
+            => InvalidValue { "allowed": ["customer", "item"] };
+    }
+
+    #[test]
+    fn every_listed_journal_type_passes() {
+        for t in m::JournalType::VALUES {
+            assert_ok(
+                "createJournal",
+                &set(example("createJournal"), "/journal_type", json!(t)),
+            );
+        }
+    }
+
+    #[test]
+    fn journal_reports_every_issue() {
+        let issues = run(
+            "createJournal",
+            &json!({
+                "journal_type": "accrual",
+                "line_items": [{ "debit_or_credit": "debit" }, { "amount": "1" }, null],
+                "status": "open"
+            }),
+        );
+        let got: Vec<(String, IssueCode)> =
+            issues.iter().map(|i| (i.path_string(), i.code)).collect();
+        assert_eq!(
+            got,
+            [
+                ("journal_date".to_string(), IssueCode::Required),
+                ("journal_type".to_string(), IssueCode::InvalidValue),
+                ("line_items[0].amount".to_string(), IssueCode::Required),
+                (
+                    "line_items[1].debit_or_credit".to_string(),
+                    IssueCode::Required
+                ),
+                ("line_items[1].amount".to_string(), IssueCode::InvalidType),
+                ("line_items[2]".to_string(), IssueCode::InvalidType),
+                ("status".to_string(), IssueCode::InvalidValue),
+            ]
+        );
+    }
+
+    // ---- fixed assets ----
+
+    edge! {
+        asset_name_given_passes / asset_name_missing_fails:
+            "createFixedAsset" "/asset_name" = "Laptop", null => Required {};
+        fixed_asset_type_id_given_passes / fixed_asset_type_id_missing_fails:
+            "createFixedAsset" "/fixed_asset_type_id" = 3640355000000319008u64, null => Required {};
+        asset_account_id_given_passes / asset_account_id_missing_fails:
+            "createFixedAsset" "/asset_account_id" = "3640355000000000367", null => Required {};
+        asset_cost_given_passes / asset_cost_missing_fails:
+            "createFixedAsset" "/asset_cost" = 0, null => Required {};
+        asset_purchase_date_given_passes / asset_purchase_date_missing_fails:
+            "createFixedAsset" "/asset_purchase_date" = "2024-12-17", null => Required {};
+        update_asset_name_given_passes / update_asset_name_missing_fails:
+            "updateFixedAsset" "/asset_name" = "Laptop", null => Required {};
+        asset_purchase_date_valid_passes / asset_purchase_date_impossible_fails:
+            "createFixedAsset" "/asset_purchase_date" = "2024-12-31", "2024-12-32" => InvalidFormat { "format": "date" };
+        depreciation_start_date_valid_passes / depreciation_start_date_reordered_fails:
+            "createFixedAsset" "/depreciation_start_date" = "2025-01-01", "01-01-2025" => InvalidFormat { "format": "date" };
+        warranty_expiry_date_valid_passes / warranty_expiry_date_with_time_fails:
+            "updateFixedAsset" "/warranty_expiry_date" = "2027-12-17", "2027-12-17T00:00:00"
+            => InvalidFormat { "format": "date" };
+        depreciation_method_150_passes / depreciation_method_unlisted_fails:
+            "createFixedAsset" "/depreciation_method" = "150_declining_method", "sum_of_years_digits"
+            => InvalidValue { "allowed": allowed(m::DepreciationMethod::VALUES) };
+        depreciation_frequency_monthly_passes / depreciation_frequency_unlisted_fails:
+            "createFixedAsset" "/depreciation_frequency" = "monthly", "weekly" => InvalidValue { "allowed": ["yearly", "monthly"] };
+        depreciation_percentage_100_passes / depreciation_percentage_above_100_fails:
+            "createFixedAsset" "/depreciation_percentage" = 100, 100.5 => OutOfRange { "minimum": 0, "maximum": 100 };
+        depreciation_percentage_0_passes / depreciation_percentage_negative_fails:
+            "updateFixedAsset" "/depreciation_percentage" = 0, (-0.5) => OutOfRange { "minimum": 0, "maximum": 100 };
+        computation_type_no_prorata_passes / computation_type_unlisted_fails:
+            "createFixedAsset" "/computation_type" = "no_prorata", "daily"
+            => InvalidValue { "allowed": ["prorata_basis", "no_prorata"] };
+        asset_filter_fully_depreciated_passes / asset_filter_unlisted_fails:
+            "listFixedAssets" "/filter_by" = "Status.FullyDepreciated", "Status.Broken"
+            => InvalidValue { "allowed": allowed(m::FixedAssetFilter::VALUES) };
+        asset_sort_by_current_value_passes / asset_sort_unlisted_fails:
+            "listFixedAssets" "/sort_column" = "current_asset_value", "status"
+            => InvalidValue { "allowed": allowed(m::FixedAssetSortColumn::VALUES) };
+        asset_sort_order_d_passes / asset_sort_order_word_fails:
+            "listFixedAssets" "/sort_order" = "D", "desc" => InvalidValue { "allowed": ["A", "D"] };
+    }
+
+    #[test]
+    fn percentage_with_a_declining_method_passes() {
+        for method in [
+            "declining_method",
+            "200_declining_method",
+            "150_declining_method",
+        ] {
+            let params = set(
+                example("createFixedAsset"),
+                "/depreciation_method",
+                json!(method),
+            );
+            assert_ok("createFixedAsset", &params);
+        }
+        let straight = set(
+            example("createFixedAsset"),
+            "/depreciation_method",
+            json!("straight_line"),
+        );
+        assert_ok(
+            "createFixedAsset",
+            &set(straight, "/depreciation_percentage", Value::Null),
+        );
+    }
+
+    #[test]
+    fn percentage_with_straight_line_fails() {
+        for op in ["createFixedAsset", "updateFixedAsset"] {
+            let params = set(example(op), "/depreciation_method", json!("straight_line"));
+            assert_one(
+                op,
+                &params,
+                IssueCode::NotAllowed,
+                "/depreciation_percentage",
+                json!({}),
+            );
+        }
+    }
+
+    #[test]
+    fn fixed_asset_reports_every_issue() {
+        let issues = run(
+            "createFixedAsset",
+            &json!({
+                "asset_name": "Laptop", "depreciation_method": "straight_line", "depreciation_percentage": 120,
+                "asset_purchase_date": "2024/12/17", "tags": [{ "tag_id": false }]
+            }),
+        );
+        let got: Vec<(String, IssueCode)> =
+            issues.iter().map(|i| (i.path_string(), i.code)).collect();
+        assert_eq!(
+            got,
+            [
+                ("fixed_asset_type_id".to_string(), IssueCode::Required),
+                ("asset_account_id".to_string(), IssueCode::Required),
+                ("depreciation_percentage".to_string(), IssueCode::OutOfRange),
+                ("asset_cost".to_string(), IssueCode::Required),
+                ("asset_purchase_date".to_string(), IssueCode::InvalidFormat),
+                ("tags[0].tag_id".to_string(), IssueCode::InvalidType),
+                ("depreciation_percentage".to_string(), IssueCode::NotAllowed),
+            ]
+        );
+    }
+
+    // ---- fixed asset types ----
+
+    const FIXED_ASSET_TYPE_FIELDS: [&str; 9] = [
+        "fixed_asset_type_name",
+        "expense_account_id",
+        "depreciation_account_id",
+        "depreciation_method",
+        "depreciation_frequency",
+        "depreciation_percentage",
+        "total_life",
+        "salvage_value",
+        "computation_type",
+    ];
+
+    #[test]
+    fn fixed_asset_type_update_with_all_nine_fields_passes() {
+        assert_ok("updateFixedAssetType", &example("updateFixedAssetType"));
+        assert_ok("createFixedAssetType", &json!({}));
+    }
+
+    #[test]
+    fn fixed_asset_type_update_without_any_one_field_fails() {
+        for name in FIXED_ASSET_TYPE_FIELDS {
+            let pointer = format!("/{name}");
+            let params = set(example("updateFixedAssetType"), &pointer, Value::Null);
+            assert_one(
+                "updateFixedAssetType",
+                &params,
+                IssueCode::Required,
+                &pointer,
+                json!({}),
+            );
+        }
+    }
+
+    edge! {
+        type_depreciation_method_straight_line_passes / type_depreciation_method_unlisted_fails:
+            "createFixedAssetType" "/depreciation_method" = "straight_line", "linear"
+            => InvalidValue { "allowed": allowed(m::DepreciationMethod::VALUES) };
+        type_depreciation_frequency_monthly_passes / type_depreciation_frequency_unlisted_fails:
+            "updateFixedAssetType" "/depreciation_frequency" = "monthly", "Yearly" => InvalidValue { "allowed": ["yearly", "monthly"] };
+        type_percentage_100_passes / type_percentage_above_100_fails:
+            "createFixedAssetType" "/depreciation_percentage" = 100, 101 => OutOfRange { "minimum": 0, "maximum": 100 };
+        type_percentage_0_passes / type_percentage_negative_fails:
+            "updateFixedAssetType" "/depreciation_percentage" = 0, (-1) => OutOfRange { "minimum": 0, "maximum": 100 };
+        type_computation_type_no_prorata_passes / type_computation_type_unlisted_fails:
+            "updateFixedAssetType" "/computation_type" = "no_prorata", "none"
+            => InvalidValue { "allowed": ["prorata_basis", "no_prorata"] };
+    }
+
+    #[test]
+    fn fixed_asset_type_reports_every_issue() {
+        let issues = run(
+            "updateFixedAssetType",
+            &json!({ "depreciation_method": "x", "total_life": "60" }),
+        );
+        let required = issues
+            .iter()
+            .filter(|i| i.code == IssueCode::Required)
+            .count();
+        let got: Vec<(String, IssueCode)> = issues
+            .iter()
+            .filter(|i| i.code != IssueCode::Required)
+            .map(|i| (i.path_string(), i.code))
+            .collect();
+        assert_eq!(required, 7);
+        assert_eq!(
+            got,
+            [
+                ("depreciation_method".to_string(), IssueCode::InvalidValue),
+                ("total_life".to_string(), IssueCode::InvalidType),
+            ]
+        );
+    }
+
+    // ---- expenses ----
+
+    edge! {
+        expense_date_valid_passes / expense_date_impossible_fails:
+            "createExpense" "/date" = "2013-11-30", "2013-11-31" => InvalidFormat { "format": "date" };
+        expense_gst_treatment_consumer_passes / expense_gst_treatment_unlisted_fails:
+            "createExpense" "/gst_treatment" = "consumer", "business_sez"
+            => InvalidValue { "allowed": ["business_gst", "business_none", "overseas", "consumer"] };
+        expense_tax_treatment_non_kenya_passes / expense_tax_treatment_mexican_fails:
+            "createExpense" "/tax_treatment" = "non_kenya", "non_mexico"
+            => InvalidValue { "allowed": allowed(m::ExpenseTaxTreatment::VALUES) };
+        expense_vat_treatment_overseas_passes / expense_vat_treatment_unlisted_fails:
+            "createExpense" "/vat_treatment" = "overseas", "eu" => InvalidValue { "allowed": allowed(m::VatTreatment::VALUES) };
+        expense_product_type_capital_goods_passes / expense_product_type_unlisted_fails:
+            "createExpense" "/product_type" = "capital_goods", "services"
+            => InvalidValue { "allowed": allowed(m::ExpenseProductType::VALUES) };
+        expense_line_product_type_digital_service_passes / expense_line_product_type_unlisted_fails:
+            "createExpense" "/line_items/0/product_type" = "digital_service", "software"
+            => InvalidValue { "allowed": allowed(m::ExpenseProductType::VALUES) };
+        expense_line_description_of_2000_passes / expense_line_description_of_2001_fails:
+            "createExpense" "/line_items/0/description" = ("d".repeat(2000)), ("d".repeat(2001))
+            => TooLong { "maximum": 2000 };
+        mileage_type_odometer_passes / mileage_type_unlisted_fails:
+            "createExpense" "/mileage_type" = "odometer", "gps"
+            => InvalidValue { "allowed": ["non_mileage", "odometer", "manual"] };
+        mileage_unit_mile_passes / mileage_unit_unlisted_fails:
+            "createExpense" "/mileage_unit" = "mile", "miles" => InvalidValue { "allowed": ["km", "mile"] };
+        vehicle_type_motorcycle_passes / vehicle_type_unlisted_fails:
+            "createExpense" "/vehicle_type" = "motorcycle", "truck"
+            => InvalidValue { "allowed": ["car", "van", "motorcycle", "bike"] };
+        fuel_type_lpg_passes / fuel_type_unlisted_fails:
+            "createExpense" "/fuel_type" = "lpg", "electric" => InvalidValue { "allowed": ["petrol", "lpg", "diesel"] };
+        engine_capacity_range_more_than_2000cc_passes / engine_capacity_range_unlisted_fails:
+            "updateExpenseByUniqueField" "/engine_capacity_range" = "more_than_2000cc", "2000cc"
+            => InvalidValue { "allowed": allowed(m::EngineCapacityRange::VALUES) };
+        unique_key_given_passes / unique_key_missing_fails:
+            "updateExpenseByUniqueField" "/x_unique_identifier_key" = "cf_unique_cf", null => Required {};
+        unique_value_given_passes / unique_value_missing_fails:
+            "updateExpenseByUniqueField" "/x_unique_identifier_value" = "INV-7", "" => Required {};
+        upsert_boolean_passes / upsert_word_fails:
+            "updateExpenseByUniqueField" "/x_upsert" = "false", "yes" => InvalidType { "expected": "boolean" };
+        unique_update_date_valid_passes / unique_update_date_impossible_fails:
+            "updateExpenseByUniqueField" "/date" = "2024-02-29", "2024-02-30" => InvalidFormat { "format": "date" };
+    }
+
+    #[test]
+    fn mileage_value_sets_count_a_blank_as_not_given() {
+        let mut params = example("createExpense");
+        for name in [
+            "mileage_unit",
+            "vehicle_type",
+            "fuel_type",
+            "engine_capacity_range",
+        ] {
+            params = set(params, &format!("/{name}"), json!(" "));
+        }
+        assert_ok("createExpense", &params);
+    }
+
+    #[test]
+    fn readings_with_odometer_pass() {
+        for op in ["createExpense", "updateExpenseByUniqueField"] {
+            assert_ok(op, &example(op));
+            let without = set(
+                set(example(op), "/mileage_type", json!("manual")),
+                "/start_reading",
+                json!(" "),
+            );
+            assert_ok(op, &set(without, "/end_reading", Value::Null));
+        }
+    }
+
+    #[test]
+    fn readings_without_odometer_fail() {
+        for mileage_type in [json!("manual"), json!("non_mileage"), Value::Null] {
+            for reading in ["start_reading", "end_reading"] {
+                let other = if reading == "start_reading" {
+                    "/end_reading"
+                } else {
+                    "/start_reading"
+                };
+                let params = set(
+                    set(
+                        example("createExpense"),
+                        "/mileage_type",
+                        mileage_type.clone(),
+                    ),
+                    other,
+                    Value::Null,
+                );
+                assert_one(
+                    "createExpense",
+                    &params,
+                    IssueCode::NotAllowed,
+                    &format!("/{reading}"),
+                    json!({}),
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn expense_reports_every_issue() {
+        let issues = run(
+            "updateExpenseByUniqueField",
+            &json!({
+                "x_upsert": 1, "date": "18-11-2013", "mileage_type": "manual", "start_reading": 10,
+                "vehicle_type": "truck", "line_items": [{ "product_type": "x", "amount": "1" }]
+            }),
+        );
+        let got: Vec<(String, IssueCode)> =
+            issues.iter().map(|i| (i.path_string(), i.code)).collect();
+        assert_eq!(
+            got,
+            [
+                ("x_unique_identifier_key".to_string(), IssueCode::Required),
+                ("x_unique_identifier_value".to_string(), IssueCode::Required),
+                ("x_upsert".to_string(), IssueCode::InvalidType),
+                ("date".to_string(), IssueCode::InvalidFormat),
+                ("line_items[0].amount".to_string(), IssueCode::InvalidType),
+                (
+                    "line_items[0].product_type".to_string(),
+                    IssueCode::InvalidValue
+                ),
+                ("vehicle_type".to_string(), IssueCode::InvalidValue),
+                ("start_reading".to_string(), IssueCode::NotAllowed),
+            ]
+        );
+    }
+
+    // ---- vendor credits and refunds ----
+
+    edge! {
+        vendor_credit_date_valid_passes / vendor_credit_date_impossible_fails:
+            "createVendorCredit" "/date" = "2014-08-28", "2014-02-30" => InvalidFormat { "format": "date" };
+        vendor_credit_gst_treatment_overseas_passes / vendor_credit_gst_treatment_unlisted_fails:
+            "createVendorCredit" "/gst_treatment" = "overseas", "foreign"
+            => InvalidValue { "allowed": ["business_gst", "business_none", "overseas", "consumer"] };
+        vendor_credit_tax_treatment_non_mexico_passes / vendor_credit_tax_treatment_unlisted_fails:
+            "createVendorCredit" "/tax_treatment" = "non_mexico", "mexico"
+            => InvalidValue { "allowed": allowed(m::VendorCreditTaxTreatment::VALUES) };
+        tax_treatment_code_ksa_passes / tax_treatment_code_unlisted_fails:
+            "createVendorCredit" "/line_items/0/tax_treatment_code" = "ksa_reimbursed_expense", "ksa_others"
+            => InvalidValue { "allowed": allowed(m::TaxTreatmentCode::VALUES) };
+        line_item_name_of_100_passes / line_item_name_of_101_fails:
+            "createVendorCredit" "/line_items/0/name" = ("n".repeat(100)), ("n".repeat(101)) => TooLong { "maximum": 100 };
+        line_item_description_of_2000_passes / line_item_description_of_2001_fails:
+            "createVendorCredit" "/line_items/0/description" = ("d".repeat(2000)), ("d".repeat(2001))
+            => TooLong { "maximum": 2000 };
+        serial_numbers_of_strings_pass / serial_numbers_with_a_number_fail:
+            "createVendorCredit" "/line_items/0/serial_numbers" = ["SN-1"], ["SN-1", 2]
+            => InvalidType { "expected": "string" } at "/line_items/0/serial_numbers/1";
+        vendor_credit_status_void_passes / vendor_credit_status_unlisted_fails:
+            "listVendorCredits" "/status" = "void", "paid" => InvalidValue { "allowed": ["open", "closed", "void", "draft"] };
+        refund_date_valid_passes / refund_date_impossible_fails:
+            "createVendorCreditRefund" "/date" = "2014-08-30", "2014-08-32" => InvalidFormat { "format": "date" };
+        refund_update_date_valid_passes / refund_update_date_with_slashes_fails:
+            "updateVendorCreditRefund" "/date" = "2014-08-28", "2014/08/28" => InvalidFormat { "format": "date" };
+        refund_amount_number_passes / refund_amount_string_fails:
+            "createVendorCreditRefund" "/amount" = 13.5, "13" => InvalidType { "expected": "number" };
+        all_refunds_sort_by_reference_passes / all_refunds_sort_unlisted_fails:
+            "listAllVendorCreditRefunds" "/sort_column" = "reference_number", "amount"
+            => InvalidValue { "allowed": allowed(m::VendorCreditRefundSortColumn::VALUES) };
+    }
+
+    #[test]
+    fn vendor_credit_date_filters_take_dates() {
+        for name in ["date_start", "date_end", "date_before", "date_after"] {
+            let pointer = format!("/{name}");
+            assert_ok(
+                "listVendorCredits",
+                &set(example("listVendorCredits"), &pointer, json!("2024-02-29")),
+            );
+            let bad = set(example("listVendorCredits"), &pointer, json!("2023-02-29"));
+            assert_one(
+                "listVendorCredits",
+                &bad,
+                IssueCode::InvalidFormat,
+                &pointer,
+                json!({ "format": "date" }),
+            );
+        }
+    }
+
+    #[test]
+    fn vendor_credit_total_filters_take_numbers() {
+        for name in [
+            "total_start",
+            "total_end",
+            "total_less_than",
+            "total_less_equals",
+            "total_greater_than",
+            "total_greater_equals",
+        ] {
+            let pointer = format!("/{name}");
+            assert_ok(
+                "listVendorCredits",
+                &set(example("listVendorCredits"), &pointer, json!(0.5)),
+            );
+            let bad = set(example("listVendorCredits"), &pointer, json!("100"));
+            assert_one(
+                "listVendorCredits",
+                &bad,
+                IssueCode::InvalidType,
+                &pointer,
+                json!({ "expected": "number" }),
+            );
+        }
+    }
+
+    #[test]
+    fn vendor_credit_reports_every_issue() {
+        let issues = run(
+            "createVendorCredit",
+            &json!({
+                "tax_treatment": "mexico", "date": "2014-8-28",
+                "line_items": [{ "name": "n".repeat(101), "serial_numbers": "SN-1", "tax_treatment_code": "x" }]
+            }),
+        );
+        let got: Vec<(String, IssueCode)> =
+            issues.iter().map(|i| (i.path_string(), i.code)).collect();
+        assert_eq!(
+            got,
+            [
+                ("tax_treatment".to_string(), IssueCode::InvalidValue),
+                ("date".to_string(), IssueCode::InvalidFormat),
+                ("line_items[0].name".to_string(), IssueCode::TooLong),
+                (
+                    "line_items[0].tax_treatment_code".to_string(),
+                    IssueCode::InvalidValue
+                ),
+                (
+                    "line_items[0].serial_numbers".to_string(),
+                    IssueCode::InvalidType
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn list_queries_report_every_issue() {
+        let issues = run(
+            "listVendorCredits",
+            &json!({ "status": "paid", "date_start": "yesterday", "total_end": "9", "page": 0, "per_page": 1.5 }),
+        );
+        let got: Vec<(String, IssueCode)> =
+            issues.iter().map(|i| (i.path_string(), i.code)).collect();
+        assert_eq!(
+            got,
+            [
+                ("date_start".to_string(), IssueCode::InvalidFormat),
+                ("total_end".to_string(), IssueCode::InvalidType),
+                ("page".to_string(), IssueCode::OutOfRange),
+                ("per_page".to_string(), IssueCode::InvalidType),
+                ("status".to_string(), IssueCode::InvalidValue),
+            ]
+        );
+    }
+
+    // ---- the vendor's examples ----
+
+    const VENDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/vendor/");
+
+    /// The vendor example of each operation (method and path template match).
+    const VENDOR_FILES: &[(&str, &str)] = &[
+        ("createOrganization", "books__create_organization"),
+        ("listOrganizations", "books__list_organizations"),
+        ("updateOrganization", "books__update_organization"),
+        ("createAccount", "books__create_chart_of_account"),
+        ("listAccounts", "books__list_chart_of_accounts"),
+        ("getAccount", "books__get_chart_of_account"),
+        ("updateAccount", "books__update_chart_of_account"),
+        ("createJournal", "books__create_journal"),
+        ("createFixedAsset", "books__create_fixed_asset"),
+        ("listFixedAssets", "books__list_fixed_assets"),
+        ("updateFixedAsset", "books__update_fixed_asset"),
+        ("createFixedAssetType", "books__create_fixed_asset_type"),
+        ("listFixedAssetTypes", "books__get_fixed_asset_type_list"),
+        ("updateFixedAssetType", "books__update_fixed_asset_type"),
+        ("deleteFixedAssetType", "books__delete_fixed_asset_type"),
+        ("createExpense", "books__create_expense"),
+        (
+            "updateExpenseByUniqueField",
+            "books__update_expense_using_custom_field",
+        ),
+        ("getExpenseReceipt", "books__get_expense_receipt"),
+        ("deleteExpenseReceipt", "books__delete_expense_receipt"),
+        ("addExpenseAttachment", "books__add_expense_attachment"),
+        ("createVendorCredit", "books__create_vendor_credit"),
+        ("listVendorCredits", "books__list_vendor_credits"),
+        ("createVendorCreditRefund", "books__refund_vendor_credit"),
+        (
+            "listVendorCreditRefunds",
+            "books__list_vendor_credit_refunds",
+        ),
+        ("getVendorCreditRefund", "books__get_vendor_credit_refund"),
+        (
+            "updateVendorCreditRefund",
+            "books__update_vendor_credit_refund",
+        ),
+        (
+            "deleteVendorCreditRefund",
+            "books__delete_vendor_credit_refund",
+        ),
+        (
+            "listAllVendorCreditRefunds",
+            "books__list_vendor_credit_refunds__vendorcredits_refunds",
+        ),
+    ];
+
+    fn vendor_file(name: &str) -> Value {
+        let text = std::fs::read_to_string(format!("{VENDOR}{name}.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    /// The params a user would pass for the vendor example: the JSON body (with the header values under
+    /// their param names), or the query without organization_id; `None` for a multipart upload.
+    fn vendor_params(op: &crate::catalog::Operation, file: &Value) -> Option<Value> {
+        if op.method.has_body() {
+            let mut params = file["request_body"].as_object()?.clone();
+            let headers = file["request_headers_example"].as_object();
+            for (param, header) in op.headers {
+                if let Some(v) = headers.and_then(|h| h.get(*header)) {
+                    params.insert(param.to_string(), v.clone());
+                }
+            }
+            return (file["request_content_type"] == "application/json")
+                .then_some(Value::Object(params));
+        }
+        let mut query = file["query_params_example"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        query.remove("organization_id");
+        Some(Value::Object(query))
+    }
+
+    /// `["line_items", 0, "name"]` as the vendor writes placeholder paths: `$.line_items[].name`.
+    fn placeholder_path(issue: &Issue) -> String {
+        let mut s = String::from("$");
+        for seg in &issue.path {
+            match seg {
+                crate::validate::PathSeg::Key(k) => {
+                    s.push('.');
+                    s.push_str(k);
+                }
+                crate::validate::PathSeg::Index(_) => s.push_str("[]"),
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn vendor_requests_pass_except_on_their_placeholders() {
+        for (op_id, name) in VENDOR_FILES {
+            let op = crate::catalog::find(op_id).unwrap();
+            let file = vendor_file(name);
+            assert_eq!(file["method"], op.method.as_str(), "{name}");
+            assert_eq!(file["path"], op.path, "{name}");
+            let Some(params) = vendor_params(op, &file) else {
+                continue;
+            };
+            let placeholders = &file["type_placeholders_used"]["request"];
+            for issue in run(op_id, &params) {
+                let path = placeholder_path(&issue);
+                assert!(
+                    placeholders
+                        .as_array()
+                        .unwrap()
+                        .contains(&Value::from(path.as_str())),
+                    "{op_id}: {issue:#?} is not at a placeholder"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn vendor_journal_fails_only_on_its_placeholders_in_value_sets() {
+        let op = crate::catalog::find("createJournal").unwrap();
+        let params = vendor_params(op, &vendor_file("books__create_journal")).unwrap();
+        let got: Vec<String> = run("createJournal", &params)
+            .iter()
+            .map(Issue::path_string)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "vat_treatment",
+                "product_type",
+                "line_items[0].tax_exemption_type",
+                "tax_exemption_type"
+            ]
+        );
+    }
+
+    #[test]
+    fn vendor_requests_of_other_operations_pass_whole() {
+        for (op_id, name) in VENDOR_FILES.iter().filter(|(op, _)| *op != "createJournal") {
+            let op = crate::catalog::find(op_id).unwrap();
+            if let Some(params) = vendor_params(op, &vendor_file(name)) {
+                assert_ok(op_id, &params);
+            }
+        }
+    }
+}

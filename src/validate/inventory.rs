@@ -5,8 +5,8 @@ use crate::model::inventory::{
     CompositeProductType, CompositeTaxSpecification, PackageSortColumn, PackageStatusFilter,
 };
 use crate::validate::format::Format;
-use crate::validate::invoice::{PAGE, PER_PAGE};
 use crate::validate::{opt, req, Field, Kind, Rule, Schema};
+use crate::validate::{PAGE, PER_PAGE};
 
 const DATE: &[Rule] = &[Rule::Format(Format::Date)];
 
@@ -256,7 +256,10 @@ mod tests {
                 json!({"image": {"name": "bundle.png", "data": []}}),
             ),
         ];
-        let ops: Vec<_> = crate::OPERATIONS.iter().filter(|op| op.family == Family::Inventory).collect();
+        let ops: Vec<_> = crate::OPERATIONS
+            .iter()
+            .filter(|op| op.family == Family::Inventory)
+            .collect();
         assert_eq!(examples.len(), ops.len());
         for (id, example) in &examples {
             assert_eq!(issues(find(id).unwrap().params, example), vec![], "{id}");
@@ -265,7 +268,10 @@ mod tests {
 
     #[test]
     fn every_rule_set_names_an_inventory_operation_of_the_catalog() {
-        for op in crate::OPERATIONS.iter().filter(|op| op.family == Family::Inventory) {
+        for op in crate::OPERATIONS
+            .iter()
+            .filter(|op| op.family == Family::Inventory)
+        {
             let (id, schema) = (op.id, op.params);
             for query_param in op.query {
                 assert!(

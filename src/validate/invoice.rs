@@ -6,13 +6,10 @@ use crate::model::invoice::{
     ProjectUserRole,
 };
 use crate::validate::format::Format;
-use crate::validate::{details, opt, req, Ctx, Field, IssueCode, Kind, Rule, Schema};
+use crate::validate::{
+    details, opt, req, Ctx, Field, IssueCode, Kind, Rule, Schema, PAGE, PER_PAGE,
+};
 use serde_json::{Map, Value};
-
-/// `page` of a list: an integer from 1 (the page context holds it as a u32).
-pub(crate) const PAGE: Field = opt("page", Kind::Int).with(&[Rule::Range(1.0, u32::MAX as f64)]);
-pub(crate) const PER_PAGE: Field =
-    opt("per_page", Kind::Int).with(&[Rule::Range(1.0, u32::MAX as f64)]);
 
 const DATE: &[Rule] = &[Rule::Format(Format::Date)];
 const DURATION: &[Rule] = &[Rule::Format(Format::Duration)];
@@ -502,7 +499,10 @@ mod tests {
             ),
             ("createRecurringInvoice", recurring_invoice()),
         ];
-        let ops: Vec<_> = crate::OPERATIONS.iter().filter(|op| op.family == Family::Invoice).collect();
+        let ops: Vec<_> = crate::OPERATIONS
+            .iter()
+            .filter(|op| op.family == Family::Invoice)
+            .collect();
         assert_eq!(examples.len(), ops.len());
         for (id, example) in &examples {
             assert_eq!(issues(find(id).unwrap().params, example), vec![], "{id}");
@@ -511,7 +511,10 @@ mod tests {
 
     #[test]
     fn every_rule_set_names_an_invoice_operation_of_the_catalog() {
-        for op in crate::OPERATIONS.iter().filter(|op| op.family == Family::Invoice) {
+        for op in crate::OPERATIONS
+            .iter()
+            .filter(|op| op.family == Family::Invoice)
+        {
             let (id, schema) = (op.id, op.params);
             if !op.method.has_body() {
                 assert!(

@@ -153,6 +153,13 @@ impl Field {
     }
 }
 
+/// The highest page number or page size (the page context carries them as u32; the documents give none).
+pub const PAGE_MAX: f64 = u32::MAX as f64;
+/// `page` of every list operation: a whole number from 1.
+pub const PAGE: Field = opt("page", Kind::Int).with(&[Rule::Range(1.0, PAGE_MAX)]);
+/// `per_page` of every list operation: a whole number from 1.
+pub const PER_PAGE: Field = opt("per_page", Kind::Int).with(&[Rule::Range(1.0, PAGE_MAX)]);
+
 /// Collects issues while the engine walks the params.
 #[derive(Default)]
 pub struct Ctx {
@@ -237,7 +244,18 @@ pub fn validate_at(op: &Operation, params: &Value, now_ms: i64) -> Vec<Issue> {
     }
     match params {
         Value::Null => check_object(rules_for(op), &Map::new(), &mut ctx),
-        Value::Object(map) => check_object(rules_for(op), map, &mut ctx),
+        Value::Object(map) => {
+            check_object(rules_for(op), map, &mut ctx);
+            for wire in crate::request::wire_issues(op, map) {
+                if !ctx
+                    .issues
+                    .iter()
+                    .any(|i| wire.path.starts_with(&i.path[..1.min(i.path.len())]))
+                {
+                    ctx.issues.push(wire);
+                }
+            }
+        }
         other => ctx.push(
             IssueCode::InvalidType,
             format!("params must be an object, got {}", type_name(other)),

@@ -5,10 +5,10 @@ use super::options::{self, Options, Token};
 use crate::catalog::{self, BodyKind, Method, Operation, Shape};
 use crate::error::{Error, ErrorKind};
 use crate::family::Family;
+use crate::limit::{Admit, Limiter};
 use crate::request::{self, Body, Prepared};
 use crate::response::{self, Decoded};
 use crate::retry::{self, Outcome, Policy};
-use crate::limit::{Admit, Limiter};
 use crate::validate;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -425,7 +425,10 @@ fn prepared_to_js(prepared: &Prepared, files: &JsValue, authorization: Option<&s
 }
 
 fn token_error(why: &str) -> JsValue {
-    to_js_error(&Error::new(ErrorKind::Unauthorized, format!("the accessToken function {why}")))
+    to_js_error(&Error::new(
+        ErrorKind::Unauthorized,
+        format!("the accessToken function {why}"),
+    ))
 }
 
 /// Calls the token function: a string, or a promise of one.
@@ -437,16 +440,20 @@ fn call_token_fn(f: &js_sys::Function) -> js_sys::Promise {
 }
 
 async fn await_token(promise: js_sys::Promise) -> Result<String, JsValue> {
-    let value = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| {
-        if get(&e, "kind").as_string().as_deref() == Some("unauthorized") {
-            e
-        } else {
-            token_error("rejected")
-        }
-    })?;
+    let value = wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map_err(|e| {
+            if get(&e, "kind").as_string().as_deref() == Some("unauthorized") {
+                e
+            } else {
+                token_error("rejected")
+            }
+        })?;
     match value.as_string() {
         Some(s) if !s.is_empty() => Ok(s),
-        _ => Err(token_error("must return a non-empty string (or a promise of one)")),
+        _ => Err(token_error(
+            "must return a non-empty string (or a promise of one)",
+        )),
     }
 }
 
@@ -517,10 +524,18 @@ async fn admit(shared: &Rc<Shared>, signal: &JsValue) -> Result<Option<Slot>, Js
                 return Err(to_js_error(&e));
             }
             Admit::Wait(ms) => {
-                let ms = ms.map(|m| JsValue::from_f64(m as f64)).unwrap_or(JsValue::UNDEFINED);
+                let ms = ms
+                    .map(|m| JsValue::from_f64(m as f64))
+                    .unwrap_or(JsValue::UNDEFINED);
                 let w = js::wakeable(ms, signal);
-                shared.waiters.borrow_mut().insert(ticket, get(&w, "wake").unchecked_into());
-                let waited = wasm_bindgen_futures::JsFuture::from(get(&w, "promise").unchecked_into::<js_sys::Promise>()).await;
+                shared
+                    .waiters
+                    .borrow_mut()
+                    .insert(ticket, get(&w, "wake").unchecked_into());
+                let waited = wasm_bindgen_futures::JsFuture::from(
+                    get(&w, "promise").unchecked_into::<js_sys::Promise>(),
+                )
+                .await;
                 shared.waiters.borrow_mut().remove(&ticket);
                 if let Err(e) = waited {
                     limiter.borrow_mut().cancel(ticket);
@@ -534,7 +549,9 @@ async fn admit(shared: &Rc<Shared>, signal: &JsValue) -> Result<Option<Slot>, Js
 
 /// Wakes the call at the head of the limiter's queue so that it asks again.
 fn wake_head(shared: &Shared) {
-    let Some(limiter) = &shared.limiter else { return };
+    let Some(limiter) = &shared.limiter else {
+        return;
+    };
     let head = limiter.borrow().head();
     if let Some(wake) = head.and_then(|t| shared.waiters.borrow_mut().remove(&t)) {
         let _ = wake.call0(&JsValue::UNDEFINED);
@@ -633,10 +650,12 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
             continue;
         }
         if status == 429 || status >= 500 {
-            let retry_after = header(&res, "retryAfter").and_then(|v| retry::parse_retry_after(&v, now));
+            let retry_after =
+                header(&res, "retryAfter").and_then(|v| retry::parse_retry_after(&v, now));
             if status == 429 {
                 if let Some(l) = &opts.limiter {
-                    l.borrow_mut().back_off(retry_after.unwrap_or(1_000) as i64, now);
+                    l.borrow_mut()
+                        .back_off(retry_after.unwrap_or(1_000) as i64, now);
                 }
             }
             if let Some(ms) = policy.next_delay(

@@ -58,14 +58,20 @@ pub fn regions() -> JsValue {
 #[wasm_bindgen(js_name = validate, skip_typescript)]
 pub fn validate_params(operation_id: JsValue, params: JsValue) -> Result<JsValue, JsValue> {
     let op = client::operation(&operation_id)?;
-    let value = js::params_value(&params, op)?;
-    let issues = validate::validate(op, &value);
-    let out = if issues.is_empty() {
-        serde_json::json!({ "ok": true })
-    } else {
-        serde_json::json!({ "ok": false, "issues": issues })
+    let issues = match js::params_value(&params, op) {
+        Ok(value) => match validate::validate(op, &value) {
+            found if found.is_empty() => return Ok(json_to_js(r#"{"ok":true}"#)),
+            found => json_to_js(&serde_json::to_string(&found).unwrap_or_default()),
+        },
+        Err(e) => match js::get(&e, "issues") {
+            issues if js_sys::Array::is_array(&issues) => issues,
+            _ => return Err(e),
+        },
     };
-    Ok(json_to_js(&out.to_string()))
+    let out = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&out, &"ok".into(), &JsValue::FALSE);
+    let _ = js_sys::Reflect::set(&out, &"issues".into(), &issues);
+    Ok(out.into())
 }
 
 /// Per operation, what the declarations generator needs: whether it is a list, and its TS types.
@@ -75,7 +81,10 @@ pub fn types() -> JsValue {
         .iter()
         .map(|op| {
             let list = matches!(op.response, catalog::Shape::List(_));
-            (op.id.to_string(), serde_json::json!({ "list": list }))
+            let required = op.params.fields.iter().any(|f| f.required) || matches!(op.body, catalog::BodyKind::Multipart { .. });
+            let result = if op.response == catalog::Shape::Binary { "Blob" } else { op.ts.1 };
+            let info = serde_json::json!({ "list": list, "params": op.ts.0, "result": result, "paramsRequired": required });
+            (op.id.to_string(), info)
         })
         .collect();
     json_to_js(&serde_json::Value::Object(map).to_string())

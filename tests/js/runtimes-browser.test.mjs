@@ -1,0 +1,111 @@
+// Chromium smoke test: Vite builds a page (in the consumer project, importing the installed package
+// by name, `browser` export condition); a loopback static server serves it (.wasm as application/wasm);
+// Debian's Chromium, driven by playwright-core, runs the shared scenario against a loopback recording
+// server (CORS, another port) and the test reads the report from the DOM. A screenshot goes to
+// test-output/runtimes-browser.png.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createReadStream, existsSync, statSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { startRecordingServer } from "./support/recording-server.mjs";
+
+const consumer = path.dirname(fileURLToPath(import.meta.url));
+const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
+const { chromium } = await import(pathToFileURL(path.join(h.root, "node_modules/playwright-core/index.mjs")));
+const TOKEN = "smoke-token-browser";
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  // Belt and braces: no host name resolves, so nothing but the loopback addresses can be reached.
+  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+];
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".svg": "image/svg+xml", ".json": "application/json" };
+
+let server;
+let site;
+let siteUrl;
+let browser;
+let buildMs;
+
+function serveStatic(dir) {
+  const srv = http.createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url, "http://127.0.0.1").pathname);
+    const file = path.join(dir, pathname === "/" ? "index.html" : pathname);
+    if (!file.startsWith(dir + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
+      res.statusCode = 404;
+      return res.end("not found");
+    }
+    res.setHeader("content-type", TYPES[path.extname(file)] ?? "application/octet-stream");
+    res.setHeader("cache-control", "no-store");
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => srv.listen(0, "127.0.0.1", () => resolve(srv)));
+}
+
+before(async () => {
+  const pageDir = h.installRuntime(consumer, "browser");
+  const dist = path.join(path.dirname(pageDir), "dist");
+  const build = await h.runChild(h.bin("vite"), ["build", pageDir, "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"], {
+    cwd: consumer,
+    env: h.toolEnv(),
+    timeoutMs: 60_000,
+    label: "vite build",
+  });
+  assert.equal(build.code, 0, build.output);
+  buildMs = build.ms;
+  server = await h.startScenarioServer(startRecordingServer);
+  site = await serveStatic(dist);
+  siteUrl = `http://127.0.0.1:${site.address().port}`;
+  const state = h.ensureDir(path.join(path.dirname(pageDir), ".state"));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    timeout: 30_000,
+    // Chromium's crash-report settings and caches stay in the consumer, not in the user's home.
+    env: h.toolEnv({ XDG_CONFIG_HOME: h.ensureDir(path.join(state, "config")), XDG_CACHE_HOME: h.ensureDir(path.join(state, "cache")) }),
+  });
+}, { timeout: 90_000 });
+after(async () => {
+  await h.withTimeout(browser?.close() ?? Promise.resolve(), 10_000, "closing Chromium").catch(() => {});
+  await new Promise((resolve) => (site ? (site.closeAllConnections(), site.close(resolve)) : resolve()));
+  await server?.close();
+});
+
+test("Chromium (Vite build): import by name, one call, a caught SvcError, still working after bad calls", { timeout: 60_000 }, async () => {
+  const started = performance.now();
+  const page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
+  const logs = [];
+  page.on("console", (m) => logs.push(`console.${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => logs.push(`pageerror: ${e.message}`));
+  page.on("requestfailed", (r) => logs.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+  const wasmResponses = [];
+  page.on("response", (r) => r.url().endsWith(".wasm") && wasmResponses.push([r.status(), r.headers()["content-type"]]));
+
+  const q = new URLSearchParams({ api: server.url, token: TOKEN, org: h.ORG });
+  await page.goto(`${siteUrl}/?${q}`, { timeout: 20_000 });
+  try {
+    await page.waitForSelector("body[data-status]", { timeout: 20_000 });
+  } catch (e) {
+    throw new Error(`the page never finished: ${e.message}\n${logs.join("\n")}`);
+  }
+  const report = JSON.parse(await page.textContent("#result"));
+  await page.screenshot({ path: path.join(h.ensureDir(path.join(h.root, "test-output")), "runtimes-browser.png"), fullPage: true, timeout: 10_000 });
+  await page.close();
+
+  assert.deepEqual(wasmResponses, [[200, "application/wasm"]], "the wasm was fetched once, as application/wasm");
+  assert.equal(report.runtime.name, "browser");
+  assert.match(report.runtime.userAgent, /Chrome\//);
+  h.checkScenario(report, server, TOKEN);
+  assert.ok(server.requests.every((r) => r.headers.origin === siteUrl), "the calls came from the page");
+  console.log(`${report.runtime.userAgent.match(/Chrome\/[\d.]+/)[0]}: vite build ${buildMs} ms, page ${Math.round(performance.now() - started)} ms`);
+});

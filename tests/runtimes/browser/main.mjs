@@ -1,0 +1,10 @@
+// Browser host, built by Vite: the page reads ?api=&token=&org=, runs the scenario and writes the
+// report into the DOM (#result, and body[data-status] once done).
+import { smoke } from "../scenario.mjs";
+
+const q = new URLSearchParams(location.search);
+const report = await smoke({ apiDomain: q.get("api"), accessToken: q.get("token"), organizationId: q.get("org") });
+report.runtime = { name: "browser", userAgent: navigator.userAgent };
+document.getElementById("result").textContent = JSON.stringify(report, null, 2);
+document.getElementById("title").textContent = `svc-sdk smoke in the browser: ${report.ok ? "passed" : "failed"}`;
+document.body.dataset.status = report.ok ? "passed" : "failed";

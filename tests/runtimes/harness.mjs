@@ -1,0 +1,213 @@
+// Test-side helpers for the runtime smoke tests (tests/js/runtimes-*.test.mjs). They run in Node,
+// in the consumer project, and load this file from SVC_ROOT, so the tools (deno, wrangler, vite,
+// playwright-core: devDependencies of the root package) resolve from the root's node_modules while
+// the runtimes resolve "svc-sdk" from the consumer's node_modules, as a user's project does.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, rmSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = process.env.SVC_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const bin = (name) => path.join(root, "node_modules/.bin", name);
+export const ORG = "10234695";
+/** A fixed asset id beyond 2^53: JSON.parse would round it to 3640355000000319000. */
+export const BIG_ID = "3640355000000319008";
+
+/**
+ * Copies tests/runtimes/scenario.mjs and tests/runtimes/<name>/ into <consumer>/runtime-<name>/
+ * (fresh; one directory per runtime, so the test files may also run in parallel) and returns the
+ * host project's directory, <consumer>/runtime-<name>/<name>.
+ */
+export function installRuntime(consumer, name) {
+  const dir = path.join(consumer, `runtime-${name}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(path.join(root, "tests/runtimes/scenario.mjs"), path.join(dir, "scenario.mjs"));
+  cpSync(path.join(root, "tests/runtimes", name), path.join(dir, name), { recursive: true });
+  return path.join(dir, name);
+}
+
+/** Answers the scenario's calls: a one-item list whose id exceeds 2^53 (sent as a JSON number), and an error envelope for page 2. */
+export async function startScenarioServer(startRecordingServer) {
+  const server = await startRecordingServer({ cors: true });
+  server.handle((req) => {
+    const url = new URL(req.url, server.url);
+    if (req.method !== "GET" || url.pathname !== "/books/v3/fixedassets") {
+      return { status: 404, body: { code: 5, message: "Invalid URL Passed" } };
+    }
+    if (url.searchParams.get("page") === "2") {
+      return { status: 400, body: { code: 1002, message: "Page 2 does not exist." } };
+    }
+    return {
+      status: 200,
+      body:
+        `{"code":0,"message":"success","fixedassets":[{"fixed_asset_id":${BIG_ID},"asset_number":"FA-00013",` +
+        `"asset_name":"Laptop","status":"draft","asset_cost":1000,"custom_marker":"kept"}],` +
+        `"page_context":{"page":1,"per_page":1,"has_more_page":false}}`,
+    };
+  });
+  return server;
+}
+
+/** What the runtime reported, and what the recording server received, for one token. */
+export function checkScenario(report, server, token) {
+  assert.ok(report && typeof report === "object", "a JSON report");
+  assert.equal(report.error, undefined, `the scenario failed: ${JSON.stringify(report.error)}`);
+  assert.equal(report.ok, true, `steps done: ${report.steps}`);
+
+  for (const key of ["first", "after"]) {
+    const p = report[key];
+    assert.equal(p.count, 1, key);
+    assert.equal(p.idType, "string", `${key}: the id is a string`);
+    assert.equal(p.id, BIG_ID, `${key}: the id keeps every digit`);
+    assert.equal(p.name, "Laptop", key);
+    assert.equal(p.unknownFieldKept, "kept", `${key}: unknown fields are kept`);
+    assert.deepEqual(p.iterated, [BIG_ID], `${key}: the page is async-iterable`);
+  }
+
+  const v = report.validation;
+  assert.equal(v.thrown, true, "an invalid call rejects");
+  assert.equal(v.instanceofSvcError, true, "instanceof SvcError");
+  assert.equal(v.instanceofError, true, "instanceof Error");
+  assert.equal(v.kind, "validation");
+  assert.equal(v.operationId, "listFixedAssets");
+  assert.ok(Array.isArray(v.issues) && v.issues.length >= 1, "issues");
+  assert.deepEqual(v.issues[0].path, ["per_page"]);
+  assert.equal(v.issues[0].code, "invalid_type");
+  assert.deepEqual(report.validate.good, { ok: true });
+
+  const a = report.apiError;
+  assert.equal(a.thrown, true, "an error envelope rejects");
+  assert.equal(a.instanceofSvcError, true, "instanceof SvcError");
+  assert.deepEqual([a.kind, a.status, a.code, a.operationId], ["api", 400, 1002, "listFixedAssets"]);
+  assert.equal(a.message, "Page 2 does not exist.");
+  assert.ok(!JSON.stringify(report).includes(token), "the token appears nowhere in the report");
+
+  // The server side: list, error, list again. The invalid call sent nothing.
+  const seen = server.requests.map((r) => {
+    const url = new URL(r.url, server.url);
+    return [r.method, url.pathname, url.searchParams.get("page"), r.headers.authorization, url.searchParams.get("organization_id"), url.searchParams.get("per_page")];
+  });
+  const want = (page) => ["GET", "/books/v3/fixedassets", page, `Svc-oauthtoken ${token}`, ORG, "1"];
+  assert.deepEqual(seen, [want(null), want("2"), want(null)]);
+}
+
+/** A free loopback port (closed again before it is handed over). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a child in its own process group (so stop() ends it and everything it started, and
+ * nothing else), collecting its output. `exited` resolves with { code, signal }.
+ */
+export function startChild(cmd, args, { cwd, env, label = path.basename(cmd) } = {}) {
+  const child = spawn(cmd, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise((resolve) => {
+    child.once("error", (error) => resolve({ code: null, signal: null, error }));
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  let done = false;
+  exited.then(() => (done = true));
+  const signalGroup = (sig) => {
+    try {
+      process.kill(-child.pid, sig);
+    } catch {}
+  };
+  return {
+    child,
+    exited,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    output: () => `--- ${label} stdout ---\n${stdout.slice(-4000)}\n--- ${label} stderr ---\n${stderr.slice(-4000)}`,
+    async stop(graceMs = 3000) {
+      if (child.pid === undefined) return;
+      signalGroup("SIGTERM");
+      if (!done) {
+        const late = await Promise.race([exited.then(() => false), sleep(graceMs).then(() => true)]);
+        if (late) {
+          signalGroup("SIGKILL");
+          await Promise.race([exited, sleep(1000)]);
+        }
+      }
+      // Grandchildren may outlive the leader: make sure the whole group is gone.
+      signalGroup("SIGKILL");
+    },
+  };
+}
+
+/** Runs a command to its end within timeoutMs; resolves { code, signal, stdout, stderr, ms }. */
+export async function runChild(cmd, args, { cwd, env, timeoutMs, label } = {}) {
+  const started = performance.now();
+  const c = startChild(cmd, args, { cwd, env, label });
+  const timer = sleep(timeoutMs).then(() => "timeout");
+  const result = await Promise.race([c.exited, timer]);
+  if (result === "timeout") {
+    await c.stop(500);
+    throw new Error(`${label ?? cmd} did not finish within ${timeoutMs} ms\n${c.output()}`);
+  }
+  return { ...result, stdout: c.stdout, stderr: c.stderr, output: c.output(), ms: Math.round(performance.now() - started) };
+}
+
+export function sleep(ms) {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    t.unref?.();
+  });
+}
+
+/** Polls url until any HTTP answer arrives, or throws after timeoutMs (also if the child exited). */
+export async function waitForHttp(url, { timeoutMs, child }) {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  child?.exited.then(() => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`the server exited before answering ${url}\n${child.output()}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      return;
+    } catch {}
+    await sleep(200);
+  }
+  throw new Error(`no answer from ${url} within ${timeoutMs} ms${child ? "\n" + child.output() : ""}`);
+}
+
+/** An environment for child tools: no colours, no prompts, no telemetry, no update checks. */
+export function toolEnv(extra = {}) {
+  const env = { ...process.env, NO_COLOR: "1", ...extra };
+  delete env.NODE_TEST_CONTEXT; // a child node must not talk to our test runner
+  delete env.FORCE_COLOR;
+  return env;
+}
+
+/** Resolves with what p resolves to, or rejects after ms. */
+export function withTimeout(p, ms, what) {
+  let timer;
+  const limit = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([p, limit]).finally(() => clearTimeout(timer));
+}
+
+export function ensureDir(dir) {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
