@@ -1,0 +1,103 @@
+// A user's TypeScript file: it must compile under --strict, and each @ts-expect-error line must
+// be an error (tsc fails on an unused @ts-expect-error), so wrong values are caught at compile time.
+import {
+  Client,
+  SvcError,
+  operations,
+  regions,
+  requiredScopes,
+  schemaFor,
+  validate,
+  type FixedAssetInput,
+  type FixedAssetListEntry,
+  type Issue,
+  type Page,
+  type RateLimitState,
+  type WatchChannel,
+} from "svc-sdk";
+
+const client = new Client({ accessToken: async () => "token", organizationId: "10234695", region: "eu", plan: "premium" });
+
+// @ts-expect-error: accessToken is required
+new Client({ organizationId: "1" });
+// @ts-expect-error: not a region
+new Client({ accessToken: "t", region: "mars" });
+
+const asset: FixedAssetInput = {
+  asset_name: "Laptop",
+  fixed_asset_type_id: "3640355000000319008",
+  asset_account_id: "3640355000000000367",
+  asset_cost: 1000,
+  asset_purchase_date: "2024-12-17",
+  depreciation_method: "declining_method",
+  depreciation_percentage: 12,
+};
+
+// @ts-expect-error: a wrong enum value
+const sideways: FixedAssetInput = { ...asset, depreciation_method: "sideways" };
+
+// @ts-expect-error: a missing required field (asset_purchase_date)
+const incomplete: FixedAssetInput = { asset_name: "x", fixed_asset_type_id: "1", asset_account_id: "2", asset_cost: 1 };
+
+const channel: WatchChannel = {
+  channel_id: "1000000068001",
+  events: ["Deals.create", "Custom_Module.all"],
+  notify_url: "https://hooks.example.com/svc",
+};
+// @ts-expect-error: the operation of an event is one of create, delete, edit, all
+const badEvent: WatchChannel = { ...channel, events: ["Deals.update"] };
+
+export async function run(): Promise<void> {
+  const created = await client.createFixedAsset(asset);
+  const id: string = created.fixed_asset_id;
+  const cost: number | undefined = created.asset_cost;
+
+  // @ts-expect-error: params of createFixedAsset are required
+  await client.createFixedAsset();
+  // @ts-expect-error: misspelt field on a request type
+  await client.createTask("p1", { task_nam: "Design" });
+  // @ts-expect-error: path parameters are strings
+  await client.getTask(1, "t1");
+
+  const page: Page<FixedAssetListEntry> = await client.listFixedAssets({ per_page: 10, sort_order: "D" });
+  for await (const a of page) {
+    const name: string | undefined = a.asset_name;
+    void name;
+  }
+  // @ts-expect-error: sort_order is A or D
+  await client.listFixedAssets({ sort_order: "up" });
+
+  const task = await client.createTask("p1", { task_name: "Design", description: "first" });
+  const taskId: string = task.task_id;
+  const receipt: Blob = await client.getExpenseReceipt("982000000030049");
+  await client.addExpenseAttachment("982000000030049", { files: [new Blob(["%PDF"]), { name: "a.pdf", data: "x" }] });
+  const watch = await client.updateNotificationChannels({ watch: [channel] }, { timeoutMs: 5000 });
+  const done = await client.deleteTask("p1", taskId);
+  const message: string = done.message;
+
+  try {
+    await client.listPlans({ filter_by: "PlanStatus.ACTIVE" });
+  } catch (e) {
+    if (e instanceof SvcError) {
+      const kind: "validation" | "api" | "rate_limited" | "unauthorized" | "network" | "timeout" | "aborted" | "decode" | "config" | "verification" = e.kind;
+      const issues: Issue[] | undefined = e.issues;
+      void kind, issues;
+    }
+  }
+
+  const result = validate("createTask", { task_name: "" });
+  if (!result.ok) {
+    const path: (string | number)[] = result.issues[0].path;
+    void path;
+  }
+  // @ts-expect-error: not an operation
+  validate("createTaskk", {});
+  const schema = schemaFor("createFixedAsset");
+  const checked = schema["~standard"].validate(asset);
+  const scopes: string[] = requiredScopes(["createTask", "listTasks"]);
+  const state: RateLimitState | null = client.rateLimitState();
+  const url: string = regions.au;
+  const prepared = await client.prepare("getTask", "p1", "t1");
+  const raw = await client.request("GET", "books", "/journals", { query: { page: 1 } });
+  void [id, cost, receipt, watch, message, checked, scopes, state, url, prepared, raw, operations(), sideways, incomplete, badEvent];
+}
