@@ -71,10 +71,16 @@ pub fn params_value(params: &JsValue, op: &Operation) -> Result<serde_json::Valu
     };
     let text = to_wire(&params)?;
     serde_json::from_str(&text).map_err(|e| {
-        to_js_error(&Error::new(
-            crate::ErrorKind::Validation,
-            format!("params could not be read: {e}"),
-        ))
+        let issue = crate::validate::Issue {
+            path: vec![],
+            code: crate::validate::IssueCode::InvalidFormat,
+            message: format!("params could not be read: {e} (at most 128 levels of nesting)"),
+            details: crate::validate::details([(
+                "format",
+                "JSON nested at most 128 levels".into(),
+            )]),
+        };
+        to_js_error(&Error::validation(vec![issue]).with_operation(op.id))
     })
 }
 

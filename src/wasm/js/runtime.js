@@ -56,7 +56,7 @@ export function toWire(value) {
         return { [UNREPRESENTABLE]: describe(v) };
       case "object": {
         if (v === null) return null;
-        if (seen.has(v)) throw new SvcError("validation", "params contain a circular reference");
+        if (seen.has(v)) throw unreadable("params contain a circular reference");
         if (typeof v.toJSON === "function") return walk(v.toJSON(), inArray);
         if (typeof Blob !== "undefined" && v instanceof Blob) return { [UNREPRESENTABLE]: "a Blob" };
         if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return { [UNREPRESENTABLE]: "binary data" };
@@ -83,8 +83,13 @@ export function toWire(value) {
     return JSON.stringify(walk(value, false) ?? null);
   } catch (e) {
     if (e instanceof SvcError) throw e;
-    throw new SvcError("validation", `params could not be read: ${e && e.message}`);
+    throw unreadable(`params could not be read: ${e && e.message}`);
   }
+}
+
+function unreadable(message) {
+  const issues = [{ path: [], code: "invalid_format", message, format: "JSON" }];
+  return new SvcError("validation", `invalid params: ${message}`, { issues });
 }
 
 /** Whether a value is a plain params object (or absent). */
