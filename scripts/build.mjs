@@ -47,7 +47,7 @@ writeFileSync(
   path.join(pkg, "api.js"),
   `// The public surface of svc-sdk, shared by every runtime's entry.
 import { operations, validate } from "./svc_sdk.js";
-export { Client, operations, requiredScopes, validate } from "./svc_sdk.js";
+export { Client, operations, parseEvent, parseWatchNotification, requiredScopes, validate } from "./svc_sdk.js";
 export { SvcError } from "${snippet}";
 
 /** The regions and their API domains. */

@@ -191,6 +191,10 @@ export declare function operations(): OperationInfo[];
 export declare function requiredScopes(operationIds: OperationId[]): string[];
 export declare function validate(operationId: OperationId, params: unknown): ValidationResult;
 export declare function schemaFor<Op extends OperationId>(operationId: Op): StandardSchemaV1<OperationParams[Op]>;
+/** A callback body posted to a channel's notify_url; kind "verification" when the token does not match (constant-time). */
+export declare function parseWatchNotification(body: string | Uint8Array, options?: { token?: string }): WatchNotification;
+/** A billing event (a webhook body or a GET /events/{id} answer); kind "decode" when it is not one. */
+export declare function parseEvent(body: string | Uint8Array): Event & { event_type: EventType };
 `;
   writeFileSync(path.join(pkg, "index.d.ts"), body);
   for (const entry of ["node", "web", "workerd"]) {

@@ -12,6 +12,7 @@ pub mod request;
 pub mod response;
 pub mod retry;
 pub mod validate;
+pub mod webhook;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -1,6 +1,6 @@
 //! Wire types of the billing family: project tasks, plans, events and their list queries.
 
-use crate::model::common::{Extra, Id, Tag};
+use crate::model::common::{value_set, Extra, Id, Tag};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tsify::Tsify;
@@ -475,35 +475,38 @@ pub struct PlanListQuery {
     pub per_page: Option<u32>,
 }
 
-/// The 24 documented kinds of billing event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "snake_case")]
-pub enum EventType {
-    SubscriptionCreated,
-    TrialExpiring,
-    SubscriptionActivation,
-    SubscriptionAhead,
-    SubscriptionRenewed,
-    BillingDateChanged,
-    SubscriptionUpgraded,
-    SubscriptionDowngraded,
-    SubscriptionUnpaid,
-    SubscriptionCancelled,
-    SubscriptionReactivated,
-    SubscriptionCancellationScheduled,
-    SubscriptionMoveToFreeScheduled,
-    SubscriptionExpiring,
-    SubscriptionExpired,
-    SubscriptionDeleted,
-    InvoiceCreated,
-    CreditnoteAdded,
-    PaymentThankyou,
-    PaymentRefunded,
-    PaymentDeclined,
-    CardExpired,
-    CardExpiring,
-    CardDeleted,
+value_set! {
+    /// The 24 documented kinds of billing event.
+    EventType {
+    SubscriptionCreated = "subscription_created",
+    TrialExpiring = "trial_expiring",
+    SubscriptionActivation = "subscription_activation",
+    SubscriptionAhead = "subscription_ahead",
+    SubscriptionRenewed = "subscription_renewed",
+    BillingDateChanged = "billing_date_changed",
+    SubscriptionUpgraded = "subscription_upgraded",
+    SubscriptionDowngraded = "subscription_downgraded",
+    SubscriptionUnpaid = "subscription_unpaid",
+    SubscriptionCancelled = "subscription_cancelled",
+    SubscriptionReactivated = "subscription_reactivated",
+    SubscriptionCancellationScheduled = "subscription_cancellation_scheduled",
+    SubscriptionMoveToFreeScheduled = "subscription_move_to_free_scheduled",
+    SubscriptionExpiring = "subscription_expiring",
+    SubscriptionExpired = "subscription_expired",
+    SubscriptionDeleted = "subscription_deleted",
+    InvoiceCreated = "invoice_created",
+    CreditnoteAdded = "creditnote_added",
+    PaymentThankyou = "payment_thankyou",
+    PaymentRefunded = "payment_refunded",
+    PaymentDeclined = "payment_declined",
+    CardExpired = "card_expired",
+    CardExpiring = "card_expiring",
+    CardDeleted = "card_deleted",
+    }
 }
+
+/// The wire names of the 24 event types.
+pub const EVENT_TYPES: &[&str] = EventType::VALUES;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
 #[serde(rename_all = "snake_case")]

@@ -89,3 +89,41 @@ pub fn types() -> JsValue {
         .collect();
     json_to_js(&serde_json::Value::Object(map).to_string())
 }
+
+/// A notification-channel callback body, checked against the channel's token when one is given.
+#[wasm_bindgen(js_name = parseWatchNotification, skip_typescript)]
+pub fn parse_watch_notification(body: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let body = body_text(&body)?;
+    let token = match js::get(&options, "token") {
+        t if t.is_undefined() || t.is_null() => None,
+        t => Some(
+            t.as_string()
+                .ok_or_else(|| to_js_error(&Error::config("token must be a string")))?,
+        ),
+    };
+    crate::webhook::watch_notification_text(&body, token.as_deref())
+        .map(|text| json_to_js(&text))
+        .map_err(|e| to_js_error(&e))
+}
+
+/// A billing event (webhook body or `{ event }` answer) with its event_type checked.
+#[wasm_bindgen(js_name = parseEvent, skip_typescript)]
+pub fn parse_event(body: JsValue) -> Result<JsValue, JsValue> {
+    let body = body_text(&body)?;
+    crate::webhook::event_text(&body)
+        .map(|text| json_to_js(&text))
+        .map_err(|e| to_js_error(&e))
+}
+
+fn body_text(body: &JsValue) -> Result<String, JsValue> {
+    if let Some(s) = body.as_string() {
+        return Ok(s);
+    }
+    if let Some(bytes) = body.dyn_ref::<js_sys::Uint8Array>() {
+        return String::from_utf8(bytes.to_vec())
+            .map_err(|_| to_js_error(&Error::decode("the body is not UTF-8 text")));
+    }
+    Err(to_js_error(&Error::config(
+        "the body must be the request's text (await request.text())",
+    )))
+}

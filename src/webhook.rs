@@ -1,0 +1,202 @@
+//! Receiving: notification-channel callbacks (with their token checked in constant time) and billing events.
+
+use crate::error::{Error, ErrorKind};
+use crate::lossless;
+use crate::model::billing::{Event, EVENT_TYPES};
+use crate::model::crm::WatchNotification;
+use serde_json::Value;
+
+/// Whether two byte strings are equal, in a time that depends only on the length of `expected`.
+pub fn constant_time_eq(expected: &[u8], given: &[u8]) -> bool {
+    let mut diff = u8::from(expected.len() != given.len());
+    for (i, e) in expected.iter().enumerate() {
+        diff |= e ^ given.get(i).copied().unwrap_or(!e);
+    }
+    diff == 0
+}
+
+fn decode_error(what: &str, e: impl std::fmt::Display) -> Error {
+    Error::new(
+        ErrorKind::Decode,
+        format!("the {what} could not be read: {e}"),
+    )
+}
+
+type FieldCheck<'a> = (&'a str, bool, fn(&Value) -> bool, &'a str);
+
+/// Checks that the fields of a JSON object have their JSON types: (name, required, test, expected).
+fn check_fields(what: &str, v: &Value, fields: &[FieldCheck]) -> Result<(), Error> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| decode_error(what, "it is not a JSON object"))?;
+    for (name, required, ok, expected) in fields {
+        match obj.get(*name) {
+            None | Some(Value::Null) if !required => {}
+            Some(x) if ok(x) => {}
+            _ => return Err(decode_error(what, format!("`{name}` must be {expected}"))),
+        }
+    }
+    Ok(())
+}
+
+/// A callback body posted to a channel's notify_url, as JSON text with every id a string.
+/// With `token`, the body's token must match it (kind `verification` otherwise).
+pub fn watch_notification_text(body: &str, token: Option<&str>) -> Result<String, Error> {
+    let text = lossless::rewrite(body.trim()).map_err(|e| decode_error("notification", e))?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| decode_error("notification", e))?;
+    check_fields(
+        "notification",
+        &v,
+        &[
+            ("module", true, Value::is_string, "a string"),
+            ("operation", true, Value::is_string, "a string"),
+            ("channel_id", true, Value::is_string, "an id"),
+            ("token", false, Value::is_string, "a string"),
+            ("server_time", false, Value::is_number, "a number"),
+            ("ids", false, Value::is_array, "an array"),
+            ("affected_values", false, Value::is_array, "an array"),
+            ("affected_fields", false, Value::is_array, "an array"),
+            ("query_params", false, Value::is_object, "an object"),
+        ],
+    )?;
+    if let Some(expected) = token {
+        let given = v.get("token").and_then(Value::as_str).unwrap_or("");
+        if !constant_time_eq(expected.as_bytes(), given.as_bytes()) {
+            return Err(Error::new(
+                ErrorKind::Verification,
+                "the notification's token does not match the channel's token",
+            ));
+        }
+    }
+    Ok(text)
+}
+
+/// `watch_notification_text`, typed.
+pub fn parse_watch_notification(
+    body: &str,
+    token: Option<&str>,
+) -> Result<WatchNotification, Error> {
+    let text = watch_notification_text(body, token)?;
+    serde_json::from_str(&text).map_err(|e| decode_error("notification", e))
+}
+
+/// A billing event, as a webhook body or a `GET /events/{id}` answer (`{ event: {...} }`), as JSON
+/// text with every id a string. Its event_type must be one of the 24 documented types.
+pub fn event_text(body: &str) -> Result<String, Error> {
+    let members = lossless::members(body.trim()).map_err(|e| decode_error("event", e))?;
+    let raw = match members
+        .iter()
+        .find(|m| m.key == "event" && m.value.starts_with('{'))
+    {
+        Some(m) => m.value,
+        None => body.trim(),
+    };
+    let text = lossless::rewrite(raw).map_err(|e| decode_error("event", e))?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| decode_error("event", e))?;
+    check_fields(
+        "event",
+        &v,
+        &[
+            ("event_id", true, Value::is_string, "an id"),
+            ("event_type", true, Value::is_string, "a string"),
+            ("event_time", false, Value::is_string, "a string"),
+            ("webhooks", false, Value::is_array, "an array"),
+        ],
+    )?;
+    let kind = v["event_type"].as_str().unwrap_or_default();
+    if !EVENT_TYPES.contains(&kind) {
+        return Err(decode_error(
+            "event",
+            format!(
+                "event_type {:?} is not one of the 24 documented types",
+                crate::error::shorten(kind)
+            ),
+        ));
+    }
+    Ok(text)
+}
+
+/// `event_text`, typed.
+pub fn parse_event(body: &str) -> Result<Event, Error> {
+    serde_json::from_str(&event_text(body)?).map_err(|e| decode_error("event", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BODY: &str = r#"{"server_time":1710000000000,"query_params":{"a":"1"},"module":"Deals",
+        "resource_uri":"https://www.svcapis.com/crm/v8/Deals","ids":[5000000000000000001],
+        "affected_values":[{"record_id":5000000000000000001,"values":{"Stage":"Won"}}],
+        "affected_fields":[{"5000000000000000001":["Stage"]}],"operation":"update",
+        "channel_id":1000000068001,"token":"s3cret","x_new":1}"#;
+
+    #[test]
+    fn a_notification_with_the_right_token_decodes_losslessly() {
+        let n = parse_watch_notification(BODY, Some("s3cret")).unwrap();
+        let text = watch_notification_text(BODY, Some("s3cret")).unwrap();
+        assert_eq!(n.channel_id.0, "1000000068001");
+        assert_eq!(n.ids.unwrap()[0].0, "5000000000000000001");
+        assert!(text.contains(r#""record_id":"5000000000000000001""#));
+        assert!(text.contains(r#""x_new":1"#), "unknown fields are kept");
+    }
+
+    #[test]
+    fn a_wrong_or_missing_token_is_a_verification_error() {
+        for expected in ["s3creT", "s3cret!", "", "x"] {
+            let e = parse_watch_notification(BODY, Some(expected)).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Verification, "{expected:?}");
+            assert!(!e.message.contains("s3cret"));
+        }
+        let no_token = BODY.replace(r#","token":"s3cret""#, "");
+        assert_eq!(
+            parse_watch_notification(&no_token, Some("s3cret"))
+                .unwrap_err()
+                .kind,
+            ErrorKind::Verification
+        );
+        assert!(parse_watch_notification(&no_token, None).is_ok());
+    }
+
+    #[test]
+    fn malformed_notifications_are_decode_errors() {
+        for bad in [
+            "",
+            "[]",
+            "{",
+            r#"{"module":"Deals"}"#,
+            r#"{"module":1,"operation":"x","channel_id":1}"#,
+        ] {
+            assert_eq!(
+                parse_watch_notification(bad, None).unwrap_err().kind,
+                ErrorKind::Decode,
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn constant_time_comparison_is_exact() {
+        assert!(constant_time_eq(b"abc", b"abc"));
+        assert!(!constant_time_eq(b"abc", b"abd"));
+        assert!(!constant_time_eq(b"abc", b"ab"));
+        assert!(!constant_time_eq(b"abc", b"abcd"));
+        assert!(!constant_time_eq(b"", b"a"));
+        assert!(constant_time_eq(b"", b""));
+        assert!(!constant_time_eq(&[0xff], &[0x00]));
+    }
+
+    #[test]
+    fn events_bare_or_enveloped() {
+        let bare = r#"{"event_id":4000000000000000001,"event_type":"payment_thankyou","event_time":"2024-01-02T10:00:00+0530","payload":"{}","webhooks":[]}"#;
+        let e = parse_event(bare).unwrap();
+        let text = event_text(bare).unwrap();
+        assert_eq!(e.event_id.0, "4000000000000000001");
+        assert!(text.contains(r#""event_id":"4000000000000000001""#));
+        let wrapped = format!(r#"{{"code":0,"message":"success","event":{bare}}}"#);
+        assert_eq!(event_text(&wrapped).unwrap(), text);
+        let unknown = bare.replace("payment_thankyou", "payment_teleported");
+        assert_eq!(parse_event(&unknown).unwrap_err().kind, ErrorKind::Decode);
+        assert_eq!(parse_event("nope").unwrap_err().kind, ErrorKind::Decode);
+    }
+}
