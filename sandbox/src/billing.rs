@@ -1,0 +1,285 @@
+//! Subscription billing: tasks of projects, plans, and the events that plan changes record.
+
+use crate::call::{code, ApiError, Handler, Reply, Req};
+use crate::invoice::PROJECT;
+use crate::list;
+use crate::store::{defaults, id_text, patch, stamp, Ids, Org, Record, Resource, Store};
+use crate::time;
+use serde_json::{json, Value};
+
+pub const TASK: Resource = Resource {
+    table: "tasks",
+    id: "task_id",
+    big_ids: false,
+    parent: Some("project_id"),
+    noun: "task",
+};
+pub const PLAN: Resource = Resource {
+    table: "plans",
+    id: "plan_code",
+    big_ids: false,
+    parent: None,
+    noun: "plan",
+};
+pub const EVENT: Resource = Resource {
+    table: "events",
+    id: "event_id",
+    big_ids: false,
+    parent: None,
+    noun: "event",
+};
+
+/// The documents name no plan event; these documented types fit best (see sandbox/README.md).
+pub const PLAN_CREATED_EVENT: &str = "subscription_activation";
+pub const PLAN_PRICE_UP_EVENT: &str = "subscription_upgraded";
+pub const PLAN_PRICE_DOWN_EVENT: &str = "subscription_downgraded";
+pub const PLAN_CHANGED_EVENT: &str = "billing_date_changed";
+
+pub const HANDLERS: &[(&str, Handler)] = &[
+    ("createTask", create_task),
+    ("listTasks", list_tasks),
+    ("getTask", get_task),
+    ("updateTask", update_task),
+    ("deleteTask", delete_task),
+    ("createPlan", create_plan),
+    ("listPlans", list_plans),
+    ("updatePlan", update_plan),
+    ("getEvent", get_event),
+    ("listEvents", list_events),
+];
+
+pub fn insert_task(
+    org: &mut Org,
+    ids: &Ids,
+    project_id: &str,
+    fields: &Record,
+    now_ms: i64,
+) -> Result<Record, ApiError> {
+    let project = org.get(&PROJECT, project_id, None)?.clone();
+    let mut rec = fields.clone();
+    for key in ["project_name", "customer_id", "customer_name"] {
+        if let Some(v) = project.get(key) {
+            rec.entry(key).or_insert(v.clone());
+        }
+    }
+    defaults(
+        &mut rec,
+        json!({
+            "currency_id": org.info.get("currency_id").cloned().unwrap_or_default(),
+            "status": "active",
+            "is_billable": true,
+            "billed_hours": "00:00",
+            "log_time": "00:00",
+            "un_billed_hours": "00:00",
+        }),
+    );
+    stamp(&mut rec, now_ms, true);
+    Ok(org.insert(&TASK, ids.next(&TASK), rec, Some(project_id)))
+}
+
+fn create_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let task = insert_task(org, ids, req.path("project_id"), req.params, req.now_ms)?;
+    Ok(Reply::created("The task has been added.", task))
+}
+
+fn list_tasks(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let org = store.read(req.org)?;
+    let project = req.path("project_id");
+    org.exists(&PROJECT, project)?;
+    Ok(list::page(org.list(&TASK, Some(project)), req.params))
+}
+
+fn get_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let org = store.read(req.org)?;
+    let project = req.path("project_id");
+    org.exists(&PROJECT, project)?;
+    Ok(Reply::ok(
+        "success",
+        org.get(&TASK, req.path("task_id"), Some(project))?.clone(),
+    ))
+}
+
+fn update_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let project = req.path("project_id");
+    org.exists(&PROJECT, project)?;
+    let rec = org.update(
+        &TASK,
+        req.path("task_id"),
+        Some(project),
+        &patch(req.params, req.now_ms),
+    )?;
+    Ok(Reply::ok("The task information has been updated.", rec))
+}
+
+fn delete_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let project = req.path("project_id");
+    org.exists(&PROJECT, project)?;
+    org.remove(&TASK, req.path("task_id"), Some(project))?;
+    Ok(Reply::done("The task has been deleted."))
+}
+
+/// Records a billing event whose payload is the plan as JSON text.
+fn record_event(org: &mut Org, ids: &Ids, event_type: &str, plan: &Record, now_ms: i64) {
+    let rec = json!({
+        "event_type": event_type,
+        "event_time": time::timestamp(now_ms),
+        "payload": Value::Object(plan.clone()).to_string(),
+        "webhooks": [],
+    });
+    if let Value::Object(rec) = rec {
+        org.insert(&EVENT, ids.next(&EVENT), rec, None);
+    }
+}
+
+pub fn insert_plan(
+    org: &mut Org,
+    ids: &Ids,
+    fields: &Record,
+    base: &str,
+    now_ms: i64,
+) -> Result<Record, ApiError> {
+    let code = match fields
+        .get("plan_code")
+        .and_then(id_text)
+        .filter(|c| !c.trim().is_empty())
+    {
+        Some(c) => c,
+        None => org.next_number("PLAN").0,
+    };
+    if org.exists(&PLAN, &code).is_ok() {
+        return Err(ApiError::bad(
+            code::DUPLICATE,
+            format!(
+                "A plan with the code {:?} already exists.",
+                svc_sdk::error::shorten(&code)
+            ),
+        ));
+    }
+    let mut rec = fields.clone();
+    rec.remove("plan_code");
+    if let Some(Value::Array(addons)) = rec.get_mut("addons") {
+        for addon in addons.iter_mut().filter_map(Value::as_object_mut) {
+            addon.entry("status").or_insert_with(|| "active".into());
+        }
+    }
+    let t = time::timestamp(now_ms);
+    let mut url = format!("{base}/subscribe/");
+    svc_sdk::request::encode_segment(&code, &mut url);
+    defaults(
+        &mut rec,
+        json!({
+            "status": "active",
+            "url": url,
+            "created_time": t,
+            "updated_time": t,
+        }),
+    );
+    let rec = org.insert(&PLAN, Value::String(code), rec, None);
+    record_event(org, ids, PLAN_CREATED_EVENT, &rec, now_ms);
+    Ok(rec)
+}
+
+fn create_plan(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    Ok(Reply::created(
+        "The plan has been created.",
+        insert_plan(org, ids, req.params, req.base, req.now_ms)?,
+    ))
+}
+
+fn list_plans(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let mut rows = store.read(req.org)?.list(&PLAN, None);
+    list::keep_status(
+        &mut rows,
+        "status",
+        list::filter_value(req.params, "filter_by").as_deref(),
+    );
+    list::keep_equal(&mut rows, req.params, "product_id");
+    Ok(list::page(rows, req.params))
+}
+
+/// The event type of a plan update: by the move of its recurring price.
+fn update_event(before: Option<f64>, after: Option<f64>) -> &'static str {
+    match (before, after) {
+        (Some(b), Some(a)) if a > b => PLAN_PRICE_UP_EVENT,
+        (Some(b), Some(a)) if a < b => PLAN_PRICE_DOWN_EVENT,
+        _ => PLAN_CHANGED_EVENT,
+    }
+}
+
+fn update_plan(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let code = req.path("plan_code");
+    let before = list::number(org.get(&PLAN, code, None)?.get("recurring_price"));
+    let mut p = req.params.clone();
+    p.insert("updated_time".into(), time::timestamp(req.now_ms).into());
+    let rec = org.update(&PLAN, code, None, &p)?;
+    let event = update_event(before, list::number(rec.get("recurring_price")));
+    record_event(org, ids, event, &rec, req.now_ms);
+    Ok(Reply::ok("The plan details have been updated.", rec))
+}
+
+fn get_event(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let org = store.read(req.org)?;
+    Ok(Reply::ok(
+        "success",
+        org.get(&EVENT, req.path("event_id"), None)?.clone(),
+    ))
+}
+
+fn list_events(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let org = store.read(req.org)?;
+    let mut rows: Vec<Record> = org
+        .list(&EVENT, None)
+        .iter()
+        .rev()
+        .map(|e| list::pick(e, &["event_id", "event_type", "event_time"]))
+        .collect();
+    if let Some(kind) = req.text("event_type").filter(|k| !k.is_empty()) {
+        rows.retain(|e| e.get("event_type").and_then(Value::as_str) == Some(kind));
+    }
+    Ok(list::page(rows, req.params))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_update_events_follow_the_price() {
+        assert_eq!(
+            update_event(Some(10.0), Some(12.0)),
+            "subscription_upgraded"
+        );
+        assert_eq!(
+            update_event(Some(10.0), Some(8.0)),
+            "subscription_downgraded"
+        );
+        assert_eq!(update_event(Some(10.0), Some(10.0)), "billing_date_changed");
+        assert_eq!(update_event(None, Some(10.0)), "billing_date_changed");
+    }
+
+    #[test]
+    fn plans_record_events_with_the_plan_as_payload() {
+        let ids = Ids::default();
+        let mut org = Org::new("1", Record::new());
+        let fields = crate::store::json_obj(
+            json!({"plan_code": "gold", "name": "Gold", "recurring_price": 5}),
+        );
+        let plan = insert_plan(&mut org, &ids, &fields, "http://x", 0).unwrap();
+        assert_eq!(plan["plan_code"], json!("gold"));
+        assert_eq!(plan["url"], json!("http://x/subscribe/gold"));
+        let err = insert_plan(&mut org, &ids, &fields, "http://x", 0).unwrap_err();
+        assert_eq!(err.code, code::DUPLICATE);
+        let events = org.list(&EVENT, None);
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0]["event_type"], json!(PLAN_CREATED_EVENT));
+        let payload: Value = serde_json::from_str(events[0]["payload"].as_str().unwrap()).unwrap();
+        assert_eq!(payload["name"], json!("Gold"));
+        let generated = insert_plan(&mut org, &ids, &Record::new(), "http://x", 0).unwrap();
+        assert_eq!(generated["plan_code"], json!("PLAN-00001"));
+    }
+}

@@ -1,0 +1,316 @@
+//! What a handler receives and answers: the call, the reply, the error envelope and its codes.
+
+use crate::multipart::Part;
+use crate::store::{Record, Store};
+use serde_json::{json, Map, Value};
+use svc_sdk::catalog::{Operation, Shape};
+use svc_sdk::validate::{Issue, IssueCode, PathSeg};
+
+/// Application codes of the envelope. The documents give 0, 1000, 1002, 4031, 20004 and 20077;
+/// the others are the sandbox's own (listed in sandbox/README.md).
+pub mod code {
+    pub const INTERNAL: i64 = 1000;
+    pub const INVALID: i64 = 1001;
+    pub const NOT_FOUND: i64 = 1002;
+    pub const DUPLICATE: i64 = 1003;
+    pub const IN_USE: i64 = 1004;
+    pub const ORGANIZATION: i64 = 1005;
+    pub const BAD_REQUEST: i64 = 1400;
+    pub const UNAUTHORIZED: i64 = 1401;
+    pub const SCOPE: i64 = 1403;
+    pub const NO_ROUTE: i64 = 1404;
+    pub const METHOD: i64 = 1405;
+    pub const TOO_LARGE: i64 = 1413;
+    pub const RATE: i64 = 1429;
+    pub const IN_FLIGHT: i64 = 1430;
+    pub const DAILY: i64 = 1431;
+    pub const RECURRING_NAME: i64 = 4031;
+    pub const NEGATIVE_AMOUNT: i64 = 20004;
+    pub const PROJECT_HAS_EXPENSES: i64 = 20077;
+}
+
+/// One call as a handler sees it: the operation, the organization, path values, params and files.
+pub struct Req<'a> {
+    pub op: &'static Operation,
+    /// The organization the call addresses; empty for calls without one.
+    pub org: &'a str,
+    pub path: &'a [(String, String)],
+    pub params: &'a Record,
+    pub files: &'a [Part],
+    pub now_ms: i64,
+    /// `http://127.0.0.1:PORT`, for URLs in responses.
+    pub base: &'a str,
+}
+
+impl Req<'_> {
+    /// The value of a path parameter (empty when the route has none of that name).
+    pub fn path(&self, name: &str) -> &str {
+        self.path
+            .iter()
+            .find(|(k, _)| k == name)
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.params.get(name).and_then(Value::as_str)
+    }
+}
+
+pub type Handler = fn(&mut Store, &Req) -> Result<Reply, ApiError>;
+
+/// The resource part of a successful answer.
+#[derive(Debug)]
+pub enum Body {
+    Record(Value),
+    Page {
+        items: Vec<Value>,
+        context: Map<String, Value>,
+    },
+    Nothing,
+    File {
+        content_type: String,
+        name: String,
+        bytes: Vec<u8>,
+    },
+}
+
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub message: String,
+    pub body: Body,
+    /// Members added next to the resource key.
+    pub extra: Map<String, Value>,
+}
+
+impl Reply {
+    fn new(status: u16, message: impl Into<String>, body: Body) -> Reply {
+        Reply {
+            status,
+            message: message.into(),
+            body,
+            extra: Map::new(),
+        }
+    }
+
+    pub fn ok(message: impl Into<String>, record: impl Into<Value>) -> Reply {
+        Reply::new(200, message, Body::Record(record.into()))
+    }
+
+    pub fn created(message: impl Into<String>, record: impl Into<Value>) -> Reply {
+        Reply::new(201, message, Body::Record(record.into()))
+    }
+
+    pub fn done(message: impl Into<String>) -> Reply {
+        Reply::new(200, message, Body::Nothing)
+    }
+
+    pub fn page(items: Vec<Value>, context: Map<String, Value>) -> Reply {
+        Reply::new(200, "success", Body::Page { items, context })
+    }
+
+    pub fn file(content_type: &str, name: &str, bytes: Vec<u8>) -> Reply {
+        let body = Body::File {
+            content_type: content_type.into(),
+            name: name.into(),
+            bytes,
+        };
+        Reply::new(200, "success", body)
+    }
+
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Reply {
+        self.extra.insert(key.into(), value.into());
+        self
+    }
+
+    /// The JSON answer in the operation's documented shape, or bytes for `Binary`.
+    pub fn shape(self, shape: Shape) -> Result<Shaped, String> {
+        let mut env = Map::new();
+        env.insert("code".into(), 0.into());
+        env.insert("message".into(), self.message.into());
+        match (shape, self.body) {
+            (Shape::Key(keys), Body::Record(v)) => {
+                env.insert(keys[0].into(), v);
+            }
+            (Shape::KeyOrOneElementArray(key), Body::Record(v)) => {
+                let v = if v.is_array() {
+                    v
+                } else {
+                    Value::Array(vec![v])
+                };
+                env.insert(key.into(), v);
+            }
+            (Shape::TopLevel, Body::Record(Value::Object(fields))) => {
+                env.extend(
+                    fields
+                        .into_iter()
+                        .filter(|(k, _)| k != "code" && k != "message"),
+                );
+            }
+            (Shape::List(key), Body::Page { items, context }) => {
+                env.insert(key.into(), Value::Array(items));
+                env.insert("page_context".into(), Value::Object(context));
+            }
+            (Shape::Empty, Body::Nothing) => {}
+            (
+                Shape::Binary,
+                Body::File {
+                    content_type,
+                    name,
+                    bytes,
+                },
+            ) => {
+                return Ok(Shaped::File {
+                    content_type,
+                    name,
+                    bytes,
+                });
+            }
+            (shape, body) => return Err(format!("a {body:?} cannot be answered as {shape:?}")),
+        }
+        env.extend(self.extra);
+        Ok(Shaped::Json(self.status, Value::Object(env)))
+    }
+}
+
+pub enum Shaped {
+    Json(u16, Value),
+    File {
+        content_type: String,
+        name: String,
+        bytes: Vec<u8>,
+    },
+}
+
+/// A failed call: HTTP status, the envelope's code and message, and validation issues.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: u16,
+    pub code: i64,
+    pub message: String,
+    pub issues: Vec<Issue>,
+}
+
+impl ApiError {
+    pub fn new(status: u16, code: i64, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            issues: Vec::new(),
+        }
+    }
+
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(404, code::NOT_FOUND, message)
+    }
+
+    pub fn bad(code: i64, message: impl Into<String>) -> ApiError {
+        ApiError::new(400, code, message)
+    }
+
+    pub fn invalid(issues: Vec<Issue>) -> ApiError {
+        let first = issues
+            .first()
+            .map(|i| format!(": {}: {}", i.path_string(), i.message))
+            .unwrap_or_default();
+        let n = issues.len();
+        let noun = if n == 1 { "issue" } else { "issues" };
+        ApiError {
+            issues,
+            ..ApiError::bad(code::INVALID, format!("Invalid request, {n} {noun}{first}"))
+        }
+    }
+
+    pub fn body(&self) -> Value {
+        let mut v = json!({ "code": self.code, "message": self.message });
+        if !self.issues.is_empty() {
+            v["issues"] = serde_json::to_value(&self.issues).unwrap_or_default();
+        }
+        v
+    }
+}
+
+/// An issue at a path of the params.
+pub fn issue(path: &[PathSeg], code: IssueCode, message: impl Into<String>) -> Issue {
+    Issue {
+        path: path.to_vec(),
+        code,
+        message: message.into(),
+        details: Map::new(),
+    }
+}
+
+/// A `required` issue for a top-level param.
+pub fn required(name: &str) -> Issue {
+    issue(
+        &[PathSeg::Key(name.into())],
+        IssueCode::Required,
+        format!("{name} is required"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json_of(shaped: Shaped) -> Value {
+        match shaped {
+            Shaped::Json(_, v) => v,
+            Shaped::File { .. } => panic!("a file"),
+        }
+    }
+
+    #[test]
+    fn each_shape_wraps_the_resource_as_documented() {
+        let rec = json!({"id": "1", "code": "x"});
+        let v = json_of(
+            Reply::ok("m", rec.clone())
+                .shape(Shape::Key(&["plan"]))
+                .unwrap(),
+        );
+        assert_eq!(v, json!({"code": 0, "message": "m", "plan": rec}));
+        let v = json_of(
+            Reply::ok("m", rec.clone())
+                .shape(Shape::KeyOrOneElementArray("package"))
+                .unwrap(),
+        );
+        assert_eq!(v["package"], json!([rec]));
+        let v = json_of(Reply::ok("m", rec.clone()).shape(Shape::TopLevel).unwrap());
+        assert_eq!(v, json!({"code": 0, "message": "m", "id": "1"}));
+        let v = json_of(
+            Reply::page(vec![rec.clone()], Map::new())
+                .shape(Shape::List("packagea"))
+                .unwrap(),
+        );
+        assert_eq!(v["packagea"], json!([rec]));
+        assert_eq!(v["page_context"], json!({}));
+        let v = json_of(Reply::done("gone").shape(Shape::Empty).unwrap());
+        assert_eq!(v, json!({"code": 0, "message": "gone"}));
+        assert!(matches!(
+            Reply::file("application/pdf", "r.pdf", vec![1]).shape(Shape::Binary),
+            Ok(Shaped::File { .. })
+        ));
+        assert!(Reply::done("x").shape(Shape::List("a")).is_err());
+    }
+
+    #[test]
+    fn validation_errors_carry_their_issues() {
+        let issue = Issue {
+            path: vec![PathSeg::Key("name".into())],
+            code: IssueCode::Required,
+            message: "name is required".into(),
+            details: Map::new(),
+        };
+        let e = ApiError::invalid(vec![issue]);
+        assert_eq!(e.status, 400);
+        let body = e.body();
+        assert_eq!(body["code"], json!(code::INVALID));
+        assert_eq!(body["issues"][0]["code"], json!("required"));
+        assert_eq!(body["issues"][0]["path"], json!(["name"]));
+        assert!(body["message"]
+            .as_str()
+            .unwrap()
+            .contains("name is required"));
+    }
+}

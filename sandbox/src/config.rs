@@ -1,0 +1,340 @@
+//! Command-line flags and the configuration they build.
+
+use crate::faults::Rates;
+use crate::limits::Policy;
+use svc_sdk::catalog::{Operation, CRM_WATCH_SCOPES};
+
+pub const USAGE: &str = "\
+usage: sandbox [flags]
+
+  --port N                 port on 127.0.0.1 (default 8787; 0 picks a free one)
+  --org ID                 id of the seeded organization (default 10234695)
+  --token NAME=S1,S2,...   accept token NAME with these scopes (repeatable; * = every scope)
+  --no-dev-token           do not accept the default token dev-token (every scope)
+  --plan PLAN              free|standard|professional|premium|elite|ultimate (default free)
+  --rate-per-minute N      requests per minute per organization (default 100)
+  --daily-quota N          requests per day per organization (default: by plan)
+  --no-rate-limit          no 429s and no X-Rate-Limit-* headers
+  --faults SPEC            e.g. 500=0.05,503=0.05,429=0.05,drop=0.02,slow=0.05
+  --seed N                 seed of the fault generator (default: from the clock)
+  --slow-ms N              delay of a slow answer (default 1500)
+  --cors ORIGIN            answer preflights and allow this origin (repeatable; * = any)
+  --exit-on-stdin-eof      exit when stdin closes
+  --quiet                  no request log on stderr
+";
+
+pub const DEV_TOKEN: &str = "dev-token";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    Free,
+    Standard,
+    Professional,
+    Premium,
+    Elite,
+    Ultimate,
+}
+
+impl Plan {
+    const ALL: [(&'static str, Plan); 6] = [
+        ("free", Plan::Free),
+        ("standard", Plan::Standard),
+        ("professional", Plan::Professional),
+        ("premium", Plan::Premium),
+        ("elite", Plan::Elite),
+        ("ultimate", Plan::Ultimate),
+    ];
+
+    pub fn parse(s: &str) -> Option<Plan> {
+        Plan::ALL
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(s))
+            .map(|(_, p)| *p)
+    }
+
+    pub fn name(self) -> &'static str {
+        Plan::ALL
+            .iter()
+            .find(|(_, p)| *p == self)
+            .map_or("free", |(n, _)| n)
+    }
+
+    /// Calls in flight per organization: 5 on the free plan, 10 on paid plans.
+    pub fn in_flight(self) -> u32 {
+        if self == Plan::Free {
+            5
+        } else {
+            10
+        }
+    }
+
+    pub fn daily(self) -> u32 {
+        match self {
+            Plan::Free => 1000,
+            Plan::Standard => 2000,
+            Plan::Professional => 5000,
+            Plan::Premium | Plan::Elite | Plan::Ultimate => 10000,
+        }
+    }
+}
+
+/// The scopes a token carries.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Scopes {
+    Every,
+    Only(Vec<String>),
+}
+
+impl Scopes {
+    pub fn allows(&self, op: &Operation) -> bool {
+        let Scopes::Only(have) = self else {
+            return true;
+        };
+        let has = |s: &str| have.iter().any(|h| h == s);
+        has(op.scope)
+            || (op.id == "updateNotificationChannels" && CRM_WATCH_SCOPES.iter().any(|s| has(s)))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub port: u16,
+    pub org_id: String,
+    pub tokens: Vec<(String, Scopes)>,
+    pub plan: Plan,
+    pub rate_per_minute: u32,
+    pub daily_quota: Option<u32>,
+    pub rate_limit: bool,
+    pub faults: Rates,
+    pub seed: Option<u64>,
+    pub slow_ms: u64,
+    pub cors: Vec<String>,
+    pub exit_on_stdin_eof: bool,
+    pub quiet: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            port: 8787,
+            org_id: "10234695".into(),
+            tokens: vec![(DEV_TOKEN.into(), Scopes::Every)],
+            plan: Plan::Free,
+            rate_per_minute: 100,
+            daily_quota: None,
+            rate_limit: true,
+            faults: Rates::default(),
+            seed: None,
+            slow_ms: 1500,
+            cors: Vec::new(),
+            exit_on_stdin_eof: false,
+            quiet: false,
+        }
+    }
+}
+
+fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
+    v.parse()
+        .map_err(|_| format!("{flag}: {v:?} is not a valid number"))
+}
+
+impl Config {
+    /// The configuration of the flags (without the program name).
+    pub fn from_args(args: impl IntoIterator<Item = String>) -> Result<Config, String> {
+        let mut c = Config::default();
+        let mut dev_token = true;
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            let (flag, inline) = match arg.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+                _ => (arg.clone(), None),
+            };
+            let mut value = || {
+                inline
+                    .clone()
+                    .or_else(|| args.next())
+                    .ok_or_else(|| format!("{flag} needs a value"))
+            };
+            match flag.as_str() {
+                "--port" => c.port = number(&flag, &value()?)?,
+                "--org" => {
+                    let v = value()?;
+                    if v.is_empty()
+                        || v.chars()
+                            .any(|ch| ch.is_control() || ch.is_whitespace() || ch == '/')
+                    {
+                        return Err("--org: the id may not be empty or hold spaces, control characters or /".into());
+                    }
+                    c.org_id = v;
+                }
+                "--token" => {
+                    let v = value()?;
+                    let (name, scopes) = v
+                        .split_once('=')
+                        .ok_or("--token: expected NAME=SCOPE,SCOPE...")?;
+                    if name.is_empty()
+                        || name.chars().any(|ch| ch.is_control() || ch.is_whitespace())
+                    {
+                        return Err("--token: the token may not be empty or hold spaces".into());
+                    }
+                    let scopes: Vec<String> = scopes
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                        .map(String::from)
+                        .collect();
+                    let scopes = if scopes.iter().any(|s| s == "*") {
+                        Scopes::Every
+                    } else {
+                        Scopes::Only(scopes)
+                    };
+                    c.tokens.retain(|(t, _)| t != name);
+                    c.tokens.push((name.to_string(), scopes));
+                }
+                "--no-dev-token" => dev_token = false,
+                "--plan" => {
+                    let v = value()?;
+                    c.plan = Plan::parse(&v).ok_or_else(|| {
+                        format!("--plan: {v:?} is not one of free, standard, professional, premium, elite, ultimate")
+                    })?;
+                }
+                "--rate-per-minute" => c.rate_per_minute = number(&flag, &value()?)?,
+                "--daily-quota" => c.daily_quota = Some(number(&flag, &value()?)?),
+                "--no-rate-limit" => c.rate_limit = false,
+                "--faults" => c.faults = Rates::parse(&value()?)?,
+                "--seed" => c.seed = Some(number(&flag, &value()?)?),
+                "--slow-ms" => c.slow_ms = number(&flag, &value()?)?,
+                "--cors" => c.cors.push(value()?),
+                "--exit-on-stdin-eof" => c.exit_on_stdin_eof = true,
+                "--quiet" => c.quiet = true,
+                "-h" | "--help" => return Err(USAGE.into()),
+                other => return Err(format!("unknown flag {other:?}\n\n{USAGE}")),
+            }
+        }
+        if !dev_token {
+            c.tokens
+                .retain(|(t, s)| t != DEV_TOKEN || *s != Scopes::Every);
+        }
+        if c.rate_per_minute == 0 {
+            return Err("--rate-per-minute must be at least 1".into());
+        }
+        Ok(c)
+    }
+
+    pub fn scopes(&self, token: &str) -> Option<&Scopes> {
+        self.tokens.iter().find(|(t, _)| t == token).map(|(_, s)| s)
+    }
+
+    pub fn policy(&self) -> Policy {
+        Policy {
+            per_minute: self.rate_per_minute,
+            in_flight: self.plan.in_flight(),
+            daily: self.daily_quota.unwrap_or(self.plan.daily()),
+            enforce: self.rate_limit,
+        }
+    }
+
+    /// The `Access-Control-Allow-Origin` value for a request's `Origin`, if it is allowed.
+    pub fn cors_origin(&self, origin: &str) -> Option<String> {
+        self.cors
+            .iter()
+            .any(|o| o == "*" || o.eq_ignore_ascii_case(origin))
+            .then(|| origin.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use svc_sdk::catalog::find;
+
+    fn parse(args: &[&str]) -> Result<Config, String> {
+        Config::from_args(args.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn defaults() {
+        let c = parse(&[]).unwrap();
+        assert_eq!(
+            (c.port, c.plan, c.rate_per_minute, c.slow_ms),
+            (8787, Plan::Free, 100, 1500)
+        );
+        assert_eq!(c.scopes(DEV_TOKEN), Some(&Scopes::Every));
+        let p = c.policy();
+        assert_eq!((p.in_flight, p.daily, p.enforce), (5, 1000, true));
+    }
+
+    #[test]
+    fn every_flag() {
+        let c = parse(&[
+            "--port",
+            "0",
+            "--org=42",
+            "--token",
+            "t1=SvcSubscriptions.plans.READ,SvcCRM.notifications.WRITE",
+            "--token",
+            "t2=*",
+            "--no-dev-token",
+            "--plan",
+            "premium",
+            "--rate-per-minute",
+            "7",
+            "--daily-quota",
+            "3",
+            "--no-rate-limit",
+            "--faults",
+            "500=0.5",
+            "--seed",
+            "9",
+            "--slow-ms",
+            "10",
+            "--cors",
+            "http://localhost:5173",
+            "--exit-on-stdin-eof",
+            "--quiet",
+        ])
+        .unwrap();
+        assert_eq!(
+            (c.port, c.org_id.as_str(), c.seed, c.slow_ms),
+            (0, "42", Some(9), 10)
+        );
+        assert!(c.scopes(DEV_TOKEN).is_none());
+        assert_eq!(c.scopes("t2"), Some(&Scopes::Every));
+        let p = c.policy();
+        assert_eq!(
+            (p.per_minute, p.in_flight, p.daily, p.enforce),
+            (7, 10, 3, false)
+        );
+        assert_eq!(c.faults.e500, 0.5);
+        assert!(c.exit_on_stdin_eof && c.quiet);
+        assert_eq!(
+            c.cors_origin("http://localhost:5173").as_deref(),
+            Some("http://localhost:5173")
+        );
+        assert_eq!(c.cors_origin("http://evil.test"), None);
+        let t1 = c.scopes("t1").unwrap();
+        assert!(t1.allows(find("listPlans").unwrap()));
+        assert!(!t1.allows(find("createPlan").unwrap()));
+        assert!(
+            t1.allows(find("updateNotificationChannels").unwrap()),
+            "WRITE is accepted for the watch update"
+        );
+    }
+
+    #[test]
+    fn bad_flags_are_explained() {
+        for (args, needle) in [
+            (&["--port"][..], "needs a value"),
+            (&["--port", "x"], "not a valid number"),
+            (&["--plan", "gold"], "free, standard"),
+            (&["--token", "nope"], "NAME=SCOPE"),
+            (&["--faults", "drop=3"], "from 0 to 1"),
+            (&["--frobnicate"], "unknown flag"),
+            (&["--rate-per-minute", "0"], "at least 1"),
+            (&["--org", "a b"], "--org"),
+        ] {
+            let err = parse(args).unwrap_err();
+            assert!(err.contains(needle), "{args:?}: {err}");
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! The sandbox: a stateful local stand-in for the Svc service, built on the svc-sdk catalog and rules.
+
+pub mod billing;
+pub mod books;
+pub mod call;
+pub mod config;
+pub mod counters;
+pub mod crm;
+pub mod faults;
+pub mod http;
+pub mod inventory;
+pub mod invoice;
+pub mod limits;
+pub mod list;
+pub mod multipart;
+pub mod router;
+pub mod seed;
+pub mod server;
+pub mod store;
+pub mod time;
+
+pub use config::Config;
+pub use server::{start, Server};

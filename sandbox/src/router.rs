@@ -1,0 +1,248 @@
+//! Routing built from the catalog: family root plus path template, one route per operation.
+
+use crate::http::percent_decode;
+use std::collections::HashSet;
+use svc_sdk::catalog::Operation;
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum Seg {
+    Lit(String),
+    Param(String),
+}
+
+struct Route {
+    op: &'static Operation,
+    segs: Vec<Seg>,
+}
+
+#[derive(Debug)]
+pub enum Found {
+    Op(&'static Operation, Vec<(String, String)>),
+    /// The path exists, not with that method: the methods it takes.
+    MethodNotAllowed(Vec<&'static str>),
+    NotFound,
+}
+
+pub struct Router {
+    routes: Vec<Route>,
+}
+
+/// The full path template of an operation; the CRM version is a parameter (`/crm/{version}`).
+pub fn template(op: &Operation) -> String {
+    format!("{}{}", op.family.root("{version}"), op.path)
+}
+
+fn segments(template: &str) -> Vec<Seg> {
+    template
+        .split('/')
+        .skip(1)
+        .map(
+            |s| match s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                Some(name) => Seg::Param(name.into()),
+                None => Seg::Lit(s.into()),
+            },
+        )
+        .collect()
+}
+
+impl Router {
+    /// Routes for the operations; an error names a route declared twice.
+    pub fn new(ops: impl IntoIterator<Item = &'static Operation>) -> Result<Router, String> {
+        let mut seen = HashSet::new();
+        let mut routes = Vec::new();
+        for op in ops {
+            let segs = segments(&template(op));
+            let shape: Vec<Option<String>> = segs
+                .iter()
+                .map(|s| match s {
+                    Seg::Lit(l) => Some(l.clone()),
+                    Seg::Param(_) => None,
+                })
+                .collect();
+            if !seen.insert((op.method, shape)) {
+                return Err(format!(
+                    "{} {} is routed twice",
+                    op.method.as_str(),
+                    template(op)
+                ));
+            }
+            routes.push(Route { op, segs });
+        }
+        Ok(Router { routes })
+    }
+
+    pub fn len(&self) -> usize {
+        self.routes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.routes.is_empty()
+    }
+
+    /// The operation for a method and a raw (percent-encoded) path, with its decoded path values.
+    pub fn find(&self, method: &str, raw_path: &str) -> Found {
+        let trimmed = match raw_path.strip_suffix('/') {
+            Some(p) if !p.is_empty() => p,
+            _ => raw_path,
+        };
+        let Some(raw) = trimmed.strip_prefix('/') else {
+            return Found::NotFound;
+        };
+        let Some(parts) = raw
+            .split('/')
+            .map(|s| percent_decode(s, false))
+            .collect::<Option<Vec<String>>>()
+        else {
+            return Found::NotFound;
+        };
+        let mut best: Option<(Vec<bool>, &Route)> = None;
+        let mut methods = Vec::new();
+        for route in &self.routes {
+            if route.segs.len() != parts.len() {
+                continue;
+            }
+            let fits = route.segs.iter().zip(&parts).all(|(seg, part)| match seg {
+                Seg::Lit(l) => l == part,
+                Seg::Param(_) => !part.is_empty(),
+            });
+            if !fits {
+                continue;
+            }
+            if !route.op.method.as_str().eq_ignore_ascii_case(method) {
+                methods.push(route.op.method.as_str());
+                continue;
+            }
+            let literal: Vec<bool> = route
+                .segs
+                .iter()
+                .map(|s| matches!(s, Seg::Lit(_)))
+                .collect();
+            if best.as_ref().is_none_or(|(b, _)| literal > *b) {
+                best = Some((literal, route));
+            }
+        }
+        match best {
+            Some((_, route)) => {
+                let values = route
+                    .segs
+                    .iter()
+                    .zip(parts)
+                    .filter_map(|(seg, part)| match seg {
+                        Seg::Param(name) => Some((name.clone(), part)),
+                        Seg::Lit(_) => None,
+                    })
+                    .collect();
+                Found::Op(route.op, values)
+            }
+            None if methods.is_empty() => Found::NotFound,
+            None => {
+                methods.sort_unstable();
+                methods.dedup();
+                Found::MethodNotAllowed(methods)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use svc_sdk::catalog::OPERATIONS;
+
+    /// A concrete path for an operation: each parameter filled with `v<i>`.
+    fn sample(op: &Operation) -> String {
+        let mut i = 0;
+        template(op)
+            .split('/')
+            .map(|s| {
+                if s.starts_with('{') {
+                    i += 1;
+                    format!("v{i}")
+                } else {
+                    s.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    #[test]
+    fn every_catalog_row_routes_to_its_operation() {
+        let router = Router::new(OPERATIONS.iter()).unwrap();
+        assert_eq!(router.len(), OPERATIONS.len());
+        for op in OPERATIONS {
+            match router.find(op.method.as_str(), &sample(op)) {
+                Found::Op(found, values) => {
+                    assert_eq!(found.id, op.id);
+                    let names: Vec<&str> = values
+                        .iter()
+                        .map(|(k, _)| k.as_str())
+                        .filter(|k| *k != "version")
+                        .collect();
+                    assert_eq!(names, op.path_params().collect::<Vec<_>>(), "{}", op.id);
+                }
+                other => panic!("{}: {other:?}", op.id),
+            }
+        }
+    }
+
+    #[test]
+    fn a_route_declared_twice_is_refused() {
+        let op = &OPERATIONS[0];
+        let err = Router::new([op, op]).err().unwrap();
+        assert!(err.contains("routed twice"), "{err}");
+    }
+
+    #[test]
+    fn unknown_paths_and_wrong_methods() {
+        let router = Router::new(OPERATIONS.iter()).unwrap();
+        assert!(matches!(
+            router.find("GET", "/books/v3/nothing"),
+            Found::NotFound
+        ));
+        assert!(matches!(
+            router.find("GET", "/books/v3/fixedassettypes//x"),
+            Found::NotFound
+        ));
+        assert!(matches!(
+            router.find("GET", "/books/v3/%zz"),
+            Found::NotFound
+        ));
+        match router.find("PATCH", "/books/v3/fixedassettypes/1") {
+            Found::MethodNotAllowed(m) => assert_eq!(m, ["DELETE", "PUT"]),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn literals_beat_parameters() {
+        let router = Router::new(OPERATIONS.iter()).unwrap();
+        let Found::Op(op, _) = router.find("GET", "/books/v3/vendorcredits/refunds") else {
+            panic!()
+        };
+        assert_eq!(op.id, "listAllVendorCreditRefunds");
+        assert!(matches!(
+            router.find("GET", "/crm/v2/actions/watch/"),
+            Found::MethodNotAllowed(m) if m == ["PATCH"]
+        ));
+    }
+
+    #[test]
+    fn path_values_are_percent_decoded_and_stay_one_segment() {
+        let router = Router::new(OPERATIONS.iter()).unwrap();
+        let Found::Op(op, values) = router.find("GET", "/invoice/v3/settings/currencies/a%2Fb%20c")
+        else {
+            panic!()
+        };
+        assert_eq!(op.id, "getCurrency");
+        assert_eq!(
+            values,
+            vec![("currency_id".to_string(), "a/b c".to_string())]
+        );
+        let Found::Op(op, values) = router.find("PATCH", "/crm/v8/actions/watch") else {
+            panic!()
+        };
+        assert_eq!(op.id, "updateNotificationChannels");
+        assert_eq!(values, vec![("version".to_string(), "v8".to_string())]);
+    }
+}

@@ -1,0 +1,935 @@
+//! The server: accept loop, the pipeline of a call, and the sandbox-only endpoints.
+
+use crate::call::{code, issue, ApiError, Handler, Req, Shaped};
+use crate::config::{Config, Scopes};
+use crate::counters::Counters;
+use crate::faults::{Fault, Faults};
+use crate::http::{self, Conn, ReadError, Request, Response};
+use crate::limits::{self, Limiter, Refusal};
+use crate::multipart::{self, Part};
+use crate::router::{Found, Router};
+use crate::store::{Record, Store};
+use crate::{billing, books, crm, inventory, invoice, seed, time};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::io;
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+use svc_sdk::catalog::{BodyKind, Operation, OPERATIONS};
+use svc_sdk::error::shorten;
+use svc_sdk::family::OrgPlacement;
+use svc_sdk::validate::{self, details, Issue, IssueCode, Kind, PathSeg, Schema};
+
+/// How long an idle keep-alive connection is kept (longer than the advertised timeout).
+const IDLE: Duration = Duration::from_secs(75);
+/// The limiter's key for calls that name no organization (CRM).
+const NO_ORG: &str = "-";
+const EXPOSED: &str = "X-Rate-Limit-Limit, X-Rate-Limit-Remaining, X-Rate-Limit-Reset, Retry-After, Content-Disposition";
+
+/// Every routed operation: the catalog's rows and the sandbox's project delete.
+pub fn operations() -> impl Iterator<Item = &'static Operation> {
+    OPERATIONS
+        .iter()
+        .chain(std::iter::once(invoice::delete_project_operation()))
+}
+
+/// The handler of each operation id.
+pub fn handlers() -> HashMap<&'static str, Handler> {
+    [
+        books::HANDLERS,
+        inventory::HANDLERS,
+        invoice::HANDLERS,
+        billing::HANDLERS,
+        crm::HANDLERS,
+    ]
+    .concat()
+    .into_iter()
+    .collect()
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+struct Shared {
+    config: Config,
+    router: Router,
+    handlers: HashMap<&'static str, Handler>,
+    store: Mutex<Store>,
+    limiter: Mutex<Limiter>,
+    counters: Mutex<Counters>,
+    faults: Mutex<Faults>,
+    base: String,
+}
+
+/// A running sandbox; dropping it stops accepting connections.
+pub struct Server {
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+    accept: Option<JoinHandle<()>>,
+}
+
+/// Binds 127.0.0.1 on the configured port, seeds the organization and starts serving.
+pub fn start(config: Config) -> io::Result<Server> {
+    let listener = TcpListener::bind(("127.0.0.1", config.port))?;
+    let addr = listener.local_addr()?;
+    let base = format!("http://{addr}");
+    let router = Router::new(operations()).map_err(io::Error::other)?;
+    let now = time::now_ms();
+    let mut store = Store::default();
+    seed::organization(&mut store, &config.org_id, config.plan.name(), &base, now)
+        .map_err(|e| io::Error::other(e.message))?;
+    let seed = config
+        .seed
+        .unwrap_or(now as u64 ^ u64::from(std::process::id()));
+    let shared = Arc::new(Shared {
+        limiter: Mutex::new(Limiter::new(config.policy())),
+        faults: Mutex::new(Faults::new(config.faults, seed)),
+        counters: Mutex::default(),
+        store: Mutex::new(store),
+        handlers: handlers(),
+        router,
+        base,
+        config,
+    });
+    let stop = Arc::new(AtomicBool::new(false));
+    let accept = {
+        let (shared, stop) = (shared.clone(), stop.clone());
+        thread::Builder::new()
+            .name("sandbox-accept".into())
+            .spawn(move || accept_loop(listener, shared, stop))?
+    };
+    Ok(Server {
+        shared,
+        addr,
+        stop,
+        accept: Some(accept),
+    })
+}
+
+impl Server {
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT`
+    pub fn url(&self) -> &str {
+        &self.shared.base
+    }
+
+    pub fn org_id(&self) -> &str {
+        &self.shared.config.org_id
+    }
+
+    /// Serves until the process ends.
+    pub fn wait(mut self) {
+        if let Some(h) = self.accept.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(h) = self.accept.take() {
+            self.stop.store(true, Ordering::SeqCst);
+            let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+            let _ = h.join();
+        }
+    }
+}
+
+fn accept_loop(listener: TcpListener, shared: Arc<Shared>, stop: Arc<AtomicBool>) {
+    for stream in listener.incoming() {
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
+        match stream {
+            Ok(stream) => {
+                let sh = shared.clone();
+                if let Err(e) = thread::Builder::new()
+                    .name("sandbox-conn".into())
+                    .spawn(move || serve(&sh, stream))
+                {
+                    eprintln!("sandbox: cannot start a connection thread: {e}");
+                }
+            }
+            Err(e) => {
+                eprintln!("sandbox: accept failed: {e}");
+                thread::sleep(Duration::from_millis(50));
+            }
+        }
+    }
+}
+
+fn serve(sh: &Shared, stream: TcpStream) {
+    let _ = stream.set_nodelay(true);
+    let _ = stream.set_read_timeout(Some(IDLE));
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(30)));
+    let mut conn = Conn::new(stream);
+    loop {
+        let req = match conn.read_request() {
+            Ok(req) => req,
+            Err(ReadError::Bad(status, why)) => {
+                let c = if status == 413 {
+                    code::TOO_LARGE
+                } else {
+                    code::BAD_REQUEST
+                };
+                let resp = Response::json(status, &json!({ "code": c, "message": why }));
+                let resp = rated(sh, resp, NO_ORG, time::now_ms());
+                let _ = http::write_response(conn.stream_mut(), &resp, false, false);
+                return;
+            }
+            Err(_) => return,
+        };
+        let started = Instant::now();
+        let keep = req.keep_alive();
+        let (resp, what) = handle(sh, &req);
+        if !sh.config.quiet {
+            let status = resp
+                .as_ref()
+                .map_or_else(|| "dropped".to_string(), |r| r.status.to_string());
+            let ms = started.elapsed().as_millis();
+            eprintln!(
+                "{} {} -> {status} {what} {ms}ms",
+                req.method,
+                shorten(&req.path)
+            );
+        }
+        let Some(resp) = resp else {
+            let _ = conn.stream().shutdown(Shutdown::Both);
+            return;
+        };
+        if http::write_response(conn.stream_mut(), &resp, keep, req.method == "HEAD").is_err()
+            || !keep
+        {
+            return;
+        }
+    }
+}
+
+/// The answer to a request (`None`: close without one) and what it was, for the log.
+fn handle(sh: &Shared, req: &Request) -> (Option<Response>, &'static str) {
+    let origin = req.header("origin").and_then(|o| sh.config.cors_origin(o));
+    if req.method == "OPTIONS" && req.header("access-control-request-method").is_some() {
+        let resp = rated(
+            sh,
+            preflight(origin.as_deref(), req),
+            NO_ORG,
+            time::now_ms(),
+        );
+        return (Some(resp), "preflight");
+    }
+    let (resp, what) = if req.path == "/__sandbox" || req.path.starts_with("/__sandbox/") {
+        (
+            Some(rated(sh, sandbox_endpoint(sh, req), NO_ORG, time::now_ms())),
+            "sandbox",
+        )
+    } else {
+        api(sh, req)
+    };
+    let resp = resp.map(|r| match &origin {
+        Some(o) => r
+            .with("Access-Control-Allow-Origin", o.as_str())
+            .with("Access-Control-Expose-Headers", EXPOSED)
+            .with("Vary", "Origin"),
+        None => r,
+    });
+    (resp, what)
+}
+
+fn preflight(origin: Option<&str>, req: &Request) -> Response {
+    let resp = Response::new(204);
+    let Some(origin) = origin else { return resp };
+    let headers = req
+        .header("access-control-request-headers")
+        .unwrap_or("Authorization, Content-Type");
+    resp.with("Access-Control-Allow-Origin", origin)
+        .with(
+            "Access-Control-Allow-Methods",
+            "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+        )
+        .with("Access-Control-Allow-Headers", headers)
+        .with("Access-Control-Max-Age", "600")
+        .with("Vary", "Origin")
+}
+
+fn error_response(e: &ApiError) -> Response {
+    Response::json(e.status, &e.body())
+}
+
+fn with_rate(resp: Response, s: limits::Status) -> Response {
+    resp.with("X-Rate-Limit-Limit", s.limit.to_string())
+        .with("X-Rate-Limit-Remaining", s.remaining.to_string())
+        .with("X-Rate-Limit-Reset", s.reset_s.to_string())
+}
+
+/// Adds the rate headers of a key without counting a request.
+fn rated(sh: &Shared, resp: Response, key: &str, now: i64) -> Response {
+    if !sh.config.rate_limit {
+        return resp;
+    }
+    let status = lock(&sh.limiter).status(key, now);
+    with_rate(resp, status)
+}
+
+/// What happened to a call on its way through the pipeline.
+#[derive(Default)]
+struct Trace {
+    key: Option<String>,
+    rate: Option<limits::Status>,
+    retry_after: Option<u64>,
+    applied: bool,
+    drop: bool,
+}
+
+fn api(sh: &Shared, req: &Request) -> (Option<Response>, &'static str) {
+    let now = time::now_ms();
+    let (op, path) = match sh.router.find(&req.method, &req.path) {
+        Found::Op(op, path) => (op, path),
+        Found::NotFound => {
+            let e = ApiError::new(
+                404,
+                code::NO_ROUTE,
+                format!(
+                    "There is no operation at {} {}.",
+                    req.method,
+                    shorten(&req.path)
+                ),
+            );
+            return (Some(rated(sh, error_response(&e), NO_ORG, now)), "-");
+        }
+        Found::MethodNotAllowed(methods) => {
+            let allow = methods.join(", ");
+            let e = ApiError::new(
+                405,
+                code::METHOD,
+                format!(
+                    "{} is not allowed at {}; it takes {allow}.",
+                    req.method,
+                    shorten(&req.path)
+                ),
+            );
+            return (
+                Some(rated(sh, error_response(&e), NO_ORG, now).with("Allow", allow)),
+                "-",
+            );
+        }
+    };
+    lock(&sh.counters).received(op.id, op.method.as_str());
+    let mut t = Trace::default();
+    let resp = match call(sh, req, op, &path, now, &mut t) {
+        Ok(resp) => resp,
+        Err(e) => match t.retry_after {
+            Some(secs) => error_response(&e).with("Retry-After", secs.to_string()),
+            None => error_response(&e),
+        },
+    };
+    let resp = match t.rate {
+        Some(s) => with_rate(resp, s),
+        None => rated(sh, resp, t.key.as_deref().unwrap_or(NO_ORG), now),
+    };
+    let status = (!t.drop).then_some(resp.status);
+    lock(&sh.counters).finished(op.id, op.method.as_str(), status, t.applied);
+    ((!t.drop).then_some(resp), op.id)
+}
+
+/// Ends an admitted call's time in flight.
+struct InFlight<'a> {
+    sh: &'a Shared,
+    key: String,
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        lock(&self.sh.limiter).finish(&self.key);
+    }
+}
+
+/// One call, in order: token, organization, limits, scope, faults, params, rules, handler, shape.
+fn call(
+    sh: &Shared,
+    req: &Request,
+    op: &'static Operation,
+    path: &[(String, String)],
+    now: i64,
+    t: &mut Trace,
+) -> Result<Response, ApiError> {
+    let scopes = authorize(sh, req)?;
+    let query = http::parse_query(&req.query)
+        .ok_or_else(|| ApiError::bad(code::BAD_REQUEST, "The query string is malformed."))?;
+    let org = organization(sh, req, op, &query)?;
+    let key = if org.is_empty() {
+        NO_ORG.to_string()
+    } else {
+        org.clone()
+    };
+    t.key = Some(key.clone());
+    let (admitted, status) = lock(&sh.limiter).admit(&key, now);
+    if sh.config.rate_limit {
+        t.rate = Some(status);
+    }
+    if let Err(refused) = admitted {
+        t.retry_after = Some(refused.retry_after_s);
+        return Err(refusal(refused.why));
+    }
+    let _in_flight = InFlight { sh, key };
+    if !scopes.allows(op) {
+        return Err(ApiError::new(
+            401,
+            code::SCOPE,
+            format!(
+                "The access token lacks the scope {} that {} needs.",
+                op.scope, op.id
+            ),
+        ));
+    }
+    inject_fault(sh, t)?;
+    let (params, files, file_issues) = read_params(req, op, &query)?;
+    if let Some(e) = invoice::precheck(op.id, &params) {
+        return Err(e);
+    }
+    let mut issues = validate::validate(op, &Value::Object(params.clone()));
+    issues.extend(file_issues);
+    if !issues.is_empty() {
+        return Err(ApiError::invalid(issues));
+    }
+    let handler = sh
+        .handlers
+        .get(op.id)
+        .ok_or_else(|| ApiError::new(500, code::INTERNAL, format!("{} has no handler", op.id)))?;
+    let call = Req {
+        op,
+        org: &org,
+        path,
+        params: &params,
+        files: &files,
+        now_ms: now,
+        base: &sh.base,
+    };
+    let reply = handler(&mut lock(&sh.store), &call)?;
+    t.applied = true;
+    match reply
+        .shape(op.response)
+        .map_err(|e| ApiError::new(500, code::INTERNAL, e))?
+    {
+        Shaped::Json(status, v) => Ok(Response::json(status, &v)),
+        Shaped::File {
+            content_type,
+            name,
+            bytes,
+        } => {
+            let name = name.replace(['"', '\\'], "_");
+            Ok(Response {
+                status: 200,
+                headers: Vec::new(),
+                body: bytes,
+            }
+            .with("Content-Type", content_type)
+            .with(
+                "Content-Disposition",
+                format!("inline; filename=\"{name}\""),
+            ))
+        }
+    }
+}
+
+fn authorize<'a>(sh: &'a Shared, req: &Request) -> Result<&'a Scopes, ApiError> {
+    let token = req
+        .header("authorization")
+        .and_then(|h| h.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("Svc-oauthtoken"))
+        .map(|(_, token)| token.trim())
+        .filter(|token| !token.is_empty());
+    let Some(token) = token else {
+        return Err(ApiError::new(
+            401,
+            code::UNAUTHORIZED,
+            "Send the access token as the header Authorization: Svc-oauthtoken <token>.",
+        ));
+    };
+    sh.config
+        .scopes(token)
+        .ok_or_else(|| ApiError::new(401, code::UNAUTHORIZED, "The access token is not valid."))
+}
+
+/// The organization a call names where its family puts it; empty for calls without one.
+fn organization(
+    sh: &Shared,
+    req: &Request,
+    op: &Operation,
+    query: &[(String, String)],
+) -> Result<String, ApiError> {
+    if !op.org {
+        return Ok(String::new());
+    }
+    let (value, place) = match op.family.org_placement() {
+        OrgPlacement::None => return Ok(String::new()),
+        OrgPlacement::Query(name) => (
+            query
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.as_str()),
+            format!("the query parameter {name}"),
+        ),
+        OrgPlacement::Header(name) => (req.header(name), format!("the header {name}")),
+    };
+    let Some(id) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Err(ApiError::bad(
+            code::ORGANIZATION,
+            format!(
+                "{} calls need the organization id in {place}.",
+                op.family.name()
+            ),
+        ));
+    };
+    if lock(&sh.store).org(id).is_none() {
+        return Err(ApiError::bad(
+            code::ORGANIZATION,
+            format!(
+                "The organization {:?} does not exist; GET /books/v3/organizations lists them.",
+                shorten(id)
+            ),
+        ));
+    }
+    Ok(id.to_string())
+}
+
+fn refusal(why: Refusal) -> ApiError {
+    let (c, message) = match why {
+        Refusal::PerMinute => (
+            code::RATE,
+            "Too many requests for this organization in the last minute.",
+        ),
+        Refusal::InFlight => (
+            code::IN_FLIGHT,
+            "Too many calls of this organization are in progress at once.",
+        ),
+        Refusal::Daily => (
+            code::DAILY,
+            "The daily request quota of this organization's plan is used up.",
+        ),
+    };
+    ApiError::new(429, c, message)
+}
+
+/// Draws this call's fault: a delay, an answer before anything is applied, or a drop after.
+fn inject_fault(sh: &Shared, t: &mut Trace) -> Result<(), ApiError> {
+    let draw = lock(&sh.faults).draw();
+    if draw.slow {
+        lock(&sh.counters).fault("slow");
+        thread::sleep(Duration::from_millis(sh.config.slow_ms));
+    }
+    match draw.fault {
+        Fault::None => Ok(()),
+        Fault::Drop => {
+            lock(&sh.counters).fault("drop");
+            t.drop = true;
+            Ok(())
+        }
+        Fault::Status(429) => {
+            lock(&sh.counters).fault("429");
+            t.retry_after = Some(1);
+            Err(ApiError::new(
+                429,
+                code::RATE,
+                "Too many requests (a fault injected by the sandbox).",
+            ))
+        }
+        Fault::Status(status) => {
+            lock(&sh.counters).fault(if status == 503 { "503" } else { "500" });
+            Err(ApiError::new(
+                status,
+                code::INTERNAL,
+                "Internal error (a fault injected by the sandbox); nothing was applied.",
+            ))
+        }
+    }
+}
+
+/// A query or header text as the JSON type the operation's rules expect.
+fn coerce(kind: Option<Kind>, text: &str) -> Value {
+    let t = text.trim();
+    let parsed = match kind {
+        Some(Kind::Int) => t.parse::<i64>().ok().map(Value::from),
+        Some(Kind::Num) => t.parse::<i64>().ok().map(Value::from).or_else(|| {
+            t.parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number)
+        }),
+        Some(Kind::Bool) => match t {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        _ => None,
+    };
+    parsed.unwrap_or_else(|| Value::String(text.to_string()))
+}
+
+/// Adds a text param; repeated names and array fields collect into an array.
+fn add_param(params: &mut Record, schema: &Schema, name: &str, text: &str) {
+    let (kind, array) = match schema.field(name).map(|f| f.kind) {
+        Some(Kind::Arr(item)) => (Some(item.kind), true),
+        other => (other, false),
+    };
+    let v = coerce(kind, text);
+    match params.get_mut(name) {
+        Some(Value::Array(items)) if array || items.len() > 1 => items.push(v),
+        Some(first) => *first = Value::Array(vec![first.take(), v]),
+        None if array => {
+            params.insert(name.into(), Value::Array(vec![v]));
+        }
+        None => {
+            params.insert(name.into(), v);
+        }
+    }
+}
+
+fn json_body(body: &[u8]) -> Result<Record, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Record::new());
+    }
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(other) => Err(ApiError::invalid(vec![Issue {
+            path: Vec::new(),
+            code: IssueCode::InvalidType,
+            message: format!(
+                "the body must be a JSON object, got {}",
+                validate::type_name(&other)
+            ),
+            details: details([("expected", "object".into())]),
+        }])),
+        Err(e) => Err(ApiError::bad(
+            code::BAD_REQUEST,
+            format!("The body is not valid JSON: {e}."),
+        )),
+    }
+}
+
+fn file_issues(
+    param: &str,
+    field: &str,
+    many: bool,
+    accept: &[&str],
+    files: &[Part],
+) -> Vec<Issue> {
+    let at = [PathSeg::Key(param.into())];
+    if files.is_empty() {
+        return vec![issue(
+            &at,
+            IssueCode::Required,
+            format!("{param} is required: send a file in the multipart field {field}"),
+        )];
+    }
+    let mut out = Vec::new();
+    if !many && files.len() > 1 {
+        out.push(Issue {
+            details: details([("maximum", 1.into())]),
+            ..issue(
+                &at,
+                IssueCode::TooMany,
+                format!("{param} takes one file, got {}", files.len()),
+            )
+        });
+    }
+    for (i, f) in files.iter().enumerate() {
+        let name = f.filename.as_deref().unwrap_or("");
+        out.extend(validate::file_type_issue(
+            param,
+            many.then_some(i),
+            name,
+            accept,
+        ));
+    }
+    out
+}
+
+/// The params of a call (JSON body, query and header params), its files, and issues with the files.
+fn read_params(
+    req: &Request,
+    op: &Operation,
+    query: &[(String, String)],
+) -> Result<(Record, Vec<Part>, Vec<Issue>), ApiError> {
+    let schema = validate::rules_for(op);
+    let org_param = match op.family.org_placement() {
+        OrgPlacement::Query(name) => name,
+        _ => "",
+    };
+    let mut params = Record::new();
+    let mut files = Vec::new();
+    let mut issues = Vec::new();
+    match op.body {
+        BodyKind::Query => {
+            for (k, v) in query.iter().filter(|(k, _)| k != org_param) {
+                add_param(&mut params, schema, k, v);
+            }
+        }
+        BodyKind::Json => {
+            params = json_body(&req.body)?;
+            for (k, v) in query.iter().filter(|(k, _)| op.query.contains(&k.as_str())) {
+                add_param(&mut params, schema, k, v);
+            }
+        }
+        BodyKind::Multipart {
+            param,
+            field,
+            many,
+            accept,
+        } => {
+            let boundary = req
+                .header("content-type")
+                .and_then(multipart::boundary)
+                .ok_or_else(|| {
+                    ApiError::bad(
+                        code::BAD_REQUEST,
+                        "This upload takes a multipart/form-data body with a boundary.",
+                    )
+                })?;
+            let parts = multipart::parse(&req.body, &boundary).map_err(|e| {
+                ApiError::bad(
+                    code::BAD_REQUEST,
+                    format!("The multipart body is malformed: {e}."),
+                )
+            })?;
+            for part in parts {
+                if part.filename.is_none() {
+                    add_param(
+                        &mut params,
+                        schema,
+                        &part.name,
+                        &String::from_utf8_lossy(&part.data),
+                    );
+                } else if part.name == field {
+                    files.push(part);
+                }
+            }
+            issues = file_issues(param, field, many, accept, &files);
+        }
+    }
+    for (param, header) in op.headers {
+        if let Some(v) = req.header(header) {
+            add_param(&mut params, schema, param, v);
+        }
+    }
+    Ok((params, files, issues))
+}
+
+// ---- sandbox-only endpoints
+
+fn sandbox_endpoint(sh: &Shared, req: &Request) -> Response {
+    let segs: Vec<&str> = req.path.trim_end_matches('/').split('/').skip(2).collect();
+    let result = match (req.method.as_str(), segs.as_slice()) {
+        ("GET", []) => Ok(json!({
+            "code": 0,
+            "message": "sandbox endpoints",
+            "endpoints": [
+                "GET /__sandbox/counters",
+                "POST /__sandbox/reset-counters",
+                "POST /__sandbox/crm/{module}/{create|edit|delete}",
+            ],
+        })),
+        ("GET", ["counters"]) => {
+            let (peaks, in_flight) = {
+                let l = lock(&sh.limiter);
+                (l.peaks(), l.in_flight())
+            };
+            Ok(lock(&sh.counters).to_json(peaks, in_flight))
+        }
+        ("POST", ["reset-counters"]) => {
+            lock(&sh.counters).reset();
+            lock(&sh.limiter).reset_peaks();
+            Ok(json!({ "code": 0, "message": "The counters have been reset." }))
+        }
+        ("POST", ["crm", module, operation]) => crm_trigger(sh, module, operation, &req.body),
+        (_, [] | ["counters"] | ["reset-counters"] | ["crm", _, _]) => Err(ApiError::new(
+            405,
+            code::METHOD,
+            format!("{} is not allowed at {}.", req.method, shorten(&req.path)),
+        )),
+        _ => Err(ApiError::new(
+            404,
+            code::NO_ROUTE,
+            format!("There is no sandbox endpoint at {}.", shorten(&req.path)),
+        )),
+    };
+    match result {
+        Ok(v) => Response::json(200, &v),
+        Err(e) => error_response(&e),
+    }
+}
+
+/// Posts the callbacks of a change of CRM records to the matching channels and reports each.
+fn crm_trigger(sh: &Shared, module: &str, operation: &str, body: &[u8]) -> Result<Value, ApiError> {
+    let module = http::percent_decode(module, false)
+        .filter(|m| !m.is_empty())
+        .ok_or_else(|| ApiError::bad(code::BAD_REQUEST, "The module name is malformed."))?;
+    if !crm::OPERATIONS.contains(&operation) {
+        return Err(ApiError::bad(
+            code::BAD_REQUEST,
+            "The operation must be create, edit or delete.",
+        ));
+    }
+    let body: Value = serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad(
+            code::BAD_REQUEST,
+            format!("The body is not valid JSON: {e}."),
+        )
+    })?;
+    let changes = crm::parse_changes(&body).map_err(|e| ApiError::bad(code::INVALID, e))?;
+    let now = time::now_ms();
+    let (deliveries, skipped) = crm::plan(
+        &lock(&sh.store),
+        &module,
+        operation,
+        &changes,
+        now,
+        &sh.base,
+    );
+    let results: Vec<Value> = deliveries
+        .iter()
+        .map(|d| {
+            let outcome = crm::deliver(d);
+            if !sh.config.quiet {
+                let url = d.notify_url.split('?').next().unwrap_or("");
+                eprintln!("sandbox: callback {module}.{operation} -> {url}: {outcome:?}");
+            }
+            match outcome {
+                Ok(status) => json!({
+                    "channel_id": d.channel_id,
+                    "notify_url": d.notify_url,
+                    "status": status,
+                    "delivered": (200..300).contains(&status),
+                }),
+                Err(error) => json!({
+                    "channel_id": d.channel_id,
+                    "notify_url": d.notify_url,
+                    "status": null,
+                    "delivered": false,
+                    "error": error,
+                }),
+            }
+        })
+        .collect();
+    Ok(json!({
+        "code": 0,
+        "message": format!("{} callback(s) posted", results.len()),
+        "deliveries": results,
+        "skipped": skipped,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+    use svc_sdk::validate::Field;
+
+    #[test]
+    fn every_operation_has_exactly_one_handler() {
+        let all = [
+            books::HANDLERS,
+            inventory::HANDLERS,
+            invoice::HANDLERS,
+            billing::HANDLERS,
+            crm::HANDLERS,
+        ]
+        .concat();
+        let ids: HashSet<&str> = all.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids.len(), all.len(), "no handler is declared twice");
+        let ops: HashSet<&str> = operations().map(|op| op.id).collect();
+        assert_eq!(ids, ops);
+        assert_eq!(ops.len(), OPERATIONS.len() + 1);
+    }
+
+    static ITEM: Field = validate::opt("", Kind::Int);
+    static SCHEMA: Schema = Schema {
+        fields: &[
+            validate::opt("page", Kind::Int),
+            validate::opt("rate", Kind::Num),
+            validate::opt("x_upsert", Kind::Bool),
+            validate::opt("ids", Kind::Arr(&ITEM)),
+        ],
+        checks: &[],
+    };
+
+    #[test]
+    fn query_text_takes_the_type_the_rules_expect() {
+        let mut p = Record::new();
+        for (k, v) in [
+            ("page", "2"),
+            ("rate", "2.5"),
+            ("x_upsert", "true"),
+            ("ids", "7"),
+            ("name", "5"),
+            ("tag", "a"),
+            ("tag", "b"),
+        ] {
+            add_param(&mut p, &SCHEMA, k, v);
+        }
+        assert_eq!(
+            Value::Object(p),
+            json!({"page": 2, "rate": 2.5, "x_upsert": true, "ids": [7], "name": "5", "tag": ["a", "b"]})
+        );
+        let mut p = Record::new();
+        add_param(&mut p, &SCHEMA, "page", "two");
+        assert_eq!(
+            p["page"],
+            json!("two"),
+            "text that does not parse is left for the rules to report"
+        );
+    }
+
+    #[test]
+    fn bodies_must_be_json_objects() {
+        assert_eq!(json_body(b"  ").unwrap(), Record::new());
+        assert_eq!(
+            json_body(br#"{"a":9007199254740993}"#).unwrap()["a"],
+            json!(9007199254740993u64)
+        );
+        assert_eq!(json_body(b"[1]").unwrap_err().code, code::INVALID);
+        assert_eq!(json_body(b"{").unwrap_err().code, code::BAD_REQUEST);
+    }
+
+    #[test]
+    fn file_checks() {
+        let file = |name: &str| Part {
+            name: "image".into(),
+            filename: Some(name.into()),
+            content_type: None,
+            data: vec![],
+        };
+        let accept = &["png", "gif"];
+        assert_eq!(
+            file_issues("image", "image", false, accept, &[])[0].code,
+            IssueCode::Required
+        );
+        assert!(file_issues("image", "image", false, accept, &[file("a.PNG")]).is_empty());
+        let two = file_issues(
+            "image",
+            "image",
+            false,
+            accept,
+            &[file("a.png"), file("b.txt")],
+        );
+        assert_eq!(
+            two.iter().map(|i| i.code).collect::<Vec<_>>(),
+            [IssueCode::TooMany, IssueCode::InvalidFormat]
+        );
+        let many = file_issues(
+            "files",
+            "attachment",
+            true,
+            accept,
+            &[file("a.png"), file("b.txt")],
+        );
+        assert_eq!(many[0].path_string(), "files[1]");
+    }
+}

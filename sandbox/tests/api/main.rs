@@ -1,0 +1,12 @@
+//! The sandbox over real HTTP: each test starts its own server on port 0 in this process.
+
+mod callbacks;
+mod client;
+mod errors;
+mod families;
+mod faults;
+mod limits;
+mod process;
+mod routing;
+mod shapes;
+mod uploads;
