@@ -15,6 +15,7 @@ ensureChromium();
 
 log("native tests: cargo test --workspace");
 run("cargo", ["test", "--workspace", "--quiet"]);
+run("cargo", ["build", "--quiet", "-p", "sandbox"]);
 
 run("node", [path.join(root, "scripts/build.mjs")]);
 
