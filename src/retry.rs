@@ -63,6 +63,13 @@ impl Policy {
     }
 }
 
+/// Whether a 404 to a retried DELETE means the delete already happened: an earlier attempt that
+/// may have reached the server (no answer, a timeout, a 5xx) deleted the record, so the retry finds
+/// nothing. The record is gone either way, which is what the caller asked for.
+pub fn delete_already_done(method: Method, status: u16, earlier_uncertain: bool) -> bool {
+    method == Method::Delete && status == 404 && earlier_uncertain
+}
+
 /// Milliseconds to wait from a Retry-After value: delta-seconds or an HTTP date.
 pub fn parse_retry_after(value: &str, now_ms: i64) -> Option<u64> {
     let v = value.trim();
@@ -154,6 +161,17 @@ mod tests {
         assert_eq!(d(4, 0.0), 4000);
         assert_eq!(d(9, 0.0), 4000);
         assert!(d(9, 0.999) < 8000);
+    }
+
+    #[test]
+    fn a_404_to_a_retried_delete_is_the_delete_done() {
+        assert!(delete_already_done(Delete, 404, true));
+        assert!(
+            !delete_already_done(Delete, 404, false),
+            "a first 404 is a missing record"
+        );
+        assert!(!delete_already_done(Get, 404, true));
+        assert!(!delete_already_done(Delete, 400, true));
     }
 
     #[test]

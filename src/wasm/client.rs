@@ -589,6 +589,7 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
     let binary = call.shape == Shape::Binary;
     let body = body_value(&call.prepared, &call.files);
     let mut retries = 0u32;
+    let mut uncertain = false;
     let mut refreshed: Option<String> = None;
     loop {
         let (token, generation) = match refreshed.take() {
@@ -628,6 +629,7 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
                     Some(ms) => {
                         js::sleep(ms as f64, &call.signal).await?;
                         retries += 1;
+                        uncertain = true;
                         continue;
                     }
                     None => return Err(e),
@@ -666,12 +668,18 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
             ) {
                 js::sleep(ms as f64, &call.signal).await?;
                 retries += 1;
+                uncertain |= status >= 500;
                 continue;
             }
             let bytes = bytes_of(&res);
             let mut err = response::error_from(status, &bytes);
             err.retry_after_ms = retry_after;
             return Err(to_js_error(&err));
+        }
+        if retry::delete_already_done(call.method, status, uncertain) {
+            return Ok(super::json_to_js(
+                r#"{"code":0,"message":"already deleted: an earlier attempt went through"}"#,
+            ));
         }
         let blob = get(&res, "blob");
         if !blob.is_undefined() {
