@@ -11,6 +11,7 @@ pub mod model;
 pub mod request;
 pub mod response;
 pub mod retry;
+pub mod route;
 pub mod validate;
 pub mod webhook;
 

@@ -88,6 +88,31 @@ pub fn percent_encode(s: &str, out: &mut String) {
     }
 }
 
+/// Decodes `%XX` escapes (and `+` as a space in query text); `None` when malformed or not UTF-8.
+pub fn percent_decode(s: &str, plus_is_space: bool) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'%' => {
+                let hex = s.get(i + 1..i + 3)?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+            b'+' if plus_is_space => {
+                out.push(b' ');
+                i += 1;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 /// Encodes one path segment. `.` and `..` are refused before this: URL parsers treat them,
 /// and their percent-encoded forms, as dot segments that climb the path.
 pub fn encode_segment(s: &str, out: &mut String) {

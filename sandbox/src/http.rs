@@ -377,30 +377,7 @@ fn split_target(target: &str) -> Result<(String, String), ReadError> {
     })
 }
 
-/// Decodes `%XX` escapes (and `+` as a space in queries); `None` for bad escapes or bad UTF-8.
-pub fn percent_decode(s: &str, plus_is_space: bool) -> Option<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'%' => {
-                let hex = s.get(i + 1..i + 3)?;
-                out.push(u8::from_str_radix(hex, 16).ok()?);
-                i += 3;
-            }
-            b'+' if plus_is_space => {
-                out.push(b' ');
-                i += 1;
-            }
-            c => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok()
-}
+pub use svc_sdk::request::percent_decode;
 
 /// The pairs of a query string, decoded; `None` when one is malformed.
 pub fn parse_query(q: &str) -> Option<Vec<(String, String)>> {

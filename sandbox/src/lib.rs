@@ -13,7 +13,6 @@ pub mod invoice;
 pub mod limits;
 pub mod list;
 pub mod multipart;
-pub mod router;
 pub mod seed;
 pub mod server;
 pub mod store;

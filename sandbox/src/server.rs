@@ -7,7 +7,6 @@ use crate::faults::{Fault, Faults};
 use crate::http::{self, Conn, ReadError, Request, Response};
 use crate::limits::{self, Limiter, Refusal};
 use crate::multipart::{self, Part};
-use crate::router::{Found, Router};
 use crate::store::{Record, Store};
 use crate::{billing, books, crm, inventory, invoice, seed, time};
 use serde_json::{json, Value};
@@ -21,7 +20,8 @@ use std::time::{Duration, Instant};
 use svc_sdk::catalog::{BodyKind, Operation, OPERATIONS};
 use svc_sdk::error::shorten;
 use svc_sdk::family::OrgPlacement;
-use svc_sdk::validate::{self, details, Issue, IssueCode, Kind, PathSeg, Schema};
+use svc_sdk::route::{add_text_param, Found, Router};
+use svc_sdk::validate::{self, details, Issue, IssueCode, PathSeg};
 
 /// How long an idle keep-alive connection is kept (longer than the advertised timeout).
 const IDLE: Duration = Duration::from_secs(75);
@@ -552,46 +552,6 @@ fn inject_fault(sh: &Shared, t: &mut Trace) -> Result<(), ApiError> {
     }
 }
 
-/// A query or header text as the JSON type the operation's rules expect.
-fn coerce(kind: Option<Kind>, text: &str) -> Value {
-    let t = text.trim();
-    let parsed = match kind {
-        Some(Kind::Int) => t.parse::<i64>().ok().map(Value::from),
-        Some(Kind::Num) => t.parse::<i64>().ok().map(Value::from).or_else(|| {
-            t.parse::<f64>()
-                .ok()
-                .and_then(serde_json::Number::from_f64)
-                .map(Value::Number)
-        }),
-        Some(Kind::Bool) => match t {
-            "true" => Some(Value::Bool(true)),
-            "false" => Some(Value::Bool(false)),
-            _ => None,
-        },
-        _ => None,
-    };
-    parsed.unwrap_or_else(|| Value::String(text.to_string()))
-}
-
-/// Adds a text param; repeated names and array fields collect into an array.
-fn add_param(params: &mut Record, schema: &Schema, name: &str, text: &str) {
-    let (kind, array) = match schema.field(name).map(|f| f.kind) {
-        Some(Kind::Arr(item)) => (Some(item.kind), true),
-        other => (other, false),
-    };
-    let v = coerce(kind, text);
-    match params.get_mut(name) {
-        Some(Value::Array(items)) if array || items.len() > 1 => items.push(v),
-        Some(first) => *first = Value::Array(vec![first.take(), v]),
-        None if array => {
-            params.insert(name.into(), Value::Array(vec![v]));
-        }
-        None => {
-            params.insert(name.into(), v);
-        }
-    }
-}
-
 fn json_body(body: &[u8]) -> Result<Record, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Record::new());
@@ -669,13 +629,13 @@ fn read_params(
     match op.body {
         BodyKind::Query => {
             for (k, v) in query.iter().filter(|(k, _)| k != org_param) {
-                add_param(&mut params, schema, k, v);
+                add_text_param(&mut params, schema, k, v);
             }
         }
         BodyKind::Json => {
             params = json_body(&req.body)?;
             for (k, v) in query.iter().filter(|(k, _)| op.query.contains(&k.as_str())) {
-                add_param(&mut params, schema, k, v);
+                add_text_param(&mut params, schema, k, v);
             }
         }
         BodyKind::Multipart {
@@ -701,7 +661,7 @@ fn read_params(
             })?;
             for part in parts {
                 if part.filename.is_none() {
-                    add_param(
+                    add_text_param(
                         &mut params,
                         schema,
                         &part.name,
@@ -716,7 +676,7 @@ fn read_params(
     }
     for (param, header) in op.headers {
         if let Some(v) = req.header(header) {
-            add_param(&mut params, schema, param, v);
+            add_text_param(&mut params, schema, param, v);
         }
     }
     Ok((params, files, issues))
@@ -830,7 +790,6 @@ fn crm_trigger(sh: &Shared, module: &str, operation: &str, body: &[u8]) -> Resul
 mod tests {
     use super::*;
     use std::collections::HashSet;
-    use svc_sdk::validate::Field;
 
     #[test]
     fn every_operation_has_exactly_one_handler() {
@@ -847,44 +806,6 @@ mod tests {
         let ops: HashSet<&str> = operations().map(|op| op.id).collect();
         assert_eq!(ids, ops);
         assert_eq!(ops.len(), OPERATIONS.len() + 1);
-    }
-
-    static ITEM: Field = validate::opt("", Kind::Int);
-    static SCHEMA: Schema = Schema {
-        fields: &[
-            validate::opt("page", Kind::Int),
-            validate::opt("rate", Kind::Num),
-            validate::opt("x_upsert", Kind::Bool),
-            validate::opt("ids", Kind::Arr(&ITEM)),
-        ],
-        checks: &[],
-    };
-
-    #[test]
-    fn query_text_takes_the_type_the_rules_expect() {
-        let mut p = Record::new();
-        for (k, v) in [
-            ("page", "2"),
-            ("rate", "2.5"),
-            ("x_upsert", "true"),
-            ("ids", "7"),
-            ("name", "5"),
-            ("tag", "a"),
-            ("tag", "b"),
-        ] {
-            add_param(&mut p, &SCHEMA, k, v);
-        }
-        assert_eq!(
-            Value::Object(p),
-            json!({"page": 2, "rate": 2.5, "x_upsert": true, "ids": [7], "name": "5", "tag": ["a", "b"]})
-        );
-        let mut p = Record::new();
-        add_param(&mut p, &SCHEMA, "page", "two");
-        assert_eq!(
-            p["page"],
-            json!("two"),
-            "text that does not parse is left for the rules to report"
-        );
     }
 
     #[test]

@@ -1,8 +1,11 @@
-//! Routing built from the catalog: family root plus path template, one route per operation.
+//! Routing built from the catalog: family root plus path template, one route per operation;
+//! params of a call read back from query and header text, typed as its rules expect.
 
-use crate::http::percent_decode;
+use crate::catalog::Operation;
+use crate::request::percent_decode;
+use crate::validate::{Kind, Schema};
+use serde_json::{Map, Value};
 use std::collections::HashSet;
-use svc_sdk::catalog::Operation;
 
 #[derive(Debug, PartialEq, Eq, Hash)]
 enum Seg {
@@ -142,12 +145,73 @@ impl Router {
             }
         }
     }
+    /// Like `find`, for a path that may sit below a prefix (a proxy mounted at `/api`): the
+    /// operation found at the shortest prefix wins.
+    pub fn find_below_prefix(&self, method: &str, raw_path: &str) -> Found {
+        let mut fallback = Found::NotFound;
+        let mut start = 0;
+        loop {
+            match self.find(method, &raw_path[start..]) {
+                Found::Op(op, values) => return Found::Op(op, values),
+                Found::MethodNotAllowed(m) if matches!(fallback, Found::NotFound) => {
+                    fallback = Found::MethodNotAllowed(m)
+                }
+                _ => {}
+            }
+            match raw_path[start + 1..].find('/') {
+                Some(i) => start += i + 1,
+                None => return fallback,
+            }
+        }
+    }
+}
+
+/// A query or header text as the JSON type the rules expect (`page=2` is the number 2).
+pub fn coerce(kind: Option<Kind>, text: &str) -> Value {
+    let t = text.trim();
+    let parsed = match kind {
+        Some(Kind::Int) => t.parse::<i64>().ok().map(Value::from),
+        Some(Kind::Num) => t.parse::<i64>().ok().map(Value::from).or_else(|| {
+            t.parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number)
+        }),
+        Some(Kind::Bool) | Some(Kind::BoolLike) => match t {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        _ => None,
+    };
+    parsed.unwrap_or_else(|| Value::String(text.to_string()))
+}
+
+/// Adds a param read from text; repeated names and array fields collect into an array.
+pub fn add_text_param(params: &mut Map<String, Value>, schema: &Schema, name: &str, text: &str) {
+    let (kind, array) = match schema.field(name).map(|f| f.kind) {
+        Some(Kind::Arr(item)) => (Some(item.kind), true),
+        other => (other, false),
+    };
+    let v = coerce(kind, text);
+    match params.get_mut(name) {
+        Some(Value::Array(items)) if array || items.len() > 1 => items.push(v),
+        Some(first) => *first = Value::Array(vec![first.take(), v]),
+        None if array => {
+            params.insert(name.into(), Value::Array(vec![v]));
+        }
+        None => {
+            params.insert(name.into(), v);
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use svc_sdk::catalog::OPERATIONS;
+    use crate::catalog::OPERATIONS;
+    use crate::validate::Kind;
+    use serde_json::json;
 
     /// A concrete path for an operation: each parameter filled with `v<i>`.
     fn sample(op: &Operation) -> String {
@@ -184,6 +248,64 @@ mod tests {
                 other => panic!("{}: {other:?}", op.id),
             }
         }
+    }
+
+    #[test]
+    fn a_prefix_before_the_family_root_is_skipped() {
+        let router = Router::new(OPERATIONS.iter()).unwrap();
+        match router.find_below_prefix("GET", "/api/svc/billing/v1/projects/p1/tasks/t%2F1") {
+            Found::Op(op, values) => {
+                assert_eq!(op.id, "getTask");
+                assert_eq!(values[1], ("task_id".to_string(), "t/1".to_string()));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            router.find_below_prefix("GET", "/api/nothing"),
+            Found::NotFound
+        ));
+        assert!(matches!(
+            router.find_below_prefix("PATCH", "/api/books/v3/fixedassets"),
+            Found::MethodNotAllowed(_)
+        ));
+    }
+
+    static ITEM: crate::validate::Field = crate::validate::opt("", Kind::Int);
+    static SCHEMA: Schema = Schema {
+        fields: &[
+            crate::validate::opt("page", Kind::Int),
+            crate::validate::opt("rate", Kind::Num),
+            crate::validate::opt("x_upsert", Kind::Bool),
+            crate::validate::opt("ids", Kind::Arr(&ITEM)),
+        ],
+        checks: &[],
+    };
+
+    #[test]
+    fn query_text_takes_the_type_the_rules_expect() {
+        let mut p = Map::new();
+        for (k, v) in [
+            ("page", "2"),
+            ("rate", "2.5"),
+            ("x_upsert", "true"),
+            ("ids", "7"),
+            ("name", "5"),
+            ("tag", "a"),
+            ("tag", "b"),
+        ] {
+            add_text_param(&mut p, &SCHEMA, k, v);
+        }
+        assert_eq!(
+            Value::Object(p),
+            json!({"page": 2, "rate": 2.5, "x_upsert": true, "ids": [7], "name": "5", "tag": ["a", "b"]})
+        );
+        let mut p = Map::new();
+        add_text_param(&mut p, &SCHEMA, "page", "two");
+        assert_eq!(
+            p["page"],
+            json!("two"),
+            "text that does not parse is left for the rules to report"
+        );
     }
 
     #[test]
