@@ -46,9 +46,10 @@ const ops = built.operations();
 writeFileSync(
   path.join(pkg, "api.js"),
   `// The public surface of svc-sdk, shared by every runtime's entry.
-import { operations, validate } from "./svc_sdk.js";
+import { Client, operations, validate, __proxyPlan } from "./svc_sdk.js";
+import { SvcError } from "${snippet}";
 export { Client, operations, parseEvent, parseWatchNotification, requiredScopes, validate } from "./svc_sdk.js";
-export { SvcError } from "${snippet}";
+export { SvcError };
 
 /** The regions and their API domains. */
 export const regions = Object.freeze(${JSON.stringify(regions)});
@@ -71,6 +72,67 @@ export function schemaFor(operationId) {
       },
     }),
   });
+}
+
+const PASSED_BACK = ["content-type", "content-disposition", "retry-after", "x-rate-limit-limit", "x-rate-limit-remaining", "x-rate-limit-reset"];
+
+function answer(status, body) {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}
+
+/**
+ * An edge handler \`(request) => Promise<Response>\` that forwards the allowed operations to the
+ * service with the token and the organization added: a browser Client points its apiDomain here
+ * and never holds the token. Requests are routed by the catalog and validated before forwarding.
+ */
+export function createProxy(options) {
+  const { allow, ...clientOptions } = options ?? {};
+  if (!Array.isArray(allow) || allow.length === 0) {
+    throw new SvcError("config", "createProxy needs allow: the operation ids it forwards");
+  }
+  const known = new Set(operations().map((o) => o.id));
+  for (const id of allow) {
+    if (!known.has(id)) throw new SvcError("config", \`allow names an unknown operation \${JSON.stringify(id)}\`);
+  }
+  if (clientOptions.accessToken === undefined) throw new SvcError("config", "createProxy needs the accessToken it adds");
+  const allowed = new Set(allow);
+  const client = new Client(clientOptions);
+  return async function proxy(request) {
+    let plan;
+    const url = new URL(request.url);
+    try {
+      const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
+      const body = multipart || request.method === "GET" || request.method === "DELETE" ? null : await request.text();
+      plan = __proxyPlan(request.method, url.pathname, url.search.slice(1), Object.fromEntries(request.headers), body);
+      if (!allowed.has(plan.opId)) {
+        return answer(403, { code: 1403, message: \`this proxy does not forward \${plan.opId}\` });
+      }
+      if (plan.files) {
+        const files = [];
+        for (const [key, value] of (await request.formData()).entries()) {
+          if (typeof value === "string") plan.params[key] = value;
+          else files.push(value);
+        }
+        plan.params[plan.files.param] = plan.files.many ? files : files[0];
+      }
+    } catch (e) {
+      const status = e instanceof SvcError && e.status ? e.status : 400;
+      return answer(status, { code: 1000 + status, message: e instanceof SvcError ? e.message : "the request could not be read" });
+    }
+    try {
+      const res = await client.__forward(plan.opId, plan.pathParams, plan.params);
+      const headers = new Headers();
+      const values = { "content-type": res.contentType, "retry-after": res.retryAfter, "x-rate-limit-limit": res.rateLimitLimit, "x-rate-limit-remaining": res.rateLimitRemaining, "x-rate-limit-reset": res.rateLimitReset };
+      for (const name of PASSED_BACK) if (values[name]) headers.set(name, values[name]);
+      return new Response(res.blob ?? res.bytes, { status: res.status, headers });
+    } catch (e) {
+      if (e instanceof SvcError && e.kind === "validation") {
+        return answer(400, { code: 1001, message: e.message, issues: e.issues ?? [] });
+      }
+      const status = e instanceof SvcError && e.kind === "timeout" ? 504 : e instanceof SvcError && e.kind === "rate_limited" ? 429 : 502;
+      return answer(status, { code: 1000, message: e instanceof SvcError ? e.message : "the service could not be reached" });
+    }
+  };
 }
 `,
 );

@@ -12,8 +12,9 @@ export declare const regions: Readonly<Record<Region, string>>;
 export type ServicePlan = "free" | "standard" | "professional" | "premium" | "elite" | "ultimate";
 
 export interface ClientOptions {
-  /** The OAuth access token, or a function called per request that returns it (or a promise of it). */
-  accessToken: string | (() => string | Promise<string>);
+  /** The OAuth access token, or a function called per request that returns it (or a promise of it).
+   *  Only a client pointed at a proxy (apiDomain) leaves it out: the proxy adds it. */
+  accessToken?: string | (() => string | Promise<string>);
   /** Required for every family but crm. */
   organizationId?: string;
   region?: Region;
@@ -191,6 +192,12 @@ export declare function operations(): OperationInfo[];
 export declare function requiredScopes(operationIds: OperationId[]): string[];
 export declare function validate(operationId: OperationId, params: unknown): ValidationResult;
 export declare function schemaFor<Op extends OperationId>(operationId: Op): StandardSchemaV1<OperationParams[Op]>;
+/** Options of createProxy: those of a Client (with the token it adds), and the operations it forwards. */
+export interface ProxyOptions extends ClientOptions {
+  allow: OperationId[];
+}
+/** An edge handler (workerd, Deno, Node) that forwards the allowed operations with the token and organization added. */
+export declare function createProxy(options: ProxyOptions): (request: Request) => Promise<Response>;
 /** A callback body posted to a channel's notify_url; kind "verification" when the token does not match (constant-time). */
 export declare function parseWatchNotification(body: string | Uint8Array, options?: { token?: string }): WatchNotification;
 /** A billing event (a webhook body or a GET /events/{id} answer); kind "decode" when it is not one. */

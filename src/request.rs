@@ -13,6 +13,8 @@ pub struct Target {
     pub api_domain: String,
     pub organization_id: Option<String>,
     pub crm_version: String,
+    /// Calls go to a proxy that adds the token and the organization (a browser client).
+    pub via_proxy: bool,
 }
 
 impl Target {
@@ -45,6 +47,7 @@ impl Target {
             api_domain,
             organization_id: organization_id.map(str::to_string),
             crm_version: crm_version.to_string(),
+            via_proxy: false,
         })
     }
 }
@@ -266,6 +269,7 @@ pub fn build(
     if op.org {
         match (op.family.org_placement(), target.organization_id.as_deref()) {
             (OrgPlacement::None, _) => {}
+            (_, None) if target.via_proxy => {}
             (_, None) => {
                 return Err(Error::config(format!(
                     "organizationId is required for {} operations such as {}",
@@ -509,6 +513,15 @@ mod tests {
             &json!({})
         )
         .is_ok());
+    }
+
+    #[test]
+    fn behind_a_proxy_the_organization_is_left_to_it() {
+        let mut t = Target::new(None, Some("http://127.0.0.1:9000/api"), None, None).unwrap();
+        t.via_proxy = true;
+        let p = build(find("listPlans").unwrap(), &t, &[], &json!({})).unwrap();
+        assert_eq!(p.url, "http://127.0.0.1:9000/api/billing/v1/plans");
+        assert!(p.headers.iter().all(|(n, _)| !n.starts_with("X-com-svc")));
     }
 
     #[test]

@@ -88,6 +88,8 @@ struct Call {
     signal: JsValue,
     timeout_ms: f64,
     max_retries: u32,
+    /// Hand back the HTTP answer as it came (the proxy), instead of decoding it.
+    raw: bool,
 }
 
 pub fn operation(id: &JsValue) -> Result<&'static Operation, JsValue> {
@@ -184,6 +186,7 @@ impl Client {
             signal: get(&options, "signal"),
             timeout_ms,
             max_retries,
+            raw: false,
         })
     }
 
@@ -353,6 +356,7 @@ impl Client {
                 timeout_ms: get(&options, "timeoutMs")
                     .as_f64()
                     .unwrap_or(self.inner.timeout_ms as f64),
+                raw: false,
                 max_retries: get(&options, "maxRetries")
                     .as_f64()
                     .map(|n| n as u32)
@@ -364,6 +368,38 @@ impl Client {
                 let inner = self.inner.clone();
                 future_to_promise(execute(inner, call))
             }
+            Err(e) => js_sys::Promise::reject(&e),
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Client {
+    /// Sends an operation and hands back the HTTP answer undecoded: the edge proxy's upstream call.
+    #[wasm_bindgen(js_name = __forward, skip_typescript)]
+    pub fn forward(&self, id: JsValue, path: JsValue, params: JsValue) -> js_sys::Promise {
+        let result = (|| {
+            let op = operation(&id)?;
+            let path: Vec<String> = js_sys::Array::from(&path)
+                .iter()
+                .map(|p| p.as_string().unwrap_or_default())
+                .collect();
+            let (prepared, value, files) = self.check(op, &path, &params)?;
+            Ok(Call {
+                op_id: Some(op.id),
+                method: op.method,
+                shape: op.response,
+                prepared,
+                params: Some((op, path, value)),
+                files,
+                signal: JsValue::UNDEFINED,
+                timeout_ms: self.inner.timeout_ms as f64,
+                max_retries: self.inner.max_retries,
+                raw: true,
+            })
+        })();
+        match result {
+            Ok(call) => future_to_promise(execute(self.inner.clone(), call)),
             Err(e) => js_sys::Promise::reject(&e),
         }
     }
@@ -457,14 +493,15 @@ async fn await_token(promise: js_sys::Promise) -> Result<String, JsValue> {
     }
 }
 
-/// The token for an attempt, and the refresh generation it belongs to.
-async fn token(shared: &Shared) -> Result<(String, u64), JsValue> {
+/// The token for an attempt (none behind a proxy), and the refresh generation it belongs to.
+async fn token(shared: &Shared) -> Result<(Option<String>, u64), JsValue> {
     match &shared.token {
-        Token::Static(s) => Ok((s.clone(), 0)),
+        Token::Static(s) => Ok((Some(s.clone()), 0)),
         Token::Func(f) => {
             let generation = shared.refresh.borrow().0;
-            Ok((await_token(call_token_fn(f)).await?, generation))
+            Ok((Some(await_token(call_token_fn(f)).await?), generation))
         }
+        Token::None => Ok((None, 0)),
     }
 }
 
@@ -593,17 +630,20 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
     let mut refreshed: Option<String> = None;
     loop {
         let (token, generation) = match refreshed.take() {
-            Some(t) => (t, u64::MAX),
+            Some(t) => (Some(t), u64::MAX),
             None => token(opts).await?,
         };
-        let auth = request::authorization(&token).map_err(|e| to_js_error(&e))?;
+        let auth = token
+            .map(|t| request::authorization(&t))
+            .transpose()
+            .map_err(|e| to_js_error(&e))?;
         let slot = admit(opts, &call.signal).await?;
         let init = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&init, &"method".into(), &call.method.as_str().into());
         let _ = js_sys::Reflect::set(
             &init,
             &"headers".into(),
-            &headers_object(&call.prepared, Some(&auth)),
+            &headers_object(&call.prepared, auth.as_deref()),
         );
         if !body.is_null() {
             let _ = js_sys::Reflect::set(&init, &"body".into(), &body);
@@ -671,10 +711,16 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
                 uncertain |= status >= 500;
                 continue;
             }
+            if call.raw {
+                return Ok(res);
+            }
             let bytes = bytes_of(&res);
             let mut err = response::error_from(status, &bytes);
             err.retry_after_ms = retry_after;
             return Err(to_js_error(&err));
+        }
+        if call.raw {
+            return Ok(res);
         }
         if retry::delete_already_done(call.method, status, uncertain) {
             return Ok(super::json_to_js(

@@ -3,6 +3,7 @@
 pub mod client;
 mod js;
 mod options;
+mod proxy;
 
 use crate::catalog;
 use crate::error::Error;

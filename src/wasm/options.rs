@@ -11,6 +11,8 @@ use wasm_bindgen::JsCast;
 pub enum Token {
     Static(String),
     Func(js_sys::Function),
+    /// No token: a proxy adds it (a browser client pointed at `apiDomain`).
+    None,
 }
 
 impl fmt::Debug for Token {
@@ -18,6 +20,7 @@ impl fmt::Debug for Token {
         match self {
             Token::Static(_) => f.write_str("Token::Static(<redacted>)"),
             Token::Func(_) => f.write_str("Token::Func(<function>)"),
+            Token::None => f.write_str("Token::None"),
         }
     }
 }
@@ -129,10 +132,13 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         Token::Static(s)
     } else if raw_token.is_function() {
         Token::Func(raw_token.unchecked_into())
+    } else if raw_token.is_undefined() && !get(options, "apiDomain").is_undefined() {
+        Token::None
     } else {
         return Err(to_js_error(&Error::new(
             ErrorKind::Config,
-            "accessToken is required: a string, or a function returning one (or a promise of one)",
+            "accessToken is required (a string, or a function returning one or a promise of one); \
+             only a client pointed at a proxy with apiDomain may leave it out",
         )));
     };
     let region = opt_string(options, "region")?;
@@ -146,6 +152,10 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         crm_version.as_deref(),
     )
     .map_err(|e| to_js_error(&e))?;
+    let target = Target {
+        via_proxy: matches!(token, Token::None),
+        ..target
+    };
     let plan = match opt_string(options, "plan")? {
         None => "free",
         Some(p) => PLANS

@@ -18,8 +18,8 @@ import {
 
 const client = new Client({ accessToken: async () => "token", organizationId: "10234695", region: "eu", plan: "premium" });
 
-// @ts-expect-error: accessToken is required
-new Client({ organizationId: "1" });
+// @ts-expect-error: the token is a string or a function
+new Client({ accessToken: 5, organizationId: "1" });
 // @ts-expect-error: not a region
 new Client({ accessToken: "t", region: "mars" });
 
