@@ -10,19 +10,7 @@ pub fn now_ms() -> i64 {
     svc_sdk::clock::now_ms()
 }
 
-/// `(year, month, day)` of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
+pub use svc_sdk::validate::format::civil_from_days;
 
 /// `yyyy-mm-dd` (UTC).
 pub fn date(ms: i64) -> String {

@@ -1,6 +1,6 @@
 //! Rules for the params of the crm operations: the notification channel (watch) update.
 
-use super::format::{parse_timestamp, Format};
+use super::format::{civil_from_days, parse_timestamp, Format};
 use super::{
     check_object, details, opt, req, type_name, Ctx, Field, IssueCode, Kind, PathSeg, Rule, Schema,
     UNREPRESENTABLE,
@@ -189,20 +189,6 @@ fn iso(ms: i64) -> String {
         0 => format!("{y:04}-{m:02}-{d:02}T{time}Z"),
         _ => format!("{y:04}-{m:02}-{d:02}T{time}.{milli:03}Z"),
     }
-}
-
-/// The civil date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// Not in the past (to the second) and no more than one week after now.

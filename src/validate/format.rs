@@ -139,6 +139,20 @@ pub fn days_from_civil(y: i32, m: u32, d: u32) -> i64 {
     era * 146097 + doe - 719468
 }
 
+/// `(year, month, day)` of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
 fn is_http_url(s: &str) -> bool {
     let rest = match s.split_once("://") {
         Some((scheme, rest))
@@ -188,6 +202,15 @@ mod tests {
         );
         assert!(parse_timestamp("2013-01-17T15:27:23").is_none());
         assert!(parse_timestamp("2013-01-17 15:27:23+0000").is_none());
+    }
+
+    #[test]
+    fn civil_days_round_trip() {
+        for days in [-719_468, -1, 0, 59, 365, 19_723, 2_932_896] {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y as i32, m, d), days, "{days}");
+        }
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
     }
 
     #[test]

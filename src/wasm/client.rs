@@ -92,6 +92,34 @@ struct Call {
     raw: bool,
 }
 
+impl Call {
+    /// A call with the client's defaults, overridden by the call's options.
+    fn new(
+        opts: &Options,
+        method: Method,
+        shape: Shape,
+        prepared: Prepared,
+        options: &JsValue,
+    ) -> Call {
+        Call {
+            op_id: None,
+            method,
+            shape,
+            prepared,
+            params: None,
+            files: JsValue::UNDEFINED,
+            signal: get(options, "signal"),
+            timeout_ms: get(options, "timeoutMs")
+                .as_f64()
+                .unwrap_or(opts.timeout_ms as f64),
+            max_retries: get(options, "maxRetries")
+                .as_f64()
+                .map_or(opts.max_retries, |n| n as u32),
+            raw: false,
+        }
+    }
+}
+
 pub fn operation(id: &JsValue) -> Result<&'static Operation, JsValue> {
     let name = id
         .as_string()
@@ -169,24 +197,11 @@ impl Client {
         let (path, params, options) = split_args(op, args)?;
         let options = js::read_options(options).map_err(|e| with_op(e, Some(op.id)))?;
         let (prepared, value, files) = self.check(op, &path, params)?;
-        let max_retries = match get(&options, "maxRetries").as_f64() {
-            Some(n) => n as u32,
-            None => self.inner.max_retries,
-        };
-        let timeout_ms = get(&options, "timeoutMs")
-            .as_f64()
-            .unwrap_or(self.inner.timeout_ms as f64);
         Ok(Call {
             op_id: Some(op.id),
-            method: op.method,
-            shape: op.response,
-            prepared,
             params: Some((op, path, value)),
             files,
-            signal: get(&options, "signal"),
-            timeout_ms,
-            max_retries,
-            raw: false,
+            ..Call::new(&self.inner, op.method, op.response, prepared, &options)
         })
     }
 
@@ -345,23 +360,7 @@ impl Client {
                 request::build_raw(m, f, &path, &self.inner.target, &query, body.as_ref())
                     .map_err(|e| to_js_error(&e))?;
             let options = js::read_options(&options)?;
-            Ok(Call {
-                op_id: None,
-                method: m,
-                shape: Shape::Empty,
-                prepared,
-                params: None,
-                files: JsValue::UNDEFINED,
-                signal: get(&options, "signal"),
-                timeout_ms: get(&options, "timeoutMs")
-                    .as_f64()
-                    .unwrap_or(self.inner.timeout_ms as f64),
-                raw: false,
-                max_retries: get(&options, "maxRetries")
-                    .as_f64()
-                    .map(|n| n as u32)
-                    .unwrap_or(self.inner.max_retries),
-            })
+            Ok(Call::new(&self.inner, m, Shape::Empty, prepared, &options))
         })();
         match result {
             Ok(call) => {
@@ -387,15 +386,16 @@ impl Client {
             let (prepared, value, files) = self.check(op, &path, &params)?;
             Ok(Call {
                 op_id: Some(op.id),
-                method: op.method,
-                shape: op.response,
-                prepared,
                 params: Some((op, path, value)),
                 files,
-                signal: JsValue::UNDEFINED,
-                timeout_ms: self.inner.timeout_ms as f64,
-                max_retries: self.inner.max_retries,
                 raw: true,
+                ..Call::new(
+                    &self.inner,
+                    op.method,
+                    op.response,
+                    prepared,
+                    &JsValue::UNDEFINED,
+                )
             })
         })();
         match result {
