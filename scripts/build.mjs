@@ -54,6 +54,12 @@ export { SvcError };
 /** The regions and their API domains. */
 export const regions = Object.freeze(${JSON.stringify(regions)});
 
+// One method per catalog row, each calling the one wasm entry point.
+for (const id of ${JSON.stringify(ops.map((o) => o.id))}) {
+  const method = { [id](...args) { return this.__invoke(id, args); } }[id];
+  Object.defineProperty(Client.prototype, id, { value: method, writable: true, configurable: true });
+}
+
 const known = () => new Set(operations().map((o) => o.id));
 let ids;
 

@@ -1,6 +1,6 @@
 //! The one table: every operation of the service, declared once as data.
 //!
-//! Request building, `operations()`, `requiredScopes()`, the wasm `Client` methods,
+//! Request building, `operations()`, `requiredScopes()`, the `Client` methods (made from it at build),
 //! the sandbox's routing and the per-row tests all read `OPERATIONS`.
 
 use crate::family::Family;
@@ -236,9 +236,6 @@ macro_rules! catalog {
     ($($id:ident: $row:expr;)*) => {
         /// Every operation of API.md, in its order.
         pub static OPERATIONS: &[Operation] = &[$($row.named(stringify!($id))),*];
-
-        #[cfg(target_arch = "wasm32")]
-        crate::wasm::client::operation_methods!($($id)*);
     };
 }
 

@@ -350,7 +350,14 @@ pub fn build_raw(
             crate::error::shorten(path)
         )));
     }
-    if path.split('/').any(|seg| seg == "." || seg == "..") {
+    // URL parsers read `%2e` as a dot too: `/%2e%2e/` would climb out of the family root.
+    let dots = |seg: &str| {
+        matches!(
+            seg.to_ascii_lowercase().replace("%2e", ".").as_str(),
+            "." | ".."
+        )
+    };
+    if path.split('/').any(dots) {
         return Err(Error::config("path may not contain . or .. segments"));
     }
     let mut url = format!("{}{}", target.api_domain, family.root(&target.crm_version));

@@ -67,7 +67,8 @@ pub fn error_from(status: u16, body: &[u8]) -> Error {
     let message = members
         .as_deref()
         .and_then(|m| find(m, "message"))
-        .and_then(|m| serde_json::from_str::<String>(m.value).ok())
+        .and_then(|m| serde_json::from_str::<serde_json::Value>(m.value).ok())
+        .and_then(|v| v.as_str().map(str::to_string))
         .filter(|m| !m.is_empty());
     let kind = if (200..300).contains(&status) {
         ErrorKind::Api

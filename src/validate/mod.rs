@@ -500,11 +500,15 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Value, ctx: &mut Ctx) {
             };
             match n {
                 Some(n) if n >= *min && n <= *max => {}
-                Some(_) => ctx.push(
-                    IssueCode::OutOfRange,
-                    format!("{label} must be between {min} and {max}"),
-                    details([("minimum", num(*min)), ("maximum", num(*max))]),
-                ),
+                Some(_) => {
+                    let (min, max) = (num(*min), num(*max));
+                    let text = |v: &Value| serde_json::to_string(v).unwrap_or_default();
+                    ctx.push(
+                        IssueCode::OutOfRange,
+                        format!("{label} must be between {} and {}", text(&min), text(&max)),
+                        details([("minimum", min), ("maximum", max)]),
+                    )
+                }
                 None => ctx.push(
                     IssueCode::InvalidType,
                     format!("{label} must be a number"),

@@ -17,35 +17,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
 
-/// Expands the catalog's operation ids into `Client` methods (invoked from `catalog.rs`).
-macro_rules! operation_methods {
-    ($($id:ident)*) => {
-        mod client_methods {
-        use crate::wasm::client::Client;
-        use wasm_bindgen::prelude::*;
-
-        #[wasm_bindgen]
-        impl Client {
-            $(
-                #[allow(non_snake_case)]
-                #[wasm_bindgen(skip_typescript)]
-                pub fn $id(
-                    &self,
-                    a: ::wasm_bindgen::JsValue,
-                    b: ::wasm_bindgen::JsValue,
-                    c: ::wasm_bindgen::JsValue,
-                    d: ::wasm_bindgen::JsValue,
-                    e: ::wasm_bindgen::JsValue,
-                ) -> ::js_sys::Promise {
-                    self.invoke(stringify!($id), [a, b, c, d, e])
-                }
-            )*
-        }
-        }
-    };
-}
-pub(crate) use operation_methods;
-
 /// A client of the Svc API. Holds the options; the token only ever goes into the Authorization header.
 #[wasm_bindgen(skip_typescript)]
 pub struct Client {
@@ -180,8 +151,8 @@ fn split_args<'a>(
 }
 
 impl Client {
-    pub(crate) fn invoke(&self, id: &'static str, args: [JsValue; 5]) -> js_sys::Promise {
-        match self.start(id, &args) {
+    fn invoke(&self, id: &str, args: &[JsValue]) -> js_sys::Promise {
+        match self.start(id, args) {
             Ok(call) => {
                 let inner = self.inner.clone();
                 future_to_promise(execute(inner, call))
@@ -191,7 +162,7 @@ impl Client {
     }
 
     /// Everything before the network: arguments, conversion, validation, request building.
-    fn start(&self, id: &'static str, args: &[JsValue]) -> Result<Call, JsValue> {
+    fn start(&self, id: &str, args: &[JsValue]) -> Result<Call, JsValue> {
         let op = catalog::find(id)
             .ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(id))))?;
         let (path, params, options) = split_args(op, args)?;
@@ -250,6 +221,15 @@ impl Client {
 
 #[wasm_bindgen]
 impl Client {
+    /// Calls an operation: the package gives `Client` one method per catalog row that calls this.
+    #[wasm_bindgen(js_name = __invoke, skip_typescript)]
+    pub fn invoke_js(&self, id: String, args: js_sys::Array) -> js_sys::Promise {
+        let mut args: Vec<JsValue> = args.iter().collect();
+        let min = 5.max(args.len());
+        args.resize(min, JsValue::UNDEFINED);
+        self.invoke(&id, &args)
+    }
+
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Client, JsValue> {
         let opts = options::read(&options)?;

@@ -73,7 +73,7 @@ fn opt_string(obj: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
     if key == "organizationId" {
         if let Some(n) = v.as_f64() {
             if n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&n) {
-                return Ok(Some(format!("{n:.0}")));
+                return Ok(Some((n as u64).to_string()));
             }
             return Err(config(
                 "organizationId must be a string; this number cannot hold its exact digits",

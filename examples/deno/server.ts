@@ -1,0 +1,65 @@
+// A Deno server in front of the Svc API:
+//   deno run --allow-net --allow-read --allow-env server.ts
+//   /api/...        the proxy: a browser's token-less Client calls the allowed operations through it;
+//                   the server validates, adds the token and organization, and never hands them out.
+//   /hooks/svc      notification-channel callbacks, verified against the channel's token.
+//   /hooks/events   billing events (webhook bodies).
+//   /hooks/last     the last callbacks and events received (a demo aid).
+// Environment: SVC_TOKEN, SVC_CHANNEL_TOKEN, SVC_ORGANIZATION_ID, SVC_REGION or SVC_API_DOMAIN, PORT.
+import { createProxy, parseEvent, parseWatchNotification, SvcError } from "svc-sdk";
+import type { Event, Region, WatchNotification } from "svc-sdk";
+
+const env = (name: string) => Deno.env.get(name) || undefined;
+const channelToken = env("SVC_CHANNEL_TOKEN");
+if (!env("SVC_TOKEN") || !channelToken) throw new Error("set SVC_TOKEN and SVC_CHANNEL_TOKEN");
+
+const proxy = createProxy({
+  accessToken: env("SVC_TOKEN")!,
+  organizationId: env("SVC_ORGANIZATION_ID"),
+  ...(env("SVC_API_DOMAIN") ? { apiDomain: env("SVC_API_DOMAIN") } : { region: (env("SVC_REGION") ?? "us") as Region }),
+  // What browsers may call; any other operation is refused with 403.
+  allow: ["listAccounts", "listFixedAssetTypes", "listFixedAssets", "createFixedAsset", "listEvents", "getEvent", "updateNotificationChannels"],
+});
+
+// Kept in memory for the demo only: use Deno KV or a database in production.
+const last: { notifications: Omit<WatchNotification, "token">[]; events: Event[] } = { notifications: [], events: [] };
+const remember = <T>(list: T[], item: T) => list.splice(0, list.length, item, ...list.slice(0, 9));
+
+// 200 with a summary; 401 when the callback's token does not match; 400 when the body is not one.
+function receive(parse: () => unknown): Response {
+  try {
+    return Response.json({ received: parse() });
+  } catch (e) {
+    if (!(e instanceof SvcError)) throw e;
+    return Response.json({ error: e.kind, message: e.message }, { status: e.kind === "verification" ? 401 : 400 });
+  }
+}
+
+async function handle(request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (pathname.startsWith("/api/")) return proxy(request);
+  if (pathname === "/hooks/svc" && request.method === "POST") {
+    const body = await request.text();
+    return receive(() => {
+      const { token: _, ...notification } = parseWatchNotification(body, { token: channelToken });
+      remember(last.notifications, notification);
+      return { module: notification.module, operation: notification.operation, ids: notification.ids };
+    });
+  }
+  if (pathname === "/hooks/events" && request.method === "POST") {
+    const body = await request.text();
+    return receive(() => {
+      const event = parseEvent(body);
+      remember(last.events, event);
+      return { event_id: event.event_id, event_type: event.event_type };
+    });
+  }
+  if (pathname === "/hooks/last" && request.method === "GET") return Response.json(last);
+  return new Response("not found", { status: 404 });
+}
+
+Deno.serve({
+  hostname: "127.0.0.1",
+  port: Number(env("PORT") ?? 8000),
+  onListen: ({ hostname, port }) => console.log(`listening on http://${hostname}:${port}`),
+}, handle);

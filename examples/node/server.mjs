@@ -1,0 +1,80 @@
+// A Node server in front of the Svc API:
+//   node server.mjs
+//   /api/...        the proxy: a browser's token-less Client calls the allowed operations through it;
+//                   the server validates, adds the token and organization, and never hands them out.
+//   /hooks/svc      notification-channel callbacks, verified against the channel's token.
+//   /hooks/events   billing events (webhook bodies).
+//   /hooks/last     the last callbacks and events received (a demo aid).
+// Environment: SVC_TOKEN, SVC_CHANNEL_TOKEN, SVC_ORGANIZATION_ID, SVC_REGION or SVC_API_DOMAIN, PORT.
+import http from "node:http";
+import { createProxy, parseEvent, parseWatchNotification, SvcError } from "svc-sdk";
+
+const env = (name) => process.env[name] || undefined;
+const channelToken = env("SVC_CHANNEL_TOKEN");
+if (!env("SVC_TOKEN") || !channelToken) throw new Error("set SVC_TOKEN and SVC_CHANNEL_TOKEN");
+
+const proxy = createProxy({
+  accessToken: env("SVC_TOKEN"),
+  organizationId: env("SVC_ORGANIZATION_ID"),
+  ...(env("SVC_API_DOMAIN") ? { apiDomain: env("SVC_API_DOMAIN") } : { region: env("SVC_REGION") ?? "us" }),
+  // What browsers may call; any other operation is refused with 403.
+  allow: ["listAccounts", "listFixedAssetTypes", "listFixedAssets", "createFixedAsset", "listEvents", "getEvent", "updateNotificationChannels"],
+});
+
+// Kept in memory for the demo only: use a database in production.
+const last = { notifications: [], events: [] };
+const remember = (list, item) => list.splice(0, list.length, item, ...list.slice(0, 9));
+
+// 200 with a summary; 401 when the callback's token does not match; 400 when the body is not one.
+function receive(parse) {
+  try {
+    return Response.json({ received: parse() });
+  } catch (e) {
+    if (!(e instanceof SvcError)) throw e;
+    return Response.json({ error: e.kind, message: e.message }, { status: e.kind === "verification" ? 401 : 400 });
+  }
+}
+
+async function handle(request) {
+  const { pathname } = new URL(request.url);
+  if (pathname.startsWith("/api/")) return proxy(request);
+  if (pathname === "/hooks/svc" && request.method === "POST") {
+    const body = await request.text();
+    return receive(() => {
+      const { token, ...notification } = parseWatchNotification(body, { token: channelToken });
+      remember(last.notifications, notification);
+      return { module: notification.module, operation: notification.operation, ids: notification.ids };
+    });
+  }
+  if (pathname === "/hooks/events" && request.method === "POST") {
+    const body = await request.text();
+    return receive(() => {
+      const event = parseEvent(body);
+      remember(last.events, event);
+      return { event_id: event.event_id, event_type: event.event_type };
+    });
+  }
+  if (pathname === "/hooks/last" && request.method === "GET") return Response.json(last);
+  return new Response("not found", { status: 404 });
+}
+
+// node:http speaks IncomingMessage/ServerResponse: turn them into a fetch Request and back.
+const server = http.createServer(async (req, res) => {
+  try {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
+      method: req.method,
+      headers: Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]])),
+      body: chunks.length && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined,
+    });
+    const response = await handle(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  } catch (e) {
+    console.error(e);
+    if (!res.headersSent) res.writeHead(500);
+    res.end();
+  }
+});
+server.listen(Number(env("PORT") ?? 8000), "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${server.address().port}`));

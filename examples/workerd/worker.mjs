@@ -1,0 +1,61 @@
+// A Cloudflare worker in front of the Svc API.
+//   /api/...        the proxy: a browser's token-less Client calls the allowed operations through it;
+//                   the worker validates, adds the token and organization, and never hands them out.
+//   /hooks/svc      notification-channel callbacks, verified against the channel's token.
+//   /hooks/events   billing events (webhook bodies).
+//   /hooks/last     the last callbacks and events received (a demo aid).
+// Bindings: SVC_TOKEN and SVC_CHANNEL_TOKEN (secrets), SVC_ORGANIZATION_ID, SVC_REGION or SVC_API_DOMAIN (vars).
+import { createProxy, parseEvent, parseWatchNotification, SvcError } from "svc-sdk";
+
+// What browsers may call; any other operation is refused with 403.
+const ALLOW = ["listAccounts", "listFixedAssetTypes", "listFixedAssets", "createFixedAsset", "listEvents", "getEvent", "updateNotificationChannels"];
+
+// Kept in this isolate's memory for the demo only: use KV, a Queue or a Durable Object in production.
+const last = { notifications: [], events: [] };
+const remember = (list, item) => list.splice(0, list.length, item, ...list.slice(0, 9));
+
+let proxy;
+
+export default {
+  async fetch(request, env) {
+    const { pathname } = new URL(request.url);
+    if (pathname.startsWith("/api/")) {
+      proxy ??= createProxy({
+        accessToken: env.SVC_TOKEN,
+        organizationId: env.SVC_ORGANIZATION_ID,
+        ...(env.SVC_API_DOMAIN ? { apiDomain: env.SVC_API_DOMAIN } : { region: env.SVC_REGION ?? "us" }),
+        allow: ALLOW,
+      });
+      return proxy(request);
+    }
+    if (pathname === "/hooks/svc" && request.method === "POST") {
+      if (!env.SVC_CHANNEL_TOKEN) return new Response("SVC_CHANNEL_TOKEN is not set", { status: 500 });
+      const body = await request.text();
+      return receive(() => {
+        const { token, ...notification } = parseWatchNotification(body, { token: env.SVC_CHANNEL_TOKEN });
+        remember(last.notifications, notification);
+        return { module: notification.module, operation: notification.operation, ids: notification.ids };
+      });
+    }
+    if (pathname === "/hooks/events" && request.method === "POST") {
+      const body = await request.text();
+      return receive(() => {
+        const event = parseEvent(body);
+        remember(last.events, event);
+        return { event_id: event.event_id, event_type: event.event_type };
+      });
+    }
+    if (pathname === "/hooks/last" && request.method === "GET") return Response.json(last);
+    return new Response("not found", { status: 404 });
+  },
+};
+
+// 200 with a summary; 401 when the callback's token does not match; 400 when the body is not one.
+function receive(parse) {
+  try {
+    return Response.json({ received: parse() });
+  } catch (e) {
+    if (!(e instanceof SvcError)) throw e;
+    return Response.json({ error: e.kind, message: e.message }, { status: e.kind === "verification" ? 401 : 400 });
+  }
+}

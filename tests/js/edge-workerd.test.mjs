@@ -1,0 +1,42 @@
+// The Cloudflare example (examples/workerd/worker.mjs + wrangler.toml), copied into the consumer
+// project and served by `wrangler dev` (local workerd) with its secrets and the sandbox's URL in
+// .dev.vars, kept off the network as in runtimes-workerd.test.mjs; then driven from outside
+// (tests/support/edge.mjs).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { edgeTests, exampleEnv, h, installExample, offlineWranglerEnv, startEdgeSandbox } from "./support/edge.mjs";
+
+const consumer = path.dirname(fileURLToPath(import.meta.url));
+let sandbox;
+let wrangler;
+let url;
+before(async () => {
+  const dir = installExample(consumer, "workerd");
+  sandbox = await startEdgeSandbox();
+  // Local secrets and overrides of [vars], as a developer keeps them (never committed).
+  writeFileSync(path.join(dir, ".dev.vars"), Object.entries(exampleEnv(sandbox)).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join("\n") + "\n");
+  const [port, inspectorPort] = [await h.freePort(), await h.freePort()];
+  const started = performance.now();
+  wrangler = h.startChild(
+    process.execPath,
+    [path.join(h.root, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--local-protocol", "http", "--show-interactive-dev-session=false", "--log-level", "info"],
+    { cwd: dir, env: offlineWranglerEnv(dir), label: "wrangler dev" },
+  );
+  url = `http://127.0.0.1:${port}`;
+  await h.waitForHttp(`${url}/hooks/last`, { timeoutMs: 30_000, child: wrangler });
+  console.log(`wrangler dev: worker.mjs ready in ${Math.round(performance.now() - started)} ms`);
+}, { timeout: 40_000 });
+after(async () => {
+  await wrangler?.stop();
+  await sandbox?.close();
+});
+
+edgeTests(() => ({ url, sandbox, child: wrangler }));
+
+// (The secrets from .dev.vars were bound: the sandbox accepts no token but TOKEN, and the proxied calls succeeded.)
+test("wrangler stayed offline", () => {
+  assert.doesNotMatch(wrangler.stdout + wrangler.stderr, /update available|Unable to fetch the `Request.cf`/, wrangler.output());
+});
