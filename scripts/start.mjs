@@ -1,60 +1,120 @@
-// `npm start`: builds what is missing, starts the sandbox service and serves the demo app of www/
-// on 127.0.0.1, printing both URLs. Ctrl-C stops both.
+// `npm start`: builds what is missing or stale (the package in pkg/, the demo app's link to it, the
+// app's Vite build in www/dist, the sandbox), starts the sandbox service with a few demo fixed assets,
+// and serves the demo app with the svc-sdk proxy at /api on the same origin (www/server.mjs), both on
+// 127.0.0.1. Prints both URLs. Ctrl-C stops both.
+//   env: SANDBOX_PORT (default 8787), WWW_PORT (default 5173)
 import { spawn } from "node:child_process";
-import { createReadStream, existsSync, statSync } from "node:fs";
-import http from "node:http";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { ensureNodeModules, ensureRust } from "./setup.mjs";
 import { log, root, run } from "./lib.mjs";
 
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
 const WWW_PORT = Number(process.env.WWW_PORT ?? 5173);
+const TOKEN = "dev-token"; // the sandbox's default token (every scope); it stays in this process
+const ORG = "10234695"; // the sandbox's seeded organization
+const www = path.join(root, "www");
+const dist = path.join(www, "dist");
+
+/** The newest modification time of the files under the given paths (directories walked, node_modules and dist skipped). */
+function newest(...paths) {
+  let t = 0;
+  for (const p of paths) {
+    if (!existsSync(p)) continue;
+    const s = statSync(p);
+    if (!s.isDirectory()) t = Math.max(t, s.mtimeMs);
+    else for (const name of readdirSync(p)) if (name !== "node_modules" && name !== "dist") t = Math.max(t, newest(path.join(p, name)));
+  }
+  return t;
+}
+const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
 
 ensureRust();
 ensureNodeModules();
-if (!existsSync(path.join(root, "pkg/web.js"))) run("node", [path.join(root, "scripts/build.mjs")]);
+
+// The package: built when missing, or older than the Rust sources.
+const wasm = path.join(root, "pkg/svc_sdk_bg.wasm");
+if (!existsSync(path.join(root, "pkg/web.js")) || mtime(wasm) < newest(path.join(root, "src"), path.join(root, "Cargo.toml"))) {
+  log("building the package (pkg/)");
+  run("node", [path.join(root, "scripts/build.mjs")]);
+}
+
+// The app depends on the package as a user's project does ("svc-sdk": "file:.."): a link to this repository.
+if (!existsSync(path.join(www, "node_modules/svc-sdk/package.json"))) {
+  log("installing the demo app's dependencies (www/node_modules)");
+  run("npm", ["install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"], { cwd: www });
+}
+
+// The app: built by Vite when missing, or older than its sources or the package.
+if (mtime(path.join(dist, "index.html")) < newest(path.join(www, "index.html"), path.join(www, "src"), path.join(root, "pkg"))) {
+  log("building the demo app (vite build www)");
+  run(path.join(root, "node_modules/.bin/vite"), ["build", www, "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"]);
+}
+
 log("building the sandbox");
-run("cargo", ["build", "--release", "-p", "sandbox"]);
+run("cargo", ["build", "--release", "--quiet", "-p", "sandbox"]);
 
-const wwwOrigin = `http://127.0.0.1:${WWW_PORT}`;
-const sandbox = spawn(
-  path.join(root, "target/release/sandbox"),
-  ["--port", String(SANDBOX_PORT), "--cors", wwwOrigin, "--cors", `http://localhost:${WWW_PORT}`],
-  { stdio: ["ignore", "pipe", "inherit"] },
-);
+// The sandbox exits when its stdin closes, so it never outlives this script.
+const sandbox = spawn(path.join(root, "target/release/sandbox"), ["--port", String(SANDBOX_PORT), "--exit-on-stdin-eof", "--quiet"], {
+  stdio: ["pipe", "pipe", "inherit"],
+});
 const sandboxUrl = await new Promise((resolve, reject) => {
-  sandbox.on("exit", (code) => reject(new Error(`the sandbox exited (${code})`)));
+  const timer = setTimeout(() => reject(new Error("the sandbox did not start within 15 s")), 15_000);
+  sandbox.once("error", reject);
+  sandbox.once("exit", (code) => reject(new Error(`the sandbox exited (${code}); is port ${SANDBOX_PORT} free? (SANDBOX_PORT=...)`)));
+  let out = "";
   sandbox.stdout.on("data", (chunk) => {
-    const m = String(chunk).match(/listening on (http:\/\/\S+)/);
-    if (m) resolve(m[1]);
+    out += chunk;
+    const m = out.match(/listening on (http:\/\/\S+)/);
+    if (m) {
+      clearTimeout(timer);
+      resolve(m[1]);
+    }
   });
+}).catch((e) => {
+  console.error(`[svc-sdk] ${e.message}`);
+  process.exit(1);
 });
 
-const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".json": "application/json", ".svg": "image/svg+xml" };
-const dist = path.join(root, "www/dist");
-const wwwRoot = existsSync(path.join(dist, "index.html")) ? dist : path.join(root, "www");
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, wwwOrigin);
-  let file = url.pathname.startsWith("/pkg/")
-    ? path.join(root, url.pathname)
-    : path.join(wwwRoot, url.pathname === "/" ? "index.html" : url.pathname);
-  if (!file.startsWith(root) || !existsSync(file) || statSync(file).isDirectory()) {
-    res.statusCode = 404;
-    return res.end("not found");
-  }
-  res.setHeader("content-type", types[path.extname(file)] ?? "application/octet-stream");
-  createReadStream(file).pipe(res);
-});
-await new Promise((resolve) => server.listen(WWW_PORT, "127.0.0.1", resolve));
+// The app's server and the demo data import "svc-sdk" from www/node_modules, as the app does.
+const { startServer } = await import(pathToFileURL(path.join(www, "server.mjs")));
+const { seedFixedAssets } = await import(pathToFileURL(path.join(www, "demo-data.mjs")));
+const seeded = await seedFixedAssets({ apiDomain: sandboxUrl, accessToken: TOKEN, organizationId: ORG });
 
-console.log(`sandbox:  ${sandboxUrl}  (token: dev-token)`);
-console.log(`demo app: ${wwwOrigin}/?api=${encodeURIComponent(sandboxUrl)}`);
+let server;
+try {
+  server = await startServer({
+    dist,
+    apiDomain: sandboxUrl,
+    accessToken: TOKEN,
+    organizationId: ORG,
+    port: WWW_PORT,
+    onApi: ({ method, path: p, status, ms }) => log(`${method} ${p} -> ${status}${ms === undefined ? "" : ` (${ms} ms)`}`),
+  });
+} catch (e) {
+  console.error(`[svc-sdk] the demo app could not listen on 127.0.0.1:${WWW_PORT} (${e.code ?? e.message}); try WWW_PORT=...`);
+  sandbox.stdin.end();
+  process.exit(1);
+}
+
+console.log(`sandbox:  ${sandboxUrl}  (token ${TOKEN}, organization ${ORG}, ${seeded.length} demo fixed assets)`);
+console.log(`demo app: ${server.url}/  (the proxy at ${server.url}/api adds the token; the browser never sees it)`);
 console.log("Ctrl-C stops both.");
 
-const stop = () => {
-  sandbox.kill();
-  server.close();
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  sandbox.stdin.end();
+  sandbox.kill("SIGTERM");
+  await server.close();
   process.exit(0);
-};
+}
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
+sandbox.on("exit", (code, signal) => {
+  if (stopping) return;
+  console.error(`[svc-sdk] the sandbox stopped (${code ?? signal}); stopping the demo app`);
+  server.close().then(() => process.exit(1));
+});

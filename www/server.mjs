@@ -1,0 +1,135 @@
+// The demo app's server: the built app (Vite's output) and, on the same origin, the svc-sdk edge
+// proxy at /api, which adds the token and the organization, so the browser never holds either.
+// Binds 127.0.0.1. Used by `npm start` (scripts/start.mjs) and by tests/js/e2e.test.mjs.
+//
+//   node www/server.mjs            (after a Vite build into www/dist)
+//   env: SVC_API_DOMAIN (default http://127.0.0.1:8787), SVC_TOKEN (default dev-token),
+//        SVC_ORG (default 10234695), PORT (default 5173)
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createProxy } from "svc-sdk";
+
+/** The operations the app calls; the proxy refuses every other one (403). */
+export const APP_OPERATIONS = ["createOrganization", "listFixedAssetTypes", "listAccounts", "createFixedAsset", "listFixedAssets", "updateNotificationChannels"];
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  // The page loads only its own files and talks only to its own origin; the wasm needs 'wasm-unsafe-eval'.
+  "content-security-policy":
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+};
+
+/**
+ * Starts the server. `dist` is the Vite output directory; apiDomain, accessToken and organizationId
+ * are the proxy's (a sandbox URL and its dev token, for the demo). Resolves with { url, port, close }.
+ */
+export async function startServer({ dist, apiDomain, accessToken, organizationId, port = 0, host = "127.0.0.1", maxBodyBytes = 1 << 20, onApi } = {}) {
+  const proxy = createProxy({ apiDomain, accessToken, organizationId, allow: APP_OPERATIONS });
+  const root = path.resolve(dist);
+
+  async function serveApi(req, res, url) {
+    const started = performance.now();
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += chunk.length;
+      if (size > maxBodyBytes) return send(res, 413, { code: 1413, message: "the request body is too large" }, { connection: "close" });
+      chunks.push(chunk);
+    }
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+    const hasBody = req.method !== "GET" && req.method !== "HEAD" && chunks.length > 0;
+    const request = new Request(url, { method: req.method, headers, body: hasBody ? Buffer.concat(chunks) : undefined });
+    const response = await proxy(request);
+    res.statusCode = response.status;
+    response.headers.forEach((v, k) => res.setHeader(k, v));
+    res.setHeader("cache-control", "no-store");
+    res.end(Buffer.from(await response.arrayBuffer()));
+    onApi?.({ method: req.method, path: url.pathname, status: response.status, ms: Math.round(performance.now() - started) });
+  }
+
+  async function serveFile(req, res, url) {
+    if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, { message: "method not allowed" }, { allow: "GET, HEAD" });
+    let pathname;
+    try {
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      return send(res, 400, { message: "bad path" });
+    }
+    const file = path.join(root, pathname === "/" ? "index.html" : pathname);
+    if (!file.startsWith(root + path.sep) || pathname.includes("\0")) return send(res, 404, { message: "not found" });
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile()) return send(res, 404, { message: "not found" });
+    res.setHeader("content-type", TYPES[path.extname(file)] ?? "application/octet-stream");
+    res.setHeader("content-length", info.size);
+    // Vite names the built assets by their content hash: they never change.
+    res.setHeader("cache-control", pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache");
+    if (req.method === "HEAD") return res.end();
+    createReadStream(file).on("error", () => res.destroy()).pipe(res);
+  }
+
+  const server = http.createServer((req, res) => {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    const url = new URL(req.url ?? "/", `http://${host}:${server.address().port}`);
+    const work = url.pathname.startsWith("/api/") ? serveApi(req, res, url) : serveFile(req, res, url);
+    work.catch((e) => {
+      if (!res.headersSent) send(res, 502, { code: 1000, message: "the proxy failed" });
+      else res.destroy();
+      onApi?.({ method: req.method, path: url.pathname, status: 502, error: String(e?.message ?? e) });
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+  const actual = server.address().port;
+  return {
+    url: `http://${host}:${actual}`,
+    port: actual,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function send(res, status, body, headers = {}) {
+  res.statusCode = status;
+  res.setHeader("content-type", "application/json");
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.end(JSON.stringify(body));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const server = await startServer({
+    dist: path.join(path.dirname(fileURLToPath(import.meta.url)), "dist"),
+    apiDomain: process.env.SVC_API_DOMAIN ?? "http://127.0.0.1:8787",
+    accessToken: process.env.SVC_TOKEN ?? "dev-token",
+    organizationId: process.env.SVC_ORG ?? "10234695",
+    port: Number(process.env.PORT ?? 5173),
+  });
+  console.log(`demo app: ${server.url}`);
+  const stop = () => server.close().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}

@@ -1,0 +1,2 @@
+// Vite handles CSS imports.
+declare module "*.css";

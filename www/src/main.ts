@@ -1,0 +1,44 @@
+// The demo app: four views on one page, switched by the URL hash. The browser never holds a token:
+// the Client talks to the edge proxy (createProxy) that the app's own server mounts at /api on the
+// same origin, and the proxy adds the token and the organization.
+import { Client } from "svc-sdk";
+import "./style.css";
+import { mountSignup } from "./signup.ts";
+import { mountAsset } from "./asset.ts";
+import { mountChannel } from "./channel.ts";
+import { mountList } from "./list.ts";
+
+const apiDomain = `${location.origin}/api`;
+const client = new Client({ apiDomain });
+
+type View = { show(): void };
+const mounts: Record<string, (root: HTMLElement, client: Client) => View> = {
+  signup: mountSignup,
+  asset: mountAsset,
+  channel: mountChannel,
+  list: mountList,
+};
+const views = new Map<string, View>();
+
+function route(): void {
+  const name = location.hash.slice(1) in mounts ? location.hash.slice(1) : "signup";
+  for (const section of document.querySelectorAll<HTMLElement>("section.view")) {
+    section.hidden = section.dataset.view !== name;
+  }
+  for (const link of document.querySelectorAll<HTMLAnchorElement>("nav a")) {
+    if (link.dataset.view === name) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  let view = views.get(name);
+  if (!view) {
+    view = mounts[name](document.getElementById(`view-${name}`)!, client);
+    views.set(name, view);
+  }
+  view.show();
+  document.title = `${document.querySelector(`#view-${name} h1`)?.textContent ?? "svc-sdk"} · svc-sdk demo`;
+}
+
+document.getElementById("api-info")!.textContent = `API: ${apiDomain} (the app's proxy; no token in the browser)`;
+window.addEventListener("hashchange", route);
+route();
+document.body.dataset.ready = "true";
