@@ -1,6 +1,6 @@
 //! Wire types of the billing family: project tasks, plans, events and their list queries.
 
-use crate::model::common::{value_set, Extra, Id, Tag};
+use crate::model::common::{value_set, wire, Id, Tag};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tsify::Tsify;
@@ -15,464 +15,231 @@ pub enum NumberOrText {
     Text(String),
 }
 
-/// Body of `createTask` and `updateTask`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct TaskInput {
-    pub task_name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub description: Option<String>,
-    /// Hourly rate, an integer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub rate: Option<NumberOrText>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub budget_hours: Option<NumberOrText>,
+wire! {
+    /// Body of `createTask` and `updateTask`.
+    request TaskInput {
+        task_name: String,
+        description?: String,
+        /// Hourly rate, an integer.
+        rate?: NumberOrText,
+        budget_hours?: NumberOrText,
+    }
 }
 
-/// A task of a project, as the task operations return it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct Task {
-    pub task_id: Id,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub project_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub currency_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub customer_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub task_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub project_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub customer_name: Option<String>,
-    /// Hours, in `hh:mm` form.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub billed_hours: Option<NumberOrText>,
-    /// Total logged hours, in `hh:mm` form.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub log_time: Option<NumberOrText>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub un_billed_hours: Option<NumberOrText>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub description: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub rate: Option<NumberOrText>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub budget_hours: Option<NumberOrText>,
-    /// `active` in the samples.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub status: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub is_billable: Option<bool>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    /// A task of a project, as the task operations return it.
+    response Task {
+        task_id: Id,
+        project_id?: Id,
+        currency_id?: Id,
+        customer_id?: Id,
+        task_name?: String,
+        project_name?: String,
+        customer_name?: String,
+        /// Hours, in `hh:mm` form.
+        billed_hours?: NumberOrText,
+        /// Total logged hours, in `hh:mm` form.
+        log_time?: NumberOrText,
+        un_billed_hours?: NumberOrText,
+        description?: String,
+        rate?: NumberOrText,
+        budget_hours?: NumberOrText,
+        /// `active` in the samples.
+        status?: String,
+        is_billable?: bool,
+    }
 }
 
-/// Query of `listTasks`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct TaskListQuery {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub page: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub per_page: Option<u32>,
+wire! {
+    /// Query of `listTasks`.
+    #[derive(Default)]
+    request TaskListQuery {
+        page?: u32,
+        per_page?: u32,
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "snake_case")]
-pub enum PlanStatus {
-    Active,
-    Inactive,
+value_set! {
+    PlanStatus { Active = "active", Inactive = "inactive" }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "snake_case")]
-pub enum IntervalUnit {
-    Months,
-    Years,
+value_set! {
+    IntervalUnit { Months = "months", Years = "years" }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "snake_case")]
-pub enum TaxSpecification {
-    Inter,
-    Intra,
+value_set! {
+    TaxSpecification { Inter = "inter", Intra = "intra" }
 }
 
-/// `filter_by` of `listPlans`, bare or written as a `PlanStatus.` value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-pub enum PlanFilter {
-    All,
-    #[serde(rename = "ACTIVE")]
-    Active,
-    #[serde(rename = "INACTIVE")]
-    Inactive,
-    #[serde(rename = "PlanStatus.All")]
-    StatusAll,
-    #[serde(rename = "PlanStatus.ACTIVE")]
-    StatusActive,
-    #[serde(rename = "PlanStatus.INACTIVE")]
-    StatusInactive,
+value_set! {
+    /// `filter_by` of `listPlans`, bare or written as a `PlanStatus.` value.
+    PlanFilter {
+        All = "All",
+        Active = "ACTIVE",
+        Inactive = "INACTIVE",
+        StatusAll = "PlanStatus.All",
+        StatusActive = "PlanStatus.ACTIVE",
+        StatusInactive = "PlanStatus.INACTIVE",
+    }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct AddonInput {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub addon_code: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub name: Option<String>,
+wire! {
+    request AddonInput {
+        addon_code?: String,
+        name?: String,
+    }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct PlanCustomFieldInput {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub customfield_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub label: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub value: Option<NumberOrText>,
+wire! {
+    request PlanCustomFieldInput {
+        customfield_id?: Id,
+        label?: String,
+        value?: NumberOrText,
+    }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct ItemTaxPreferenceInput {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tax_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tax_specification: Option<TaxSpecification>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tax_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tax_percentage: Option<f64>,
+wire! {
+    request ItemTaxPreferenceInput {
+        tax_id?: Id,
+        tax_specification?: TaxSpecification,
+        tax_name?: String,
+        tax_percentage?: f64,
+    }
 }
 
-/// Body of `createPlan` and `updatePlan`; the documents mark no field required.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct PlanInput {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub plan_code: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub description: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub store_markup_description: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub status: Option<PlanStatus>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub product_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub account_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tax_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub trial_period: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub setup_fee: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub setup_fee_account_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tags: Option<Vec<Tag>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub custom_fields: Option<Vec<PlanCustomFieldInput>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub recurring_price: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub unit: Option<String>,
-    /// Billing period count: 2 with `months` bills every two months.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub interval: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub interval_unit: Option<IntervalUnit>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub billing_cycles: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub product_type: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub hsn_or_sac: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub sat_item_key_code: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub unitkey_code: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub item_tax_preferences: Option<Vec<ItemTaxPreferenceInput>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub addons: Option<Vec<AddonInput>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub is_taxable: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tax_exemption_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tax_exemption_code: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub can_charge_setup_fee_immediately: Option<bool>,
+wire! {
+    /// Body of `createPlan` and `updatePlan`; the documents mark no field required.
+    #[derive(Default)]
+    request PlanInput {
+        plan_code?: String,
+        name?: String,
+        description?: String,
+        store_markup_description?: String,
+        status?: PlanStatus,
+        product_id?: Id,
+        account_id?: Id,
+        tax_id?: Id,
+        trial_period?: i64,
+        setup_fee?: f64,
+        setup_fee_account_id?: Id,
+        tags?: Vec<Tag>,
+        custom_fields?: Vec<PlanCustomFieldInput>,
+        recurring_price?: f64,
+        unit?: String,
+        /// Billing period count: 2 with `months` bills every two months.
+        interval?: i64,
+        interval_unit?: IntervalUnit,
+        billing_cycles?: i64,
+        product_type?: String,
+        hsn_or_sac?: String,
+        sat_item_key_code?: i64,
+        unitkey_code?: String,
+        item_tax_preferences?: Vec<ItemTaxPreferenceInput>,
+        addons?: Vec<AddonInput>,
+        is_taxable?: bool,
+        tax_exemption_id?: Id,
+        tax_exemption_code?: String,
+        can_charge_setup_fee_immediately?: bool,
+    }
 }
 
-/// One quantity bracket of an addon's price.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct PriceBracket {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub start_quantity: Option<NumberOrText>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub end_quantity: Option<NumberOrText>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub price: Option<NumberOrText>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    /// One quantity bracket of an addon's price.
+    response PriceBracket {
+        start_quantity?: NumberOrText,
+        end_quantity?: NumberOrText,
+        price?: NumberOrText,
+    }
 }
 
-/// An addon of a plan, as responses list it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct PlanAddon {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub addon_code: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub status: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub pricing_scheme: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub unit_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub price_brackets: Option<Vec<PriceBracket>>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    /// An addon of a plan, as responses list it.
+    response PlanAddon {
+        addon_code?: String,
+        name?: String,
+        status?: String,
+        pricing_scheme?: String,
+        unit_name?: String,
+        price_brackets?: Vec<PriceBracket>,
+    }
 }
 
-/// A custom field of a plan, as responses list it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct PlanCustomField {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub customfield_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub is_active: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub show_in_all_pdf: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub value_formatted: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub data_type: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub index: Option<NumberOrText>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub label: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub show_on_pdf: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub placeholder: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional, type = "unknown")]
-    pub value: Option<Value>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    /// A custom field of a plan, as responses list it.
+    response PlanCustomField {
+        customfield_id?: Id,
+        is_active?: bool,
+        show_in_all_pdf?: bool,
+        value_formatted?: String,
+        data_type?: String,
+        index?: NumberOrText,
+        label?: String,
+        show_on_pdf?: bool,
+        placeholder?: String,
+        #[tsify(type = "unknown")]
+        value?: Value,
+    }
 }
 
-/// A tax preference of a plan, as responses list it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct PlanTaxPreference {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tax_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional, type = "TaxSpecification")]
-    pub tax_specification: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tax_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tax_percentage: Option<NumberOrText>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    /// A tax preference of a plan, as responses list it.
+    response PlanTaxPreference {
+        tax_id?: Id,
+        #[tsify(type = "TaxSpecification")]
+        tax_specification?: String,
+        tax_name?: String,
+        tax_percentage?: NumberOrText,
+    }
 }
 
-/// A plan, as the plan operations return it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct Plan {
-    pub plan_code: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub description: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub store_markup_description: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional, type = "PlanStatus")]
-    pub status: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub product_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub account_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub account_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tax_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub trial_period: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub setup_fee: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub setup_fee_account_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub setup_fee_account_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub tags: Option<Vec<Tag>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub custom_fields: Option<Vec<PlanCustomField>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub recurring_price: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub unit: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub interval: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional, type = "IntervalUnit")]
-    pub interval_unit: Option<String>,
-    /// -1 in the samples; its meaning is not documented.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub billing_cycles: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub product_type: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub hsn_or_sac: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub sat_item_key_code: Option<NumberOrText>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub unitkey_code: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub item_tax_preferences: Option<Vec<PlanTaxPreference>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub addons: Option<Vec<PlanAddon>>,
-    /// The hosted subscription page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub created_time: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub updated_time: Option<String>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    /// A plan, as the plan operations return it.
+    response Plan {
+        plan_code: String,
+        name?: String,
+        description?: String,
+        store_markup_description?: String,
+        #[tsify(type = "PlanStatus")]
+        status?: String,
+        product_id?: Id,
+        account_id?: Id,
+        account_name?: String,
+        tax_id?: Id,
+        trial_period?: i64,
+        setup_fee?: f64,
+        setup_fee_account_id?: Id,
+        setup_fee_account_name?: String,
+        tags?: Vec<Tag>,
+        custom_fields?: Vec<PlanCustomField>,
+        recurring_price?: f64,
+        unit?: String,
+        interval?: i64,
+        #[tsify(type = "IntervalUnit")]
+        interval_unit?: String,
+        /// -1 in the samples; its meaning is not documented.
+        billing_cycles?: i64,
+        product_type?: String,
+        hsn_or_sac?: String,
+        sat_item_key_code?: NumberOrText,
+        unitkey_code?: String,
+        item_tax_preferences?: Vec<PlanTaxPreference>,
+        addons?: Vec<PlanAddon>,
+        /// The hosted subscription page.
+        url?: String,
+        created_time?: String,
+        updated_time?: String,
+    }
 }
 
-/// Query of `listPlans`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct PlanListQuery {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub filter_by: Option<PlanFilter>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub product_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub page: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub per_page: Option<u32>,
+wire! {
+    /// Query of `listPlans`.
+    #[derive(Default)]
+    request PlanListQuery {
+        filter_by?: PlanFilter,
+        product_id?: Id,
+        page?: u32,
+        per_page?: u32,
+    }
 }
 
 value_set! {
@@ -508,55 +275,34 @@ value_set! {
 /// The wire names of the 24 event types.
 pub const EVENT_TYPES: &[&str] = EventType::VALUES;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "snake_case")]
-pub enum WebhookStatus {
-    Success,
-    Scheduled,
-    Failure,
+value_set! {
+    WebhookStatus { Success = "success", Scheduled = "scheduled", Failure = "failure" }
 }
 
-/// One delivery of an event to a webhook.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct EventWebhook {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub webhook_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional, type = "WebhookStatus")]
-    pub status: Option<String>,
-    /// When it was last sent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub last_updated_time: Option<String>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    /// One delivery of an event to a webhook.
+    response EventWebhook {
+        webhook_id?: Id,
+        url?: String,
+        #[tsify(type = "WebhookStatus")]
+        status?: String,
+        /// When it was last sent.
+        last_updated_time?: String,
+    }
 }
 
-/// A happening in the organization; also the body of a billing webhook.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct Event {
-    pub event_id: Id,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional, type = "EventType")]
-    pub event_type: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub event_time: Option<String>,
-    /// The data of the happening; its structure per event type is not documented.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional, type = "string | Record<string, unknown>")]
-    pub payload: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub webhooks: Option<Vec<EventWebhook>>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    /// A happening in the organization; also the body of a billing webhook.
+    response Event {
+        event_id: Id,
+        #[tsify(type = "EventType")]
+        event_type?: String,
+        event_time?: String,
+        /// The data of the happening; its structure per event type is not documented.
+        #[tsify(type = "string | Record<string, unknown>")]
+        payload?: Value,
+        webhooks?: Vec<EventWebhook>,
+    }
 }
 
 impl Event {
@@ -567,15 +313,13 @@ impl Event {
     }
 }
 
-/// Query of `listEvents`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct EventListQuery {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub page: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub per_page: Option<u32>,
+wire! {
+    /// Query of `listEvents`.
+    #[derive(Default)]
+    request EventListQuery {
+        page?: u32,
+        per_page?: u32,
+    }
 }
 
 #[cfg(test)]

@@ -1,50 +1,44 @@
 //! Wire types of the crm family: notification channels (watch), their update result and callbacks.
 
-use crate::model::common::{Extra, Id};
+use crate::model::common::{value_set, wire, Id};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use tsify::Tsify;
 
-/// The operation half of an `events` entry `{module_api_name}.{operation}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "snake_case")]
-pub enum WatchOperation {
-    Create,
-    Delete,
-    Edit,
-    All,
+value_set! {
+    /// The operation half of an `events` entry `{module_api_name}.{operation}`.
+    WatchOperation {
+        Create = "create",
+        Delete = "delete",
+        Edit = "edit",
+        All = "all",
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "snake_case")]
-pub enum ConditionType {
-    FieldSelection,
+value_set! {
+    ConditionType { FieldSelection = "field_selection" }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "snake_case")]
-pub enum GroupOperator {
-    And,
-    Or,
+value_set! {
+    GroupOperator { And = "and", Or = "or" }
 }
 
-/// A module or a field, named by its API name and id.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct ApiRef {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub api_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub id: Option<Id>,
+wire! {
+    /// A module or a field, named by its API name and id.
+    #[derive(Default)]
+    request ApiRef {
+        api_name?: String,
+        id?: Id,
+    }
 }
 
-/// A group of fields joined by one operator; groups nest.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct FieldSelection {
-    pub group_operator: GroupOperator,
-    pub group: Vec<GroupMember>,
+wire! {
+    /// A group of fields joined by one operator; groups nest.
+    request FieldSelection {
+        group_operator: GroupOperator,
+        group: Vec<GroupMember>,
+    }
 }
 
 /// A member of a group: one field, or a nested group.
@@ -55,150 +49,100 @@ pub enum GroupMember {
     Group(FieldSelection),
 }
 
-/// Notify only when the selected fields of a module change.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct NotificationCondition {
-    pub r#type: ConditionType,
-    pub module: ApiRef,
-    pub field_selection: FieldSelection,
+wire! {
+    /// Notify only when the selected fields of a module change.
+    request NotificationCondition {
+        r#type: ConditionType,
+        module: ApiRef,
+        field_selection: FieldSelection,
+    }
 }
 
-/// One channel of the `updateNotificationChannels` body.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct WatchChannel {
-    /// A long; echoed back in callbacks.
-    #[tsify(type = "Id | number")]
-    pub channel_id: Id,
-    #[tsify(type = "`${string}.${WatchOperation}`[]")]
-    pub events: Vec<String>,
-    /// Receives the POST callbacks.
-    pub notify_url: String,
-    /// At most 50 characters; echoed in callbacks for verification.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub token: Option<String>,
-    /// ISO date-time, at most one week ahead; the service defaults to one hour.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub channel_expiry: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub notification_condition: Option<Vec<NotificationCondition>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub notify_on_related_action: Option<bool>,
+wire! {
+    /// One channel of the `updateNotificationChannels` body.
+    request WatchChannel {
+        /// A long; echoed back in callbacks.
+        #[tsify(type = "Id | number")]
+        channel_id: Id,
+        #[tsify(type = "`${string}.${WatchOperation}`[]")]
+        events: Vec<String>,
+        /// Receives the POST callbacks.
+        notify_url: String,
+        /// At most 50 characters; echoed in callbacks for verification.
+        token?: String,
+        /// ISO date-time, at most one week ahead; the service defaults to one hour.
+        channel_expiry?: String,
+        notification_condition?: Vec<NotificationCondition>,
+        notify_on_related_action?: bool,
+    }
 }
 
-/// Params of `updateNotificationChannels`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct WatchParams {
-    pub watch: Vec<WatchChannel>,
+wire! {
+    /// Params of `updateNotificationChannels`.
+    request WatchParams {
+        watch: Vec<WatchChannel>,
+    }
 }
 
-/// One entry of `details.events` in the update result.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct WatchedEvent {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub channel_expiry: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub resource_uri: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub resource_id: Option<Id>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub resource_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub channel_id: Option<Id>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    /// One entry of `details.events` in the update result.
+    response WatchedEvent {
+        channel_expiry?: String,
+        resource_uri?: String,
+        resource_id?: Id,
+        resource_name?: String,
+        channel_id?: Id,
+    }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct WatchResultDetails {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub events: Option<Vec<WatchedEvent>>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    response WatchResultDetails {
+        events?: Vec<WatchedEvent>,
+    }
 }
 
-/// One item of the `watch` array that `updateNotificationChannels` returns.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct WatchResult {
-    /// `SUCCESS` on success.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub code: Option<String>,
-    /// `success` on success.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub status: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub message: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub details: Option<WatchResultDetails>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    /// One item of the `watch` array that `updateNotificationChannels` returns.
+    response WatchResult {
+        /// `SUCCESS` on success.
+        code?: String,
+        /// `success` on success.
+        status?: String,
+        message?: String,
+        details?: WatchResultDetails,
+    }
 }
 
-/// The new values of one record in a callback.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct AffectedValues {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub record_id: Option<Id>,
-    /// Field API name to its new value.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional, type = "Record<string, unknown>")]
-    pub values: Option<Map<String, Value>>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    /// The new values of one record in a callback.
+    response AffectedValues {
+        record_id?: Id,
+        /// Field API name to its new value.
+        #[tsify(type = "Record<string, unknown>")]
+        values?: Map<String, Value>,
+    }
 }
 
-/// The callback body the service posts to a channel's `notify_url`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-pub struct WatchNotification {
-    /// Server time of sending.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub server_time: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub affected_values: Option<Vec<AffectedValues>>,
-    /// The parameters given in the notify URL.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional, type = "Record<string, unknown>")]
-    pub query_params: Option<Map<String, Value>>,
-    pub module: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub resource_uri: Option<String>,
-    /// The affected records.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub ids: Option<Vec<Id>>,
-    /// Record id to the names of its changed fields, one object per record.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional, type = "Record<string, string[]>[]")]
-    pub affected_fields: Option<Vec<BTreeMap<String, Vec<String>>>>,
-    pub operation: String,
-    pub channel_id: Id,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
-    pub token: Option<String>,
-    #[serde(flatten)]
-    #[tsify(type = "Record<string, unknown>")]
-    pub extra: Extra,
+wire! {
+    /// The callback body the service posts to a channel's `notify_url`.
+    response WatchNotification {
+        /// Server time of sending.
+        server_time?: i64,
+        affected_values?: Vec<AffectedValues>,
+        /// The parameters given in the notify URL.
+        #[tsify(type = "Record<string, unknown>")]
+        query_params?: Map<String, Value>,
+        module: String,
+        resource_uri?: String,
+        /// The affected records.
+        ids?: Vec<Id>,
+        /// Record id to the names of its changed fields, one object per record.
+        #[tsify(type = "Record<string, string[]>[]")]
+        affected_fields?: Vec<BTreeMap<String, Vec<String>>>,
+        operation: String,
+        channel_id: Id,
+        token?: String,
+    }
 }
 
 #[cfg(test)]

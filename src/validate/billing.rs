@@ -153,39 +153,23 @@ pub static LIST_EVENTS: Schema = Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::{check_object, Issue};
+    use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
+    use crate::validate::Issue;
     use serde_json::json;
 
     const NOW: i64 = 1_714_560_000_000;
 
     fn run(schema: &Schema, params: Value) -> Vec<Issue> {
-        let mut ctx = Ctx::at(NOW);
-        check_object(
-            schema,
-            params.as_object().expect("params are an object"),
-            &mut ctx,
-        );
-        ctx.issues
+        issues_at(schema, &params, NOW)
     }
 
     fn passes(schema: &Schema, params: Value) {
-        let issues = run(schema, params);
-        assert!(issues.is_empty(), "{issues:#?}");
+        expect_none(&run(schema, params));
     }
 
     /// Asserts exactly one issue, with this path, code and details.
     fn fails(schema: &Schema, params: Value, path: Value, code: IssueCode, details: Value) {
-        let issues = run(schema, params);
-        assert_eq!(issues.len(), 1, "{issues:#?}");
-        let issue = &issues[0];
-        assert_eq!(
-            serde_json::to_value(&issue.path).unwrap(),
-            path,
-            "{issue:?}"
-        );
-        assert_eq!(issue.code, code, "{issue:?}");
-        assert_eq!(Value::Object(issue.details.clone()), details, "{issue:?}");
-        assert!(!issue.message.is_empty());
+        expect_one(&run(schema, params), path, code, details);
     }
 
     fn text(n: usize) -> String {
@@ -314,16 +298,14 @@ mod tests {
             &CREATE_TASK,
             json!({"description": text(501), "rate": "x", "budget_hours": [1]}),
         );
-        let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.path_string(), i.code)).collect();
-        assert_eq!(
-            got,
-            [
-                ("task_name".to_string(), IssueCode::Required),
-                ("description".to_string(), IssueCode::TooLong),
-                ("rate".to_string(), IssueCode::InvalidType),
-                ("budget_hours".to_string(), IssueCode::InvalidType),
-            ]
+        expect_all(
+            &issues,
+            &[
+                ("task_name", IssueCode::Required),
+                ("description", IssueCode::TooLong),
+                ("rate", IssueCode::InvalidType),
+                ("budget_hours", IssueCode::InvalidType),
+            ],
         );
     }
 

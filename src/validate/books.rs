@@ -650,7 +650,10 @@ fn refund_sort_column(map: &Map<String, Value>, ctx: &mut Ctx) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::{check_object, Issue};
+    use crate::validate::testing::{
+        expect_all, expect_none, expect_one, issues_at, json_path, vendor,
+    };
+    use crate::validate::Issue;
     use serde_json::json;
 
     const NOW: i64 = 1_732_233_600_000;
@@ -669,13 +672,7 @@ mod tests {
     }
 
     fn run(op: &str, params: &Value) -> Vec<Issue> {
-        let mut ctx = Ctx::at(NOW);
-        check_object(
-            schema(op),
-            params.as_object().expect("params are an object"),
-            &mut ctx,
-        );
-        ctx.issues
+        issues_at(schema(op), params, NOW)
     }
 
     /// Sets the value at a JSON pointer; `null` removes the key.
@@ -715,22 +712,11 @@ mod tests {
     }
 
     fn assert_ok(op: &str, params: &Value) {
-        let issues = run(op, params);
-        assert!(issues.is_empty(), "{op}: {issues:#?}");
+        expect_none(&run(op, params));
     }
 
     fn assert_one(op: &str, params: &Value, code: IssueCode, pointer: &str, details: Value) {
-        let issues = run(op, params);
-        assert_eq!(issues.len(), 1, "{op}: {issues:#?}");
-        let issue = &issues[0];
-        assert_eq!(issue.code, code, "{issue:#?}");
-        assert_eq!(
-            serde_json::to_value(&issue.path).unwrap(),
-            path_of(pointer),
-            "{issue:#?}"
-        );
-        assert_eq!(Value::Object(issue.details.clone()), details, "{issue:#?}");
-        assert!(!issue.message.is_empty());
+        expect_one(&run(op, params), path_of(pointer), code, details);
     }
 
     /// A valid params example per operation, built from the documents.
@@ -1034,22 +1020,17 @@ mod tests {
             "createOrganization",
             &json!({ "name": " ", "portal_name": "ab-c", "fiscal_year_start_month": "jan", "industry_size": "tiny" }),
         );
-        let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.path_string(), i.code)).collect();
-        assert_eq!(
-            got,
-            [
-                ("name".to_string(), IssueCode::Required),
-                ("currency_code".to_string(), IssueCode::Required),
-                ("time_zone".to_string(), IssueCode::Required),
-                ("portal_name".to_string(), IssueCode::TooShort),
-                ("portal_name".to_string(), IssueCode::InvalidFormat),
-                (
-                    "fiscal_year_start_month".to_string(),
-                    IssueCode::InvalidValue
-                ),
-                ("industry_size".to_string(), IssueCode::InvalidValue),
-            ]
+        expect_all(
+            &issues,
+            &[
+                ("name", IssueCode::Required),
+                ("currency_code", IssueCode::Required),
+                ("time_zone", IssueCode::Required),
+                ("portal_name", IssueCode::TooShort),
+                ("portal_name", IssueCode::InvalidFormat),
+                ("fiscal_year_start_month", IssueCode::InvalidValue),
+                ("industry_size", IssueCode::InvalidValue),
+            ],
         );
     }
 
@@ -1208,22 +1189,17 @@ mod tests {
                 "status": "open"
             }),
         );
-        let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.path_string(), i.code)).collect();
-        assert_eq!(
-            got,
-            [
-                ("journal_date".to_string(), IssueCode::Required),
-                ("journal_type".to_string(), IssueCode::InvalidValue),
-                ("line_items[0].amount".to_string(), IssueCode::Required),
-                (
-                    "line_items[1].debit_or_credit".to_string(),
-                    IssueCode::Required
-                ),
-                ("line_items[1].amount".to_string(), IssueCode::InvalidType),
-                ("line_items[2]".to_string(), IssueCode::InvalidType),
-                ("status".to_string(), IssueCode::InvalidValue),
-            ]
+        expect_all(
+            &issues,
+            &[
+                ("journal_date", IssueCode::Required),
+                ("journal_type", IssueCode::InvalidValue),
+                ("line_items[0].amount", IssueCode::Required),
+                ("line_items[1].debit_or_credit", IssueCode::Required),
+                ("line_items[1].amount", IssueCode::InvalidType),
+                ("line_items[2]", IssueCode::InvalidType),
+                ("status", IssueCode::InvalidValue),
+            ],
         );
     }
 
@@ -1319,19 +1295,17 @@ mod tests {
                 "asset_purchase_date": "2024/12/17", "tags": [{ "tag_id": false }]
             }),
         );
-        let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.path_string(), i.code)).collect();
-        assert_eq!(
-            got,
-            [
-                ("fixed_asset_type_id".to_string(), IssueCode::Required),
-                ("asset_account_id".to_string(), IssueCode::Required),
-                ("depreciation_percentage".to_string(), IssueCode::OutOfRange),
-                ("asset_cost".to_string(), IssueCode::Required),
-                ("asset_purchase_date".to_string(), IssueCode::InvalidFormat),
-                ("tags[0].tag_id".to_string(), IssueCode::InvalidType),
-                ("depreciation_percentage".to_string(), IssueCode::NotAllowed),
-            ]
+        expect_all(
+            &issues,
+            &[
+                ("fixed_asset_type_id", IssueCode::Required),
+                ("asset_account_id", IssueCode::Required),
+                ("depreciation_percentage", IssueCode::OutOfRange),
+                ("asset_cost", IssueCode::Required),
+                ("asset_purchase_date", IssueCode::InvalidFormat),
+                ("tags[0].tag_id", IssueCode::InvalidType),
+                ("depreciation_percentage", IssueCode::NotAllowed),
+            ],
         );
     }
 
@@ -1520,23 +1494,18 @@ mod tests {
                 "vehicle_type": "truck", "line_items": [{ "product_type": "x", "amount": "1" }]
             }),
         );
-        let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.path_string(), i.code)).collect();
-        assert_eq!(
-            got,
-            [
-                ("x_unique_identifier_key".to_string(), IssueCode::Required),
-                ("x_unique_identifier_value".to_string(), IssueCode::Required),
-                ("x_upsert".to_string(), IssueCode::InvalidType),
-                ("date".to_string(), IssueCode::InvalidFormat),
-                ("line_items[0].amount".to_string(), IssueCode::InvalidType),
-                (
-                    "line_items[0].product_type".to_string(),
-                    IssueCode::InvalidValue
-                ),
-                ("vehicle_type".to_string(), IssueCode::InvalidValue),
-                ("start_reading".to_string(), IssueCode::NotAllowed),
-            ]
+        expect_all(
+            &issues,
+            &[
+                ("x_unique_identifier_key", IssueCode::Required),
+                ("x_unique_identifier_value", IssueCode::Required),
+                ("x_upsert", IssueCode::InvalidType),
+                ("date", IssueCode::InvalidFormat),
+                ("line_items[0].amount", IssueCode::InvalidType),
+                ("line_items[0].product_type", IssueCode::InvalidValue),
+                ("vehicle_type", IssueCode::InvalidValue),
+                ("start_reading", IssueCode::NotAllowed),
+            ],
         );
     }
 
@@ -1629,23 +1598,15 @@ mod tests {
                 "line_items": [{ "name": "n".repeat(101), "serial_numbers": "SN-1", "tax_treatment_code": "x" }]
             }),
         );
-        let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.path_string(), i.code)).collect();
-        assert_eq!(
-            got,
-            [
-                ("tax_treatment".to_string(), IssueCode::InvalidValue),
-                ("date".to_string(), IssueCode::InvalidFormat),
-                ("line_items[0].name".to_string(), IssueCode::TooLong),
-                (
-                    "line_items[0].tax_treatment_code".to_string(),
-                    IssueCode::InvalidValue
-                ),
-                (
-                    "line_items[0].serial_numbers".to_string(),
-                    IssueCode::InvalidType
-                ),
-            ]
+        expect_all(
+            &issues,
+            &[
+                ("tax_treatment", IssueCode::InvalidValue),
+                ("date", IssueCode::InvalidFormat),
+                ("line_items[0].name", IssueCode::TooLong),
+                ("line_items[0].tax_treatment_code", IssueCode::InvalidValue),
+                ("line_items[0].serial_numbers", IssueCode::InvalidType),
+            ],
         );
     }
 
@@ -1655,23 +1616,19 @@ mod tests {
             "listVendorCredits",
             &json!({ "status": "paid", "date_start": "yesterday", "total_end": "9", "page": 0, "per_page": 1.5 }),
         );
-        let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.path_string(), i.code)).collect();
-        assert_eq!(
-            got,
-            [
-                ("date_start".to_string(), IssueCode::InvalidFormat),
-                ("total_end".to_string(), IssueCode::InvalidType),
-                ("page".to_string(), IssueCode::OutOfRange),
-                ("per_page".to_string(), IssueCode::InvalidType),
-                ("status".to_string(), IssueCode::InvalidValue),
-            ]
+        expect_all(
+            &issues,
+            &[
+                ("date_start", IssueCode::InvalidFormat),
+                ("total_end", IssueCode::InvalidType),
+                ("page", IssueCode::OutOfRange),
+                ("per_page", IssueCode::InvalidType),
+                ("status", IssueCode::InvalidValue),
+            ],
         );
     }
 
     // ---- the vendor's examples ----
-
-    const VENDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/vendor/");
 
     /// The vendor example of each operation (method and path template match).
     const VENDOR_FILES: &[(&str, &str)] = &[
@@ -1721,8 +1678,7 @@ mod tests {
     ];
 
     fn vendor_file(name: &str) -> Value {
-        let text = std::fs::read_to_string(format!("{VENDOR}{name}.json")).unwrap();
-        serde_json::from_str(&text).unwrap()
+        vendor(&format!("{name}.json"))
     }
 
     /// The params a user would pass for the vendor example: the JSON body (with the header values under
@@ -1747,21 +1703,6 @@ mod tests {
         Some(Value::Object(query))
     }
 
-    /// `["line_items", 0, "name"]` as the vendor writes placeholder paths: `$.line_items[].name`.
-    fn placeholder_path(issue: &Issue) -> String {
-        let mut s = String::from("$");
-        for seg in &issue.path {
-            match seg {
-                crate::validate::PathSeg::Key(k) => {
-                    s.push('.');
-                    s.push_str(k);
-                }
-                crate::validate::PathSeg::Index(_) => s.push_str("[]"),
-            }
-        }
-        s
-    }
-
     #[test]
     fn vendor_requests_pass_except_on_their_placeholders() {
         for (op_id, name) in VENDOR_FILES {
@@ -1774,7 +1715,7 @@ mod tests {
             };
             let placeholders = &file["type_placeholders_used"]["request"];
             for issue in run(op_id, &params) {
-                let path = placeholder_path(&issue);
+                let path = json_path(&issue);
                 assert!(
                     placeholders
                         .as_array()

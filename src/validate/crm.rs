@@ -292,6 +292,7 @@ fn at_most_ten_fields(condition: &Map<String, Value>, ctx: &mut Ctx) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
     use crate::validate::Issue;
     use serde_json::json;
 
@@ -301,32 +302,16 @@ mod tests {
     const WEEK_ISO: &str = "2024-05-08T10:40:00Z";
 
     fn run(params: Value) -> Vec<Issue> {
-        let mut ctx = Ctx::at(NOW);
-        check_object(
-            &UPDATE_NOTIFICATION_CHANNELS,
-            params.as_object().unwrap(),
-            &mut ctx,
-        );
-        ctx.issues
+        issues_at(&UPDATE_NOTIFICATION_CHANNELS, &params, NOW)
     }
 
     fn passes(params: Value) {
-        let issues = run(params);
-        assert!(issues.is_empty(), "{issues:#?}");
+        expect_none(&run(params));
     }
 
     /// Asserts exactly one issue, with this path, code and details.
     fn fails(params: Value, path: Value, code: IssueCode, details: Value) {
-        let issues = run(params);
-        assert_eq!(issues.len(), 1, "{issues:#?}");
-        let issue = &issues[0];
-        assert_eq!(
-            serde_json::to_value(&issue.path).unwrap(),
-            path,
-            "{issue:?}"
-        );
-        assert_eq!(issue.code, code, "{issue:?}");
-        assert_eq!(Value::Object(issue.details.clone()), details, "{issue:?}");
+        expect_one(&run(params), path, code, details);
     }
 
     fn channel() -> Value {
@@ -801,8 +786,6 @@ mod tests {
             }
         ]});
         let issues = run(params);
-        let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.path_string(), i.code)).collect();
         let want = [
             ("watch[1].notify_url", IssueCode::InvalidFormat),
             ("watch[1].token", IssueCode::TooLong),
@@ -819,9 +802,7 @@ mod tests {
             ("watch[1].events[1]", IssueCode::InvalidFormat),
             ("watch[1].channel_expiry", IssueCode::OutOfRange),
         ];
-        let want: Vec<(String, IssueCode)> =
-            want.iter().map(|(p, c)| (p.to_string(), *c)).collect();
-        assert_eq!(got, want);
+        expect_all(&issues, &want);
     }
 
     #[test]

@@ -166,7 +166,7 @@ mod tests {
     use super::*;
     use crate::catalog::find;
     use crate::family::Family;
-    use crate::validate::invoice::testing::{edge, issues};
+    use crate::validate::testing::{edge, expect_all, issues};
     use crate::validate::IssueCode;
     use serde_json::{json, Value};
 
@@ -295,26 +295,16 @@ mod tests {
             "line_items": [{"so_line_item_id": true, "quantity": "2"}, {"quantity": 1}, {"so_line_item_id": "", "quantity": null}],
             "custom_fields": {"customfield_id": "1"}
         });
-        let got: Vec<(String, IssueCode)> = issues(&CREATE_PACKAGE, &p)
-            .iter()
-            .map(|i| (i.path_string(), i.code))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("salesorder_id".to_string(), IssueCode::Required),
-                ("date".to_string(), IssueCode::InvalidFormat),
-                ("custom_fields".to_string(), IssueCode::InvalidType),
-                (
-                    "line_items[0].so_line_item_id".to_string(),
-                    IssueCode::InvalidType
-                ),
-                ("line_items[0].quantity".to_string(), IssueCode::InvalidType),
-                (
-                    "line_items[2].so_line_item_id".to_string(),
-                    IssueCode::InvalidType
-                ),
-            ]
+        expect_all(
+            &issues(&CREATE_PACKAGE, &p),
+            &[
+                ("salesorder_id", IssueCode::Required),
+                ("date", IssueCode::InvalidFormat),
+                ("custom_fields", IssueCode::InvalidType),
+                ("line_items[0].so_line_item_id", IssueCode::InvalidType),
+                ("line_items[0].quantity", IssueCode::InvalidType),
+                ("line_items[2].so_line_item_id", IssueCode::InvalidType),
+            ],
         );
     }
 
@@ -328,23 +318,18 @@ mod tests {
             "rate": "1200"
         });
         let found = issues(&CREATE_COMPOSITE_ITEM, &p);
-        let got: Vec<(String, IssueCode)> =
-            found.iter().map(|i| (i.path_string(), i.code)).collect();
-        assert_eq!(
-            got,
-            [
+        expect_all(
+            &found,
+            &[
+                ("mapped_items[0].quantity", IssueCode::InvalidType),
+                ("item_type", IssueCode::InvalidValue),
+                ("product_type", IssueCode::InvalidValue),
+                ("rate", IssueCode::InvalidType),
                 (
-                    "mapped_items[0].quantity".to_string(),
-                    IssueCode::InvalidType
+                    "item_tax_preferences[0].tax_specification",
+                    IssueCode::InvalidValue,
                 ),
-                ("item_type".to_string(), IssueCode::InvalidValue),
-                ("product_type".to_string(), IssueCode::InvalidValue),
-                ("rate".to_string(), IssueCode::InvalidType),
-                (
-                    "item_tax_preferences[0].tax_specification".to_string(),
-                    IssueCode::InvalidValue
-                ),
-            ]
+            ],
         );
         assert_eq!(
             json!(found[4].path),

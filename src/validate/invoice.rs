@@ -264,132 +264,12 @@ pub static CREATE_RECURRING_INVOICE: Schema = Schema {
     checks: &[],
 };
 
-/// Helpers for the rule tests of the inventory and invoice families.
-#[cfg(test)]
-pub(crate) mod testing {
-    use crate::validate::{check_object, Ctx, Issue, IssueCode, Schema};
-    use serde_json::{json, Value};
-
-    pub fn issues(schema: &Schema, params: &Value) -> Vec<Issue> {
-        let mut ctx = Ctx::at(0);
-        check_object(
-            schema,
-            params.as_object().expect("params are an object"),
-            &mut ctx,
-        );
-        ctx.issues
-    }
-
-    /// `base` with the value at `path` (keys and indices) replaced; `null` removes it.
-    pub fn with(base: &Value, path: &Value, v: Value) -> Value {
-        let mut out = base.clone();
-        let segs = path.as_array().expect("a path is an array");
-        let (last, parents) = segs.split_last().expect("a path is not empty");
-        let mut at = &mut out;
-        for seg in parents {
-            at = match seg {
-                Value::String(k) => &mut at[k.as_str()],
-                n => &mut at[n.as_u64().unwrap() as usize],
-            };
-        }
-        match (last, v) {
-            (Value::String(k), Value::Null) => {
-                at.as_object_mut().unwrap().remove(k);
-            }
-            (Value::String(k), v) => at[k.as_str()] = v,
-            (n, v) => at[n.as_u64().unwrap() as usize] = v,
-        }
-        out
-    }
-
-    pub fn expect_one(issues: &[Issue], path: Value, code: IssueCode, details: Value) {
-        assert_eq!(issues.len(), 1, "{issues:#?}");
-        let issue = &issues[0];
-        assert_eq!(json!(issue.path), path, "{issue:#?}");
-        assert_eq!(issue.code, code, "{issue:#?}");
-        assert_eq!(Value::Object(issue.details.clone()), details, "{issue:#?}");
-    }
-
-    /// The JSONPath form of an issue's path as the vendor files write it: `$.line_items[].name`.
-    pub fn json_path(issue: &Issue) -> String {
-        let mut s = String::from("$");
-        for seg in &issue.path {
-            match seg {
-                crate::validate::PathSeg::Key(k) => {
-                    s.push('.');
-                    s.push_str(k);
-                }
-                crate::validate::PathSeg::Index(_) => s.push_str("[]"),
-            }
-        }
-        s
-    }
-
-    pub fn vendor(name: &str) -> Value {
-        let path =
-            concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/vendor/").to_string() + name;
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        serde_json::from_str(&text).unwrap()
-    }
-
-    /// The params a vendor file sends: the body of a body method, else the query.
-    pub fn vendor_params(name: &str) -> Value {
-        let file = vendor(name);
-        match file["method"].as_str() {
-            Some("POST" | "PUT" | "PATCH") => file["request_body"].clone(),
-            _ => file["query_params_example"].clone(),
-        }
-    }
-
-    /// Checks that a vendor request passes, except on the fields its placeholders stand in for.
-    pub fn vendor_request_passes(name: &str, schema: &Schema) {
-        let params = vendor_params(name);
-        let placeholders: Vec<String> = vendor(name)["type_placeholders_used"]["request"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|p| p.as_str().map(String::from))
-            .collect();
-        for issue in issues(schema, &params) {
-            assert!(
-                placeholders.contains(&json_path(&issue)),
-                "{name}: {issue:#?}"
-            );
-        }
-    }
-
-    /// Two tests per rule: the value at the edge passes, the one just past it fails with one issue.
-    /// Values are JSON tokens (`null` removes the field); wrap a Rust expression in parentheses.
-    macro_rules! edge {
-        ($($pass:ident / $fail:ident: $schema:expr, $base:expr, $path:tt, $ok:tt => $bad:tt, $code:ident $details:tt;)*) => {$(
-            #[test]
-            fn $pass() {
-                let p = $crate::validate::invoice::testing::with(&$base, &serde_json::json!($path), serde_json::json!($ok));
-                let found = $crate::validate::invoice::testing::issues(&$schema, &p);
-                assert!(found.is_empty(), "{found:#?}");
-            }
-
-            #[test]
-            fn $fail() {
-                let p = $crate::validate::invoice::testing::with(&$base, &serde_json::json!($path), serde_json::json!($bad));
-                $crate::validate::invoice::testing::expect_one(
-                    &$crate::validate::invoice::testing::issues(&$schema, &p),
-                    serde_json::json!($path),
-                    $crate::validate::IssueCode::$code,
-                    serde_json::json!($details),
-                );
-            }
-        )*};
-    }
-    pub(crate) use edge;
-}
-
 #[cfg(test)]
 mod tests {
-    use super::testing::{edge, issues, vendor_request_passes, with};
     use super::*;
     use crate::catalog::{find, Method};
     use crate::family::Family;
+    use crate::validate::testing::{edge, expect_all, issues, vendor_request_passes, with};
     use serde_json::json;
 
     fn currency() -> Value {
@@ -568,13 +448,14 @@ mod tests {
 
     #[test]
     fn the_recurring_invoice_placeholders_fail_only_where_they_stand() {
-        let mut params =
-            super::testing::vendor_params("books-as-invoice__create_recurring_invoice.json");
+        let mut params = crate::validate::testing::vendor_params(
+            "books-as-invoice__create_recurring_invoice.json",
+        );
         params["avatax_use_code"] = json!("string placeholder longer than 25");
         params["avatax_exempt_no"] = json!("another placeholder longer than 25");
         let found: Vec<String> = issues(&CREATE_RECURRING_INVOICE, &params)
             .iter()
-            .map(super::testing::json_path)
+            .map(crate::validate::testing::json_path)
             .collect();
         assert_eq!(found, ["$.avatax_exempt_no", "$.avatax_use_code"]);
     }
@@ -592,15 +473,13 @@ mod tests {
             &CREATE_CURRENCY,
             &json!({"currency_code": 36, "price_precision": "2", "currency_format": []}),
         );
-        let got: Vec<(String, IssueCode)> =
-            found.iter().map(|i| (i.path_string(), i.code)).collect();
-        assert_eq!(
-            got,
-            [
-                ("currency_code".to_string(), IssueCode::InvalidType),
-                ("price_precision".to_string(), IssueCode::InvalidType),
-                ("currency_format".to_string(), IssueCode::InvalidType),
-            ]
+        expect_all(
+            &found,
+            &[
+                ("currency_code", IssueCode::InvalidType),
+                ("price_precision", IssueCode::InvalidType),
+                ("currency_format", IssueCode::InvalidType),
+            ],
         );
     }
 
@@ -613,23 +492,19 @@ mod tests {
             "tasks": [{"description": "ok"}, {"task_name": "t", "description": "d".repeat(501)}],
             "users": [{"user_id": "1", "user_role": "owner", "email": "e".repeat(101)}]
         });
-        let got: Vec<(String, IssueCode)> = issues(&CREATE_PROJECT, &p)
-            .iter()
-            .map(|i| (i.path_string(), i.code))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("project_name".to_string(), IssueCode::TooLong),
-                ("customer_id".to_string(), IssueCode::Required),
-                ("user_id".to_string(), IssueCode::Required),
-                ("billing_type".to_string(), IssueCode::InvalidValue),
-                ("tasks[0].task_name".to_string(), IssueCode::Required),
-                ("tasks[1].description".to_string(), IssueCode::TooLong),
-                ("users[0].email".to_string(), IssueCode::TooLong),
-                ("users[0].user_role".to_string(), IssueCode::InvalidValue),
-                ("budget_type".to_string(), IssueCode::InvalidValue),
-            ]
+        expect_all(
+            &issues(&CREATE_PROJECT, &p),
+            &[
+                ("project_name", IssueCode::TooLong),
+                ("customer_id", IssueCode::Required),
+                ("user_id", IssueCode::Required),
+                ("billing_type", IssueCode::InvalidValue),
+                ("tasks[0].task_name", IssueCode::Required),
+                ("tasks[1].description", IssueCode::TooLong),
+                ("users[0].email", IssueCode::TooLong),
+                ("users[0].user_role", IssueCode::InvalidValue),
+                ("budget_type", IssueCode::InvalidValue),
+            ],
         );
     }
 
@@ -643,26 +518,21 @@ mod tests {
             "payment_options": {"payment_gateways": [{"gateway_name": "venmo"}]}
         });
         let found = issues(&CREATE_RECURRING_INVOICE, &p);
-        let got: Vec<(String, IssueCode)> =
-            found.iter().map(|i| (i.path_string(), i.code)).collect();
-        assert_eq!(
-            got,
-            [
-                ("recurrence_name".to_string(), IssueCode::Required),
-                ("customer_id".to_string(), IssueCode::Required),
-                ("recurrence_frequency".to_string(), IssueCode::Required),
-                ("start_date".to_string(), IssueCode::InvalidFormat),
-                ("repeat_every".to_string(), IssueCode::InvalidType),
+        expect_all(
+            &found,
+            &[
+                ("recurrence_name", IssueCode::Required),
+                ("customer_id", IssueCode::Required),
+                ("recurrence_frequency", IssueCode::Required),
+                ("start_date", IssueCode::InvalidFormat),
+                ("repeat_every", IssueCode::InvalidType),
                 (
-                    "payment_options.payment_gateways[0].gateway_name".to_string(),
-                    IssueCode::InvalidValue
+                    "payment_options.payment_gateways[0].gateway_name",
+                    IssueCode::InvalidValue,
                 ),
-                ("line_items[0].quantity".to_string(), IssueCode::InvalidType),
-                (
-                    "line_items[0].product_type".to_string(),
-                    IssueCode::InvalidValue
-                ),
-            ]
+                ("line_items[0].quantity", IssueCode::InvalidType),
+                ("line_items[0].product_type", IssueCode::InvalidValue),
+            ],
         );
         assert_eq!(json!(found[6].path), json!(["line_items", 0, "quantity"]));
     }
@@ -682,7 +552,7 @@ mod tests {
         assert!(issues(&LIST_PROJECTS, &json!({"page": u32::MAX})).is_empty());
         let found = issues(&LIST_PROJECTS, &json!({"page": u32::MAX as u64 + 1}));
         let range = json!({"minimum": 1, "maximum": u32::MAX});
-        super::testing::expect_one(&found, json!(["page"]), IssueCode::OutOfRange, range);
+        crate::validate::testing::expect_one(&found, json!(["page"]), IssueCode::OutOfRange, range);
     }
 
     edge! {
