@@ -24,6 +24,8 @@ struct Scanner<'a> {
     s: &'a str,
     b: &'a [u8],
     i: usize,
+    /// Where numbers under id keys start and end, when they are being collected.
+    ids: Option<IdSpans>,
 }
 
 type R<T> = Result<T, String>;
@@ -33,21 +35,29 @@ impl<'a> Scanner<'a> {
         Err(format!("{what} at byte {}", self.i))
     }
 
+    #[inline(always)]
     fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
             self.i += 1;
         }
     }
 
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
 
     /// Skips a string starting at its opening quote; returns its raw contents.
+    #[inline(always)]
     fn string(&mut self) -> R<&'a str> {
         let start = self.i + 1;
         self.i += 1;
         loop {
+            let plain = self.b[self.i..]
+                .iter()
+                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+                .unwrap_or(self.b.len() - self.i);
+            self.i += plain;
             match self.peek() {
                 None => return self.err("unterminated string"),
                 Some(b'"') => {
@@ -119,8 +129,8 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Scans one value; with `out`, copies it there, quoting numbers when `id` is set.
-    fn value(&mut self, out: &mut Option<&mut String>, id: bool, depth: usize) -> R<()> {
+    /// Scans one value, noting where numbers sit when `id` says the value is under an id key.
+    fn value(&mut self, id: bool, depth: usize) -> R<()> {
         if depth > MAX_DEPTH {
             return self.err("nesting too deep");
         }
@@ -129,11 +139,9 @@ impl<'a> Scanner<'a> {
         match self.peek() {
             Some(b'{') => {
                 self.i += 1;
-                emit(out, "{");
                 self.ws();
                 if self.peek() == Some(b'}') {
                     self.i += 1;
-                    emit(out, "}");
                     return Ok(());
                 }
                 loop {
@@ -142,24 +150,19 @@ impl<'a> Scanner<'a> {
                         return self.err("expected a key");
                     }
                     let key = self.string()?;
-                    emit(out, "\"");
-                    emit(out, key);
-                    emit(out, "\":");
                     self.ws();
                     if self.peek() != Some(b':') {
                         return self.err("expected ':'");
                     }
                     self.i += 1;
-                    self.value(out, is_id_key(key), depth + 1)?;
+                    self.value(is_id_key(key), depth + 1)?;
                     self.ws();
                     match self.peek() {
                         Some(b',') => {
                             self.i += 1;
-                            emit(out, ",");
                         }
                         Some(b'}') => {
                             self.i += 1;
-                            emit(out, "}");
                             return Ok(());
                         }
                         _ => return self.err("expected ',' or '}'"),
@@ -168,24 +171,20 @@ impl<'a> Scanner<'a> {
             }
             Some(b'[') => {
                 self.i += 1;
-                emit(out, "[");
                 self.ws();
                 if self.peek() == Some(b']') {
                     self.i += 1;
-                    emit(out, "]");
                     return Ok(());
                 }
                 loop {
-                    self.value(out, id, depth + 1)?;
+                    self.value(id, depth + 1)?;
                     self.ws();
                     match self.peek() {
                         Some(b',') => {
                             self.i += 1;
-                            emit(out, ",");
                         }
                         Some(b']') => {
                             self.i += 1;
-                            emit(out, "]");
                             return Ok(());
                         }
                         _ => return self.err("expected ',' or ']'"),
@@ -194,41 +193,70 @@ impl<'a> Scanner<'a> {
             }
             Some(b'"') => {
                 self.string()?;
-                emit(out, &self.s[start..self.i]);
                 Ok(())
             }
             Some(b'-' | b'0'..=b'9') => {
-                let n = self.number()?;
+                self.number()?;
                 if id {
-                    emit(out, "\"");
-                    emit(out, n);
-                    emit(out, "\"");
-                } else {
-                    emit(out, n);
+                    if let Some(ids) = &mut self.ids {
+                        ids.push((start, self.i));
+                    }
                 }
                 Ok(())
             }
-            Some(b't') => self.literal("true").map(|_| emit(out, "true")),
-            Some(b'f') => self.literal("false").map(|_| emit(out, "false")),
-            Some(b'n') => self.literal("null").map(|_| emit(out, "null")),
+            Some(b't') => self.literal("true"),
+            Some(b'f') => self.literal("false"),
+            Some(b'n') => self.literal("null"),
             None => self.err("unexpected end"),
             _ => self.err("unexpected character"),
         }
     }
 }
 
-fn emit(out: &mut Option<&mut String>, s: &str) {
-    if let Some(o) = out {
-        o.push_str(s);
+/// The members of a JSON object document, checking the whole document's syntax.
+pub fn members(doc: &str) -> R<Vec<Member<'_>>> {
+    Ok(scan_object(doc, false)?.0)
+}
+
+/// A JSON object document in one pass: its members, and where every number under an id key sits.
+pub struct Document<'a> {
+    pub text: &'a str,
+    pub members: Vec<Member<'a>>,
+    ids: IdSpans,
+}
+
+impl<'a> Document<'a> {
+    pub fn parse(text: &'a str) -> R<Document<'a>> {
+        let (members, ids) = scan_object(text, true)?;
+        Ok(Document { text, members, ids })
+    }
+
+    /// Copies a member's value (a slice of `text`) with its id numbers quoted.
+    pub fn write_value(&self, value: &str, out: &mut String) {
+        let start = value.as_ptr() as usize - self.text.as_ptr() as usize;
+        let end = start + value.len();
+        let first = self.ids.partition_point(|(a, _)| *a < start);
+        let mut copied = start;
+        for &(a, b) in self.ids[first..].iter().take_while(|(a, _)| *a < end) {
+            out.push_str(&self.text[copied..a]);
+            out.push('"');
+            out.push_str(&self.text[a..b]);
+            out.push('"');
+            copied = b;
+        }
+        out.push_str(&self.text[copied..end]);
     }
 }
 
-/// The members of a JSON object document, checking the whole document's syntax.
-pub fn members(doc: &str) -> R<Vec<Member<'_>>> {
+/// Byte ranges of the numbers under id keys, in document order.
+type IdSpans = Vec<(usize, usize)>;
+
+fn scan_object(doc: &str, collect: bool) -> R<(Vec<Member<'_>>, IdSpans)> {
     let mut sc = Scanner {
         s: doc,
         b: doc.as_bytes(),
         i: 0,
+        ids: collect.then(Vec::new),
     };
     sc.ws();
     if sc.peek() != Some(b'{') {
@@ -253,7 +281,7 @@ pub fn members(doc: &str) -> R<Vec<Member<'_>>> {
             sc.i += 1;
             sc.ws();
             let start = sc.i;
-            sc.value(&mut None, false, 1)?;
+            sc.value(is_id_key(key), 1)?;
             out.push(Member {
                 key,
                 value: &doc[start..sc.i],
@@ -273,7 +301,7 @@ pub fn members(doc: &str) -> R<Vec<Member<'_>>> {
     if sc.i != sc.b.len() {
         return sc.err("trailing characters");
     }
-    Ok(out)
+    Ok((out, sc.ids.unwrap_or_default()))
 }
 
 /// The members of a JSON array value, as spans.
@@ -282,6 +310,7 @@ pub fn array_items(value: &str) -> R<Vec<&str>> {
         s: value,
         b: value.as_bytes(),
         i: 0,
+        ids: None,
     };
     sc.ws();
     if sc.peek() != Some(b'[') {
@@ -296,7 +325,7 @@ pub fn array_items(value: &str) -> R<Vec<&str>> {
     loop {
         sc.ws();
         let start = sc.i;
-        sc.value(&mut None, false, 1)?;
+        sc.value(false, 1)?;
         out.push(&value[start..sc.i]);
         sc.ws();
         match sc.peek() {
@@ -313,12 +342,22 @@ pub fn rewrite_into(value: &str, id: bool, out: &mut String) -> R<()> {
         s: value,
         b: value.as_bytes(),
         i: 0,
+        ids: Some(Vec::new()),
     };
-    sc.value(&mut Some(out), id, 0)?;
+    sc.value(id, 0)?;
     sc.ws();
     if sc.i != sc.b.len() {
         return sc.err("trailing characters");
     }
+    let mut copied = 0;
+    for (start, end) in sc.ids.unwrap_or_default() {
+        out.push_str(&value[copied..start]);
+        out.push('"');
+        out.push_str(&value[start..end]);
+        out.push('"');
+        copied = end;
+    }
+    out.push_str(&value[copied..]);
     Ok(())
 }
 
@@ -338,9 +377,15 @@ mod tests {
             "tag_ids":[1,12345678901234567890123],"x":{"id":-7,"some_new_id":9007199254740993},"rate":9007199254740993,
             "name":"a \"quoted\" _id: 5","contact_persons":[460000000026049]}"#;
         let out = rewrite(src).unwrap();
-        assert_eq!(
-            out,
-            r#"{"expense_id":"982000000030049123","line_items":[{"line_item_id":"10763000000140068","amount":112.5}],"tag_ids":["1","12345678901234567890123"],"x":{"id":"-7","some_new_id":"9007199254740993"},"rate":9007199254740993,"name":"a \"quoted\" _id: 5","contact_persons":["460000000026049"]}"#
+        let parsed: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let expected: serde_json::Value = serde_json::from_str(
+            r#"{"expense_id":"982000000030049123","line_items":[{"line_item_id":"10763000000140068","amount":112.5}],"tag_ids":["1","12345678901234567890123"],"x":{"id":"-7","some_new_id":"9007199254740993"},"rate":9007199254740993,"name":"a \"quoted\" _id: 5","contact_persons":["460000000026049"]}"#,
+        )
+        .unwrap();
+        assert_eq!(parsed, expected);
+        assert!(
+            out.contains("\"expense_id\": \"982000000030049123\""),
+            "whitespace is kept"
         );
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["x"]["some_new_id"], "9007199254740993");

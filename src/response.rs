@@ -117,30 +117,27 @@ pub fn decode_shape(
     if text.trim().is_empty() {
         return Ok(Decoded::Json(String::from(r#"{"code":0,"message":""}"#)));
     }
-    let members = lossless::members(text).map_err(|e| {
+    let doc = lossless::Document::parse(text).map_err(|e| {
         Error::decode(format!("the response is not a JSON object: {e}")).with_status(status)
     })?;
-    if !code_is_success(&envelope_code(&members)) {
+    let members = &doc.members;
+    if !code_is_success(&envelope_code(members)) {
         return Err(error_from(status, body));
     }
     let missing =
         |key: &str| Error::decode(format!("the response has no `{key}`")).with_status(status);
-    let bad = |e: String| {
-        Error::decode(format!("the response could not be read: {e}")).with_status(status)
-    };
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     match shape {
         Shape::Key(keys) => {
             let m = keys
                 .iter()
-                .find_map(|k| find(&members, k))
+                .find_map(|k| find(members, k))
                 .ok_or_else(|| missing(keys[0]))?;
-            lossless::rewrite_into(m.value, lossless::is_id_key(m.key), &mut out).map_err(bad)?;
+            doc.write_value(m.value, &mut out);
         }
         Shape::KeyOrOneElementArray(key) => {
-            let m = find(&members, key).ok_or_else(|| missing(key))?;
-            let value = one_element(m.value).unwrap_or(m.value);
-            lossless::rewrite_into(value, false, &mut out).map_err(bad)?;
+            let m = find(members, key).ok_or_else(|| missing(key))?;
+            doc.write_value(one_element(m.value).unwrap_or(m.value), &mut out);
         }
         Shape::TopLevel => {
             out.push('{');
@@ -156,13 +153,12 @@ pub fn decode_shape(
                 out.push('"');
                 out.push_str(m.key);
                 out.push_str("\":");
-                lossless::rewrite_into(m.value, lossless::is_id_key(m.key), &mut out)
-                    .map_err(bad)?;
+                doc.write_value(m.value, &mut out);
             }
             out.push('}');
         }
         Shape::List(key) => {
-            let items = find(&members, key).ok_or_else(|| missing(key))?;
+            let items = find(members, key).ok_or_else(|| missing(key))?;
             if !items.value.starts_with('[') {
                 return Err(
                     Error::decode(format!("`{key}` in the response is not an array"))
@@ -170,14 +166,14 @@ pub fn decode_shape(
                 );
             }
             out.push_str("{\"items\":");
-            lossless::rewrite_into(items.value, false, &mut out).map_err(bad)?;
-            if let Some(pc) = find(&members, "page_context") {
+            doc.write_value(items.value, &mut out);
+            if let Some(pc) = find(members, "page_context") {
                 out.push_str(",\"page_context\":");
-                lossless::rewrite_into(pc.value, false, &mut out).map_err(bad)?;
+                doc.write_value(pc.value, &mut out);
             }
             out.push('}');
         }
-        Shape::Empty => lossless::rewrite_into(text.trim(), false, &mut out).map_err(bad)?,
+        Shape::Empty => doc.write_value(text.trim(), &mut out),
         Shape::Binary => unreachable!("handled above"),
     }
     Ok(Decoded::Json(out))
@@ -471,10 +467,11 @@ mod tests {
             Decoded::Json(t) => t,
             _ => unreachable!(),
         };
-        assert!(
-            out.contains(r#""line_item_id":"10763000000140068""#),
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            v["line_items"][0]["line_item_id"], "10763000000140068",
             "{out}"
         );
-        assert!(out.contains(r#""account_id":"982000000561057""#));
+        assert_eq!(v["account_id"], "982000000561057");
     }
 }
