@@ -39,6 +39,13 @@ function describe(v) {
  * digits; cycles and throwing getters are reported as a SvcError. Returns the text.
  */
 export function toWire(value) {
+  if (plain(value, 0)) {
+    try {
+      return JSON.stringify(value ?? null);
+    } catch (e) {
+      throw unreadable(`params could not be read: ${e && e.message}`);
+    }
+  }
   const seen = new Set();
   function walk(v, inArray) {
     switch (typeof v) {
@@ -90,6 +97,37 @@ export function toWire(value) {
 function unreadable(message) {
   const issues = [{ path: [], code: "invalid_format", message, format: "JSON" }];
   return new SvcError("validation", `invalid params: ${message}`, { issues });
+}
+
+/** Whether JSON.stringify writes a value exactly as it is: then no copy is needed. */
+function plain(v, depth) {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(v);
+    case "undefined":
+      return depth === 0;
+    case "object": {
+      if (v === null) return true;
+      if (depth > 64) return false;
+      const proto = Object.getPrototypeOf(v);
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) if (v[i] === undefined || !plain(v[i], depth + 1)) return false;
+        return true;
+      }
+      if (proto !== Object.prototype && proto !== null) return false;
+      if (typeof v.toJSON === "function") return false;
+      for (const key in v) {
+        const item = v[key];
+        if (item !== undefined && !plain(item, depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
 }
 
 /** Whether a value is a plain params object (or absent). */
