@@ -1,0 +1,43 @@
+// One run of the validation benchmark for one implementation, in a process of its own:
+// `node bench/validate-worker.mjs <svc-sdk|zod|valibot> <sdk entry URL> <ms per case>`.
+// Prints one JSON line: ops/s per case, and the issue count each case gave.
+import { CASES } from "./bodies.mjs";
+
+const [lib, entry, perCase = "600"] = process.argv.slice(2);
+const budget = Number(perCase);
+
+let call, count;
+if (lib === "svc-sdk") {
+  const { validate } = await import(entry);
+  call = (c) => validate(c.op, c.body);
+  count = (r) => (r.ok ? 0 : r.issues.length);
+} else {
+  const s = await import(`./schemas/${lib}.mjs`);
+  call = (c) => s.run(s[c.op], c.body);
+  count = (r) => (r.success ? 0 : (r.issues ?? r.error.issues).length);
+}
+
+let sink = 0;
+/** Calls per second over about `ms` milliseconds, in batches so that the clock is read rarely. */
+function measure(c, ms) {
+  let n = 0;
+  let batch = 64;
+  const start = performance.now();
+  let elapsed = 0;
+  while (elapsed < ms) {
+    for (let i = 0; i < batch; i++) sink += count(call(c));
+    n += batch;
+    elapsed = performance.now() - start;
+    if (elapsed < ms / 20) batch *= 2;
+  }
+  return (n / elapsed) * 1000;
+}
+
+const out = { lib, cases: {} };
+for (const c of CASES) {
+  const issues = count(call(c));
+  measure(c, budget / 3); // warm-up: the JIT settles
+  out.cases[c.name] = { opsPerSec: measure(c, budget), issues };
+}
+out.sink = sink;
+console.log(JSON.stringify(out));
