@@ -1,0 +1,653 @@
+//! The fuzz harness: one function per cargo-fuzz target, shared with `tests/fuzz_regressions.rs`.
+//!
+//! Each function reads its input bytes in a fixed layout (see `fuzz/README.md`), drives the pure
+//! core of svc-sdk with them and asserts its invariants. Nothing may panic except these asserts.
+//! The regression test includes this file with `#[path]`, so it uses only `svc_sdk` and
+//! `serde_json` and runs on stable Rust.
+
+use serde_json::{Map, Value};
+use std::sync::OnceLock;
+use svc_sdk::catalog::{Method, Operation, Shape, OPERATIONS};
+use svc_sdk::error::ErrorKind;
+use svc_sdk::family::{Family, OrgPlacement, REGIONS};
+use svc_sdk::lossless;
+use svc_sdk::request::{self, Target};
+use svc_sdk::response::{self, Decoded};
+use svc_sdk::route::{Found, Router};
+use svc_sdk::validate::{self, Kind, Schema};
+use svc_sdk::webhook;
+
+/// Separates the text fields of the `request` and `webhook` inputs (never part of UTF-8 text).
+pub const SEP: u8 = 0xFF;
+
+/// Reads fuzz bytes front to back; past the end every read is zero or empty.
+struct Reader<'a> {
+    data: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    fn byte(&mut self) -> u8 {
+        match self.data.split_first() {
+            Some((b, rest)) => {
+                self.data = rest;
+                *b
+            }
+            None => 0,
+        }
+    }
+
+    fn take(&mut self, n: usize) -> &'a [u8] {
+        let n = n.min(self.data.len());
+        let (head, rest) = self.data.split_at(n);
+        self.data = rest;
+        head
+    }
+
+    fn u64(&mut self, n: usize) -> u64 {
+        self.take(n)
+            .iter()
+            .fold(0u64, |acc, b| (acc << 8) | u64::from(*b))
+    }
+
+    /// The bytes up to the next `SEP` (consumed), as text.
+    fn field(&mut self) -> String {
+        let end = self
+            .data
+            .iter()
+            .position(|b| *b == SEP)
+            .unwrap_or(self.data.len());
+        let text = String::from_utf8_lossy(&self.data[..end]).into_owned();
+        self.data = &self.data[(end + 1).min(self.data.len())..];
+        text
+    }
+
+    fn rest(&mut self) -> &'a [u8] {
+        self.take(self.data.len())
+    }
+}
+
+fn op_at(i: u8) -> &'static Operation {
+    &OPERATIONS[usize::from(i) % OPERATIONS.len()]
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON values from bytes: keys drawn from the operation's own field names, so rules are reached.
+
+/// Every field name of a schema, nested schemas included.
+fn names_of(schema: &Schema, out: &mut Vec<&'static str>) {
+    fn kind(k: &Kind, out: &mut Vec<&'static str>) {
+        match k {
+            Kind::Obj(s) => names_of(s, out),
+            Kind::Arr(item) => kind(&item.kind, out),
+            _ => {}
+        }
+    }
+    for f in schema.fields {
+        if !f.name.is_empty() && !out.contains(&f.name) {
+            out.push(f.name);
+        }
+        kind(&f.kind, out);
+    }
+}
+
+const STRINGS: &[&str] = &[
+    "",
+    " ",
+    "true",
+    "false",
+    "1",
+    "-1",
+    "0.5",
+    "1e400",
+    "NaN",
+    "2024-02-29",
+    "2023-02-29",
+    "2024-01-02T10:00:00+0530",
+    "2030-01-01T00:00:00Z",
+    "10:30",
+    "https://hooks.example.com/cb",
+    "http://127.0.0.1:9/cb",
+    "Deals.all",
+    "a/b?c#d",
+    "..",
+    ".",
+    "%2e%2e",
+    "line\r\nX-Evil: 1",
+    "nul\0byte",
+    "é😀",
+    "9007199254740993",
+];
+
+fn gen_string(r: &mut Reader) -> String {
+    let b = r.byte();
+    match b % 4 {
+        0 | 1 => STRINGS[usize::from(b / 4) % STRINGS.len()].to_string(),
+        2 => {
+            let n = usize::from(r.byte() % 32);
+            String::from_utf8_lossy(r.take(n)).into_owned()
+        }
+        _ => "x".repeat(usize::from(r.byte()) * 2),
+    }
+}
+
+fn gen_value(r: &mut Reader, names: &[&str], depth: u32) -> Value {
+    let leaf = depth >= 6;
+    match r.byte() % if leaf { 8 } else { 11 } {
+        0 => Value::Null,
+        1 => Value::Bool(r.byte() & 1 == 1),
+        2 => Value::from(r.u64(2) as i64 - 1000),
+        3 => Value::from(r.u64(8) as i64),
+        4 => Value::from(r.u64(8)),
+        5 => serde_json::Number::from_f64(f64::from_bits(r.u64(8)))
+            .map_or(Value::Null, Value::Number),
+        6 => Value::String(gen_string(r)),
+        7 => {
+            let what = ["NaN", "Infinity", "a function", "a symbol"][usize::from(r.byte() % 4)];
+            let mut m = Map::new();
+            m.insert(validate::UNREPRESENTABLE.into(), what.into());
+            Value::Object(m)
+        }
+        8 | 9 => {
+            let n = usize::from(r.byte() % 6);
+            let mut m = Map::new();
+            for _ in 0..n {
+                let b = r.byte();
+                let key = if b < 224 && !names.is_empty() {
+                    names[usize::from(b) % names.len()].to_string()
+                } else {
+                    gen_string(r)
+                };
+                m.insert(key, gen_value(r, names, depth + 1));
+            }
+            Value::Object(m)
+        }
+        _ => {
+            let n = usize::from(r.byte() % 5);
+            Value::Array((0..n).map(|_| gen_value(r, names, depth + 1)).collect())
+        }
+    }
+}
+
+/// Params from the rest of the input: JSON text (mode even) or values built from bytes (odd).
+fn gen_params(mode: u8, op: &Operation, r: &mut Reader) -> Option<Value> {
+    if mode & 1 == 0 {
+        return serde_json::from_slice(r.rest()).ok();
+    }
+    let mut names = Vec::new();
+    names_of(op.params, &mut names);
+    names.extend(op.query);
+    names.extend(op.headers.iter().map(|(p, _)| *p));
+    if r.byte() & 3 == 0 {
+        return Some(gen_value(r, &names, 0));
+    }
+    let mut m = Map::new();
+    for _ in 0..r.byte() % 12 {
+        let b = r.byte();
+        let key = if b < 240 && !names.is_empty() {
+            names[usize::from(b) % names.len()].to_string()
+        } else {
+            gen_string(r)
+        };
+        m.insert(key, gen_value(r, &names, 1));
+    }
+    Some(Value::Object(m))
+}
+
+// ---------------------------------------------------------------------------------------------
+// decode
+
+/// Every value under an id key (and inside arrays under one) that is a number breaks losslessness.
+fn assert_ids_are_strings(v: &Value, under_id: bool) {
+    match v {
+        Value::Number(n) => assert!(!under_id, "an id left as a number: {n}"),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|i| assert_ids_are_strings(i, under_id)),
+        Value::Object(m) => m
+            .iter()
+            .for_each(|(k, x)| assert_ids_are_strings(x, lossless::is_id_key(k))),
+        _ => {}
+    }
+}
+
+/// Layout: `[op, status_hi, status_lo, content_type, body...]`; status_hi 0 means 200.
+pub fn decode(data: &[u8]) {
+    let mut r = Reader { data };
+    let op = op_at(r.byte());
+    let (hi, lo) = (r.byte(), r.byte());
+    let status = if hi == 0 {
+        200 + u16::from(lo % 8)
+    } else {
+        u16::from_be_bytes([hi, lo])
+    };
+    let content_type = [
+        None,
+        Some("application/json"),
+        Some("application/json; charset=UTF-8"),
+        Some("application/pdf"),
+        Some("text/html"),
+    ][usize::from(r.byte() % 5)];
+    let body = r.rest();
+
+    // Lossless scanning of the body itself, whatever the operation.
+    if let Ok(text) = std::str::from_utf8(body) {
+        let strict = serde_json::from_str::<Value>(text).ok();
+        let doc = lossless::Document::parse(text);
+        assert_eq!(doc.is_ok(), lossless::members(text).is_ok());
+        if let Ok(doc) = doc {
+            // The one-pass splice writes each member exactly as rewriting it alone does.
+            for m in &doc.members {
+                let id = lossless::is_id_key(m.key);
+                let spans = std::iter::once(m.value)
+                    .chain(lossless::array_items(m.value).unwrap_or_default());
+                for value in spans {
+                    let mut alone = String::new();
+                    let done = lossless::rewrite_into(value, id, &mut alone);
+                    assert!(done.is_ok(), "a member's span does not scan: {done:?}");
+                    let mut spliced = String::new();
+                    doc.write_value(value, &mut spliced);
+                    assert_eq!(spliced, alone, "write_value and rewrite_into differ");
+                }
+            }
+        }
+        match lossless::rewrite(text) {
+            Ok(out) => {
+                if strict.is_some() {
+                    let v: Value = serde_json::from_str(&out)
+                        .unwrap_or_else(|e| panic!("rewrite made invalid JSON ({e}): {out}"));
+                    assert_ids_are_strings(&v, false);
+                    // Rewriting is idempotent once every id is a string.
+                    assert_eq!(lossless::rewrite(&out).as_deref(), Ok(out.as_str()));
+                }
+            }
+            Err(_) => assert!(
+                strict.is_none() || text.len() > 100_000 || depth_over(text, 120),
+                "valid JSON refused by the lossless scanner: {text}"
+            ),
+        }
+    }
+
+    let result = response::decode(op, status, content_type, body);
+    let _ = response::error_from(status, body);
+    match result {
+        Err(e) => {
+            assert_eq!(e.operation_id.as_deref(), Some(op.id));
+            if !(200..300).contains(&status) {
+                assert_eq!(e.status, Some(status));
+                assert!(matches!(
+                    e.kind,
+                    ErrorKind::Api | ErrorKind::Unauthorized | ErrorKind::RateLimited
+                ));
+            }
+            let _ = e.to_json();
+        }
+        Ok(Decoded::Binary) => assert_eq!(op.response, Shape::Binary),
+        Ok(Decoded::Json(out)) => {
+            assert!(
+                (200..300).contains(&status),
+                "a {status} decoded as a success"
+            );
+            assert_ne!(op.response, Shape::Binary);
+            let strict_input = std::str::from_utf8(body)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Value>(t).ok());
+            if strict_input.is_some() {
+                let v: Value = serde_json::from_str(&out)
+                    .unwrap_or_else(|e| panic!("decode made invalid JSON ({e}): {out}"));
+                assert_ids_are_strings(&v, false);
+                if let Shape::List(_) = op.response {
+                    assert!(v["items"].is_array(), "a page without items: {out}");
+                }
+            }
+        }
+    }
+}
+
+/// Whether JSON text nests deeper than `max` (roughly: brackets outside strings).
+fn depth_over(text: &str, max: usize) -> bool {
+    let (mut depth, mut in_str, mut esc) = (0usize, false, false);
+    for b in text.bytes() {
+        match (in_str, esc, b) {
+            (true, true, _) => esc = false,
+            (true, false, b'\\') => esc = true,
+            (true, false, b'"') => in_str = false,
+            (true, false, _) => {}
+            (false, _, b'"') => in_str = true,
+            (false, _, b'[' | b'{') => {
+                depth += 1;
+                if depth > max {
+                    return true;
+                }
+            }
+            (false, _, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+// ---------------------------------------------------------------------------------------------
+// validate
+
+/// Layout: `[op, mode, now (4 bytes, seconds after 2020-09-13), params...]`; params are JSON
+/// text when mode is even, values built from the bytes when it is odd.
+pub fn validate(data: &[u8]) {
+    let mut r = Reader { data };
+    let op = op_at(r.byte());
+    let mode = r.byte();
+    let now_ms = 1_600_000_000_000 + r.u64(4) as i64 * 1000;
+    let Some(params) = gen_params(mode, op, &mut r) else {
+        return;
+    };
+    let issues = validate::validate_at(op, &params, now_ms);
+    for issue in &issues {
+        assert!(!issue.message.is_empty());
+        let _ = issue.path_string();
+    }
+    let json = serde_json::to_string(&issues).expect("issues serialize");
+    assert!(serde_json::from_str::<Value>(&json).is_ok());
+    if let Value::Object(m) = &params {
+        let _ = request::wire_issues(op, m);
+    }
+    // What validation lets through, the request builder builds.
+    let target = Target::new(Some("us"), None, Some("10234695"), None).expect("target");
+    let path: Vec<&str> = op.path_params().map(|_| "4600000000000000123").collect();
+    let built = request::build(op, &target, &path, &params);
+    if issues.is_empty() {
+        let p = built.unwrap_or_else(|e| panic!("valid params of {} not built: {e:?}", op.id));
+        assert_request(op, &target, &path, &p);
+    } else if !params.is_object() && !params.is_null() {
+        assert!(built.is_err());
+    }
+    if !issues.is_empty() {
+        let e = svc_sdk::Error::validation(issues);
+        assert!(e.message.starts_with("invalid params: "));
+        let _ = e.to_json();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// webhook
+
+const CANARY: &str = "\u{1}canary-token\u{1}";
+
+/// Layout: `[mode] token SEP body`; the token is given when bit 0 of mode is set.
+pub fn webhook(data: &[u8]) {
+    let mut r = Reader { data };
+    let mode = r.byte();
+    let token = r.field();
+    let body = String::from_utf8_lossy(r.rest()).into_owned();
+    let token = (mode & 1 == 1).then_some(token.as_str());
+
+    let plain = webhook::watch_notification_text(&body, None);
+    if let Ok(text) = &plain {
+        let v: Value = serde_json::from_str(text).expect("a notification is JSON");
+        assert!(
+            v["channel_id"].is_string(),
+            "channel_id not a string: {text}"
+        );
+        assert_ids_are_strings(&v, false);
+    }
+    if let Some(t) = token {
+        let checked = webhook::watch_notification_text(&body, Some(t));
+        match (&plain, &checked) {
+            (Err(a), Err(b)) => assert_eq!(a, b, "a decoding error that depends on the token"),
+            (Ok(text), Ok(same)) => {
+                assert_eq!(text, same);
+                let v: Value = serde_json::from_str(text).unwrap();
+                assert_eq!(
+                    v.get("token").and_then(Value::as_str).unwrap_or(""),
+                    t,
+                    "a notification accepted with another token"
+                );
+            }
+            (Ok(_), Err(e)) => {
+                assert_eq!(e.kind, ErrorKind::Verification);
+                if let Err(other) = webhook::watch_notification_text(&body, Some(CANARY)) {
+                    assert_eq!(e, &other, "the verification error depends on the token");
+                }
+                assert!(!e.to_json().contains(CANARY));
+            }
+            (Err(_), Ok(_)) => panic!("a token made an unreadable notification readable"),
+        }
+        let _ = webhook::parse_watch_notification(&body, Some(t));
+    }
+    let _ = webhook::parse_watch_notification(&body, None);
+
+    match webhook::event_text(&body) {
+        Ok(text) => {
+            let v: Value = serde_json::from_str(&text).expect("an event is JSON");
+            let kind = v["event_type"].as_str().expect("event_type is a string");
+            assert!(svc_sdk::model::billing::EVENT_TYPES.contains(&kind));
+            assert!(v["event_id"].is_string());
+            assert_ids_are_strings(&v, false);
+        }
+        Err(e) => assert_eq!(e.kind, ErrorKind::Decode),
+    }
+    let _ = webhook::parse_event(&body);
+
+    let a = token.unwrap_or("").as_bytes();
+    let b = body.as_bytes();
+    assert_eq!(webhook::constant_time_eq(a, b), a == b);
+    assert!(webhook::constant_time_eq(a, a));
+}
+
+// ---------------------------------------------------------------------------------------------
+// request
+
+fn router() -> &'static Router {
+    static ROUTER: OnceLock<Router> = OnceLock::new();
+    ROUTER.get_or_init(|| Router::new(OPERATIONS.iter()).expect("the catalog routes"))
+}
+
+/// Whether a URL parser (WHATWG) would read a path segment as `.` or `..` and climb the path.
+fn is_dot_segment(seg: &str) -> bool {
+    let s = seg.to_ascii_lowercase().replace("%2e", ".");
+    s == "." || s == ".."
+}
+
+fn is_hex(b: u8) -> bool {
+    b.is_ascii_hexdigit()
+}
+
+/// The shape every URL must have: no white space or control characters, no fragment, and a path
+/// without dot segments below `prefix`. Returns (path below prefix, query).
+fn assert_url(url: &str, prefix: &str) -> (String, Option<String>) {
+    assert!(url.starts_with(prefix), "{url} is not below {prefix}");
+    assert!(
+        !url.chars().any(|c| c.is_control() || c.is_whitespace()),
+        "a control character or white space in {url:?}"
+    );
+    assert!(!url.contains('#'), "a fragment in {url:?}");
+    assert!(!url.contains('\\'), "a backslash in {url:?}");
+    let rest = &url[prefix.len()..];
+    let (path, query) = match rest.split_once('?') {
+        Some((p, q)) => (p, Some(q.to_string())),
+        None => (rest, None),
+    };
+    assert!(
+        path.is_empty() || path.starts_with('/'),
+        "the path leaves the root: {url:?}"
+    );
+    for seg in path.split('/').skip(1) {
+        assert!(!is_dot_segment(seg), "a dot segment {seg:?} in {url:?}");
+    }
+    if let Some(q) = &query {
+        for pair in q.split('&') {
+            let (k, v) = pair.split_once('=').expect("key=value");
+            assert!(request::percent_decode(k, true).is_some());
+            assert!(request::percent_decode(v, true).is_some());
+        }
+    }
+    (path.to_string(), query)
+}
+
+fn assert_headers(headers: &[(String, String)]) {
+    for (name, value) in headers {
+        assert!(
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_graphic() && b != b':'),
+            "a bad header name {name:?}"
+        );
+        assert!(
+            !value.contains(['\r', '\n', '\0']),
+            "a line break in header {name}: {value:?}"
+        );
+    }
+}
+
+/// The invariants of a built operation request.
+fn assert_request(op: &Operation, target: &Target, path: &[&str], p: &request::Prepared) {
+    assert_eq!(p.method, op.method);
+    let root = format!(
+        "{}{}",
+        target.api_domain,
+        op.family.root(&target.crm_version)
+    );
+    let (below, query) = assert_url(&p.url, &root);
+    // The path is the template with each value as one encoded segment, and nothing else.
+    let mut expected = String::new();
+    let mut values = path.iter();
+    for seg in op.path.split('/').skip(1) {
+        expected.push('/');
+        if seg.starts_with('{') {
+            let mut enc = String::new();
+            request::percent_encode(values.next().expect("a value"), &mut enc);
+            let raw = enc.as_bytes();
+            for (i, b) in raw.iter().enumerate() {
+                assert!(
+                    !matches!(b, b'/' | b'?' | b'#' | b'\r' | b'\n'),
+                    "{enc:?} holds a raw {b}"
+                );
+                if *b == b'%' {
+                    assert!(raw.len() > i + 2 && is_hex(raw[i + 1]) && is_hex(raw[i + 2]));
+                }
+            }
+            expected.push_str(&enc);
+        } else {
+            expected.push_str(seg);
+        }
+    }
+    assert_eq!(below, expected, "the path of {}", op.id);
+    // What a server receives routes back to the operation with the same values.
+    let full = format!("{}{}", op.family.root(&target.crm_version), below);
+    match router().find(op.method.as_str(), &full) {
+        Found::Op(found, got) => {
+            assert_eq!(found.id, op.id, "{full} routes to another operation");
+            let got: Vec<&str> = got
+                .iter()
+                .filter(|(k, _)| k != "version")
+                .map(|(_, v)| v.as_str())
+                .collect();
+            assert_eq!(got, path, "{full} carries other values");
+        }
+        other => panic!("{full} does not route back to {}: {other:?}", op.id),
+    }
+    if let (true, OrgPlacement::Query(name), Some(org)) = (
+        op.org,
+        op.family.org_placement(),
+        target.organization_id.as_deref(),
+    ) {
+        let mut want = String::new();
+        request::percent_encode(org, &mut want);
+        let q = query.expect("the organization in the query");
+        assert!(q.split('&').any(|kv| kv == format!("{name}={want}")), "{q}");
+    }
+    assert_headers(&p.headers);
+}
+
+const DOMAINS: &[&str] = &[
+    "http://127.0.0.1:8787",
+    "http://localhost:3000/api/",
+    "https://proxy.example.com/svc",
+    "http://[::1]:9",
+];
+
+/// Layout: `[op, flags, domain, mode] token SEP organization SEP crm version SEP api domain
+/// SEP raw path SEP path values (one field each) ... SEP params`. Flags: bit 0 no organization,
+/// bit 1 default crm version, bit 2 behind a proxy, bit 3 a body for the raw request. Domain
+/// picks a region, one of `DOMAINS`, or (255) the api domain field. Mode as in `validate`.
+pub fn request(data: &[u8]) {
+    let mut r = Reader { data };
+    let (op_i, flags, domain, mode) = (r.byte(), r.byte(), r.byte(), r.byte());
+    let op = op_at(op_i);
+    let token = r.field();
+    let org = r.field();
+    let crm = r.field();
+    let api = r.field();
+    let raw_path = r.field();
+    let path: Vec<String> = (0..op.path_param_count()).map(|_| r.field()).collect();
+
+    match request::authorization(&token) {
+        Ok(v) => {
+            assert_eq!(v, format!("Svc-oauthtoken {token}"));
+            assert!(!v.chars().any(char::is_control), "{v:?}");
+        }
+        Err(e) => {
+            assert_eq!(e.kind, ErrorKind::Unauthorized);
+            if !token.is_empty() {
+                assert!(
+                    !e.to_json().contains(token.as_str()),
+                    "the token in an error"
+                );
+            }
+        }
+    }
+
+    let (region, api_domain) = match domain {
+        255 => (None, Some(api.as_str())),
+        d if usize::from(d) < REGIONS.len() => (Some(REGIONS[usize::from(d)].0), None),
+        d => (None, Some(DOMAINS[usize::from(d) % DOMAINS.len()])),
+    };
+    let target = Target::new(
+        region,
+        api_domain,
+        (flags & 1 == 0).then_some(org.as_str()),
+        (flags & 2 == 0).then_some(crm.as_str()),
+    );
+    let Ok(mut target) = target else {
+        return;
+    };
+    assert!(!target.api_domain.ends_with('/'));
+    if let Some(o) = &target.organization_id {
+        assert!(!o.is_empty() && !o.chars().any(char::is_control));
+    }
+    target.via_proxy = flags & 4 != 0;
+
+    let params = gen_params(mode, op, &mut r).unwrap_or(Value::Null);
+    let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+    match request::build(op, &target, &refs, &params) {
+        Ok(p) => {
+            for v in &refs {
+                assert!(
+                    !v.is_empty() && *v != "." && *v != "..",
+                    "{v:?} was let through"
+                );
+            }
+            assert_request(op, &target, &refs, &p);
+        }
+        Err(e) => {
+            let _ = e.to_json();
+        }
+    }
+
+    let query = match &params {
+        Value::Object(m) => m.clone(),
+        _ => Map::new(),
+    };
+    let body = (flags & 8 != 0).then_some(&params);
+    let family = Family::ALL[usize::from(op_i) % Family::ALL.len()];
+    let method = [
+        Method::Get,
+        Method::Post,
+        Method::Put,
+        Method::Patch,
+        Method::Delete,
+    ][usize::from(mode >> 1) % 5];
+    if let Ok(p) = request::build_raw(method, family, &raw_path, &target, &query, body) {
+        let root = format!("{}{}/", target.api_domain, family.root(&target.crm_version));
+        let (below, _) = assert_url(&p.url, &root[..root.len() - 1]);
+        assert!(below.starts_with('/'));
+        assert_headers(&p.headers);
+        assert_eq!(p.method, method);
+    }
+}

@@ -1,0 +1,258 @@
+// Security properties through the installed package: the token never shows in an error, a
+// stack, a JSON dump, an inspected object, the console or the sandbox's request log; no header
+// value can carry CR or LF; path values cannot change the path the server receives; plain http
+// only for loopback hosts.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import util from "node:util";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { Client, SvcError, parseWatchNotification } from "svc-sdk";
+import { startRecordingServer } from "./support/recording-server.mjs";
+
+const TOKEN = "sec-tok-5e1f0a9b7c3d";
+const READONLY = "sec-ro-8b2c4d6e1f0a";
+const ORG = "10234695";
+
+/** The sandbox with its request log on (no --quiet): stderr is kept for log(). */
+async function startLoggingSandbox(args) {
+  const bin = path.join(process.env.SVC_ROOT, "target/debug/sandbox");
+  const child = spawn(bin, ["--port", "0", "--exit-on-stdin-eof", ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  let log = "";
+  child.stderr.on("data", (c) => (log += c));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the sandbox did not start:\n${log}`)), 15_000);
+    child.on("exit", (code) => reject(new Error(`the sandbox exited (${code}):\n${log}`)));
+    let out = "";
+    child.stdout.on("data", (c) => {
+      out += c;
+      const m = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+  });
+  return {
+    url,
+    log: () => log,
+    close: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.on("exit", resolve);
+        child.stdin.end();
+        setTimeout(() => child.kill("SIGKILL"), 3000).unref();
+      }),
+  };
+}
+
+let sandbox;
+let server;
+before(async () => {
+  sandbox = await startLoggingSandbox(["--token", `${TOKEN}=*`, "--token", `${READONLY}=SvcBooks.settings.READ`, "--no-rate-limit"]);
+  server = await startRecordingServer();
+});
+after(async () => {
+  await sandbox?.close();
+  await server?.close();
+});
+
+/** Every view of a value a user or a logger might print. */
+function views(x) {
+  const out = [
+    String(x),
+    util.inspect(x, { depth: Infinity, showHidden: true, getters: true }),
+    util.format("%o %O %j", x, x, x),
+  ];
+  try {
+    out.push(JSON.stringify(x));
+  } catch (e) {
+    out.push(String(e));
+  }
+  if (x && typeof x === "object") {
+    out.push(JSON.stringify({ ...x }));
+    for (const k of Object.getOwnPropertyNames(x)) out.push(String(x[k]));
+    if (x instanceof Error) out.push(x.message, x.stack ?? "", String(x.cause ?? ""));
+  }
+  return out.join("\n");
+}
+
+function assertNoSecret(x, what, secrets = [TOKEN, READONLY]) {
+  const text = views(x);
+  for (const s of secrets) assert.ok(!text.includes(s), `${what}: the token shows in\n${text}`);
+}
+
+/** Rejects with an SvcError of `kind`; returns the error. */
+async function rejection(promise, kind) {
+  try {
+    await promise;
+  } catch (e) {
+    assert.ok(e instanceof SvcError, `not an SvcError: ${e}`);
+    if (kind) assert.equal(e.kind, kind, e.message);
+    return e;
+  }
+  assert.fail(`resolved, expected a ${kind} error`);
+}
+
+test("the token never shows in an error, a stack, a JSON dump, an inspected object, the console or the sandbox log", async () => {
+  const printed = [];
+  const saved = {};
+  for (const m of ["log", "info", "warn", "error", "debug", "trace"]) {
+    saved[m] = console[m];
+    console[m] = (...args) => printed.push(util.format(...args));
+  }
+  const errors = [];
+  const seen = [];
+  try {
+    const client = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: sandbox.url, maxRetries: 0 });
+    const fnClient = new Client({ accessToken: async () => TOKEN, organizationId: ORG, apiDomain: sandbox.url, maxRetries: 0 });
+    const page = await client.listOrganizations();
+    seen.push(client, fnClient, page, await fnClient.listOrganizations());
+    errors.push(await rejection(client.createPlan({ name: 5, recurring_price: Infinity }), "validation"));
+    errors.push(await rejection(client.getTask("no-such-project", "no-such-task"), "api"));
+    errors.push(await rejection(fnClient.getCurrency("no-such-currency"), "api"));
+    errors.push(await rejection(new Client({ accessToken: READONLY, organizationId: ORG, apiDomain: sandbox.url }).listPlans(), "unauthorized"));
+    errors.push(await rejection(new Client({ accessToken: `${TOKEN}-wrong`, organizationId: ORG, apiDomain: sandbox.url }).listPlans(), "unauthorized"));
+    errors.push(await rejection(new Client({ accessToken: TOKEN, apiDomain: sandbox.url }).listPlans(), "config"));
+    errors.push(await rejection(client.request("GET", "books", "/%2e%2e/x"), "config"));
+    for (const token of [
+      () => { throw new Error(`bad ${TOKEN}`); },
+      () => Promise.reject(new Error(`bad ${TOKEN}`)),
+      () => `${TOKEN}\r\nX-Evil: 1`,
+    ]) {
+      errors.push(await rejection(new Client({ accessToken: token, organizationId: ORG, apiDomain: sandbox.url }).listPlans(), "unauthorized"));
+    }
+    try {
+      new Client({ accessToken: `${TOKEN}\nX-Evil: 1` });
+      assert.fail("a token with a line break was taken");
+    } catch (e) {
+      assert.equal(e.kind, "config");
+      errors.push(e);
+    }
+    // Transport failures, from a loopback server of our own.
+    const rec = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: server.url, maxRetries: 0 });
+    server.reset();
+    server.reply(
+      { status: 200, body: { code: 0, message: "ok", plans: [] }, delayMs: 500 },
+      { status: 429, headers: { "retry-after": "1" }, body: { code: 44, message: "slow down" } },
+      { status: 200, body: "not json" },
+      { status: 500, body: { code: 1, message: "boom" } },
+    );
+    errors.push(await rejection(rec.listPlans({}, { timeoutMs: 50 }), "timeout"));
+    errors.push(await rejection(rec.listPlans(), "rate_limited"));
+    errors.push(await rejection(rec.listPlans(), "decode"));
+    errors.push(await rejection(rec.listPlans(), "api"));
+    errors.push(await rejection(rec.listPlans({}, { signal: AbortSignal.abort() }), "aborted"));
+    const down = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: "http://127.0.0.1:9", maxRetries: 0 });
+    errors.push(await rejection(down.listPlans(), "network"));
+    seen.push(rec, down);
+    assert.ok(server.requests.some((r) => r.headers.authorization === `Svc-oauthtoken ${TOKEN}`), "the token went to the server");
+  } finally {
+    Object.assign(console, saved);
+  }
+  const kinds = new Set(errors.map((e) => e.kind));
+  for (const k of ["validation", "api", "unauthorized", "config", "timeout", "rate_limited", "decode", "aborted", "network"]) {
+    assert.ok(kinds.has(k), `no ${k} error was checked`);
+  }
+  errors.forEach((e, i) => assertNoSecret(e, `error ${i} (${e.kind}: ${e.message})`));
+  seen.forEach((x, i) => assertNoSecret(x, `object ${i}`));
+  assertNoSecret(printed.join("\n"), "the console");
+  const log = sandbox.log();
+  assert.match(log, /GET \/books\/v3\/organizations -> 200/, "the sandbox logged its requests");
+  assert.match(log, /-> 401/);
+  assert.ok(!log.includes(TOKEN) && !log.includes(READONLY), `the token shows in the sandbox log:\n${log}`);
+});
+
+test("CR or LF in any header value is refused before anything is sent", async () => {
+  server.reset();
+  for (const bad of ["\r\n", "\n", "\r", "\0"]) {
+    const evil = `v${bad}X-Evil: 1`;
+    assert.throws(() => new Client({ accessToken: evil, apiDomain: server.url }), (e) => e instanceof SvcError && e.kind === "config");
+    assert.throws(() => new Client({ accessToken: TOKEN, organizationId: evil, apiDomain: server.url }), (e) => e instanceof SvcError && e.kind === "config");
+    const fn = new Client({ accessToken: () => evil, organizationId: ORG, apiDomain: server.url, maxRetries: 0 });
+    await rejection(fn.listPlans(), "unauthorized");
+    const client = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: server.url, maxRetries: 0 });
+    for (const field of ["x_unique_identifier_key", "x_unique_identifier_value"]) {
+      const params = { x_unique_identifier_key: "cf_k", x_unique_identifier_value: "v", [field]: evil, amount: 1 };
+      const e = await rejection(client.updateExpenseByUniqueField(params), "validation");
+      assert.ok(e.issues.some((i) => i.path[0] === field), JSON.stringify(e.issues));
+    }
+    await rejection(client.updateExpenseByUniqueField({ x_unique_identifier_key: "cf_k", x_unique_identifier_value: "v", x_upsert: evil }), "validation");
+  }
+  assert.equal(server.requests.length, 0, "nothing was sent");
+  // A good call sends the values as they are, and no header of its own making.
+  const client = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: server.url, maxRetries: 0 });
+  server.reply({ status: 200, body: { code: 0, message: "ok", expense: { expense_id: 1 } } });
+  await client.updateExpenseByUniqueField({ x_unique_identifier_key: "cf_k", x_unique_identifier_value: "a b:c", x_upsert: true, amount: 1 });
+  const h = server.requests[0].headers;
+  assert.equal(h["x-unique-identifier-key"], "cf_k");
+  assert.equal(h["x-unique-identifier-value"], "a b:c");
+  assert.equal(h["x-evil"], undefined);
+});
+
+test("path values with /, .., ?, #, % cannot change the path the server receives", async () => {
+  const client = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: server.url, maxRetries: 0 });
+  const values = ["a/b", "../x", "../../../admin", "..%2F..", "?q=1", "#frag", "%", "%2F", "%2e%2e", ".%2e", "...", "a\\..\\b", "a\r\nb", "é 😀", "+&=;"];
+  server.reset();
+  server.handle(() => ({ status: 200, body: { code: 0, message: "ok", task: { task_id: 1 } } }));
+  for (const v of values) {
+    await client.getTask("p/../..", v);
+    const got = server.requests.at(-1).url;
+    const [pathname, query] = got.split("?");
+    assert.equal(query, undefined, `${v}: a query in ${got}`);
+    const segs = pathname.split("/");
+    assert.equal(segs.length, 7, `${v}: ${got}`);
+    assert.deepEqual(segs.slice(0, 4), ["", "billing", "v1", "projects"], got);
+    assert.equal(segs[5], "tasks", got);
+    assert.equal(decodeURIComponent(segs[4]), "p/../..");
+    assert.equal(decodeURIComponent(segs[6]), v, got);
+  }
+  const sent = server.requests.length;
+  for (const v of [".", ".."]) await rejection(client.getTask("p", v), "validation");
+  for (const p of ["/..", "/%2e%2e/%2e%2e/books/v3/journals", "/a/.%2E/b", "/%2E", "/a?b=1", "/a#b"]) {
+    await rejection(client.request("GET", "billing", p), "config");
+  }
+  assert.equal(server.requests.length, sent, "nothing was sent for dot segments");
+  // Against the sandbox: "../currencies" is one currency id (not found), never the list.
+  const sb = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: sandbox.url, maxRetries: 0 });
+  const e = await rejection(sb.getCurrency("../currencies"), "api");
+  assert.equal(e.status, 404);
+  const e2 = await rejection(sb.getCurrency("..%2F..%2Fcurrencies"), "api");
+  assert.equal(e2.status, 404);
+  assert.ok(sandbox.log().includes("/invoice/v3/settings/currencies/..%2Fcurrencies"), "the sandbox got one encoded segment");
+});
+
+test("http:// is refused for hosts that are not loopback", () => {
+  for (const apiDomain of [
+    "http://example.com",
+    "HTTP://EXAMPLE.COM/api",
+    "http://10.0.0.1:8787",
+    "http://192.168.0.2",
+    "http://127.0.0.1.evil.com",
+    "http://localhost.evil.com",
+    "http://0.0.0.0",
+    "http://[::2]",
+    "http://127.0.0.1@evil.com",
+    "http://evil.com#@127.0.0.1",
+    "ws://127.0.0.1",
+  ]) {
+    for (const options of [{ accessToken: TOKEN, apiDomain }, { apiDomain }]) {
+      assert.throws(() => new Client(options), (e) => e instanceof SvcError && e.kind === "config" && !views(e).includes(TOKEN), apiDomain);
+    }
+  }
+  for (const apiDomain of ["http://127.0.0.1:1", "http://localhost:1/api", "http://[::1]:1", "http://app.localhost", "https://example.com"]) {
+    assert.ok(new Client({ accessToken: TOKEN, apiDomain }), apiDomain);
+  }
+});
+
+test("a notification with a wrong token is a verification error that names neither token", () => {
+  const body = (token) => JSON.stringify({ module: "Deals", operation: "update", channel_id: 1, token });
+  assert.equal(parseWatchNotification(body(TOKEN), { token: TOKEN }).channel_id, "1");
+  for (const wrong of [`x${TOKEN.slice(1)}`, `${TOKEN.slice(0, -1)}x`, TOKEN.slice(0, -1), `${TOKEN}x`, ""]) {
+    assert.throws(
+      () => parseWatchNotification(body(wrong), { token: TOKEN }),
+      (e) => e instanceof SvcError && e.kind === "verification" && !views(e).includes(TOKEN) && (wrong === "" || !views(e).includes(wrong)),
+    );
+  }
+});
+
