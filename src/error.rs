@@ -88,6 +88,16 @@ impl Error {
         self
     }
 
+    /// Replaces `secret` wherever the message quotes it: a server may echo the credential it was sent.
+    pub fn without_secret(mut self, secret: Option<&str>) -> Self {
+        if let Some(secret) = secret.filter(|s| !s.is_empty()) {
+            if self.message.contains(secret) {
+                self.message = self.message.replace(secret, "[redacted]");
+            }
+        }
+        self
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|_| {
             r#"{"kind":"decode","message":"error could not be serialized"}"#.to_string()
@@ -125,6 +135,17 @@ mod tests {
             e.to_json(),
             r#"{"kind":"rate_limited","message":"slow down","status":429,"retryAfterMs":1500,"operationId":"listPlans"}"#
         );
+    }
+
+    #[test]
+    fn an_echoed_secret_is_redacted() {
+        let e = Error::new(ErrorKind::Api, "token s3cr3t is not valid for s3cr3t-org");
+        assert_eq!(
+            e.clone().without_secret(Some("s3cr3t")).message,
+            "token [redacted] is not valid for [redacted]-org"
+        );
+        assert_eq!(e.clone().without_secret(Some("")).message, e.message);
+        assert_eq!(e.clone().without_secret(None).message, e.message);
     }
 
     #[test]

@@ -614,9 +614,11 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
             None => token(opts).await?,
         };
         let auth = token
-            .map(|t| request::authorization(&t))
+            .as_deref()
+            .map(request::authorization)
             .transpose()
             .map_err(|e| to_js_error(&e))?;
+        let fail = |e: Error| to_js_error(&e.without_secret(token.as_deref()));
         let slot = admit(opts, &call.signal).await?;
         let init = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&init, &"method".into(), &call.method.as_str().into());
@@ -697,7 +699,7 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
             let bytes = bytes_of(&res);
             let mut err = response::error_from(status, &bytes);
             err.retry_after_ms = retry_after;
-            return Err(to_js_error(&err));
+            return Err(fail(err));
         }
         if call.raw {
             return Ok(res);
@@ -714,7 +716,7 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
         let bytes = bytes_of(&res);
         let content_type = get(&res, "contentType").as_string();
         let decoded = response::decode_shape(call.shape, status, content_type.as_deref(), &bytes)
-            .map_err(|e| to_js_error(&e))?;
+            .map_err(fail)?;
         return match decoded {
             Decoded::Binary => Ok(js_sys::Uint8Array::from(bytes.as_slice()).into()),
             Decoded::Json(text) => {

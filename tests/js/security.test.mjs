@@ -137,11 +137,16 @@ test("the token never shows in an error, a stack, a JSON dump, an inspected obje
       { status: 429, headers: { "retry-after": "1" }, body: { code: 44, message: "slow down" } },
       { status: 200, body: "not json" },
       { status: 500, body: { code: 1, message: "boom" } },
+      { status: 401, body: { code: 57, message: `invalid token Svc-oauthtoken ${TOKEN}` } },
+      { status: 400, body: { code: 2, message: `bad request from ${TOKEN}` } },
     );
     errors.push(await rejection(rec.listPlans({}, { timeoutMs: 50 }), "timeout"));
     errors.push(await rejection(rec.listPlans(), "rate_limited"));
     errors.push(await rejection(rec.listPlans(), "decode"));
     errors.push(await rejection(rec.listPlans(), "api"));
+    const echoed = [await rejection(rec.listPlans(), "unauthorized"), await rejection(rec.listPlans(), "api")];
+    for (const e of echoed) assert.match(e.message, /\[redacted\]/, "a server's echo of the token is redacted");
+    errors.push(...echoed);
     errors.push(await rejection(rec.listPlans({}, { signal: AbortSignal.abort() }), "aborted"));
     const down = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: "http://127.0.0.1:9", maxRetries: 0 });
     errors.push(await rejection(down.listPlans(), "network"));
