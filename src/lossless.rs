@@ -11,14 +11,32 @@ pub struct Member<'a> {
 }
 
 pub fn is_id_key(key: &str) -> bool {
-    key == "id"
-        || key == "ids"
-        || key.ends_with("_id")
-        || key.ends_with("_ids")
-        || key == "contact_persons"
+    names_an_id(key.as_bytes())
+}
+
+#[inline(always)]
+fn names_an_id(key: &[u8]) -> bool {
+    match key {
+        [.., b'i', b'd'] => key.len() == 2 || key[key.len() - 3] == b'_',
+        [.., b'i', b'd', b's'] => key.len() == 3 || key[key.len() - 4] == b'_',
+        _ => key == b"contact_persons",
+    }
 }
 
 const MAX_DEPTH: usize = 128;
+
+/// The bytes that end the plain run of a string: the closing quote, a backslash, a control character.
+static STOPS_A_STRING: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
 
 struct Scanner<'a> {
     s: &'a str,
@@ -48,22 +66,29 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skips a string starting at its opening quote; returns its raw contents.
-    #[inline(always)]
     fn string(&mut self) -> R<&'a str> {
+        let start = self.i + 1;
+        self.skip_string()?;
+        Ok(&self.s[start..self.i - 1])
+    }
+
+    /// Skips a string starting at its opening quote; returns where its contents start.
+    #[inline(always)]
+    fn skip_string(&mut self) -> R<usize> {
         let start = self.i + 1;
         self.i += 1;
         loop {
-            let plain = self.b[self.i..]
-                .iter()
-                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-                .unwrap_or(self.b.len() - self.i);
-            self.i += plain;
+            while let Some(&c) = self.b.get(self.i) {
+                if STOPS_A_STRING[c as usize] {
+                    break;
+                }
+                self.i += 1;
+            }
             match self.peek() {
                 None => return self.err("unterminated string"),
                 Some(b'"') => {
-                    let raw = &self.s[start..self.i];
                     self.i += 1;
-                    return Ok(raw);
+                    return Ok(start);
                 }
                 Some(b'\\') => match self.b.get(self.i + 1) {
                     Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.i += 2,
@@ -82,8 +107,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn number(&mut self) -> R<&'a str> {
-        let start = self.i;
+    fn number(&mut self) -> R<()> {
         if self.peek() == Some(b'-') {
             self.i += 1;
         }
@@ -117,11 +141,11 @@ impl<'a> Scanner<'a> {
                 self.i += 1;
             }
         }
-        Ok(&self.s[start..self.i])
+        Ok(())
     }
 
-    fn literal(&mut self, word: &str) -> R<()> {
-        if self.s[self.i..].starts_with(word) {
+    fn literal(&mut self, word: &[u8]) -> R<()> {
+        if self.b[self.i..].starts_with(word) {
             self.i += word.len();
             Ok(())
         } else {
@@ -149,13 +173,14 @@ impl<'a> Scanner<'a> {
                     if self.peek() != Some(b'"') {
                         return self.err("expected a key");
                     }
-                    let key = self.string()?;
+                    let key = self.skip_string()?;
+                    let id = names_an_id(&self.b[key..self.i - 1]);
                     self.ws();
                     if self.peek() != Some(b':') {
                         return self.err("expected ':'");
                     }
                     self.i += 1;
-                    self.value(is_id_key(key), depth + 1)?;
+                    self.value(id, depth + 1)?;
                     self.ws();
                     match self.peek() {
                         Some(b',') => {
@@ -191,10 +216,7 @@ impl<'a> Scanner<'a> {
                     }
                 }
             }
-            Some(b'"') => {
-                self.string()?;
-                Ok(())
-            }
+            Some(b'"') => self.skip_string().map(drop),
             Some(b'-' | b'0'..=b'9') => {
                 self.number()?;
                 if id {
@@ -204,9 +226,9 @@ impl<'a> Scanner<'a> {
                 }
                 Ok(())
             }
-            Some(b't') => self.literal("true"),
-            Some(b'f') => self.literal("false"),
-            Some(b'n') => self.literal("null"),
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => self.literal(b"null"),
             None => self.err("unexpected end"),
             _ => self.err("unexpected character"),
         }
@@ -389,6 +411,26 @@ mod tests {
         );
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["x"]["some_new_id"], "9007199254740993");
+    }
+
+    #[test]
+    fn id_keys_are_id_ids_their_suffixes_and_contact_persons() {
+        for key in ["id", "ids", "_id", "item_id", "tax_ids", "contact_persons"] {
+            assert!(is_id_key(key), "{key}");
+        }
+        for key in [
+            "",
+            "d",
+            "s",
+            "paid",
+            "kids",
+            "idx",
+            "identity",
+            "item_idz",
+            "contact_person",
+        ] {
+            assert!(!is_id_key(key), "{key}");
+        }
     }
 
     #[test]
