@@ -7,6 +7,7 @@ import { gzipSync } from "node:zlib";
 import { spawnSync } from "node:child_process";
 import { log, pkgDir, root, run, work } from "./lib.mjs";
 import { output } from "../scripts/lib.mjs";
+import { minifyText } from "../scripts/minify.mjs";
 
 const releaseWasm = path.join(root, "target/wasm32-unknown-unknown/release/svc_sdk.wasm");
 const wasmOpt = path.join(root, "node_modules/.bin/wasm-opt");
@@ -62,7 +63,7 @@ export function namedVariant() {
   };
   if (!existsSync(releaseWasm)) run(process.execPath, [path.join(root, "scripts/build.mjs")]);
   bindgen();
-  const sameGlue = () => readFileSync(path.join(named, "svc_sdk.js")).equals(readFileSync(path.join(pkgDir, "svc_sdk.js")));
+  const sameGlue = () => minifyText(readFileSync(path.join(named, "svc_sdk.js"), "utf8")) === readFileSync(path.join(pkgDir, "svc_sdk.js"), "utf8");
   let rebuilt = false;
   if (!sameGlue()) {
     log("bench: pkg/ was not built from the current release wasm; rebuilding it (scripts/build.mjs)");

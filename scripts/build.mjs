@@ -5,6 +5,7 @@ import path from "node:path";
 import { ensureNodeModules, ensureRust } from "./setup.mjs";
 import { log, root, run } from "./lib.mjs";
 import { writeDeclarations } from "./declarations.mjs";
+import { minifyTree } from "./minify.mjs";
 
 const pkg = path.join(root, "pkg");
 const wasmIn = path.join(root, "target/wasm32-unknown-unknown/release/svc_sdk.wasm");
@@ -166,4 +167,5 @@ for (const [name, text] of Object.entries(entries)) writeFileSync(path.join(pkg,
 
 writeDeclarations(pkg, snippet, ops, regions, built.__types ? built.__types() : {});
 rmSync(path.join(pkg, ".gitignore"), { force: true });
+minifyTree(pkg);
 log(`pkg/ written: wasm ${statSync(wasm).size} bytes, glue ${statSync(path.join(pkg, "svc_sdk.js")).size} bytes`);
