@@ -495,7 +495,7 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Value, ctx: &mut Ctx) {
         (Rule::Range(min, max), _) => {
             let n = match v {
                 Value::Number(n) => n.as_f64(),
-                Value::String(s) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
+                Value::String(s) => format::decimal(s.trim()),
                 _ => None,
             };
             match n {
