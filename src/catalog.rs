@@ -468,10 +468,8 @@ pub fn required_scopes<'a>(
     let mut scopes = Vec::new();
     for id in ids {
         let op = find(id).ok_or_else(|| unknown_operation(id))?;
-        scopes.push(op.scope);
+        crate::route::insert_sorted(&mut scopes, op.scope);
     }
-    scopes.sort_unstable();
-    scopes.dedup();
     Ok(scopes)
 }
 

@@ -112,7 +112,7 @@ impl Router {
                 continue;
             }
             if !route.op.method.as_str().eq_ignore_ascii_case(method) {
-                methods.push(route.op.method.as_str());
+                insert_sorted(&mut methods, route.op.method.as_str());
                 continue;
             }
             let literal: Vec<bool> = route
@@ -138,11 +138,7 @@ impl Router {
                 Found::Op(route.op, values)
             }
             None if methods.is_empty() => Found::NotFound,
-            None => {
-                methods.sort_unstable();
-                methods.dedup();
-                Found::MethodNotAllowed(methods)
-            }
+            None => Found::MethodNotAllowed(methods),
         }
     }
     /// Like `find`, for a path that may sit below a prefix (a proxy mounted at `/api`): the
@@ -163,6 +159,13 @@ impl Router {
                 None => return fallback,
             }
         }
+    }
+}
+
+/// Adds `item` to a sorted list of unique items, in its place (no sort routine in the wasm).
+pub fn insert_sorted<'a>(list: &mut Vec<&'a str>, item: &'a str) {
+    if let Err(at) = list.binary_search(&item) {
+        list.insert(at, item);
     }
 }
 
