@@ -694,7 +694,7 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
                 continue;
             }
             if call.raw {
-                return Ok(res);
+                return Ok(without_secret(res, token.as_deref()));
             }
             let bytes = bytes_of(&res);
             let mut err = response::error_from(status, &bytes);
@@ -702,7 +702,7 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
             return Err(fail(err));
         }
         if call.raw {
-            return Ok(res);
+            return Ok(without_secret(res, token.as_deref()));
         }
         if retry::delete_already_done(call.method, status, uncertain) {
             return Ok(super::json_to_js(
@@ -738,6 +738,23 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
             }
         };
     }
+}
+
+/// A forwarded answer whose body quotes the token gets `[redacted]` in its place: what a proxy
+/// hands back never carries the credential, even when a server echoes it.
+fn without_secret(res: JsValue, token: Option<&str>) -> JsValue {
+    let Some(token) = token.filter(|t| !t.is_empty()) else {
+        return res;
+    };
+    let Some(out) = crate::error::redact(&bytes_of(&res), token) else {
+        return res;
+    };
+    let _ = js_sys::Reflect::set(
+        &res,
+        &"bytes".into(),
+        &js_sys::Uint8Array::from(out.as_slice()),
+    );
+    res
 }
 
 fn bytes_of(res: &JsValue) -> Vec<u8> {

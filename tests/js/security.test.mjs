@@ -7,8 +7,9 @@ import assert from "node:assert/strict";
 import util from "node:util";
 import path from "node:path";
 import { spawn } from "node:child_process";
-import { Client, SvcError, parseWatchNotification } from "svc-sdk";
+import { Client, SvcError, createProxy, parseWatchNotification } from "svc-sdk";
 import { startRecordingServer } from "./support/recording-server.mjs";
+import { serveHandler } from "./support/node-handler.mjs";
 
 const TOKEN = "sec-tok-5e1f0a9b7c3d";
 const READONLY = "sec-ro-8b2c4d6e1f0a";
@@ -225,6 +226,40 @@ test("path values with /, .., ?, #, % cannot change the path the server receives
   const e2 = await rejection(sb.getCurrency("..%2F..%2Fcurrencies"), "api");
   assert.equal(e2.status, 404);
   assert.ok(sandbox.log().includes("/invoice/v3/settings/currencies/..%2Fcurrencies"), "the sandbox got one encoded segment");
+});
+
+test("the proxy forwards nothing outside its allow list, and never hands the token back, even when the service echoes it", async () => {
+  const proxy = await serveHandler(createProxy({ accessToken: TOKEN, organizationId: ORG, apiDomain: server.url, allow: ["listPlans"], maxRetries: 0 }));
+  try {
+    server.reset();
+    for (const [path, init] of [
+      ["/billing/v1/plans/p1", { method: "PUT", body: "{}" }],
+      ["/billing/v1/events", {}],
+      ["/billing/v1/plans", { method: "POST", body: "{}" }],
+      ["/books/v3/fixedassets", {}],
+      ["/crm/v8/actions/watch", { method: "PATCH", body: "{}" }],
+    ]) {
+      const res = await fetch(proxy.url + path, init);
+      assert.equal(res.status, 403, path);
+      assert.ok(!(await res.text()).includes(TOKEN));
+    }
+    assert.equal(server.requests.length, 0, "nothing outside the allow list reached the service");
+    server.reply(
+      { status: 200, body: { code: 0, message: `hello ${TOKEN}`, plans: [{ plan_code: TOKEN }] } },
+      { status: 400, body: { code: 2, message: `Svc-oauthtoken ${TOKEN} is not allowed here` } },
+    );
+    for (const status of [200, 400]) {
+      const res = await fetch(`${proxy.url}/billing/v1/plans`);
+      assert.equal(res.status, status);
+      const text = await res.text();
+      assert.ok(!text.includes(TOKEN), text);
+      assert.match(text, /\[redacted\]/);
+    }
+    assert.equal(server.requests.length, 2);
+    assert.equal(server.requests[0].headers.authorization, `Svc-oauthtoken ${TOKEN}`);
+  } finally {
+    await proxy.close();
+  }
 });
 
 test("http:// is refused for hosts that are not loopback", () => {
