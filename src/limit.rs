@@ -1,5 +1,9 @@
 //! The client-side rate limiter as a pure state machine: requests per minute, calls in flight,
 //! the daily quota, first in first out, with the clock injected (milliseconds).
+//!
+//! A call holds its place in the minute window from its start until a minute after its answer:
+//! the service counts a request when it arrives, some time between the two, so counting from the
+//! answer keeps any minute of the service's count within the limit, whatever the latency.
 
 use std::collections::VecDeque;
 
@@ -34,7 +38,7 @@ impl Limits {
 /// What a waiting call should do now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admit {
-    /// Start now; the call holds a slot until `finish`.
+    /// Start now; the call holds a slot until `finish`, and its place in the window a minute longer.
     Go,
     /// Ask again after at most this many ms, or when a slot is freed (`None`: only then).
     Wait(Option<i64>),
@@ -46,7 +50,8 @@ pub enum Admit {
 #[derive(Debug)]
 pub struct Limiter {
     limits: Limits,
-    starts: VecDeque<i64>,
+    /// When the answers of the finished calls of the last minute came, oldest first.
+    answered: VecDeque<i64>,
     in_flight: u32,
     day: i64,
     day_count: u32,
@@ -79,7 +84,7 @@ impl Limiter {
     pub fn new(limits: Limits) -> Limiter {
         Limiter {
             limits,
-            starts: VecDeque::new(),
+            answered: VecDeque::new(),
             in_flight: 0,
             day: i64::MIN,
             day_count: 0,
@@ -114,8 +119,8 @@ impl Limiter {
     }
 
     fn roll(&mut self, now: i64) {
-        while self.starts.front().is_some_and(|t| now - t >= MINUTE_MS) {
-            self.starts.pop_front();
+        while self.answered.front().is_some_and(|t| now - t >= MINUTE_MS) {
+            self.answered.pop_front();
         }
         let day = now.div_euclid(DAY_MS);
         if day != self.day {
@@ -139,23 +144,32 @@ impl Limiter {
         if now < self.blocked_until {
             return Admit::Wait(Some(self.blocked_until - now));
         }
-        if self.starts.len() as u32 >= self.limits.per_minute {
-            let oldest = *self.starts.front().unwrap_or(&now);
-            return Admit::Wait(Some((oldest + MINUTE_MS - now).max(1)));
+        if self.in_window() >= self.limits.per_minute {
+            return Admit::Wait(
+                self.answered
+                    .front()
+                    .map(|oldest| (oldest + MINUTE_MS - now).max(1)),
+            );
         }
         if self.in_flight >= self.limits.max_concurrent {
             return Admit::Wait(None);
         }
         self.queue.pop_front();
-        self.starts.push_back(now);
         self.in_flight += 1;
         self.day_count += 1;
         Admit::Go
     }
 
-    /// A started call has ended (answered, failed or aborted).
-    pub fn finish(&mut self) {
+    /// A started call has ended (answered, failed or aborted) at `now`.
+    pub fn finish(&mut self, now: i64) {
         self.in_flight = self.in_flight.saturating_sub(1);
+        let at = self.answered.back().map_or(now, |last| now.max(*last));
+        self.answered.push_back(at);
+    }
+
+    /// Places taken in the minute window: the calls in flight and those answered in the last minute.
+    fn in_window(&self) -> u32 {
+        self.in_flight + self.answered.len() as u32
     }
 
     /// Adopts the server's X-Rate-Limit-Limit / -Remaining / -Reset (seconds until reset).
@@ -189,10 +203,7 @@ impl Limiter {
         self.roll(now);
         State {
             requests_per_minute: self.limits.per_minute,
-            remaining_this_minute: self
-                .limits
-                .per_minute
-                .saturating_sub(self.starts.len() as u32),
+            remaining_this_minute: self.limits.per_minute.saturating_sub(self.in_window()),
             in_flight: self.in_flight,
             max_concurrent: self.limits.max_concurrent,
             daily_quota: self.limits.daily,
@@ -247,7 +258,7 @@ mod tests {
         assert_eq!(l.poll(t[0], 0), Admit::Go);
         assert_eq!(l.poll(t[1], 0), Admit::Go);
         assert_eq!(l.poll(t[2], 0), Admit::Wait(None));
-        l.finish();
+        l.finish(1);
         assert_eq!(l.poll(t[2], 1), Admit::Go);
         assert_eq!(l.state(1).in_flight, 2);
     }
@@ -260,10 +271,10 @@ mod tests {
         let c = l.enqueue();
         assert_eq!(l.poll(c, 0), Admit::Wait(None), "c is not at the head");
         assert_eq!(l.poll(a, 0), Admit::Go);
-        l.finish();
+        l.finish(1);
         assert_eq!(l.poll(c, 1), Admit::Wait(None), "b comes before c");
         assert_eq!(l.poll(b, 1), Admit::Go);
-        l.finish();
+        l.finish(2);
         assert_eq!(l.poll(c, 2), Admit::Go);
     }
 
@@ -273,7 +284,7 @@ mod tests {
         for now in [0, 10, 20] {
             let t = l.enqueue();
             assert_eq!(l.poll(t, now), Admit::Go);
-            l.finish();
+            l.finish(now);
         }
         let t = l.enqueue();
         assert_eq!(
@@ -292,13 +303,39 @@ mod tests {
     }
 
     #[test]
+    fn a_place_in_the_window_counts_from_the_answer() {
+        let mut l = limiter(2, 10, 1000);
+        let (a, b, c) = (l.enqueue(), l.enqueue(), l.enqueue());
+        assert_eq!(l.poll(a, 0), Admit::Go);
+        assert_eq!(l.poll(b, 0), Admit::Go);
+        assert_eq!(
+            l.poll(c, 100),
+            Admit::Wait(None),
+            "both places are held by calls in flight: no time can be known yet"
+        );
+        l.finish(900);
+        assert_eq!(l.poll(c, 900), Admit::Wait(Some(60_000)));
+        l.finish(400);
+        assert_eq!(
+            l.poll(c, 60_899),
+            Admit::Wait(Some(1)),
+            "an answer seen out of clock order counts from the later time"
+        );
+        assert_eq!(l.poll(c, 60_900), Admit::Go);
+        assert_eq!(l.state(60_900).remaining_this_minute, 1, "c in flight");
+        l.finish(61_000);
+        assert_eq!(l.state(120_999).remaining_this_minute, 1, "c answered");
+        assert_eq!(l.state(121_000).remaining_this_minute, 2);
+    }
+
+    #[test]
     fn the_daily_quota_ends_in_quota_spent_and_renews_next_day() {
         let mut l = limiter(100, 10, 2);
         let day = 20_000 * DAY_MS;
         for i in 0..2 {
             let t = l.enqueue();
             assert_eq!(l.poll(t, day + i), Admit::Go);
-            l.finish();
+            l.finish(day + i);
         }
         let t = l.enqueue();
         assert_eq!(
@@ -335,7 +372,7 @@ mod tests {
         let c = l.enqueue();
         assert_eq!(l.poll(a, 0), Admit::Go);
         l.cancel(b);
-        l.finish();
+        l.finish(1);
         assert_eq!(l.poll(c, 1), Admit::Go);
     }
 }

@@ -581,7 +581,7 @@ struct Slot(Rc<Shared>);
 impl Drop for Slot {
     fn drop(&mut self) {
         if let Some(l) = &self.0.limiter {
-            l.borrow_mut().finish();
+            l.borrow_mut().finish(crate::clock::now_ms());
         }
         wake_head(&self.0);
     }
