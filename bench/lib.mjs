@@ -1,11 +1,12 @@
 // Shared pieces of the benchmarks: what to build, the installed package, the sandbox, statistics.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { log, output, root, run } from "../scripts/lib.mjs";
+import { startSandbox as startTestSandbox } from "../tests/support/sandbox.mjs";
 
 export { log, root, run };
 
@@ -64,35 +65,7 @@ export function sdkEntry() {
 }
 
 /** Starts the release sandbox on a free loopback port; it exits when this process does (stdin pipe). */
-export async function startSandbox(args = []) {
-  const child = spawn(sandboxBin, ["--port", "0", "--exit-on-stdin-eof", "--quiet", ...args], { stdio: ["pipe", "pipe", "pipe"] });
-  let err = "";
-  child.stderr.on("data", (c) => (err += c));
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the sandbox did not start:\n${err}`)), 15_000);
-    child.on("exit", (code) => reject(new Error(`the sandbox exited (${code}):\n${err}`)));
-    let out = "";
-    child.stdout.on("data", (c) => {
-      out += c;
-      const m = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-  });
-  return {
-    url,
-    counters: async () => (await fetch(url + "/__sandbox/counters")).json(),
-    close: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.on("exit", resolve);
-        child.stdin.end();
-        setTimeout(() => child.kill("SIGKILL"), 3000).unref();
-      }),
-  };
-}
+export const startSandbox = (args = []) => startTestSandbox(args, { bin: sandboxBin });
 
 // ---- statistics ----
 

@@ -5,52 +5,19 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import util from "node:util";
-import path from "node:path";
-import { spawn } from "node:child_process";
 import { Client, SvcError, createProxy, parseWatchNotification } from "svc-sdk";
 import { startRecordingServer } from "./support/recording-server.mjs";
 import { serveHandler } from "./support/node-handler.mjs";
+import { startSandbox } from "./support/sandbox.mjs";
 
 const TOKEN = "sec-tok-5e1f0a9b7c3d";
 const READONLY = "sec-ro-8b2c4d6e1f0a";
 const ORG = "10234695";
 
-/** The sandbox with its request log on (no --quiet): stderr is kept for log(). */
-async function startLoggingSandbox(args) {
-  const bin = path.join(process.env.SVC_ROOT, "target/debug/sandbox");
-  const child = spawn(bin, ["--port", "0", "--exit-on-stdin-eof", ...args], { stdio: ["pipe", "pipe", "pipe"] });
-  let log = "";
-  child.stderr.on("data", (c) => (log += c));
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the sandbox did not start:\n${log}`)), 15_000);
-    child.on("exit", (code) => reject(new Error(`the sandbox exited (${code}):\n${log}`)));
-    let out = "";
-    child.stdout.on("data", (c) => {
-      out += c;
-      const m = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-  });
-  return {
-    url,
-    log: () => log,
-    close: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.on("exit", resolve);
-        child.stdin.end();
-        setTimeout(() => child.kill("SIGKILL"), 3000).unref();
-      }),
-  };
-}
-
 let sandbox;
 let server;
 before(async () => {
-  sandbox = await startLoggingSandbox(["--token", `${TOKEN}=*`, "--token", `${READONLY}=SvcBooks.settings.READ`, "--no-rate-limit"]);
+  sandbox = await startSandbox(["--token", `${TOKEN}=*`, "--token", `${READONLY}=SvcBooks.settings.READ`, "--no-rate-limit"], { quiet: false });
   server = await startRecordingServer();
 });
 after(async () => {

@@ -1,10 +1,10 @@
 // Starts the sandbox binary on 127.0.0.1 for a test: it exits when the test's process does (stdin pipe).
+// `quiet: false` keeps its request log, which `log()` returns; `bin` picks another build (the benchmarks' release one).
 import { spawn } from "node:child_process";
 import path from "node:path";
 
-export async function startSandbox(args = []) {
-  const bin = path.join(process.env.SVC_ROOT, "target/debug/sandbox");
-  const child = spawn(bin, ["--port", "0", "--exit-on-stdin-eof", "--quiet", ...args], { stdio: ["pipe", "pipe", "pipe"] });
+export async function startSandbox(args = [], { quiet = true, bin = path.join(process.env.SVC_ROOT, "target/debug/sandbox") } = {}) {
+  const child = spawn(bin, ["--port", "0", "--exit-on-stdin-eof", ...(quiet ? ["--quiet"] : []), ...args], { stdio: ["pipe", "pipe", "pipe"] });
   let log = "";
   child.stderr.on("data", (c) => (log += c));
   const url = await new Promise((resolve, reject) => {
