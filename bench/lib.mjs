@@ -75,6 +75,12 @@ export function median(xs) {
   return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
+/** The median of the per-round ratios a[i] / b[i]: each round times both, one right after the other, so a
+ * slow drift of a shared machine's speed cancels out of the ratio. */
+export function pairedRatio(a, b) {
+  return median(a.map((x, i) => x / b[i]));
+}
+
 export function quantile(xs, q) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))];
