@@ -129,9 +129,9 @@ export function createProxy(options) {
     try {
       const res = await client.__forward(plan.opId, plan.pathParams, plan.params);
       const headers = new Headers();
-      const values = { "content-type": res.contentType, "retry-after": res.retryAfter, "x-rate-limit-limit": res.rateLimitLimit, "x-rate-limit-remaining": res.rateLimitRemaining, "x-rate-limit-reset": res.rateLimitReset };
+      const values = { "content-type": res.contentType, "content-disposition": res.contentDisposition, "retry-after": res.retryAfter, "x-rate-limit-limit": res.rateLimitLimit, "x-rate-limit-remaining": res.rateLimitRemaining, "x-rate-limit-reset": res.rateLimitReset };
       for (const name of PASSED_BACK) if (values[name]) headers.set(name, values[name]);
-      return new Response(res.blob ?? res.bytes, { status: res.status, headers });
+      return new Response(res.body, { status: res.status, headers });
     } catch (e) {
       if (e instanceof SvcError && e.kind === "validation") {
         return answer(400, { code: 1001, message: e.message, issues: e.issues ?? [] });

@@ -113,26 +113,6 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// `bytes` with every occurrence of `secret` replaced by `[redacted]`, or None when it has none.
-pub fn redact(bytes: &[u8], secret: &str) -> Option<Vec<u8>> {
-    let secret = secret.as_bytes();
-    if secret.is_empty() || !bytes.windows(secret.len()).any(|w| w == secret) {
-        return None;
-    }
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i..].starts_with(secret) {
-            out.extend_from_slice(b"[redacted]");
-            i += secret.len();
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    Some(out)
-}
-
 /// Cuts text that is echoed into a message to a readable length, on a char boundary.
 pub fn shorten(text: &str) -> String {
     const MAX: usize = 64;
@@ -166,16 +146,6 @@ mod tests {
         );
         assert_eq!(e.clone().without_secret(Some("")).message, e.message);
         assert_eq!(e.clone().without_secret(None).message, e.message);
-    }
-
-    #[test]
-    fn redact_replaces_every_occurrence_or_says_there_is_none() {
-        assert_eq!(
-            redact(b"tok{\"m\":\"tok tok\"}tok", "tok").as_deref(),
-            Some(&b"[redacted]{\"m\":\"[redacted] [redacted]\"}[redacted]"[..])
-        );
-        assert_eq!(redact(b"to", "tok"), None);
-        assert_eq!(redact(b"anything", ""), None);
     }
 
     #[test]

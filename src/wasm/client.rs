@@ -637,6 +637,7 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
             &call.signal,
             call.timeout_ms,
             binary,
+            call.raw.then(|| token.clone().unwrap_or_default()),
         )
         .await;
         let res = match attempt {
@@ -670,6 +671,7 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
             );
         }
         if status == 401 && matches!(opts.token, Token::Func(_)) && generation != u64::MAX {
+            js::discard(&res);
             refreshed = Some(refreshed_token(opts, generation).await?);
             continue;
         }
@@ -688,13 +690,14 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
                 Outcome::Status(status, retry_after),
                 jitter(),
             ) {
+                js::discard(&res);
                 js::sleep(ms as f64, &call.signal).await?;
                 retries += 1;
                 uncertain |= status >= 500;
                 continue;
             }
             if call.raw {
-                return Ok(without_secret(res, token.as_deref()));
+                return Ok(res);
             }
             let bytes = bytes_of(&res);
             let mut err = response::error_from(status, &bytes);
@@ -702,7 +705,7 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
             return Err(fail(err));
         }
         if call.raw {
-            return Ok(without_secret(res, token.as_deref()));
+            return Ok(res);
         }
         if retry::delete_already_done(call.method, status, uncertain) {
             return Ok(super::json_to_js(
@@ -738,23 +741,6 @@ async fn send(opts: &Rc<Shared>, call: &Call) -> Result<JsValue, JsValue> {
             }
         };
     }
-}
-
-/// A forwarded answer whose body quotes the token gets `[redacted]` in its place: what a proxy
-/// hands back never carries the credential, even when a server echoes it.
-fn without_secret(res: JsValue, token: Option<&str>) -> JsValue {
-    let Some(token) = token.filter(|t| !t.is_empty()) else {
-        return res;
-    };
-    let Some(out) = crate::error::redact(&bytes_of(&res), token) else {
-        return res;
-    };
-    let _ = js_sys::Reflect::set(
-        &res,
-        &"bytes".into(),
-        &js_sys::Uint8Array::from(out.as_slice()),
-    );
-    res
 }
 
 fn bytes_of(res: &JsValue) -> Vec<u8> {

@@ -33,7 +33,9 @@ extern "C" {
         signal: &JsValue,
         timeout_ms: f64,
         binary: bool,
+        secret: Option<String>,
     ) -> Result<JsValue, JsValue>;
+    pub fn discard(answer: &JsValue);
     #[wasm_bindgen(js_name = sleep, catch)]
     pub async fn sleep(ms: f64, signal: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = wakeable)]

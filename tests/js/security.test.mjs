@@ -4,6 +4,7 @@
 // only for loopback hosts.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import http from "node:http";
 import util from "node:util";
 import { Client, SvcError, createProxy, parseWatchNotification } from "svc-sdk";
 import { startRecordingServer } from "./support/recording-server.mjs";
@@ -226,6 +227,28 @@ test("the proxy forwards nothing outside its allow list, and never hands the tok
     assert.equal(server.requests[0].headers.authorization, `Svc-oauthtoken ${TOKEN}`);
   } finally {
     await proxy.close();
+  }
+});
+
+test("the proxy streams the answer and redacts the token even when it is split across chunks", async () => {
+  const body = `{"code":0,"message":"ok","plans":[{"name":"${TOKEN} and ${TOKEN}"}],"tail":"${"x".repeat(70_000)}"}`;
+  const upstream = http.createServer(async (req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    for (let i = 0; i < body.length; i += 7) {
+      res.write(body.slice(i, i + 7));
+      if (i < 200) await new Promise((r) => setTimeout(r, 1));
+    }
+    res.end();
+  });
+  await new Promise((r) => upstream.listen(0, "127.0.0.1", r));
+  const proxy = await serveHandler(createProxy({ accessToken: TOKEN, organizationId: ORG, apiDomain: `http://127.0.0.1:${upstream.address().port}`, allow: ["listPlans"] }));
+  try {
+    const text = await (await fetch(`${proxy.url}/billing/v1/plans`)).text();
+    assert.ok(!text.includes(TOKEN));
+    assert.equal(text, body.replaceAll(TOKEN, "[redacted]"), "everything else arrives as it was sent");
+  } finally {
+    await proxy.close();
+    await new Promise((r) => upstream.close(r));
   }
 });
 

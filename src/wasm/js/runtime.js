@@ -239,10 +239,11 @@ function abortReason(signal) {
 }
 
 /**
- * One HTTP attempt. Resolves to { status, headers: { contentType, retryAfter, rateLimit... }, text?, blob? }
+ * One HTTP attempt. Resolves to { status, contentType, retryAfter, rateLimit..., bytes? | blob? | body? }
  * or rejects with an SvcError of kind timeout, aborted or network. Leaves no timer or listener behind.
+ * `secret` (a forwarding proxy's token) asks for the body as a stream, with the secret redacted.
  */
-export async function attempt(fetchFn, url, init, signal, timeoutMs, binary) {
+export async function attempt(fetchFn, url, init, signal, timeoutMs, binary, secret) {
   if (signal && signal.aborted) throw new SvcError("aborted", abortReason(signal));
   const controller = new AbortController();
   let timedOut = false;
@@ -261,6 +262,11 @@ export async function attempt(fetchFn, url, init, signal, timeoutMs, binary) {
       rateLimitRemaining: get("x-rate-limit-remaining"),
       rateLimitReset: get("x-rate-limit-reset"),
     };
+    if (secret != null) {
+      out.contentDisposition = get("content-disposition");
+      out.body = redacting(res.body, secret);
+      return out;
+    }
     const isJson = (out.contentType || "").toLowerCase().includes("json");
     if (binary && !isJson && res.status >= 200 && res.status < 300) out.blob = await res.blob();
     else out.bytes = new Uint8Array(await res.arrayBuffer());
@@ -274,6 +280,53 @@ export async function attempt(fetchFn, url, init, signal, timeoutMs, binary) {
     if (timer !== undefined) clearTimeout(timer);
     if (signal) signal.removeEventListener("abort", onAbort);
   }
+}
+
+/** Lets go of an attempt's unread body stream (an answer that is retried). */
+export function discard(answer) {
+  const body = answer && answer.body;
+  if (body && typeof body.cancel === "function") body.cancel().catch(() => {});
+}
+
+/** A body stream in which every occurrence of `secret` reads `[redacted]`, also across chunk edges. */
+export function redacting(body, secret) {
+  if (!body || !secret) return body ?? null;
+  const enc = new TextEncoder();
+  const needle = enc.encode(secret);
+  const mark = enc.encode("[redacted]");
+  let carry = new Uint8Array(0);
+  const find = (buf, from) => {
+    for (let i = buf.indexOf(needle[0], from); i !== -1 && i <= buf.length - needle.length; i = buf.indexOf(needle[0], i + 1)) {
+      let j = 1;
+      while (j < needle.length && buf[i + j] === needle[j]) j++;
+      if (j === needle.length) return i;
+    }
+    return -1;
+  };
+  const pass = (buf, last, controller) => {
+    let start = 0;
+    for (let i = find(buf, 0); i !== -1; i = find(buf, start)) {
+      if (i > start) controller.enqueue(buf.slice(start, i));
+      controller.enqueue(mark.slice());
+      start = i + needle.length;
+    }
+    const keep = last ? 0 : Math.min(needle.length - 1, buf.length - start);
+    if (buf.length - keep > start) controller.enqueue(buf.slice(start, buf.length - keep));
+    carry = buf.slice(buf.length - keep);
+  };
+  return body.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        const buf = new Uint8Array(carry.length + chunk.length);
+        buf.set(carry);
+        buf.set(chunk, carry.length);
+        pass(buf, false, controller);
+      },
+      flush(controller) {
+        pass(carry, true, controller);
+      },
+    }),
+  );
 }
 
 /** Waits `ms`, or rejects with kind aborted when the signal fires first. */
