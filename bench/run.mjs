@@ -248,7 +248,7 @@ function report(R) {
   L.push(
     `Names: a copy built from the same release wasm with \`wasm-opt -Oz -g\` (names kept) is ${kb(variant.namedBytes)}, of which ${kb(wasm.names)} are the`,
     `name sections; the rest, ${kb(wasm.total)}, is the code and data of the shipped wasm (${kb(sizes.wasm.raw)}; wasm-bindgen's output before`,
-    `wasm-opt: ${kb(variant.bindgenBytes)}). The glue wasm-bindgen writes for that wasm is byte for byte pkg/'s: ${variant.sameGlue ? "yes" : "no"}${variant.rebuilt ? " (pkg/ was rebuilt first)" : ""}.`,
+    `wasm-opt: ${kb(variant.bindgenBytes)}). The glue wasm-bindgen writes for that wasm, minified as the build minifies it, is byte for byte pkg/'s: ${variant.sameGlue ? "yes" : "no"}${variant.rebuilt ? " (pkg/ was rebuilt first)" : ""}.`,
     "",
   );
   L.push(`### The ${wasm.topItems.length} largest items of the wasm (\`twiggy top -n ${wasm.topItems.length}\`, name sections left out)`, "");

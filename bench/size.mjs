@@ -71,6 +71,7 @@ export function namedVariant() {
     bindgen();
     rebuilt = true;
   }
+  const glueMatches = sameGlue();
   const before = statSync(path.join(named, "svc_sdk_bg.wasm")).size;
   const namedWasm = path.join(named, "named.wasm");
   run(wasmOpt, ["-Oz", "-g", ...FEATURES, "--strip-producers", path.join(named, "svc_sdk_bg.wasm"), "-o", namedWasm]);
@@ -81,7 +82,7 @@ export function namedVariant() {
     copyFileSync(path.join(pkgDir, f), path.join(named, f));
   }
   copyFileSync(namedWasm, path.join(named, "svc_sdk_bg.wasm"));
-  return { bindgenBytes: before, namedBytes: statSync(namedWasm).size, rebuilt, sameGlue: sameGlue() };
+  return { bindgenBytes: before, namedBytes: statSync(namedWasm).size, rebuilt, sameGlue: glueMatches };
 }
 
 function twiggy(args) {
