@@ -77,7 +77,7 @@ pub fn parse_retry_after(value: &str, now_ms: i64) -> Option<u64> {
         return Some(secs.saturating_mul(1000));
     }
     if let Some(secs) = crate::validate::format::decimal(v) {
-        return (secs.is_finite() && secs >= 0.0).then_some((secs * 1000.0) as u64);
+        return (secs >= 0.0).then_some((secs * 1000.0) as u64);
     }
     let at = parse_http_date(v)?;
     Some((at * 1000 - now_ms).max(0) as u64)
