@@ -152,6 +152,9 @@ pub fn parse_timestamp(s: &str) -> Option<i64> {
                 _ => return None,
             };
             let o = &rest[1..];
+            if !o.is_ascii() {
+                return None;
+            }
             let (oh, om) = match o.len() {
                 4 => (digits(&o[..2])?, digits(&o[2..])?),
                 5 if o.as_bytes()[2] == b':' => (digits(&o[..2])?, digits(&o[3..])?),
@@ -318,5 +321,16 @@ mod tests {
         assert!(!Format::HttpUrl.matches("ftp://x"));
         assert!(!Format::HttpUrl.matches("https:///x"));
         assert!(!Format::HttpUrl.matches("/relative"));
+    }
+
+    #[test]
+    fn offsets_with_other_than_ascii_are_no_timestamp() {
+        for s in [
+            "2024-05-01T10:40:00+1\u{e9}2",
+            "2024-05-01T10:40:00+\u{e9}12",
+            "2024-05-01T10:40:00+12\u{e9}",
+        ] {
+            assert_eq!(parse_timestamp(s), None, "{s}");
+        }
     }
 }
