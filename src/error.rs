@@ -122,6 +122,11 @@ pub fn shorten(text: &str) -> String {
     }
 }
 
+/// Text echoed into a message, shortened and quoted as a JSON string (the JS engine writes it alike).
+pub fn quoted(text: &str) -> String {
+    serde_json::to_string(&shorten(text)).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,7 @@
 //! Rules for the params of the billing operations: tasks, plans, events.
 
 use super::{
-    details, opt, req, type_name, Ctx, Field, IssueCode, Kind, Rule, Schema, PAGE, PER_PAGE,
+    details, opt, req, type_name, Check, Ctx, Field, IssueCode, Kind, Rule, Schema, PAGE, PER_PAGE,
     UNREPRESENTABLE,
 };
 use serde_json::{Map, Value};
@@ -16,7 +16,7 @@ const TASK_BODY: Schema = Schema {
         opt("rate", Kind::Any),
         opt("budget_hours", Kind::Any),
     ],
-    checks: &[loose_integers],
+    checks: &[Check::LooseIntegers],
 };
 
 pub static CREATE_TASK: Schema = TASK_BODY;
@@ -43,7 +43,7 @@ fn is_loose_integer(v: &Value) -> bool {
     }
 }
 
-fn loose_integers(body: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn loose_integers(body: &Map<String, Value>, ctx: &mut Ctx) {
     for key in LOOSE_INTEGERS {
         if let Some(v) = body.get(*key).filter(|v| !is_loose_integer(v)) {
             ctx.push_at(

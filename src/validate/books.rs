@@ -1,7 +1,7 @@
 //! Rules for the params of the books operations (accounting).
 
 use super::format::Format;
-use super::{details, opt, req, Ctx, Field, IssueCode, Kind, Rule, Schema, PAGE, PER_PAGE};
+use super::{opt, req, Check, Ctx, Field, IssueCode, Kind, Rule, Schema, PAGE, PER_PAGE};
 use crate::model::books as m;
 use serde_json::{Map, Value};
 
@@ -29,31 +29,6 @@ static STRING_MEMBER: Field = opt("", Kind::Str);
 
 /// The Limits table's "line item description 2000", on every line item that has a description.
 const LINE_DESCRIPTION: Field = opt("description", Kind::Str).with(&[Rule::MaxLen(2000)]);
-
-/// A field, and the values it may take.
-type ValueSets = &'static [(&'static str, &'static [&'static str])];
-
-/// Value sets under which a blank string counts as not given: the vendor's own examples send `" "` or
-/// `""` there for "not set".
-fn one_of_unless_blank(map: &Map<String, Value>, ctx: &mut Ctx, sets: ValueSets) {
-    for &(name, allowed) in sets {
-        let Some(Value::String(s)) = map.get(name) else {
-            continue;
-        };
-        if !s.trim().is_empty() && !allowed.contains(&s.as_str()) {
-            ctx.push_at(
-                name,
-                IssueCode::InvalidValue,
-                format!(
-                    "{name} must be one of {}, got {:?}",
-                    allowed.join(", "),
-                    crate::error::shorten(s)
-                ),
-                details([("allowed", allowed.iter().map(|a| Value::from(*a)).collect())]),
-            );
-        }
-    }
-}
 
 /// Whether a field carries a value: present, not null, not a blank string.
 fn given(map: &Map<String, Value>, name: &str) -> bool {
@@ -101,17 +76,13 @@ pub static CREATE_ORGANIZATION: Schema = Schema {
         opt("field_separator", Kind::Str),
         opt("language_code", Kind::Str),
         opt("industry_type", Kind::Str),
-        opt("industry_size", Kind::Str),
+        opt("industry_size", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::IndustrySize::VALUES)]),
         opt("org_address", Kind::Str),
         opt("remit_to_address", Kind::Str),
         opt("address", Kind::Obj(&ADDRESS)),
     ],
-    checks: &[industry_size],
+    checks: &[],
 };
-
-fn industry_size(map: &Map<String, Value>, ctx: &mut Ctx) {
-    one_of_unless_blank(map, ctx, &[("industry_size", m::IndustrySize::VALUES)]);
-}
 
 pub static LIST_ORGANIZATIONS: Schema = Schema::EMPTY;
 
@@ -179,24 +150,13 @@ pub static GET_ACCOUNT: Schema = Schema::EMPTY;
 
 pub static LIST_ACCOUNTS: Schema = Schema {
     fields: &[
-        opt("filter_by", Kind::Str),
-        opt("sort_column", Kind::Str),
+        opt("filter_by", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::AccountFilter::VALUES)]),
+        opt("sort_column", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::AccountSortColumn::VALUES)]),
         PAGE,
         PER_PAGE,
     ],
-    checks: &[account_list_sets],
+    checks: &[],
 };
-
-fn account_list_sets(map: &Map<String, Value>, ctx: &mut Ctx) {
-    one_of_unless_blank(
-        map,
-        ctx,
-        &[
-            ("filter_by", m::AccountFilter::VALUES),
-            ("sort_column", m::AccountSortColumn::VALUES),
-        ],
-    );
-}
 
 // ---- journals ----
 
@@ -284,14 +244,14 @@ const FIXED_ASSET_BODY: Schema = Schema {
         TAGS,
         CUSTOM_FIELDS,
     ],
-    checks: &[percentage_only_for_declining],
+    checks: &[Check::PercentageOnlyForDeclining],
 };
 
 pub static CREATE_FIXED_ASSET: Schema = FIXED_ASSET_BODY;
 pub static UPDATE_FIXED_ASSET: Schema = FIXED_ASSET_BODY;
 
 /// A depreciation percentage belongs to the declining methods, not to straight_line.
-fn percentage_only_for_declining(map: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn percentage_only_for_declining(map: &Map<String, Value>, ctx: &mut Ctx) {
     let method = map.get("depreciation_method").and_then(Value::as_str);
     if method == Some(m::DepreciationMethod::StraightLine.as_str())
         && given(map, "depreciation_percentage")
@@ -306,26 +266,15 @@ fn percentage_only_for_declining(map: &Map<String, Value>, ctx: &mut Ctx) {
 
 pub static LIST_FIXED_ASSETS: Schema = Schema {
     fields: &[
-        opt("filter_by", Kind::Str),
-        opt("sort_column", Kind::Str),
-        opt("sort_order", Kind::Str),
+        opt("filter_by", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::FixedAssetFilter::VALUES)]),
+        opt("sort_column", Kind::Str)
+            .with(&[Rule::OneOfUnlessBlank(m::FixedAssetSortColumn::VALUES)]),
+        opt("sort_order", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::SortOrder::VALUES)]),
         PAGE,
         PER_PAGE,
     ],
-    checks: &[fixed_asset_list_sets],
+    checks: &[],
 };
-
-fn fixed_asset_list_sets(map: &Map<String, Value>, ctx: &mut Ctx) {
-    one_of_unless_blank(
-        map,
-        ctx,
-        &[
-            ("filter_by", m::FixedAssetFilter::VALUES),
-            ("sort_column", m::FixedAssetSortColumn::VALUES),
-            ("sort_order", m::SortOrder::VALUES),
-        ],
-    );
-}
 
 /// The fixed asset type fields, each made by `$field` (`opt` on create, `req` on update).
 macro_rules! fixed_asset_type_fields {
@@ -432,13 +381,14 @@ macro_rules! expense_fields {
             opt("start_reading", Kind::StrOrNum),
             opt("end_reading", Kind::StrOrNum),
             opt("distance", Kind::StrOrNum),
-            opt("mileage_unit", Kind::Str),
+            opt("mileage_unit", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::MileageUnit::VALUES)]),
             opt("mileage_rate", Kind::StrOrNum),
             opt("employee_id", Kind::Id),
-            opt("vehicle_type", Kind::Str),
+            opt("vehicle_type", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::VehicleType::VALUES)]),
             opt("can_reclaim_vat_on_mileage", Kind::Any),
-            opt("fuel_type", Kind::Str),
-            opt("engine_capacity_range", Kind::Str),
+            opt("fuel_type", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::FuelType::VALUES)]),
+            opt("engine_capacity_range", Kind::Str)
+                .with(&[Rule::OneOfUnlessBlank(m::EngineCapacityRange::VALUES)]),
             opt("paid_through_account_id", Kind::Id),
             opt("vendor_id", Kind::Id),
             CUSTOM_FIELDS,
@@ -449,7 +399,7 @@ macro_rules! expense_fields {
 
 pub static CREATE_EXPENSE: Schema = Schema {
     fields: expense_fields!(),
-    checks: &[mileage_value_sets, readings_only_for_odometer],
+    checks: &[Check::ReadingsOnlyForOdometer],
 };
 
 pub static UPDATE_EXPENSE_BY_UNIQUE_FIELD: Schema = Schema {
@@ -458,24 +408,11 @@ pub static UPDATE_EXPENSE_BY_UNIQUE_FIELD: Schema = Schema {
         req("x_unique_identifier_value", Kind::Str),
         opt("x_upsert", Kind::BoolLike),
     ),
-    checks: &[mileage_value_sets, readings_only_for_odometer],
+    checks: &[Check::ReadingsOnlyForOdometer],
 };
 
-fn mileage_value_sets(map: &Map<String, Value>, ctx: &mut Ctx) {
-    one_of_unless_blank(
-        map,
-        ctx,
-        &[
-            ("mileage_unit", m::MileageUnit::VALUES),
-            ("vehicle_type", m::VehicleType::VALUES),
-            ("fuel_type", m::FuelType::VALUES),
-            ("engine_capacity_range", m::EngineCapacityRange::VALUES),
-        ],
-    );
-}
-
 /// Odometer readings belong to `mileage_type` odometer (an unlisted mileage type is reported on its own).
-fn readings_only_for_odometer(map: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn readings_only_for_odometer(map: &Map<String, Value>, ctx: &mut Ctx) {
     let mileage_type = map
         .get("mileage_type")
         .and_then(Value::as_str)
@@ -594,7 +531,7 @@ pub static LIST_VENDOR_CREDITS: Schema = Schema {
         date("date_end"),
         date("date_before"),
         date("date_after"),
-        opt("status", Kind::Str),
+        opt("status", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::VendorCreditStatus::VALUES)]),
         opt("total_start", Kind::Num),
         opt("total_end", Kind::Num),
         opt("total_less_than", Kind::Num),
@@ -604,12 +541,8 @@ pub static LIST_VENDOR_CREDITS: Schema = Schema {
         PAGE,
         PER_PAGE,
     ],
-    checks: &[vendor_credit_status],
+    checks: &[],
 };
-
-fn vendor_credit_status(map: &Map<String, Value>, ctx: &mut Ctx) {
-    one_of_unless_blank(map, ctx, &[("status", m::VendorCreditStatus::VALUES)]);
-}
 
 const REFUND_BODY: Schema = Schema {
     fields: &[
@@ -635,17 +568,15 @@ pub static LIST_VENDOR_CREDIT_REFUNDS: Schema = Schema {
 };
 
 pub static LIST_ALL_VENDOR_CREDIT_REFUNDS: Schema = Schema {
-    fields: &[opt("sort_column", Kind::Str), PAGE, PER_PAGE],
-    checks: &[refund_sort_column],
+    fields: &[
+        opt("sort_column", Kind::Str).with(&[Rule::OneOfUnlessBlank(
+            m::VendorCreditRefundSortColumn::VALUES,
+        )]),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[],
 };
-
-fn refund_sort_column(map: &Map<String, Value>, ctx: &mut Ctx) {
-    one_of_unless_blank(
-        map,
-        ctx,
-        &[("sort_column", m::VendorCreditRefundSortColumn::VALUES)],
-    );
-}
 
 #[cfg(test)]
 mod tests {
@@ -1620,10 +1551,10 @@ mod tests {
             &issues,
             &[
                 ("date_start", IssueCode::InvalidFormat),
+                ("status", IssueCode::InvalidValue),
                 ("total_end", IssueCode::InvalidType),
                 ("page", IssueCode::OutOfRange),
                 ("per_page", IssueCode::InvalidType),
-                ("status", IssueCode::InvalidValue),
             ],
         );
     }

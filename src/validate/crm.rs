@@ -2,8 +2,8 @@
 
 use super::format::{civil_from_days, parse_timestamp, Format};
 use super::{
-    check_object, details, opt, req, type_name, Ctx, Field, IssueCode, Kind, PathSeg, Rule, Schema,
-    UNREPRESENTABLE,
+    check_object, details, opt, req, type_name, Check, Ctx, Field, IssueCode, Kind, PathSeg, Rule,
+    Schema, UNREPRESENTABLE,
 };
 use serde_json::{Map, Value};
 
@@ -43,18 +43,20 @@ static API_REF: Schema = Schema {
     fields: &[opt("api_name", Kind::Str), opt("id", Kind::Id)],
     checks: &[],
 };
-static FIELD_MEMBER: Schema = Schema {
+pub(super) static FIELD_MEMBER: Schema = Schema {
     fields: &[req("field", Kind::Obj(&API_REF))],
     checks: &[],
 };
 /// Members are objects; which of the two shapes each has is decided by `group_members`.
 static MEMBER: Field = opt("", Kind::Obj(&Schema::EMPTY));
-static GROUP: Schema = Schema {
+/// What `group_members` checks a member against: a `{field}` or a nested group.
+pub(super) static GROUP_MEMBER_SCHEMAS: [&Schema; 2] = [&FIELD_MEMBER, &GROUP];
+pub(super) static GROUP: Schema = Schema {
     fields: &[
         req("group_operator", Kind::Str).with(&[Rule::OneOf(&["and", "or"])]),
         req("group", Kind::Arr(&MEMBER)),
     ],
-    checks: &[group_members],
+    checks: &[Check::GroupMembers],
 };
 static CONDITION: Schema = Schema {
     fields: &[
@@ -62,7 +64,7 @@ static CONDITION: Schema = Schema {
         req("module", Kind::Obj(&API_REF)),
         req("field_selection", Kind::Obj(&GROUP)),
     ],
-    checks: &[at_most_ten_fields],
+    checks: &[Check::AtMostTenFields],
 };
 static CONDITION_ITEM: Field = opt("", Kind::Obj(&CONDITION));
 static EVENT_ITEM: Field = opt("", Kind::Str);
@@ -77,16 +79,16 @@ static CHANNEL: Schema = Schema {
         opt("notify_on_related_action", Kind::Bool),
     ],
     checks: &[
-        channel_id_is_a_long,
-        events_name_module_and_operation,
-        expiry_within_a_week,
+        Check::ChannelIdIsALong,
+        Check::EventsNameModuleAndOperation,
+        Check::ExpiryWithinAWeek,
     ],
 };
 static CHANNEL_ITEM: Field = opt("", Kind::Obj(&CHANNEL));
 
 pub static UPDATE_NOTIFICATION_CHANNELS: Schema = Schema {
     fields: &[req("watch", Kind::Arr(&CHANNEL_ITEM))],
-    checks: &[watch_is_not_empty],
+    checks: &[Check::WatchIsNotEmpty],
 };
 
 /// Reports `key` of `map` when it is an empty array: a required list needs a member.
@@ -105,11 +107,11 @@ fn not_empty(map: &Map<String, Value>, key: &str, ctx: &mut Ctx) -> bool {
     }
 }
 
-fn watch_is_not_empty(params: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn watch_is_not_empty(params: &Map<String, Value>, ctx: &mut Ctx) {
     not_empty(params, "watch", ctx);
 }
 
-fn channel_id_is_a_long(channel: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn channel_id_is_a_long(channel: &Map<String, Value>, ctx: &mut Ctx) {
     let ok = match channel.get("channel_id") {
         None | Some(Value::Null) => true,
         Some(Value::Number(n)) => n.is_i64() || n.is_u64(),
@@ -141,8 +143,8 @@ fn check_event(event: &str, ctx: &mut Ctx) {
                 ctx.push(
                     IssueCode::InvalidValue,
                     format!(
-                        "the operation of {:?} must be one of {}",
-                        crate::error::shorten(event),
+                        "the operation of {} must be one of {}",
+                        crate::error::quoted(event),
                         EVENT_OPERATIONS.join(", ")
                     ),
                     details([(
@@ -155,15 +157,15 @@ fn check_event(event: &str, ctx: &mut Ctx) {
         _ => ctx.push(
             IssueCode::InvalidFormat,
             format!(
-                "an event must be {EVENT_FORMAT}, got {:?}",
-                crate::error::shorten(event)
+                "an event must be {EVENT_FORMAT}, got {}",
+                crate::error::quoted(event)
             ),
             details([("format", EVENT_FORMAT.into())]),
         ),
     }
 }
 
-fn events_name_module_and_operation(channel: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn events_name_module_and_operation(channel: &Map<String, Value>, ctx: &mut Ctx) {
     let Some(Value::Array(events)) = channel.get("events") else {
         return;
     };
@@ -192,7 +194,7 @@ fn iso(ms: i64) -> String {
 }
 
 /// Not in the past (to the second) and no more than one week after now.
-fn expiry_within_a_week(channel: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn expiry_within_a_week(channel: &Map<String, Value>, ctx: &mut Ctx) {
     let Some(Value::String(s)) = channel.get("channel_expiry") else {
         return;
     };
@@ -229,7 +231,7 @@ fn member_shape(member: &Map<String, Value>) -> Option<MemberShape> {
 }
 
 /// Walks the members of a group: each is a `{field}` or a nested `{group_operator, group}`.
-fn group_members(group: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn group_members(group: &Map<String, Value>, ctx: &mut Ctx) {
     let Some(Value::Array(members)) = group.get("group") else {
         return;
     };
@@ -269,7 +271,7 @@ fn count_fields(members: &[Value]) -> usize {
         .sum()
 }
 
-fn at_most_ten_fields(condition: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn at_most_ten_fields(condition: &Map<String, Value>, ctx: &mut Ctx) {
     let Some(Value::Object(selection)) = condition.get("field_selection") else {
         return;
     };

@@ -6,37 +6,10 @@ use crate::model::invoice::{
     ProjectUserRole,
 };
 use crate::validate::format::Format;
-use crate::validate::{
-    details, opt, req, Ctx, Field, IssueCode, Kind, Rule, Schema, PAGE, PER_PAGE,
-};
-use serde_json::{Map, Value};
+use crate::validate::{opt, req, Field, Kind, Rule, Schema, PAGE, PER_PAGE};
 
 const DATE: &[Rule] = &[Rule::Format(Format::Date)];
 const DURATION: &[Rule] = &[Rule::Format(Format::Duration)];
-
-/// An optional value-set field that counts as not given when blank, because the vendor examples
-/// send `""` or `" "` for "none" (the engine treats blank as missing only for required fields).
-fn one_of_unless_blank(
-    map: &Map<String, Value>,
-    ctx: &mut Ctx,
-    name: &str,
-    allowed: &'static [&'static str],
-) {
-    if let Some(Value::String(s)) = map.get(name) {
-        if !s.trim().is_empty() && !allowed.contains(&s.as_str()) {
-            ctx.push_at(
-                name,
-                IssueCode::InvalidValue,
-                format!(
-                    "{name} must be one of {}, got {:?}",
-                    allowed.join(", "),
-                    crate::error::shorten(s)
-                ),
-                details([("allowed", allowed.iter().map(|a| Value::from(*a)).collect())]),
-            );
-        }
-    }
-}
 
 // ---- currencies ----
 
@@ -56,13 +29,13 @@ pub static UPDATE_CURRENCY: Schema = CURRENCY_BODY;
 pub static GET_CURRENCY: Schema = Schema::EMPTY;
 pub static DELETE_CURRENCY: Schema = Schema::EMPTY;
 
-fn currency_filter(map: &Map<String, Value>, ctx: &mut Ctx) {
-    one_of_unless_blank(map, ctx, "filter_by", CurrencyFilter::VALUES);
-}
-
 pub static LIST_CURRENCIES: Schema = Schema {
-    fields: &[opt("filter_by", Kind::Str), PAGE, PER_PAGE],
-    checks: &[currency_filter],
+    fields: &[
+        opt("filter_by", Kind::Str).with(&[Rule::OneOfUnlessBlank(CurrencyFilter::VALUES)]),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[],
 };
 
 // ---- projects ----
@@ -96,10 +69,6 @@ static PROJECT_USER: Schema = Schema {
 };
 static PROJECT_USER_MEMBER: Field = opt("", Kind::Obj(&PROJECT_USER));
 
-fn budget_type(map: &Map<String, Value>, ctx: &mut Ctx) {
-    one_of_unless_blank(map, ctx, "budget_type", ProjectBudgetType::VALUES);
-}
-
 /// The update parameters equal the create parameters.
 const PROJECT_BODY: Schema = Schema {
     fields: &[
@@ -111,13 +80,13 @@ const PROJECT_BODY: Schema = Schema {
         opt("description", Kind::Str).with(&[Rule::MaxLen(500)]),
         opt("status", Kind::Str).with(&[Rule::OneOf(ProjectStatus::VALUES)]),
         opt("rate", Kind::StrOrNum),
-        opt("budget_type", Kind::Str),
+        opt("budget_type", Kind::Str).with(&[Rule::OneOfUnlessBlank(ProjectBudgetType::VALUES)]),
         opt("budget_hours", Kind::StrOrNum),
         opt("budget_amount", Kind::StrOrNum),
         opt("tasks", Kind::Arr(&PROJECT_TASK_MEMBER)),
         opt("users", Kind::Arr(&PROJECT_USER_MEMBER)),
     ],
-    checks: &[budget_type],
+    checks: &[],
 };
 
 pub static CREATE_PROJECT: Schema = PROJECT_BODY;
@@ -270,7 +239,9 @@ mod tests {
     use crate::catalog::{find, Method};
     use crate::family::Family;
     use crate::validate::testing::{edge, expect_all, issues, vendor_request_passes, with};
+    use crate::validate::IssueCode;
     use serde_json::json;
+    use serde_json::Value;
 
     fn currency() -> Value {
         json!({"currency_code": "AUD", "currency_symbol": "$", "price_precision": 2, "currency_format": "1,234,567.89"})
@@ -499,11 +470,11 @@ mod tests {
                 ("customer_id", IssueCode::Required),
                 ("user_id", IssueCode::Required),
                 ("billing_type", IssueCode::InvalidValue),
+                ("budget_type", IssueCode::InvalidValue),
                 ("tasks[0].task_name", IssueCode::Required),
                 ("tasks[1].description", IssueCode::TooLong),
                 ("users[0].email", IssueCode::TooLong),
                 ("users[0].user_role", IssueCode::InvalidValue),
-                ("budget_type", IssueCode::InvalidValue),
             ],
         );
     }

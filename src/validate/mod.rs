@@ -1,5 +1,6 @@
 //! The rule engine: checks raw JSON params against rules kept as data, every issue in one pass.
 
+pub mod export;
 pub mod format;
 
 pub mod billing;
@@ -95,6 +96,8 @@ pub enum Rule {
     Range(f64, f64),
     /// One of these strings.
     OneOf(&'static [&'static str]),
+    /// One of these strings, or a blank string for "not set" (as the vendor's own examples send).
+    OneOfUnlessBlank(&'static [&'static str]),
     Format(format::Format),
     /// An array with at most this many members.
     MaxItems(usize),
@@ -108,8 +111,58 @@ pub struct Field {
     pub rules: &'static [Rule],
 }
 
-/// A check that looks at several fields of one object.
-pub type Check = fn(&Map<String, Value>, &mut Ctx);
+/// A check that looks at several fields of one object. Named, not a function pointer: the JS engine
+/// runs the twin of the same name, and the wasm build keeps no Rust engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    PercentageOnlyForDeclining,
+    ReadingsOnlyForOdometer,
+    LooseIntegers,
+    WatchIsNotEmpty,
+    ChannelIdIsALong,
+    EventsNameModuleAndOperation,
+    ExpiryWithinAWeek,
+    GroupMembers,
+    AtMostTenFields,
+}
+
+impl Check {
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::PercentageOnlyForDeclining => "percentage_only_for_declining",
+            Check::ReadingsOnlyForOdometer => "readings_only_for_odometer",
+            Check::LooseIntegers => "loose_integers",
+            Check::WatchIsNotEmpty => "watch_is_not_empty",
+            Check::ChannelIdIsALong => "channel_id_is_a_long",
+            Check::EventsNameModuleAndOperation => "events_name_module_and_operation",
+            Check::ExpiryWithinAWeek => "expiry_within_a_week",
+            Check::GroupMembers => "group_members",
+            Check::AtMostTenFields => "at_most_ten_fields",
+        }
+    }
+
+    /// The schemas the check applies below the object it looks at.
+    pub fn schemas(self) -> &'static [&'static Schema] {
+        match self {
+            Check::GroupMembers => &crm::GROUP_MEMBER_SCHEMAS,
+            _ => &[],
+        }
+    }
+
+    fn run(self, map: &Map<String, Value>, ctx: &mut Ctx) {
+        match self {
+            Check::PercentageOnlyForDeclining => books::percentage_only_for_declining(map, ctx),
+            Check::ReadingsOnlyForOdometer => books::readings_only_for_odometer(map, ctx),
+            Check::LooseIntegers => billing::loose_integers(map, ctx),
+            Check::WatchIsNotEmpty => crm::watch_is_not_empty(map, ctx),
+            Check::ChannelIdIsALong => crm::channel_id_is_a_long(map, ctx),
+            Check::EventsNameModuleAndOperation => crm::events_name_module_and_operation(map, ctx),
+            Check::ExpiryWithinAWeek => crm::expiry_within_a_week(map, ctx),
+            Check::GroupMembers => crm::group_members(map, ctx),
+            Check::AtMostTenFields => crm::at_most_ten_fields(map, ctx),
+        }
+    }
+}
 
 /// The fields of one object and the checks across them.
 #[derive(Clone, Copy, Debug)]
@@ -293,7 +346,7 @@ pub fn check_object(schema: &Schema, map: &Map<String, Value>, ctx: &mut Ctx) {
         }
     }
     for check in schema.checks {
-        check(map, ctx);
+        check.run(map, ctx);
     }
 }
 
@@ -344,8 +397,8 @@ pub fn file_type_issue(
         path,
         code: IssueCode::InvalidFormat,
         message: format!(
-            "{:?} is not an accepted file type; accepted: {}",
-            crate::error::shorten(name),
+            "{} is not an accepted file type; accepted: {}",
+            crate::error::quoted(name),
             accept.join(", ")
         ),
         details: details([
@@ -516,21 +569,20 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Value, ctx: &mut Ctx) {
                 ),
             }
         }
-        (Rule::OneOf(allowed), Value::String(s)) if !allowed.contains(&s.as_str()) => ctx.push(
-            IssueCode::InvalidValue,
-            format!(
-                "{label} must be one of {}, got {:?}",
-                allowed.join(", "),
-                crate::error::shorten(s)
-            ),
-            details([("allowed", allowed.iter().map(|a| Value::from(*a)).collect())]),
-        ),
+        (Rule::OneOf(allowed), Value::String(s)) if !allowed.contains(&s.as_str()) => {
+            not_one_of(label, allowed, s, ctx)
+        }
+        (Rule::OneOfUnlessBlank(allowed), Value::String(s))
+            if !s.trim().is_empty() && !allowed.contains(&s.as_str()) =>
+        {
+            not_one_of(label, allowed, s, ctx)
+        }
         (Rule::Format(f), Value::String(s)) if !f.matches(s) => ctx.push(
             IssueCode::InvalidFormat,
             format!(
-                "{label} must be {}, got {:?}",
+                "{label} must be {}, got {}",
                 f.describe(),
-                crate::error::shorten(s)
+                crate::error::quoted(s)
             ),
             details([("format", f.name().into())]),
         ),
@@ -544,6 +596,18 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Value, ctx: &mut Ctx) {
         ),
         _ => {}
     }
+}
+
+fn not_one_of(label: &str, allowed: &[&str], s: &str, ctx: &mut Ctx) {
+    ctx.push(
+        IssueCode::InvalidValue,
+        format!(
+            "{label} must be one of {}, got {}",
+            allowed.join(", "),
+            crate::error::quoted(s)
+        ),
+        details([("allowed", allowed.iter().map(|a| Value::from(*a)).collect())]),
+    )
 }
 
 fn num(f: f64) -> Value {
