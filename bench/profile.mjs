@@ -28,17 +28,9 @@ const STAGES = {
     [/wasm_bindgen_futures|queueMicrotask|__wbg_queueMicrotask|__wbg_then|js_sys::futures|makeMutClosure|^real /, "promise plumbing (wasm-bindgen-futures, closures)"],
   ],
   validate: [
-    [/^toWire|^walk |__wbg_toWire/, "toWire: the JS walk of the params and JSON.stringify"],
-    [/passStringToWasm|encodeUtf8|encodeInto/, "copy of the JSON text into wasm (UTF-8)"],
-    [/drop_in_place/, "freeing the parsed value (drop_in_place)"],
-    [/serde_json::de|serde_core::de|from_str/, "serde_json: parse the text into a Value (IndexMap)"],
-    [/serde_json::ser|to_string/, "serde_json: issues to JSON text"],
-    [/svc_sdk::request::wire_issues/, "wire checks (svc_sdk::request::wire_issues)"],
-    [/svc_sdk::catalog/, "catalog lookup (svc_sdk::catalog::find)"],
-    [/svc_sdk::validate/, "the rules (svc_sdk::validate)"],
-    [/__wbg_parse_|getStringFromWasm0/, "result to JS (JSON.parse in the glue)"],
-    [/^isParams|^__wbg_isParams/, "isParams (JS)"],
-    [/^validate /, "the JS entry and the wasm call boundary (glue validate())"],
+    [/^plain |^jsonValue |^walk |^wellFormed/, "jsonValue: are the params plain JSON (runtime.js)"],
+    [/^check |^checkObject |^checkValue |^applyRule |^sweep |^wireIssues |^parse|^digitsAt |^isBlank |^unrepresentable /, "the rules (rules.js)"],
+    [/^issuesOf |^validate |^operation /, "the entry: operation lookup, result object"],
   ],
 };
 

@@ -38,6 +38,8 @@ function findSnippet(dir) {
   return null;
 }
 const snippet = "./" + path.relative(pkg, findSnippet(path.join(pkg, "snippets"))).split(path.sep).join("/");
+// The JS rule engine, beside the runtime snippet.
+const rules = snippet.replace(/runtime\.js$/, "rules.js");
 
 const built = await import(path.join(pkg, "svc_sdk.js"));
 built.initSync({ module: readFileSync(wasm) });
@@ -47,10 +49,13 @@ const ops = built.operations();
 writeFileSync(
   path.join(pkg, "api.js"),
   `// The public surface of svc-sdk, shared by every runtime's entry.
-import { Client, operations, validate, __proxyPlan } from "./svc_sdk.js";
+import { Client, operations, __proxyPlan, __rules } from "./svc_sdk.js";
 import { SvcError } from "${snippet}";
-export { Client, operations, parseEvent, parseWatchNotification, requiredScopes, validate } from "./svc_sdk.js";
-export { SvcError };
+import { useRules, validate } from "${rules}";
+export { Client, operations, parseEvent, parseWatchNotification, requiredScopes } from "./svc_sdk.js";
+export { SvcError, validate };
+
+useRules(__rules);
 
 /** The regions and their API domains. */
 export const regions = Object.freeze(${JSON.stringify(regions)});

@@ -329,14 +329,20 @@ fn depth_over(text: &str, max: usize) -> bool {
 // ---------------------------------------------------------------------------------------------
 // validate
 
-/// Layout: `[op, mode, now (4 bytes, seconds after 2020-09-13), params...]`; params are JSON
-/// text when mode is even, values built from the bytes when it is odd.
-pub fn validate(data: &[u8]) {
+/// The operation, the time and the params of a `validate` input. Layout: `[op, mode, now (4 bytes,
+/// seconds after 2020-09-13), params...]`; params are JSON text when mode is even, values built
+/// from the bytes when it is odd.
+pub fn validation_input(data: &[u8]) -> Option<(&'static Operation, i64, Value)> {
     let mut r = Reader { data };
     let op = op_at(r.byte());
     let mode = r.byte();
     let now_ms = 1_600_000_000_000 + r.u64(4) as i64 * 1000;
-    let Some(params) = gen_params(mode, op, &mut r) else {
+    gen_params(mode, op, &mut r).map(|params| (op, now_ms, params))
+}
+
+/// See `validation_input` for the layout.
+pub fn validate(data: &[u8]) {
+    let Some((op, now_ms, params)) = validation_input(data) else {
         return;
     };
     let issues = validate::validate_at(op, &params, now_ms);

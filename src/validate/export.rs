@@ -4,13 +4,19 @@ use super::{Field, Kind, Rule, Schema};
 use crate::catalog::{BodyKind, Operation};
 use serde_json::{json, Value};
 
-/// `{ id, body, query, headers, skip, schemas }`: `schemas[0]` is the params' schema; an object kind
-/// names another schema by its index, so shared and recursive schemas are written once.
+/// `{ id, body, query, headers, files, schemas }`: `schemas[0]` is the params' schema; an object kind
+/// names another schema by its index, so shared and recursive schemas are written once. `files` is
+/// the upload's param (`{ param, many, accept }`), which the rules leave out.
 pub fn operation_rules(op: &Operation) -> Value {
     let mut out = Schemas::default();
     out.schema(op.params);
-    let skip = match op.body {
-        BodyKind::Multipart { param, .. } => Value::from(param),
+    let files = match op.body {
+        BodyKind::Multipart {
+            param,
+            many,
+            accept,
+            ..
+        } => json!({ "param": param, "many": many, "accept": accept }),
         _ => Value::Null,
     };
     json!({
@@ -18,7 +24,7 @@ pub fn operation_rules(op: &Operation) -> Value {
         "body": op.method.has_body(),
         "query": op.query,
         "headers": op.headers.iter().map(|(p, h)| json!([p, h])).collect::<Vec<_>>(),
-        "skip": skip,
+        "files": files,
         "schemas": out.written,
     })
 }
@@ -137,6 +143,7 @@ mod tests {
             ])
         );
         let upload = operation_rules(find("addExpenseAttachment").unwrap());
-        assert_eq!(upload["skip"], "files");
+        assert_eq!(upload["files"]["param"], "files");
+        assert_eq!(upload["files"]["many"], true);
     }
 }

@@ -461,7 +461,10 @@ pub fn check_value(field: &Field, v: &Value, ctx: &mut Ctx) {
         return;
     }
     let type_ok = match (&field.kind, v) {
-        (Kind::Any, _) => true,
+        (Kind::Any, _) => {
+            sweep_unrepresentable(v, ctx);
+            true
+        }
         (Kind::Str, Value::String(_)) => true,
         (Kind::Num, Value::Number(_)) => true,
         (Kind::Int, Value::Number(n)) => n.is_i64() || n.is_u64(),
@@ -832,6 +835,23 @@ mod tests {
     fn blank_required_strings_are_missing() {
         let issues = run(json!({"title": "  "}));
         assert_eq!(issues[0].code, IssueCode::Required);
+    }
+
+    #[test]
+    fn unrepresentable_values_below_a_field_of_any_kind_are_reported() {
+        static ANY: Schema = Schema {
+            fields: &[opt("extra", Kind::Any)],
+            checks: &[],
+        };
+        let bad = json!({ UNREPRESENTABLE: "NaN" });
+        let mut ctx = Ctx::default();
+        check_object(
+            &ANY,
+            json!({"extra": {"deep": [1, bad]}}).as_object().unwrap(),
+            &mut ctx,
+        );
+        let got: Vec<String> = ctx.issues.iter().map(|i| i.path_string()).collect();
+        assert_eq!(got, vec!["extra.deep[1]"]);
     }
 
     #[test]

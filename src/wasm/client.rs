@@ -2,14 +2,13 @@
 
 use super::js::{self, get, to_js_error};
 use super::options::{self, Options, Token};
-use crate::catalog::{self, BodyKind, Method, Operation, Shape};
+use crate::catalog::{self, Method, Operation, Shape};
 use crate::error::{Error, ErrorKind};
 use crate::family::Family;
 use crate::limit::{Admit, Limiter};
 use crate::request::{self, Body, Prepared};
 use crate::response::{self, Decoded};
 use crate::retry::{self, Outcome, Policy};
-use crate::validate;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -182,36 +181,8 @@ impl Client {
         path: &[String],
         params: &JsValue,
     ) -> Result<(Prepared, serde_json::Value, JsValue), JsValue> {
+        let files = js::check_params(op.id, params)?;
         let value = js::params_value(params, op)?;
-        let mut issues = validate::validate(op, &value);
-        let files = match op.body {
-            BodyKind::Multipart {
-                param,
-                many,
-                accept,
-                ..
-            } => {
-                let split = js::split_files(params, param, many, op.id)
-                    .map_err(|e| with_op(e, Some(op.id)))?;
-                let files = get(&split, "files");
-                let list: js_sys::Array = files.clone().unchecked_into();
-                for (i, f) in list.iter().enumerate() {
-                    let name = get(&f, "name").as_string().unwrap_or_default();
-                    if let Some(issue) =
-                        validate::file_type_issue(param, many.then_some(i), &name, accept)
-                    {
-                        issues.push(issue);
-                    }
-                }
-                files
-            }
-            _ => JsValue::UNDEFINED,
-        };
-        if !issues.is_empty() {
-            return Err(to_js_error(
-                &Error::validation(issues).with_operation(op.id),
-            ));
-        }
         let refs: Vec<&str> = path.iter().map(String::as_str).collect();
         let prepared = request::build(op, &self.inner.target, &refs, &value)
             .map_err(|e| to_js_error(&e.with_operation(op.id)))?;

@@ -14,13 +14,6 @@ extern "C" {
     pub fn is_params(value: &JsValue) -> bool;
     #[wasm_bindgen(js_name = readOptions, catch)]
     pub fn read_options(value: &JsValue) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(js_name = splitFiles, catch)]
-    pub fn split_files(
-        params: &JsValue,
-        key: &str,
-        many: bool,
-        operation_id: &str,
-    ) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = formData)]
     pub fn form_data(field: &str, files: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = makePage)]
@@ -44,6 +37,14 @@ extern "C" {
     pub fn global_fetch() -> JsValue;
     #[wasm_bindgen(js_name = asSvcError)]
     pub fn as_svc_error(e: &JsValue, kind: &str, message: &str) -> JsValue;
+}
+
+#[wasm_bindgen(module = "/src/wasm/js/rules.js")]
+extern "C" {
+    /// Validates the params of an operation (the files of an upload too) with the JS engine: the
+    /// files, or a validation SvcError with every issue.
+    #[wasm_bindgen(js_name = checkParams, catch)]
+    pub fn check_params(operation_id: &str, params: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 pub fn to_js_error(e: &Error) -> JsValue {

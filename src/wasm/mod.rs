@@ -55,24 +55,11 @@ pub fn regions() -> JsValue {
     json_to_js(&serde_json::Value::Object(map).to_string())
 }
 
-/// Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`.
-#[wasm_bindgen(js_name = validate, skip_typescript)]
-pub fn validate_params(operation_id: JsValue, params: JsValue) -> Result<JsValue, JsValue> {
+/// The rules of an operation as JSON text, for the JS engine (`rules.js`) that runs them.
+#[wasm_bindgen(js_name = __rules, skip_typescript)]
+pub fn rules(operation_id: JsValue) -> Result<String, JsValue> {
     let op = client::operation(&operation_id)?;
-    let issues = match js::params_value(&params, op) {
-        Ok(value) => match validate::validate(op, &value) {
-            found if found.is_empty() => return Ok(json_to_js(r#"{"ok":true}"#)),
-            found => json_to_js(&serde_json::to_string(&found).unwrap_or_default()),
-        },
-        Err(e) => match js::get(&e, "issues") {
-            issues if js_sys::Array::is_array(&issues) => issues,
-            _ => return Err(e),
-        },
-    };
-    let out = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&out, &"ok".into(), &JsValue::FALSE);
-    let _ = js_sys::Reflect::set(&out, &"issues".into(), &issues);
-    Ok(out.into())
+    Ok(validate::export::operation_rules(op).to_string())
 }
 
 /// Per operation, what the declarations generator needs: whether it is a list, and its TS types.

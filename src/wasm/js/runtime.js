@@ -23,7 +23,15 @@ export function makeError(json) {
   return new SvcError(e.kind, e.message, e);
 }
 
-const UNREPRESENTABLE = "$svc_unrepresentable";
+/** The key of the marker that stands where a value cannot be JSON; validation reports it at its path. */
+export const UNREPRESENTABLE = "$svc_unrepresentable";
+
+/** How deep params may nest (the Rust side reads JSON up to 128 levels). */
+const MAX_DEPTH = 100;
+
+const wellFormed = typeof String.prototype.isWellFormed === "function"
+  ? (s) => s.isWellFormed()
+  : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?:[^\ud800-\udbff]|^)[\udc00-\udfff]/.test(s);
 
 function describe(v) {
   if (typeof v === "number") return String(v);
@@ -33,23 +41,30 @@ function describe(v) {
   return typeof v;
 }
 
-/**
- * JSON text of user params. Values JSON cannot hold (NaN, Infinity, functions, symbols, undefined
- * inside arrays) become markers that validation reports at their path; BigInts become their exact
- * digits; cycles and throwing getters are reported as a SvcError. Returns the text.
- */
+/** JSON text of user params: the text of `jsonValue`. */
 export function toWire(value) {
-  if (plain(value, 0)) {
-    try {
-      return JSON.stringify(value ?? null);
-    } catch (e) {
-      throw unreadable(`params could not be read: ${e && e.message}`);
-    }
+  try {
+    return JSON.stringify(jsonValue(value) ?? null);
+  } catch (e) {
+    if (e instanceof SvcError) throw e;
+    throw unreadable(`params could not be read: ${e && e.message}`);
   }
+}
+
+/**
+ * User params as the JSON value they are sent as: the value itself when JSON holds it as it is,
+ * else a copy in which values JSON cannot hold (NaN, Infinity, functions, symbols, undefined inside
+ * arrays, text with a lone surrogate) are markers that validation reports at their path, BigInts
+ * are their exact digits and `toJSON` has been applied. Cycles, throwing getters and nesting deeper
+ * than MAX_DEPTH are a validation SvcError.
+ */
+export function jsonValue(value) {
+  if (plain(value, 0)) return value;
   const seen = new Set();
-  function walk(v, inArray) {
+  function walk(v, inArray, depth) {
     switch (typeof v) {
       case "string":
+        return wellFormed(v) ? v : { [UNREPRESENTABLE]: "text with a lone surrogate (not Unicode)" };
       case "boolean":
         return v;
       case "number":
@@ -64,18 +79,19 @@ export function toWire(value) {
       case "object": {
         if (v === null) return null;
         if (seen.has(v)) throw unreadable("params contain a circular reference");
-        if (typeof v.toJSON === "function") return walk(v.toJSON(), inArray);
+        if (depth >= MAX_DEPTH) throw unreadable(`params have more than ${MAX_DEPTH} levels of nesting`);
+        if (typeof v.toJSON === "function") return walk(v.toJSON(), inArray, depth);
         if (typeof Blob !== "undefined" && v instanceof Blob) return { [UNREPRESENTABLE]: "a Blob" };
         if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return { [UNREPRESENTABLE]: "binary data" };
         if (v instanceof Map || v instanceof Set) return { [UNREPRESENTABLE]: `a ${v.constructor.name}` };
         seen.add(v);
         let out;
         if (Array.isArray(v)) {
-          out = v.map((item) => walk(item, true));
+          out = v.map((item) => walk(item, true, depth + 1));
         } else {
           out = {};
           for (const key of Object.keys(v)) {
-            const item = walk(v[key], false);
+            const item = walk(v[key], false, depth + 1);
             if (item !== undefined) out[key] = item;
           }
         }
@@ -87,7 +103,7 @@ export function toWire(value) {
     }
   }
   try {
-    return JSON.stringify(walk(value, false) ?? null);
+    return walk(value, false, 0);
   } catch (e) {
     if (e instanceof SvcError) throw e;
     throw unreadable(`params could not be read: ${e && e.message}`);
@@ -103,6 +119,7 @@ function unreadable(message) {
 function plain(v, depth) {
   switch (typeof v) {
     case "string":
+      return wellFormed(v);
     case "boolean":
       return true;
     case "number":
@@ -155,56 +172,6 @@ export function readOptions(v) {
     }
   }
   return v;
-}
-
-/**
- * Takes the files of a multipart call out of params. Each file is a Blob/File, or
- * `{ name, data }` with data a Blob, ArrayBuffer, typed array or string.
- * Returns { files: [{ name, type, blob }], rest } or throws a validation SvcError.
- */
-export function splitFiles(params, key, many, operationId) {
-  const issues = [];
-  const rest = {};
-  let raw;
-  for (const k of Object.keys(params ?? {})) {
-    if (k === key) raw = params[k];
-    else rest[k] = params[k];
-  }
-  let list = raw === undefined ? [] : many && Array.isArray(raw) ? raw : [raw];
-  if (!many && Array.isArray(raw)) {
-    issues.push({ path: [key], code: "invalid_type", message: `${key} takes one file`, expected: "file" });
-    list = [];
-  }
-  if (raw === undefined || (Array.isArray(raw) && raw.length === 0)) {
-    issues.push({ path: [key], code: "required", message: `${key} needs at least one file` });
-  }
-  const files = [];
-  list.forEach((f, i) => {
-    const path = many ? [key, i] : [key];
-    let name, blob;
-    if (typeof Blob !== "undefined" && f instanceof Blob) {
-      name = typeof f.name === "string" ? f.name : undefined;
-      blob = f;
-    } else if (f && typeof f === "object" && "data" in f) {
-      name = f.name;
-      const d = f.data;
-      if (typeof Blob !== "undefined" && d instanceof Blob) blob = d;
-      else if (typeof d === "string" || d instanceof ArrayBuffer || ArrayBuffer.isView(d)) blob = new Blob([d], f.type ? { type: f.type } : {});
-    }
-    if (!blob) {
-      issues.push({ path, code: "invalid_type", message: "a file must be a Blob, a File or { name, data }", expected: "file" });
-      return;
-    }
-    if (typeof name !== "string" || name === "") {
-      issues.push({ path: [...path, "name"], code: "required", message: "the file needs a name with its extension" });
-      return;
-    }
-    files.push({ name, type: blob.type || "", size: blob.size, blob });
-  });
-  if (issues.length) {
-    throw new SvcError("validation", `invalid params: ${issues[0].message}`, { issues, operationId });
-  }
-  return { files, rest };
 }
 
 /** A FormData with every file under `field`. */
