@@ -19,13 +19,13 @@ const STAGES = {
     [/svc_sdk::validate|svc_sdk::request/, "validation and request building"],
   ],
   call: [
-    [/svc_sdk::lossless|svc_sdk::response/, "response decode in wasm (lossless scan, envelope)"],
-    [/__wbg_parse_/, "JSON.parse of the decoded text (and its copy out of wasm)"],
+    [/svc_sdk::lossless|svc_sdk::response|__decode/, "response decode in wasm (lossless scan, envelope)"],
+    [/__wbg_parse_|^parse$/, "JSON.parse of the decoded text"],
+    [/makeTransferable|createAbortSignal|AbortController|AbortSignal|JSTransferable/, "the attempt's AbortController (Node 20)"],
     [/^toWire|^walk |__wbg_toWire|passStringToWasm|encodeUtf8/, "params into wasm (toWire, UTF-8 copy)"],
-    [/svc_sdk::validate|svc_sdk::request|svc_sdk::catalog/, "validation and request building in wasm"],
-    [/^attempt /, "attempt(): AbortController, timer, headers read, arrayBuffer"],
+    [/svc_sdk::request|svc_sdk::catalog|__start|^checkParams|^issuesOf|^callOf/, "check and request building (rules.js, wasm)"],
+    [/^attempt |^send |^invoke |^admit |^wakeHead /, "the send loop and attempt() (runtime.js)"],
     [/undici|^fetch |node:net|net\.js|stream|_http|tcp|(native )?(writev|read)|^onStreamRead|Socket/i, "fetch itself (undici, sockets)"],
-    [/wasm_bindgen_futures|queueMicrotask|__wbg_queueMicrotask|__wbg_then|js_sys::futures|makeMutClosure|^real /, "promise plumbing (wasm-bindgen-futures, closures)"],
   ],
   validate: [
     [/^plain |^jsonValue |^walk |^wellFormed/, "jsonValue: are the params plain JSON (runtime.js)"],

@@ -75,9 +75,10 @@ export function namedVariant() {
   const before = statSync(path.join(named, "svc_sdk_bg.wasm")).size;
   const namedWasm = path.join(named, "named.wasm");
   run(wasmOpt, ["-Oz", "-g", ...FEATURES, "--strip-producers", path.join(named, "svc_sdk_bg.wasm"), "-o", namedWasm]);
-  // The JS files of pkg/ beside it, so that named/node.js is the whole package with a named wasm.
+  // The JS files of pkg/ beside it, so that named/node.js is the whole package with a named wasm;
+  // the snippets stay as wasm-bindgen copied them, unminified, so that profiles name their functions.
   for (const f of files(pkgDir)) {
-    if (!f.endsWith(".js")) continue;
+    if (!f.endsWith(".js") || f.startsWith("snippets")) continue;
     mkdirSync(path.dirname(path.join(named, f)), { recursive: true });
     copyFileSync(path.join(pkgDir, f), path.join(named, f));
   }

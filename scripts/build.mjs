@@ -50,7 +50,7 @@ writeFileSync(
   path.join(pkg, "api.js"),
   `// The public surface of svc-sdk, shared by every runtime's entry.
 import { Client, operations, __proxyPlan, __rules } from "./svc_sdk.js";
-import { SvcError } from "${snippet}";
+import { SvcError, invoke, send } from "${snippet}";
 import { useRules, validate } from "${rules}";
 export { Client, operations, parseEvent, parseWatchNotification, requiredScopes } from "./svc_sdk.js";
 export { SvcError, validate };
@@ -60,11 +60,21 @@ useRules(__rules);
 /** The regions and their API domains. */
 export const regions = Object.freeze(${JSON.stringify(regions)});
 
-// One method per catalog row, each calling the one wasm entry point.
+// One method per catalog row, each checked and built by the one wasm entry point, then sent.
 for (const id of ${JSON.stringify(ops.map((o) => o.id))}) {
-  const method = { [id](...args) { return this.__invoke(id, args); } }[id];
+  const method = { [id](...args) { return invoke(this, id, args); } }[id];
   Object.defineProperty(Client.prototype, id, { value: method, writable: true, configurable: true });
 }
+
+/** A call that is not in the table: \`request(method, family, path, { query?, body? }, options?)\`. */
+function request(method, family, path, init, options) {
+  try {
+    return send(this, this.__startRequest(method, family, path, init, options));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+Object.defineProperty(Client.prototype, "request", { value: request, writable: true, configurable: true });
 
 const known = () => new Set(operations().map((o) => o.id));
 let ids;
@@ -132,7 +142,7 @@ export function createProxy(options) {
       return answer(status, { code: 1000 + status, message: e instanceof SvcError ? e.message : "the request could not be read" });
     }
     try {
-      const res = await client.__forward(plan.opId, plan.pathParams, plan.params);
+      const res = await send(client, client.__startForward(plan.opId, plan.pathParams, plan.params));
       const headers = new Headers();
       const values = { "content-type": res.contentType, "content-disposition": res.contentDisposition, "retry-after": res.retryAfter, "x-rate-limit-limit": res.rateLimitLimit, "x-rate-limit-remaining": res.rateLimitRemaining, "x-rate-limit-reset": res.rateLimitReset };
       for (const name of PASSED_BACK) if (values[name]) headers.set(name, values[name]);

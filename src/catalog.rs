@@ -481,10 +481,10 @@ pub fn unknown_operation(id: &str) -> String {
         .collect();
     match close.first() {
         Some(name) => format!(
-            "unknown operation {:?}; did you mean {name:?}?",
-            crate::error::shorten(id)
+            "unknown operation {}; did you mean \"{name}\"?",
+            crate::error::quoted(id)
         ),
-        None => format!("unknown operation {:?}", crate::error::shorten(id)),
+        None => format!("unknown operation {}", crate::error::quoted(id)),
     }
 }
 

@@ -84,9 +84,9 @@ pub fn region_domain(region: &str) -> Result<&'static str, Error> {
         .ok_or_else(|| {
             let names: Vec<&str> = REGIONS.iter().map(|(r, _)| *r).collect();
             Error::config(format!(
-                "region must be one of {}, got {:?}",
+                "region must be one of {}, got {}",
                 names.join(", "),
-                crate::error::shorten(region)
+                crate::error::quoted(region)
             ))
         })
 }
@@ -98,8 +98,8 @@ pub fn region_domain(region: &str) -> Result<&'static str, Error> {
 pub fn normalize_api_domain(domain: &str) -> Result<String, Error> {
     let bad = |why: &str| {
         Error::config(format!(
-            "apiDomain {:?} is not usable: {why}",
-            crate::error::shorten(domain)
+            "apiDomain {} is not usable: {why}",
+            crate::error::quoted(domain)
         ))
     };
     let (scheme, rest) = domain

@@ -39,8 +39,8 @@ impl Target {
         let crm_version = crm_version.unwrap_or("v8");
         if crm_version.is_empty() || !crm_version.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(Error::config(format!(
-                "crmVersion must be letters and digits such as \"v8\", got {:?}",
-                crate::error::shorten(crm_version)
+                "crmVersion must be letters and digits such as \"v8\", got {}",
+                crate::error::quoted(crm_version)
             )));
         }
         Ok(Target {
@@ -245,7 +245,7 @@ pub fn build(
             issues.push(issue(
                 name,
                 IssueCode::InvalidFormat,
-                format!("path parameter {name} cannot be {value:?}: it would change the path"),
+                format!("path parameter {name} cannot be \"{value}\": it would change the path"),
                 details([("format", "path segment".into())]),
             ));
         }
@@ -346,8 +346,8 @@ pub fn build_raw(
         || path.chars().any(|c| c.is_control() || c.is_whitespace())
     {
         return Err(Error::config(format!(
-            "path must start with / and carry no query, fragment or white space, got {:?}",
-            crate::error::shorten(path)
+            "path must start with / and carry no query, fragment or white space, got {}",
+            crate::error::quoted(path)
         )));
     }
     // URL parsers read `%2e` as a dot too: `/%2e%2e/` would climb out of the family root.

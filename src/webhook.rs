@@ -108,8 +108,8 @@ pub fn event_text(body: &str) -> Result<String, Error> {
         return Err(decode_error(
             "event",
             format!(
-                "event_type {:?} is not one of the 24 documented types",
-                crate::error::shorten(kind)
+                "event_type {} is not one of the 24 documented types",
+                crate::error::quoted(kind)
             ),
         ));
     }

@@ -16,27 +16,29 @@ extern "C" {
     pub fn read_options(value: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = formData)]
     pub fn form_data(field: &str, files: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = makePage)]
-    pub fn make_page(data: &JsValue, pager: JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = attempt, catch)]
-    pub async fn attempt(
-        fetch: &js_sys::Function,
+    /// A call for the send loop; `headers` is name and value lines, `kind` json, list, binary or raw.
+    #[wasm_bindgen(js_name = callOf)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn call_of(
+        op_id: &str,
+        path_params: u32,
+        method: &str,
         url: &str,
-        init: &JsValue,
-        signal: &JsValue,
+        headers: &str,
+        body: Option<&str>,
+        multipart_field: Option<&str>,
+        files: &JsValue,
+        kind: &str,
+        options: &JsValue,
+    ) -> JsValue;
+    #[wasm_bindgen(js_name = transportOf)]
+    pub fn transport_of(
+        fetch: Option<&JsValue>,
+        token: &JsValue,
         timeout_ms: f64,
-        binary: bool,
-        secret: Option<String>,
-    ) -> Result<JsValue, JsValue>;
-    pub fn discard(answer: &JsValue);
-    #[wasm_bindgen(js_name = sleep, catch)]
-    pub async fn sleep(ms: f64, signal: &JsValue) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(js_name = wakeable)]
-    pub fn wakeable(ms: JsValue, signal: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = globalFetch)]
-    pub fn global_fetch() -> JsValue;
-    #[wasm_bindgen(js_name = asSvcError)]
-    pub fn as_svc_error(e: &JsValue, kind: &str, message: &str) -> JsValue;
+        max_retries: u32,
+        limited: bool,
+    ) -> JsValue;
 }
 
 #[wasm_bindgen(module = "/src/wasm/js/rules.js")]

@@ -117,8 +117,8 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         let key = key.as_string().unwrap_or_default();
         if !KNOWN.contains(&key.as_str()) {
             return Err(config(format!(
-                "unknown option {:?}; the options are {}",
-                crate::error::shorten(&key),
+                "unknown option {}; the options are {}",
+                crate::error::quoted(&key),
                 KNOWN.join(", ")
             )));
         }

@@ -1,5 +1,6 @@
-// The JS half of the wasm bindings: the SvcError class, JSON conversion of user input,
-// the async-iterable page, and one fetch attempt with its timeout and abort signal.
+// The JS half of the wasm bindings: the SvcError class, JSON conversion of user input, the send
+// loop (token, limiter, attempts, retries; each decision asked of the wasm synchronously), one fetch
+// attempt with its timeout and abort signal, and the async-iterable page.
 
 const KINDS = new Set([
   "validation", "api", "rate_limited", "unauthorized", "network",
@@ -182,7 +183,7 @@ export function formData(field, files) {
 }
 
 /** A page of a list: `items`, `page_context`, and async iteration over every item of every page. */
-export function makePage(data, pager) {
+function makePage(data, pager) {
   const page = { items: data.items, ...(data.page_context !== undefined ? { page_context: data.page_context } : {}) };
   Object.defineProperty(page, Symbol.asyncIterator, {
     enumerable: false,
@@ -193,7 +194,7 @@ export function makePage(data, pager) {
         const ctx = current.page_context;
         if (!ctx || ctx.has_more_page !== true || current.items.length === 0) return;
         const next = Number(ctx.page ?? 1) + 1;
-        current = await pager.fetch(next);
+        current = await pager(next);
       }
     },
   });
@@ -208,27 +209,28 @@ function abortReason(signal) {
 /**
  * One HTTP attempt. Resolves to { status, contentType, retryAfter, rateLimit..., bytes? | blob? | body? }
  * or rejects with an SvcError of kind timeout, aborted or network. Leaves no timer or listener behind.
- * `secret` (a forwarding proxy's token) asks for the body as a stream, with the secret redacted.
+ * The rate-limit headers are read for a client with a limiter (`limited`) and for a proxy, which hands
+ * them back; `secret` (a forwarding proxy's token) asks for the body as a stream, with the secret redacted.
  */
-export async function attempt(fetchFn, url, init, signal, timeoutMs, binary, secret) {
+async function attempt(fetchFn, url, init, signal, timeoutMs, binary, secret, limited) {
   if (signal && signal.aborted) throw new SvcError("aborted", abortReason(signal));
   const controller = new AbortController();
   let timedOut = false;
   const onAbort = () => controller.abort(signal.reason);
   if (signal) signal.addEventListener("abort", onAbort, { once: true });
   const timer = timeoutMs > 0 ? setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs) : undefined;
+  init.signal = controller.signal;
   try {
-    const res = await fetchFn(url, { ...init, signal: controller.signal });
+    const res = await fetchFn(url, init);
     const h = res.headers;
     const get = (n) => (h && typeof h.get === "function" ? h.get(n) : null);
-    const out = {
-      status: res.status,
-      contentType: get("content-type"),
-      retryAfter: get("retry-after"),
-      rateLimitLimit: get("x-rate-limit-limit"),
-      rateLimitRemaining: get("x-rate-limit-remaining"),
-      rateLimitReset: get("x-rate-limit-reset"),
-    };
+    const status = res.status;
+    const out = { status, contentType: get("content-type"), retryAfter: status === 429 || status >= 500 || secret != null ? get("retry-after") : null };
+    if (limited || secret != null) {
+      out.rateLimitLimit = get("x-rate-limit-limit");
+      out.rateLimitRemaining = get("x-rate-limit-remaining");
+      out.rateLimitReset = get("x-rate-limit-reset");
+    }
     if (secret != null) {
       out.contentDisposition = get("content-disposition");
       out.body = redacting(res.body, secret);
@@ -250,7 +252,7 @@ export async function attempt(fetchFn, url, init, signal, timeoutMs, binary, sec
 }
 
 /** Lets go of an attempt's unread body stream (an answer that is retried). */
-export function discard(answer) {
+function discard(answer) {
   const body = answer && answer.body;
   if (body && typeof body.cancel === "function") body.cancel().catch(() => {});
 }
@@ -297,7 +299,7 @@ export function redacting(body, secret) {
 }
 
 /** Waits `ms`, or rejects with kind aborted when the signal fires first. */
-export function sleep(ms, signal) {
+function sleep(ms, signal) {
   return new Promise((resolve, reject) => {
     if (signal && signal.aborted) return reject(new SvcError("aborted", abortReason(signal)));
     const onAbort = () => { clearTimeout(t); reject(new SvcError("aborted", abortReason(signal))); };
@@ -306,25 +308,11 @@ export function sleep(ms, signal) {
   });
 }
 
-/** The runtime's global fetch, bound so that it may be called as a plain function. */
-export function globalFetch() {
-  return typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : undefined;
-}
-
-export function isSvcError(e) {
-  return e instanceof SvcError;
-}
-
-/** Any thrown value as an SvcError (a user's token function may throw anything). */
-export function asSvcError(e, kind, message) {
-  return e instanceof SvcError ? e : new SvcError(kind, message);
-}
-
 /**
  * A wait that ends when `wake` is called, after `ms` (when given), or rejects when the signal aborts.
  * Returns { promise, wake }; nothing is left behind once it settles.
  */
-export function wakeable(ms, signal) {
+function wakeable(ms, signal) {
   let wake;
   const promise = new Promise((resolve, reject) => {
     let timer;
@@ -339,4 +327,203 @@ export function wakeable(ms, signal) {
     if (typeof ms === "number") timer = setTimeout(wake, ms);
   });
   return { promise, wake };
+}
+
+// ---- the send loop ----
+
+/** A call as the wasm builds it (`Client::call_of`): `headers` are name and value lines. */
+export function callOf(op, pathParams, method, url, headerLines, body, field, files, kind, options) {
+  const headers = {};
+  const lines = headerLines.split("\n");
+  for (let i = 0; i + 1 < lines.length; i += 2) headers[lines[i]] = lines[i + 1];
+  return { op, pathParams, method, url, headers, body: field ? formData(field, files) : (body ?? undefined), kind, options: options ?? {}, args: undefined };
+}
+
+/** What the send loop needs of a client's options (`Client::transport`). */
+export function transportOf(fetch, token, timeoutMs, maxRetries, limited) {
+  return { fetch, token, timeoutMs, maxRetries, limited };
+}
+
+/** Per client: its transport, the calls waiting in its limiter's queue, and its token refresh. */
+const states = new WeakMap();
+
+function stateOf(client) {
+  let s = states.get(client);
+  if (s === undefined) {
+    s = { ...client.__transport(), waiters: new Map(), generation: 0, refreshing: undefined };
+    states.set(client, s);
+  }
+  return s;
+}
+
+const viaGlobalFetch = (url, init) => globalThis.fetch(url, init);
+
+/** Calls operation `id` with the method's arguments: checked and built in wasm, then sent. */
+export function invoke(client, id, args) {
+  let call;
+  try {
+    call = client.__start(id, args);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  call.args = args;
+  return send(client, call);
+}
+
+/** The next page of a list call: the same arguments with `page` set. */
+function nextPage(client, call, page) {
+  const args = call.args.slice();
+  while (args.length <= call.pathParams) args.push(undefined);
+  args[call.pathParams] = { ...(args[call.pathParams] ?? {}), page };
+  return invoke(client, call.op, args);
+}
+
+function tokenError(why) {
+  return new SvcError("unauthorized", `the accessToken function ${why}`);
+}
+
+/** Calls the token function: a string, or a promise of one. */
+function callToken(fn) {
+  try {
+    return Promise.resolve(fn());
+  } catch {
+    return Promise.reject(tokenError("threw an error"));
+  }
+}
+
+async function tokenFrom(promise) {
+  let token;
+  try {
+    token = await promise;
+  } catch (e) {
+    throw e instanceof SvcError && e.kind === "unauthorized" ? e : tokenError("rejected");
+  }
+  if (typeof token !== "string" || token === "") throw tokenError("must return a non-empty string (or a promise of one)");
+  return token;
+}
+
+/** After a 401: one refresh shared by every call that saw a 401 with a token of `generation`. */
+function refreshedToken(s, generation) {
+  if (s.refreshing === undefined || s.generation <= generation) {
+    s.refreshing = callToken(s.token);
+    s.generation++;
+  }
+  return tokenFrom(s.refreshing);
+}
+
+/** Wakes the call at the head of the limiter's queue so that it asks again. */
+function wakeHead(client, s) {
+  const head = client.__head();
+  const wake = head >= 0 ? s.waiters.get(head) : undefined;
+  if (wake !== undefined) {
+    s.waiters.delete(head);
+    wake();
+  }
+}
+
+/** Waits for a slot of the limiter; true when the call holds one (to give back with __finish). */
+async function admit(client, s, signal) {
+  const ticket = client.__enqueue();
+  if (ticket < 0) return false;
+  for (;;) {
+    let ms;
+    try {
+      ms = client.__poll(ticket);
+    } catch (e) {
+      wakeHead(client, s);
+      throw e;
+    }
+    if (ms < 0) {
+      wakeHead(client, s);
+      return true;
+    }
+    const w = wakeable(ms === Infinity ? undefined : ms, signal);
+    s.waiters.set(ticket, w.wake);
+    try {
+      await w.promise;
+    } catch (e) {
+      client.__cancel(ticket);
+      wakeHead(client, s);
+      throw e;
+    } finally {
+      s.waiters.delete(ticket);
+    }
+  }
+}
+
+/**
+ * Sends a call: the token, a slot of the limiter, the attempt, retries as the policy says (a POST
+ * never after the server may have acted), and the answer decoded in wasm.
+ */
+export async function send(client, call) {
+  const s = stateOf(client);
+  const { signal, timeoutMs = s.timeoutMs, maxRetries = s.maxRetries } = call.options;
+  try {
+    const fetchFn = s.fetch ?? (typeof globalThis.fetch === "function" ? viaGlobalFetch : undefined);
+    if (fetchFn === undefined) throw new SvcError("config", "no global fetch in this runtime: pass options.fetch");
+    let retries = 0;
+    let uncertain = false;
+    let refreshed;
+    for (;;) {
+      let token;
+      let generation = 0;
+      if (refreshed !== undefined) {
+        [token, refreshed, generation] = [refreshed, undefined, Infinity];
+      } else if (s.token !== undefined) {
+        generation = s.generation;
+        token = await tokenFrom(callToken(s.token));
+      }
+      const headers = token === undefined ? call.headers : { ...call.headers, Authorization: client.__authorization(token) };
+      const secret = call.kind === "raw" ? (token ?? call.headers.Authorization?.slice("Svc-oauthtoken ".length)) : undefined;
+      const admitted = s.limited && (await admit(client, s, signal));
+      let res;
+      let failure;
+      try {
+        const init = { method: call.method, headers, body: call.body, signal: undefined };
+        res = await attempt(fetchFn, call.url, init, signal, timeoutMs, call.kind === "binary", secret, s.limited);
+      } catch (e) {
+        failure = e;
+      } finally {
+        if (admitted) {
+          client.__finish();
+          wakeHead(client, s);
+        }
+      }
+      if (failure !== undefined) {
+        if (failure.kind !== "timeout" && failure.kind !== "network") throw failure;
+        const ms = client.__retryDelay(call.method, retries, maxRetries, 0, failure.kind === "timeout", undefined);
+        if (ms < 0) throw failure;
+        await sleep(ms, signal);
+        retries++;
+        uncertain = true;
+        continue;
+      }
+      const status = res.status;
+      if (s.limited) client.__observe(status, res.rateLimitLimit, res.rateLimitRemaining, res.rateLimitReset, res.retryAfter);
+      if (status === 401 && s.token !== undefined && generation !== Infinity) {
+        discard(res);
+        refreshed = await refreshedToken(s, generation);
+        continue;
+      }
+      if (status === 429 || status >= 500) {
+        const ms = client.__retryDelay(call.method, retries, maxRetries, status, false, res.retryAfter);
+        if (ms >= 0) {
+          discard(res);
+          await sleep(ms, signal);
+          retries++;
+          uncertain ||= status >= 500;
+          continue;
+        }
+      }
+      if (call.kind === "raw") return res;
+      if (res.blob !== undefined) return res.blob;
+      const text = client.__decode(call.op, call.method, status, res.contentType, res.bytes, res.retryAfter, uncertain, token);
+      if (text === undefined) return new Blob([res.bytes], { type: res.contentType ?? "" });
+      const value = JSON.parse(text);
+      return call.kind === "list" ? makePage(value, (page) => nextPage(client, call, page)) : value;
+    }
+  } catch (e) {
+    if (e instanceof SvcError && call.op !== "" && e.operationId === undefined) e.operationId = call.op;
+    throw e;
+  }
 }
