@@ -50,7 +50,7 @@ writeFileSync(
   path.join(pkg, "api.js"),
   `// The public surface of svc-sdk, shared by every runtime's entry.
 import { Client, operations, __proxyPlan, __rules } from "./svc_sdk.js";
-import { SvcError, invoke, send } from "${snippet}";
+import { SvcError, forward, invoke, request } from "${snippet}";
 import { useRules, validate } from "${rules}";
 export { Client, operations, parseEvent, parseWatchNotification, requiredScopes } from "./svc_sdk.js";
 export { SvcError, validate };
@@ -67,14 +67,11 @@ for (const id of ${JSON.stringify(ops.map((o) => o.id))}) {
 }
 
 /** A call that is not in the table: \`request(method, family, path, { query?, body? }, options?)\`. */
-function request(method, family, path, init, options) {
-  try {
-    return send(this, this.__startRequest(method, family, path, init, options));
-  } catch (e) {
-    return Promise.reject(e);
-  }
-}
-Object.defineProperty(Client.prototype, "request", { value: request, writable: true, configurable: true });
+Object.defineProperty(Client.prototype, "request", {
+  value: { request(method, family, path, init, options) { return request(this, method, family, path, init, options); } }.request,
+  writable: true,
+  configurable: true,
+});
 
 const known = () => new Set(operations().map((o) => o.id));
 let ids;
@@ -142,7 +139,7 @@ export function createProxy(options) {
       return answer(status, { code: 1000 + status, message: e instanceof SvcError ? e.message : "the request could not be read" });
     }
     try {
-      const res = await send(client, client.__startForward(plan.opId, plan.pathParams, plan.params));
+      const res = await forward(client, plan.opId, plan.pathParams, plan.params);
       const headers = new Headers();
       const values = { "content-type": res.contentType, "content-disposition": res.contentDisposition, "retry-after": res.retryAfter, "x-rate-limit-limit": res.rateLimitLimit, "x-rate-limit-remaining": res.rateLimitRemaining, "x-rate-limit-reset": res.rateLimitReset };
       for (const name of PASSED_BACK) if (values[name]) headers.set(name, values[name]);

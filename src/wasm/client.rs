@@ -98,7 +98,7 @@ impl Client {
     }
 
     fn call_of(&self, call: Call) -> JsValue {
-        let mut headers = String::new();
+        let mut lines = format!("{}\n{}\n", call.method.as_str(), call.prepared.url);
         for (k, v) in call
             .prepared
             .headers
@@ -108,10 +108,10 @@ impl Client {
             if matches!(call.prepared.body, Body::Multipart { .. }) && k == "Content-Type" {
                 continue;
             }
-            headers.push_str(k);
-            headers.push('\n');
-            headers.push_str(v);
-            headers.push('\n');
+            lines.push_str(k);
+            lines.push('\n');
+            lines.push_str(v);
+            lines.push('\n');
         }
         let (body, field) = match &call.prepared.body {
             Body::None => (None, None),
@@ -124,12 +124,13 @@ impl Client {
             Shape::Binary => "binary",
             _ => "json",
         };
+        let index = call
+            .op
+            .and_then(|op| catalog::OPERATIONS.iter().position(|o| o.id == op.id));
         js::call_of(
-            call.op.map_or("", |op| op.id),
+            index.map_or(-1, |i| i as i32),
             call.op.map_or(0, |op| op.path_params().count() as u32),
-            call.method.as_str(),
-            &call.prepared.url,
-            &headers,
+            &lines,
             body,
             field,
             &call.files,
@@ -213,7 +214,10 @@ impl Client {
         let min = 5.max(args.len());
         args.resize(min, JsValue::UNDEFINED);
         let (path, params, options) = split_args(op, &args)?;
-        let options = js::read_options(options).map_err(|e| with_op(e, op.id))?;
+        let options = match options {
+            o if o.is_undefined() => JsValue::UNDEFINED,
+            o => js::read_options(o).map_err(|e| with_op(e, op.id))?,
+        };
         let (prepared, files) = self.check(op, &path, params)?;
         Ok(self.call_of(Call {
             op: Some(op),
@@ -450,14 +454,15 @@ impl Client {
             .map_or(-1.0, |ms| ms as f64)
     }
 
-    /// The result of an answer as JSON text (the id digits kept), undefined for the bytes of a
-    /// binary answer, or an SvcError. `uncertain`: an earlier attempt may have reached the server.
-    /// `token` is the one the attempt carried, which no message may quote.
+    /// The result of an answer of operation number `index` (-1: a `request()` call) as JSON text
+    /// (the id digits kept), undefined for the bytes of a binary answer, or an SvcError. The
+    /// content type matters to a binary answer only; `uncertain`: an earlier attempt may have
+    /// reached the server; `token` is the one the attempt carried, which no message may quote.
     #[wasm_bindgen(js_name = __decode, skip_typescript)]
     #[allow(clippy::too_many_arguments)]
     pub fn decode(
         &self,
-        id: &str,
+        index: i32,
         method: &str,
         status: u16,
         content_type: Option<String>,
@@ -466,7 +471,9 @@ impl Client {
         uncertain: bool,
         token: Option<String>,
     ) -> Result<Option<String>, JsValue> {
-        let op = catalog::find(id);
+        let op = usize::try_from(index)
+            .ok()
+            .and_then(|i| catalog::OPERATIONS.get(i));
         let method = Method::parse(method).unwrap_or(Method::Post);
         let fail = |e: Error| {
             let e = match op {

@@ -16,15 +16,14 @@ extern "C" {
     pub fn read_options(value: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = formData)]
     pub fn form_data(field: &str, files: &JsValue) -> JsValue;
-    /// A call for the send loop; `headers` is name and value lines, `kind` json, list, binary or raw.
+    /// A call for the send loop: `lines` are the method, the URL, and each header's name and value;
+    /// `op` is the operation's place in the table (-1: none); `kind` json, list, binary or raw.
     #[wasm_bindgen(js_name = callOf)]
     #[allow(clippy::too_many_arguments)]
     pub fn call_of(
-        op_id: &str,
+        op: i32,
         path_params: u32,
-        method: &str,
-        url: &str,
-        headers: &str,
+        lines: &str,
         body: Option<&str>,
         multipart_field: Option<&str>,
         files: &JsValue,
@@ -57,18 +56,10 @@ pub fn get(obj: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// The params of a call as JSON, checked to be an object (files of a multipart call left out).
+/// The params of a call, which `check_params` has passed, as JSON (an upload's files left out).
 pub fn params_value(params: &JsValue, op: &Operation) -> Result<serde_json::Value, JsValue> {
-    if !is_params(params) {
-        let issue = crate::validate::Issue {
-            path: vec![],
-            code: crate::validate::IssueCode::InvalidType,
-            message: format!("params of {} must be an object", op.id),
-            details: crate::validate::details([("expected", "object".into())]),
-        };
-        return Err(to_js_error(
-            &Error::validation(vec![issue]).with_operation(op.id),
-        ));
+    if params.is_undefined() || params.is_null() {
+        return Ok(serde_json::Value::Null);
     }
     let params = match op.body {
         BodyKind::Multipart { param, .. } => without_key(params, param),

@@ -331,12 +331,16 @@ function wakeable(ms, signal) {
 
 // ---- the send loop ----
 
-/** A call as the wasm builds it (`Client::call_of`): `headers` are name and value lines. */
-export function callOf(op, pathParams, method, url, headerLines, body, field, files, kind, options) {
+/**
+ * A call as the wasm builds it (`Client::call_of`): `lines` are the method, the URL, and each
+ * header's name and value; `index` is the operation's place in the table, and `op` its id (set by
+ * whoever starts the call: "" for `request()`).
+ */
+export function callOf(index, pathParams, lines, body, field, files, kind, options) {
+  const parts = lines.split("\n");
   const headers = {};
-  const lines = headerLines.split("\n");
-  for (let i = 0; i + 1 < lines.length; i += 2) headers[lines[i]] = lines[i + 1];
-  return { op, pathParams, method, url, headers, body: field ? formData(field, files) : (body ?? undefined), kind, options: options ?? {}, args: undefined };
+  for (let i = 2; i + 1 < parts.length; i += 2) headers[parts[i]] = parts[i + 1];
+  return { op: "", index, pathParams, method: parts[0], url: parts[1], headers, body: field ? formData(field, files) : (body ?? undefined), kind, options: options ?? {}, args: undefined };
 }
 
 /** What the send loop needs of a client's options (`Client::transport`). */
@@ -366,7 +370,29 @@ export function invoke(client, id, args) {
   } catch (e) {
     return Promise.reject(e);
   }
+  call.op = id;
   call.args = args;
+  return send(client, call);
+}
+
+/** `client.request(...)`: a call that is not in the table. */
+export function request(client, method, family, path, init, options) {
+  try {
+    return send(client, client.__startRequest(method, family, path, init, options));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+/** The edge proxy's upstream call: its answer as it came (the body a stream, the token redacted). */
+export function forward(client, id, pathParams, params) {
+  let call;
+  try {
+    call = client.__startForward(id, pathParams, params);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  call.op = id;
   return send(client, call);
 }
 
@@ -517,7 +543,8 @@ export async function send(client, call) {
       }
       if (call.kind === "raw") return res;
       if (res.blob !== undefined) return res.blob;
-      const text = client.__decode(call.op, call.method, status, res.contentType, res.bytes, res.retryAfter, uncertain, token);
+      const binary = call.kind === "binary";
+      const text = client.__decode(call.index, call.method, status, binary ? res.contentType : null, res.bytes, res.retryAfter, uncertain, token);
       if (text === undefined) return new Blob([res.bytes], { type: res.contentType ?? "" });
       const value = JSON.parse(text);
       return call.kind === "list" ? makePage(value, (page) => nextPage(client, call, page)) : value;
