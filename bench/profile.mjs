@@ -23,8 +23,8 @@ const STAGES = {
     [/__wbg_parse_|^parse$/, "JSON.parse of the decoded text"],
     [/makeTransferable|createAbortSignal|AbortController|AbortSignal|JSTransferable/, "the attempt's AbortController (Node 20)"],
     [/^toWire|^walk |__wbg_toWire|passStringToWasm|encodeUtf8/, "params into wasm (toWire, UTF-8 copy)"],
-    [/svc_sdk::request|svc_sdk::catalog|__start|^checkParams|^issuesOf|^callOf/, "check and request building (rules.js, wasm)"],
-    [/^attempt |^send |^invoke |^admit |^wakeHead /, "the send loop and attempt() (runtime.js)"],
+    [/svc_sdk::request|svc_sdk::catalog|__build|^build |^split |^checkParams|^inspect |^callOf/, "arguments, check and request building (send.js, rules.js, wasm)"],
+    [/^attempt |^send |^invoke |^admit |^wakeHead /, "the send loop and attempt() (send.js)"],
     [/undici|^fetch |node:net|net\.js|stream|_http|tcp|(native )?(writev|read)|^onStreamRead|Socket/i, "fetch itself (undici, sockets)"],
   ],
   validate: [

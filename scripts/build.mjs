@@ -37,9 +37,14 @@ function findSnippet(dir) {
   }
   return null;
 }
-const snippet = "./" + path.relative(pkg, findSnippet(path.join(pkg, "snippets"))).split(path.sep).join("/");
-// The JS rule engine, beside the runtime snippet.
+const snippetPath = findSnippet(path.join(pkg, "snippets"));
+const snippet = "./" + path.relative(pkg, snippetPath).split(path.sep).join("/");
+// wasm-bindgen copies the modules the wasm imports from; the others of src/wasm/js/ go beside them.
+const jsDir = path.join(root, "src/wasm/js");
+for (const name of readdirSync(jsDir)) copyFileSync(path.join(jsDir, name), path.join(path.dirname(snippetPath), name));
+// The JS rule engine and the send loop, beside the runtime snippet.
 const rules = snippet.replace(/runtime\.js$/, "rules.js");
+const sendJs = snippet.replace(/runtime\.js$/, "send.js");
 
 const built = await import(path.join(pkg, "svc_sdk.js"));
 built.initSync({ module: readFileSync(wasm) });
@@ -50,7 +55,8 @@ writeFileSync(
   path.join(pkg, "api.js"),
   `// The public surface of svc-sdk, shared by every runtime's entry.
 import { Client, operations, __proxyPlan, __rules } from "./svc_sdk.js";
-import { SvcError, forward, invoke, request } from "${snippet}";
+import { SvcError } from "${snippet}";
+import { forward, invoke, prepare, request } from "${sendJs}";
 import { useRules, validate } from "${rules}";
 export { Client, operations, parseEvent, parseWatchNotification, requiredScopes } from "./svc_sdk.js";
 export { SvcError, validate };
@@ -66,12 +72,19 @@ for (const id of ${JSON.stringify(ops.map((o) => o.id))}) {
   Object.defineProperty(Client.prototype, id, { value: method, writable: true, configurable: true });
 }
 
-/** A call that is not in the table: \`request(method, family, path, { query?, body? }, options?)\`. */
-Object.defineProperty(Client.prototype, "request", {
-  value: { request(method, family, path, init, options) { return request(this, method, family, path, init, options); } }.request,
-  writable: true,
-  configurable: true,
-});
+const methods = {
+  /** A call that is not in the table: \`request(method, family, path, { query?, body? }, options?)\`. */
+  request(method, family, path, init, options) {
+    return request(this, method, family, path, init, options);
+  },
+  /** The request an operation would send, validated; nothing is sent. The Authorization header is left out. */
+  prepare(id, ...args) {
+    return prepare(this, id, args);
+  },
+};
+for (const [name, value] of Object.entries(methods)) {
+  Object.defineProperty(Client.prototype, name, { value, writable: true, configurable: true });
+}
 
 const known = () => new Set(operations().map((o) => o.id));
 let ids;

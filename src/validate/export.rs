@@ -4,7 +4,9 @@ use super::{Field, Kind, Rule, Schema};
 use crate::catalog::{BodyKind, Operation};
 use serde_json::{json, Value};
 
-/// `{ id, body, query, headers, files, schemas }`: `schemas[0]` is the params' schema; an object kind
+/// `{ id, index, path_params, body, query, headers, files, schemas }`: `index` is the operation's
+/// place in the table, `path_params` the names of its path parameters in order; `schemas[0]` is
+/// the params' schema; an object kind
 /// names another schema by its index, so shared and recursive schemas are written once. `files` is
 /// the upload's param (`{ param, many, accept }`), which the rules leave out.
 pub fn operation_rules(op: &Operation) -> Value {
@@ -21,6 +23,8 @@ pub fn operation_rules(op: &Operation) -> Value {
     };
     json!({
         "id": op.id,
+        "index": crate::catalog::OPERATIONS.iter().position(|o| o.id == op.id),
+        "path_params": op.path_params().collect::<Vec<_>>(),
         "body": op.method.has_body(),
         "query": op.query,
         "headers": op.headers.iter().map(|(p, h)| json!([p, h])).collect::<Vec<_>>(),
@@ -97,6 +101,14 @@ mod tests {
         for op in OPERATIONS {
             let out = operation_rules(op);
             assert_eq!(out["id"], op.id);
+            assert_eq!(
+                OPERATIONS[out["index"].as_u64().unwrap() as usize].id,
+                op.id
+            );
+            assert_eq!(
+                out["path_params"].as_array().unwrap().len(),
+                op.path_params().count()
+            );
             assert!(out["schemas"][0]["fields"].is_array(), "{}", op.id);
         }
     }

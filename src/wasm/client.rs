@@ -1,5 +1,5 @@
-//! The JS `Client`: options, the check and request of each call, and the synchronous steps that the
-//! send loop (`js/runtime.js`) asks for: the token's header, the limiter, the retry policy, decoding.
+//! The JS `Client`: options, the request of each call, and the synchronous steps that the send loop
+//! (`js/send.js`) asks for: the token's header, the limiter, the retry policy, decoding.
 
 use super::js::{self, get, to_js_error};
 use super::options::{self, Options, Token};
@@ -28,83 +28,24 @@ pub fn operation(id: &JsValue) -> Result<&'static Operation, JsValue> {
         .ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(&name))))
 }
 
-/// Path params, params and options from the positional arguments of an operation method.
-fn split_args<'a>(
-    op: &Operation,
-    args: &'a [JsValue],
-) -> Result<(Vec<String>, &'a JsValue, &'a JsValue), JsValue> {
-    let names: Vec<&str> = op.path_params().collect();
-    let n = names.len();
-    let usage = || {
-        let mut parts: Vec<String> = names.iter().map(|p| format!("{p}: string")).collect();
-        parts.push("params?".into());
-        parts.push("options?".into());
-        format!("{}({})", op.id, parts.join(", "))
-    };
-    let mut path = Vec::with_capacity(n);
-    for (i, name) in names.iter().enumerate() {
-        match args[i].as_string() {
-            Some(s) => path.push(s),
-            None if args[i].is_undefined() => {
-                return Err(to_js_error(
-                    &Error::config(format!("{name} is missing: call {}", usage()))
-                        .with_operation(op.id),
-                ))
-            }
-            None => {
-                return Err(to_js_error(
-                    &Error::config(format!(
-                    "{name} must be a string (ids are strings so that no digit is lost): call {}",
-                    usage()
-                ))
-                    .with_operation(op.id),
-                ))
-            }
-        }
-    }
-    if args.iter().skip(n + 2).any(|a| !a.is_undefined()) {
-        return Err(to_js_error(
-            &Error::config(format!("too many arguments: call {}", usage())).with_operation(op.id),
-        ));
-    }
-    Ok((path, &args[n], &args[n + 1]))
-}
-
-/// What the send loop sends, as `runtime.js`'s `callOf` takes it.
+/// What the send loop sends, as `send.js`'s `callOf` takes it.
 struct Call<'a> {
-    op: Option<&'static Operation>,
+    /// The operation and its place in the table (none for `request()`).
+    op: Option<(u32, &'static Operation)>,
     method: Method,
     shape: Shape,
     prepared: Prepared,
-    files: JsValue,
+    files: &'a JsValue,
     options: &'a JsValue,
-    raw: bool,
+    /// Without the Authorization header (`prepare()`).
+    bare: bool,
 }
 
 impl Client {
-    /// Validation with the JS engine, then the request: the files of an upload, and the request.
-    fn check(
-        &self,
-        op: &'static Operation,
-        path: &[String],
-        params: &JsValue,
-    ) -> Result<(Prepared, JsValue), JsValue> {
-        let files = js::check_params(op.id, params)?;
-        let value = js::params_value(params, op)?;
-        let refs: Vec<&str> = path.iter().map(String::as_str).collect();
-        let prepared = request::build(op, &self.opts.target, &refs, &value)
-            .map_err(|e| to_js_error(&e.with_operation(op.id)))?;
-        Ok((prepared, files))
-    }
-
     fn call_of(&self, call: Call) -> JsValue {
         let mut lines = format!("{}\n{}\n", call.method.as_str(), call.prepared.url);
-        for (k, v) in call
-            .prepared
-            .headers
-            .iter()
-            .chain(self.static_authorization().iter())
-        {
+        let authorization = self.static_authorization().filter(|_| !call.bare);
+        for (k, v) in call.prepared.headers.iter().chain(authorization.iter()) {
             if matches!(call.prepared.body, Body::Multipart { .. }) && k == "Content-Type" {
                 continue;
             }
@@ -119,21 +60,17 @@ impl Client {
             Body::Multipart { field } => (None, Some(*field)),
         };
         let kind = match call.shape {
-            _ if call.raw => "raw",
             Shape::List(_) => "list",
             Shape::Binary => "binary",
             _ => "json",
         };
-        let index = call
-            .op
-            .and_then(|op| catalog::OPERATIONS.iter().position(|o| o.id == op.id));
         js::call_of(
-            index.map_or(-1, |i| i as i32),
-            call.op.map_or(0, |op| op.path_params().count() as u32),
+            call.op.map_or(-1, |(i, _)| i as i32),
+            call.op.map_or(0, |(_, op)| op.path_params().count() as u32),
             &lines,
             body,
             field,
-            &call.files,
+            call.files,
             kind,
             call.options,
         )
@@ -176,57 +113,49 @@ impl Client {
         }
     }
 
-    /// The request an operation would send, validated; nothing is sent. The Authorization header is left out.
-    pub fn prepare(
+    /// The call of operation number `index` for the send loop, from its path params and its
+    /// params as JSON text, both checked by `send.js` and `rules.js` already; `bare` leaves the
+    /// Authorization header out (`prepare()`).
+    #[wasm_bindgen(js_name = __build, skip_typescript)]
+    pub fn build(
         &self,
-        id: JsValue,
-        a: JsValue,
-        b: JsValue,
-        c: JsValue,
-        d: JsValue,
-    ) -> js_sys::Promise {
-        let result = (|| {
-            let op = operation(&id)?;
-            let args = [a, b, c, d, JsValue::UNDEFINED];
-            let (path, params, options) = split_args(op, &args)?;
-            if !options.is_undefined() {
-                return Err(to_js_error(&Error::config(format!(
-                    "prepare takes ({}, ...pathParams, params?)",
-                    op.id
-                ))));
-            }
-            let (prepared, files) = self.check(op, &path, params)?;
-            Ok(prepared_to_js(&prepared, &files))
-        })();
-        match result {
-            Ok(v) => js_sys::Promise::resolve(&v),
-            Err(e) => js_sys::Promise::reject(&e),
-        }
-    }
-
-    /// A call of an operation, checked and built, for the send loop: the package gives `Client`
-    /// one method per catalog row that starts its call here.
-    #[wasm_bindgen(js_name = __start, skip_typescript)]
-    pub fn start(&self, id: &str, args: js_sys::Array) -> Result<JsValue, JsValue> {
-        let op = catalog::find(id)
-            .ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(id))))?;
-        let mut args: Vec<JsValue> = args.iter().collect();
-        let min = 5.max(args.len());
-        args.resize(min, JsValue::UNDEFINED);
-        let (path, params, options) = split_args(op, &args)?;
-        let options = match options {
-            o if o.is_undefined() => JsValue::UNDEFINED,
-            o => js::read_options(o).map_err(|e| with_op(e, op.id))?,
+        index: u32,
+        path: Vec<String>,
+        params: Option<String>,
+        files: JsValue,
+        bare: bool,
+    ) -> Result<JsValue, JsValue> {
+        let op = catalog::OPERATIONS
+            .get(index as usize)
+            .ok_or_else(|| to_js_error(&Error::config("no operation at this index")))?;
+        let value = match params {
+            None => serde_json::Value::Null,
+            Some(text) => serde_json::from_str(&text).map_err(|e| {
+                let issue = crate::validate::Issue {
+                    path: vec![],
+                    code: crate::validate::IssueCode::InvalidFormat,
+                    message: format!(
+                        "params could not be read: {e} (at most 128 levels of nesting)"
+                    ),
+                    details: crate::validate::details([(
+                        "format",
+                        "JSON nested at most 128 levels".into(),
+                    )]),
+                };
+                to_js_error(&Error::validation(vec![issue]).with_operation(op.id))
+            })?,
         };
-        let (prepared, files) = self.check(op, &path, params)?;
+        let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+        let prepared = request::build(op, &self.opts.target, &refs, &value)
+            .map_err(|e| to_js_error(&e.with_operation(op.id)))?;
         Ok(self.call_of(Call {
-            op: Some(op),
+            op: Some((index, op)),
             method: op.method,
             shape: op.response,
             prepared,
-            files,
-            options: &options,
-            raw: false,
+            files: &files,
+            options: &JsValue::UNDEFINED,
+            bare,
         }))
     }
 
@@ -290,34 +219,9 @@ impl Client {
             method: m,
             shape: Shape::Empty,
             prepared,
-            files: JsValue::UNDEFINED,
+            files: &JsValue::UNDEFINED,
             options: &options,
-            raw: false,
-        }))
-    }
-
-    /// The edge proxy's upstream call, for the send loop: its answer is handed back undecoded.
-    #[wasm_bindgen(js_name = __startForward, skip_typescript)]
-    pub fn start_forward(
-        &self,
-        id: JsValue,
-        path: JsValue,
-        params: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let op = operation(&id)?;
-        let path: Vec<String> = js_sys::Array::from(&path)
-            .iter()
-            .map(|p| p.as_string().unwrap_or_default())
-            .collect();
-        let (prepared, files) = self.check(op, &path, &params)?;
-        Ok(self.call_of(Call {
-            op: Some(op),
-            method: op.method,
-            shape: op.response,
-            prepared,
-            files,
-            options: &JsValue::UNDEFINED,
-            raw: true,
+            bare: false,
         }))
     }
 
@@ -500,32 +404,4 @@ impl Client {
             r#"{"code":0,"message":"already deleted: an earlier attempt went through"}"#.into(),
         ))
     }
-}
-
-fn with_op(e: JsValue, op_id: &str) -> JsValue {
-    if get(&e, "operationId").is_undefined() && e.is_object() {
-        let _ = js_sys::Reflect::set(&e, &"operationId".into(), &op_id.into());
-    }
-    e
-}
-
-fn prepared_to_js(prepared: &Prepared, files: &JsValue) -> JsValue {
-    let headers = js_sys::Object::new();
-    for (k, v) in &prepared.headers {
-        if matches!(prepared.body, Body::Multipart { .. }) && k == "Content-Type" {
-            continue;
-        }
-        let _ = js_sys::Reflect::set(&headers, &k.into(), &v.into());
-    }
-    let body = match &prepared.body {
-        Body::None => JsValue::NULL,
-        Body::Json(text) => text.into(),
-        Body::Multipart { field } => js::form_data(field, files),
-    };
-    let out = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&out, &"method".into(), &prepared.method.as_str().into());
-    let _ = js_sys::Reflect::set(&out, &"url".into(), &prepared.url.as_str().into());
-    let _ = js_sys::Reflect::set(&out, &"headers".into(), &headers);
-    let _ = js_sys::Reflect::set(&out, &"body".into(), &body);
-    out.into()
 }

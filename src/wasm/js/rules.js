@@ -19,28 +19,33 @@ export function validate(operationId, params) {
 
 /** Every issue of the params at a given time (ms since the epoch; the clock's when not given). */
 export function issuesOf(operationId, params, nowMs) {
-  const op = operation(operationId);
+  return inspect(operation(operationId), params, nowMs).issues;
+}
+
+/** The issues of the params, and the JSON value they are sent as (an upload's files left out). */
+function inspect(op, params, nowMs) {
   if (!isParams(params)) {
-    return [{ path: [], code: "invalid_type", message: `params of ${op.id} must be an object`, expected: "object" }];
+    return { issues: [{ path: [], code: "invalid_type", message: `params of ${op.id} must be an object`, expected: "object" }] };
   }
   let value;
   try {
     value = jsonValue(op.files && params ? without(params, op.files.param) : params);
   } catch (e) {
-    if (e instanceof SvcError && e.issues) return e.issues;
+    if (e instanceof SvcError && e.issues) return { issues: e.issues };
     throw e;
   }
-  return check(op, value, nowMs);
+  return { issues: check(op, value, nowMs), value };
 }
 
 /**
  * What an operation method checks before anything is sent: the params, and for an upload its files.
- * Returns the files (`[{ name, type, size, blob }]`, or undefined); throws a validation SvcError
+ * Returns the operation (`{ id, index, pathParams, ... }`), the files (`[{ name, type, size, blob }]`
+ * or undefined) and the params as the JSON value they are sent as; throws a validation SvcError
  * carrying every issue.
  */
 export function checkParams(operationId, params) {
   const op = operation(operationId);
-  const issues = issuesOf(operationId, params);
+  const { issues, value } = inspect(op, params);
   let files;
   if (op.files && isParams(params)) {
     const split = splitFiles(params, op.files);
@@ -48,7 +53,7 @@ export function checkParams(operationId, params) {
     files = split.files;
   }
   if (issues.length) throw validationError(issues, op.id);
-  return files;
+  return { op, files, value };
 }
 
 /** The SvcError of kind validation for these issues, worded as the Rust `Error::validation`. */
@@ -76,7 +81,8 @@ function without(params, key) {
 const KIND = { str: 1, num: 2, int: 3, bool: 4, id: 5, strnum: 6, boollike: 7, any: 8, obj: 9, arr: 10 };
 const EXPECTED = ["", "string", "number", "integer", "boolean", "id (string or integer)", "string or number", "boolean", "any", "object", "array"];
 
-function operation(id) {
+/** An operation's rules, compiled on first use; a config SvcError for an unknown id. */
+export function operation(id) {
   let op = typeof id === "string" ? compiled.get(id) : undefined;
   if (op) return op;
   const raw = JSON.parse(source(id));
@@ -108,7 +114,7 @@ function operation(id) {
   });
   // Whether any param can travel in the URL or a header (a body with neither needs no wire check).
   const wire = !raw.body || raw.query.length > 0 || raw.headers.length > 0;
-  op = { id: raw.id, body: raw.body, query: raw.query, headers: raw.headers, files: raw.files, root: schemas[0], wire };
+  op = { id: raw.id, index: raw.index, pathParams: raw.path_params, body: raw.body, query: raw.query, headers: raw.headers, files: raw.files, root: schemas[0], wire };
   compiled.set(raw.id, op);
   return op;
 }
