@@ -76,11 +76,12 @@ export function namedVariant() {
   const namedWasm = path.join(named, "named.wasm");
   run(wasmOpt, ["-Oz", "-g", ...FEATURES, "--strip-producers", path.join(named, "svc_sdk_bg.wasm"), "-o", namedWasm]);
   // The JS files of pkg/ beside it, so that named/node.js is the whole package with a named wasm;
-  // the snippets stay as wasm-bindgen copied them, unminified, so that profiles name their functions.
+  // the modules of src/wasm/js/ unminified, so that profiles name their functions.
   for (const f of files(pkgDir)) {
-    if (!f.endsWith(".js") || f.startsWith("snippets")) continue;
+    if (!f.endsWith(".js")) continue;
     mkdirSync(path.dirname(path.join(named, f)), { recursive: true });
-    copyFileSync(path.join(pkgDir, f), path.join(named, f));
+    const source = f.startsWith("snippets") ? path.join(root, "src/wasm/js", path.basename(f)) : path.join(pkgDir, f);
+    copyFileSync(source, path.join(named, f));
   }
   copyFileSync(namedWasm, path.join(named, "svc_sdk_bg.wasm"));
   return { bindgenBytes: before, namedBytes: statSync(namedWasm).size, rebuilt, sameGlue: glueMatches };

@@ -57,7 +57,7 @@ export function checkParams(operationId, params) {
 }
 
 /** The SvcError of kind validation for these issues, worded as the Rust `Error::validation`. */
-export function validationError(issues, operationId) {
+function validationError(issues, operationId) {
   const first = issues[0];
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
   return new SvcError("validation", `invalid params: ${pathString(first.path)}: ${first.message}${more}`, { issues, operationId });
@@ -239,7 +239,7 @@ function sweep(v, ctx) {
   }
 }
 
-export function typeName(v) {
+function typeName(v) {
   if (v === null || v === undefined) return "null";
   switch (typeof v) {
     case "boolean":

@@ -80,7 +80,7 @@ function discard(answer) {
 }
 
 /** A body stream in which every occurrence of `secret` reads `[redacted]`, also across chunk edges. */
-export function redacting(body, secret) {
+function redacting(body, secret) {
   if (!body || !secret) return body ?? null;
   const enc = new TextEncoder();
   const needle = enc.encode(secret);
@@ -365,7 +365,7 @@ async function admit(client, s, signal) {
  * Sends a call: the token, a slot of the limiter, the attempt, retries as the policy says (a POST
  * never after the server may have acted), and the answer decoded in wasm.
  */
-export async function send(client, call) {
+async function send(client, call) {
   const s = stateOf(client);
   const { signal, timeoutMs = s.timeoutMs, maxRetries = s.maxRetries } = call.options;
   try {
