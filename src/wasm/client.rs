@@ -30,8 +30,6 @@ pub fn operation(id: &JsValue) -> Result<&'static Operation, JsValue> {
 
 /// What the send loop sends, as `send.js`'s `callOf` takes it.
 struct Call<'a> {
-    /// The operation and its place in the table (none for `request()`).
-    op: Option<(u32, &'static Operation)>,
     method: Method,
     shape: Shape,
     prepared: Prepared,
@@ -64,16 +62,7 @@ impl Client {
             Shape::Binary => "binary",
             _ => "json",
         };
-        js::call_of(
-            call.op.map_or(-1, |(i, _)| i as i32),
-            call.op.map_or(0, |(_, op)| op.path_params().count() as u32),
-            &lines,
-            body,
-            field,
-            call.files,
-            kind,
-            call.options,
-        )
+        js::call_of(&lines, body, field, call.files, kind, call.options)
     }
 
     /// `("Authorization", ...)` for a token given as a string (checked when the client was made).
@@ -149,7 +138,6 @@ impl Client {
         let prepared = request::build(op, &self.opts.target, &refs, &value)
             .map_err(|e| to_js_error(&e.with_operation(op.id)))?;
         Ok(self.call_of(Call {
-            op: Some((index, op)),
             method: op.method,
             shape: op.response,
             prepared,
@@ -215,7 +203,6 @@ impl Client {
             .map_err(|e| to_js_error(&e))?;
         let options = js::read_options(&options)?;
         Ok(self.call_of(Call {
-            op: None,
             method: m,
             shape: Shape::Empty,
             prepared,

@@ -18,12 +18,9 @@ extern "C" {
 #[wasm_bindgen(module = "/src/wasm/js/send.js")]
 extern "C" {
     /// A call for the send loop: `lines` are the method, the URL, and each header's name and value;
-    /// `op` is the operation's place in the table (-1: none); `kind` json, list or binary.
+    /// `kind` json, list or binary.
     #[wasm_bindgen(js_name = callOf)]
-    #[allow(clippy::too_many_arguments)]
     pub fn call_of(
-        op: i32,
-        path_params: u32,
         lines: &str,
         body: Option<&str>,
         multipart_field: Option<&str>,

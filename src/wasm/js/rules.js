@@ -39,12 +39,10 @@ function inspect(op, params, nowMs) {
 
 /**
  * What an operation method checks before anything is sent: the params, and for an upload its files.
- * Returns the operation (`{ id, index, pathParams, ... }`), the files (`[{ name, type, size, blob }]`
- * or undefined) and the params as the JSON value they are sent as; throws a validation SvcError
- * carrying every issue.
+ * `op` is what `operation` gives. Returns the files (`[{ name, type, size, blob }]` or undefined)
+ * and the params as the JSON value they are sent as; throws a validation SvcError carrying every issue.
  */
-export function checkParams(operationId, params) {
-  const op = operation(operationId);
+export function checkParams(op, params) {
   const { issues, value } = inspect(op, params);
   let files;
   if (op.files && isParams(params)) {
@@ -53,7 +51,7 @@ export function checkParams(operationId, params) {
     files = split.files;
   }
   if (issues.length) throw validationError(issues, op.id);
-  return { op, files, value };
+  return { files, value };
 }
 
 /** The SvcError of kind validation for these issues, worded as the Rust `Error::validation`. */

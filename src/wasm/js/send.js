@@ -155,14 +155,14 @@ function wakeable(ms, signal) {
 
 /**
  * A call as the wasm builds it (`Client::call_of`): `lines` are the method, the URL, and each
- * header's name and value; `index` is the operation's place in the table, and `op` its id (set by
- * whoever starts the call: "" for `request()`).
+ * header's name and value. `op` (the operation's id) and `index` (its place in the table) are set
+ * by `build`; a `request()` call has neither.
  */
-export function callOf(index, pathParams, lines, body, field, files, kind, options) {
+export function callOf(lines, body, field, files, kind, options) {
   const parts = lines.split("\n");
   const headers = {};
   for (let i = 2; i + 1 < parts.length; i += 2) headers[parts[i]] = parts[i + 1];
-  return { op: "", index, pathParams, method: parts[0], url: parts[1], headers, body: field ? formData(field, files) : (body ?? undefined), kind, options: options ?? {}, args: undefined };
+  return { op: "", index: -1, method: parts[0], url: parts[1], headers, body: field ? formData(field, files) : (body ?? undefined), kind, options: options ?? {}, args: undefined };
 }
 
 /** What the send loop needs of a client's options (`Client::transport`). */
@@ -208,9 +208,9 @@ function split(op, args) {
   return [args.slice(0, n), args[n], args[n + 1]];
 }
 
-/** A call of operation `id`: its params validated (rules.js), its request built in wasm. */
-function build(client, id, path, params, bare) {
-  const { op, files, value } = checkParams(id, params);
+/** A call of operation `op` (rules.js's): its params validated, its request built in wasm. */
+function build(client, op, path, params, bare) {
+  const { files, value } = checkParams(op, params);
   let json;
   if (value !== undefined && value !== null) {
     try {
@@ -221,6 +221,7 @@ function build(client, id, path, params, bare) {
   }
   const call = client.__build(op.index, path, json, files, bare);
   call.op = op.id;
+  call.index = op.index;
   return call;
 }
 
@@ -237,7 +238,7 @@ export function invoke(client, id, args) {
       e.operationId ??= op.id;
       throw e;
     }
-    call = build(client, id, path, params, false);
+    call = build(client, op, path, params, false);
     call.options = checked ?? {};
   } catch (e) {
     return Promise.reject(e);
@@ -252,7 +253,7 @@ export function prepare(client, id, args) {
     const op = operation(id);
     const [path, params, options] = split(op, [...args, undefined]);
     if (options !== undefined) throw configError(`prepare takes (${op.id}, ...pathParams, params?)`);
-    const call = build(client, id, path, params, true);
+    const call = build(client, op, path, params, true);
     return Promise.resolve({ method: call.method, url: call.url, headers: call.headers, body: call.body ?? null });
   } catch (e) {
     return Promise.reject(e);
@@ -272,7 +273,7 @@ export function request(client, method, family, path, init, options) {
 export function forward(client, id, pathParams, params) {
   let call;
   try {
-    call = build(client, id, pathParams.map(String), params, false);
+    call = build(client, operation(id), pathParams.map(String), params, false);
   } catch (e) {
     return Promise.reject(e);
   }
@@ -282,9 +283,10 @@ export function forward(client, id, pathParams, params) {
 
 /** The next page of a list call: the same arguments with `page` set. */
 function nextPage(client, call, page) {
+  const n = operation(call.op).pathParams.length;
   const args = call.args.slice();
-  while (args.length <= call.pathParams) args.push(undefined);
-  args[call.pathParams] = { ...(args[call.pathParams] ?? {}), page };
+  while (args.length <= n) args.push(undefined);
+  args[n] = { ...(args[n] ?? {}), page };
   return invoke(client, call.op, args);
 }
 
