@@ -8,6 +8,7 @@ pub mod family;
 pub mod limit;
 pub mod lossless;
 pub mod model;
+pub mod proxy;
 pub mod request;
 pub mod response;
 pub mod retry;
