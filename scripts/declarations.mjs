@@ -26,6 +26,10 @@ export interface ClientOptions {
   timeoutMs?: number;
   rateLimit?: false | { requestsPerMinute?: number; maxConcurrent?: number };
   fetch?: typeof fetch;
+  /** The largest params a call sends, as JSON (default 10 MiB); larger ones are a validation error. */
+  maxRequestBytes?: number;
+  /** The largest answer a call reads (default 32 MiB); a larger one is a decode error, not read. */
+  maxResponseBytes?: number;
 }
 
 export interface CallOptions {
@@ -195,13 +199,26 @@ export declare function schemaFor<Op extends OperationId>(operationId: Op): Stan
 /** Options of createProxy: those of a Client (with the token it adds), and the operations it forwards. */
 export interface ProxyOptions extends ClientOptions {
   allow: OperationId[];
+  /** The largest request body it reads (default 10 MiB); a larger one is answered with 413 and never forwarded. */
+  maxBodyBytes?: number;
 }
 /** An edge handler (workerd, Deno, Node) that forwards the allowed operations with the token and organization added. */
 export declare function createProxy(options: ProxyOptions): (request: Request) => Promise<Response>;
-/** A callback body posted to a channel's notify_url; kind "verification" when the token does not match (constant-time). */
-export declare function parseWatchNotification(body: string | Uint8Array, options?: { token?: string }): WatchNotification;
+/** Options of the receivers: a body above maxBodyBytes (default 1 MiB) is refused before it is read. */
+export interface ReceiveOptions {
+  maxBodyBytes?: number;
+}
+/**
+ * A callback body posted to a channel's notify_url; kind "verification" when the token does not match
+ * (constant-time). The token is required (a missing, null or empty one is a config error); reading a
+ * body without verifying it is \`{ skipVerification: true }\`.
+ */
+export declare function parseWatchNotification(
+  body: string | Uint8Array,
+  options: ({ token: string; skipVerification?: never } | { skipVerification: true; token?: never }) & ReceiveOptions,
+): WatchNotification;
 /** A billing event (a webhook body or a GET /events/{id} answer); kind "decode" when it is not one. */
-export declare function parseEvent(body: string | Uint8Array): Event & { event_type: EventType };
+export declare function parseEvent(body: string | Uint8Array, options?: ReceiveOptions): Event & { event_type: EventType };
 `;
   writeFileSync(path.join(pkg, "index.d.ts"), body);
   for (const entry of ["node", "web", "workerd"]) {

@@ -164,7 +164,7 @@ fn in_query(op: &Operation, name: &str, value: &Value) -> bool {
 }
 
 /// Issues of params that cannot travel where the table sends them: a query value that is not a
-/// scalar (or, for GET and DELETE, an array of scalars), a header value with a line break.
+/// scalar (or, for GET and DELETE, an array of scalars), a header value that is not printable ASCII.
 pub fn wire_issues(op: &Operation, params: &Map<String, Value>) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (name, value) in params.iter().filter(|(n, v)| in_query(op, n, v)) {
@@ -185,10 +185,10 @@ pub fn wire_issues(op: &Operation, params: &Map<String, Value>) -> Vec<Issue> {
             continue;
         };
         match scalar_text(param, value) {
-            Ok(text) if text.contains(['\r', '\n', '\0']) => issues.push(issue(
+            Ok(text) if !text.chars().all(|c| c == ' ' || c.is_ascii_graphic()) => issues.push(issue(
                 param,
                 IssueCode::InvalidFormat,
-                format!("{param} is sent as the {header} header and may not contain line breaks"),
+                format!("{param} is sent as the {header} header and may hold only printable ASCII characters (no line breaks, no accents or other Unicode)"),
                 details([("format", "header value".into())]),
             )),
             Ok(_) => {}
@@ -416,22 +416,26 @@ pub fn build_raw(
     })
 }
 
-/// The Authorization header value for a token; refuses tokens that would break the header.
+/// The Authorization header value for a token; refuses tokens that a header cannot carry as they are.
 pub fn authorization(token: &str) -> Result<String, Error> {
+    let refuse = |why: &str| Err(Error::config(format!("the access token {why}")));
     if token.is_empty() {
-        return Err(Error::new(
-            crate::error::ErrorKind::Unauthorized,
-            "the access token is empty",
-        ));
+        return refuse("is empty");
     }
     if token.chars().any(|c| c.is_control()) {
-        return Err(Error::new(
-            crate::error::ErrorKind::Unauthorized,
-            "the access token contains control characters (such as a line break) and cannot be sent",
-        ));
+        return refuse("contains control characters (such as a line break) and cannot be sent");
     }
-    Ok(format!("Svc-oauthtoken {token}"))
+    if !token.bytes().all(|b| b.is_ascii_graphic()) {
+        return refuse(
+            "may hold only visible ASCII characters (no spaces, no accents or other Unicode): \
+             an HTTP header cannot carry it as it is",
+        );
+    }
+    Ok(format!("{AUTHORIZATION_SCHEME} {token}"))
 }
+
+/// What precedes the token in the Authorization header.
+pub const AUTHORIZATION_SCHEME: &str = "Svc-oauthtoken";
 
 #[cfg(test)]
 mod tests {

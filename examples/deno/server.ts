@@ -10,7 +10,7 @@ import { createProxy, parseEvent, parseWatchNotification, SvcError } from "svc-s
 import type { Event, Region, WatchNotification } from "svc-sdk";
 
 const env = (name: string) => Deno.env.get(name) || undefined;
-const channelToken = env("SVC_CHANNEL_TOKEN");
+const channelToken = env("SVC_CHANNEL_TOKEN") ?? "";
 if (!env("SVC_TOKEN") || !channelToken) throw new Error("set SVC_TOKEN and SVC_CHANNEL_TOKEN");
 
 const proxy = createProxy({

@@ -10,7 +10,7 @@ import http from "node:http";
 import { createProxy, parseEvent, parseWatchNotification, SvcError } from "svc-sdk";
 
 const env = (name) => process.env[name] || undefined;
-const channelToken = env("SVC_CHANNEL_TOKEN");
+const channelToken = env("SVC_CHANNEL_TOKEN") ?? "";
 if (!env("SVC_TOKEN") || !channelToken) throw new Error("set SVC_TOKEN and SVC_CHANNEL_TOKEN");
 
 const proxy = createProxy({

@@ -220,6 +220,16 @@ pub struct Ctx {
     pub issues: Vec<Issue>,
     /// Now, in milliseconds since the Unix epoch (rules such as "at most one week ahead").
     pub now_ms: i64,
+    pub source: Source,
+}
+
+/// Where params were written: as JSON text, whose integers are exact at any size, or as JS values,
+/// whose numbers beyond 2^53 may have lost digits before the SDK saw them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Source {
+    #[default]
+    Json,
+    Js,
 }
 
 impl Ctx {
@@ -286,7 +296,15 @@ pub fn validate(op: &Operation, params: &Value) -> Vec<Issue> {
 
 /// `validate` with an explicit "now" (milliseconds since the Unix epoch).
 pub fn validate_at(op: &Operation, params: &Value, now_ms: i64) -> Vec<Issue> {
-    let mut ctx = Ctx::at(now_ms);
+    validate_from(op, params, now_ms, Source::Json)
+}
+
+/// `validate_at` for params written in `source`.
+pub fn validate_from(op: &Operation, params: &Value, now_ms: i64, source: Source) -> Vec<Issue> {
+    let mut ctx = Ctx {
+        source,
+        ..Ctx::at(now_ms)
+    };
     if let Some(what) = unrepresentable(params) {
         ctx.push(
             IssueCode::InvalidType,
@@ -348,6 +366,15 @@ pub fn check_object(schema: &Schema, map: &Map<String, Value>, ctx: &mut Ctx) {
     for check in schema.checks {
         check.run(map, ctx);
     }
+}
+
+/// The issues of values below `v`, found at `path`, that JSON cannot hold (NaN, a function...).
+pub fn unrepresentable_issues(v: &Value, path: &str) -> Vec<Issue> {
+    let mut ctx = Ctx::default();
+    ctx.enter(PathSeg::Key(path.into()), |ctx| {
+        sweep_unrepresentable(v, ctx)
+    });
+    ctx.issues
 }
 
 /// Reports unrepresentable values anywhere below a value that no rule describes.
@@ -506,9 +533,41 @@ pub fn check_value(field: &Field, v: &Value, ctx: &mut Ctx) {
         );
         return;
     }
+    if let (Kind::Id | Kind::Int, Value::Number(n), Source::Js) = (&field.kind, v, ctx.source) {
+        if !is_exact_in_js(n) {
+            push_inexact(field, n, ctx);
+            return;
+        }
+    }
     for rule in field.rules {
         apply_rule(field, rule, v, ctx);
     }
+}
+
+/// The largest integer a JS number (and many JSON readers) holds exactly: 2^53 - 1.
+pub const MAX_EXACT_INT: u64 = (1 << 53) - 1;
+
+fn is_exact_in_js(n: &serde_json::Number) -> bool {
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => u <= MAX_EXACT_INT,
+        (_, Some(i)) => i.unsigned_abs() <= MAX_EXACT_INT,
+        _ => true,
+    }
+}
+
+fn push_inexact(field: &Field, n: &serde_json::Number, ctx: &mut Ctx) {
+    let label = field_label(field);
+    let message = if matches!(field.kind, Kind::Id) {
+        format!("{label} {n} is beyond 2^53 - 1, where a JS number loses digits: give the id as a string")
+    } else {
+        format!("{label} {n} is beyond 2^53 - 1, where a JS number loses digits")
+    };
+    let bound = MAX_EXACT_INT as i64;
+    ctx.push(
+        IssueCode::OutOfRange,
+        message,
+        details([("minimum", (-bound).into()), ("maximum", bound.into())]),
+    );
 }
 
 fn field_label(field: &Field) -> &'static str {

@@ -68,7 +68,9 @@ impl Client {
     /// `("Authorization", ...)` for a token given as a string (checked when the client was made).
     fn static_authorization(&self) -> Option<(String, String)> {
         match &self.opts.token {
-            Token::Static(t) => Some(("Authorization".into(), format!("Svc-oauthtoken {t}"))),
+            Token::Static(t) => request::authorization(t)
+                .ok()
+                .map(|h| ("Authorization".into(), h)),
             _ => None,
         }
     }
@@ -110,13 +112,36 @@ impl Client {
         &self,
         index: u32,
         path: Vec<String>,
-        params: Option<String>,
+        params: JsValue,
         files: JsValue,
         bare: bool,
     ) -> Result<JsValue, JsValue> {
         let op = catalog::OPERATIONS
             .get(index as usize)
             .ok_or_else(|| to_js_error(&Error::config("no operation at this index")))?;
+        let params = if params.is_undefined() {
+            None
+        } else {
+            Some(
+                super::body_text(&params, self.opts.max_request_bytes).map_err(|_| {
+                    to_js_error(
+                        &Error::validation(vec![crate::validate::Issue {
+                            path: vec![],
+                            code: crate::validate::IssueCode::TooLong,
+                            message: format!(
+                                "params are more than maxRequestBytes ({}) as JSON",
+                                self.opts.max_request_bytes
+                            ),
+                            details: crate::validate::details([(
+                                "maximum",
+                                self.opts.max_request_bytes.into(),
+                            )]),
+                        }])
+                        .with_operation(op.id),
+                    )
+                })?,
+            )
+        };
         let value = match params {
             None => serde_json::Value::Null,
             Some(text) => serde_json::from_str(&text).map_err(|e| {
@@ -199,9 +224,24 @@ impl Client {
                     .map_err(|e| to_js_error(&Error::config(format!("body: {e}"))))?,
             )
         };
+        let mut issues = crate::validate::unrepresentable_issues(
+            &serde_json::Value::Object(query.clone()),
+            "query",
+        );
+        if let Some(body) = &body {
+            issues.extend(crate::validate::unrepresentable_issues(body, "body"));
+        }
+        if !issues.is_empty() {
+            return Err(to_js_error(&Error::validation(issues)));
+        }
         let prepared = request::build_raw(m, f, &path, &self.opts.target, &query, body.as_ref())
             .map_err(|e| to_js_error(&e))?;
-        let options = js::read_options(&options)?;
+        let options = if options.is_undefined() || options.is_null() {
+            js_sys::Object::new().into()
+        } else {
+            options::check_call(&options)?;
+            options
+        };
         Ok(self.call_of(Call {
             method: m,
             shape: Shape::Empty,
@@ -212,21 +252,33 @@ impl Client {
         }))
     }
 
-    /// `{ fetch, token, timeoutMs, maxRetries, limited }`: the client's fetch (or undefined), its
-    /// token function (undefined for a string, which the calls carry already), its defaults, and
-    /// whether it has a limiter.
+    /// Checks the options of one call as the client's own are checked.
+    #[wasm_bindgen(js_name = __checkCallOptions, skip_typescript)]
+    pub fn check_call_options(&self, options: JsValue) -> Result<(), JsValue> {
+        options::check_call(&options)
+    }
+
+    /// `{ fetch, token, secret, timeoutMs, maxRetries, limited, maxResponseBytes }`: the client's fetch (or undefined), its
+    /// token function (undefined for a string, which the calls carry already), the string token
+    /// (`secret`, which no error may quote), its defaults, whether it has a limiter, and its limit on answers.
     #[wasm_bindgen(js_name = __transport, skip_typescript)]
     pub fn transport(&self) -> JsValue {
         let token = match &self.opts.token {
             Token::Func(f) => f.clone().into(),
             _ => JsValue::UNDEFINED,
         };
+        let secret = match &self.opts.token {
+            Token::Static(t) => Some(t.as_str()),
+            _ => None,
+        };
         js::transport_of(
             self.opts.fetch.clone().map(JsValue::from).as_ref(),
             &token,
+            secret,
             self.opts.timeout_ms as f64,
             self.opts.max_retries,
             self.limiter.is_some(),
+            self.opts.max_response_bytes as f64,
         )
     }
 

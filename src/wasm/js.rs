@@ -11,8 +11,6 @@ extern "C" {
     pub fn to_wire(value: &JsValue) -> Result<String, JsValue>;
     #[wasm_bindgen(js_name = isParams)]
     pub fn is_params(value: &JsValue) -> bool;
-    #[wasm_bindgen(js_name = readOptions, catch)]
-    pub fn read_options(value: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 #[wasm_bindgen(module = "/src/wasm/js/send.js")]
@@ -32,9 +30,11 @@ extern "C" {
     pub fn transport_of(
         fetch: Option<&JsValue>,
         token: &JsValue,
+        secret: Option<&str>,
         timeout_ms: f64,
         max_retries: u32,
         limited: bool,
+        max_response_bytes: f64,
     ) -> JsValue;
 }
 

@@ -43,9 +43,11 @@ pub struct Options {
     pub max_retries: u32,
     pub timeout_ms: u32,
     pub rate_limit: Option<(Option<u32>, Option<u32>)>,
+    pub max_request_bytes: usize,
+    pub max_response_bytes: usize,
 }
 
-const KNOWN: [&str; 10] = [
+const KNOWN: [&str; 12] = [
     "accessToken",
     "organizationId",
     "region",
@@ -56,7 +58,19 @@ const KNOWN: [&str; 10] = [
     "timeoutMs",
     "rateLimit",
     "fetch",
+    "maxRequestBytes",
+    "maxResponseBytes",
 ];
+
+/// The most a call waits for one attempt: a day (timers of 2^31 ms or more fire at once).
+const TIMEOUT_MAX: u32 = 24 * 3_600_000;
+const RETRIES_MAX: u32 = 100;
+/// The defaults of `maxRequestBytes` and `maxResponseBytes`.
+const REQUEST_BYTES: f64 = 10_485_760.0;
+const RESPONSE_BYTES: f64 = 33_554_432.0;
+/// Above this, one body held in the core at a time no longer fits its memory with room to spare.
+pub const BYTES_LIMIT: f64 = 268_435_456.0;
+const CALL_OPTIONS: [&str; 3] = ["signal", "timeoutMs", "maxRetries"];
 
 fn config(message: impl Into<String>) -> JsValue {
     to_js_error(&Error::config(message))
@@ -92,6 +106,49 @@ fn opt_count(obj: &JsValue, key: &str, default: u32, max: u32) -> Result<u32, Js
         Some(n) if n.fract() == 0.0 && n >= 0.0 && n <= max as f64 => Ok(n as u32),
         _ => Err(config(format!("{key} must be an integer from 0 to {max}"))),
     }
+}
+
+/// A size limit in bytes: an integer from 1 to `max`, or `default` when not given.
+pub fn byte_limit(obj: &JsValue, key: &str, default: f64, max: f64) -> Result<usize, JsValue> {
+    let v = get(obj, key);
+    if v.is_undefined() {
+        return Ok(default as usize);
+    }
+    match v.as_f64() {
+        Some(n) if n.fract() == 0.0 && (1.0..=max).contains(&n) => Ok(n as usize),
+        _ => Err(config(format!("{key} must be an integer from 1 to {max}"))),
+    }
+}
+
+/// Checks the options of one call (`{ signal, timeoutMs, maxRetries }`) as the client's own are.
+pub fn check_call(v: &JsValue) -> Result<(), JsValue> {
+    if !v.is_object() || js_sys::Array::is_array(v) || v.is_function() {
+        return Err(config(format!(
+            "call options must be an object {{ {} }}",
+            CALL_OPTIONS.join(", ")
+        )));
+    }
+    for key in js_sys::Object::keys(v.unchecked_ref::<js_sys::Object>()).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !CALL_OPTIONS.contains(&key.as_str()) {
+            return Err(config(format!(
+                "unknown call option {} (expected {})",
+                crate::error::quoted(&key),
+                CALL_OPTIONS.join(", ")
+            )));
+        }
+    }
+    let signal = get(v, "signal");
+    let is_signal = || {
+        get(&signal, "aborted").as_bool().is_some()
+            && get(&signal, "addEventListener").is_function()
+    };
+    if !(signal.is_undefined() || signal.is_object() && is_signal()) {
+        return Err(config("signal must be an AbortSignal"));
+    }
+    opt_count(v, "timeoutMs", 0, TIMEOUT_MAX)?;
+    opt_count(v, "maxRetries", 0, RETRIES_MAX)?;
+    Ok(())
 }
 
 impl Options {
@@ -196,8 +253,10 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         token,
         fetch,
         plan,
-        max_retries: opt_count(options, "maxRetries", 2, 100)?,
-        timeout_ms: opt_count(options, "timeoutMs", 60_000, 24 * 3_600_000)?,
+        max_retries: opt_count(options, "maxRetries", 2, RETRIES_MAX)?,
+        timeout_ms: opt_count(options, "timeoutMs", 60_000, TIMEOUT_MAX)?,
         rate_limit,
+        max_request_bytes: byte_limit(options, "maxRequestBytes", REQUEST_BYTES, BYTES_LIMIT)?,
+        max_response_bytes: byte_limit(options, "maxResponseBytes", RESPONSE_BYTES, BYTES_LIMIT)?,
     })
 }

@@ -87,10 +87,10 @@ test("the token never shows in an error, a stack, a JSON dump, an inspected obje
     for (const token of [
       () => { throw new Error(`bad ${TOKEN}`); },
       () => Promise.reject(new Error(`bad ${TOKEN}`)),
-      () => `${TOKEN}\r\nX-Evil: 1`,
     ]) {
       errors.push(await rejection(new Client({ accessToken: token, organizationId: ORG, apiDomain: sandbox.url }).listPlans(), "unauthorized"));
     }
+    errors.push(await rejection(new Client({ accessToken: () => `${TOKEN}\r\nX-Evil: 1`, organizationId: ORG, apiDomain: sandbox.url }).listPlans(), "config"));
     try {
       new Client({ accessToken: `${TOKEN}\nX-Evil: 1` });
       assert.fail("a token with a line break was taken");
@@ -144,7 +144,7 @@ test("CR or LF in any header value is refused before anything is sent", async ()
     assert.throws(() => new Client({ accessToken: evil, apiDomain: server.url }), (e) => e instanceof SvcError && e.kind === "config");
     assert.throws(() => new Client({ accessToken: TOKEN, organizationId: evil, apiDomain: server.url }), (e) => e instanceof SvcError && e.kind === "config");
     const fn = new Client({ accessToken: () => evil, organizationId: ORG, apiDomain: server.url, maxRetries: 0 });
-    await rejection(fn.listPlans(), "unauthorized");
+    await rejection(fn.listPlans(), "config");
     const client = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: server.url, maxRetries: 0 });
     for (const field of ["x_unique_identifier_key", "x_unique_identifier_value"]) {
       const params = { x_unique_identifier_key: "cf_k", x_unique_identifier_value: "v", [field]: evil, amount: 1 };

@@ -219,7 +219,7 @@ impl<W: Write> Out<W> {
             }
             _ => params.clone(),
         };
-        let issues = validate::validate_at(op, &checked, now);
+        let issues = validate::validate_from(op, &checked, now, validate::Source::Js);
         let line = json!({ "op": op.id, "now": now, "params": params, "issues": issues });
         writeln!(self.w, "{line}").expect("stdout");
         self.count += 1;

@@ -24,6 +24,16 @@ export function issuesOf(operationId, params, nowMs) {
 
 /** The issues of the params, and the JSON value they are sent as (an upload's files left out). */
 function inspect(op, params, nowMs) {
+  try {
+    return inspectValue(op, params, nowMs);
+  } catch (e) {
+    if (e instanceof SvcError && e.issues) return { issues: e.issues };
+    const why = `params could not be read: ${e && typeof e.message === "string" ? e.message : "reading them threw"}`;
+    return { issues: [{ path: [], code: "invalid_format", message: why, format: "JSON" }] };
+  }
+}
+
+function inspectValue(op, params, nowMs) {
   if (!isParams(params)) {
     return { issues: [{ path: [], code: "invalid_type", message: `params of ${op.id} must be an object`, expected: "object" }] };
   }
@@ -45,10 +55,16 @@ function inspect(op, params, nowMs) {
 export function checkParams(op, params) {
   const { issues, value } = inspect(op, params);
   let files;
-  if (op.files && isParams(params)) {
-    const split = splitFiles(params, op.files);
-    issues.push(...split.issues);
-    files = split.files;
+  if (op.files) {
+    try {
+      if (isParams(params)) {
+        const split = splitFiles(params, op.files);
+        issues.push(...split.issues);
+        files = split.files;
+      }
+    } catch (e) {
+      issues.push({ path: [op.files.param], code: "invalid_type", message: `the files could not be read: ${e && e.message}`, expected: "file" });
+    }
   }
   if (issues.length) throw validationError(issues, op.id);
   return { files, value };
@@ -322,6 +338,11 @@ function checkValue(field, v, ctx) {
     ctx.push("invalid_type", `${field.label} must be ${expected}, got ${typeName(v)}`, { expected });
     return;
   }
+  if ((field.kind === KIND.id || field.kind === KIND.int) && typeof v === "number" && Math.abs(v) > Number.MAX_SAFE_INTEGER) {
+    const tail = field.kind === KIND.id ? ": give the id as a string" : "";
+    ctx.push("out_of_range", `${field.label} ${v} is beyond 2^53 - 1, where a JS number loses digits${tail}`, { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+    return;
+  }
   for (const r of field.rules) applyRule(field, r, v, ctx);
 }
 
@@ -514,11 +535,11 @@ function wireIssues(op, params) {
     if (v === undefined || v === null) continue;
     const issue = scalarIssue(param, v);
     if (issue) issues.push(issue);
-    else if (typeof v === "string" && /[\r\n\0]/.test(v)) {
+    else if (typeof v === "string" && /[^\x20-\x7e]/.test(v)) {
       issues.push({
         path: [param],
         code: "invalid_format",
-        message: `${param} is sent as the ${header} header and may not contain line breaks`,
+        message: `${param} is sent as the ${header} header and may hold only printable ASCII characters (no line breaks, no accents or other Unicode)`,
         format: "header value",
       });
     }
@@ -676,7 +697,7 @@ const CHECKS = {
  */
 function splitFiles(params, { param, many, accept }) {
   const issues = [];
-  const raw = params[param];
+  const raw = params == null ? undefined : params[param];
   let list = raw === undefined ? [] : many && Array.isArray(raw) ? raw : [raw];
   if (!many && Array.isArray(raw)) {
     issues.push({ path: [param], code: "invalid_type", message: `${param} takes one file`, expected: "file" });

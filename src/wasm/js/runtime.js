@@ -1,5 +1,5 @@
-// The JS half of the wasm bindings: the SvcError class, user input as JSON, call options, an upload's
-// form data. The send loop is in send.js, the rule engine in rules.js.
+// The JS half of the wasm bindings: the SvcError class, user input as JSON, an upload's form data,
+// redaction of the token. The send loop is in send.js, the rule engine in rules.js.
 
 const KINDS = new Set([
   "validation", "api", "rate_limited", "unauthorized", "network",
@@ -8,13 +8,35 @@ const KINDS = new Set([
 
 export class SvcError extends Error {
   constructor(kind, message, extra = {}) {
-    super(message);
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = "SvcError";
     this.kind = KINDS.has(kind) ? kind : "api";
     for (const key of ["status", "code", "issues", "retryAfterMs", "operationId"]) {
       if (extra[key] !== undefined) this[key] = extra[key];
     }
   }
+}
+
+/** Text with every occurrence of `secret` replaced by `[redacted]`. */
+export function redact(text, secret) {
+  return typeof text === "string" && secret && text.includes(secret) ? text.split(secret).join("[redacted]") : text;
+}
+
+/** Takes `secret` out of an error's message, stack and cause, whoever wrote them. */
+export function scrub(error, secret, depth = 0) {
+  if (!secret || error === null || typeof error !== "object" || depth > 8) return error;
+  for (const key of ["message", "stack"]) {
+    try {
+      const text = error[key];
+      if (typeof text === "string" && text.includes(secret)) {
+        Object.defineProperty(error, key, { value: redact(text, secret), writable: true, configurable: true, enumerable: false });
+      }
+    } catch {
+      // A frozen error keeps what it has; it never came from the token's holder.
+    }
+  }
+  if (error.cause !== undefined) scrub(error.cause, secret, depth + 1);
+  return error;
 }
 
 /** An SvcError from the JSON text the Rust side writes. */
@@ -29,7 +51,7 @@ export const UNREPRESENTABLE = "$svc_unrepresentable";
 /** How deep params may nest (the Rust side reads JSON up to 128 levels). */
 const MAX_DEPTH = 100;
 
-const wellFormed = typeof String.prototype.isWellFormed === "function"
+export const wellFormed = typeof String.prototype.isWellFormed === "function"
   ? (s) => s.isWellFormed()
   : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?:[^\ud800-\udbff]|^)[\udc00-\udfff]/.test(s);
 
@@ -59,7 +81,13 @@ export function toWire(value) {
  * than MAX_DEPTH are a validation SvcError.
  */
 export function jsonValue(value) {
-  if (plain(value, 0)) return value;
+  let asItIs = false;
+  try {
+    asItIs = plain(value, 0);
+  } catch {
+    // A getter or a proxy that throws: the walk below reports it.
+  }
+  if (asItIs) return value;
   const seen = new Set();
   function walk(v, inArray, depth) {
     switch (typeof v) {
@@ -150,28 +178,6 @@ function plain(v, depth) {
 /** Whether a value is a plain params object (or absent). */
 export function isParams(v) {
   return v === undefined || v === null || (typeof v === "object" && !Array.isArray(v) && !(typeof Blob !== "undefined" && v instanceof Blob));
-}
-
-/** Whether a value is an options object of a call (signal, timeoutMs, maxRetries). */
-export function readOptions(v) {
-  if (v === undefined || v === null) return {};
-  if (typeof v !== "object" || Array.isArray(v)) {
-    throw new SvcError("config", "call options must be an object { signal, timeoutMs, maxRetries }");
-  }
-  for (const key of Object.keys(v)) {
-    if (!["signal", "timeoutMs", "maxRetries"].includes(key)) {
-      throw new SvcError("config", `unknown call option ${JSON.stringify(key)} (expected signal, timeoutMs, maxRetries)`);
-    }
-  }
-  if (v.signal !== undefined && !(v.signal && typeof v.signal.aborted === "boolean" && typeof v.signal.addEventListener === "function")) {
-    throw new SvcError("config", "signal must be an AbortSignal");
-  }
-  for (const key of ["timeoutMs", "maxRetries"]) {
-    if (v[key] !== undefined && !(Number.isInteger(v[key]) && v[key] >= 0)) {
-      throw new SvcError("config", `${key} must be a non-negative integer`);
-    }
-  }
-  return v;
 }
 
 /** A FormData with every file under `field`. */
