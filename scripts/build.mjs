@@ -133,7 +133,7 @@ export class Client {
 
   /** What the limiter allows now: per minute, in flight, today, and what the server last said. */
   rateLimitState() {
-    return this.__core().rateLimitState();
+    return Client.prototype.__core.call(this).rateLimitState();
   }
 
   /** A call that is not in the table: \`request(method, family, path, { query?, body? }, options?)\`. */

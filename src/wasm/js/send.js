@@ -328,7 +328,12 @@ function wakeable(ms, signal) {
 // ---- the send loop ----
 
 /** The wasm half of a client, made anew when the wasm instance was (see `api.js`). */
-const core = (client) => client.__core();
+function core(client) {
+  if (client === null || typeof client !== "object" || typeof client.__core !== "function") {
+    throw new SvcError("config", "this method needs a Client made with new Client(options)");
+  }
+  return client.__core();
+}
 
 /**
  * A call as the wasm builds it (`Client::call_of`): `lines` are the method, the URL, and each
