@@ -116,7 +116,10 @@ pub fn byte_limit(obj: &JsValue, key: &str, default: f64, max: f64) -> Result<us
     }
     match v.as_f64() {
         Some(n) if n.fract() == 0.0 && (1.0..=max).contains(&n) => Ok(n as usize),
-        _ => Err(config(format!("{key} must be an integer from 1 to {max}"))),
+        _ => Err(config(format!(
+            "{key} must be an integer from 1 to {}",
+            max as u64
+        ))),
     }
 }
 
