@@ -36,12 +36,12 @@ fn the_token_never_reaches_an_error() {
     ] {
         for token in [format!("{SECRET}{bad}"), format!("{bad}{SECRET}")] {
             let e = authorization(&token).unwrap_err();
-            assert_eq!(e.kind, ErrorKind::Unauthorized);
+            assert_eq!(e.kind, ErrorKind::Config);
             assert!(!shown(&e).contains(SECRET), "{:?}", shown(&e));
         }
     }
     let e = authorization("").unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Unauthorized);
+    assert_eq!(e.kind, ErrorKind::Config);
     // A good token goes into the Authorization header value and nowhere else.
     assert_eq!(
         authorization(SECRET).unwrap(),
