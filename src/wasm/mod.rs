@@ -104,22 +104,7 @@ fn receiver_options(
     if options.is_undefined() || options.is_null() {
         return Ok((JsValue::UNDEFINED, RECEIVED_BODY_MAX as usize));
     }
-    if !options.is_object() || js_sys::Array::is_array(options) {
-        return Err(config_error(format!(
-            "the options of {function} must be an object"
-        )));
-    }
-    let keys = js_sys::Object::keys(options.unchecked_ref::<js_sys::Object>());
-    for key in keys.iter() {
-        let key = key.as_string().unwrap_or_default();
-        if !names.contains(&key.as_str()) {
-            return Err(config_error(format!(
-                "{function} has no option {}; its options are {}",
-                crate::error::quoted(&key),
-                names.join(", ")
-            )));
-        }
-    }
+    options::check_keys(options, names, &format!("the options of {function}"))?;
     let max = options::byte_limit(
         options,
         "maxBodyBytes",

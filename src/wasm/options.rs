@@ -123,24 +123,30 @@ pub fn byte_limit(obj: &JsValue, key: &str, default: f64, max: f64) -> Result<us
     }
 }
 
-/// Checks the options of one call (`{ signal, timeoutMs, maxRetries }`) as the client's own are.
-pub fn check_call(v: &JsValue) -> Result<(), JsValue> {
-    if !v.is_object() || js_sys::Array::is_array(v) || v.is_function() {
+/// Checks that `obj` is an object of options each named in `names`; `what` names it in messages.
+pub fn check_keys(obj: &JsValue, names: &[&str], what: &str) -> Result<(), JsValue> {
+    if !obj.is_object() || js_sys::Array::is_array(obj) || obj.is_function() {
         return Err(config(format!(
-            "call options must be an object {{ {} }}",
-            CALL_OPTIONS.join(", ")
+            "{what} must be an object {{ {} }}",
+            names.join(", ")
         )));
     }
-    for key in js_sys::Object::keys(v.unchecked_ref::<js_sys::Object>()).iter() {
+    for key in js_sys::Object::keys(obj.unchecked_ref::<js_sys::Object>()).iter() {
         let key = key.as_string().unwrap_or_default();
-        if !CALL_OPTIONS.contains(&key.as_str()) {
+        if !names.contains(&key.as_str()) {
             return Err(config(format!(
-                "unknown call option {} (expected {})",
+                "unknown option {} of {what}; the options are {}",
                 crate::error::quoted(&key),
-                CALL_OPTIONS.join(", ")
+                names.join(", ")
             )));
         }
     }
+    Ok(())
+}
+
+/// Checks the options of one call (`{ signal, timeoutMs, maxRetries }`) as the client's own are.
+pub fn check_call(v: &JsValue) -> Result<(), JsValue> {
+    check_keys(v, &CALL_OPTIONS, "call options")?;
     let signal = get(v, "signal");
     let is_signal = || {
         get(&signal, "aborted").as_bool().is_some()
@@ -173,16 +179,7 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
             "new Client(options) needs an options object with at least accessToken",
         ));
     }
-    for key in js_sys::Object::keys(options.unchecked_ref::<js_sys::Object>()).iter() {
-        let key = key.as_string().unwrap_or_default();
-        if !KNOWN.contains(&key.as_str()) {
-            return Err(config(format!(
-                "unknown option {}; the options are {}",
-                crate::error::quoted(&key),
-                KNOWN.join(", ")
-            )));
-        }
-    }
+    check_keys(options, &KNOWN, "new Client(options)")?;
     let raw_token = get(options, "accessToken");
     let token = if let Some(s) = raw_token.as_string() {
         if s.is_empty() {
