@@ -52,6 +52,11 @@ fn request_inputs_replay() {
     replay("request", harness::request);
 }
 
+#[test]
+fn proxy_inputs_replay() {
+    replay("proxy", harness::proxy);
+}
+
 /// The layouts read past the end as zeros, so even an empty input is a valid case.
 #[test]
 fn empty_and_tiny_inputs() {
@@ -60,6 +65,7 @@ fn empty_and_tiny_inputs() {
         harness::validate(data);
         harness::webhook(data);
         harness::request(data);
+        harness::proxy(data);
     }
     assert_eq!(harness::SEP, 0xFF);
 }

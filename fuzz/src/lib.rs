@@ -657,3 +657,158 @@ pub fn request(data: &[u8]) {
         assert_eq!(p.method, method);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// proxy
+
+const METHODS: &[&str] = &[
+    "GET", "POST", "PUT", "PATCH", "DELETE", "get", "Post", "HEAD", "OPTIONS", "",
+];
+
+/// The tail of a path with its last `n` segments, one trailing `/` aside, as `Router::find` reads it.
+fn last_segments(path: &str, n: usize) -> Option<&str> {
+    let trimmed = match path.strip_suffix('/') {
+        Some(p) if !p.is_empty() => p,
+        _ => path,
+    };
+    let i = trimmed.rmatch_indices('/').nth(n.checked_sub(1)?)?.0;
+    Some(&path[i..])
+}
+
+/// Layout: `[method, op, flags] method SEP prefix SEP path SEP query SEP headers SEP body`.
+/// Method picks one of `METHODS`, or (240 and above) the method field. The path is the prefix
+/// then, when bit 0 of flags is set, the path field; otherwise the operation's path template
+/// (family root included, the CRM version a parameter) with each parameter filled by a field of
+/// its own, in place of the path field, percent-encoded when bit 1 is set. Headers are
+/// `name: value` lines; with bit 2 every header not among them answers with the whole field.
+/// Bit 3: no body. Bit 4: a trailing `/`. The body is the rest, as (lossy) UTF-8 text.
+pub fn proxy(data: &[u8]) {
+    let mut r = Reader { data };
+    let (m, op_i, flags) = (r.byte(), r.byte(), r.byte());
+    let method_field = r.field();
+    let method = if m >= 240 {
+        method_field.as_str()
+    } else {
+        METHODS[usize::from(m) % METHODS.len()]
+    };
+    let op = op_at(op_i);
+    let mut path = r.field();
+    let no_prefix = path.is_empty();
+    let mut values = Vec::new();
+    let template = svc_sdk::route::template(op);
+    if flags & 1 == 1 {
+        path.push_str(&r.field());
+    } else {
+        for seg in template.split('/').skip(1) {
+            path.push('/');
+            match seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                Some(name) => {
+                    let v = r.field();
+                    if flags & 2 != 0 {
+                        request::percent_encode(&v, &mut path);
+                    } else {
+                        path.push_str(&v);
+                    }
+                    values.push((name, v));
+                }
+                None => path.push_str(seg),
+            }
+        }
+    }
+    if flags & 16 != 0 {
+        path.push('/');
+    }
+    let query = r.field();
+    let headers = r.field();
+    let body = String::from_utf8_lossy(r.rest()).into_owned();
+    let body = (flags & 8 == 0).then_some(body.as_str());
+    let header = |name: &str| {
+        let listed = headers.lines().find_map(|line| {
+            let (n, v) = line.split_once(':')?;
+            (n == name).then(|| v.trim().to_string())
+        });
+        listed.or_else(|| (flags & 4 != 0).then(|| headers.clone()))
+    };
+
+    let planned = svc_sdk::proxy::plan(method, &path, &query, header, body);
+
+    // Against the router on the whole path, below every prefix, where that is cheap.
+    if path.starts_with('/') && path.matches('/').count() <= 40 {
+        match (router().find_below_prefix(method, &path), &planned) {
+            (Found::Op(a, _), Ok(p)) => assert_eq!(a.id, p.op.id, "{path:?}"),
+            (Found::Op(..), Err(e)) => assert_eq!(e.status, Some(400), "{path:?}: {e:?}"),
+            (Found::NotFound, Err(e)) => assert_eq!(e.status, Some(404), "{path:?}: {e:?}"),
+            (Found::MethodNotAllowed(_), Err(e)) => {
+                assert_eq!(e.status, Some(405), "{path:?}: {e:?}")
+            }
+            (found, planned) => panic!("{path:?}: the router {found:?}, the plan {planned:?}"),
+        }
+    }
+
+    match planned {
+        Ok(plan) => {
+            let found = plan.op;
+            assert!(found.method.as_str().eq_ignore_ascii_case(method));
+            assert_eq!(plan.path_params.len(), found.path_param_count());
+            // The route is the path's last segments, and carries the plan's path values.
+            let segs = svc_sdk::route::template(found).matches('/').count();
+            let tail = last_segments(&path, segs).expect("as many segments as the route");
+            match router().find(method, tail) {
+                Found::Op(again, got) => {
+                    assert_eq!(again.id, found.id, "{tail:?}");
+                    let got: Vec<String> = got
+                        .into_iter()
+                        .filter(|(k, _)| k != "version")
+                        .map(|(_, v)| v)
+                        .collect();
+                    assert_eq!(got, plan.path_params, "{tail:?}");
+                }
+                other => panic!("{tail:?} of {path:?} routes to {other:?}"),
+            }
+            // A path that is this operation's template with encoded values (no prefix) routes at
+            // its root, so when it found the operation it carries the values given.
+            if flags & 3 == 2
+                && no_prefix
+                && found.id == op.id
+                && values.iter().all(|(_, v)| !v.is_empty())
+            {
+                let want: Vec<&str> = values
+                    .iter()
+                    .filter(|(k, _)| *k != "version")
+                    .map(|(_, v)| v.as_str())
+                    .collect();
+                assert_eq!(plan.path_params, want, "{path:?}");
+            }
+            let params = Value::Object(plan.params);
+            let text = serde_json::to_string(&params).expect("params serialize");
+            assert!(serde_json::from_str::<Value>(&text)
+                .expect("params are JSON")
+                .is_object());
+            let Value::Object(params) = params else {
+                unreachable!()
+            };
+            if !found.method.has_body() {
+                let by_header = found.headers.iter().any(|(p, _)| *p == "organization_id");
+                assert!(by_header || !params.contains_key("organization_id"));
+            }
+            if found.body == svc_sdk::catalog::BodyKind::Json {
+                if let Some(text) = body.filter(|b| !b.trim().is_empty()) {
+                    let object: Map<String, Value> =
+                        serde_json::from_str(text).expect("a planned body is a JSON object");
+                    for (k, v) in &object {
+                        assert_eq!(params.get(k), Some(v), "body member {k:?}");
+                    }
+                }
+            }
+        }
+        Err(e) => {
+            assert_eq!(e.kind, ErrorKind::Api, "{e:?}");
+            match e.status {
+                Some(404) => assert!(e.message.starts_with("no operation at ")),
+                Some(405) => assert!(e.message.starts_with(&format!("{method} is not allowed"))),
+                Some(400) => {}
+                other => panic!("a proxy error with status {other:?}: {e:?}"),
+            }
+        }
+    }
+}
