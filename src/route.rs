@@ -154,8 +154,9 @@ impl Router {
                 }
                 _ => {}
             }
-            match raw_path[start + 1..].find('/') {
-                Some(i) => start += i + 1,
+            let after = raw_path[start..].chars().next().map_or(0, char::len_utf8);
+            match raw_path[start + after..].find('/') {
+                Some(i) => start += after + i,
                 None => return fallback,
             }
         }
@@ -211,6 +212,18 @@ pub fn add_text_param(params: &mut Map<String, Value>, schema: &Schema, name: &s
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_that_are_empty_or_not_rooted_find_nothing_without_panicking() {
+        let router = Router::new(crate::catalog::OPERATIONS.iter()).unwrap();
+        for path in ["", "é", "éa/b", "a", "ü/books/v3/journals"] {
+            let _ = router.find_below_prefix("GET", path);
+        }
+        assert!(matches!(
+            router.find_below_prefix("GET", "/api/billing/v1/plans"),
+            Found::Op(op, _) if op.id == "listPlans"
+        ));
+    }
     use crate::catalog::OPERATIONS;
     use crate::validate::Kind;
     use serde_json::json;

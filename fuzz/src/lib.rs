@@ -589,7 +589,7 @@ pub fn request(data: &[u8]) {
             assert!(!v.chars().any(char::is_control), "{v:?}");
         }
         Err(e) => {
-            assert_eq!(e.kind, ErrorKind::Unauthorized);
+            assert_eq!(e.kind, ErrorKind::Config);
             if !token.is_empty() {
                 assert!(
                     !e.to_json().contains(token.as_str()),
