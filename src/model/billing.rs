@@ -328,7 +328,7 @@ mod tests {
     use crate::catalog::{self, Shape};
     use serde_json::json;
 
-    const VENDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/vendor/");
+    const VENDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/vendor/");
 
     /// The vendor examples of the billing operations, with the operation each stands in for.
     const FIXTURES: &[(&str, &str)] = &[

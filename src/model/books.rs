@@ -1417,7 +1417,7 @@ pub(crate) mod tests {
     use serde::de::DeserializeOwned;
     use serde_json::{json, Value};
 
-    const VENDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/vendor/");
+    const VENDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/vendor/");
 
     type Decode = fn(&Value) -> Result<Value, String>;
 

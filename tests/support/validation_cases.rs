@@ -94,7 +94,7 @@ fn awkward() -> Vec<Value> {
 }
 
 fn vendor_params() -> Vec<Value> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures/vendor");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/vendor");
     let mut names: Vec<_> = std::fs::read_dir(dir)
         .expect("the vendor fixtures")
         .map(|e| e.unwrap().path())
