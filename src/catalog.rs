@@ -222,10 +222,6 @@ impl Operation {
 pub const ATTACHMENT_TYPES: &[&str] = &[
     "gif", "png", "jpeg", "jpg", "bmp", "pdf", "xls", "xlsx", "doc", "docx", "txt", "csv",
 ];
-/// File types the expense receipt upload accepts.
-pub const RECEIPT_TYPES: &[&str] = &[
-    "gif", "png", "jpeg", "jpg", "bmp", "pdf", "xls", "xlsx", "doc", "docx",
-];
 /// Image types the composite item image upload accepts.
 pub const IMAGE_TYPES: &[&str] = &["gif", "png", "jpeg", "jpg", "bmp"];
 

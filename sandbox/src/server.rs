@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use svc_sdk::catalog::{BodyKind, Operation, OPERATIONS};
 use svc_sdk::error::shorten;
 use svc_sdk::family::OrgPlacement;
+use svc_sdk::request::AUTHORIZATION_SCHEME;
 use svc_sdk::route::{add_text_param, Found, Router};
 use svc_sdk::validate::{self, details, Issue, IssueCode, PathSeg};
 
@@ -443,14 +444,14 @@ fn authorize<'a>(sh: &'a Shared, req: &Request) -> Result<&'a Scopes, ApiError> 
     let token = req
         .header("authorization")
         .and_then(|h| h.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("Svc-oauthtoken"))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(AUTHORIZATION_SCHEME))
         .map(|(_, token)| token.trim())
         .filter(|token| !token.is_empty());
     let Some(token) = token else {
         return Err(ApiError::new(
             401,
             code::UNAUTHORIZED,
-            "Send the access token as the header Authorization: Svc-oauthtoken <token>.",
+            format!("Send the access token as the header Authorization: {AUTHORIZATION_SCHEME} <token>."),
         ));
     };
     sh.config
