@@ -18,6 +18,16 @@ pub struct Limits {
     pub daily: u32,
 }
 
+/// The service's plans, cheapest first.
+pub const PLANS: [&str; 6] = [
+    "free",
+    "standard",
+    "professional",
+    "premium",
+    "elite",
+    "ultimate",
+];
+
 impl Limits {
     /// The documented limits of a plan: 100 per minute, 5 (free) or 10 (paid) in flight, the daily quota.
     pub fn for_plan(plan: &str) -> Limits {

@@ -2,7 +2,7 @@
 
 use crate::catalog::{self, BodyKind, Operation};
 use crate::error::{shorten, Error, ErrorKind};
-use crate::request::percent_decode;
+use crate::request::parse_query;
 use crate::route::{add_text_param, template, Found, Router};
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
@@ -82,11 +82,8 @@ pub fn plan(
         }
     };
     let mut params = Map::new();
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        let (Some(k), Some(v)) = (percent_decode(k, true), percent_decode(v, true)) else {
-            return Err(refuse(400, "the query is not well encoded"));
-        };
+    let pairs = parse_query(query).ok_or_else(|| refuse(400, "the query is not well encoded"))?;
+    for (k, v) in pairs {
         let wanted = if op.method.has_body() {
             op.query.contains(&k.as_str())
         } else {

@@ -116,6 +116,17 @@ pub fn percent_decode(s: &str, plus_is_space: bool) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// The pairs of a query string, decoded (`+` is a space); `None` when one is malformed.
+pub fn parse_query(q: &str) -> Option<Vec<(String, String)>> {
+    q.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            Some((percent_decode(k, true)?, percent_decode(v, true)?))
+        })
+        .collect()
+}
+
 /// Encodes one path segment. `.` and `..` are refused before this: URL parsers treat them,
 /// and their percent-encoded forms, as dot segments that climb the path.
 pub fn encode_segment(s: &str, out: &mut String) {

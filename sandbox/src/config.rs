@@ -3,6 +3,7 @@
 use crate::faults::Rates;
 use crate::limits::Policy;
 use svc_sdk::catalog::{Operation, CRM_WATCH_SCOPES};
+use svc_sdk::limit::{Limits, PLANS};
 
 pub const USAGE: &str = "\
 usage: sandbox [flags]
@@ -36,45 +37,34 @@ pub enum Plan {
 }
 
 impl Plan {
-    const ALL: [(&'static str, Plan); 6] = [
-        ("free", Plan::Free),
-        ("standard", Plan::Standard),
-        ("professional", Plan::Professional),
-        ("premium", Plan::Premium),
-        ("elite", Plan::Elite),
-        ("ultimate", Plan::Ultimate),
+    /// In the order of `limit::PLANS`, which names them.
+    const ALL: [Plan; 6] = [
+        Plan::Free,
+        Plan::Standard,
+        Plan::Professional,
+        Plan::Premium,
+        Plan::Elite,
+        Plan::Ultimate,
     ];
 
     pub fn parse(s: &str) -> Option<Plan> {
-        Plan::ALL
+        PLANS
             .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(s))
-            .map(|(_, p)| *p)
+            .position(|n| n.eq_ignore_ascii_case(s))
+            .map(|i| Plan::ALL[i])
     }
 
     pub fn name(self) -> &'static str {
-        Plan::ALL
-            .iter()
-            .find(|(_, p)| *p == self)
-            .map_or("free", |(n, _)| n)
+        PLANS[self as usize]
     }
 
     /// Calls in flight per organization: 5 on the free plan, 10 on paid plans.
     pub fn in_flight(self) -> u32 {
-        if self == Plan::Free {
-            5
-        } else {
-            10
-        }
+        Limits::for_plan(self.name()).max_concurrent
     }
 
     pub fn daily(self) -> u32 {
-        match self {
-            Plan::Free => 1000,
-            Plan::Standard => 2000,
-            Plan::Professional => 5000,
-            Plan::Premium | Plan::Elite | Plan::Ultimate => 10000,
-        }
+        Limits::for_plan(self.name()).daily
     }
 }
 

@@ -377,18 +377,7 @@ fn split_target(target: &str) -> Result<(String, String), ReadError> {
     })
 }
 
-pub use svc_sdk::request::percent_decode;
-
-/// The pairs of a query string, decoded; `None` when one is malformed.
-pub fn parse_query(q: &str) -> Option<Vec<(String, String)>> {
-    q.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|pair| {
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            Some((percent_decode(k, true)?, percent_decode(v, true)?))
-        })
-        .collect()
-}
+pub use svc_sdk::request::{parse_query, percent_decode};
 
 /// An answer to write.
 #[derive(Debug)]

@@ -2,6 +2,7 @@
 
 use super::js::{get, to_js_error};
 use crate::error::{Error, ErrorKind};
+use crate::limit::PLANS;
 use crate::request::Target;
 use std::fmt;
 use wasm_bindgen::prelude::*;
@@ -24,15 +25,6 @@ impl fmt::Debug for Token {
         }
     }
 }
-
-pub const PLANS: [&str; 6] = [
-    "free",
-    "standard",
-    "professional",
-    "premium",
-    "elite",
-    "ultimate",
-];
 
 #[derive(Debug)]
 pub struct Options {
