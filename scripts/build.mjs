@@ -56,7 +56,7 @@ writeFileSync(
   `// The public surface of svc-sdk, shared by every runtime's entry.
 import * as core from "./svc_sdk.js";
 import { SvcError } from "${snippet}";
-import { forward, invoke, prepare, readStream, request, wakeAll } from "${sendJs}";
+import { forward, invoke, messageOf, prepare, readStream, request, wakeAll } from "${sendJs}";
 import { useRules, validate as check } from "${rules}";
 export { SvcError };
 
@@ -93,14 +93,6 @@ useRules((id) => guarded(core.__rules, undefined, [id], "config"));
 
 /** The regions and their API domains. */
 export const regions = Object.freeze(${JSON.stringify(regions)});
-
-function messageOf(e) {
-  try {
-    return e && typeof e.message === "string" ? e.message : String(e);
-  } catch {
-    return "an error that could not be read";
-  }
-}
 
 /** Per Client: the options it was made with, its wasm half, and the instance that half lives in. */
 const cores = new WeakMap();

@@ -35,7 +35,13 @@ export function scrub(error, secret, depth = 0) {
       // A frozen error keeps what it has; it never came from the token's holder.
     }
   }
-  if (error.cause !== undefined) scrub(error.cause, secret, depth + 1);
+  let cause;
+  try {
+    cause = error.cause;
+  } catch {
+    return error;
+  }
+  if (cause !== undefined) scrub(cause, secret, depth + 1);
   return error;
 }
 

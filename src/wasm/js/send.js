@@ -87,7 +87,8 @@ async function attempt(fetchFn, url, init, signal, timeoutMs, kind, secret, limi
   }
 }
 
-function messageOf(e) {
+/** The message of anything thrown, without throwing. */
+export function messageOf(e) {
   try {
     return e && typeof e.message === "string" ? e.message : String(e);
   } catch {
