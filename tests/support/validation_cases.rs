@@ -1,282 +1,32 @@
-//! Validation cases with the issues the Rust engine finds, one JSON line each, for the differential
-//! test of the JS engine (`tests/js/rules.test.mjs`): the vendor's params against every operation,
-//! every field of every operation set to awkward values, the fuzz regression inputs, and params
-//! generated from seeded bytes by the fuzz harness. `cargo run --example validation_cases`.
+//! The cases of the golden corpus, one JSON line each (`{ op, now, params }`), for the test that runs
+//! them through the package (`tests/js/rules.test.mjs`); `-- --bless` writes the corpus anew from
+//! the Rust engine instead (`tests/golden/validation_issues.jsonl.gz`). `cargo run --example validation_cases`.
 
-#[path = "../../fuzz/src/lib.rs"]
-#[allow(dead_code)]
-mod harness;
+mod cases;
 
-use serde_json::{json, Map, Value};
 use std::io::Write;
-use svc_sdk::catalog::{BodyKind, Operation, OPERATIONS};
-use svc_sdk::validate::{self, Kind, Schema, UNREPRESENTABLE};
-
-/// 2024-05-01T10:40:00Z.
-const NOW: i64 = 1_714_560_000_000;
-
-/// Values every field is set to in turn: each edge the rules have, and the types they refuse.
-fn awkward() -> Vec<Value> {
-    let mut values = vec![
-        json!(null),
-        json!(""),
-        json!(" "),
-        json!("\u{85}"),
-        json!("\u{feff}x"),
-        json!("x".repeat(30)),
-        json!("x".repeat(51)),
-        json!("x".repeat(101)),
-        json!("é".repeat(100)),
-        json!("😀".repeat(60)),
-        json!("x".repeat(2001)),
-        json!(0),
-        json!(-1),
-        json!(1.5),
-        json!(100),
-        json!(101),
-        json!(4_294_967_296u64),
-        json!(1e21),
-        json!(true),
-        json!("true"),
-        json!([]),
-        json!([null]),
-        json!([1, "a", {}]),
-        json!({}),
-        json!({ UNREPRESENTABLE: "NaN" }),
-        json!([{ UNREPRESENTABLE: "undefined" }]),
-        json!({ "x": { UNREPRESENTABLE: "a function" } }),
-        json!("abc12"),
-        json!("ab_c"),
-        json!("2024-02-29"),
-        json!("2023-02-29"),
-        json!("0050-03-01"),
-        json!("12:30"),
-        json!("10:60"),
-        json!("9:30"),
-        json!("2024-05-01T10:40:00Z"),
-        json!("2024-05-03T00:00:00+05:30"),
-        json!("2024-05-09T10:40:01Z"),
-        json!("2024-04-30T23:59:59-0100"),
-        json!("2024-05-01T10:39:59.999Z"),
-        json!("https://hooks.example.com/a?b#c"),
-        json!("HTTP://user@host:1/x"),
-        json!("http://@:80"),
-        json!("ftp://x"),
-        json!("https://a b"),
-        json!("Leads.create"),
-        json!("Custom_1.all"),
-        json!("Leads.update"),
-        json!("1Leads.edit"),
-        json!("1234"),
-        json!(" 12 "),
-        json!("-5"),
-        json!("+.5e1"),
-        json!("1e400"),
-        json!("line\r\nX: 1"),
-        json!([{ "field": { "api_name": "A", "id": "1" } }]),
-        json!([{ "group_operator": "and", "group": [] }]),
-        json!([{ "other": 1 }]),
-    ];
-    for set in [
-        "straight_line",
-        "declining_method",
-        "odometer",
-        "manual",
-        "field_selection",
-        "and",
-        "small scale",
-        "AccountType.All",
-        "Status.Active",
-    ] {
-        values.push(json!(set));
-    }
-    values
-}
-
-fn vendor_params() -> Vec<Value> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/vendor");
-    let mut names: Vec<_> = std::fs::read_dir(dir)
-        .expect("the vendor fixtures")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    names.sort();
-    names
-        .iter()
-        .filter_map(|p| {
-            let file: Value = serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()?;
-            match file["method"].as_str() {
-                Some("POST" | "PUT" | "PATCH") => Some(file["request_body"].clone()),
-                _ => Some(file["query_params_example"].clone()),
-            }
-        })
-        .filter(|v| !v.is_null())
-        .collect()
-}
-
-/// The paths of every field below a schema (keys and the first member of arrays), as in a body.
-fn field_paths(schema: &'static Schema, prefix: &[Value], depth: usize, out: &mut Vec<Vec<Value>>) {
-    if depth > 4 {
-        return;
-    }
-    for f in schema.fields {
-        let mut path = prefix.to_vec();
-        path.push(f.name.into());
-        out.push(path.clone());
-        let mut kind = &f.kind;
-        if let Kind::Arr(member) = kind {
-            path.push(0.into());
-            kind = &member.kind;
-        }
-        if let Kind::Obj(inner) = kind {
-            field_paths(inner, &path, depth + 1, out);
-        }
-    }
-}
-
-/// `base` with `v` at `path`, made as needed (arrays get one member).
-fn set(base: &Value, path: &[Value], v: Value) -> Value {
-    let mut out = base.clone();
-    let mut at = &mut out;
-    for seg in path {
-        at = match seg {
-            Value::String(k) => {
-                if !at.is_object() {
-                    *at = Value::Object(Map::new());
-                }
-                at.as_object_mut()
-                    .unwrap()
-                    .entry(k.clone())
-                    .or_insert(Value::Null)
-            }
-            _ => {
-                if !matches!(at, Value::Array(items) if !items.is_empty()) {
-                    *at = json!([{}]);
-                }
-                &mut at[0]
-            }
-        };
-    }
-    *at = v;
-    out
-}
-
-/// Whether a JS value can be this value: not an integer beyond 2^53 (JS cannot hold it), nor a float
-/// with an integer value such as `1.0` or `-0.0` (in JS that is the integer, and JSON writes it so).
-fn js_exact(v: &Value) -> bool {
-    const MAX: u64 = 1 << 53;
-    match v {
-        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
-            (Some(u), _, _) => u <= MAX,
-            (_, Some(i), _) => i.unsigned_abs() <= MAX,
-            (_, _, Some(f)) => f.fract() != 0.0 || f.abs() >= 18_446_744_073_709_551_616.0,
-            _ => true,
-        },
-        Value::Array(items) => items.iter().all(js_exact),
-        Value::Object(m) => m.values().all(js_exact),
-        _ => true,
-    }
-}
-
-/// The value with its keys in the order a JS object keeps them: array indices ascending first.
-fn js_order(v: &Value) -> Value {
-    let index = |k: &str| -> Option<u32> {
-        let n: u32 = k.parse().ok().filter(|n| *n < u32::MAX)?;
-        (n.to_string() == k).then_some(n)
-    };
-    match v {
-        Value::Array(items) => Value::Array(items.iter().map(js_order).collect()),
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort_by_key(|k| index(k).map_or((1, 0), |n| (0, n)));
-            Value::Object(
-                keys.into_iter()
-                    .map(|k| (k.clone(), js_order(&m[k])))
-                    .collect(),
-            )
-        }
-        other => other.clone(),
-    }
-}
-
-struct Out<W: Write> {
-    w: W,
-    count: usize,
-}
-
-impl<W: Write> Out<W> {
-    fn case(&mut self, op: &Operation, now: i64, params: &Value) {
-        if !js_exact(params) {
-            return;
-        }
-        let params = &js_order(params);
-        // An upload's files are checked by the transport, not by the rules (as the package does).
-        let checked = match (op.body, params) {
-            (BodyKind::Multipart { param, .. }, Value::Object(m)) => {
-                let mut m = m.clone();
-                m.shift_remove(param);
-                Value::Object(m)
-            }
-            _ => params.clone(),
-        };
-        let issues = validate::validate_from(op, &checked, now, validate::Source::Js);
-        let line = json!({ "op": op.id, "now": now, "params": params, "issues": issues });
-        writeln!(self.w, "{line}").expect("stdout");
-        self.count += 1;
-    }
-}
 
 fn main() {
+    if std::env::args().any(|a| a == "--bless") {
+        let file = std::fs::File::create(cases::GOLDEN).expect("the golden corpus");
+        let mut out = flate2::write::GzEncoder::new(file, flate2::Compression::best());
+        let mut count = 0;
+        cases::each(|case| {
+            writeln!(out, "{}", cases::issues_line(&case)).expect("the golden corpus");
+            count += 1;
+        });
+        out.finish().expect("the golden corpus");
+        eprintln!("{count} cases written to {}", cases::GOLDEN);
+        return;
+    }
     let stdout = std::io::stdout();
-    let mut out = Out {
-        w: std::io::BufWriter::new(stdout.lock()),
-        count: 0,
-    };
-    let bases = vendor_params();
-    let values = awkward();
-    for op in OPERATIONS {
-        out.case(op, NOW, &Value::Null);
-        for params in &bases {
-            out.case(op, NOW, params);
-        }
-        let base = bases
-            .iter()
-            .find(|b| validate::validate_at(op, b, NOW).is_empty())
-            .cloned()
-            .unwrap_or_else(|| json!({}));
-        let mut paths = Vec::new();
-        field_paths(op.params, &[], 0, &mut paths);
-        paths.push(vec!["unknown_field".into()]);
-        for path in &paths {
-            for v in &values {
-                out.case(op, NOW, &set(&base, path, v.clone()));
-            }
-        }
-    }
-    let regressions = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/regressions/validate");
-    let mut files: Vec<_> = std::fs::read_dir(regressions)
-        .expect("the fuzz regressions")
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    for file in files {
-        if let Some((op, now, params)) = harness::validation_input(&std::fs::read(file).unwrap()) {
-            out.case(op, now, &params);
-        }
-    }
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    for i in 0..20_000u32 {
-        let mut bytes = vec![(i % OPERATIONS.len() as u32) as u8, 1];
-        for _ in 0..160 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            bytes.push(seed as u8);
-        }
-        if let Some((op, now, params)) = harness::validation_input(&bytes) {
-            out.case(op, now, &params);
-        }
-    }
-    out.w.flush().expect("stdout");
-    eprintln!("{} cases", out.count);
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut count = 0;
+    cases::each(|case| {
+        let line = serde_json::json!({ "op": case.op.id, "now": case.now, "params": case.params });
+        writeln!(out, "{line}").expect("stdout");
+        count += 1;
+    });
+    out.flush().expect("stdout");
+    eprintln!("{count} cases");
 }
