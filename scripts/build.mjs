@@ -42,8 +42,7 @@ const snippet = "./" + path.relative(pkg, snippetPath).split(path.sep).join("/")
 // wasm-bindgen copies the modules the wasm imports from; the others of src/wasm/js/ go beside them.
 const jsDir = path.join(root, "src/wasm/js");
 for (const name of readdirSync(jsDir)) copyFileSync(path.join(jsDir, name), path.join(path.dirname(snippetPath), name));
-// The JS rule engine and the send loop, beside the runtime snippet.
-const rules = snippet.replace(/runtime\.js$/, "rules.js");
+// The send loop, beside the runtime snippet.
 const sendJs = snippet.replace(/runtime\.js$/, "send.js");
 
 const built = await import(path.join(pkg, "svc_sdk.js"));
@@ -56,8 +55,7 @@ writeFileSync(
   `// The public surface of svc-sdk, shared by every runtime's entry.
 import * as core from "./svc_sdk.js";
 import { SvcError } from "${snippet}";
-import { forward, invoke, messageOf, prepare, readStream, request, wakeAll } from "${sendJs}";
-import { useRules, validate as check } from "${rules}";
+import { forward, invoke, messageOf, prepare, readStream, request, useOperations, wakeAll } from "${sendJs}";
 export { SvcError };
 
 // ---- one failing input never takes the others down ----
@@ -89,7 +87,7 @@ for (const name of Object.getOwnPropertyNames(core.Client.prototype)) {
   Object.defineProperty(core.Client.prototype, name, { ...d, value: function (...args) { return guarded(fn, this, args, kind); } });
 }
 
-useRules((id) => guarded(core.__rules, undefined, [id], "config"));
+useOperations((id) => guarded(core.__operation, undefined, [id], "config"));
 
 /** The regions and their API domains. */
 export const regions = Object.freeze(${JSON.stringify(regions)});
@@ -181,7 +179,7 @@ export function parseEvent(body, options) {
 
 /** Checks params of an operation without sending anything: \`{ ok: true }\` or \`{ ok: false, issues }\`. */
 export function validate(operationId, params) {
-  return check(operationId, params);
+  return guarded(core.validate, undefined, [operationId, params], "validation");
 }
 
 let ids;

@@ -3,6 +3,7 @@
 use crate::catalog::{BodyKind, Method, Operation};
 use crate::error::Error;
 use crate::family::{normalize_api_domain, region_domain, Family, OrgPlacement};
+use crate::json::{self, Json, Obj};
 use crate::validate::{details, Issue, IssueCode, PathSeg};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -135,7 +136,7 @@ pub fn encode_segment(s: &str, out: &mut String) {
 
 fn issue(path: &str, code: IssueCode, message: String, d: Map<String, Value>) -> Issue {
     Issue {
-        path: vec![PathSeg::Key(path.to_string())],
+        path: vec![PathSeg::Key(path.to_string().into())],
         code,
         message,
         details: d,
@@ -143,11 +144,11 @@ fn issue(path: &str, code: IssueCode, message: String, d: Map<String, Value>) ->
 }
 
 /// The text of a scalar that travels in a query or a header.
-fn scalar_text(name: &str, v: &Value) -> Result<String, Box<Issue>> {
+fn scalar_text(name: &str, v: &Json) -> Result<String, Box<Issue>> {
     match v {
-        Value::String(s) => Ok(s.clone()),
-        Value::Number(n) => Ok(n.to_string()),
-        Value::Bool(b) => Ok(b.to_string()),
+        Json::Str(s) => Ok(s.to_string()),
+        Json::Num(n) => Ok(n.to_string()),
+        Json::Bool(b) => Ok(b.to_string()),
         other => Err(Box::new(issue(
             name,
             IssueCode::InvalidType,
@@ -169,18 +170,18 @@ fn push_query(url: &mut String, first: &mut bool, key: &str, value: &str) {
 }
 
 /// Whether a param travels in the query: every param of GET and DELETE, the listed ones of the others.
-fn in_query(op: &Operation, name: &str, value: &Value) -> bool {
+fn in_query(op: &Operation, name: &str, value: &Json) -> bool {
     let listed = !op.method.has_body() || op.query.contains(&name);
     listed && !value.is_null() && !op.headers.iter().any(|(p, _)| *p == name)
 }
 
 /// Issues of params that cannot travel where the table sends them: a query value that is not a
 /// scalar (or, for GET and DELETE, an array of scalars), a header value that is not printable ASCII.
-pub fn wire_issues(op: &Operation, params: &Map<String, Value>) -> Vec<Issue> {
+pub fn wire_issues(op: &Operation, params: &Obj) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (name, value) in params.iter().filter(|(n, v)| in_query(op, n, v)) {
         match value {
-            Value::Array(items) if !op.method.has_body() => {
+            Json::Arr(items) if !op.method.has_body() => {
                 for (i, item) in items.iter().enumerate() {
                     if let Err(mut e) = scalar_text(name, item) {
                         e.path.push(PathSeg::Index(i));
@@ -192,7 +193,7 @@ pub fn wire_issues(op: &Operation, params: &Map<String, Value>) -> Vec<Issue> {
         }
     }
     for (param, header) in op.headers {
-        let Some(value) = params.get(*param).filter(|v| !v.is_null()) else {
+        let Some(value) = params.get(param).filter(|v| !v.is_null()) else {
             continue;
         };
         match scalar_text(param, value) {
@@ -217,10 +218,20 @@ pub fn build(
     path_params: &[&str],
     params: &Value,
 ) -> Result<Prepared, Error> {
-    let empty = Map::new();
+    build_json(op, target, path_params, &json::of_value(params))
+}
+
+/// `build` for params read from JSON text (`json::parse`).
+pub fn build_json(
+    op: &Operation,
+    target: &Target,
+    path_params: &[&str],
+    params: &Json,
+) -> Result<Prepared, Error> {
+    let empty = Obj::default();
     let params = match params {
-        Value::Null => &empty,
-        Value::Object(m) => m,
+        Json::Null => &empty,
+        Json::Obj(m) => m,
         other => {
             return Err(Error::validation(vec![Issue {
                 path: vec![],
@@ -298,7 +309,7 @@ pub fn build(
     issues.extend(wire_issues(op, params));
     for (name, value) in params.iter().filter(|(n, v)| in_query(op, n, v)) {
         let items = match value {
-            Value::Array(items) => items.as_slice(),
+            Json::Arr(items) => items.as_slice(),
             one => std::slice::from_ref(one),
         };
         for text in items.iter().filter_map(|v| scalar_text(name, v).ok()) {
@@ -306,7 +317,7 @@ pub fn build(
         }
     }
     for (param, header) in op.headers {
-        if let Some(text) = params.get(*param).and_then(|v| scalar_text(param, v).ok()) {
+        if let Some(text) = params.get(param).and_then(|v| scalar_text(param, v).ok()) {
             headers.push((header.to_string(), text));
         }
     }
@@ -319,13 +330,8 @@ pub fn build(
         BodyKind::Multipart { field, .. } => Body::Multipart { field },
         BodyKind::Json => {
             let moved = |k: &str| op.query.contains(&k) || op.headers.iter().any(|(p, _)| *p == k);
-            let text = if params.keys().any(|k| moved(k)) {
-                let rest: Map<String, Value> = params
-                    .iter()
-                    .filter(|(k, _)| !moved(k))
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                serde_json::to_string(&rest)
+            let text = if params.keys().any(moved) {
+                serde_json::to_string(&params.without(moved))
             } else {
                 serde_json::to_string(params)
             }
@@ -397,7 +403,7 @@ pub fn build_raw(
     }
     let mut issues = Vec::new();
     for (name, value) in query {
-        match scalar_text(name, value) {
+        match scalar_text(name, &json::of_value(value)) {
             Ok(text) => push_query(&mut url, &mut first, name, &text),
             Err(e) => issues.push(*e),
         }

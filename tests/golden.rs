@@ -18,11 +18,20 @@ fn every_case_has_the_issues_of_the_golden_corpus() {
         let got = cases::issues_line(&case);
         invalid += usize::from(got != "[]");
         if got != want && differ.len() < 5 {
-            differ.push(format!("{} {}\n  want {want}\n  got  {got}", case.op.id, case.params));
+            differ.push(format!(
+                "{} {}\n  want {want}\n  got  {got}",
+                case.op.id, case.params
+            ));
         }
     });
     assert!(differ.is_empty(), "{}", differ.join("\n"));
-    assert!(golden.next().is_none(), "the corpus has more lines than cases");
+    assert!(
+        golden.next().is_none(),
+        "the corpus has more lines than cases"
+    );
     assert!(count > 50_000, "only {count} cases");
-    assert!(invalid > count / 2 && invalid < count, "{invalid} of {count} cases have issues");
+    assert!(
+        invalid > count / 2 && invalid < count,
+        "{invalid} of {count} cases have issues"
+    );
 }

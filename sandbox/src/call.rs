@@ -244,7 +244,7 @@ pub fn issue(path: &[PathSeg], code: IssueCode, message: impl Into<String>) -> I
 /// A `required` issue for a top-level param.
 pub fn required(name: &str) -> Issue {
     issue(
-        &[PathSeg::Key(name.into())],
+        &[PathSeg::Key(name.to_string().into())],
         IssueCode::Required,
         format!("{name} is required"),
     )

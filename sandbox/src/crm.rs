@@ -63,7 +63,7 @@ fn update_channels(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
             [
                 PathSeg::Key("watch".into()),
                 PathSeg::Index(i),
-                PathSeg::Key(field.into()),
+                PathSeg::Key(field.to_string().into()),
             ]
         };
         let Some(item) = item.as_object() else {

@@ -564,7 +564,7 @@ fn json_body(body: &[u8]) -> Result<Record, ApiError> {
             code: IssueCode::InvalidType,
             message: format!(
                 "the body must be a JSON object, got {}",
-                validate::type_name(&other)
+                validate::type_name(&svc_sdk::json::of_value(&other))
             ),
             details: details([("expected", "object".into())]),
         }])),
@@ -582,7 +582,7 @@ fn file_issues(
     accept: &[&str],
     files: &[Part],
 ) -> Vec<Issue> {
-    let at = [PathSeg::Key(param.into())];
+    let at = [PathSeg::Key(param.to_string().into())];
     if files.is_empty() {
         return vec![issue(
             &at,

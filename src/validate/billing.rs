@@ -4,7 +4,7 @@ use super::{
     details, opt, req, type_name, Check, Ctx, Field, IssueCode, Kind, Rule, Schema, PAGE, PER_PAGE,
     UNREPRESENTABLE,
 };
-use serde_json::{Map, Value};
+use crate::json::{Json, Obj};
 
 /// Body fields typed integer that the vendor examples also send as text (`"budget_hours": ""`).
 const LOOSE_INTEGERS: &[&str] = &["rate", "budget_hours"];
@@ -29,23 +29,23 @@ pub static GET_TASK: Schema = Schema::EMPTY;
 pub static DELETE_TASK: Schema = Schema::EMPTY;
 
 /// An integer, a string holding one, or an empty string (the value left unset).
-fn is_loose_integer(v: &Value) -> bool {
+fn is_loose_integer(v: &Json) -> bool {
     match v {
-        Value::Null => true,
-        Value::Number(n) => n.is_i64() || n.is_u64(),
-        Value::String(s) => {
+        Json::Null => true,
+        Json::Num(n) => n.is_integer(),
+        Json::Str(s) => {
             let t = s.trim();
             let digits = t.strip_prefix('-').unwrap_or(t);
             t.is_empty() || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
         }
-        Value::Object(m) => m.contains_key(UNREPRESENTABLE),
+        Json::Obj(m) => m.contains_key(UNREPRESENTABLE),
         _ => false,
     }
 }
 
-pub(super) fn loose_integers(body: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn loose_integers(body: &Obj, ctx: &mut Ctx) {
     for key in LOOSE_INTEGERS {
-        if let Some(v) = body.get(*key).filter(|v| !is_loose_integer(v)) {
+        if let Some(v) = body.get(key).filter(|v| !is_loose_integer(v)) {
             ctx.push_at(
                 key,
                 IssueCode::InvalidType,
@@ -156,6 +156,7 @@ mod tests {
     use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
     use crate::validate::Issue;
     use serde_json::json;
+    use serde_json::Value;
 
     const NOW: i64 = 1_714_560_000_000;
 

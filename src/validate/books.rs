@@ -2,8 +2,9 @@
 
 use super::format::Format;
 use super::{opt, req, Check, Ctx, Field, IssueCode, Kind, Rule, Schema, PAGE, PER_PAGE};
+use crate::json::{Json, Obj};
 use crate::model::books as m;
-use serde_json::{Map, Value};
+use serde_json::Map;
 
 // ---- shared pieces ----
 
@@ -31,10 +32,10 @@ static STRING_MEMBER: Field = opt("", Kind::Str);
 const LINE_DESCRIPTION: Field = opt("description", Kind::Str).with(&[Rule::MaxLen(2000)]);
 
 /// Whether a field carries a value: present, not null, not a blank string.
-fn given(map: &Map<String, Value>, name: &str) -> bool {
+fn given(map: &Obj, name: &str) -> bool {
     match map.get(name) {
-        None | Some(Value::Null) => false,
-        Some(Value::String(s)) => !s.trim().is_empty(),
+        None | Some(Json::Null) => false,
+        Some(Json::Str(s)) => !s.trim().is_empty(),
         Some(_) => true,
     }
 }
@@ -251,8 +252,8 @@ pub static CREATE_FIXED_ASSET: Schema = FIXED_ASSET_BODY;
 pub static UPDATE_FIXED_ASSET: Schema = FIXED_ASSET_BODY;
 
 /// A depreciation percentage belongs to the declining methods, not to straight_line.
-pub(super) fn percentage_only_for_declining(map: &Map<String, Value>, ctx: &mut Ctx) {
-    let method = map.get("depreciation_method").and_then(Value::as_str);
+pub(super) fn percentage_only_for_declining(map: &Obj, ctx: &mut Ctx) {
+    let method = map.get("depreciation_method").and_then(Json::as_str);
     if method == Some(m::DepreciationMethod::StraightLine.as_str())
         && given(map, "depreciation_percentage")
     {
@@ -412,10 +413,10 @@ pub static UPDATE_EXPENSE_BY_UNIQUE_FIELD: Schema = Schema {
 };
 
 /// Odometer readings belong to `mileage_type` odometer (an unlisted mileage type is reported on its own).
-pub(super) fn readings_only_for_odometer(map: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn readings_only_for_odometer(map: &Obj, ctx: &mut Ctx) {
     let mileage_type = map
         .get("mileage_type")
-        .and_then(Value::as_str)
+        .and_then(Json::as_str)
         .map(str::trim);
     match mileage_type {
         Some(t) if t == m::MileageType::Odometer.as_str() => return,
@@ -586,6 +587,7 @@ mod tests {
     };
     use crate::validate::Issue;
     use serde_json::json;
+    use serde_json::Value;
 
     const NOW: i64 = 1_732_233_600_000;
 

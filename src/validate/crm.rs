@@ -5,6 +5,7 @@ use super::{
     check_object, details, opt, req, type_name, Check, Ctx, Field, IssueCode, Kind, PathSeg, Rule,
     Schema, UNREPRESENTABLE,
 };
+use crate::json::{Json, Obj};
 use serde_json::{Map, Value};
 
 /// Modules whose records a channel can watch, by API name; custom modules are allowed too.
@@ -92,9 +93,9 @@ pub static UPDATE_NOTIFICATION_CHANNELS: Schema = Schema {
 };
 
 /// Reports `key` of `map` when it is an empty array: a required list needs a member.
-fn not_empty(map: &Map<String, Value>, key: &str, ctx: &mut Ctx) -> bool {
+fn not_empty(map: &Obj, key: &str, ctx: &mut Ctx) -> bool {
     match map.get(key) {
-        Some(Value::Array(items)) if items.is_empty() => {
+        Some(Json::Arr(items)) if items.is_empty() => {
             ctx.push_at(
                 key,
                 IssueCode::Required,
@@ -107,16 +108,16 @@ fn not_empty(map: &Map<String, Value>, key: &str, ctx: &mut Ctx) -> bool {
     }
 }
 
-pub(super) fn watch_is_not_empty(params: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn watch_is_not_empty(params: &Obj, ctx: &mut Ctx) {
     not_empty(params, "watch", ctx);
 }
 
-pub(super) fn channel_id_is_a_long(channel: &Map<String, Value>, ctx: &mut Ctx) {
+pub(super) fn channel_id_is_a_long(channel: &Obj, ctx: &mut Ctx) {
     let ok = match channel.get("channel_id") {
-        None | Some(Value::Null) => true,
-        Some(Value::Number(n)) => n.is_i64() || n.is_u64(),
-        Some(Value::String(s)) => s.trim().is_empty() || s.bytes().all(|b| b.is_ascii_digit()),
-        Some(Value::Object(m)) => m.contains_key(UNREPRESENTABLE),
+        None | Some(Json::Null) => true,
+        Some(Json::Num(n)) => n.is_integer(),
+        Some(Json::Str(s)) => s.trim().is_empty() || s.bytes().all(|b| b.is_ascii_digit()),
+        Some(Json::Obj(m)) => m.contains_key(UNREPRESENTABLE),
         Some(_) => false,
     };
     if !ok {
@@ -165,8 +166,8 @@ fn check_event(event: &str, ctx: &mut Ctx) {
     }
 }
 
-pub(super) fn events_name_module_and_operation(channel: &Map<String, Value>, ctx: &mut Ctx) {
-    let Some(Value::Array(events)) = channel.get("events") else {
+pub(super) fn events_name_module_and_operation(channel: &Obj, ctx: &mut Ctx) {
+    let Some(Json::Arr(events)) = channel.get("events") else {
         return;
     };
     if !not_empty(channel, "events", ctx) {
@@ -174,7 +175,7 @@ pub(super) fn events_name_module_and_operation(channel: &Map<String, Value>, ctx
     }
     ctx.enter(PathSeg::Key("events".into()), |ctx| {
         for (i, event) in events.iter().enumerate() {
-            if let Value::String(s) = event {
+            if let Json::Str(s) = event {
                 ctx.enter(PathSeg::Index(i), |ctx| check_event(s, ctx));
             }
         }
@@ -194,8 +195,8 @@ fn iso(ms: i64) -> String {
 }
 
 /// Not in the past (to the second) and no more than one week after now.
-pub(super) fn expiry_within_a_week(channel: &Map<String, Value>, ctx: &mut Ctx) {
-    let Some(Value::String(s)) = channel.get("channel_expiry") else {
+pub(super) fn expiry_within_a_week(channel: &Obj, ctx: &mut Ctx) {
+    let Some(Json::Str(s)) = channel.get("channel_expiry") else {
         return;
     };
     let Some(secs) = parse_timestamp(s) else {
@@ -220,7 +221,7 @@ enum MemberShape {
     Group,
 }
 
-fn member_shape(member: &Map<String, Value>) -> Option<MemberShape> {
+fn member_shape(member: &Obj) -> Option<MemberShape> {
     if member.contains_key("field") {
         Some(MemberShape::Field)
     } else if member.contains_key("group") || member.contains_key("group_operator") {
@@ -231,8 +232,8 @@ fn member_shape(member: &Map<String, Value>) -> Option<MemberShape> {
 }
 
 /// Walks the members of a group: each is a `{field}` or a nested `{group_operator, group}`.
-pub(super) fn group_members(group: &Map<String, Value>, ctx: &mut Ctx) {
-    let Some(Value::Array(members)) = group.get("group") else {
+pub(super) fn group_members(group: &Obj, ctx: &mut Ctx) {
+    let Some(Json::Arr(members)) = group.get("group") else {
         return;
     };
     if !not_empty(group, "group", ctx) {
@@ -240,7 +241,7 @@ pub(super) fn group_members(group: &Map<String, Value>, ctx: &mut Ctx) {
     }
     ctx.enter(PathSeg::Key("group".into()), |ctx| {
         for (i, member) in members.iter().enumerate() {
-            let Value::Object(member) = member else {
+            let Json::Obj(member) = member else {
                 continue;
             };
             ctx.enter(PathSeg::Index(i), |ctx| match member_shape(member) {
@@ -257,13 +258,13 @@ pub(super) fn group_members(group: &Map<String, Value>, ctx: &mut Ctx) {
     });
 }
 
-fn count_fields(members: &[Value]) -> usize {
+fn count_fields(members: &[Json]) -> usize {
     members
         .iter()
         .map(|member| match member {
-            Value::Object(m) if m.contains_key("field") => 1,
-            Value::Object(m) => match m.get("group") {
-                Some(Value::Array(inner)) => count_fields(inner),
+            Json::Obj(m) if m.contains_key("field") => 1,
+            Json::Obj(m) => match m.get("group") {
+                Some(Json::Arr(inner)) => count_fields(inner),
                 _ => 0,
             },
             _ => 0,
@@ -271,11 +272,11 @@ fn count_fields(members: &[Value]) -> usize {
         .sum()
 }
 
-pub(super) fn at_most_ten_fields(condition: &Map<String, Value>, ctx: &mut Ctx) {
-    let Some(Value::Object(selection)) = condition.get("field_selection") else {
+pub(super) fn at_most_ten_fields(condition: &Obj, ctx: &mut Ctx) {
+    let Some(Json::Obj(selection)) = condition.get("field_selection") else {
         return;
     };
-    let Some(Value::Array(group)) = selection.get("group") else {
+    let Some(Json::Arr(group)) = selection.get("group") else {
         return;
     };
     let n = count_fields(group);

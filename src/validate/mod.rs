@@ -1,6 +1,5 @@
 //! The rule engine: checks raw JSON params against rules kept as data, every issue in one pass.
 
-pub mod export;
 pub mod format;
 
 pub mod billing;
@@ -10,6 +9,7 @@ pub mod inventory;
 pub mod invoice;
 
 use crate::catalog::Operation;
+use crate::json::{self, Json, Num, Obj};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -17,7 +17,8 @@ use serde_json::{Map, Value};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum PathSeg {
-    Key(String),
+    /// A key: the rules' own names are borrowed, so that walking valid params allocates no path.
+    Key(std::borrow::Cow<'static, str>),
     Index(usize),
 }
 
@@ -149,7 +150,7 @@ impl Check {
         }
     }
 
-    fn run(self, map: &Map<String, Value>, ctx: &mut Ctx) {
+    fn run(self, map: &Obj, ctx: &mut Ctx) {
         match self {
             Check::PercentageOnlyForDeclining => books::percentage_only_for_declining(map, ctx),
             Check::ReadingsOnlyForOdometer => books::readings_only_for_odometer(map, ctx),
@@ -262,7 +263,7 @@ impl Ctx {
         message: impl Into<String>,
         details: Map<String, Value>,
     ) {
-        self.path.push(PathSeg::Key(key.to_string()));
+        self.path.push(PathSeg::Key(key.to_string().into()));
         self.push(code, message, details);
         self.path.pop();
     }
@@ -282,9 +283,9 @@ pub fn details<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, Value> 
 /// Marker that the JS side puts where a value cannot be JSON (a function, NaN, Infinity, a symbol).
 pub const UNREPRESENTABLE: &str = "$svc_unrepresentable";
 
-fn unrepresentable(v: &Value) -> Option<&str> {
+fn unrepresentable<'v>(v: &'v Json) -> Option<&'v str> {
     match v {
-        Value::Object(m) if m.len() == 1 => m.get(UNREPRESENTABLE).and_then(Value::as_str),
+        Json::Obj(m) if m.len() == 1 => m.get(UNREPRESENTABLE).and_then(Json::as_str),
         _ => None,
     }
 }
@@ -301,6 +302,11 @@ pub fn validate_at(op: &Operation, params: &Value, now_ms: i64) -> Vec<Issue> {
 
 /// `validate_at` for params written in `source`.
 pub fn validate_from(op: &Operation, params: &Value, now_ms: i64, source: Source) -> Vec<Issue> {
+    check(op, &json::of_value(params), now_ms, source)
+}
+
+/// Checks params read from JSON text (`json::parse`) written in `source`: every issue, in one pass.
+pub fn check(op: &Operation, params: &Json, now_ms: i64, source: Source) -> Vec<Issue> {
     let mut ctx = Ctx {
         source,
         ..Ctx::at(now_ms)
@@ -314,8 +320,8 @@ pub fn validate_from(op: &Operation, params: &Value, now_ms: i64, source: Source
         return ctx.issues;
     }
     match params {
-        Value::Null => check_object(rules_for(op), &Map::new(), &mut ctx),
-        Value::Object(map) => {
+        Json::Null => check_object(rules_for(op), &Obj::default(), &mut ctx),
+        Json::Obj(map) => {
             check_object(rules_for(op), map, &mut ctx);
             for wire in crate::request::wire_issues(op, map) {
                 if !ctx
@@ -341,26 +347,46 @@ pub fn rules_for(op: &Operation) -> &'static Schema {
     op.params
 }
 
-pub fn check_object(schema: &Schema, map: &Map<String, Value>, ctx: &mut Ctx) {
-    for field in schema.fields {
-        match map.get(field.name) {
-            None | Some(Value::Null) if field.required => ctx.push_at(
+pub fn check_object(schema: &Schema, map: &Obj, ctx: &mut Ctx) {
+    // Each member is matched to its field once, the search starting after the last match (params
+    // usually come in the table's order); issues still come field by field, then unknown keys.
+    let fields = schema.fields;
+    let mut values: Vec<Option<&Json>> = vec![None; fields.len()];
+    let mut unknown = false;
+    let mut next = 0;
+    for (key, v) in map.iter() {
+        let found = (next..fields.len())
+            .chain(0..next)
+            .find(|&i| fields[i].name == key);
+        match found {
+            Some(i) => {
+                values[i] = Some(v);
+                next = i + 1;
+            }
+            None => unknown = true,
+        }
+    }
+    for (field, value) in fields.iter().zip(values) {
+        match value {
+            None | Some(Json::Null) if field.required => ctx.push_at(
                 field.name,
                 IssueCode::Required,
                 format!("{} is required", field.name),
                 Map::new(),
             ),
-            None | Some(Value::Null) => {}
+            None | Some(Json::Null) => {}
             Some(v) => ctx.enter(PathSeg::Key(field.name.into()), |ctx| {
                 check_value(field, v, ctx)
             }),
         }
     }
-    for (key, v) in map {
-        if schema.field(key).is_none() {
-            ctx.enter(PathSeg::Key(key.clone()), |ctx| {
-                sweep_unrepresentable(v, ctx)
-            });
+    if unknown {
+        for (key, v) in map.iter() {
+            if schema.field(key).is_none() {
+                ctx.enter(PathSeg::Key(key.to_string().into()), |ctx| {
+                    sweep_unrepresentable(v, ctx)
+                });
+            }
         }
     }
     for check in schema.checks {
@@ -369,16 +395,16 @@ pub fn check_object(schema: &Schema, map: &Map<String, Value>, ctx: &mut Ctx) {
 }
 
 /// The issues of values below `v`, found at `path`, that JSON cannot hold (NaN, a function...).
-pub fn unrepresentable_issues(v: &Value, path: &str) -> Vec<Issue> {
+pub fn unrepresentable_issues(v: &Json, path: &str) -> Vec<Issue> {
     let mut ctx = Ctx::default();
-    ctx.enter(PathSeg::Key(path.into()), |ctx| {
+    ctx.enter(PathSeg::Key(path.to_string().into()), |ctx| {
         sweep_unrepresentable(v, ctx)
     });
     ctx.issues
 }
 
 /// Reports unrepresentable values anywhere below a value that no rule describes.
-fn sweep_unrepresentable(v: &Value, ctx: &mut Ctx) {
+fn sweep_unrepresentable(v: &Json, ctx: &mut Ctx) {
     if let Some(what) = unrepresentable(v) {
         ctx.push(
             IssueCode::InvalidType,
@@ -388,14 +414,14 @@ fn sweep_unrepresentable(v: &Value, ctx: &mut Ctx) {
         return;
     }
     match v {
-        Value::Array(items) => {
+        Json::Arr(items) => {
             for (i, item) in items.iter().enumerate() {
                 ctx.enter(PathSeg::Index(i), |ctx| sweep_unrepresentable(item, ctx));
             }
         }
-        Value::Object(m) => {
-            for (k, item) in m {
-                ctx.enter(PathSeg::Key(k.clone()), |ctx| {
+        Json::Obj(m) => {
+            for (k, item) in m.iter() {
+                ctx.enter(PathSeg::Key(k.to_string().into()), |ctx| {
                     sweep_unrepresentable(item, ctx)
                 });
             }
@@ -418,7 +444,7 @@ pub fn file_type_issue(
     if accept.contains(&ext.as_str()) {
         return None;
     }
-    let mut path = vec![PathSeg::Key(param.to_string())];
+    let mut path = vec![PathSeg::Key(param.to_string().into())];
     path.extend(index.map(PathSeg::Index));
     Some(Issue {
         path,
@@ -435,15 +461,15 @@ pub fn file_type_issue(
     })
 }
 
-pub fn type_name(v: &Value) -> &'static str {
+pub fn type_name(v: &Json) -> &'static str {
     match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(m) if m.contains_key(UNREPRESENTABLE) => "a value that is not JSON",
-        Value::Object(_) => "object",
+        Json::Null => "null",
+        Json::Bool(_) => "boolean",
+        Json::Num(_) => "number",
+        Json::Str(_) => "string",
+        Json::Arr(_) => "array",
+        Json::Obj(m) if m.contains_key(UNREPRESENTABLE) => "a value that is not JSON",
+        Json::Obj(_) => "object",
     }
 }
 
@@ -461,12 +487,12 @@ fn expected_name(kind: &Kind) -> &'static str {
     }
 }
 
-fn is_blank(v: &Value) -> bool {
-    matches!(v, Value::String(s) if s.trim().is_empty())
+fn is_blank(v: &Json) -> bool {
+    matches!(v, Json::Str(s) if s.trim().is_empty())
 }
 
 /// Checks one present value against its field: type first, then the rules.
-pub fn check_value(field: &Field, v: &Value, ctx: &mut Ctx) {
+pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
     if let Some(what) = unrepresentable(v) {
         ctx.push(
             IssueCode::InvalidType,
@@ -492,23 +518,21 @@ pub fn check_value(field: &Field, v: &Value, ctx: &mut Ctx) {
             sweep_unrepresentable(v, ctx);
             true
         }
-        (Kind::Str, Value::String(_)) => true,
-        (Kind::Num, Value::Number(_)) => true,
-        (Kind::Int, Value::Number(n)) => n.is_i64() || n.is_u64(),
-        (Kind::Bool, Value::Bool(_)) => true,
-        (Kind::BoolLike, Value::Bool(_)) => true,
-        (Kind::BoolLike, Value::String(s)) => s == "true" || s == "false",
-        (Kind::Id, Value::String(s)) => !s.is_empty(),
-        (Kind::Id, Value::Number(n)) => n.is_u64() || n.is_i64(),
-        (Kind::StrOrNum, Value::String(_) | Value::Number(_)) => true,
-        (Kind::Obj(schema), Value::Object(m)) => {
+        (Kind::Str, Json::Str(_)) => true,
+        (Kind::Num, Json::Num(_)) => true,
+        (Kind::Int | Kind::Id, Json::Num(n)) => n.is_integer(),
+        (Kind::Bool | Kind::BoolLike, Json::Bool(_)) => true,
+        (Kind::BoolLike, Json::Str(s)) => s == "true" || s == "false",
+        (Kind::Id, Json::Str(s)) => !s.is_empty(),
+        (Kind::StrOrNum, Json::Str(_) | Json::Num(_)) => true,
+        (Kind::Obj(schema), Json::Obj(m)) => {
             check_object(schema, m, ctx);
             true
         }
-        (Kind::Arr(item), Value::Array(items)) => {
+        (Kind::Arr(item), Json::Arr(items)) => {
             for (i, member) in items.iter().enumerate() {
                 ctx.enter(PathSeg::Index(i), |ctx| match member {
-                    Value::Null => ctx.push(
+                    Json::Null => ctx.push(
                         IssueCode::InvalidType,
                         format!("members of {} may not be null", field_label(field)),
                         details([("expected", expected_name(&item.kind).into())]),
@@ -533,9 +557,9 @@ pub fn check_value(field: &Field, v: &Value, ctx: &mut Ctx) {
         );
         return;
     }
-    if let (Kind::Id | Kind::Int, Value::Number(n), Source::Js) = (&field.kind, v, ctx.source) {
-        if !is_exact_in_js(n) {
-            push_inexact(field, n, ctx);
+    if let (Kind::Id | Kind::Int, Json::Num(n), Source::Js) = (&field.kind, v, ctx.source) {
+        if !is_exact_in_js(*n) {
+            push_inexact(field, *n, ctx);
             return;
         }
     }
@@ -547,7 +571,7 @@ pub fn check_value(field: &Field, v: &Value, ctx: &mut Ctx) {
 /// The largest integer a JS number (and many JSON readers) holds exactly: 2^53 - 1.
 pub const MAX_EXACT_INT: u64 = (1 << 53) - 1;
 
-fn is_exact_in_js(n: &serde_json::Number) -> bool {
+fn is_exact_in_js(n: Num) -> bool {
     match (n.as_u64(), n.as_i64()) {
         (Some(u), _) => u <= MAX_EXACT_INT,
         (_, Some(i)) => i.unsigned_abs() <= MAX_EXACT_INT,
@@ -555,7 +579,7 @@ fn is_exact_in_js(n: &serde_json::Number) -> bool {
     }
 }
 
-fn push_inexact(field: &Field, n: &serde_json::Number, ctx: &mut Ctx) {
+fn push_inexact(field: &Field, n: Num, ctx: &mut Ctx) {
     let label = field_label(field);
     let message = if matches!(field.kind, Kind::Id) {
         format!("{label} {n} is beyond 2^53 - 1, where a JS number loses digits: give the id as a string")
@@ -578,10 +602,10 @@ fn field_label(field: &Field) -> &'static str {
     }
 }
 
-fn apply_rule(field: &Field, rule: &Rule, v: &Value, ctx: &mut Ctx) {
+fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
     let label = field_label(field);
     match (rule, v) {
-        (Rule::MaxLen(max), Value::String(s)) => {
+        (Rule::MaxLen(max), Json::Str(s)) => {
             let n = s.chars().count();
             if n > *max {
                 ctx.push(
@@ -591,7 +615,7 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Value, ctx: &mut Ctx) {
                 );
             }
         }
-        (Rule::LenBetween(min, max), Value::String(s)) => {
+        (Rule::LenBetween(min, max), Json::Str(s)) => {
             let n = s.chars().count();
             if n < *min {
                 ctx.push(
@@ -609,8 +633,8 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Value, ctx: &mut Ctx) {
         }
         (Rule::Range(min, max), _) => {
             let n = match v {
-                Value::Number(n) => n.as_f64(),
-                Value::String(s) => format::decimal(s.trim()),
+                Json::Num(n) => Some(n.as_f64()),
+                Json::Str(s) => format::decimal(s.trim()),
                 _ => None,
             };
             match n {
@@ -631,15 +655,15 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Value, ctx: &mut Ctx) {
                 ),
             }
         }
-        (Rule::OneOf(allowed), Value::String(s)) if !allowed.contains(&s.as_str()) => {
+        (Rule::OneOf(allowed), Json::Str(s)) if !allowed.contains(&s.as_ref()) => {
             not_one_of(label, allowed, s, ctx)
         }
-        (Rule::OneOfUnlessBlank(allowed), Value::String(s))
-            if !s.trim().is_empty() && !allowed.contains(&s.as_str()) =>
+        (Rule::OneOfUnlessBlank(allowed), Json::Str(s))
+            if !s.trim().is_empty() && !allowed.contains(&s.as_ref()) =>
         {
             not_one_of(label, allowed, s, ctx)
         }
-        (Rule::Format(f), Value::String(s)) if !f.matches(s) => ctx.push(
+        (Rule::Format(f), Json::Str(s)) if !f.matches(s) => ctx.push(
             IssueCode::InvalidFormat,
             format!(
                 "{label} must be {}, got {}",
@@ -648,7 +672,7 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Value, ctx: &mut Ctx) {
             ),
             details([("format", f.name().into())]),
         ),
-        (Rule::MaxItems(max), Value::Array(items)) if items.len() > *max => ctx.push(
+        (Rule::MaxItems(max), Json::Arr(items)) if items.len() > *max => ctx.push(
             IssueCode::TooMany,
             format!(
                 "{label} may have at most {max} members, it has {}",
@@ -694,6 +718,7 @@ pub(crate) mod testing {
     /// The issues of `params` against `schema`, checked at `now_ms`.
     pub fn issues_at(schema: &Schema, params: &Value, now_ms: i64) -> Vec<Issue> {
         let mut ctx = Ctx::at(now_ms);
+        let params = crate::json::of_value(params);
         check_object(
             schema,
             params.as_object().expect("params are an object"),
@@ -848,7 +873,7 @@ mod tests {
 
     fn run(v: Value) -> Vec<Issue> {
         let mut ctx = Ctx::default();
-        check_object(&TOP, v.as_object().unwrap(), &mut ctx);
+        check_object(&TOP, json::of_value(&v).as_object().unwrap(), &mut ctx);
         ctx.issues
     }
 
@@ -906,7 +931,9 @@ mod tests {
         let mut ctx = Ctx::default();
         check_object(
             &ANY,
-            json!({"extra": {"deep": [1, bad]}}).as_object().unwrap(),
+            json::of_value(&json!({"extra": {"deep": [1, bad]}}))
+                .as_object()
+                .unwrap(),
             &mut ctx,
         );
         let got: Vec<String> = ctx.issues.iter().map(|i| i.path_string()).collect();

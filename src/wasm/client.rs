@@ -20,6 +20,21 @@ pub struct Client {
     limiter: Option<RefCell<Limiter>>,
 }
 
+/// The JSON text of a query or body given to `request()`, or the validation error of what JSON cannot hold.
+fn wire_text(value: &JsValue) -> Result<String, JsValue> {
+    js::to_wire(value)
+        .map(|text| text.as_string().unwrap_or_default())
+        .map_err(|e| {
+            let issue = crate::validate::Issue {
+                path: vec![],
+                code: crate::validate::IssueCode::InvalidFormat,
+                message: super::message_of(&e),
+                details: crate::validate::details([("format", "JSON".into())]),
+            };
+            to_js_error(&Error::validation(vec![issue]))
+        })
+}
+
 pub fn operation(id: &JsValue) -> Result<&'static Operation, JsValue> {
     let name = id
         .as_string()
@@ -104,8 +119,8 @@ impl Client {
         }
     }
 
-    /// The call of operation number `index` for the send loop, from its path params and its
-    /// params as JSON text, both checked by `send.js` and `rules.js` already; `bare` leaves the
+    /// The call of operation number `index` for the send loop: its path params (strings, checked by
+    /// `send.js`) and its params as the caller gave them, validated here; `bare` leaves the
     /// Authorization header out (`prepare()`).
     #[wasm_bindgen(js_name = __build, skip_typescript)]
     pub fn build(
@@ -113,60 +128,25 @@ impl Client {
         index: u32,
         path: Vec<String>,
         params: JsValue,
-        files: JsValue,
         bare: bool,
     ) -> Result<JsValue, JsValue> {
         let op = catalog::OPERATIONS
             .get(index as usize)
             .ok_or_else(|| to_js_error(&Error::config("no operation at this index")))?;
-        let params = if params.is_undefined() {
-            None
-        } else {
-            Some(
-                super::body_text(&params, self.opts.max_request_bytes).map_err(|_| {
-                    to_js_error(
-                        &Error::validation(vec![crate::validate::Issue {
-                            path: vec![],
-                            code: crate::validate::IssueCode::TooLong,
-                            message: format!(
-                                "params are more than maxRequestBytes ({}) as JSON",
-                                self.opts.max_request_bytes
-                            ),
-                            details: crate::validate::details([(
-                                "maximum",
-                                self.opts.max_request_bytes.into(),
-                            )]),
-                        }])
-                        .with_operation(op.id),
-                    )
-                })?,
-            )
-        };
-        let value = match params {
-            None => serde_json::Value::Null,
-            Some(text) => serde_json::from_str(&text).map_err(|e| {
-                let issue = crate::validate::Issue {
-                    path: vec![],
-                    code: crate::validate::IssueCode::InvalidFormat,
-                    message: format!(
-                        "params could not be read: {e} (at most 128 levels of nesting)"
-                    ),
-                    details: crate::validate::details([(
-                        "format",
-                        "JSON nested at most 128 levels".into(),
-                    )]),
-                };
-                to_js_error(&Error::validation(vec![issue]).with_operation(op.id))
-            })?,
+        let checked = super::params::check(op, &params, self.opts.max_request_bytes)
+            .map_err(|issues| to_js_error(&Error::validation(issues).with_operation(op.id)))?;
+        let value = match checked.text.as_deref().map(crate::json::parse) {
+            Some(Ok(v)) => v,
+            _ => crate::json::Json::Null,
         };
         let refs: Vec<&str> = path.iter().map(String::as_str).collect();
-        let prepared = request::build(op, &self.opts.target, &refs, &value)
+        let prepared = request::build_json(op, &self.opts.target, &refs, &value)
             .map_err(|e| to_js_error(&e.with_operation(op.id)))?;
         Ok(self.call_of(Call {
             method: op.method,
             shape: op.response,
             prepared,
-            files: &files,
+            files: &checked.files,
             options: &JsValue::UNDEFINED,
             bare,
         }))
@@ -210,7 +190,7 @@ impl Client {
         let query = if query.is_undefined() {
             serde_json::Map::new()
         } else {
-            match serde_json::from_str(&js::to_wire(&query)?) {
+            match serde_json::from_str(&wire_text(&query)?) {
                 Ok(serde_json::Value::Object(m)) => m,
                 _ => return Err(to_js_error(&Error::config("query must be an object"))),
             }
@@ -220,17 +200,23 @@ impl Client {
             None
         } else {
             Some(
-                serde_json::from_str(&js::to_wire(&body)?)
+                serde_json::from_str(&wire_text(&body)?)
                     .map_err(|e| to_js_error(&Error::config(format!("body: {e}"))))?,
             )
         };
-        let mut issues = crate::validate::unrepresentable_issues(
-            &serde_json::Value::Object(query.clone()),
-            "query",
-        );
+        let query_value = serde_json::Value::Object(query);
+        let mut issues =
+            crate::validate::unrepresentable_issues(&crate::json::of_value(&query_value), "query");
         if let Some(body) = &body {
-            issues.extend(crate::validate::unrepresentable_issues(body, "body"));
+            issues.extend(crate::validate::unrepresentable_issues(
+                &crate::json::of_value(body),
+                "body",
+            ));
         }
+        let query = match query_value {
+            serde_json::Value::Object(m) => m,
+            _ => serde_json::Map::new(),
+        };
         if !issues.is_empty() {
             return Err(to_js_error(&Error::validation(issues)));
         }

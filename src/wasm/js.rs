@@ -7,10 +7,16 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     #[wasm_bindgen(js_name = makeError)]
     pub fn make_error(json: &str) -> JsValue;
+    /// The JSON text of user params (a string), or a plain Error saying why it cannot be written.
     #[wasm_bindgen(js_name = toWire, catch)]
-    pub fn to_wire(value: &JsValue) -> Result<String, JsValue>;
+    pub fn to_wire(value: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = isParams)]
     pub fn is_params(value: &JsValue) -> bool;
+    /// A shallow copy of an object without one key.
+    pub fn without(value: &JsValue, key: &str) -> JsValue;
+    /// `{ name, blob }` of an upload's file (a Blob, a File or `{ name, data }`), or null.
+    #[wasm_bindgen(js_name = fileOf)]
+    pub fn file_of(value: &JsValue) -> JsValue;
 }
 
 #[wasm_bindgen(module = "/src/wasm/js/send.js")]

@@ -3,11 +3,11 @@
 pub mod client;
 mod js;
 mod options;
+mod params;
 mod proxy;
 
 use crate::catalog;
 use crate::error::Error;
-use crate::validate;
 use wasm_bindgen::prelude::*;
 
 pub(crate) use js::to_js_error;
@@ -55,11 +55,36 @@ pub fn regions() -> JsValue {
     json_to_js(&serde_json::Value::Object(map).to_string())
 }
 
-/// The rules of an operation as JSON text, for the JS engine (`rules.js`) that runs them.
-#[wasm_bindgen(js_name = __rules, skip_typescript)]
-pub fn rules(operation_id: JsValue) -> Result<String, JsValue> {
+/// Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`.
+#[wasm_bindgen(js_name = validate, skip_typescript)]
+pub fn validate(operation_id: JsValue, params: JsValue) -> Result<JsValue, JsValue> {
     let op = client::operation(&operation_id)?;
-    Ok(validate::export::operation_rules(op).to_string())
+    let (issues, _) = params::issues(op, &params, usize::MAX);
+    if issues.is_empty() {
+        return Ok(json_to_js(r#"{"ok":true}"#));
+    }
+    let text = serde_json::to_string(&issues).unwrap_or_default();
+    Ok(json_to_js(&format!(r#"{{"ok":false,"issues":{text}}}"#)))
+}
+
+/// `{ id, index, pathParams }` of an operation, for the send loop; a config SvcError for an unknown id.
+#[wasm_bindgen(js_name = __operation, skip_typescript)]
+pub fn operation(operation_id: JsValue) -> Result<JsValue, JsValue> {
+    let op = client::operation(&operation_id)?;
+    let index = catalog::OPERATIONS
+        .iter()
+        .position(|o| std::ptr::eq(o, op))
+        .unwrap_or_default();
+    let names: Vec<&str> = op.path_params().collect();
+    let info = serde_json::json!({ "id": op.id, "index": index, "pathParams": names });
+    Ok(json_to_js(&info.to_string()))
+}
+
+/// The message of anything thrown, or a word for it when it has none.
+pub(crate) fn message_of(e: &JsValue) -> String {
+    js::get(e, "message")
+        .as_string()
+        .unwrap_or_else(|| "reading them threw".into())
 }
 
 /// Per operation, what the declarations generator needs: whether it is a list, and its TS types.

@@ -69,13 +69,13 @@ function describe(v) {
   return typeof v;
 }
 
-/** JSON text of user params: the text of `jsonValue`. */
+/** JSON text of user params: the text of `jsonValue`; throws an Error saying why it cannot be written. */
 export function toWire(value) {
   try {
     return JSON.stringify(jsonValue(value) ?? null);
   } catch (e) {
-    if (e instanceof SvcError) throw e;
-    throw unreadable(`params could not be read: ${e && e.message}`);
+    if (e instanceof Unreadable) throw e;
+    throw new Unreadable(`params could not be read: ${e && e.message}`);
   }
 }
 
@@ -84,7 +84,7 @@ export function toWire(value) {
  * else a copy in which values JSON cannot hold (NaN, Infinity, functions, symbols, undefined inside
  * arrays, text with a lone surrogate) are markers that validation reports at their path, BigInts
  * are their exact digits and `toJSON` has been applied. Cycles, throwing getters and nesting deeper
- * than MAX_DEPTH are a validation SvcError.
+ * than MAX_DEPTH are an Unreadable error (the wasm makes it an issue).
  */
 export function jsonValue(value) {
   let asItIs = false;
@@ -112,8 +112,8 @@ export function jsonValue(value) {
         return { [UNREPRESENTABLE]: describe(v) };
       case "object": {
         if (v === null) return null;
-        if (seen.has(v)) throw unreadable("params contain a circular reference");
-        if (depth >= MAX_DEPTH) throw unreadable(`params have more than ${MAX_DEPTH} levels of nesting`);
+        if (seen.has(v)) throw new Unreadable("params contain a circular reference");
+        if (depth >= MAX_DEPTH) throw new Unreadable(`params have more than ${MAX_DEPTH} levels of nesting`);
         if (typeof v.toJSON === "function") return walk(v.toJSON(), inArray, depth);
         if (typeof Blob !== "undefined" && v instanceof Blob) return { [UNREPRESENTABLE]: "a Blob" };
         if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return { [UNREPRESENTABLE]: "binary data" };
@@ -139,15 +139,12 @@ export function jsonValue(value) {
   try {
     return walk(value, false, 0);
   } catch (e) {
-    if (e instanceof SvcError) throw e;
-    throw unreadable(`params could not be read: ${e && e.message}`);
+    if (e instanceof Unreadable) throw e;
+    throw new Unreadable(`params could not be read: ${e && e.message}`);
   }
 }
 
-function unreadable(message) {
-  const issues = [{ path: [], code: "invalid_format", message, format: "JSON" }];
-  return new SvcError("validation", `invalid params: ${message}`, { issues });
-}
+class Unreadable extends Error {}
 
 /** Whether JSON.stringify writes a value exactly as it is: then no copy is needed. */
 function plain(v, depth) {
@@ -181,9 +178,42 @@ function plain(v, depth) {
   }
 }
 
-/** Whether a value is a plain params object (or absent). */
+/** Whether a value is a plain params object (or absent); one whose reading throws is, and toWire says why. */
 export function isParams(v) {
-  return v === undefined || v === null || (typeof v === "object" && !Array.isArray(v) && !(typeof Blob !== "undefined" && v instanceof Blob));
+  try {
+    return v === undefined || v === null || (typeof v === "object" && !Array.isArray(v) && !(typeof Blob !== "undefined" && v instanceof Blob));
+  } catch {
+    return true;
+  }
+}
+
+/** A shallow copy of an object without one key. */
+export function without(params, key) {
+  try {
+    const out = {};
+    for (const k of Object.keys(params)) if (k !== key) out[k] = params[k];
+    return out;
+  } catch {
+    return params;
+  }
+}
+
+/** `{ name, blob }` of an upload's file: a Blob, a File, or `{ name, data }` with data a Blob, buffer or text; else null. */
+export function fileOf(f) {
+  try {
+    return blobOf(f);
+  } catch {
+    return null;
+  }
+}
+
+function blobOf(f) {
+  if (typeof Blob !== "undefined" && f instanceof Blob) return { name: f.name, blob: f };
+  if (!f || typeof f !== "object" || !("data" in f)) return null;
+  const d = f.data;
+  if (typeof Blob !== "undefined" && d instanceof Blob) return { name: f.name, blob: d };
+  if (typeof d === "string" || d instanceof ArrayBuffer || ArrayBuffer.isView(d)) return { name: f.name, blob: new Blob([d], f.type ? { type: f.type } : {}) };
+  return null;
 }
 
 /** A FormData with every file under `field`. */

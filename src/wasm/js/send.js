@@ -1,8 +1,24 @@
-// The send loop: a call checked (rules.js) and built (wasm), then the token and its single-flight
+// The send loop: a call checked and built (wasm), then the token and its single-flight
 // refresh, a slot of the limiter, the attempt with its timeout and abort signal, retries as the
 // policy says, the answer decoded, and pages; each decision is asked of the wasm synchronously.
 import { SvcError, formData, redact, scrub, wellFormed } from "./runtime.js";
-import { checkParams, operation } from "./rules.js";
+
+let lookup;
+const known = new Map();
+
+/** Tells the send loop where operations are looked up: `(id) => { id, index, pathParams }` (the wasm's `__operation`). */
+export function useOperations(operationOf) {
+  lookup = operationOf;
+}
+
+function operation(id) {
+  let op = typeof id === "string" ? known.get(id) : undefined;
+  if (op === undefined) {
+    op = lookup(id);
+    known.set(op.id, op);
+  }
+  return op;
+}
 
 /** A page of a list: `items`, `page_context`, and async iteration over every item of every page. */
 function makePage(data, pager) {
@@ -404,18 +420,9 @@ function split(op, args) {
   return [args.slice(0, n), args[n], args[n + 1]];
 }
 
-/** A call of operation `op` (rules.js's): its params validated, its request built in wasm. */
+/** A call of operation `op`: its params validated and its request built in wasm. */
 function build(client, op, path, params, bare) {
-  const { files, value } = checkParams(op, params);
-  let json;
-  if (value !== undefined && value !== null) {
-    try {
-      json = JSON.stringify(value);
-    } catch (e) {
-      throw new SvcError("validation", `invalid params: params could not be read: ${messageOf(e)}`, { operationId: op.id });
-    }
-  }
-  const call = core(client).__build(op.index, path, json, files, bare);
+  const call = core(client).__build(op.index, path, params, bare);
   call.op = op.id;
   call.index = op.index;
   return call;

@@ -1,0 +1,439 @@
+//! A JSON value that borrows its text: what the rules read, parsed in one pass with no map per object.
+
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::borrow::Cow;
+use std::fmt;
+
+/// A JSON value whose strings borrow the text they were read from (unless they held escapes).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Json<'a> {
+    Null,
+    Bool(bool),
+    Num(Num),
+    Str(Cow<'a, str>),
+    Arr(Vec<Json<'a>>),
+    Obj(Obj<'a>),
+}
+
+/// A number as the JSON reader gives it: an integer when it is one and fits, else a float.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
+    U(u64),
+    I(i64),
+    F(f64),
+}
+
+/// The members of an object in their order; a key given twice keeps its first place and last value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Obj<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
+
+static NULL: Json<'static> = Json::Null;
+
+/// Parses JSON text (at most 128 levels of nesting).
+pub fn parse(text: &str) -> Result<Json<'_>, serde_json::Error> {
+    serde_json::from_str(text)
+}
+
+/// A view of a `serde_json::Value` (its strings borrowed).
+pub fn of_value(value: &serde_json::Value) -> Json<'_> {
+    Json::deserialize(value).unwrap_or(Json::Null)
+}
+
+impl Num {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Num::U(u) => u as f64,
+            Num::I(i) => i as f64,
+            Num::F(f) => f,
+        }
+    }
+
+    pub fn as_u64(self) -> Option<u64> {
+        match self {
+            Num::U(u) => Some(u),
+            Num::I(i) => u64::try_from(i).ok(),
+            Num::F(_) => None,
+        }
+    }
+
+    pub fn as_i64(self) -> Option<i64> {
+        match self {
+            Num::U(u) => i64::try_from(u).ok(),
+            Num::I(i) => Some(i),
+            Num::F(_) => None,
+        }
+    }
+
+    /// Whether JSON wrote it as an integer that fits 64 bits.
+    pub fn is_integer(self) -> bool {
+        !matches!(self, Num::F(_))
+    }
+}
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Num::U(u) => write!(f, "{u}"),
+            Num::I(i) => write!(f, "{i}"),
+            Num::F(x) => match serde_json::Number::from_f64(x) {
+                Some(n) => write!(f, "{n}"),
+                None => f.write_str("null"),
+            },
+        }
+    }
+}
+
+impl<'a> Obj<'a> {
+    pub fn get(&self, key: &str) -> Option<&Json<'a>> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Json<'a>)> {
+        self.0.iter().map(|(k, v)| (k.as_ref(), v))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(k, _)| k.as_ref())
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &Json<'a>> {
+        self.0.iter().map(|(_, v)| v)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The object without the members whose key `drop` names, for writing.
+    pub fn without<F: Fn(&str) -> bool>(&self, drop: F) -> Without<'_, 'a, F> {
+        Without(self, drop)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Members read in order; a repeated key replaces the value where the key first stood.
+    fn from_members(mut members: Vec<(Cow<'a, str>, Json<'a>)>) -> Obj<'a> {
+        let repeated = repeats(members.iter().map(|(k, _)| k.as_ref()));
+        if repeated {
+            let mut first = std::collections::HashMap::new();
+            let mut out: Vec<(Cow<'a, str>, Json<'a>)> = Vec::with_capacity(members.len());
+            for (k, v) in members.drain(..) {
+                match first.get(&k) {
+                    Some(&i) => out[i] = (k, v),
+                    None => {
+                        first.insert(k.clone(), out.len());
+                        out.push((k, v));
+                    }
+                }
+            }
+            members = out;
+        }
+        Obj(members)
+    }
+}
+
+/// Whether a key comes twice: an open-addressing set of up to 128 keys on the stack, else a sort.
+fn repeats<'k>(keys: impl ExactSizeIterator<Item = &'k str> + Clone) -> bool {
+    const EMPTY: u8 = u8::MAX;
+    if keys.len() > 128 {
+        let mut sorted: Vec<&str> = keys.collect();
+        sorted.sort_unstable();
+        return sorted.windows(2).any(|w| w[0] == w[1]);
+    }
+    let all: Vec<&str> = keys.collect();
+    let mut table = [EMPTY; 256];
+    for (i, key) in all.iter().enumerate() {
+        let mut h = key.bytes().fold(0x811c_9dc5u32, |h, b| {
+            (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+        }) as usize;
+        loop {
+            h &= 255;
+            match table[h] {
+                EMPTY => {
+                    table[h] = i as u8;
+                    break;
+                }
+                j if all[j as usize] == *key => return true,
+                _ => h += 1,
+            }
+        }
+    }
+    false
+}
+
+impl<'a> Json<'a> {
+    /// The member `key` of an object.
+    pub fn get(&self, key: &str) -> Option<&Json<'a>> {
+        self.as_object().and_then(|m| m.get(key))
+    }
+
+    pub fn as_object(&self) -> Option<&Obj<'a>> {
+        match self {
+            Json::Obj(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&[Json<'a>]> {
+        match self {
+            Json::Arr(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Json::Num(n) => Some(n.as_f64()),
+            _ => None,
+        }
+    }
+
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            Json::Num(n) => n.as_u64(),
+            _ => None,
+        }
+    }
+
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Json::Num(n) => n.as_i64(),
+            _ => None,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self, Json::Null)
+    }
+
+    pub fn is_string(&self) -> bool {
+        matches!(self, Json::Str(_))
+    }
+}
+
+impl<'a> std::ops::Index<&str> for Json<'a> {
+    type Output = Json<'a>;
+
+    /// The member `key`, or null, as `serde_json::Value` indexes.
+    fn index(&self, key: &str) -> &Json<'a> {
+        self.get(key).unwrap_or(&NULL)
+    }
+}
+
+impl Serialize for Json<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Json::Null => s.serialize_unit(),
+            Json::Bool(b) => s.serialize_bool(*b),
+            Json::Num(Num::U(u)) => s.serialize_u64(*u),
+            Json::Num(Num::I(i)) => s.serialize_i64(*i),
+            Json::Num(Num::F(f)) => s.serialize_f64(*f),
+            Json::Str(text) => s.serialize_str(text),
+            Json::Arr(items) => s.collect_seq(items),
+            Json::Obj(m) => m.serialize(s),
+        }
+    }
+}
+
+impl Serialize for Obj<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.without(|_| false).serialize(s)
+    }
+}
+
+/// An object with the members whose key `drop` names left out, for writing.
+pub struct Without<'o, 'a, F>(&'o Obj<'a>, F);
+
+impl<F: Fn(&str) -> bool> Serialize for Without<'_, '_, F> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        for (k, v) in self.0.iter().filter(|(k, _)| !(self.1)(k)) {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'a> std::ops::Index<&str> for Obj<'a> {
+    type Output = Json<'a>;
+
+    /// The member `key`, or null.
+    fn index(&self, key: &str) -> &Json<'a> {
+        self.get(key).unwrap_or(&NULL)
+    }
+}
+
+impl<'de> Deserialize<'de> for Json<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Json<'de>, D::Error> {
+        d.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("JSON")
+    }
+
+    fn visit_unit<E>(self) -> Result<Json<'de>, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Json<'de>, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Json<'de>, E> {
+        Ok(Json::Bool(b))
+    }
+
+    fn visit_u64<E>(self, u: u64) -> Result<Json<'de>, E> {
+        Ok(Json::Num(Num::U(u)))
+    }
+
+    fn visit_i64<E>(self, i: i64) -> Result<Json<'de>, E> {
+        Ok(Json::Num(if i < 0 { Num::I(i) } else { Num::U(i as u64) }))
+    }
+
+    fn visit_f64<E>(self, f: f64) -> Result<Json<'de>, E> {
+        Ok(Json::Num(Num::F(f)))
+    }
+
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Json<'de>, E> {
+        Ok(Json::Str(Cow::Borrowed(s)))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Json<'de>, E> {
+        Ok(Json::Str(Cow::Owned(s.to_owned())))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Json<'de>, E> {
+        Ok(Json::Str(Cow::Owned(s)))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Arr(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
+        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(8).min(64));
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            members.push((key.0, map.next_value()?));
+        }
+        Ok(Json::Obj(Obj::from_members(members)))
+    }
+}
+
+/// An object's key, borrowed when it held no escape.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key<'de>, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s)))
+            }
+        }
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_without_escapes_borrow_the_text() {
+        let text = r#"{"a":"plain","b":"esc\u0041ped","n":[1,-2,1.5,18446744073709551615]}"#;
+        let v = parse(text).unwrap();
+        assert!(matches!(
+            v.get("a"),
+            Some(Json::Str(Cow::Borrowed("plain")))
+        ));
+        assert!(matches!(v.get("b"), Some(Json::Str(Cow::Owned(s))) if s == "escAped"));
+        let n = v["n"].as_array().unwrap();
+        assert_eq!(n[0], Json::Num(Num::U(1)));
+        assert_eq!(n[1], Json::Num(Num::I(-2)));
+        assert_eq!(n[2], Json::Num(Num::F(1.5)));
+        assert_eq!(n[3].as_u64(), Some(u64::MAX));
+        assert!(v["missing"].is_null());
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_place_and_its_last_value_as_serde_json_does() {
+        for n in [3, 40] {
+            let mut text = String::from("{");
+            for i in 0..n {
+                text.push_str(&format!("\"k{i}\":{i},"));
+            }
+            text.push_str("\"k1\":\"last\"}");
+            let ours = parse(&text).unwrap();
+            let theirs: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(ours, of_value(&theirs));
+            let keys: Vec<&str> = ours.as_object().unwrap().keys().collect();
+            assert_eq!(keys.len(), n);
+            assert_eq!(keys[1], "k1");
+            assert_eq!(ours["k1"].as_str(), Some("last"));
+        }
+    }
+
+    #[test]
+    fn numbers_print_as_serde_json_prints_them() {
+        for text in ["0", "-1", "9007199254740993", "1.5", "1e21", "-0.0"] {
+            let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
+            let Json::Num(n) = parse(text).unwrap() else {
+                panic!("{text}")
+            };
+            assert_eq!(n.to_string(), theirs.to_string(), "{text}");
+        }
+    }
+
+    #[test]
+    fn written_as_serde_json_writes_its_value() {
+        let text = r#"{"a":[1,-2,1.5,"x\"y",null,true],"b":{"c":{}},"a2":"é"}"#;
+        let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
+        let ours = parse(text).unwrap();
+        assert_eq!(serde_json::to_string(&ours).unwrap(), theirs.to_string());
+        let rest = serde_json::to_string(&ours.as_object().unwrap().without(|k| k == "b")).unwrap();
+        assert_eq!(rest, r#"{"a":[1,-2,1.5,"x\"y",null,true],"a2":"é"}"#);
+    }
+
+    #[test]
+    fn malformed_or_too_deep_text_is_an_error() {
+        assert!(parse("{").is_err());
+        assert!(parse(&"[".repeat(200)).is_err());
+        assert!(parse(&format!("{}{}", "[".repeat(100), "]".repeat(100))).is_ok());
+    }
+}
