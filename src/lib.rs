@@ -14,6 +14,7 @@ pub mod request;
 pub mod response;
 pub mod retry;
 pub mod route;
+pub mod send;
 pub mod validate;
 pub mod webhook;
 

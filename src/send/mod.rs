@@ -1,0 +1,486 @@
+//! The send loop as platform-free async Rust: token, limiter, attempts with timeout and abort, retries, decoding.
+
+mod queue;
+mod race;
+mod token;
+
+#[cfg(test)]
+mod sim;
+#[cfg(test)]
+mod tests;
+
+pub use token::{Credential, TokenFailure, TokenResult};
+
+use crate::catalog::{Method, Shape};
+use crate::error::{Error, ErrorKind};
+use crate::limit::{Limits, State};
+use crate::request;
+use crate::response::{self, Decoded};
+use crate::retry::{self, Outcome, Policy};
+use race::{race, First};
+use std::fmt;
+use std::future::{pending, Future};
+
+/// The message of an abort whose reason has none.
+pub const ABORTED: &str = "the call was aborted";
+
+/// What one attempt sends. The platform adds `Authorization: {authorization}` when there is one.
+pub struct Outgoing<'a, B> {
+    pub method: Method,
+    pub url: &'a str,
+    pub headers: &'a [(String, String)],
+    pub authorization: Option<&'a str>,
+    /// Opaque to the loop: JSON text, or a form on JS.
+    pub body: &'a B,
+    /// The token this attempt carries (or the static one), which no error or proxied byte may quote.
+    pub secret: Option<&'a str>,
+    /// A proxy's forward: keep the body unread (`Platform::read` is not called on it).
+    pub raw: bool,
+    /// The call's timeout, which a raw body may also use as its idle limit.
+    pub timeout_ms: u32,
+}
+
+/// What came back: the status and the few headers the loop reads; `raw` holds the rest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer<R> {
+    pub status: u16,
+    pub content_type: Option<String>,
+    pub retry_after: Option<String>,
+    /// x-rate-limit-limit, x-rate-limit-remaining, x-rate-limit-reset.
+    pub rate_limit: [Option<String>; 3],
+    pub raw: R,
+}
+
+impl<R> Answer<R> {
+    /// The same answer holding `raw` instead, and what it held.
+    fn with<S>(self, raw: S) -> (Answer<S>, R) {
+        let Answer {
+            status,
+            content_type,
+            retry_after,
+            rate_limit,
+            raw: old,
+        } = self;
+        let answer = Answer {
+            status,
+            content_type,
+            retry_after,
+            rate_limit,
+            raw,
+        };
+        (answer, old)
+    }
+}
+
+/// What a network failure was caused by, for the JS error's `cause`: its message, code and host.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cause {
+    pub message: String,
+    pub code: Option<String>,
+    pub host: String,
+}
+
+/// An error leaving the loop, with the cause of a network failure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub error: Error,
+    pub cause: Option<Cause>,
+}
+
+impl From<Error> for Failure {
+    fn from(error: Error) -> Failure {
+        Failure { error, cause: None }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.error, f)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl Failure {
+    /// A request that got no answer: `the request to {host} failed: {what} ({code})`, its cause
+    /// the inner error's message (else `what`), the code and the host.
+    pub fn network(host: &str, what: &str, code: Option<&str>, inner: Option<&str>) -> Failure {
+        let code_part = code.map(|c| format!(" ({c})")).unwrap_or_default();
+        Failure {
+            error: Error::new(
+                ErrorKind::Network,
+                format!("the request to {host} failed: {what}{code_part}"),
+            ),
+            cause: Some(Cause {
+                message: inner.unwrap_or(what).to_string(),
+                code: code.map(str::to_string),
+                host: host.to_string(),
+            }),
+        }
+    }
+
+    /// The secret out of every text, and the operation set unless it is already.
+    fn finish(mut self, secret: Option<&str>, operation: Option<&'static str>) -> Failure {
+        self.error = self.error.without_secret(secret);
+        if let (Some(secret), Some(c)) = (secret.filter(|s| !s.is_empty()), &mut self.cause) {
+            for text in [&mut c.message, &mut c.host] {
+                if text.contains(secret) {
+                    *text = text.replace(secret, "[redacted]");
+                }
+            }
+            if let Some(code) = c.code.as_mut().filter(|code| code.contains(secret)) {
+                *code = code.replace(secret, "[redacted]");
+            }
+        }
+        if let (Some(op), None) = (operation, &self.error.operation_id) {
+            self.error.operation_id = Some(op.to_string());
+        }
+        self
+    }
+}
+
+/// The error of an answer above `max` bytes, which `Platform::read` refuses unread.
+pub fn too_large(max: usize) -> Error {
+    Error::decode(format!(
+        "the answer is larger than maxResponseBytes ({max} bytes) and was not read; raise maxResponseBytes if such an answer is expected"
+    ))
+}
+
+/// What the loop needs of its host: fetch, the body, timers, the clock, randomness, the call's
+/// abort signal and the user's token function. Implemented once per platform (JS; the tests);
+/// every decision is the pure modules' (`limit`, `retry`, `request`, `response`). The loop runs on
+/// any single-threaded executor: wasm-bindgen-futures in wasm, a scripted one in the tests.
+pub trait Platform {
+    /// A request body: JSON text, or a form with files.
+    type Body;
+    /// An answer's unread body, and whatever else the platform keeps of it (headers for a proxy).
+    type Raw;
+    /// A call's abort signal.
+    type Signal;
+
+    /// Sends one attempt. A network failure is a `Failure` of kind network (`Failure::network`).
+    /// Dropping the future must abort the request: it is dropped on timeout and abort.
+    fn fetch(
+        &self,
+        req: Outgoing<'_, Self::Body>,
+    ) -> impl Future<Output = Result<Answer<Self::Raw>, Failure>>;
+
+    /// Reads a body whole; an answer above `max` bytes is refused (`too_large(max)`) as soon as
+    /// that is known, a stream that breaks is a network failure.
+    fn read(&self, raw: Self::Raw, max: usize) -> impl Future<Output = Result<Vec<u8>, Failure>>;
+
+    /// Lets go of an unread body (a raw answer that is retried).
+    fn discard(&self, raw: Self::Raw);
+
+    /// Resolves after `ms` milliseconds; dropping it clears the timer.
+    fn sleep(&self, ms: u64) -> impl Future<Output = ()>;
+
+    /// Milliseconds since the Unix epoch.
+    fn now_ms(&self) -> i64;
+
+    /// A number in [0, 1), for the jitter of retries.
+    fn random(&self) -> f64;
+
+    /// `Some(message)` once `signal` fired: its reason's message, or `ABORTED`.
+    fn aborted(&self, signal: &Self::Signal) -> Option<String>;
+
+    /// Resolves when `signal` fires (at once if it has); dropping it removes the listener.
+    fn on_abort(&self, signal: &Self::Signal) -> impl Future<Output = ()>;
+
+    /// Calls the user's token function (at once, not on the first poll) and waits for its result.
+    fn token(&self) -> impl Future<Output = TokenResult> + 'static;
+}
+
+/// How a call is sent, the client's defaults already applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The wait for each attempt (0: none).
+    pub timeout_ms: u32,
+    pub max_retries: u32,
+    pub max_response_bytes: usize,
+    /// Hand back the answer undecoded with its body unread (the proxy's forward).
+    pub raw: bool,
+}
+
+/// One call: a built request (see `request::Prepared`), what its answer holds, and its signal.
+pub struct Call<'a, P: Platform> {
+    pub method: Method,
+    pub url: &'a str,
+    /// Without Authorization, which the loop adds.
+    pub headers: &'a [(String, String)],
+    pub body: &'a P::Body,
+    pub shape: Shape,
+    /// The operation's id; `None` for a `request()` call.
+    pub operation: Option<&'static str>,
+    pub options: Options,
+    pub signal: Option<&'a P::Signal>,
+}
+
+/// What a call gives.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply<R> {
+    /// The result as JSON text, every id a string.
+    Json(String),
+    /// The body of a binary answer with its content type.
+    Binary {
+        bytes: Vec<u8>,
+        content_type: Option<String>,
+    },
+    /// A raw call's answer, its body unread.
+    Raw(Answer<R>),
+}
+
+/// A client's side of the loop: its platform, its token, its limiter and its refresh, shared by
+/// all of its calls (keep it in an `Rc` to send from `'static` futures).
+pub struct Transport<P: Platform> {
+    platform: P,
+    credential: Credential,
+    queue: Option<queue::Queue>,
+    refresh: token::Refresh,
+}
+
+impl<P: Platform> Transport<P> {
+    /// `limits`: the client's limiter, if it has one.
+    pub fn new(platform: P, credential: Credential, limits: Option<Limits>) -> Transport<P> {
+        Transport {
+            platform,
+            credential,
+            queue: limits.map(queue::Queue::new),
+            refresh: token::Refresh::default(),
+        }
+    }
+
+    pub fn platform(&self) -> &P {
+        &self.platform
+    }
+
+    /// What the limiter allows now, without a limiter `None`.
+    pub fn rate_limit_state(&self) -> Option<State> {
+        let now = self.platform.now_ms();
+        self.queue.as_ref().map(|q| q.state(now))
+    }
+
+    /// Sends `call`: its token, a slot of the limiter, the attempt, retries as the policy says (a
+    /// POST never after the server may have acted), and the answer decoded. No error leaves it
+    /// with the token in it, whoever wrote the error.
+    pub async fn send(&self, call: &Call<'_, P>) -> Result<Reply<P::Raw>, Failure> {
+        let mut secret = match &self.credential {
+            Credential::Static(t) => Some(t.clone()),
+            _ => None,
+        };
+        let out = self.run(call, &mut secret).await;
+        out.map_err(|f| f.finish(secret.as_deref(), call.operation))
+    }
+
+    async fn run(
+        &self,
+        call: &Call<'_, P>,
+        secret: &mut Option<String>,
+    ) -> Result<Reply<P::Raw>, Failure> {
+        let p = &self.platform;
+        let policy = Policy::new(call.options.max_retries);
+        let mut retries = 0;
+        let mut uncertain = false;
+        let mut refreshed = None;
+        loop {
+            // The generation of the token this attempt carries; `None`: no refresh after a 401.
+            let mut generation = None;
+            if let Some(token) = refreshed.take() {
+                *secret = Some(token);
+            } else if let Credential::Function = self.credential {
+                generation = Some(self.refresh.generation());
+                *secret = Some(token::checked(p.token(), p, call.signal).await?);
+            }
+            let authorization = match (&self.credential, secret.as_deref()) {
+                (Credential::None, _) | (_, None) => None,
+                (_, Some(token)) => {
+                    Some(request::authorization(token).map_err(|e| e.without_secret(Some(token)))?)
+                }
+            };
+            let slot = match &self.queue {
+                Some(q) => Some(queue::admit(q, p, call.signal).await?),
+                None => None,
+            };
+            let got = attempt(p, call, authorization.as_deref(), secret.as_deref()).await;
+            drop(slot);
+            let answer = match got {
+                Ok(answer) => answer,
+                Err(f) => {
+                    let outcome = match f.error.kind {
+                        ErrorKind::Timeout => Outcome::Timeout,
+                        ErrorKind::Network => Outcome::Network,
+                        _ => return Err(f),
+                    };
+                    let Some(ms) = policy.next_delay(call.method, retries, outcome, p.random())
+                    else {
+                        return Err(f);
+                    };
+                    pause(p, call.signal, ms).await?;
+                    retries += 1;
+                    uncertain = true;
+                    continue;
+                }
+            };
+            let status = answer.status;
+            if let Some(q) = &self.queue {
+                q.observe(
+                    status,
+                    &answer.rate_limit,
+                    answer.retry_after.as_deref(),
+                    p.now_ms(),
+                );
+            }
+            if let (401, Some(generation)) = (status, generation) {
+                discard(p, answer.raw);
+                let joined = self.refresh.join(generation, || Box::pin(p.token()));
+                refreshed = Some(token::checked(joined, p, call.signal).await?);
+                continue;
+            }
+            if status == 429 || status >= 500 {
+                let after = retry_after_ms(answer.retry_after.as_deref(), p.now_ms());
+                let outcome = Outcome::Status(status, after);
+                if let Some(ms) = policy.next_delay(call.method, retries, outcome, p.random()) {
+                    discard(p, answer.raw);
+                    pause(p, call.signal, ms).await?;
+                    retries += 1;
+                    uncertain |= status >= 500;
+                    continue;
+                }
+            }
+            let (answer, got) = answer.with(());
+            let bytes = match got {
+                Got::Raw(raw) => return Ok(Reply::Raw(answer.with(raw).0)),
+                Got::Bytes(bytes) => bytes,
+            };
+            let now = p.now_ms();
+            let shape = call.shape;
+            return match decode(shape, call.method, &answer, &bytes, uncertain, now)? {
+                Decoded::Json(text) => Ok(Reply::Json(text)),
+                Decoded::Binary => Ok(Reply::Binary {
+                    bytes,
+                    content_type: answer.content_type,
+                }),
+            };
+        }
+    }
+}
+
+/// An attempt's body: read (a decoded call), or as it came (a raw call).
+enum Got<R> {
+    Bytes(Vec<u8>),
+    Raw(R),
+}
+
+fn discard<P: Platform>(p: &P, got: Got<P::Raw>) {
+    if let Got::Raw(raw) = got {
+        p.discard(raw);
+    }
+}
+
+/// One attempt raced against the call's abort and its timeout; the body is read within both.
+async fn attempt<P: Platform>(
+    p: &P,
+    call: &Call<'_, P>,
+    authorization: Option<&str>,
+    secret: Option<&str>,
+) -> Result<Answer<Got<P::Raw>>, Failure> {
+    if let Some(message) = call.signal.and_then(|s| p.aborted(s)) {
+        return Err(Error::new(ErrorKind::Aborted, message).into());
+    }
+    let Options {
+        timeout_ms,
+        max_retries: _,
+        max_response_bytes,
+        raw,
+    } = call.options;
+    let req = Outgoing {
+        method: call.method,
+        url: call.url,
+        headers: call.headers,
+        authorization,
+        body: call.body,
+        secret,
+        raw,
+        timeout_ms,
+    };
+    let exchange = async {
+        let (answer, body) = p.fetch(req).await?.with(());
+        let got = if raw {
+            Got::Raw(body)
+        } else {
+            Got::Bytes(p.read(body, max_response_bytes).await?)
+        };
+        Ok::<_, Failure>(answer.with(got).0)
+    };
+    let timeout = async {
+        match timeout_ms {
+            0 => pending().await,
+            ms => p.sleep(ms.into()).await,
+        }
+    };
+    match race(abort(p, call.signal), race(exchange, timeout)).await {
+        First::A(()) => Err(aborted(p, call.signal)),
+        First::B(First::A(Err(f))) if f.error.kind == ErrorKind::Network => {
+            match call.signal.and_then(|s| p.aborted(s)) {
+                Some(message) => Err(Error::new(ErrorKind::Aborted, message).into()),
+                None => Err(f),
+            }
+        }
+        First::B(First::A(done)) => done,
+        First::B(First::B(())) => Err(Error::new(
+            ErrorKind::Timeout,
+            format!("no answer within {timeout_ms} ms"),
+        )
+        .into()),
+    }
+}
+
+/// Resolves when the call's signal fires; never without one.
+async fn abort<P: Platform>(p: &P, signal: Option<&P::Signal>) {
+    match signal {
+        Some(s) => p.on_abort(s).await,
+        None => pending().await,
+    }
+}
+
+/// The `aborted` error of a call whose signal fired.
+fn aborted<P: Platform>(p: &P, signal: Option<&P::Signal>) -> Failure {
+    let message = signal.and_then(|s| p.aborted(s));
+    Error::new(ErrorKind::Aborted, message.as_deref().unwrap_or(ABORTED)).into()
+}
+
+/// Waits `ms` before a retry, or fails with `aborted` when the signal fires first.
+async fn pause<P: Platform>(p: &P, signal: Option<&P::Signal>, ms: u64) -> Result<(), Failure> {
+    match race(abort(p, signal), p.sleep(ms)).await {
+        First::A(()) => Err(aborted(p, signal)),
+        First::B(()) => Ok(()),
+    }
+}
+
+fn retry_after_ms(value: Option<&str>, now: i64) -> Option<u64> {
+    value.and_then(|v| retry::parse_retry_after(v, now))
+}
+
+/// The final answer decoded (`Client::decode`): its result, the delete an earlier attempt did,
+/// or its error with the wait a 429 or 5xx asks for.
+fn decode(
+    shape: Shape,
+    method: Method,
+    answer: &Answer<()>,
+    body: &[u8],
+    uncertain: bool,
+    now: i64,
+) -> Result<Decoded, Error> {
+    let status = answer.status;
+    if retry::delete_already_done(method, status, uncertain) {
+        return Ok(Decoded::Json(
+            r#"{"code":0,"message":"already deleted: an earlier attempt went through"}"#.into(),
+        ));
+    }
+    response::decode_shape(shape, status, answer.content_type.as_deref(), body).map_err(|mut e| {
+        if status == 429 || status >= 500 {
+            e.retry_after_ms = retry_after_ms(answer.retry_after.as_deref(), now);
+        }
+        e
+    })
+}

@@ -1,0 +1,192 @@
+//! The client's limiter shared by its calls: the waiting queue, each waiting call's waker, and admission.
+
+use super::race::{race, First};
+use super::{abort, aborted, Failure, Platform};
+use crate::error::{Error, ErrorKind};
+use crate::limit::{Admit, Limiter, Limits, State};
+use crate::retry;
+use std::cell::RefCell;
+use std::future::{pending, Future};
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+
+/// A limiter and the wakers of the calls waiting in its queue, by ticket.
+#[derive(Debug)]
+pub struct Queue {
+    inner: RefCell<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    limiter: Limiter,
+    waiters: Vec<(u64, Waker)>,
+}
+
+impl Queue {
+    pub fn new(limits: Limits) -> Queue {
+        Queue {
+            inner: RefCell::new(Inner {
+                limiter: Limiter::new(limits),
+                waiters: Vec::new(),
+            }),
+        }
+    }
+
+    /// What the limiter allows at `now` (`rateLimitState()`).
+    pub fn state(&self, now: i64) -> State {
+        self.inner.borrow_mut().limiter.state(now)
+    }
+
+    /// What an answer tells the limiter: the x-rate-limit-* headers (limit, remaining, reset in
+    /// seconds) and, for a 429, its Retry-After (1 s without one).
+    pub fn observe(
+        &self,
+        status: u16,
+        rate_limit: &[Option<String>; 3],
+        retry_after: Option<&str>,
+        now: i64,
+    ) {
+        let num = |v: &Option<String>| v.as_deref().and_then(|v| v.trim().parse::<u64>().ok());
+        let count = |v: &Option<String>| num(v).and_then(|n| u32::try_from(n).ok());
+        let [limit, remaining, reset] = rate_limit;
+        let l = &mut self.inner.borrow_mut().limiter;
+        l.observe(count(limit), count(remaining), num(reset), now);
+        if status == 429 {
+            let wait = retry_after.and_then(|v| retry::parse_retry_after(v, now));
+            l.back_off(wait.unwrap_or(1_000) as i64, now);
+        }
+    }
+
+    /// Wakes the call at the head of the queue, if it waits, so that it asks again.
+    fn wake_head(&self) {
+        let waker = {
+            let mut inner = self.inner.borrow_mut();
+            let head = inner.limiter.head();
+            let at = inner.waiters.iter().position(|(t, _)| Some(*t) == head);
+            at.map(|i| inner.waiters.swap_remove(i).1)
+        };
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+
+    fn cancel(&self, ticket: u64) {
+        self.inner.borrow_mut().limiter.cancel(ticket);
+        self.wake_head();
+    }
+
+    fn finish(&self, now: i64) {
+        self.inner.borrow_mut().limiter.finish(now);
+        self.wake_head();
+    }
+}
+
+/// Waits for a slot: resolves to the slot (given back when dropped), a `rate_limited` error once
+/// the daily quota is spent, or an `aborted` one, the call then out of the queue.
+pub(super) async fn admit<'a, P: Platform>(
+    q: &'a Queue,
+    p: &'a P,
+    signal: Option<&P::Signal>,
+) -> Result<Slot<'a, P>, Failure> {
+    let ticket = q.inner.borrow_mut().limiter.enqueue();
+    let queued = Queued { q, ticket };
+    loop {
+        let now = p.now_ms();
+        let decision = q.inner.borrow_mut().limiter.poll(ticket, now);
+        let wait = match decision {
+            Admit::Go => {
+                std::mem::forget(queued);
+                q.wake_head();
+                return Ok(Slot { q, p });
+            }
+            Admit::QuotaSpent { until } => {
+                std::mem::forget(queued);
+                q.wake_head();
+                let daily = q.inner.borrow().limiter.limits().daily;
+                let mut e = Error::new(
+                    ErrorKind::RateLimited,
+                    format!("the daily quota of {daily} requests of this plan is spent; it renews at the next day (UTC)"),
+                );
+                e.retry_after_ms = Some((until - now).max(0) as u64);
+                return Err(e.into());
+            }
+            Admit::Wait(ms) => ms,
+        };
+        let timer = async {
+            match wait {
+                Some(ms) => p.sleep(ms.max(0) as u64).await,
+                None => pending().await,
+            }
+        };
+        let woken = Woken {
+            q,
+            ticket,
+            registered: false,
+        };
+        if let First::A(()) = race(abort(p, signal), race(woken, timer)).await {
+            return Err(aborted(p, signal));
+        }
+    }
+}
+
+/// A place in the queue; dropped before admission (an abort), it leaves the queue.
+struct Queued<'a> {
+    q: &'a Queue,
+    ticket: u64,
+}
+
+impl Drop for Queued<'_> {
+    fn drop(&mut self) {
+        self.q.cancel(self.ticket);
+    }
+}
+
+/// A started call's slot: dropped when the attempt ended, it frees the slot at that time.
+pub(super) struct Slot<'a, P: Platform> {
+    q: &'a Queue,
+    p: &'a P,
+}
+
+impl<P: Platform> Drop for Slot<'_, P> {
+    fn drop(&mut self) {
+        self.q.finish(self.p.now_ms());
+    }
+}
+
+/// Resolves once `wake_head` took out the waker of `ticket`: only a wake ends the wait.
+struct Woken<'a> {
+    q: &'a Queue,
+    ticket: u64,
+    registered: bool,
+}
+
+impl Future for Woken<'_> {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let ticket = self.ticket;
+        let mut inner = self.q.inner.borrow_mut();
+        if let Some((_, w)) = inner.waiters.iter_mut().find(|(t, _)| *t == ticket) {
+            w.clone_from(cx.waker());
+            return Poll::Pending;
+        }
+        if self.registered {
+            return Poll::Ready(());
+        }
+        inner.waiters.push((ticket, cx.waker().clone()));
+        drop(inner);
+        self.registered = true;
+        Poll::Pending
+    }
+}
+
+impl Drop for Woken<'_> {
+    fn drop(&mut self) {
+        let ticket = self.ticket;
+        self.q
+            .inner
+            .borrow_mut()
+            .waiters
+            .retain(|(t, _)| *t != ticket);
+    }
+}

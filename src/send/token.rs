@@ -1,0 +1,177 @@
+//! The token of a call: the user's token function checked, and the single-flight refresh after a 401.
+
+use super::race::{race, First};
+use super::{abort, aborted, Failure, Platform};
+use crate::error::{Error, ErrorKind};
+use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Wake, Waker};
+
+/// Where the token comes from. Never printed.
+pub enum Credential {
+    /// No token: a proxy adds it.
+    None,
+    /// A string, checked when the client was made.
+    Static(String),
+    /// The user's function (`Platform::token`), called before each attempt.
+    Function,
+}
+
+impl fmt::Debug for Credential {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Credential::None => "Credential::None",
+            Credential::Static(_) => "Credential::Static(<redacted>)",
+            Credential::Function => "Credential::Function",
+        })
+    }
+}
+
+/// How a call of the token function failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TokenFailure {
+    /// It threw instead of returning.
+    Threw,
+    /// Its promise rejected.
+    Rejected,
+    /// It rejected with an SDK error: one of kind `unauthorized` or `aborted` is passed on as it
+    /// is, any other reads as a rejection.
+    Error(Error),
+}
+
+/// What a call of the token function gave: a string, something else (`None`), or a failure.
+pub type TokenResult = Result<Option<String>, TokenFailure>;
+
+/// A token future, kept to be shared by the calls that wait for the same refresh.
+type Running = Pin<Box<dyn Future<Output = TokenResult>>>;
+
+fn token_error(why: &str) -> Failure {
+    Error::new(
+        ErrorKind::Unauthorized,
+        format!("the accessToken function {why}"),
+    )
+    .into()
+}
+
+/// Waits for a token (or the abort of the call), then checks it: a non-empty string.
+pub(super) async fn checked<P: Platform>(
+    got: impl Future<Output = TokenResult>,
+    p: &P,
+    signal: Option<&P::Signal>,
+) -> Result<String, Failure> {
+    let got = match race(abort(p, signal), got).await {
+        First::A(()) => return Err(aborted(p, signal)),
+        First::B(got) => got,
+    };
+    match got {
+        Ok(Some(token)) if !token.is_empty() => Ok(token),
+        Ok(_) => Err(token_error(
+            "must return a non-empty string (or a promise of one)",
+        )),
+        Err(TokenFailure::Threw) => Err(token_error("threw an error")),
+        Err(TokenFailure::Error(e))
+            if matches!(e.kind, ErrorKind::Unauthorized | ErrorKind::Aborted) =>
+        {
+            Err(e.into())
+        }
+        Err(_) => Err(token_error("rejected")),
+    }
+}
+
+/// The client's refresh: how many were started, and the last one.
+#[derive(Default)]
+pub(super) struct Refresh {
+    generation: Cell<u64>,
+    current: RefCell<Option<Rc<Shared>>>,
+}
+
+impl Refresh {
+    /// The generation a token asked for now belongs to.
+    pub fn generation(&self) -> u64 {
+        self.generation.get()
+    }
+
+    /// After a 401 to a token of `generation`: the refresh in flight if it is newer than that
+    /// token, else a new one (`start` calls the token function). Every call that saw a 401 with a
+    /// token of the same generation shares one call of the function.
+    pub fn join(&self, generation: u64, start: impl FnOnce() -> Running) -> Joined {
+        let mut current = self.current.borrow_mut();
+        let shared = match &*current {
+            Some(s) if self.generation.get() > generation => s.clone(),
+            _ => {
+                let s = Rc::new(Shared {
+                    state: RefCell::new(Step::Running(start())),
+                    wakers: Arc::default(),
+                });
+                self.generation.set(self.generation.get() + 1);
+                *current = Some(s.clone());
+                s
+            }
+        };
+        Joined(shared)
+    }
+}
+
+/// One call of the token function, polled by whichever waiting call runs, its result kept for all.
+struct Shared {
+    state: RefCell<Step>,
+    wakers: Arc<Wakers>,
+}
+
+enum Step {
+    Running(Running),
+    Done(TokenResult),
+}
+
+/// The wakers of every call waiting for a refresh: each is woken when it ends, whoever polled it.
+#[derive(Default)]
+struct Wakers(Mutex<Vec<Waker>>);
+
+impl Wake for Wakers {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        let all = std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()));
+        for w in all {
+            w.wake();
+        }
+    }
+}
+
+/// A call's wait for a shared refresh.
+pub(super) struct Joined(Rc<Shared>);
+
+impl Future for Joined {
+    type Output = TokenResult;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<TokenResult> {
+        let shared = &self.0;
+        let mut state = shared.state.borrow_mut();
+        let running = match &mut *state {
+            Step::Running(running) => running,
+            Step::Done(done) => return Poll::Ready(done.clone()),
+        };
+        {
+            let mut wakers = shared.wakers.0.lock().unwrap_or_else(|e| e.into_inner());
+            if !wakers.iter().any(|w| w.will_wake(cx.waker())) {
+                wakers.push(cx.waker().clone());
+            }
+        }
+        let waker = Waker::from(shared.wakers.clone());
+        match running.as_mut().poll(&mut Context::from_waker(&waker)) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(done) => {
+                *state = Step::Done(done.clone());
+                drop(state);
+                shared.wakers.wake_by_ref();
+                Poll::Ready(done)
+            }
+        }
+    }
+}
