@@ -1,38 +1,26 @@
-//! The JS `Client`: options, the request of each call, and the synchronous steps that the send loop
-//! (`js/send.js`) asks for: the token's header, the limiter, the retry policy, decoding.
+//! The JS `Client`: its options and transport, and each call checked, built and sent by the
+//! send loop (`crate::send`) on the JS platform.
 
 use super::js::{self, get, to_js_error};
 use super::options::{self, Options, Token};
+use super::platform::Js;
 use crate::catalog::{self, Method, Operation, Shape};
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::family::Family;
-use crate::limit::{Admit, Limiter};
+use crate::json::{self, Json};
 use crate::request::{self, Body, Prepared};
-use crate::response::{self, Decoded};
-use crate::retry::{self, Outcome, Policy};
-use std::cell::RefCell;
+use crate::send::{self, Credential, Failure, Reply, Transport};
+use crate::validate::{details, Issue, IssueCode, PathSeg};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::future_to_promise;
 
 /// A client of the Svc API. Holds the options; the token only ever goes into the Authorization header.
 #[wasm_bindgen(skip_typescript)]
 pub struct Client {
     opts: Options,
-    limiter: Option<RefCell<Limiter>>,
-}
-
-/// The JSON text of a query or body given to `request()`, or the validation error of what JSON cannot hold.
-fn wire_text(value: &JsValue) -> Result<String, JsValue> {
-    js::to_wire(value)
-        .map(|text| text.as_string().unwrap_or_default())
-        .map_err(|e| {
-            let issue = crate::validate::Issue {
-                path: vec![],
-                code: crate::validate::IssueCode::InvalidFormat,
-                message: super::message_of(&e),
-                details: crate::validate::details([("format", "JSON".into())]),
-            };
-            to_js_error(&Error::validation(vec![issue]))
-        })
+    transport: Rc<Transport<Js>>,
 }
 
 pub fn operation(id: &JsValue) -> Result<&'static Operation, JsValue> {
@@ -43,59 +31,200 @@ pub fn operation(id: &JsValue) -> Result<&'static Operation, JsValue> {
         .ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(&name))))
 }
 
-/// What the send loop sends, as `send.js`'s `callOf` takes it.
-struct Call<'a> {
+fn config(message: impl Into<String>, op: Option<&str>) -> JsValue {
+    let e = Error::config(message);
+    to_js_error(&match op {
+        Some(id) => e.with_operation(id),
+        None => e,
+    })
+}
+
+/// Path params, params and options from the arguments of an operation method, checked.
+fn split_args(
+    op: &Operation,
+    args: &js_sys::Array,
+) -> Result<(Vec<String>, JsValue, JsValue), JsValue> {
+    let names: Vec<&str> = op.path_params().collect();
+    let n = names.len() as u32;
+    let usage = || {
+        let mut parts: Vec<String> = names.iter().map(|p| format!("{p}: string")).collect();
+        parts.push("params?".into());
+        parts.push("options?".into());
+        format!("{}({})", op.id, parts.join(", "))
+    };
+    let mut path = Vec::with_capacity(names.len());
+    for (i, name) in names.iter().enumerate() {
+        let arg = args.get(i as u32);
+        match arg.dyn_ref::<js_sys::JsString>() {
+            Some(s) if s.is_valid_utf16() => path.push(arg.as_string().unwrap_or_default()),
+            Some(_) => {
+                let message = format!(
+                    "{name} holds a lone surrogate: it is not Unicode text and cannot be sent as it is"
+                );
+                let issue = Issue {
+                    path: vec![PathSeg::Key(name.to_string().into())],
+                    code: IssueCode::InvalidFormat,
+                    message,
+                    details: details([("format", "Unicode text".into())]),
+                };
+                return Err(to_js_error(
+                    &Error::validation(vec![issue]).with_operation(op.id),
+                ));
+            }
+            None if arg.is_undefined() => {
+                return Err(config(
+                    format!("{name} is missing: call {}", usage()),
+                    Some(op.id),
+                ))
+            }
+            None => return Err(config(
+                format!(
+                    "{name} must be a string (ids are strings so that no digit is lost): call {}",
+                    usage()
+                ),
+                Some(op.id),
+            )),
+        }
+    }
+    if (n + 2..args.length()).any(|i| !args.get(i).is_undefined()) {
+        return Err(config(
+            format!("too many arguments: call {}", usage()),
+            Some(op.id),
+        ));
+    }
+    Ok((path, args.get(n), args.get(n + 1)))
+}
+
+/// A call's timeout, retries and signal: its options over the client's.
+fn call_options(
+    opts: &Options,
+    options: &JsValue,
+    op: Option<&str>,
+) -> Result<(send::Options, Option<JsValue>), JsValue> {
+    let defaults = send::Options {
+        timeout_ms: opts.timeout_ms,
+        max_retries: opts.max_retries,
+        max_response_bytes: opts.max_response_bytes,
+        raw: false,
+    };
+    if options.is_undefined() || options.is_null() {
+        return Ok((defaults, None));
+    }
+    options::check_call(options).inspect_err(|e| {
+        if let Some(id) = op {
+            let _ = js_sys::Reflect::set(e, &"operationId".into(), &id.into());
+        }
+    })?;
+    let count = |key: &str, default: u32| get(options, key).as_f64().map_or(default, |n| n as u32);
+    let signal = get(options, "signal");
+    Ok((
+        send::Options {
+            timeout_ms: count("timeoutMs", defaults.timeout_ms),
+            max_retries: count("maxRetries", defaults.max_retries),
+            ..defaults
+        },
+        (!signal.is_undefined()).then_some(signal),
+    ))
+}
+
+/// A request built, ready for the loop: its headers and its body as JS values.
+struct Ready {
     method: Method,
-    shape: Shape,
-    prepared: Prepared,
-    files: &'a JsValue,
-    options: &'a JsValue,
-    /// Without the Authorization header (`prepare()`).
-    bare: bool,
+    url: String,
+    headers: Vec<(String, String)>,
+    body: JsValue,
+}
+
+impl Ready {
+    fn of(prepared: Prepared, files: &JsValue) -> Ready {
+        let multipart = matches!(prepared.body, Body::Multipart { .. });
+        let body = match &prepared.body {
+            Body::None => JsValue::UNDEFINED,
+            Body::Json(text) => JsValue::from_str(text),
+            Body::Multipart { field } => js::form_data(field, files),
+        };
+        let headers = prepared
+            .headers
+            .into_iter()
+            .filter(|(k, _)| !(multipart && k == "Content-Type"))
+            .collect();
+        Ready {
+            method: prepared.method,
+            url: prepared.url,
+            headers,
+            body,
+        }
+    }
+}
+
+/// An error of the loop as an SvcError, with the cause of a network failure.
+fn failure_to_js(f: Failure) -> JsValue {
+    let e = to_js_error(&f.error);
+    if let Some(c) = f.cause {
+        js::with_cause(&e, &c.message, c.code.as_deref(), &c.host);
+    }
+    e
 }
 
 impl Client {
-    fn call_of(&self, call: Call) -> JsValue {
-        let mut lines = format!("{}\n{}\n", call.method.as_str(), call.prepared.url);
-        let authorization = self.static_authorization().filter(|_| !call.bare);
-        for (k, v) in call.prepared.headers.iter().chain(authorization.iter()) {
-            if matches!(call.prepared.body, Body::Multipart { .. }) && k == "Content-Type" {
-                continue;
+    fn build(
+        &self,
+        op: &'static Operation,
+        path: &[String],
+        params: &JsValue,
+    ) -> Result<Ready, JsValue> {
+        let checked = super::params::check(op, params, self.opts.max_request_bytes)
+            .map_err(|issues| to_js_error(&Error::validation(issues).with_operation(op.id)))?;
+        let value = match checked.text.as_deref().map(json::parse) {
+            Some(Ok(v)) => v,
+            _ => Json::Null,
+        };
+        let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+        let prepared = request::build_json(op, &self.opts.target, &refs, &value)
+            .map_err(|e| to_js_error(&e.with_operation(op.id)))?;
+        Ok(Ready::of(prepared, &checked.files))
+    }
+
+    /// Sends a built request through the loop; the promise of its result.
+    fn send(
+        &self,
+        ready: Ready,
+        shape: Shape,
+        operation: Option<&'static str>,
+        options: send::Options,
+        signal: Option<JsValue>,
+    ) -> js_sys::Promise {
+        let transport = self.transport.clone();
+        future_to_promise(async move {
+            let call = send::Call {
+                method: ready.method,
+                url: &ready.url,
+                headers: &ready.headers,
+                body: &ready.body,
+                shape,
+                operation,
+                options,
+                signal: signal.as_ref(),
+            };
+            match transport.send(&call).await {
+                Ok(Reply::Json(text)) => Ok(super::json_to_js(&text)),
+                Ok(Reply::Binary {
+                    bytes,
+                    content_type,
+                }) => Ok(js::blob(&bytes, content_type.as_deref().unwrap_or(""))),
+                Ok(Reply::Raw(answer)) => Ok(js::pass_back(
+                    &answer.raw.response,
+                    answer.raw.secret.as_deref(),
+                    options.timeout_ms as f64,
+                )),
+                Err(f) => Err(failure_to_js(f)),
             }
-            lines.push_str(k);
-            lines.push('\n');
-            lines.push_str(v);
-            lines.push('\n');
-        }
-        let (body, field) = match &call.prepared.body {
-            Body::None => (None, None),
-            Body::Json(text) => (Some(text.as_str()), None),
-            Body::Multipart { field } => (None, Some(*field)),
-        };
-        let kind = match call.shape {
-            Shape::List(_) => "list",
-            Shape::Binary => "binary",
-            _ => "json",
-        };
-        js::call_of(&lines, body, field, call.files, kind, call.options)
+        })
     }
+}
 
-    /// `("Authorization", ...)` for a token given as a string (checked when the client was made).
-    fn static_authorization(&self) -> Option<(String, String)> {
-        match &self.opts.token {
-            Token::Static(t) => request::authorization(t)
-                .ok()
-                .map(|h| ("Authorization".into(), h)),
-            _ => None,
-        }
-    }
-
-    fn secret(&self, token: Option<String>) -> Option<String> {
-        match &self.opts.token {
-            Token::Static(t) => Some(t.clone()),
-            _ => token,
-        }
-    }
+fn settle(result: Result<js_sys::Promise, JsValue>) -> js_sys::Promise {
+    result.unwrap_or_else(|e| js_sys::Promise::reject(&e))
 }
 
 #[wasm_bindgen]
@@ -103,88 +232,158 @@ impl Client {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Client, JsValue> {
         let opts = options::read(&options)?;
-        let limiter = opts.limits().map(|l| RefCell::new(Limiter::new(l)));
-        Ok(Client { opts, limiter })
+        let (credential, token) = match &opts.token {
+            Token::Static(t) => (Credential::Static(t.clone()), None),
+            Token::Func(f) => (Credential::Function, Some(f.clone())),
+            Token::None => (Credential::None, None),
+        };
+        let platform = Js {
+            fetch: opts.fetch.clone(),
+            token,
+        };
+        let transport = Rc::new(Transport::new(platform, credential, opts.limits()));
+        Ok(Client { opts, transport })
     }
 
     /// What the limiter allows now: per minute, in flight, today, and what the server last said.
     #[wasm_bindgen(js_name = rateLimitState)]
     pub fn rate_limit_state(&self) -> JsValue {
-        match &self.limiter {
-            Some(l) => {
-                let state = l.borrow_mut().state(crate::clock::now_ms());
-                super::json_to_js(&serde_json::to_string(&state).unwrap_or_default())
-            }
+        match self.transport.rate_limit_state() {
+            Some(state) => super::json_to_js(&serde_json::to_string(&state).unwrap_or_default()),
             None => JsValue::NULL,
         }
     }
 
-    /// The call of operation number `index` for the send loop: its path params (strings, checked by
-    /// `send.js`) and its params as the caller gave them, validated here; `bare` leaves the
-    /// Authorization header out (`prepare()`).
-    #[wasm_bindgen(js_name = __build, skip_typescript)]
-    pub fn build(
-        &self,
-        index: u32,
-        path: Vec<String>,
-        params: JsValue,
-        bare: bool,
-    ) -> Result<JsValue, JsValue> {
-        let op = catalog::OPERATIONS
-            .get(index as usize)
-            .ok_or_else(|| to_js_error(&Error::config("no operation at this index")))?;
-        let checked = super::params::check(op, &params, self.opts.max_request_bytes)
-            .map_err(|issues| to_js_error(&Error::validation(issues).with_operation(op.id)))?;
-        let value = match checked.text.as_deref().map(crate::json::parse) {
-            Some(Ok(v)) => v,
-            _ => crate::json::Json::Null,
-        };
-        let refs: Vec<&str> = path.iter().map(String::as_str).collect();
-        let prepared = request::build_json(op, &self.opts.target, &refs, &value)
-            .map_err(|e| to_js_error(&e.with_operation(op.id)))?;
-        Ok(self.call_of(Call {
-            method: op.method,
-            shape: op.response,
-            prepared,
-            files: &checked.files,
-            options: &JsValue::UNDEFINED,
-            bare,
-        }))
+    /// Calls operation `id` with the arguments of its method: checked, built and sent.
+    #[wasm_bindgen(js_name = __call, skip_typescript)]
+    pub fn call(&self, id: JsValue, args: js_sys::Array) -> js_sys::Promise {
+        settle((|| {
+            let op = operation(&id)?;
+            let (path, params, options) = split_args(op, &args)?;
+            let (options, signal) = call_options(&self.opts, &options, Some(op.id))?;
+            let ready = self.build(op, &path, &params)?;
+            Ok(self.send(ready, op.response, Some(op.id), options, signal))
+        })())
     }
 
-    /// A call that is not in the table, for the send loop: `request(method, family, path, { query?, body? }, options?)`.
-    #[wasm_bindgen(js_name = __startRequest, skip_typescript)]
-    pub fn start_request(
+    /// The request an operation would send, validated; nothing is sent. The Authorization header is left out.
+    #[wasm_bindgen(js_name = __prepare, skip_typescript)]
+    pub fn prepare(&self, id: JsValue, args: js_sys::Array) -> js_sys::Promise {
+        settle((|| {
+            let op = operation(&id)?;
+            args.push(&JsValue::UNDEFINED);
+            let (path, params, options) = split_args(op, &args)?;
+            if !options.is_undefined() {
+                return Err(config(
+                    format!("prepare takes ({}, ...pathParams, params?)", op.id),
+                    None,
+                ));
+            }
+            let ready = self.build(op, &path, &params)?;
+            Ok(js_sys::Promise::resolve(&js::prepared(
+                ready.method.as_str(),
+                &ready.url,
+                &header_lines(&ready.headers),
+                &ready.body,
+            )))
+        })())
+    }
+
+    /// The edge proxy's upstream call: the answer as it came (the body a stream, the token redacted).
+    #[wasm_bindgen(js_name = __forward, skip_typescript)]
+    pub fn forward(&self, id: JsValue, path: Vec<String>, params: JsValue) -> js_sys::Promise {
+        settle((|| {
+            let op = operation(&id)?;
+            let ready = self.build(op, &path, &params)?;
+            let (options, _) = call_options(&self.opts, &JsValue::UNDEFINED, None)?;
+            let options = send::Options {
+                raw: true,
+                ..options
+            };
+            Ok(self.send(ready, op.response, Some(op.id), options, None))
+        })())
+    }
+
+    /// A call that is not in the table: `request(method, family, path, { query?, body? }, options?)`.
+    #[wasm_bindgen(js_name = __request, skip_typescript)]
+    pub fn request(
         &self,
         method: JsValue,
         family: JsValue,
         path: JsValue,
         init: JsValue,
         options: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    ) -> js_sys::Promise {
+        settle((|| {
+            let prepared = self.start_request(method, family, path, init)?;
+            let (options, signal) = call_options(&self.opts, &options, None)?;
+            let ready = Ready::of(prepared, &JsValue::UNDEFINED);
+            Ok(self.send(ready, Shape::Empty, None, options, signal))
+        })())
+    }
+}
+
+/// Headers as `name\nvalue\n` lines, for the one crossing that makes them an object.
+fn header_lines(headers: &[(String, String)]) -> String {
+    let mut lines = String::new();
+    for (k, v) in headers {
+        lines.push_str(k);
+        lines.push('\n');
+        lines.push_str(v);
+        lines.push('\n');
+    }
+    lines
+}
+
+/// The JSON text of a query or body given to `request()`, or the validation error of what JSON cannot hold.
+fn wire_text(value: &JsValue) -> Result<String, JsValue> {
+    js::to_wire(value)
+        .map(|text| text.as_string().unwrap_or_default())
+        .map_err(|e| {
+            let issue = Issue {
+                path: vec![],
+                code: IssueCode::InvalidFormat,
+                message: super::message_of(&e),
+                details: details([("format", "JSON".into())]),
+            };
+            to_js_error(&Error::validation(vec![issue]))
+        })
+}
+
+impl Client {
+    fn start_request(
+        &self,
+        method: JsValue,
+        family: JsValue,
+        path: JsValue,
+        init: JsValue,
+    ) -> Result<Prepared, JsValue> {
         let m = method
             .as_string()
             .and_then(|m| Method::parse(&m))
-            .ok_or_else(|| {
-                to_js_error(&Error::config(
-                    "method must be one of GET, POST, PUT, PATCH, DELETE",
-                ))
-            })?;
+            .ok_or_else(|| config("method must be one of GET, POST, PUT, PATCH, DELETE", None))?;
         let f = family
             .as_string()
             .and_then(|f| Family::from_name(&f))
             .ok_or_else(|| {
-                to_js_error(&Error::config(
+                config(
                     "family must be one of books, inventory, invoice, billing, crm",
-                ))
+                    None,
+                )
             })?;
-        let path = path
-            .as_string()
-            .ok_or_else(|| to_js_error(&Error::config("path must be a string")))?;
+        let path = match path.dyn_ref::<js_sys::JsString>() {
+            Some(s) if s.is_valid_utf16() => path.as_string().unwrap_or_default(),
+            Some(_) => return Err(config(
+                "path holds a lone surrogate: it is not Unicode text and cannot be sent as it is",
+                None,
+            )),
+            None => return Err(config("path must be a string", None)),
+        };
         if !init.is_undefined() && !js::is_params(&init) {
-            return Err(to_js_error(&Error::config(
+            return Err(config(
                 "the fourth argument must be { query?, body? }",
-            )));
+                None,
+            ));
         }
         let query = get(&init, "query");
         let query = if query.is_undefined() {
@@ -192,7 +391,7 @@ impl Client {
         } else {
             match serde_json::from_str(&wire_text(&query)?) {
                 Ok(serde_json::Value::Object(m)) => m,
-                _ => return Err(to_js_error(&Error::config("query must be an object"))),
+                _ => return Err(config("query must be an object", None)),
             }
         };
         let body = get(&init, "body");
@@ -201,232 +400,26 @@ impl Client {
         } else {
             Some(
                 serde_json::from_str(&wire_text(&body)?)
-                    .map_err(|e| to_js_error(&Error::config(format!("body: {e}"))))?,
+                    .map_err(|e| config(format!("body: {e}"), None))?,
             )
         };
         let query_value = serde_json::Value::Object(query);
         let mut issues =
-            crate::validate::unrepresentable_issues(&crate::json::of_value(&query_value), "query");
+            crate::validate::unrepresentable_issues(&json::of_value(&query_value), "query");
         if let Some(body) = &body {
             issues.extend(crate::validate::unrepresentable_issues(
-                &crate::json::of_value(body),
+                &json::of_value(body),
                 "body",
             ));
+        }
+        if !issues.is_empty() {
+            return Err(to_js_error(&Error::validation(issues)));
         }
         let query = match query_value {
             serde_json::Value::Object(m) => m,
             _ => serde_json::Map::new(),
         };
-        if !issues.is_empty() {
-            return Err(to_js_error(&Error::validation(issues)));
-        }
-        let prepared = request::build_raw(m, f, &path, &self.opts.target, &query, body.as_ref())
-            .map_err(|e| to_js_error(&e))?;
-        let options = if options.is_undefined() || options.is_null() {
-            js_sys::Object::new().into()
-        } else {
-            options::check_call(&options)?;
-            options
-        };
-        Ok(self.call_of(Call {
-            method: m,
-            shape: Shape::Empty,
-            prepared,
-            files: &JsValue::UNDEFINED,
-            options: &options,
-            bare: false,
-        }))
-    }
-
-    /// Checks the options of one call as the client's own are checked.
-    #[wasm_bindgen(js_name = __checkCallOptions, skip_typescript)]
-    pub fn check_call_options(&self, options: JsValue) -> Result<(), JsValue> {
-        options::check_call(&options)
-    }
-
-    /// `{ fetch, token, secret, timeoutMs, maxRetries, limited, maxResponseBytes }`: the client's fetch (or undefined), its
-    /// token function (undefined for a string, which the calls carry already), the string token
-    /// (`secret`, which no error may quote), its defaults, whether it has a limiter, and its limit on answers.
-    #[wasm_bindgen(js_name = __transport, skip_typescript)]
-    pub fn transport(&self) -> JsValue {
-        let token = match &self.opts.token {
-            Token::Func(f) => f.clone().into(),
-            _ => JsValue::UNDEFINED,
-        };
-        let secret = match &self.opts.token {
-            Token::Static(t) => Some(t.as_str()),
-            _ => None,
-        };
-        js::transport_of(
-            self.opts.fetch.clone().map(JsValue::from).as_ref(),
-            &token,
-            secret,
-            self.opts.timeout_ms as f64,
-            self.opts.max_retries,
-            self.limiter.is_some(),
-            self.opts.max_response_bytes as f64,
-        )
-    }
-
-    /// The Authorization header of a token a token function gave, or an `unauthorized` SvcError.
-    #[wasm_bindgen(js_name = __authorization, skip_typescript)]
-    pub fn authorization(&self, token: &str) -> Result<String, JsValue> {
-        request::authorization(token).map_err(|e| to_js_error(&e.without_secret(Some(token))))
-    }
-
-    /// A place in the limiter's queue, or -1 without a limiter.
-    #[wasm_bindgen(js_name = __enqueue, skip_typescript)]
-    pub fn enqueue(&self) -> f64 {
-        self.limiter
-            .as_ref()
-            .map_or(-1.0, |l| l.borrow_mut().enqueue() as f64)
-    }
-
-    /// Whether the call holding `ticket` may start: -1 go, Infinity wait until woken, else wait
-    /// that many ms; a `rate_limited` SvcError when the daily quota is spent.
-    #[wasm_bindgen(js_name = __poll, skip_typescript)]
-    pub fn poll(&self, ticket: f64) -> Result<f64, JsValue> {
-        let Some(limiter) = &self.limiter else {
-            return Ok(-1.0);
-        };
-        let now = crate::clock::now_ms();
-        let decision = limiter.borrow_mut().poll(ticket as u64, now);
-        match decision {
-            Admit::Go => Ok(-1.0),
-            Admit::Wait(ms) => Ok(ms.map_or(f64::INFINITY, |m| m as f64)),
-            Admit::QuotaSpent { until } => {
-                let mut e = Error::new(
-                    ErrorKind::RateLimited,
-                    format!(
-                        "the daily quota of {} requests of this plan is spent; it renews at the next day (UTC)",
-                        limiter.borrow().limits().daily
-                    ),
-                );
-                e.retry_after_ms = Some((until - now).max(0) as u64);
-                Err(to_js_error(&e))
-            }
-        }
-    }
-
-    /// The ticket at the head of the limiter's queue, or -1.
-    #[wasm_bindgen(js_name = __head, skip_typescript)]
-    pub fn head(&self) -> f64 {
-        self.limiter
-            .as_ref()
-            .and_then(|l| l.borrow().head())
-            .map_or(-1.0, |t| t as f64)
-    }
-
-    /// Leaves the queue without starting (an aborted wait).
-    #[wasm_bindgen(js_name = __cancel, skip_typescript)]
-    pub fn cancel(&self, ticket: f64) {
-        if let Some(l) = &self.limiter {
-            l.borrow_mut().cancel(ticket as u64);
-        }
-    }
-
-    /// A started call has ended: its slot is free.
-    #[wasm_bindgen(js_name = __finish, skip_typescript)]
-    pub fn finish(&self) {
-        if let Some(l) = &self.limiter {
-            l.borrow_mut().finish(crate::clock::now_ms());
-        }
-    }
-
-    /// What an answer tells the limiter: the server's rate-limit headers, and a 429's wait.
-    #[wasm_bindgen(js_name = __observe, skip_typescript)]
-    pub fn observe(
-        &self,
-        status: u16,
-        limit: Option<String>,
-        remaining: Option<String>,
-        reset: Option<String>,
-        retry_after: Option<String>,
-    ) {
-        let Some(l) = &self.limiter else {
-            return;
-        };
-        let now = crate::clock::now_ms();
-        let num = |v: Option<String>| v.and_then(|v| v.trim().parse::<u64>().ok());
-        let count = |v: Option<String>| num(v).and_then(|n| u32::try_from(n).ok());
-        let mut l = l.borrow_mut();
-        l.observe(count(limit), count(remaining), num(reset), now);
-        if status == 429 {
-            let wait = retry_after.and_then(|v| retry::parse_retry_after(&v, now));
-            l.back_off(wait.unwrap_or(1_000) as i64, now);
-        }
-    }
-
-    /// The wait before the next attempt, or -1 when the outcome is final. `status` is 0 for a
-    /// timeout or a network failure (`timedOut` tells which).
-    #[wasm_bindgen(js_name = __retryDelay, skip_typescript)]
-    pub fn retry_delay(
-        &self,
-        method: &str,
-        retries: u32,
-        max_retries: u32,
-        status: u16,
-        timed_out: bool,
-        retry_after: Option<String>,
-    ) -> f64 {
-        let method = Method::parse(method).unwrap_or(Method::Post);
-        let outcome = match status {
-            0 if timed_out => Outcome::Timeout,
-            0 => Outcome::Network,
-            s => Outcome::Status(
-                s,
-                retry_after.and_then(|v| retry::parse_retry_after(&v, crate::clock::now_ms())),
-            ),
-        };
-        Policy::new(max_retries)
-            .next_delay(method, retries, outcome, js_sys::Math::random())
-            .map_or(-1.0, |ms| ms as f64)
-    }
-
-    /// The result of an answer of operation number `index` (-1: a `request()` call) as JSON text
-    /// (the id digits kept), undefined for the bytes of a binary answer, or an SvcError. The
-    /// content type matters to a binary answer only; `uncertain`: an earlier attempt may have
-    /// reached the server; `token` is the one the attempt carried, which no message may quote.
-    #[wasm_bindgen(js_name = __decode, skip_typescript)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn decode(
-        &self,
-        index: i32,
-        method: &str,
-        status: u16,
-        content_type: Option<String>,
-        body: &[u8],
-        retry_after: Option<String>,
-        uncertain: bool,
-        token: Option<String>,
-    ) -> Result<Option<String>, JsValue> {
-        let op = usize::try_from(index)
-            .ok()
-            .and_then(|i| catalog::OPERATIONS.get(i));
-        let method = Method::parse(method).unwrap_or(Method::Post);
-        let fail = |e: Error| {
-            let e = match op {
-                Some(op) => e.with_operation(op.id),
-                None => e,
-            };
-            to_js_error(&e.without_secret(self.secret(token.clone()).as_deref()))
-        };
-        if (200..300).contains(&status) || !retry::delete_already_done(method, status, uncertain) {
-            let shape = op.map_or(Shape::Empty, |op| op.response);
-            return match response::decode_shape(shape, status, content_type.as_deref(), body) {
-                Ok(Decoded::Json(text)) => Ok(Some(text)),
-                Ok(Decoded::Binary) => Ok(None),
-                Err(mut e) => {
-                    if status == 429 || status >= 500 {
-                        e.retry_after_ms = retry_after
-                            .and_then(|v| retry::parse_retry_after(&v, crate::clock::now_ms()));
-                    }
-                    Err(fail(e))
-                }
-            };
-        }
-        Ok(Some(
-            r#"{"code":0,"message":"already deleted: an earlier attempt went through"}"#.into(),
-        ))
+        request::build_raw(m, f, &path, &self.opts.target, &query, body.as_ref())
+            .map_err(|e| to_js_error(&e))
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::error::Error;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(module = "/src/wasm/js/runtime.js")]
 extern "C" {
@@ -17,31 +18,28 @@ extern "C" {
     /// `{ name, blob }` of an upload's file (a Blob, a File or `{ name, data }`), or null.
     #[wasm_bindgen(js_name = fileOf)]
     pub fn file_of(value: &JsValue) -> JsValue;
-}
-
-#[wasm_bindgen(module = "/src/wasm/js/send.js")]
-extern "C" {
-    /// A call for the send loop: `lines` are the method, the URL, and each header's name and value;
-    /// `kind` json, list or binary.
-    #[wasm_bindgen(js_name = callOf)]
-    pub fn call_of(
-        lines: &str,
-        body: Option<&str>,
-        multipart_field: Option<&str>,
-        files: &JsValue,
-        kind: &str,
-        options: &JsValue,
-    ) -> JsValue;
-    #[wasm_bindgen(js_name = transportOf)]
-    pub fn transport_of(
-        fetch: Option<&JsValue>,
-        token: &JsValue,
-        secret: Option<&str>,
-        timeout_ms: f64,
-        max_retries: u32,
-        limited: bool,
-        max_response_bytes: f64,
-    ) -> JsValue;
+    /// A FormData with every file (`{ name, blob }`) under `field`.
+    #[wasm_bindgen(js_name = formData)]
+    pub fn form_data(field: &str, files: &JsValue) -> JsValue;
+    /// A Blob of these bytes.
+    pub fn blob(bytes: &[u8], content_type: &str) -> JsValue;
+    /// What `prepare()` gives: `{ method, url, headers, body }` (`lines`: each header's name and value).
+    pub fn prepared(method: &str, url: &str, lines: &str, body: &JsValue) -> JsValue;
+    /// Sets the cause of a network error: an Error with the code and the host.
+    #[wasm_bindgen(js_name = withCause)]
+    pub fn with_cause(error: &JsValue, message: &str, code: Option<&str>, host: &str);
+    /// Every byte of an answer's body (a Uint8Array), or null once it is known to be above `max`.
+    #[wasm_bindgen(js_name = readAll)]
+    pub fn read_all(response: &JsValue, declared: Option<String>, max: f64) -> js_sys::Promise;
+    /// Lets go of an unread body.
+    pub fn discard(response: &JsValue);
+    /// `[promise, remove]`: a promise that resolves when the signal aborts, and what removes its listener.
+    #[wasm_bindgen(js_name = onAbort)]
+    pub fn on_abort_pair(signal: &JsValue) -> js_sys::Array;
+    /// A proxied answer: `{ status, headers, body }`, the passed-back headers and the body's stream
+    /// with every spelling of `secret` redacted, erroring when the service stalls for `idle_ms`.
+    #[wasm_bindgen(js_name = passBack)]
+    pub fn pass_back(response: &JsValue, secret: Option<&str>, idle_ms: f64) -> JsValue;
 }
 
 pub fn to_js_error(e: &Error) -> JsValue {
@@ -50,4 +48,10 @@ pub fn to_js_error(e: &Error) -> JsValue {
 
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A promise that resolves when the signal aborts, and the function that removes its listener.
+pub fn on_abort(signal: &JsValue) -> (js_sys::Promise, js_sys::Function) {
+    let pair = on_abort_pair(signal);
+    (pair.get(0).unchecked_into(), pair.get(1).unchecked_into())
 }

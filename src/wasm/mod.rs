@@ -4,6 +4,7 @@ pub mod client;
 mod js;
 mod options;
 mod params;
+mod platform;
 mod proxy;
 
 use crate::catalog;
@@ -67,16 +68,13 @@ pub fn validate(operation_id: JsValue, params: JsValue) -> Result<JsValue, JsVal
     Ok(json_to_js(&format!(r#"{{"ok":false,"issues":{text}}}"#)))
 }
 
-/// `{ id, index, pathParams }` of an operation, for the send loop; a config SvcError for an unknown id.
+/// `{ id, pathParams, list }` of an operation, for the pages of a list; a config SvcError for an unknown id.
 #[wasm_bindgen(js_name = __operation, skip_typescript)]
 pub fn operation(operation_id: JsValue) -> Result<JsValue, JsValue> {
     let op = client::operation(&operation_id)?;
-    let index = catalog::OPERATIONS
-        .iter()
-        .position(|o| std::ptr::eq(o, op))
-        .unwrap_or_default();
     let names: Vec<&str> = op.path_params().collect();
-    let info = serde_json::json!({ "id": op.id, "index": index, "pathParams": names });
+    let list = matches!(op.response, catalog::Shape::List(_));
+    let info = serde_json::json!({ "id": op.id, "pathParams": names, "list": list });
     Ok(json_to_js(&info.to_string()))
 }
 

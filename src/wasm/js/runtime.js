@@ -1,5 +1,5 @@
-// The JS half of the wasm bindings: the SvcError class, user input as JSON, an upload's form data,
-// redaction of the token. The send loop is in send.js, the rule engine in rules.js.
+// The JS half of the wasm bindings: the SvcError class, user input as JSON, an upload's files, and
+// the platform's streams (bodies read, a proxied body redacted). The rules and the send loop are Rust.
 
 const KINDS = new Set([
   "validation", "api", "rate_limited", "unauthorized", "network",
@@ -15,34 +15,6 @@ export class SvcError extends Error {
       if (extra[key] !== undefined) this[key] = extra[key];
     }
   }
-}
-
-/** Text with every occurrence of `secret` replaced by `[redacted]`. */
-export function redact(text, secret) {
-  return typeof text === "string" && secret && text.includes(secret) ? text.split(secret).join("[redacted]") : text;
-}
-
-/** Takes `secret` out of an error's message, stack and cause, whoever wrote them. */
-export function scrub(error, secret, depth = 0) {
-  if (!secret || error === null || typeof error !== "object" || depth > 8) return error;
-  for (const key of ["message", "stack"]) {
-    try {
-      const text = error[key];
-      if (typeof text === "string" && text.includes(secret)) {
-        Object.defineProperty(error, key, { value: redact(text, secret), writable: true, configurable: true, enumerable: false });
-      }
-    } catch {
-      // A frozen error keeps what it has; it never came from the token's holder.
-    }
-  }
-  let cause;
-  try {
-    cause = error.cause;
-  } catch {
-    return error;
-  }
-  if (cause !== undefined) scrub(cause, secret, depth + 1);
-  return error;
 }
 
 /** An SvcError from the JSON text the Rust side writes. */
@@ -222,3 +194,221 @@ export function formData(field, files) {
   for (const f of files) form.append(field, f.blob, f.name);
   return form;
 }
+
+/** A Blob of bytes the core holds. */
+export function blob(bytes, type) {
+  return new Blob([bytes], { type });
+}
+
+/** What `prepare()` gives: `{ method, url, headers, body }`; `lines` hold each header's name and value. */
+export function prepared(method, url, lines, body) {
+  const parts = lines.split("\n");
+  const headers = {};
+  for (let i = 0; i + 1 < parts.length; i += 2) headers[parts[i]] = parts[i + 1];
+  return { method, url, headers, body: body ?? null };
+}
+
+/** Sets the cause of a network error: an Error with the underlying code and the host. */
+export function withCause(error, message, code, host) {
+  const cause = new Error(message);
+  if (code !== undefined) cause.code = code;
+  cause.host = host;
+  Object.defineProperty(error, "cause", { value: cause, writable: true, configurable: true, enumerable: false });
+}
+
+/** A promise that resolves when `signal` aborts, and the function that removes its listener. */
+export function onAbort(signal) {
+  let remove = () => {};
+  const promise = new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener("abort", resolve, { once: true });
+    remove = () => signal.removeEventListener("abort", resolve);
+  });
+  return [promise, remove];
+}
+
+/** Lets go of an unread body. */
+export function discard(res) {
+  const body = res && res.body;
+  if (body && typeof body.cancel === "function") body.cancel().catch(() => {});
+}
+
+const TOO_LARGE = Symbol("too large");
+
+/** Every byte of an answer's body, or null once it is known to be above `max` bytes. */
+export async function readAll(res, declared, max) {
+  const length = declared == null ? NaN : Number(declared);
+  const body = res.body;
+  if (length > max) {
+    discard(res);
+    return null;
+  }
+  if (length <= max || !body || typeof body.getReader !== "function") {
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    return bytes.length > max ? null : bytes;
+  }
+  try {
+    return await readStream(body, max, () => TOO_LARGE);
+  } catch (e) {
+    if (e === TOO_LARGE) return null;
+    throw e;
+  }
+}
+
+/** Every byte of a stream, or the error of `tooMuch()` once more than `max` bytes came. */
+export async function readStream(stream, max, tooMuch) {
+  const reader = stream.getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > max) {
+      reader.cancel().catch(() => {});
+      throw tooMuch();
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** The names of the answer's headers a proxy hands back, each value with the token redacted. */
+const PASSED_BACK = ["content-type", "content-disposition", "retry-after", "x-rate-limit-limit", "x-rate-limit-remaining", "x-rate-limit-reset"];
+
+/** A proxied answer: its status, the headers passed back and its body, with `secret` redacted from both. */
+export function passBack(res, secret, idleMs) {
+  const headers = {};
+  for (const name of PASSED_BACK) {
+    const v = res.headers.get(name);
+    if (v) headers[name] = redactEscaped(v, secret);
+  }
+  return { status: res.status, headers, body: guarded(res.body, secret, idleMs) };
+}
+
+const BACKSLASH = 0x5c;
+
+function hexValue(b) {
+  if (b >= 0x30 && b <= 0x39) return b - 0x30;
+  const l = b | 0x20;
+  return l >= 0x61 && l <= 0x66 ? l - 0x61 + 10 : -1;
+}
+
+/**
+ * Where `secret` (visible ASCII) stands in `buf` from `from` on, each of its characters as it is or
+ * JSON-escaped (`\u0053`, `\/`): `[start, end]`, or null.
+ */
+function findSecret(buf, secret, from) {
+  const first = secret.charCodeAt(0);
+  for (let i = from; i < buf.length; i++) {
+    const b = buf[i];
+    if (b !== first && b !== BACKSLASH) continue;
+    let p = i;
+    let j = 0;
+    for (; j < secret.length && p < buf.length; j++) {
+      const c = secret.charCodeAt(j);
+      if (buf[p] === c) {
+        p++;
+      } else if (buf[p] === BACKSLASH && buf[p + 1] === 0x75 && p + 5 < buf.length) {
+        // A digit that is not hex makes the value negative.
+        const v = (hexValue(buf[p + 2]) << 12) | (hexValue(buf[p + 3]) << 8) | (hexValue(buf[p + 4]) << 4) | hexValue(buf[p + 5]);
+        if (v !== c) break;
+        p += 6;
+      } else if (c === 0x2f && buf[p] === BACKSLASH && buf[p + 1] === 0x2f) {
+        p += 2;
+      } else {
+        break;
+      }
+    }
+    if (j === secret.length) return [i, p];
+  }
+  return null;
+}
+
+const encoder = new TextEncoder();
+const MARK = encoder.encode("[redacted]");
+
+/** `bytes` with every spelling of `secret` redacted; `keep` bytes of the tail held back (a match may go on). */
+function redactBytes(bytes, secret, keep, emit) {
+  let start = 0;
+  for (let m = findSecret(bytes, secret, 0); m !== null; m = findSecret(bytes, secret, start)) {
+    if (m[0] > start) emit(bytes.slice(start, m[0]));
+    emit(MARK.slice());
+    start = m[1];
+  }
+  const held = Math.max(start, bytes.length - keep);
+  if (held > start) emit(bytes.slice(start, held));
+  return bytes.slice(held);
+}
+
+/** A header value with every spelling of `secret` redacted. */
+function redactEscaped(text, secret) {
+  if (!secret) return text;
+  const parts = [];
+  redactBytes(encoder.encode(text), secret, 0, (b) => parts.push(b));
+  let out = "";
+  const decoder = new TextDecoder();
+  for (const p of parts) out += decoder.decode(p, { stream: true });
+  return out + decoder.decode();
+}
+
+/**
+ * A proxied answer's body: every spelling of `secret` reads `[redacted]`, also across chunk edges,
+ * and a service that sends nothing for `idleMs` errors the stream (kind timeout) and is let go.
+ */
+function guarded(body, secret, idleMs) {
+  if (!body) return null;
+  const reader = body.getReader();
+  const keep = secret ? secret.length * 6 - 1 : 0;
+  let carry = new Uint8Array(0);
+  const next = () => {
+    if (!(idleMs > 0)) return reader.read();
+    let timer;
+    const stalled = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new SvcError("timeout", `the service sent nothing more for ${idleMs} ms`)), idleMs);
+    });
+    return Promise.race([reader.read(), stalled]).finally(() => clearTimeout(timer));
+  };
+  return new ReadableStream({
+    async pull(controller) {
+      let sent = false;
+      const emit = (b) => {
+        sent = true;
+        controller.enqueue(b);
+      };
+      try {
+        while (!sent) {
+          const { done, value } = await next();
+          if (done) {
+            if (secret) redactBytes(carry, secret, 0, emit);
+            else if (carry.length) emit(carry);
+            controller.close();
+            return;
+          }
+          if (!secret) {
+            emit(value);
+          } else {
+            const buf = new Uint8Array(carry.length + value.length);
+            buf.set(carry);
+            buf.set(value, carry.length);
+            carry = redactBytes(buf, secret, keep, emit);
+          }
+        }
+      } catch (e) {
+        reader.cancel(e).catch(() => {});
+        controller.error(e);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+

@@ -1,0 +1,286 @@
+//! The send loop's platform in JS: the global `fetch` or the user's, timers, abort signals, the
+//! token function, and bodies read as the runtime streams them.
+
+use super::js::{self, get};
+use crate::error::{Error, ErrorKind};
+use crate::send::{self, Answer, Failure, Outgoing, Platform, TokenFailure, TokenResult};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen]
+extern "C" {
+    /// The global fetch, looked up at each call (a test or a polyfill may replace it). Called as
+    /// gloo-net's `Request::send` calls it, but keeping the error, whose cause (`ECONNREFUSED`...)
+    /// the network error carries.
+    #[wasm_bindgen(js_name = fetch, catch)]
+    fn global_fetch(url: &str, init: &JsValue) -> Result<js_sys::Promise, JsValue>;
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(callback: &js_sys::Function, ms: f64) -> JsValue;
+    #[wasm_bindgen(js_name = clearTimeout)]
+    fn clear_timeout(id: &JsValue);
+}
+
+/// The JS side of a client: the user's fetch (else the global one, through gloo-net) and token function.
+pub struct Js {
+    pub fetch: Option<js_sys::Function>,
+    pub token: Option<js_sys::Function>,
+}
+
+/// An answer's body unread, with the controller that lets go of it.
+pub struct Raw {
+    pub response: JsValue,
+    controller: web_sys::AbortController,
+    /// The token the attempt carried, which a proxied body must not show.
+    pub secret: Option<String>,
+}
+
+/// Aborts the request when the attempt is dropped unfinished (a timeout, an abort).
+struct AbortOnDrop(Option<web_sys::AbortController>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if let Some(c) = self.0.take() {
+            c.abort();
+        }
+    }
+}
+
+/// A JS promise as a future that runs `cleanup` when dropped (a timer cleared, a listener removed).
+struct Settles {
+    promise: JsFuture,
+    cleanup: Option<Box<dyn FnOnce()>>,
+}
+
+impl Future for Settles {
+    type Output = Result<JsValue, JsValue>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let out = Pin::new(&mut self.promise).poll(cx);
+        if out.is_ready() {
+            self.cleanup = None;
+        }
+        out
+    }
+}
+
+impl Drop for Settles {
+    fn drop(&mut self) {
+        if let Some(cleanup) = self.cleanup.take() {
+            cleanup();
+        }
+    }
+}
+
+/// The host of a URL the core built (`https://host/...`), for the messages of network failures.
+fn host_of(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    rest.split(['/', '?', '#']).next().unwrap_or(rest)
+}
+
+fn string_of(v: &JsValue, key: &str) -> Option<String> {
+    get(v, key).as_string()
+}
+
+/// A fetch that failed: the host, the code of its cause (`ECONNREFUSED`...) and its messages.
+fn network(url: &str, e: &JsValue) -> Failure {
+    let cause = get(e, "cause");
+    let code = string_of(&cause, "code").or_else(|| string_of(e, "code"));
+    let what = string_of(e, "message").unwrap_or_else(|| {
+        e.as_string()
+            .unwrap_or_else(|| "the fetch failed".to_string())
+    });
+    let inner = (!cause.is_undefined()).then(|| {
+        string_of(&cause, "message")
+            .or_else(|| cause.as_string())
+            .unwrap_or_default()
+    });
+    Failure::network(host_of(url), &what, code.as_deref(), inner.as_deref())
+}
+
+fn header(response: &JsValue, name: &str) -> Option<String> {
+    let headers = get(response, "headers");
+    let get_fn = get(&headers, "get").dyn_into::<js_sys::Function>().ok()?;
+    get_fn
+        .call1(&headers, &JsValue::from_str(name))
+        .ok()
+        .and_then(|v| v.as_string())
+}
+
+impl Js {
+    /// The request's init: method, headers (with the Authorization of this attempt), body, signal.
+    fn init(&self, req: &Outgoing<'_, JsValue>, signal: &web_sys::AbortSignal) -> js_sys::Object {
+        let headers = js_sys::Object::new();
+        let set = |o: &js_sys::Object, k: &str, v: &JsValue| {
+            let _ = js_sys::Reflect::set(o, &JsValue::from_str(k), v);
+        };
+        for (k, v) in req.headers {
+            set(&headers, k, &JsValue::from_str(v));
+        }
+        if let Some(a) = req.authorization {
+            set(&headers, "Authorization", &JsValue::from_str(a));
+        }
+        let init = js_sys::Object::new();
+        set(&init, "method", &JsValue::from_str(req.method.as_str()));
+        set(&init, "headers", &headers);
+        if !req.body.is_undefined() {
+            set(&init, "body", req.body);
+        }
+        set(&init, "signal", signal);
+        init
+    }
+}
+
+impl Platform for Js {
+    type Body = JsValue;
+    type Raw = Raw;
+    type Signal = JsValue;
+
+    async fn fetch(&self, req: Outgoing<'_, JsValue>) -> Result<Answer<Raw>, Failure> {
+        let controller = web_sys::AbortController::new().map_err(|_| {
+            Failure::from(Error::config("AbortController is missing in this runtime"))
+        })?;
+        let init = self.init(&req, &controller.signal());
+        let mut guard = AbortOnDrop(Some(controller));
+        let url = JsValue::from_str(req.url);
+        let promise = match &self.fetch {
+            Some(f) => f
+                .call2(&JsValue::UNDEFINED, &url, &init)
+                .map(|v| js_sys::Promise::resolve(&v)),
+            None => global_fetch(req.url, &init),
+        };
+        let response = match promise {
+            Ok(p) => JsFuture::from(p).await,
+            Err(e) => Err(e),
+        }
+        .map_err(|e| network(req.url, &e))?;
+        let Some(controller) = guard.0.take() else {
+            return Err(Error::config("the attempt lost its controller").into());
+        };
+        let status = get(&response, "status").as_f64().unwrap_or(0.0) as u16;
+        let retry = status == 429 || status >= 500 || req.raw;
+        Ok(Answer {
+            status,
+            content_type: header(&response, "content-type"),
+            retry_after: if retry {
+                header(&response, "retry-after")
+            } else {
+                None
+            },
+            rate_limit: [
+                header(&response, "x-rate-limit-limit"),
+                header(&response, "x-rate-limit-remaining"),
+                header(&response, "x-rate-limit-reset"),
+            ],
+            raw: Raw {
+                response,
+                controller,
+                secret: req.secret.map(str::to_string),
+            },
+        })
+    }
+
+    async fn read(&self, raw: Raw, max: usize) -> Result<Vec<u8>, Failure> {
+        let Raw {
+            response,
+            controller,
+            ..
+        } = raw;
+        let guard = AbortOnDrop(Some(controller));
+        let declared = header(&response, "content-length");
+        let bytes = JsFuture::from(js::read_all(&response, declared, max as f64))
+            .await
+            .map_err(|e| Failure::network("the service", &super::message_of(&e), None, None))?;
+        std::mem::forget(guard);
+        if bytes.is_null() {
+            return Err(send::too_large(max).into());
+        }
+        Ok(bytes.unchecked_into::<js_sys::Uint8Array>().to_vec())
+    }
+
+    fn discard(&self, raw: Raw) {
+        js::discard(&raw.response);
+    }
+
+    fn sleep(&self, ms: u64) -> impl Future<Output = ()> {
+        let mut id = JsValue::UNDEFINED;
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            id = set_timeout(&resolve, ms as f64);
+        });
+        let settles = Settles {
+            promise: JsFuture::from(promise),
+            cleanup: Some(Box::new(move || clear_timeout(&id))),
+        };
+        async move {
+            let _ = settles.await;
+        }
+    }
+
+    fn now_ms(&self) -> i64 {
+        js_sys::Date::now() as i64
+    }
+
+    fn random(&self) -> f64 {
+        js_sys::Math::random()
+    }
+
+    fn aborted(&self, signal: &JsValue) -> Option<String> {
+        if get(signal, "aborted").as_bool() != Some(true) {
+            return None;
+        }
+        let reason = get(signal, "reason");
+        Some(string_of(&reason, "message").unwrap_or_else(|| send::ABORTED.to_string()))
+    }
+
+    fn on_abort(&self, signal: &JsValue) -> impl Future<Output = ()> {
+        let (promise, remove) = js::on_abort(signal);
+        let settles = Settles {
+            promise: JsFuture::from(promise),
+            cleanup: Some(Box::new(move || {
+                let _ = remove.call0(&JsValue::UNDEFINED);
+            })),
+        };
+        async move {
+            let _ = settles.await;
+        }
+    }
+
+    fn token(&self) -> impl Future<Output = TokenResult> + 'static {
+        let called = match &self.token {
+            Some(f) => f
+                .call0(&JsValue::UNDEFINED)
+                .map_err(|_| TokenFailure::Threw),
+            None => Ok(JsValue::UNDEFINED),
+        };
+        let promise = called.map(|v| JsFuture::from(js_sys::Promise::resolve(&v)));
+        async move {
+            match promise?.await {
+                Ok(v) => Ok(v.as_string()),
+                Err(e) => Err(token_failure(&e)),
+            }
+        }
+    }
+}
+
+/// A rejection of the token function: an SDK error of kind unauthorized or aborted as it is, any
+/// other a plain rejection.
+fn token_failure(e: &JsValue) -> TokenFailure {
+    let kind = string_of(e, "kind");
+    let is_svc = string_of(e, "name").as_deref() == Some("SvcError");
+    match (is_svc, kind.as_deref()) {
+        (true, Some(k @ ("unauthorized" | "aborted"))) => {
+            let kind = if k == "aborted" {
+                ErrorKind::Aborted
+            } else {
+                ErrorKind::Unauthorized
+            };
+            TokenFailure::Error(Error::new(
+                kind,
+                string_of(e, "message").unwrap_or_default(),
+            ))
+        }
+        _ => TokenFailure::Rejected,
+    }
+}
