@@ -6,6 +6,7 @@ use std::fmt;
 
 /// What went wrong, in the words of API.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     Validation,

@@ -29,7 +29,7 @@ impl Family {
         Family::Crm,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Family::Books => "books",
             Family::Inventory => "inventory",
@@ -75,6 +75,117 @@ pub const REGIONS: [(&str, &str); 8] = [
     ("cn", "https://www.svcapis.com.cn"),
     ("sa", "https://www.svcapis.sa"),
 ];
+
+/// The names of the families, in the order of [`Family::ALL`].
+const FAMILY_NAMES: [&str; Family::ALL.len()] = {
+    let mut names = [""; Family::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Family::ALL[i].name();
+        i += 1;
+    }
+    names
+};
+
+/// The names of the regions: the keys of [`REGIONS`].
+const REGION_NAMES: [&str; REGIONS.len()] = {
+    let mut names = [""; REGIONS.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = REGIONS[i].0;
+        i += 1;
+    }
+    names
+};
+
+/// The TypeScript type `Family`, written from [`Family::ALL`] and [`Family::name`].
+pub const FAMILY_TS: &str = ts_string_union!(
+    "One of the API families of the service.",
+    "Family",
+    FAMILY_NAMES
+);
+
+/// The TypeScript type `Region`, written from the keys of [`REGIONS`].
+pub const REGION_TS: &str = ts_string_union!(
+    "One of the regional data centers (the keys of `regions`).",
+    "Region",
+    REGION_NAMES
+);
+
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const FAMILY_SECTION: &str = FAMILY_TS;
+
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const REGION_SECTION: &str = REGION_TS;
+
+/// The TypeScript declaration of a string union, `export type Name = "a" | "b";` with its doc
+/// comment, written at compile time from the Rust array that owns the members (wasm-bindgen puts
+/// it in the package's .d.ts as a typescript_custom_section), so that the two cannot differ.
+macro_rules! ts_string_union {
+    ($doc:expr, $name:expr, $members:expr) => {{
+        const LEN: usize = $crate::family::ts_union_len($doc, $name, &$members);
+        const BYTES: [u8; LEN] = $crate::family::ts_union($doc, $name, &$members);
+        match ::core::str::from_utf8(&BYTES) {
+            Ok(text) => text,
+            Err(_) => panic!("a TypeScript union is UTF-8"),
+        }
+    }};
+}
+pub(crate) use ts_string_union;
+
+/// The length of the declaration [`ts_string_union!`] writes.
+pub(crate) const fn ts_union_len(doc: &str, name: &str, members: &[&str]) -> usize {
+    write_union(doc, name, members, &mut [])
+}
+
+/// The bytes of the declaration [`ts_string_union!`] writes; `N` is [`ts_union_len`].
+pub(crate) const fn ts_union<const N: usize>(doc: &str, name: &str, members: &[&str]) -> [u8; N] {
+    let mut out = [0; N];
+    write_union(doc, name, members, &mut out);
+    out
+}
+
+/// Writes the declaration into `out` as far as it reaches, and returns its whole length.
+const fn write_union(doc: &str, name: &str, members: &[&str], out: &mut [u8]) -> usize {
+    let mut at = put(out, 0, b"/**\n * ");
+    at = put(out, at, doc.as_bytes());
+    at = put(out, at, b"\n */\nexport type ");
+    at = put(out, at, name.as_bytes());
+    at = put(out, at, b" = ");
+    let mut i = 0;
+    while i < members.len() {
+        let member = members[i].as_bytes();
+        let mut j = 0;
+        while j < member.len() {
+            assert!(
+                member[j] != b'"' && member[j] != b'\\' && member[j] >= b' ',
+                "a member of a TypeScript union needs no escaping"
+            );
+            j += 1;
+        }
+        if i > 0 {
+            at = put(out, at, b" | ");
+        }
+        at = put(out, at, b"\"");
+        at = put(out, at, member);
+        at = put(out, at, b"\"");
+        i += 1;
+    }
+    put(out, at, b";")
+}
+
+const fn put(out: &mut [u8], at: usize, text: &[u8]) -> usize {
+    let mut i = 0;
+    while i < text.len() {
+        if at + i < out.len() {
+            out[at + i] = text[i];
+        }
+        i += 1;
+    }
+    at + text.len()
+}
 
 pub fn region_domain(region: &str) -> Result<&'static str, Error> {
     REGIONS
@@ -182,6 +293,30 @@ mod tests {
         assert_eq!(region_domain("au").unwrap(), "https://www.svcapis.com.au");
         assert_eq!(region_domain("cn").unwrap(), "https://www.svcapis.com.cn");
         assert!(region_domain("mars").is_err());
+    }
+
+    #[test]
+    fn the_typescript_unions_name_every_member() {
+        let union = |names: Vec<&str>| {
+            names
+                .iter()
+                .map(|n| format!("\"{n}\""))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        };
+        let regions = union(REGIONS.iter().map(|(r, _)| *r).collect());
+        assert_eq!(
+            REGION_TS,
+            format!("/**\n * One of the regional data centers (the keys of `regions`).\n */\nexport type Region = {regions};")
+        );
+        assert!(REGION_TS.ends_with(
+            r#"export type Region = "us" | "eu" | "in" | "au" | "jp" | "ca" | "cn" | "sa";"#
+        ));
+        let families = union(Family::ALL.iter().map(|f| f.name()).collect());
+        assert!(FAMILY_TS.ends_with(&format!("\nexport type Family = {families};")));
+        assert!(FAMILY_TS.ends_with(
+            r#"export type Family = "books" | "inventory" | "invoice" | "billing" | "crm";"#
+        ));
     }
 
     #[test]

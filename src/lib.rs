@@ -10,6 +10,7 @@ pub mod limit;
 pub mod lossless;
 pub mod model;
 pub mod proxy;
+pub mod redact;
 pub mod request;
 pub mod response;
 pub mod retry;

@@ -28,6 +28,17 @@ pub const PLANS: [&str; 6] = [
     "ultimate",
 ];
 
+/// The TypeScript type `ServicePlan`, written from [`PLANS`].
+pub const PLAN_TS: &str = crate::family::ts_string_union!(
+    "One of the service's plans; it sets the limiter's default limits.",
+    "ServicePlan",
+    PLANS
+);
+
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const PLAN_SECTION: &str = PLAN_TS;
+
 impl Limits {
     /// The documented limits of a plan: 100 per minute, 5 (free) or 10 (paid) in flight, the daily quota.
     pub fn for_plan(plan: &str) -> Limits {
@@ -73,8 +84,13 @@ pub struct Limiter {
     server_remaining: Option<u32>,
 }
 
-/// What `rateLimitState()` reports.
+/// What the limiter allows now (`client.rateLimitState()`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(
+    target_arch = "wasm32",
+    derive(tsify::Tsify),
+    tsify(rename = "RateLimitState")
+)]
 #[serde(rename_all = "camelCase")]
 pub struct State {
     pub requests_per_minute: u32,
@@ -235,6 +251,18 @@ mod tests {
             max_concurrent,
             daily,
         })
+    }
+
+    #[test]
+    fn the_typescript_plans_are_the_plans() {
+        let plans: Vec<String> = PLANS.iter().map(|p| format!("\"{p}\"")).collect();
+        assert!(PLAN_TS.ends_with(&format!(
+            "\nexport type ServicePlan = {};",
+            plans.join(" | ")
+        )));
+        assert!(PLAN_TS.ends_with(
+            r#"export type ServicePlan = "free" | "standard" | "professional" | "premium" | "elite" | "ultimate";"#
+        ));
     }
 
     #[test]

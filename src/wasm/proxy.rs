@@ -36,3 +36,31 @@ pub fn proxy_plan(
     });
     Ok(json_to_js(&plan.to_string()))
 }
+
+/// A proxied body's redaction as it streams (`crate::redact::Redactor`), for `runtime.js`'s stream.
+#[wasm_bindgen(js_name = __Redactor, skip_typescript)]
+pub struct Redactor(crate::redact::Redactor);
+
+#[wasm_bindgen(js_class = __Redactor)]
+impl Redactor {
+    #[wasm_bindgen(constructor)]
+    pub fn new(secret: &str) -> Redactor {
+        Redactor(crate::redact::Redactor::new(secret))
+    }
+
+    /// The bytes that are sure, the secret redacted; the tail a match may go on in is held back.
+    pub fn push(&mut self, chunk: &[u8]) -> Vec<u8> {
+        self.0.push(chunk)
+    }
+
+    /// What is left at the end of the body.
+    pub fn finish(&mut self) -> Vec<u8> {
+        self.0.finish()
+    }
+}
+
+/// A header's value with every spelling of `secret` redacted.
+#[wasm_bindgen(js_name = __redactText, skip_typescript)]
+pub fn redact_text(value: &str, secret: &str) -> String {
+    crate::redact::text(value, secret)
+}

@@ -1,5 +1,7 @@
 // The JS half of the wasm bindings: the SvcError class, user input as JSON, an upload's files, and
-// the platform's streams (bodies read, a proxied body redacted). The rules and the send loop are Rust.
+// the platform's streams (bodies read, a proxied body passed on). The rules, the send loop and the
+// redaction are Rust.
+import { __Redactor, __redactText } from "../../../../../svc_sdk.js";
 
 const KINDS = new Set([
   "validation", "api", "rate_limited", "unauthorized", "network",
@@ -26,97 +28,48 @@ export function makeError(json) {
 /** The key of the marker that stands where a value cannot be JSON; validation reports it at its path. */
 export const UNREPRESENTABLE = "$svc_unrepresentable";
 
-/** How deep params may nest (the Rust side reads JSON up to 128 levels). */
-const MAX_DEPTH = 100;
-
 export const wellFormed = typeof String.prototype.isWellFormed === "function"
   ? (s) => s.isWellFormed()
   : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?:[^\ud800-\udbff]|^)[\udc00-\udfff]/.test(s);
 
-function describe(v) {
-  if (typeof v === "number") return String(v);
-  if (typeof v === "function") return "a function";
-  if (typeof v === "symbol") return "a symbol";
-  if (typeof v === "undefined") return "undefined";
-  return typeof v;
-}
-
-/** JSON text of user params: the text of `jsonValue`; throws an Error saying why it cannot be written. */
-export function toWire(value) {
-  try {
-    return JSON.stringify(jsonValue(value) ?? null);
-  } catch (e) {
-    if (e instanceof Unreadable) throw e;
-    throw new Unreadable(`params could not be read: ${e && e.message}`);
-  }
-}
+const marker = (what) => ({ [UNREPRESENTABLE]: what });
 
 /**
- * User params as the JSON value they are sent as: the value itself when JSON holds it as it is,
- * else a copy in which values JSON cannot hold (NaN, Infinity, functions, symbols, undefined inside
- * arrays, text with a lone surrogate) are markers that validation reports at their path, BigInts
- * are their exact digits and `toJSON` has been applied. Cycles, throwing getters and nesting deeper
- * than MAX_DEPTH are an Unreadable error (the wasm makes it an issue).
+ * JSON.stringify's replacer for user params: values JSON cannot hold (NaN, Infinity, functions,
+ * symbols, undefined in an array, text with a lone surrogate, binary data) become markers that the
+ * rules report at their path; a BigInt is its exact digits.
  */
-export function jsonValue(value) {
-  let asItIs = false;
-  try {
-    asItIs = plain(value, 0);
-  } catch {
-    // A getter or a proxy that throws: the walk below reports it.
+function mark(key, v) {
+  switch (typeof v) {
+    case "string":
+      return wellFormed(v) ? v : marker("text with a lone surrogate (not Unicode)");
+    case "number":
+      return Number.isFinite(v) ? v : marker(String(v));
+    case "bigint":
+      return v.toString();
+    case "undefined":
+      return Array.isArray(this) ? marker("undefined") : undefined;
+    case "function":
+    case "symbol":
+      return marker(`a ${typeof v}`);
+    case "object":
+      if (v === null) return v;
+      if (typeof Blob !== "undefined" && v instanceof Blob) return marker("a Blob");
+      if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return marker("binary data");
+      if (v instanceof Map || v instanceof Set) return marker(`a ${v.constructor.name}`);
   }
-  if (asItIs) return value;
-  const seen = new Set();
-  function walk(v, inArray, depth) {
-    switch (typeof v) {
-      case "string":
-        return wellFormed(v) ? v : { [UNREPRESENTABLE]: "text with a lone surrogate (not Unicode)" };
-      case "boolean":
-        return v;
-      case "number":
-        return Number.isFinite(v) ? v : { [UNREPRESENTABLE]: describe(v) };
-      case "bigint":
-        return v.toString();
-      case "undefined":
-        return inArray ? { [UNREPRESENTABLE]: "undefined" } : undefined;
-      case "function":
-      case "symbol":
-        return { [UNREPRESENTABLE]: describe(v) };
-      case "object": {
-        if (v === null) return null;
-        if (seen.has(v)) throw new Unreadable("params contain a circular reference");
-        if (depth >= MAX_DEPTH) throw new Unreadable(`params have more than ${MAX_DEPTH} levels of nesting`);
-        if (typeof v.toJSON === "function") return walk(v.toJSON(), inArray, depth);
-        if (typeof Blob !== "undefined" && v instanceof Blob) return { [UNREPRESENTABLE]: "a Blob" };
-        if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return { [UNREPRESENTABLE]: "binary data" };
-        if (v instanceof Map || v instanceof Set) return { [UNREPRESENTABLE]: `a ${v.constructor.name}` };
-        seen.add(v);
-        let out;
-        if (Array.isArray(v)) {
-          out = v.map((item) => walk(item, true, depth + 1));
-        } else {
-          out = {};
-          for (const key of Object.keys(v)) {
-            const item = walk(v[key], false, depth + 1);
-            if (item !== undefined) out[key] = item;
-          }
-        }
-        seen.delete(v);
-        return out;
-      }
-      default:
-        return { [UNREPRESENTABLE]: describe(v) };
-    }
-  }
-  try {
-    return walk(value, false, 0);
-  } catch (e) {
-    if (e instanceof Unreadable) throw e;
-    throw new Unreadable(`params could not be read: ${e && e.message}`);
-  }
+  return v;
 }
 
-class Unreadable extends Error {}
+/** JSON text of user params, with markers where JSON cannot hold a value; throws an Error saying why it cannot be written. */
+export function toWire(value) {
+  try {
+    return JSON.stringify(value ?? null, plain(value, 0) ? undefined : mark) ?? "null";
+  } catch (e) {
+    const why = e instanceof RangeError ? "they are nested too deeply (at most 128 levels of nesting)" : /circular/i.test(e && e.message) ? "they contain a circular reference" : e && e.message;
+    throw new Error(`params could not be read: ${why}`);
+  }
+}
 
 /** Whether JSON.stringify writes a value exactly as it is: then no copy is needed. */
 function plain(v, depth) {
@@ -288,75 +241,9 @@ export function passBack(res, secret, idleMs) {
   const headers = {};
   for (const name of PASSED_BACK) {
     const v = res.headers.get(name);
-    if (v) headers[name] = redactEscaped(v, secret);
+    if (v) headers[name] = secret ? __redactText(v, secret) : v;
   }
   return { status: res.status, headers, body: guarded(res.body, secret, idleMs) };
-}
-
-const BACKSLASH = 0x5c;
-
-function hexValue(b) {
-  if (b >= 0x30 && b <= 0x39) return b - 0x30;
-  const l = b | 0x20;
-  return l >= 0x61 && l <= 0x66 ? l - 0x61 + 10 : -1;
-}
-
-/**
- * Where `secret` (visible ASCII) stands in `buf` from `from` on, each of its characters as it is or
- * JSON-escaped (`\u0053`, `\/`): `[start, end]`, or null.
- */
-function findSecret(buf, secret, from) {
-  const first = secret.charCodeAt(0);
-  for (let i = from; i < buf.length; i++) {
-    const b = buf[i];
-    if (b !== first && b !== BACKSLASH) continue;
-    let p = i;
-    let j = 0;
-    for (; j < secret.length && p < buf.length; j++) {
-      const c = secret.charCodeAt(j);
-      if (buf[p] === c) {
-        p++;
-      } else if (buf[p] === BACKSLASH && buf[p + 1] === 0x75 && p + 5 < buf.length) {
-        // A digit that is not hex makes the value negative.
-        const v = (hexValue(buf[p + 2]) << 12) | (hexValue(buf[p + 3]) << 8) | (hexValue(buf[p + 4]) << 4) | hexValue(buf[p + 5]);
-        if (v !== c) break;
-        p += 6;
-      } else if (c === 0x2f && buf[p] === BACKSLASH && buf[p + 1] === 0x2f) {
-        p += 2;
-      } else {
-        break;
-      }
-    }
-    if (j === secret.length) return [i, p];
-  }
-  return null;
-}
-
-const encoder = new TextEncoder();
-const MARK = encoder.encode("[redacted]");
-
-/** `bytes` with every spelling of `secret` redacted; `keep` bytes of the tail held back (a match may go on). */
-function redactBytes(bytes, secret, keep, emit) {
-  let start = 0;
-  for (let m = findSecret(bytes, secret, 0); m !== null; m = findSecret(bytes, secret, start)) {
-    if (m[0] > start) emit(bytes.slice(start, m[0]));
-    emit(MARK.slice());
-    start = m[1];
-  }
-  const held = Math.max(start, bytes.length - keep);
-  if (held > start) emit(bytes.slice(start, held));
-  return bytes.slice(held);
-}
-
-/** A header value with every spelling of `secret` redacted. */
-function redactEscaped(text, secret) {
-  if (!secret) return text;
-  const parts = [];
-  redactBytes(encoder.encode(text), secret, 0, (b) => parts.push(b));
-  let out = "";
-  const decoder = new TextDecoder();
-  for (const p of parts) out += decoder.decode(p, { stream: true });
-  return out + decoder.decode();
 }
 
 /**
@@ -366,8 +253,7 @@ function redactEscaped(text, secret) {
 function guarded(body, secret, idleMs) {
   if (!body) return null;
   const reader = body.getReader();
-  const keep = secret ? secret.length * 6 - 1 : 0;
-  let carry = new Uint8Array(0);
+  const redactor = secret ? new __Redactor(secret) : undefined;
   const next = () => {
     if (!(idleMs > 0)) return reader.read();
     let timer;
@@ -376,39 +262,33 @@ function guarded(body, secret, idleMs) {
     });
     return Promise.race([reader.read(), stalled]).finally(() => clearTimeout(timer));
   };
+  let live = redactor;
+  const done = () => {
+    live?.free();
+    live = undefined;
+  };
   return new ReadableStream({
     async pull(controller) {
-      let sent = false;
-      const emit = (b) => {
-        sent = true;
-        controller.enqueue(b);
-      };
       try {
-        while (!sent) {
-          const { done, value } = await next();
-          if (done) {
-            if (secret) redactBytes(carry, secret, 0, emit);
-            else if (carry.length) emit(carry);
-            controller.close();
-            return;
+        for (;;) {
+          const { done: end, value } = await next();
+          const out = live ? (end ? live.finish() : live.push(value)) : value;
+          if (out && out.length) controller.enqueue(out);
+          if (end) {
+            done();
+            return controller.close();
           }
-          if (!secret) {
-            emit(value);
-          } else {
-            const buf = new Uint8Array(carry.length + value.length);
-            buf.set(carry);
-            buf.set(value, carry.length);
-            carry = redactBytes(buf, secret, keep, emit);
-          }
+          if (out && out.length) return;
         }
       } catch (e) {
+        done();
         reader.cancel(e).catch(() => {});
         controller.error(e);
       }
     },
     cancel(reason) {
+      done();
       return reader.cancel(reason);
     },
   });
 }
-
