@@ -80,7 +80,8 @@ export function namedVariant() {
   for (const f of files(pkgDir)) {
     if (!f.endsWith(".js")) continue;
     mkdirSync(path.dirname(path.join(named, f)), { recursive: true });
-    const source = f.startsWith("snippets") ? path.join(root, "src/wasm/js", path.basename(f)) : path.join(pkgDir, f);
+    const own = path.join(root, "src/wasm/js", path.basename(f));
+    const source = f.startsWith("snippets") && existsSync(own) ? own : path.join(pkgDir, f);
     copyFileSync(source, path.join(named, f));
   }
   copyFileSync(namedWasm, path.join(named, "svc_sdk_bg.wasm"));

@@ -77,13 +77,15 @@ fn split_args(
                     Some(op.id),
                 ))
             }
-            None => return Err(config(
-                format!(
+            None => {
+                return Err(config(
+                    format!(
                     "{name} must be a string (ids are strings so that no digit is lost): call {}",
                     usage()
                 ),
-                Some(op.id),
-            )),
+                    Some(op.id),
+                ))
+            }
         }
     }
     if (n + 2..args.length()).any(|i| !args.get(i).is_undefined()) {
@@ -338,7 +340,7 @@ fn header_lines(headers: &[(String, String)]) -> String {
 /// The JSON text of a query or body given to `request()`, or the validation error of what JSON cannot hold.
 fn wire_text(value: &JsValue) -> Result<String, JsValue> {
     js::to_wire(value)
-        .map(|text| text.as_string().unwrap_or_default())
+        .map(|bytes| String::from_utf8_lossy(&bytes.to_vec()).into_owned())
         .map_err(|e| {
             let issue = Issue {
                 path: vec![],

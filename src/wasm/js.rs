@@ -8,9 +8,10 @@ use wasm_bindgen::JsCast;
 extern "C" {
     #[wasm_bindgen(js_name = makeError)]
     pub fn make_error(json: &str) -> JsValue;
-    /// The JSON text of user params (a string), or a plain Error saying why it cannot be written.
+    /// The JSON text of user params as UTF-8 bytes (one copy into the core, however long), or a
+    /// plain Error saying why it cannot be written.
     #[wasm_bindgen(js_name = toWire, catch)]
-    pub fn to_wire(value: &JsValue) -> Result<JsValue, JsValue>;
+    pub fn to_wire(value: &JsValue) -> Result<js_sys::Uint8Array, JsValue>;
     #[wasm_bindgen(js_name = isParams)]
     pub fn is_params(value: &JsValue) -> bool;
     /// A shallow copy of an object without one key.

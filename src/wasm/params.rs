@@ -54,13 +54,16 @@ fn text_of(op: &Operation, params: &JsValue, max: usize) -> Result<Option<String
         _ => params.clone(),
     };
     let wire = js::to_wire(&params).map_err(|e| unreadable(super::message_of(&e)))?;
-    super::body_text(&wire, max).map(Some).map_err(|_| {
-        top(
+    if wire.length() as usize > max {
+        return Err(top(
             IssueCode::TooLong,
             format!("params are more than maxRequestBytes ({max}) as JSON"),
             details([("maximum", max.into())]),
-        )
-    })
+        ));
+    }
+    String::from_utf8(wire.to_vec())
+        .map(Some)
+        .map_err(|_| unreadable("params could not be read: they are not Unicode text".into()))
 }
 
 /// Every issue of the params of `op` (files aside), with their text when there is none.
