@@ -19,18 +19,19 @@ const STAGES = {
     [/svc_sdk::validate|svc_sdk::request/, "validation and request building"],
   ],
   call: [
-    [/svc_sdk::lossless|svc_sdk::response|__decode/, "response decode in wasm (lossless scan, envelope)"],
+    [/svc_sdk::lossless|svc_sdk::response/, "response decode in wasm (lossless scan, envelope)"],
     [/__wbg_parse_|^parse$/, "JSON.parse of the decoded text"],
     [/makeTransferable|createAbortSignal|AbortController|AbortSignal|JSTransferable/, "the attempt's AbortController (Node 20)"],
-    [/^toWire|^walk |__wbg_toWire|passStringToWasm|encodeUtf8/, "params into wasm (toWire, UTF-8 copy)"],
-    [/svc_sdk::request|svc_sdk::catalog|__build|^build |^split |^checkParams|^inspect |^callOf/, "arguments, check and request building (send.js, rules.js, wasm)"],
-    [/^attempt |^send |^invoke |^admit |^wakeHead /, "the send loop and attempt() (send.js)"],
+    [/^toWire|^plain |^mark |encode/, "params into wasm (toWire, UTF-8 bytes)"],
+    [/svc_sdk::request|svc_sdk::catalog|svc_sdk::validate|svc_sdk::json|svc_sdk::wasm::client|svc_sdk::wasm::params/, "arguments, validation and request building (wasm)"],
+    [/svc_sdk::send|svc_sdk::wasm::platform|future_to_promise|wasm_bindgen_futures|js_sys::futures|^readAll |^onAbort /, "the send loop (Rust on wasm-bindgen-futures) and its platform"],
     [/undici|^fetch |node:net|net\.js|stream|_http|tcp|(native )?(writev|read)|^onStreamRead|Socket/i, "fetch itself (undici, sockets)"],
   ],
   validate: [
-    [/^plain |^jsonValue |^walk |^wellFormed/, "jsonValue: are the params plain JSON (runtime.js)"],
-    [/^check |^checkObject |^checkValue |^applyRule |^sweep |^wireIssues |^parse|^digitsAt |^isBlank |^unrepresentable /, "the rules (rules.js)"],
-    [/^issuesOf |^validate |^operation /, "the entry: operation lookup, result object"],
+    [/^plain |^toWire |^mark |encode/, "params into JSON text and UTF-8 (runtime.js toWire)"],
+    [/svc_sdk::json|serde_json|serde_core/, "reading the JSON text into the borrowed tree (src/json.rs)"],
+    [/svc_sdk::validate|svc_sdk::request/, "the rules (src/validate)"],
+    [/^validate |svc_sdk::wasm|__wbg_parse_|dlmalloc|alloc/, "the entry: operation lookup, allocation, result object"],
   ],
 };
 
