@@ -119,53 +119,67 @@ impl<'a> Obj<'a> {
     }
 
     /// Members read in order; a repeated key replaces the value where the key first stood.
-    fn from_members(mut members: Vec<(Cow<'a, str>, Json<'a>)>) -> Obj<'a> {
-        let repeated = repeats(members.iter().map(|(k, _)| k.as_ref()));
-        if repeated {
-            let mut first = std::collections::HashMap::new();
-            let mut out: Vec<(Cow<'a, str>, Json<'a>)> = Vec::with_capacity(members.len());
-            for (k, v) in members.drain(..) {
-                match first.get(&k) {
-                    Some(&i) => out[i] = (k, v),
-                    None => {
-                        first.insert(k.clone(), out.len());
-                        out.push((k, v));
-                    }
-                }
-            }
-            members = out;
+    fn from_members(members: Vec<(Cow<'a, str>, Json<'a>)>) -> Obj<'a> {
+        let n = members.len();
+        let repeated = if n <= 16 {
+            (1..n).any(|i| members[..i].iter().any(|(k, _)| *k == members[i].0))
+        } else {
+            let mut seen = Places::new(n);
+            members
+                .iter()
+                .any(|(k, _)| seen.place(&members, k).is_some())
+        };
+        if !repeated {
+            return Obj(members);
         }
-        Obj(members)
+        let mut out: Vec<(Cow<'a, str>, Json<'a>)> = Vec::with_capacity(n);
+        let mut places = Places::new(n);
+        for (k, v) in members {
+            match places.place(&out, &k) {
+                Some(i) => out[i].1 = v,
+                None => out.push((k, v)),
+            }
+        }
+        Obj(out)
     }
 }
 
-/// Whether a key comes twice: an open-addressing set of up to 128 keys on the stack, else a sort.
-fn repeats<'k>(keys: impl ExactSizeIterator<Item = &'k str> + Clone) -> bool {
-    const EMPTY: u8 = u8::MAX;
-    if keys.len() > 128 {
-        let mut sorted: Vec<&str> = keys.collect();
-        sorted.sort_unstable();
-        return sorted.windows(2).any(|w| w[0] == w[1]);
+/// Where each key of a list of members first stands: an open-addressing hash table of their places.
+struct Places {
+    slots: Vec<u32>,
+    count: u32,
+}
+
+impl Places {
+    const EMPTY: u32 = u32::MAX;
+
+    fn new(n: usize) -> Places {
+        Places {
+            slots: vec![Self::EMPTY; (n * 2).next_power_of_two().max(16)],
+            count: 0,
+        }
     }
-    let all: Vec<&str> = keys.collect();
-    let mut table = [EMPTY; 256];
-    for (i, key) in all.iter().enumerate() {
-        let mut h = key.bytes().fold(0x811c_9dc5u32, |h, b| {
+
+    /// The place of an earlier member with this key, or `None` after taking the next place for it
+    /// (the member's own: it is pushed, or already stands there).
+    fn place<V>(&mut self, members: &[(Cow<str>, V)], key: &str) -> Option<usize> {
+        let mask = self.slots.len() - 1;
+        let hash = key.bytes().fold(0x811c_9dc5u32, |h, b| {
             (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-        }) as usize;
+        });
+        let mut at = hash as usize & mask;
         loop {
-            h &= 255;
-            match table[h] {
-                EMPTY => {
-                    table[h] = i as u8;
-                    break;
+            match self.slots[at] {
+                Self::EMPTY => {
+                    self.slots[at] = self.count;
+                    self.count += 1;
+                    return None;
                 }
-                j if all[j as usize] == *key => return true,
-                _ => h += 1,
+                i if members[i as usize].0 == key => return Some(i as usize),
+                _ => at = (at + 1) & mask,
             }
         }
     }
-    false
 }
 
 impl<'a> Json<'a> {
@@ -407,6 +421,19 @@ mod tests {
             assert_eq!(keys[1], "k1");
             assert_eq!(ours["k1"].as_str(), Some("last"));
         }
+    }
+
+    #[test]
+    fn many_keys_with_one_repeated_are_read_in_linear_time() {
+        let mut text = String::from("{");
+        for i in 0..200_000 {
+            text.push_str(&format!("\"k{i}\":{i},"));
+        }
+        text.push_str("\"k7\":true}");
+        let v = parse(&text).unwrap();
+        let m = v.as_object().unwrap();
+        assert_eq!(m.len(), 200_000);
+        assert_eq!(m.iter().nth(7), Some(("k7", &Json::Bool(true))));
     }
 
     #[test]

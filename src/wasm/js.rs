@@ -32,6 +32,12 @@ extern "C" {
     /// Every byte of an answer's body (a Uint8Array), or null once it is known to be above `max`.
     #[wasm_bindgen(js_name = readAll)]
     pub fn read_all(response: &JsValue, declared: Option<String>, max: f64) -> js_sys::Promise;
+    /// Settles wait `id` of the core (`settle::settle`) when the promise settles.
+    pub fn watch(promise: &js_sys::Promise, id: u32);
+    /// A timer that settles wait `id` after `ms`; its handle.
+    pub fn timer(ms: f64, id: u32) -> JsValue;
+    #[wasm_bindgen(js_name = clearTimer)]
+    pub fn clear_timer(handle: &JsValue);
     /// Lets go of an unread body.
     pub fn discard(response: &JsValue);
     /// `[promise, remove]`: a promise that resolves when the signal aborts, and what removes its listener.

@@ -6,6 +6,7 @@ mod options;
 mod params;
 mod platform;
 mod proxy;
+mod settle;
 
 use crate::catalog;
 use crate::error::Error;

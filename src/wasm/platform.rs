@@ -2,14 +2,12 @@
 //! token function, and bodies read as the runtime streams them.
 
 use super::js::{self, get};
+use super::settle;
 use crate::error::{Error, ErrorKind};
 use crate::send::{self, Answer, Failure, Outgoing, Platform, TokenFailure, TokenResult};
 use std::future::Future;
-use std::pin::Pin;
-use std::task::{Context, Poll};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen]
 extern "C" {
@@ -18,10 +16,6 @@ extern "C" {
     /// the network error carries.
     #[wasm_bindgen(js_name = fetch, catch)]
     fn global_fetch(url: &str, init: &JsValue) -> Result<js_sys::Promise, JsValue>;
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(callback: &js_sys::Function, ms: f64) -> JsValue;
-    #[wasm_bindgen(js_name = clearTimeout)]
-    fn clear_timeout(id: &JsValue);
 }
 
 /// The JS side of a client: the user's fetch (else the global one, through gloo-net) and token function.
@@ -49,28 +43,12 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// A JS promise as a future that runs `cleanup` when dropped (a timer cleared, a listener removed).
-struct Settles {
-    promise: JsFuture,
-    cleanup: Option<Box<dyn FnOnce()>>,
-}
+/// Removes an abort listener when the wait for it is dropped.
+struct RemoveOnDrop(js_sys::Function);
 
-impl Future for Settles {
-    type Output = Result<JsValue, JsValue>;
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let out = Pin::new(&mut self.promise).poll(cx);
-        if out.is_ready() {
-            self.cleanup = None;
-        }
-        out
-    }
-}
-
-impl Drop for Settles {
+impl Drop for RemoveOnDrop {
     fn drop(&mut self) {
-        if let Some(cleanup) = self.cleanup.take() {
-            cleanup();
-        }
+        let _ = self.0.call0(&JsValue::UNDEFINED);
     }
 }
 
@@ -152,7 +130,7 @@ impl Platform for Js {
             None => global_fetch(req.url, &init),
         };
         let response = match promise {
-            Ok(p) => JsFuture::from(p).await,
+            Ok(p) => settle::promise(&p).await,
             Err(e) => Err(e),
         }
         .map_err(|e| network(req.url, &e))?;
@@ -190,7 +168,7 @@ impl Platform for Js {
         } = raw;
         let guard = AbortOnDrop(Some(controller));
         let declared = header(&response, "content-length");
-        let bytes = JsFuture::from(js::read_all(&response, declared, max as f64))
+        let bytes = settle::promise(&js::read_all(&response, declared, max as f64))
             .await
             .map_err(|e| Failure::network("the service", &super::message_of(&e), None, None))?;
         std::mem::forget(guard);
@@ -205,16 +183,9 @@ impl Platform for Js {
     }
 
     fn sleep(&self, ms: u64) -> impl Future<Output = ()> {
-        let mut id = JsValue::UNDEFINED;
-        let promise = js_sys::Promise::new(&mut |resolve, _| {
-            id = set_timeout(&resolve, ms as f64);
-        });
-        let settles = Settles {
-            promise: JsFuture::from(promise),
-            cleanup: Some(Box::new(move || clear_timeout(&id))),
-        };
+        let wait = settle::timer(ms as f64);
         async move {
-            let _ = settles.await;
+            let _ = wait.await;
         }
     }
 
@@ -236,14 +207,11 @@ impl Platform for Js {
 
     fn on_abort(&self, signal: &JsValue) -> impl Future<Output = ()> {
         let (promise, remove) = js::on_abort(signal);
-        let settles = Settles {
-            promise: JsFuture::from(promise),
-            cleanup: Some(Box::new(move || {
-                let _ = remove.call0(&JsValue::UNDEFINED);
-            })),
-        };
+        let wait = settle::promise(&promise);
+        let removed = RemoveOnDrop(remove);
         async move {
-            let _ = settles.await;
+            let _ = wait.await;
+            drop(removed);
         }
     }
 
@@ -254,7 +222,7 @@ impl Platform for Js {
                 .map_err(|_| TokenFailure::Threw),
             None => Ok(JsValue::UNDEFINED),
         };
-        let promise = called.map(|v| JsFuture::from(js_sys::Promise::resolve(&v)));
+        let promise = called.map(|v| settle::promise(&js_sys::Promise::resolve(&v)));
         async move {
             match promise?.await {
                 Ok(v) => Ok(v.as_string()),

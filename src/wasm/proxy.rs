@@ -6,6 +6,23 @@ use crate::catalog::BodyKind;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
+/// What the proxy's JS half needs of a plan.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Plan<'a> {
+    op_id: &'static str,
+    path_params: &'a [String],
+    params: &'a serde_json::Map<String, Value>,
+    files: Option<Files>,
+}
+
+/// Where an upload's files go among the params.
+#[derive(serde::Serialize)]
+struct Files {
+    param: &'static str,
+    many: bool,
+}
+
 /// `{ opId, pathParams, params, files? }` for a request the proxy received, or an SvcError
 /// whose status (404, 405, 400) the proxy answers with.
 #[wasm_bindgen(js_name = __proxyPlan, skip_typescript)]
@@ -25,16 +42,18 @@ pub fn proxy_plan(
         body.as_deref(),
     )
     .map_err(|e| to_js_error(&e))?;
-    let plan = serde_json::json!({
-        "opId": plan.op.id,
-        "pathParams": plan.path_params,
-        "params": plan.params,
-        "files": match plan.op.body {
-            BodyKind::Multipart { param, many, .. } => serde_json::json!({ "param": param, "many": many }),
-            _ => Value::Null,
-        },
-    });
-    Ok(json_to_js(&plan.to_string()))
+    let files = match plan.op.body {
+        BodyKind::Multipart { param, many, .. } => Some(Files { param, many }),
+        _ => None,
+    };
+    let plan = Plan {
+        op_id: plan.op.id,
+        path_params: &plan.path_params,
+        params: &plan.params,
+        files,
+    };
+    let plan = serde_json::to_string(&plan).unwrap_or_default();
+    Ok(json_to_js(&plan))
 }
 
 /// A proxied body's redaction as it streams (`crate::redact::Redactor`), for `runtime.js`'s stream.

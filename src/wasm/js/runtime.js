@@ -1,7 +1,7 @@
 // The JS half of the wasm bindings: the SvcError class, user input as JSON, an upload's files, and
 // the platform's streams (bodies read, a proxied body passed on). The rules, the send loop and the
 // redaction are Rust.
-import { __Redactor, __redactText } from "../../../../../svc_sdk.js";
+import { __Redactor, __redactText, __settle } from "../../../../../svc_sdk.js";
 
 const KINDS = new Set([
   "validation", "api", "rate_limited", "unauthorized", "network",
@@ -180,6 +180,20 @@ export function onAbort(signal) {
     remove = () => signal.removeEventListener("abort", resolve);
   });
   return [promise, remove];
+}
+
+/** Settles wait `id` of the core when `promise` settles. */
+export function watch(promise, id) {
+  promise.then((v) => __settle(id, true, v), (e) => __settle(id, false, e));
+}
+
+/** A timer that settles wait `id` of the core after `ms`. */
+export function timer(ms, id) {
+  return setTimeout(__settle, ms, id, true, undefined);
+}
+
+export function clearTimer(handle) {
+  clearTimeout(handle);
 }
 
 /** Lets go of an unread body. */

@@ -1,0 +1,107 @@
+//! JS promises and timers as futures, settled through one exported callback (`__settle`) instead
+//! of two wasm-bindgen closures per promise: a call awaits several, and closures cost more than the wait.
+
+use super::js;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+use wasm_bindgen::prelude::*;
+
+#[derive(Default)]
+struct Slot {
+    waker: Option<Waker>,
+    result: Option<Result<JsValue, JsValue>>,
+}
+
+/// The waits in progress, by a number never used twice (a promise may settle after its wait was
+/// dropped; its result then finds no slot).
+#[derive(Default)]
+struct Waits {
+    next: u32,
+    slots: HashMap<u32, Slot>,
+}
+
+thread_local! {
+    static WAITS: RefCell<Waits> = RefCell::default();
+}
+
+fn open() -> u32 {
+    WAITS.with(|w| {
+        let mut w = w.borrow_mut();
+        w.next = w.next.wrapping_add(1);
+        let id = w.next;
+        w.slots.insert(id, Slot::default());
+        id
+    })
+}
+
+/// Settles wait `id`: called by `runtime.js` when its promise settles or its timer fires.
+#[wasm_bindgen(js_name = __settle, skip_typescript)]
+pub fn settle(id: u32, ok: bool, value: JsValue) {
+    let waker = WAITS.with(|w| {
+        let mut w = w.borrow_mut();
+        let slot = w.slots.get_mut(&id)?;
+        slot.result = Some(if ok { Ok(value) } else { Err(value) });
+        slot.waker.take()
+    });
+    if let Some(waker) = waker {
+        waker.wake();
+    }
+}
+
+/// A promise's result, or a timer's end.
+pub struct Settled {
+    id: u32,
+    /// The timer to clear when the wait is dropped first.
+    timer: Option<JsValue>,
+}
+
+impl Future for Settled {
+    type Output = Result<JsValue, JsValue>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        WAITS.with(|w| {
+            let mut w = w.borrow_mut();
+            let Some(slot) = w.slots.get_mut(&self.id) else {
+                return Poll::Ready(Err(JsValue::UNDEFINED));
+            };
+            match slot.result.take() {
+                Some(result) => Poll::Ready(result),
+                None => {
+                    slot.waker = Some(cx.waker().clone());
+                    Poll::Pending
+                }
+            }
+        })
+    }
+}
+
+impl Drop for Settled {
+    fn drop(&mut self) {
+        let settled = WAITS.with(|w| {
+            let mut w = w.borrow_mut();
+            w.slots.remove(&self.id).is_some_and(|s| s.result.is_some())
+        });
+        if let (Some(timer), false) = (&self.timer, settled) {
+            js::clear_timer(timer);
+        }
+    }
+}
+
+/// The result of a promise.
+pub fn promise(p: &js_sys::Promise) -> Settled {
+    let id = open();
+    js::watch(p, id);
+    Settled { id, timer: None }
+}
+
+/// A wait of `ms` milliseconds; dropped before, it clears its timer.
+pub fn timer(ms: f64) -> Settled {
+    let id = open();
+    Settled {
+        id,
+        timer: Some(js::timer(ms, id)),
+    }
+}
