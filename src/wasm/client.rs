@@ -342,12 +342,7 @@ fn wire_text(value: &JsValue) -> Result<String, JsValue> {
     js::to_wire(value)
         .map(|bytes| String::from_utf8_lossy(&bytes.to_vec()).into_owned())
         .map_err(|e| {
-            let issue = Issue {
-                path: vec![],
-                code: IssueCode::InvalidFormat,
-                message: super::message_of(&e),
-                details: details([("format", "JSON".into())]),
-            };
+            let issue = super::params::unreadable(super::message_of(&e));
             to_js_error(&Error::validation(vec![issue]))
         })
 }

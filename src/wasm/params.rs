@@ -25,7 +25,7 @@ fn top(code: IssueCode, message: String, d: serde_json::Map<String, serde_json::
 }
 
 /// The issue of params that could not be read as JSON (a cycle, too deep, a throwing getter).
-fn unreadable(message: String) -> Issue {
+pub(super) fn unreadable(message: String) -> Issue {
     top(
         IssueCode::InvalidFormat,
         message,

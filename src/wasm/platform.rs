@@ -166,12 +166,12 @@ impl Platform for Js {
             controller,
             ..
         } = raw;
-        let guard = AbortOnDrop(Some(controller));
+        let mut guard = AbortOnDrop(Some(controller));
         let declared = header(&response, "content-length");
         let bytes = settle::promise(&js::read_all(&response, declared, max as f64))
             .await
             .map_err(|e| Failure::network("the service", &super::message_of(&e), None, None))?;
-        std::mem::forget(guard);
+        guard.0.take();
         if bytes.is_null() {
             return Err(send::too_large(max).into());
         }

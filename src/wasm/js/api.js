@@ -95,8 +95,8 @@ function makePage(data, pager) {
 /** Calls operation `id` with the method's arguments; a list's answer is a page that fetches the next. */
 function invoke(client, id, args) {
   const sent = viaCore(client, "__call", [id, args], "validation");
-  const op = infos.get(id) ?? (typeof id === "string" ? info(id) : undefined);
-  if (!op || !op.list) return sent;
+  const op = info(id);
+  if (!op.list) return sent;
   const n = op.pathParams.length;
   return sent.then((value) =>
     makePage(value, (page) => {
@@ -208,8 +208,6 @@ function isRequest(r) {
   return r !== null && typeof r === "object" && typeof r.url === "string" && typeof r.method === "string" && r.headers !== null && typeof r.headers === "object" && typeof r.headers.get === "function";
 }
 
-const TOO_LARGE = Symbol("too large");
-
 /**
  * An edge handler `(request) => Promise<Response>` that forwards the allowed operations to the
  * service with the token and the organization added: a browser Client points its apiDomain here
@@ -247,12 +245,8 @@ export function createProxy(options) {
       const withBody = request.method !== "GET" && request.method !== "DELETE" && request.method !== "HEAD" && request.body;
       let bytes = null;
       if (withBody) {
-        try {
-          bytes = await readStream(request.body, limit, () => TOO_LARGE);
-        } catch (e) {
-          if (e === TOO_LARGE) return tooLarge();
-          throw e;
-        }
+        bytes = await readStream(request.body, limit);
+        if (bytes === null) return tooLarge();
       }
       const multipart = type.startsWith("multipart/form-data");
       const body = bytes === null || multipart ? null : new TextDecoder().decode(bytes);

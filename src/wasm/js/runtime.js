@@ -26,9 +26,9 @@ export function makeError(json) {
 }
 
 /** The key of the marker that stands where a value cannot be JSON; validation reports it at its path. */
-export const UNREPRESENTABLE = "$svc_unrepresentable";
+const UNREPRESENTABLE = "$svc_unrepresentable";
 
-export const wellFormed = typeof String.prototype.isWellFormed === "function"
+const wellFormed = typeof String.prototype.isWellFormed === "function"
   ? (s) => s.isWellFormed()
   : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?:[^\ud800-\udbff]|^)[\udc00-\udfff]/.test(s);
 
@@ -202,8 +202,6 @@ export function discard(res) {
   if (body && typeof body.cancel === "function") body.cancel().catch(() => {});
 }
 
-const TOO_LARGE = Symbol("too large");
-
 /** Every byte of an answer's body, or null once it is known to be above `max` bytes. */
 export async function readAll(res, declared, max) {
   const length = declared == null ? NaN : Number(declared);
@@ -216,16 +214,11 @@ export async function readAll(res, declared, max) {
     const bytes = new Uint8Array(await res.arrayBuffer());
     return bytes.length > max ? null : bytes;
   }
-  try {
-    return await readStream(body, max, () => TOO_LARGE);
-  } catch (e) {
-    if (e === TOO_LARGE) return null;
-    throw e;
-  }
+  return readStream(body, max);
 }
 
-/** Every byte of a stream, or the error of `tooMuch()` once more than `max` bytes came. */
-export async function readStream(stream, max, tooMuch) {
+/** Every byte of a stream, or null (the stream let go) once more than `max` bytes came. */
+export async function readStream(stream, max) {
   const reader = stream.getReader();
   const chunks = [];
   let total = 0;
@@ -235,7 +228,7 @@ export async function readStream(stream, max, tooMuch) {
     total += value.length;
     if (total > max) {
       reader.cancel().catch(() => {});
-      throw tooMuch();
+      return null;
     }
     chunks.push(value);
   }
