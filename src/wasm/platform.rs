@@ -5,17 +5,18 @@ use super::js::{self, get};
 use super::settle;
 use crate::error::{Error, ErrorKind};
 use crate::send::{self, Answer, Failure, Outgoing, Platform, TokenFailure, TokenResult};
+use gloo_net::http::{Headers, Response};
 use std::future::Future;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
-    /// The global fetch, looked up at each call (a test or a polyfill may replace it). Called as
-    /// gloo-net's `Request::send` calls it, but keeping the error, whose cause (`ECONNREFUSED`...)
-    /// the network error carries.
+    /// The global fetch, looked up at each call (a test or a polyfill may replace it). Bound as
+    /// gloo-net binds it, but keeping the rejection itself: gloo-net's `send` keeps only its name
+    /// and message, and the network error must carry its cause (`ECONNREFUSED`...).
     #[wasm_bindgen(js_name = fetch, catch)]
-    fn global_fetch(url: &str, init: &JsValue) -> Result<js_sys::Promise, JsValue>;
+    fn global_fetch(url: &str, init: &web_sys::RequestInit) -> Result<js_sys::Promise, JsValue>;
 }
 
 /// The JS side of a client: the user's fetch (else the global one, through gloo-net) and token function.
@@ -26,7 +27,7 @@ pub struct Js {
 
 /// An answer's body unread, with the controller that lets go of it.
 pub struct Raw {
-    pub response: JsValue,
+    pub response: web_sys::Response,
     controller: web_sys::AbortController,
     /// The token the attempt carried, which a proxied body must not show.
     pub secret: Option<String>,
@@ -78,37 +79,36 @@ fn network(url: &str, e: &JsValue) -> Failure {
     Failure::network(host_of(url), &what, code.as_deref(), inner.as_deref())
 }
 
-fn header(response: &JsValue, name: &str) -> Option<String> {
-    let headers = get(response, "headers");
-    let get_fn = get(&headers, "get").dyn_into::<js_sys::Function>().ok()?;
-    get_fn
-        .call1(&headers, &JsValue::from_str(name))
-        .ok()
-        .and_then(|v| v.as_string())
+/// The answer of a fetch as gloo-net reads it, once it is known to have headers to read (a custom
+/// fetch may resolve to anything).
+fn answer_of(value: JsValue) -> Result<Response, Failure> {
+    let headers = get(&value, "headers");
+    if !get(&headers, "get").is_function() {
+        return Err(
+            Error::config("the fetch option resolved to something that is not a Response").into(),
+        );
+    }
+    Ok(Response::from(value.unchecked_into::<web_sys::Response>()))
 }
 
-impl Js {
-    /// The request's init: method, headers (with the Authorization of this attempt), body, signal.
-    fn init(&self, req: &Outgoing<'_, JsValue>, signal: &web_sys::AbortSignal) -> js_sys::Object {
-        let headers = js_sys::Object::new();
-        let set = |o: &js_sys::Object, k: &str, v: &JsValue| {
-            let _ = js_sys::Reflect::set(o, &JsValue::from_str(k), v);
-        };
-        for (k, v) in req.headers {
-            set(&headers, k, &JsValue::from_str(v));
-        }
-        if let Some(a) = req.authorization {
-            set(&headers, "Authorization", &JsValue::from_str(a));
-        }
-        let init = js_sys::Object::new();
-        set(&init, "method", &JsValue::from_str(req.method.as_str()));
-        set(&init, "headers", &headers);
-        if !req.body.is_undefined() {
-            set(&init, "body", req.body);
-        }
-        set(&init, "signal", signal);
-        init
+/// The request's init: method, headers (with the Authorization of this attempt), body, signal.
+/// Header values reach here checked (printable ASCII), so `Headers::set` cannot throw.
+fn init(req: &Outgoing<'_, JsValue>, signal: &web_sys::AbortSignal) -> web_sys::RequestInit {
+    let headers = Headers::new();
+    for (k, v) in req.headers {
+        headers.set(k, v);
     }
+    if let Some(a) = req.authorization {
+        headers.set("Authorization", a);
+    }
+    let init = web_sys::RequestInit::new();
+    init.set_method(req.method.as_str());
+    init.set_headers(&headers.into_raw());
+    if !req.body.is_undefined() {
+        init.set_body(req.body);
+    }
+    init.set_signal(Some(signal));
+    init
 }
 
 impl Platform for Js {
@@ -120,7 +120,7 @@ impl Platform for Js {
         let controller = web_sys::AbortController::new().map_err(|_| {
             Failure::from(Error::config("AbortController is missing in this runtime"))
         })?;
-        let init = self.init(&req, &controller.signal());
+        let init = init(&req, &controller.signal());
         let mut guard = AbortOnDrop(Some(controller));
         let url = JsValue::from_str(req.url);
         let promise = match &self.fetch {
@@ -137,23 +137,25 @@ impl Platform for Js {
         let Some(controller) = guard.0.take() else {
             return Err(Error::config("the attempt lost its controller").into());
         };
-        let status = get(&response, "status").as_f64().unwrap_or(0.0) as u16;
+        let answer = answer_of(response)?;
+        let status = answer.status();
+        let headers = answer.headers();
         let retry = status == 429 || status >= 500 || req.raw;
         Ok(Answer {
             status,
-            content_type: header(&response, "content-type"),
+            content_type: headers.get("content-type"),
             retry_after: if retry {
-                header(&response, "retry-after")
+                headers.get("retry-after")
             } else {
                 None
             },
             rate_limit: [
-                header(&response, "x-rate-limit-limit"),
-                header(&response, "x-rate-limit-remaining"),
-                header(&response, "x-rate-limit-reset"),
+                headers.get("x-rate-limit-limit"),
+                headers.get("x-rate-limit-remaining"),
+                headers.get("x-rate-limit-reset"),
             ],
             raw: Raw {
-                response,
+                response: answer.into(),
                 controller,
                 secret: req.secret.map(str::to_string),
             },
@@ -167,7 +169,9 @@ impl Platform for Js {
             ..
         } = raw;
         let mut guard = AbortOnDrop(Some(controller));
-        let declared = header(&response, "content-length");
+        let declared = Response::from(Clone::clone(&response))
+            .headers()
+            .get("content-length");
         let bytes = settle::promise(&js::read_all(&response, declared, max as f64))
             .await
             .map_err(|e| Failure::network("the service", &super::message_of(&e), None, None))?;

@@ -220,3 +220,19 @@ test("a custom fetch is used", async () => {
   assert.equal(page.items[0].plan_code, "p");
   assert.deepEqual(seen, [["https://www.svcapis.com/billing/v1/plans", "GET"]]);
 });
+
+test("a custom fetch that resolves to no Response, or throws, rejects with an SvcError", async () => {
+  for (const answer of [undefined, null, 42, "ok", {}, { status: 200 }, { status: 200, headers: {} }]) {
+    const c = new Client({ accessToken: TOKEN, organizationId: "1", maxRetries: 0, fetch: async () => answer });
+    const e = await c.listPlans().then(() => assert.fail("resolved"), (e) => e);
+    assert.ok(e instanceof SvcError, String(e));
+    assert.doesNotMatch(e.message, new RegExp(TOKEN));
+  }
+  const thrower = new Client({ accessToken: TOKEN, organizationId: "1", maxRetries: 0, fetch: () => { throw new TypeError("boom"); } });
+  await assert.rejects(thrower.listPlans(), isSvcError("network"));
+  const headers = new Client({ accessToken: TOKEN, organizationId: "1", fetch: async (url, init) => {
+    assert.equal(new Headers(init.headers).get("authorization"), `Svc-oauthtoken ${TOKEN}`);
+    return Response.json({ code: 0, message: "ok", plans: [] });
+  } });
+  assert.deepEqual((await headers.listPlans()).items, []);
+});
