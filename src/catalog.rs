@@ -520,15 +520,14 @@ mod tests {
     use std::collections::HashSet;
 
     #[test]
-    fn the_table_holds_all_61_operations_once() {
-        assert_eq!(OPERATIONS.len(), 61);
+    fn no_operation_or_route_is_declared_twice() {
         let ids: HashSet<_> = OPERATIONS.iter().map(|o| o.id).collect();
-        assert_eq!(ids.len(), 61);
+        assert_eq!(ids.len(), OPERATIONS.len());
         let routes: HashSet<_> = OPERATIONS
             .iter()
             .map(|o| (o.family, o.method, o.path))
             .collect();
-        assert_eq!(routes.len(), 61, "no route is declared twice");
+        assert_eq!(routes.len(), OPERATIONS.len(), "no route is declared twice");
     }
 
     #[test]

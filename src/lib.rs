@@ -4,6 +4,8 @@
 pub mod catalog;
 pub mod clock;
 pub mod error;
+#[cfg(test)]
+pub mod examples;
 pub mod family;
 pub mod json;
 pub mod limit;

@@ -6,3 +6,5 @@ pub mod common;
 pub mod crm;
 pub mod inventory;
 pub mod invoice;
+#[cfg(test)]
+pub(crate) mod results;

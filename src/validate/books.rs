@@ -582,9 +582,7 @@ pub static LIST_ALL_VENDOR_CREDIT_REFUNDS: Schema = Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::testing::{
-        expect_all, expect_none, expect_one, issues_at, json_path, vendor,
-    };
+    use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
     use crate::validate::Issue;
     use serde_json::json;
     use serde_json::Value;
@@ -896,7 +894,7 @@ mod tests {
         for (op, decode) in PARAMS_TYPES {
             let params = example(op);
             let back = decode(&params).unwrap_or_else(|e| panic!("{op}: {e}"));
-            crate::model::books::tests::assert_kept(&params, &back, op);
+            crate::model::results::assert_kept(&params, &back, op);
         }
     }
 
@@ -1563,107 +1561,10 @@ mod tests {
 
     // ---- the vendor's examples ----
 
-    /// The vendor example of each operation (method and path template match).
-    const VENDOR_FILES: &[(&str, &str)] = &[
-        ("createOrganization", "books__create_organization"),
-        ("listOrganizations", "books__list_organizations"),
-        ("updateOrganization", "books__update_organization"),
-        ("createAccount", "books__create_chart_of_account"),
-        ("listAccounts", "books__list_chart_of_accounts"),
-        ("getAccount", "books__get_chart_of_account"),
-        ("updateAccount", "books__update_chart_of_account"),
-        ("createJournal", "books__create_journal"),
-        ("createFixedAsset", "books__create_fixed_asset"),
-        ("listFixedAssets", "books__list_fixed_assets"),
-        ("updateFixedAsset", "books__update_fixed_asset"),
-        ("createFixedAssetType", "books__create_fixed_asset_type"),
-        ("listFixedAssetTypes", "books__get_fixed_asset_type_list"),
-        ("updateFixedAssetType", "books__update_fixed_asset_type"),
-        ("deleteFixedAssetType", "books__delete_fixed_asset_type"),
-        ("createExpense", "books__create_expense"),
-        (
-            "updateExpenseByUniqueField",
-            "books__update_expense_using_custom_field",
-        ),
-        ("getExpenseReceipt", "books__get_expense_receipt"),
-        ("deleteExpenseReceipt", "books__delete_expense_receipt"),
-        ("addExpenseAttachment", "books__add_expense_attachment"),
-        ("createVendorCredit", "books__create_vendor_credit"),
-        ("listVendorCredits", "books__list_vendor_credits"),
-        ("createVendorCreditRefund", "books__refund_vendor_credit"),
-        (
-            "listVendorCreditRefunds",
-            "books__list_vendor_credit_refunds",
-        ),
-        ("getVendorCreditRefund", "books__get_vendor_credit_refund"),
-        (
-            "updateVendorCreditRefund",
-            "books__update_vendor_credit_refund",
-        ),
-        (
-            "deleteVendorCreditRefund",
-            "books__delete_vendor_credit_refund",
-        ),
-        (
-            "listAllVendorCreditRefunds",
-            "books__list_vendor_credit_refunds__vendorcredits_refunds",
-        ),
-    ];
-
-    fn vendor_file(name: &str) -> Value {
-        vendor(&format!("{name}.json"))
-    }
-
-    /// The params a user would pass for the vendor example: the JSON body (with the header values under
-    /// their param names), or the query without organization_id; `None` for a multipart upload.
-    fn vendor_params(op: &crate::catalog::Operation, file: &Value) -> Option<Value> {
-        if op.method.has_body() {
-            let mut params = file["request_body"].as_object()?.clone();
-            let headers = file["request_headers_example"].as_object();
-            for (param, header) in op.headers {
-                if let Some(v) = headers.and_then(|h| h.get(*header)) {
-                    params.insert(param.to_string(), v.clone());
-                }
-            }
-            return (file["request_content_type"] == "application/json")
-                .then_some(Value::Object(params));
-        }
-        let mut query = file["query_params_example"]
-            .as_object()
-            .cloned()
-            .unwrap_or_default();
-        query.remove("organization_id");
-        Some(Value::Object(query))
-    }
-
-    #[test]
-    fn vendor_requests_pass_except_on_their_placeholders() {
-        for (op_id, name) in VENDOR_FILES {
-            let op = crate::catalog::find(op_id).unwrap();
-            let file = vendor_file(name);
-            assert_eq!(file["method"], op.method.as_str(), "{name}");
-            assert_eq!(file["path"], op.path, "{name}");
-            let Some(params) = vendor_params(op, &file) else {
-                continue;
-            };
-            let placeholders = &file["type_placeholders_used"]["request"];
-            for issue in run(op_id, &params) {
-                let path = json_path(&issue);
-                assert!(
-                    placeholders
-                        .as_array()
-                        .unwrap()
-                        .contains(&Value::from(path.as_str())),
-                    "{op_id}: {issue:#?} is not at a placeholder"
-                );
-            }
-        }
-    }
-
     #[test]
     fn vendor_journal_fails_only_on_its_placeholders_in_value_sets() {
         let op = crate::catalog::find("createJournal").unwrap();
-        let params = vendor_params(op, &vendor_file("books__create_journal")).unwrap();
+        let params = crate::examples::sample(op).params;
         let got: Vec<String> = run("createJournal", &params)
             .iter()
             .map(Issue::path_string)
@@ -1680,11 +1581,14 @@ mod tests {
     }
 
     #[test]
-    fn vendor_requests_of_other_operations_pass_whole() {
-        for (op_id, name) in VENDOR_FILES.iter().filter(|(op, _)| *op != "createJournal") {
-            let op = crate::catalog::find(op_id).unwrap();
-            if let Some(params) = vendor_params(op, &vendor_file(name)) {
-                assert_ok(op_id, &params);
+    fn vendor_requests_of_the_other_books_operations_pass_whole() {
+        let books = crate::catalog::OPERATIONS
+            .iter()
+            .filter(|op| op.family == crate::family::Family::Books && op.id != "createJournal");
+        for op in books {
+            let sample = crate::examples::sample(op);
+            if sample.vendor.is_some() {
+                assert_ok(op.id, &sample.params);
             }
         }
     }

@@ -1,0 +1,204 @@
+//! The sample call of every row, for tests: the vendor's published example of the row's family, method
+//! and path where there is one, else a sample written here, keyed by operation id.
+
+use crate::catalog::{BodyKind, Operation, OPERATIONS};
+use serde_json::{json, Map, Value};
+use std::sync::OnceLock;
+
+const VENDOR_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/vendor");
+
+/// Samples of the rows whose operation the vendor publishes no example of: path values and params.
+const SAMPLES: &[(&str, &[&str], &str)] = &[
+    (
+        "createPackage",
+        &[],
+        r#"{"salesorder_id":"5","date":"2024-01-02","line_items":[{"so_line_item_id":"9","quantity":1}]}"#,
+    ),
+    ("listPackages", &[], r#"{"status":"Shipped"}"#),
+    ("getPackage", &["9007199254740993"], "{}"),
+    ("updatePackage", &["9007199254740993"], r#"{"notes":"n"}"#),
+    (
+        "createCompositeItem",
+        &[],
+        r#"{"name":"Kit","mapped_items":[{"item_id":"1","quantity":2}]}"#,
+    ),
+    ("listCompositeItems", &[], "{}"),
+    ("updateCompositeItem", &["c#1"], r#"{"name":"Kit"}"#),
+    ("uploadCompositeItemImage", &["c1"], "{}"),
+    (
+        "createPlan",
+        &[],
+        r#"{"plan_code":"basic","name":"Basic","recurring_price":10,"interval":1,"interval_unit":"months"}"#,
+    ),
+    ("listPlans", &[], r#"{"filter_by":"PlanStatus.ACTIVE"}"#),
+    ("updatePlan", &["basic plan"], r#"{"name":"Basic"}"#),
+    ("getEvent", &["e1"], "{}"),
+    ("listEvents", &[], r#"{"page":3}"#),
+    (
+        "updateNotificationChannels",
+        &[],
+        r#"{"watch":[{"channel_id":1000000068001,"events":["Deals.all"],"notify_url":"https://hooks.example.com/svc"}]}"#,
+    ),
+];
+
+/// One published example of the vendor: its file name and contents.
+#[derive(Debug)]
+pub struct VendorFile {
+    pub name: String,
+    pub json: Value,
+}
+
+impl VendorFile {
+    /// The family a file stands for: `books-as-invoice__...` stands in for the invoice family.
+    fn family(&self) -> &str {
+        let prefix = self.name.split("__").next().unwrap_or("");
+        prefix.rsplit("-as-").next().unwrap_or(prefix)
+    }
+
+    pub fn is_of(&self, op: &Operation) -> bool {
+        self.family() == op.family.name()
+            && self.json["method"] == op.method.as_str()
+            && self.json["path"] == op.path
+    }
+
+    /// The JSON paths where the vendor's request holds a type placeholder instead of an example.
+    pub fn placeholders(&self) -> Vec<String> {
+        self.json["type_placeholders_used"]["request"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.as_str().map(String::from))
+            .collect()
+    }
+}
+
+/// Every vendor file, read once, sorted by name.
+pub fn vendor_files() -> &'static [VendorFile] {
+    static FILES: OnceLock<Vec<VendorFile>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let mut files: Vec<VendorFile> = std::fs::read_dir(VENDOR_DIR)
+            .expect("the vendor examples are in tests/fixtures/vendor")
+            .filter_map(|e| {
+                let path = e.ok()?.path();
+                let name = path
+                    .file_name()?
+                    .to_str()?
+                    .strip_suffix(".json")?
+                    .to_string();
+                let text = std::fs::read_to_string(&path).ok()?;
+                let json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+                Some(VendorFile { name, json })
+            })
+            .collect();
+        files.sort_by(|a, b| a.name.cmp(&b.name));
+        files
+    })
+}
+
+/// The vendor's example of a row, if the vendor publishes one.
+pub fn vendor_of(op: &Operation) -> Option<&'static VendorFile> {
+    vendor_files().iter().find(|f| f.is_of(op))
+}
+
+/// A call of a row as a user writes it: path values in order, and params.
+#[derive(Debug)]
+pub struct Sample {
+    pub path: Vec<String>,
+    pub params: Value,
+    /// The vendor file it comes from, if any.
+    pub vendor: Option<&'static VendorFile>,
+}
+
+/// The sample call of a row. Panics for a row that has neither a vendor example nor a sample here.
+pub fn sample(op: &Operation) -> Sample {
+    if let Some(file) = vendor_of(op) {
+        let path = op
+            .path_params()
+            .map(|p| text_of(&file.json["path_params_example"][p]))
+            .collect();
+        return Sample {
+            path,
+            params: vendor_params(op, file),
+            vendor: Some(file),
+        };
+    }
+    let (_, path, params) = SAMPLES
+        .iter()
+        .find(|(id, _, _)| *id == op.id)
+        .unwrap_or_else(|| panic!("{}: no vendor example and no sample in examples.rs", op.id));
+    Sample {
+        path: path.iter().map(|s| s.to_string()).collect(),
+        params: serde_json::from_str(params).unwrap(),
+        vendor: None,
+    }
+}
+
+fn text_of(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), String::from)
+}
+
+/// The params a user passes for a vendor example: the body of a body method (the header values
+/// under their param names, the query params the row sends in the query), else the query without
+/// `organization_id`. A multipart upload's params are empty (its files are not in the example).
+fn vendor_params(op: &Operation, file: &VendorFile) -> Value {
+    let j = &file.json;
+    let mut params = Map::new();
+    let query = j["query_params_example"].as_object();
+    if let BodyKind::Multipart { .. } = op.body {
+        return json!({});
+    }
+    if op.method.has_body() {
+        if let Some(body) = j["request_body"].as_object() {
+            params.extend(body.clone());
+        }
+        for name in op.query {
+            if let Some(v) = query.and_then(|q| q.get(*name)) {
+                params.insert(name.to_string(), v.clone());
+            }
+        }
+        let headers = j["request_headers_example"].as_object();
+        for (param, header) in op.headers {
+            if let Some(v) = headers.and_then(|h| h.get(*header)) {
+                params.insert(param.to_string(), v.clone());
+            }
+        }
+    } else if let Some(q) = query {
+        params.extend(q.clone());
+        params.remove("organization_id");
+    }
+    Value::Object(params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_has_a_sample_and_no_row_has_two_sources() {
+        for op in OPERATIONS {
+            let s = sample(op);
+            assert_eq!(s.path.len(), op.path_param_count(), "{}", op.id);
+            let hand = SAMPLES.iter().any(|(id, _, _)| *id == op.id);
+            assert!(
+                !(hand && s.vendor.is_some()),
+                "{}: the vendor publishes an example; drop its sample from SAMPLES",
+                op.id
+            );
+        }
+        for (id, _, _) in SAMPLES {
+            assert!(
+                crate::catalog::find(id).is_some(),
+                "SAMPLES names {id}, not a row"
+            );
+        }
+    }
+
+    #[test]
+    fn each_vendor_file_stands_for_at_most_one_row() {
+        assert!(vendor_files().len() >= 111);
+        for file in vendor_files() {
+            let rows = OPERATIONS.iter().filter(|op| file.is_of(op)).count();
+            assert!(rows <= 1, "{} matches {rows} rows", file.name);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Test-only: every row's result type, found by the name its row gives (`Operation::ts`), decodes the
+//! vendor's example answer of that row and keeps every field the server sent.
+
+use crate::catalog::{Shape, OPERATIONS};
+use serde::{de::DeserializeOwned, Serialize};
+use serde_json::Value;
+
+/// Decodes a resource into a model type and encodes it again.
+pub type Decode = fn(&Value) -> Result<Value, String>;
+
+pub fn round_trip<T: DeserializeOwned + Serialize>(v: &Value) -> Result<Value, String> {
+    let typed: T = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
+    serde_json::to_value(&typed).map_err(|e| e.to_string())
+}
+
+/// Result names that carry no resource to decode.
+const NO_RESOURCE: &[&str] = &["Message", "Blob"];
+
+/// The decoder of a result type by its name; `ProjectComment[]` is decoded item by item.
+pub fn decoder(result: &str) -> Option<Decode> {
+    let name = result.strip_suffix("[]").unwrap_or(result);
+    [
+        super::books::RESULT_TYPES,
+        super::inventory::RESULT_TYPES,
+        super::invoice::RESULT_TYPES,
+        super::billing::RESULT_TYPES,
+        super::crm::RESULT_TYPES,
+    ]
+    .concat()
+    .into_iter()
+    .find(|(n, _)| *n == name)
+    .map(|(_, d)| d)
+}
+
+/// The resources of an answer as the row's shape finds them (each item of a list).
+pub fn resources(shape: Shape, body: &Value) -> Vec<Value> {
+    match shape {
+        Shape::Key(keys) => keys
+            .iter()
+            .filter_map(|k| body.get(*k))
+            .take(1)
+            .cloned()
+            .collect(),
+        Shape::KeyOrOneElementArray(key) => match &body[key] {
+            Value::Array(items) => items.clone(),
+            Value::Null => vec![],
+            one => vec![one.clone()],
+        },
+        Shape::TopLevel => {
+            let mut fields = body.as_object().cloned().unwrap_or_default();
+            fields.remove("code");
+            fields.remove("message");
+            vec![Value::Object(fields)]
+        }
+        Shape::List(key) => body[key].as_array().cloned().unwrap_or_default(),
+        Shape::Empty | Shape::Binary => vec![],
+    }
+}
+
+/// Every field the server sent (but null) is still there after a round trip; a lone object
+/// sent in place of a list comes back as its only member.
+pub fn assert_kept(sent: &Value, back: &Value, at: &str) {
+    match (sent, back) {
+        (Value::Object(sent), Value::Object(back)) => {
+            for (k, v) in sent.iter().filter(|(_, v)| !v.is_null()) {
+                let got = back.get(k).unwrap_or_else(|| panic!("{at}.{k} was lost"));
+                assert_kept(v, got, &format!("{at}.{k}"));
+            }
+        }
+        (Value::Object(_), Value::Array(items)) if items.len() == 1 => {
+            assert_kept(sent, &items[0], at)
+        }
+        (Value::Array(sent), Value::Array(back)) => {
+            assert_eq!(sent.len(), back.len(), "{at}");
+            for (i, (s, b)) in sent.iter().zip(back).enumerate() {
+                assert_kept(s, b, &format!("{at}[{i}]"));
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_row_names_a_result_type_that_decodes() {
+    for op in OPERATIONS {
+        let result = op.ts.1;
+        assert!(
+            NO_RESOURCE.contains(&result) || decoder(result).is_some(),
+            "{}: its result type {result} is not in its family's RESULT_TYPES",
+            op.id
+        );
+    }
+}
+
+#[test]
+fn every_vendor_answer_decodes_as_its_row_says_and_keeps_every_field() {
+    for op in OPERATIONS {
+        let Some(file) = crate::examples::vendor_of(op) else {
+            continue;
+        };
+        let mut items = resources(op.response, &file.json["response_body"]);
+        if op.ts.1.ends_with("[]") {
+            items = items
+                .into_iter()
+                .flat_map(|v| v.as_array().cloned().unwrap_or(vec![v]))
+                .collect();
+        }
+        let Some(decode) = decoder(op.ts.1) else {
+            assert!(
+                items.is_empty(),
+                "{}: {} carries a resource",
+                op.id,
+                file.name
+            );
+            continue;
+        };
+        assert!(
+            !items.is_empty(),
+            "{}: nothing under {:?} in {}",
+            op.id,
+            op.response,
+            file.name
+        );
+        for item in items {
+            let back = decode(&item).unwrap_or_else(|e| panic!("{} ({}): {e}", op.id, file.name));
+            assert_kept(&item, &back, op.id);
+        }
+    }
+}
