@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, writeFileSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { operations } from "svc-sdk";
 
 const root = process.env.SVC_ROOT;
 const dir = process.cwd();
@@ -36,5 +37,5 @@ test("no operation of the Client is typed any", () => {
   const dts = readFileSync(path.join(dir, "node_modules/svc-sdk/pkg/index.d.ts"), "utf8");
   const client = dts.slice(dts.indexOf("export declare class Client"), dts.indexOf("export declare function operations"));
   assert.ok(!/\bany\b/.test(client), "the Client declaration mentions any");
-  assert.equal((client.match(/\): Promise</g) ?? []).length, 61 + 2, "61 operations, prepare and request");
+  assert.equal((client.match(/\): Promise</g) ?? []).length, operations().length + 2, "one method per operation, prepare and request");
 });
