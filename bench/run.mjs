@@ -43,6 +43,8 @@ if (!REPORT_ONLY) writeFileSync(resultsFile, JSON.stringify(R));
 async function measure() {
   const started = Date.now();
   const env = machine();
+  const commit = output("git", ["rev-parse", "--short", "HEAD"]) ?? "unknown";
+  const dirty = (output("git", ["status", "--porcelain", "--untracked-files=no"]) ?? "") !== "";
   log(`bench: ${env.cpu}, ${env.cores} cores, load ${env.load}`);
 
   // ---- build what is missing ----
@@ -150,6 +152,8 @@ async function measure() {
     }
   }
   return {
+    commit,
+    dirty,
     started, elapsedMs: Date.now() - started, config: CONFIG, env, variant, sizes, wasm, alternatives, agreement, validation,
     fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters,
   };
@@ -182,8 +186,7 @@ function report(R) {
   const decodeRatio = pairedRatio(decode.rounds.sdk, decode.rounds.jsonParse);
   const L = [];
   const yes = (b) => (b ? "**met**" : "**missed**");
-  const commit = output("git", ["rev-parse", "--short", "HEAD"]) ?? "unknown";
-  const dirty = (output("git", ["status", "--porcelain", "--untracked-files=no"]) ?? "") !== "";
+  const { commit = "unknown", dirty = false } = R;
   const date = new Date(started).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
 
   L.push("# Benchmarks", "");
