@@ -1,33 +1,14 @@
 //! Subscription billing: tasks of projects, plans, and the events that plan changes record.
 
-use crate::call::{code, ApiError, Handler, Reply, Req};
-use crate::invoice::PROJECT;
+use crate::call::{Handler, Reply, Req};
+use crate::common::insert_task;
+use crate::error::{code, ApiError};
 use crate::list;
-use crate::store::{defaults, id_text, patch, stamp, Ids, Org, Record, Resource, Store};
+use crate::record::{defaults, id_text, patch, Record};
+use crate::resource::{EVENT, PLAN, PROJECT, TASK};
+use crate::store::{Ids, Org, Store};
 use crate::time;
 use serde_json::{json, Value};
-
-pub const TASK: Resource = Resource {
-    table: "tasks",
-    id: "task_id",
-    big_ids: false,
-    parent: Some("project_id"),
-    noun: "task",
-};
-pub const PLAN: Resource = Resource {
-    table: "plans",
-    id: "plan_code",
-    big_ids: false,
-    parent: None,
-    noun: "plan",
-};
-pub const EVENT: Resource = Resource {
-    table: "events",
-    id: "event_id",
-    big_ids: false,
-    parent: None,
-    noun: "event",
-};
 
 /// The documents name no plan event; these documented types fit best (see sandbox/README.md).
 pub const PLAN_CREATED_EVENT: &str = "subscription_activation";
@@ -47,35 +28,6 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("getEvent", get_event),
     ("listEvents", list_events),
 ];
-
-pub fn insert_task(
-    org: &mut Org,
-    ids: &Ids,
-    project_id: &str,
-    fields: &Record,
-    now_ms: i64,
-) -> Result<Record, ApiError> {
-    let project = org.get(&PROJECT, project_id, None)?.clone();
-    let mut rec = fields.clone();
-    for key in ["project_name", "customer_id", "customer_name"] {
-        if let Some(v) = project.get(key) {
-            rec.entry(key).or_insert(v.clone());
-        }
-    }
-    defaults(
-        &mut rec,
-        json!({
-            "currency_id": org.info.get("currency_id").cloned().unwrap_or_default(),
-            "status": "active",
-            "is_billable": true,
-            "billed_hours": "00:00",
-            "log_time": "00:00",
-            "un_billed_hours": "00:00",
-        }),
-    );
-    stamp(&mut rec, now_ms, true);
-    Ok(org.insert(&TASK, ids.next(&TASK), rec, Some(project_id)))
-}
 
 fn create_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, ids) = store.open(req.org)?;
@@ -266,7 +218,7 @@ mod tests {
     fn plans_record_events_with_the_plan_as_payload() {
         let ids = Ids::default();
         let mut org = Org::new("1", Record::new());
-        let fields = crate::store::json_obj(
+        let fields = crate::record::json_obj(
             json!({"plan_code": "gold", "name": "Gold", "recurring_price": 5}),
         );
         let plan = insert_plan(&mut org, &ids, &fields, "http://x", 0).unwrap();

@@ -1,49 +1,16 @@
 //! Accounting: organizations, accounts, journals, fixed assets and types, expenses, vendor credits.
 
-use crate::call::{required, ApiError, Handler, Reply, Req};
+use crate::call::{Handler, Reply, Req};
+use crate::common::{self, price_lines, USER_EMAIL, USER_ID, USER_NAME};
+use crate::error::{required, ApiError};
 use crate::list::{self, num, Cmp};
-use crate::store::{
-    defaults, id_text, json_obj, patch, same_id, stamp, Ids, Org, Receipt, Record, Resource, Store,
+use crate::record::{defaults, id_text, json_obj, patch, same_id, stamp, Record};
+use crate::resource::{
+    ACCOUNT, CURRENCY, EXPENSE, FIXED_ASSET, FIXED_ASSET_TYPE, JOURNAL, REFUND, VENDOR_CREDIT,
 };
-use crate::{invoice, seed, time};
+use crate::store::{Ids, Org, Receipt, Store};
+use crate::time;
 use serde_json::{json, Value};
-
-const fn resource(
-    table: &'static str,
-    id: &'static str,
-    big_ids: bool,
-    noun: &'static str,
-) -> Resource {
-    Resource {
-        table,
-        id,
-        big_ids,
-        parent: None,
-        noun,
-    }
-}
-
-pub const ACCOUNT: Resource = resource("chartofaccounts", "account_id", false, "account");
-pub const JOURNAL: Resource = resource("journals", "journal_id", false, "journal");
-pub const FIXED_ASSET: Resource = resource("fixedassets", "fixed_asset_id", false, "fixed asset");
-pub const FIXED_ASSET_TYPE: Resource = resource(
-    "fixedassettypes",
-    "fixed_asset_type_id",
-    false,
-    "fixed asset type",
-);
-pub const EXPENSE: Resource = resource("expenses", "expense_id", true, "expense");
-pub const VENDOR_CREDIT: Resource =
-    resource("vendorcredits", "vendor_credit_id", false, "vendor credit");
-pub const REFUND: Resource = Resource {
-    parent: Some("vendor_credit_id"),
-    ..resource(
-        "vendorcreditrefunds",
-        "vendor_credit_refund_id",
-        false,
-        "vendor credit refund",
-    )
-};
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createOrganization", create_organization),
@@ -121,8 +88,7 @@ fn apply_org_fields(org: &Org, info: &mut Record, params: &Record) {
         info.insert(key.into(), value);
     }
     let currency = info.get("currency_id").and_then(id_text);
-    if let Some(c) = currency.and_then(|id| org.lookup(invoice::CURRENCY.table, "currency_id", &id))
-    {
+    if let Some(c) = currency.and_then(|id| org.lookup(CURRENCY.table, CURRENCY.id, &id)) {
         for key in [
             "currency_code",
             "currency_symbol",
@@ -151,7 +117,7 @@ pub fn new_organization(
         .unwrap_or("USD")
         .to_string();
     let mut org = Org::new(id, Record::new());
-    invoice::insert_currency(
+    common::insert_currency(
         &mut org,
         &store.ids,
         &json_obj(json!({"currency_code": code})),
@@ -172,9 +138,9 @@ pub fn new_organization(
         "fiscal_year_start_month": 0,
         "tax_group_enabled": false,
         "user_status": "active",
-        "contact_name": seed::USER_NAME,
-        "email": seed::USER_EMAIL,
-        "currency_id": org.rows(invoice::CURRENCY.table)[0]["currency_id"].clone(),
+        "contact_name": USER_NAME,
+        "email": USER_EMAIL,
+        "currency_id": org.rows(CURRENCY.table)[0]["currency_id"].clone(),
         "price_precision": 2,
         "plan_name": plan.to_ascii_uppercase(),
         "plan_period": "Monthly",
@@ -705,8 +671,8 @@ fn add_expense_attachment(store: &mut Store, req: &Req) -> Result<Reply, ApiErro
             "comment_id": ids.text(),
             "expense_id": rec["expense_id"],
             "description": format!("Attachment {name} added."),
-            "commented_by_id": seed::USER_ID,
-            "commented_by": seed::USER_NAME,
+            "commented_by_id": USER_ID,
+            "commented_by": USER_NAME,
             "date_description": "few seconds ago",
             "time": time::time_of_day(req.now_ms),
             "operation_type": "Added",
@@ -726,21 +692,6 @@ fn add_expense_attachment(store: &mut Store, req: &Req) -> Result<Reply, ApiErro
 }
 
 // ---- vendor credits and refunds
-
-/// Gives lines their ids and `item_total` (rate × quantity); returns the sum of the totals.
-pub fn price_lines(rec: &mut Record, ids: &Ids) -> f64 {
-    let mut total = 0.0;
-    if let Some(Value::Array(lines)) = rec.get_mut("line_items") {
-        for line in lines.iter_mut().filter_map(Value::as_object_mut) {
-            line.entry("line_item_id").or_insert_with(|| ids.text());
-            let item_total = list::number(line.get("rate")).unwrap_or(0.0)
-                * list::number(line.get("quantity")).unwrap_or(1.0);
-            line.insert("item_total".into(), num(item_total));
-            total += item_total;
-        }
-    }
-    total
-}
 
 fn create_vendor_credit(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, ids) = store.open(req.org)?;
@@ -853,7 +804,7 @@ fn listed_refund(org: &Org, mut r: Record) -> Record {
     let credit = r
         .get("vendor_credit_id")
         .and_then(id_text)
-        .and_then(|id| org.lookup(VENDOR_CREDIT.table, "vendor_credit_id", &id));
+        .and_then(|id| org.lookup(VENDOR_CREDIT.table, VENDOR_CREDIT.id, &id));
     if let Some(c) = credit {
         for (from, to) in [
             ("vendor_credit_number", "vendor_credit_number"),
@@ -975,16 +926,6 @@ mod tests {
         assert!(has_custom_value(&rec, "7", "3"));
         assert!(!has_custom_value(&rec, "cf_ref", "A-2"));
         assert!(!has_custom_value(&json_obj(json!({})), "cf_ref", "A-1"));
-    }
-
-    #[test]
-    fn lines_are_priced_and_numbered() {
-        let ids = Ids::default();
-        let mut rec =
-            json_obj(json!({"line_items": [{"rate": 30, "quantity": 2}, {"rate": "2.5"}]}));
-        assert_eq!(price_lines(&mut rec, &ids), 62.5);
-        assert_eq!(rec["line_items"][0]["item_total"], json!(60));
-        assert!(rec["line_items"][1]["line_item_id"].is_string());
     }
 
     #[test]

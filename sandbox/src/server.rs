@@ -1,13 +1,15 @@
 //! The server: accept loop, the pipeline of a call, and the sandbox-only endpoints.
 
-use crate::call::{code, issue, ApiError, Handler, Req, Shaped};
+use crate::call::{Handler, Req, Shaped};
 use crate::config::{Config, Scopes};
 use crate::counters::Counters;
+use crate::error::{code, issue, ApiError};
 use crate::faults::{Fault, Faults};
 use crate::http::{self, Conn, ReadError, Request, Response};
 use crate::limits::{self, Limiter, Refusal};
 use crate::multipart::{self, Part};
-use crate::store::{Record, Store};
+use crate::record::Record;
+use crate::store::Store;
 use crate::{billing, books, crm, inventory, invoice, seed, time};
 use serde_json::{json, Value};
 use std::collections::HashMap;
