@@ -9,6 +9,7 @@ pub mod counters;
 pub mod crm;
 pub mod error;
 pub mod faults;
+pub mod generic;
 pub mod http;
 pub mod inventory;
 pub mod invoice;
@@ -23,4 +24,4 @@ pub mod store;
 pub mod time;
 
 pub use config::Config;
-pub use server::{start, Server};
+pub use server::{start, start_with, Server};

@@ -1,7 +1,8 @@
 //! Resources: how each kind of record is kept, and the ones that handlers and the seed name.
 
-/// How one kind of record is kept: its table (the path template of its collection), its id field,
-/// its id style, and the field naming its parent.
+/// How one kind of record is kept: its table (the path template of its collection, so that a
+/// generic row and a handler of the same collection share it), its id field, its id style, and
+/// the field naming its parent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resource<'a> {
     pub table: &'a str,
@@ -73,6 +74,27 @@ pub const EVENT: Resource = Resource::new("/events", "event_id");
 pub const CUSTOMER: Resource = Resource::new("/customers", "customer_id");
 pub const VENDOR: Resource = Resource::new("/vendors", "vendor_id");
 pub const USER: Resource = Resource::new("/users", "user_id");
+
+/// Every named resource, for the check that they agree with the catalog's paths.
+pub const NAMED: &[Resource] = &[
+    ACCOUNT,
+    JOURNAL,
+    FIXED_ASSET,
+    FIXED_ASSET_TYPE,
+    EXPENSE,
+    VENDOR_CREDIT,
+    REFUND,
+    PACKAGE,
+    COMPOSITE_ITEM,
+    CURRENCY,
+    PROJECT,
+    COMMENT,
+    PROJECT_INVOICE,
+    RECURRING_INVOICE,
+    TASK,
+    PLAN,
+    EVENT,
+];
 
 #[cfg(test)]
 mod tests {

@@ -139,6 +139,7 @@ pub struct Receipt {
     pub bytes: Vec<u8>,
 }
 
+#[derive(Default)]
 pub struct Org {
     pub id: String,
     pub info: Record,
@@ -318,12 +319,14 @@ fn missing(res: &Resource, id: &str) -> ApiError {
     ))
 }
 
-/// Every organization, the id source and the CRM notification channels.
+/// Every organization, the id source, the CRM notification channels, and the records of calls
+/// that name no organization.
 #[derive(Default)]
 pub struct Store {
     pub orgs: Vec<Org>,
     pub ids: Ids,
     pub channels: Vec<Record>,
+    orgless: Org,
 }
 
 impl Store {
@@ -343,6 +346,15 @@ impl Store {
             ApiError::not_found(format!("The organization {id:?} does not exist."))
         })?;
         Ok((org, ids))
+    }
+
+    /// Where the records of a call are kept: its organization, or for a call that names none
+    /// (CRM), the place that such calls share.
+    pub fn space(&mut self, id: &str) -> Result<(&mut Org, &Ids), ApiError> {
+        if id.is_empty() {
+            return Ok((&mut self.orgless, &self.ids));
+        }
+        self.open(id)
     }
 }
 
