@@ -4,8 +4,8 @@ use crate::call::{Handler, Reply, Req};
 use crate::common::insert_task;
 use crate::error::{code, ApiError};
 use crate::list;
-use crate::record::{defaults, id_text, patch, Record};
-use crate::resource::{EVENT, PLAN, PROJECT, TASK};
+use crate::record::{defaults, id_text, Record};
+use crate::resource::{EVENT, PLAN};
 use crate::store::{Ids, Org, Store};
 use crate::time;
 use serde_json::{json, Value};
@@ -18,14 +18,9 @@ pub const PLAN_CHANGED_EVENT: &str = "billing_date_changed";
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createTask", create_task),
-    ("listTasks", list_tasks),
-    ("getTask", get_task),
-    ("updateTask", update_task),
-    ("deleteTask", delete_task),
     ("createPlan", create_plan),
     ("listPlans", list_plans),
     ("updatePlan", update_plan),
-    ("getEvent", get_event),
     ("listEvents", list_events),
 ];
 
@@ -33,44 +28,6 @@ fn create_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, ids) = store.open(req.org)?;
     let task = insert_task(org, ids, req.path("project_id"), req.params, req.now_ms)?;
     Ok(Reply::created("The task has been added.", task))
-}
-
-fn list_tasks(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    let project = req.path("project_id");
-    org.exists(&PROJECT, project)?;
-    Ok(list::page(org.list(&TASK, Some(project)), req.params))
-}
-
-fn get_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    let project = req.path("project_id");
-    org.exists(&PROJECT, project)?;
-    Ok(Reply::ok(
-        "success",
-        org.get(&TASK, req.path("task_id"), Some(project))?.clone(),
-    ))
-}
-
-fn update_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
-    let project = req.path("project_id");
-    org.exists(&PROJECT, project)?;
-    let rec = org.update(
-        &TASK,
-        req.path("task_id"),
-        Some(project),
-        &patch(req.params, req.now_ms),
-    )?;
-    Ok(Reply::ok("The task information has been updated.", rec))
-}
-
-fn delete_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
-    let project = req.path("project_id");
-    org.exists(&PROJECT, project)?;
-    org.remove(&TASK, req.path("task_id"), Some(project))?;
-    Ok(Reply::done("The task has been deleted."))
 }
 
 /// Records a billing event whose payload is the plan as JSON text.
@@ -172,14 +129,6 @@ fn update_plan(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let event = update_event(before, list::number(rec.get("recurring_price")));
     record_event(org, ids, event, &rec, req.now_ms);
     Ok(Reply::ok("The plan details have been updated.", rec))
-}
-
-fn get_event(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    Ok(Reply::ok(
-        "success",
-        org.get(&EVENT, req.path("event_id"), None)?.clone(),
-    ))
 }
 
 fn list_events(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {

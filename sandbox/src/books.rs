@@ -1,13 +1,11 @@
-//! Accounting: organizations, accounts, journals, fixed assets and types, expenses, vendor credits.
+//! Accounting: organizations, accounts, journals, fixed assets, expenses, vendor credits and refunds.
 
 use crate::call::{Handler, Reply, Req};
 use crate::common::{self, price_lines, USER_EMAIL, USER_ID, USER_NAME};
 use crate::error::{required, ApiError};
 use crate::list::{self, num, Cmp};
 use crate::record::{defaults, id_text, json_obj, patch, same_id, stamp, Record};
-use crate::resource::{
-    ACCOUNT, CURRENCY, EXPENSE, FIXED_ASSET, FIXED_ASSET_TYPE, JOURNAL, REFUND, VENDOR_CREDIT,
-};
+use crate::resource::{ACCOUNT, CURRENCY, EXPENSE, FIXED_ASSET, JOURNAL, REFUND, VENDOR_CREDIT};
 use crate::store::{Ids, Org, Receipt, Store};
 use crate::time;
 use serde_json::{json, Value};
@@ -18,16 +16,10 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("updateOrganization", update_organization),
     ("createAccount", create_account),
     ("listAccounts", list_accounts),
-    ("getAccount", get_account),
-    ("updateAccount", update_account),
     ("createJournal", create_journal),
     ("createFixedAsset", create_fixed_asset),
     ("listFixedAssets", list_fixed_assets),
     ("updateFixedAsset", update_fixed_asset),
-    ("createFixedAssetType", create_fixed_asset_type),
-    ("listFixedAssetTypes", list_fixed_asset_types),
-    ("updateFixedAssetType", update_fixed_asset_type),
-    ("deleteFixedAssetType", delete_fixed_asset_type),
     ("createExpense", create_expense),
     ("updateExpenseByUniqueField", update_expense_by_unique_field),
     ("getExpenseReceipt", get_expense_receipt),
@@ -37,7 +29,6 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("listVendorCredits", list_vendor_credits),
     ("createVendorCreditRefund", create_refund),
     ("listVendorCreditRefunds", list_refunds),
-    ("getVendorCreditRefund", get_refund),
     ("updateVendorCreditRefund", update_refund),
     ("deleteVendorCreditRefund", delete_refund),
     ("listAllVendorCreditRefunds", list_all_refunds),
@@ -292,25 +283,6 @@ fn list_accounts(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     Ok(list::page(rows, req.params))
 }
 
-fn get_account(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    Ok(Reply::ok(
-        "success",
-        org.get(&ACCOUNT, req.path("account_id"), None)?.clone(),
-    ))
-}
-
-fn update_account(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
-    let rec = org.update(
-        &ACCOUNT,
-        req.path("account_id"),
-        None,
-        &patch(req.params, req.now_ms),
-    )?;
-    Ok(Reply::ok("The account details have been updated.", rec))
-}
-
 // ---- journals
 
 fn create_journal(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
@@ -357,7 +329,7 @@ fn create_journal(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     ))
 }
 
-// ---- fixed assets and their types
+// ---- fixed assets
 
 const ASSET_LIST_FIELDS: &[&str] = &[
     "fixed_asset_id",
@@ -440,47 +412,6 @@ fn update_fixed_asset(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
         "The fixed asset has been updated.",
         org.update(&FIXED_ASSET, id, None, &p)?,
     ))
-}
-
-pub fn insert_fixed_asset_type(org: &mut Org, ids: &Ids, fields: &Record) -> Record {
-    org.insert(
-        &FIXED_ASSET_TYPE,
-        ids.next(&FIXED_ASSET_TYPE),
-        fields.clone(),
-        None,
-    )
-}
-
-fn create_fixed_asset_type(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, ids) = store.open(req.org)?;
-    Ok(Reply::created(
-        "The fixed asset type has been created.",
-        insert_fixed_asset_type(org, ids, req.params),
-    ))
-}
-
-fn list_fixed_asset_types(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    Ok(list::page(
-        store.read(req.org)?.list(&FIXED_ASSET_TYPE, None),
-        req.params,
-    ))
-}
-
-fn update_fixed_asset_type(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
-    let rec = org.update(
-        &FIXED_ASSET_TYPE,
-        req.path("fixed_asset_type_id"),
-        None,
-        req.params,
-    )?;
-    Ok(Reply::ok("The fixed asset type has been updated.", rec))
-}
-
-fn delete_fixed_asset_type(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
-    org.remove(&FIXED_ASSET_TYPE, req.path("fixed_asset_type_id"), None)?;
-    Ok(Reply::done("The fixed asset type has been deleted."))
 }
 
 // ---- expenses
@@ -866,17 +797,6 @@ fn list_refunds(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
         .collect();
     list::sort(&mut rows, req.params, REFUND_SORT);
     Ok(list::page(rows, req.params))
-}
-
-fn get_refund(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    let credit = req.path("vendor_credit_id");
-    org.exists(&VENDOR_CREDIT, credit)?;
-    Ok(Reply::ok(
-        "success",
-        org.get(&REFUND, req.path("vendor_credit_refund_id"), Some(credit))?
-            .clone(),
-    ))
 }
 
 fn update_refund(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {

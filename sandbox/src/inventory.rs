@@ -12,7 +12,6 @@ use serde_json::{json, Value};
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createPackage", create_package),
     ("listPackages", list_packages),
-    ("getPackage", get_package),
     ("updatePackage", update_package),
     ("createCompositeItem", create_composite_item),
     ("listCompositeItems", list_composite_items),
@@ -101,14 +100,6 @@ fn list_packages(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     }
     list::sort(&mut rows, &sort, PACKAGE_SORT);
     Ok(list::page(rows, p))
-}
-
-fn get_package(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    Ok(Reply::ok(
-        "success",
-        org.get(&PACKAGE, req.path("package_id"), None)?.clone(),
-    ))
 }
 
 fn update_package(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {

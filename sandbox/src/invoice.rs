@@ -35,7 +35,6 @@ pub fn delete_project_operation() -> &'static Operation {
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createCurrency", create_currency),
     ("listCurrencies", list_currencies),
-    ("getCurrency", get_currency),
     ("updateCurrency", update_currency),
     ("deleteCurrency", delete_currency),
     ("createProject", create_project),
@@ -43,8 +42,6 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("updateProject", update_project),
     ("removeProjectUser", remove_project_user),
     ("addProjectComment", add_project_comment),
-    ("listProjectComments", list_project_comments),
-    ("deleteProjectComment", delete_project_comment),
     ("listProjectInvoices", list_project_invoices),
     ("createRecurringInvoice", create_recurring_invoice),
     ("deleteProject", delete_project),
@@ -137,14 +134,6 @@ fn list_currencies(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
         rows.retain(|r| r.get("is_base_currency") != Some(&Value::Bool(true)));
     }
     Ok(list::page(rows, req.params))
-}
-
-fn get_currency(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    Ok(Reply::ok(
-        "success",
-        org.get(&CURRENCY, req.path("currency_id"), None)?.clone(),
-    ))
 }
 
 fn update_currency(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
@@ -416,21 +405,6 @@ fn add_project_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> 
     );
     let rec = org.insert(&COMMENT, ids.next(&COMMENT), rec, Some(project));
     Ok(Reply::created("Comments added.", json!([rec])))
-}
-
-fn list_project_comments(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    let project = req.path("project_id");
-    org.exists(&PROJECT, project)?;
-    Ok(list::page(org.list(&COMMENT, Some(project)), req.params))
-}
-
-fn delete_project_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
-    let project = req.path("project_id");
-    org.exists(&PROJECT, project)?;
-    org.remove(&COMMENT, req.path("comment_id"), Some(project))?;
-    Ok(Reply::done("The comment has been deleted."))
 }
 
 fn list_project_invoices(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {

@@ -3,9 +3,9 @@
 use crate::common::{self, USER_EMAIL, USER_ID, USER_NAME};
 use crate::error::ApiError;
 use crate::record::{id_text, json_obj, Record};
-use crate::resource::{CUSTOMER, PROJECT_INVOICE, USER, VENDOR};
+use crate::resource::{CUSTOMER, FIXED_ASSET_TYPE, PROJECT_INVOICE, USER, VENDOR};
 use crate::store::Store;
-use crate::{billing, books, invoice, time};
+use crate::{billing, books, generic, invoice, time};
 use serde_json::{json, Value};
 
 pub const CUSTOMER_ID: &str = "460000000044001";
@@ -74,7 +74,7 @@ pub fn organization(
         let mut fields = fields;
         fields.insert("expense_account_id".into(), account(9));
         fields.insert("depreciation_account_id".into(), account(3));
-        books::insert_fixed_asset_type(org, ids, &fields);
+        generic::insert(org, ids, &FIXED_ASSET_TYPE, None, &fields, now_ms);
     }
 
     common::insert_currency(
@@ -150,9 +150,7 @@ pub fn organization(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resource::{
-        ACCOUNT, CURRENCY, EVENT, EXPENSE, FIXED_ASSET_TYPE, PLAN, PROJECT, TASK,
-    };
+    use crate::resource::{ACCOUNT, CURRENCY, EVENT, EXPENSE, PLAN, PROJECT, TASK};
     use crate::store::FIRST_BIG_ID;
 
     #[test]
