@@ -261,3 +261,35 @@ fn nested_rows_are_scoped_by_their_parent() {
         "{v}"
     );
 }
+
+static GET_JOURNAL: [Operation; 1] = [row(
+    "getJournal",
+    Method::Get,
+    "/journals/{journal_id}",
+    Shape::Key(&["journal"]),
+)];
+
+#[test]
+fn a_row_added_next_to_a_handler_sees_the_records_the_handler_keeps() {
+    let extra: &'static [Operation] = match svc_sdk::catalog::find("getJournal") {
+        Some(_) => &[],
+        None => &GET_JOURNAL,
+    };
+    let s = Sandbox::start_with(&["--no-rate-limit"], extra);
+    let accounts = expect(&s.call("books", "GET", "/chartofaccounts", None), 200, 0);
+    let account = id(&accounts["chartofaccounts"][0]["account_id"]);
+    let journal = json!({"journal_date": "2024-05-01", "line_items": [
+        {"account_id": account, "debit_or_credit": "debit", "amount": 25},
+        {"account_id": account, "debit_or_credit": "credit", "amount": 25}
+    ]});
+    let created = expect(&s.call("books", "POST", "/journals", Some(journal)), 201, 0);
+    let j = id(&created["journal"]["journal_id"]);
+    let got = expect(
+        &s.call("books", "GET", &format!("/journals/{j}"), None),
+        200,
+        0,
+    );
+    assert_eq!(got["journal"], created["journal"]);
+    assert_eq!(got["journal"]["entry_number"], "JE-00001");
+    expect(&s.call("books", "GET", "/journals/404", None), 404, 1002);
+}
