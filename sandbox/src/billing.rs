@@ -1,33 +1,14 @@
 //! Subscription billing: tasks of projects, plans, and the events that plan changes record.
 
-use crate::call::{code, ApiError, Handler, Reply, Req};
-use crate::invoice::PROJECT;
+use crate::call::{Handler, Reply, Req};
+use crate::common::insert_task;
+use crate::error::{code, ApiError};
 use crate::list;
-use crate::store::{defaults, id_text, patch, stamp, Ids, Org, Record, Resource, Store};
+use crate::record::{defaults, id_text, Record};
+use crate::resource::{EVENT, PLAN};
+use crate::store::{Ids, Org, Store};
 use crate::time;
 use serde_json::{json, Value};
-
-pub const TASK: Resource = Resource {
-    table: "tasks",
-    id: "task_id",
-    big_ids: false,
-    parent: Some("project_id"),
-    noun: "task",
-};
-pub const PLAN: Resource = Resource {
-    table: "plans",
-    id: "plan_code",
-    big_ids: false,
-    parent: None,
-    noun: "plan",
-};
-pub const EVENT: Resource = Resource {
-    table: "events",
-    id: "event_id",
-    big_ids: false,
-    parent: None,
-    noun: "event",
-};
 
 /// The documents name no plan event; these documented types fit best (see sandbox/README.md).
 pub const PLAN_CREATED_EVENT: &str = "subscription_activation";
@@ -37,88 +18,16 @@ pub const PLAN_CHANGED_EVENT: &str = "billing_date_changed";
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createTask", create_task),
-    ("listTasks", list_tasks),
-    ("getTask", get_task),
-    ("updateTask", update_task),
-    ("deleteTask", delete_task),
     ("createPlan", create_plan),
     ("listPlans", list_plans),
     ("updatePlan", update_plan),
-    ("getEvent", get_event),
     ("listEvents", list_events),
 ];
-
-pub fn insert_task(
-    org: &mut Org,
-    ids: &Ids,
-    project_id: &str,
-    fields: &Record,
-    now_ms: i64,
-) -> Result<Record, ApiError> {
-    let project = org.get(&PROJECT, project_id, None)?.clone();
-    let mut rec = fields.clone();
-    for key in ["project_name", "customer_id", "customer_name"] {
-        if let Some(v) = project.get(key) {
-            rec.entry(key).or_insert(v.clone());
-        }
-    }
-    defaults(
-        &mut rec,
-        json!({
-            "currency_id": org.info.get("currency_id").cloned().unwrap_or_default(),
-            "status": "active",
-            "is_billable": true,
-            "billed_hours": "00:00",
-            "log_time": "00:00",
-            "un_billed_hours": "00:00",
-        }),
-    );
-    stamp(&mut rec, now_ms, true);
-    Ok(org.insert(&TASK, ids.next(&TASK), rec, Some(project_id)))
-}
 
 fn create_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, ids) = store.open(req.org)?;
     let task = insert_task(org, ids, req.path("project_id"), req.params, req.now_ms)?;
     Ok(Reply::created("The task has been added.", task))
-}
-
-fn list_tasks(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    let project = req.path("project_id");
-    org.exists(&PROJECT, project)?;
-    Ok(list::page(org.list(&TASK, Some(project)), req.params))
-}
-
-fn get_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    let project = req.path("project_id");
-    org.exists(&PROJECT, project)?;
-    Ok(Reply::ok(
-        "success",
-        org.get(&TASK, req.path("task_id"), Some(project))?.clone(),
-    ))
-}
-
-fn update_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
-    let project = req.path("project_id");
-    org.exists(&PROJECT, project)?;
-    let rec = org.update(
-        &TASK,
-        req.path("task_id"),
-        Some(project),
-        &patch(req.params, req.now_ms),
-    )?;
-    Ok(Reply::ok("The task information has been updated.", rec))
-}
-
-fn delete_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
-    let project = req.path("project_id");
-    org.exists(&PROJECT, project)?;
-    org.remove(&TASK, req.path("task_id"), Some(project))?;
-    Ok(Reply::done("The task has been deleted."))
 }
 
 /// Records a billing event whose payload is the plan as JSON text.
@@ -222,14 +131,6 @@ fn update_plan(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     Ok(Reply::ok("The plan details have been updated.", rec))
 }
 
-fn get_event(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    Ok(Reply::ok(
-        "success",
-        org.get(&EVENT, req.path("event_id"), None)?.clone(),
-    ))
-}
-
 fn list_events(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let org = store.read(req.org)?;
     let mut rows: Vec<Record> = org
@@ -266,7 +167,7 @@ mod tests {
     fn plans_record_events_with_the_plan_as_payload() {
         let ids = Ids::default();
         let mut org = Org::new("1", Record::new());
-        let fields = crate::store::json_obj(
+        let fields = crate::record::json_obj(
             json!({"plan_code": "gold", "name": "Gold", "recurring_price": 5}),
         );
         let plan = insert_plan(&mut org, &ids, &fields, "http://x", 0).unwrap();

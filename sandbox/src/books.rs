@@ -1,49 +1,14 @@
-//! Accounting: organizations, accounts, journals, fixed assets and types, expenses, vendor credits.
+//! Accounting: organizations, accounts, journals, fixed assets, expenses, vendor credits and refunds.
 
-use crate::call::{required, ApiError, Handler, Reply, Req};
+use crate::call::{Handler, Reply, Req};
+use crate::common::{self, price_lines, USER_EMAIL, USER_ID, USER_NAME};
+use crate::error::{required, ApiError};
 use crate::list::{self, num, Cmp};
-use crate::store::{
-    defaults, id_text, json_obj, patch, same_id, stamp, Ids, Org, Receipt, Record, Resource, Store,
-};
-use crate::{invoice, seed, time};
+use crate::record::{defaults, id_text, json_obj, patch, same_id, stamp, Record};
+use crate::resource::{ACCOUNT, CURRENCY, EXPENSE, FIXED_ASSET, JOURNAL, REFUND, VENDOR_CREDIT};
+use crate::store::{Ids, Org, Receipt, Store};
+use crate::time;
 use serde_json::{json, Value};
-
-const fn resource(
-    table: &'static str,
-    id: &'static str,
-    big_ids: bool,
-    noun: &'static str,
-) -> Resource {
-    Resource {
-        table,
-        id,
-        big_ids,
-        parent: None,
-        noun,
-    }
-}
-
-pub const ACCOUNT: Resource = resource("chartofaccounts", "account_id", false, "account");
-pub const JOURNAL: Resource = resource("journals", "journal_id", false, "journal");
-pub const FIXED_ASSET: Resource = resource("fixedassets", "fixed_asset_id", false, "fixed asset");
-pub const FIXED_ASSET_TYPE: Resource = resource(
-    "fixedassettypes",
-    "fixed_asset_type_id",
-    false,
-    "fixed asset type",
-);
-pub const EXPENSE: Resource = resource("expenses", "expense_id", true, "expense");
-pub const VENDOR_CREDIT: Resource =
-    resource("vendorcredits", "vendor_credit_id", false, "vendor credit");
-pub const REFUND: Resource = Resource {
-    parent: Some("vendor_credit_id"),
-    ..resource(
-        "vendorcreditrefunds",
-        "vendor_credit_refund_id",
-        false,
-        "vendor credit refund",
-    )
-};
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createOrganization", create_organization),
@@ -51,16 +16,10 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("updateOrganization", update_organization),
     ("createAccount", create_account),
     ("listAccounts", list_accounts),
-    ("getAccount", get_account),
-    ("updateAccount", update_account),
     ("createJournal", create_journal),
     ("createFixedAsset", create_fixed_asset),
     ("listFixedAssets", list_fixed_assets),
     ("updateFixedAsset", update_fixed_asset),
-    ("createFixedAssetType", create_fixed_asset_type),
-    ("listFixedAssetTypes", list_fixed_asset_types),
-    ("updateFixedAssetType", update_fixed_asset_type),
-    ("deleteFixedAssetType", delete_fixed_asset_type),
     ("createExpense", create_expense),
     ("updateExpenseByUniqueField", update_expense_by_unique_field),
     ("getExpenseReceipt", get_expense_receipt),
@@ -70,7 +29,6 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("listVendorCredits", list_vendor_credits),
     ("createVendorCreditRefund", create_refund),
     ("listVendorCreditRefunds", list_refunds),
-    ("getVendorCreditRefund", get_refund),
     ("updateVendorCreditRefund", update_refund),
     ("deleteVendorCreditRefund", delete_refund),
     ("listAllVendorCreditRefunds", list_all_refunds),
@@ -121,8 +79,7 @@ fn apply_org_fields(org: &Org, info: &mut Record, params: &Record) {
         info.insert(key.into(), value);
     }
     let currency = info.get("currency_id").and_then(id_text);
-    if let Some(c) = currency.and_then(|id| org.lookup(invoice::CURRENCY.table, "currency_id", &id))
-    {
+    if let Some(c) = currency.and_then(|id| org.lookup(CURRENCY.table, CURRENCY.id, &id)) {
         for key in [
             "currency_code",
             "currency_symbol",
@@ -151,7 +108,7 @@ pub fn new_organization(
         .unwrap_or("USD")
         .to_string();
     let mut org = Org::new(id, Record::new());
-    invoice::insert_currency(
+    common::insert_currency(
         &mut org,
         &store.ids,
         &json_obj(json!({"currency_code": code})),
@@ -172,9 +129,9 @@ pub fn new_organization(
         "fiscal_year_start_month": 0,
         "tax_group_enabled": false,
         "user_status": "active",
-        "contact_name": seed::USER_NAME,
-        "email": seed::USER_EMAIL,
-        "currency_id": org.rows(invoice::CURRENCY.table)[0]["currency_id"].clone(),
+        "contact_name": USER_NAME,
+        "email": USER_EMAIL,
+        "currency_id": org.rows(CURRENCY.table)[0]["currency_id"].clone(),
         "price_precision": 2,
         "plan_name": plan.to_ascii_uppercase(),
         "plan_period": "Monthly",
@@ -326,25 +283,6 @@ fn list_accounts(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     Ok(list::page(rows, req.params))
 }
 
-fn get_account(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    Ok(Reply::ok(
-        "success",
-        org.get(&ACCOUNT, req.path("account_id"), None)?.clone(),
-    ))
-}
-
-fn update_account(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
-    let rec = org.update(
-        &ACCOUNT,
-        req.path("account_id"),
-        None,
-        &patch(req.params, req.now_ms),
-    )?;
-    Ok(Reply::ok("The account details have been updated.", rec))
-}
-
 // ---- journals
 
 fn create_journal(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
@@ -391,7 +329,7 @@ fn create_journal(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     ))
 }
 
-// ---- fixed assets and their types
+// ---- fixed assets
 
 const ASSET_LIST_FIELDS: &[&str] = &[
     "fixed_asset_id",
@@ -474,47 +412,6 @@ fn update_fixed_asset(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
         "The fixed asset has been updated.",
         org.update(&FIXED_ASSET, id, None, &p)?,
     ))
-}
-
-pub fn insert_fixed_asset_type(org: &mut Org, ids: &Ids, fields: &Record) -> Record {
-    org.insert(
-        &FIXED_ASSET_TYPE,
-        ids.next(&FIXED_ASSET_TYPE),
-        fields.clone(),
-        None,
-    )
-}
-
-fn create_fixed_asset_type(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, ids) = store.open(req.org)?;
-    Ok(Reply::created(
-        "The fixed asset type has been created.",
-        insert_fixed_asset_type(org, ids, req.params),
-    ))
-}
-
-fn list_fixed_asset_types(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    Ok(list::page(
-        store.read(req.org)?.list(&FIXED_ASSET_TYPE, None),
-        req.params,
-    ))
-}
-
-fn update_fixed_asset_type(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
-    let rec = org.update(
-        &FIXED_ASSET_TYPE,
-        req.path("fixed_asset_type_id"),
-        None,
-        req.params,
-    )?;
-    Ok(Reply::ok("The fixed asset type has been updated.", rec))
-}
-
-fn delete_fixed_asset_type(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
-    org.remove(&FIXED_ASSET_TYPE, req.path("fixed_asset_type_id"), None)?;
-    Ok(Reply::done("The fixed asset type has been deleted."))
 }
 
 // ---- expenses
@@ -705,8 +602,8 @@ fn add_expense_attachment(store: &mut Store, req: &Req) -> Result<Reply, ApiErro
             "comment_id": ids.text(),
             "expense_id": rec["expense_id"],
             "description": format!("Attachment {name} added."),
-            "commented_by_id": seed::USER_ID,
-            "commented_by": seed::USER_NAME,
+            "commented_by_id": USER_ID,
+            "commented_by": USER_NAME,
             "date_description": "few seconds ago",
             "time": time::time_of_day(req.now_ms),
             "operation_type": "Added",
@@ -726,21 +623,6 @@ fn add_expense_attachment(store: &mut Store, req: &Req) -> Result<Reply, ApiErro
 }
 
 // ---- vendor credits and refunds
-
-/// Gives lines their ids and `item_total` (rate × quantity); returns the sum of the totals.
-pub fn price_lines(rec: &mut Record, ids: &Ids) -> f64 {
-    let mut total = 0.0;
-    if let Some(Value::Array(lines)) = rec.get_mut("line_items") {
-        for line in lines.iter_mut().filter_map(Value::as_object_mut) {
-            line.entry("line_item_id").or_insert_with(|| ids.text());
-            let item_total = list::number(line.get("rate")).unwrap_or(0.0)
-                * list::number(line.get("quantity")).unwrap_or(1.0);
-            line.insert("item_total".into(), num(item_total));
-            total += item_total;
-        }
-    }
-    total
-}
 
 fn create_vendor_credit(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, ids) = store.open(req.org)?;
@@ -853,7 +735,7 @@ fn listed_refund(org: &Org, mut r: Record) -> Record {
     let credit = r
         .get("vendor_credit_id")
         .and_then(id_text)
-        .and_then(|id| org.lookup(VENDOR_CREDIT.table, "vendor_credit_id", &id));
+        .and_then(|id| org.lookup(VENDOR_CREDIT.table, VENDOR_CREDIT.id, &id));
     if let Some(c) = credit {
         for (from, to) in [
             ("vendor_credit_number", "vendor_credit_number"),
@@ -917,17 +799,6 @@ fn list_refunds(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     Ok(list::page(rows, req.params))
 }
 
-fn get_refund(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    let credit = req.path("vendor_credit_id");
-    org.exists(&VENDOR_CREDIT, credit)?;
-    Ok(Reply::ok(
-        "success",
-        org.get(&REFUND, req.path("vendor_credit_refund_id"), Some(credit))?
-            .clone(),
-    ))
-}
-
 fn update_refund(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, _) = store.open(req.org)?;
     let credit = req.path("vendor_credit_id");
@@ -975,16 +846,6 @@ mod tests {
         assert!(has_custom_value(&rec, "7", "3"));
         assert!(!has_custom_value(&rec, "cf_ref", "A-2"));
         assert!(!has_custom_value(&json_obj(json!({})), "cf_ref", "A-1"));
-    }
-
-    #[test]
-    fn lines_are_priced_and_numbered() {
-        let ids = Ids::default();
-        let mut rec =
-            json_obj(json!({"line_items": [{"rate": 30, "quantity": 2}, {"rate": "2.5"}]}));
-        assert_eq!(price_lines(&mut rec, &ids), 62.5);
-        assert_eq!(rec["line_items"][0]["item_total"], json!(60));
-        assert!(rec["line_items"][1]["line_item_id"].is_string());
     }
 
     #[test]

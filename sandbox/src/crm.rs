@@ -1,8 +1,10 @@
 //! CRM notification channels: the watch update, and the callbacks the sandbox posts on request.
 
-use crate::call::{issue, ApiError, Handler, Reply, Req};
+use crate::call::{Handler, Reply, Req};
+use crate::error::{issue, required, ApiError};
 use crate::http;
-use crate::store::{id_text, merge, same_id, Record, Store};
+use crate::record::{id_text, merge, same_id, Record};
+use crate::store::Store;
 use crate::time::{self, HOUR_MS, WEEK_MS};
 use serde_json::{json, Map, Value};
 use std::time::Duration;
@@ -54,7 +56,7 @@ fn modules(ch: &Record) -> Vec<String> {
 
 fn update_channels(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let Some(items) = req.params.get("watch").and_then(Value::as_array) else {
-        return Err(ApiError::invalid(vec![crate::call::required("watch")]));
+        return Err(ApiError::invalid(vec![required("watch")]));
     };
     let mut staged: Vec<Record> = Vec::new();
     let mut issues = Vec::new();
@@ -362,7 +364,7 @@ pub fn deliver(d: &Delivery) -> Result<u16, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::json_obj;
+    use crate::record::json_obj;
     use svc_sdk::catalog::find;
 
     fn call(store: &mut Store, params: Value, now_ms: i64) -> Result<Value, ApiError> {

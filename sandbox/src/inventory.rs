@@ -1,30 +1,17 @@
 //! Inventory: packages (numeric ids, listed under `packagea`) and composite items with their image.
 
-use crate::call::{required, ApiError, Handler, Reply, Req};
+use crate::call::{Handler, Reply, Req};
+use crate::error::{required, ApiError};
 use crate::list::{self, num, Cmp};
-use crate::store::{defaults, patch, stamp, Ids, Org, Record, Resource, Store};
+use crate::record::{defaults, patch, stamp, Record};
+use crate::resource::{COMPOSITE_ITEM, PACKAGE};
+use crate::store::{Ids, Org, Store};
 use crate::time;
 use serde_json::{json, Value};
-
-pub const PACKAGE: Resource = Resource {
-    table: "packages",
-    id: "package_id",
-    big_ids: true,
-    parent: None,
-    noun: "package",
-};
-pub const COMPOSITE_ITEM: Resource = Resource {
-    table: "compositeitems",
-    id: "composite_item_id",
-    big_ids: true,
-    parent: None,
-    noun: "composite item",
-};
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createPackage", create_package),
     ("listPackages", list_packages),
-    ("getPackage", get_package),
     ("updatePackage", update_package),
     ("createCompositeItem", create_composite_item),
     ("listCompositeItems", list_composite_items),
@@ -113,14 +100,6 @@ fn list_packages(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     }
     list::sort(&mut rows, &sort, PACKAGE_SORT);
     Ok(list::page(rows, p))
-}
-
-fn get_package(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    Ok(Reply::ok(
-        "success",
-        org.get(&PACKAGE, req.path("package_id"), None)?.clone(),
-    ))
 }
 
 fn update_package(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {

@@ -1,52 +1,20 @@
 //! Invoicing: currencies, projects (users, comments, invoices, the extra delete), recurring invoices.
 
-use crate::books::price_lines;
-use crate::call::{code, required, ApiError, Handler, Reply, Req};
+use crate::call::{Handler, Reply, Req};
+use crate::common::{self, currency_code, price_lines, USER_ID, USER_NAME};
+use crate::error::{code, required, ApiError};
 use crate::list::{self, num};
-use crate::store::{
-    defaults, id_text, json_obj, patch, same_id, stamp, Ids, Org, Record, Resource, Store,
+use crate::record::{defaults, id_text, json_obj, merge, patch, same_id, stamp, Record};
+use crate::resource::{
+    COMMENT, CURRENCY, EXPENSE, JOURNAL, PROJECT, PROJECT_INVOICE, RECURRING_INVOICE, TASK, USER,
+    VENDOR_CREDIT,
 };
-use crate::{billing, seed, time};
+use crate::store::{Ids, Org, Store};
+use crate::time;
 use serde_json::{json, Value};
 use std::sync::OnceLock;
 use svc_sdk::catalog::Operation;
 use svc_sdk::validate::Schema;
-
-const fn resource(
-    table: &'static str,
-    id: &'static str,
-    parent: Option<&'static str>,
-    noun: &'static str,
-) -> Resource {
-    Resource {
-        table,
-        id,
-        big_ids: false,
-        parent,
-        noun,
-    }
-}
-
-pub const CURRENCY: Resource = resource("currencies", "currency_id", None, "currency");
-pub const PROJECT: Resource = resource("projects", "project_id", None, "project");
-pub const COMMENT: Resource = resource(
-    "projectcomments",
-    "comment_id",
-    Some("project_id"),
-    "comment",
-);
-pub const PROJECT_INVOICE: Resource = resource(
-    "projectinvoices",
-    "invoice_id",
-    Some("project_id"),
-    "invoice",
-);
-pub const RECURRING_INVOICE: Resource = resource(
-    "recurringinvoices",
-    "recurring_invoice_id",
-    None,
-    "recurring invoice",
-);
 
 /// `DELETE /invoice/v3/projects/{project_id}`: not in the table, served so that code 20077 can be seen.
 /// It is the row of `removeProjectUser` (same family, method, scope and shapes) at another path.
@@ -67,7 +35,6 @@ pub fn delete_project_operation() -> &'static Operation {
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createCurrency", create_currency),
     ("listCurrencies", list_currencies),
-    ("getCurrency", get_currency),
     ("updateCurrency", update_currency),
     ("deleteCurrency", delete_currency),
     ("createProject", create_project),
@@ -75,8 +42,6 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("updateProject", update_project),
     ("removeProjectUser", remove_project_user),
     ("addProjectComment", add_project_comment),
-    ("listProjectComments", list_project_comments),
-    ("deleteProjectComment", delete_project_comment),
     ("listProjectInvoices", list_project_invoices),
     ("createRecurringInvoice", create_recurring_invoice),
     ("deleteProject", delete_project),
@@ -135,57 +100,9 @@ fn negative_amount(params: &Record) -> Option<String> {
 
 // ---- currencies
 
-const CURRENCY_NAMES: &[(&str, &str, &str)] = &[
-    ("USD", "US Dollar", "$"),
-    ("EUR", "Euro", "€"),
-    ("GBP", "Pound Sterling", "£"),
-    ("INR", "Indian Rupee", "₹"),
-    ("AUD", "Australian Dollar", "$"),
-    ("CAD", "Canadian Dollar", "$"),
-    ("JPY", "Japanese Yen", "¥"),
-    ("CNY", "Yuan Renminbi", "¥"),
-    ("SAR", "Saudi Riyal", "SAR"),
-    ("AED", "UAE Dirham", "AED"),
-];
-
-fn code_of(rec: &Record) -> String {
-    rec.get("currency_code")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_ascii_uppercase()
-}
-
-pub fn insert_currency(
-    org: &mut Org,
-    ids: &Ids,
-    fields: &Record,
-    base: bool,
-    now_ms: i64,
-) -> Record {
-    let mut rec = fields.clone();
-    let code = code_of(&rec);
-    let (name, symbol) = CURRENCY_NAMES
-        .iter()
-        .find(|(c, _, _)| *c == code)
-        .map_or((code.as_str(), code.as_str()), |(_, n, s)| (*n, *s));
-    defaults(
-        &mut rec,
-        json!({
-            "currency_name": format!("{code}- {name}"),
-            "currency_symbol": symbol,
-            "price_precision": 2,
-            "currency_format": "1,234,567.89",
-            "is_base_currency": base,
-            "exchange_rate": 1,
-            "effective_date": time::date(now_ms),
-        }),
-    );
-    org.insert(&CURRENCY, ids.next(&CURRENCY), rec, None)
-}
-
 fn ensure_unique_code(org: &Org, code: &str, except: Option<&str>) -> Result<(), ApiError> {
     let taken = org.rows(CURRENCY.table).iter().any(|r| {
-        code_of(r) == code.to_ascii_uppercase()
+        currency_code(r) == code.to_ascii_uppercase()
             && !except.is_some_and(|id| same_id(r.get("currency_id"), id))
     });
     match taken {
@@ -205,7 +122,7 @@ fn create_currency(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     ensure_unique_code(org, code, None)?;
     Ok(Reply::created(
         "The currency has been added.",
-        insert_currency(org, ids, req.params, false, req.now_ms),
+        common::insert_currency(org, ids, req.params, false, req.now_ms),
     ))
 }
 
@@ -217,14 +134,6 @@ fn list_currencies(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
         rows.retain(|r| r.get("is_base_currency") != Some(&Value::Bool(true)));
     }
     Ok(list::page(rows, req.params))
-}
-
-fn get_currency(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    Ok(Reply::ok(
-        "success",
-        org.get(&CURRENCY, req.path("currency_id"), None)?.clone(),
-    ))
 }
 
 fn update_currency(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
@@ -242,10 +151,10 @@ fn update_currency(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
 
 /// Records that carry a currency: a currency they use cannot be deleted.
 const CURRENCY_USERS: &[(&str, &str)] = &[
-    ("expenses", "an expense"),
-    ("vendorcredits", "a vendor credit"),
-    ("recurringinvoices", "a recurring invoice"),
-    ("journals", "a journal"),
+    (EXPENSE.table, "an expense"),
+    (VENDOR_CREDIT.table, "a vendor credit"),
+    (RECURRING_INVOICE.table, "a recurring invoice"),
+    (JOURNAL.table, "a journal"),
 ];
 
 fn delete_currency(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
@@ -276,7 +185,7 @@ fn delete_currency(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
 fn project_user(org: &Org, user: &Record) -> Record {
     let mut u = user.clone();
     let id = u.get("user_id").and_then(id_text).unwrap_or_default();
-    if let Some(known) = org.lookup("users", "user_id", &id) {
+    if let Some(known) = org.lookup(USER.table, USER.id, &id) {
         for key in ["user_name", "email", "user_role"] {
             if let Some(v) = known.get(key) {
                 u.entry(key).or_insert(v.clone());
@@ -286,7 +195,7 @@ fn project_user(org: &Org, user: &Record) -> Record {
     defaults(
         &mut u,
         json!({
-            "is_current_user": id == seed::USER_ID,
+            "is_current_user": id == USER_ID,
             "user_role": "staff",
             "status": "active",
             "total_hours": "00:00",
@@ -309,7 +218,7 @@ fn merge_users(org: &Org, mut users: Vec<Record>, extra: Vec<Record>) -> Vec<Rec
         let id = u.get("user_id").and_then(id_text).unwrap_or_default();
         let u = project_user(org, &u);
         match users.iter_mut().find(|x| same_id(x.get("user_id"), &id)) {
-            Some(x) => crate::store::merge(x, &u, &[]),
+            Some(x) => merge(x, &u, &[]),
             None => users.push(u),
         }
     }
@@ -320,7 +229,7 @@ fn merge_users(org: &Org, mut users: Vec<Record>, extra: Vec<Record>) -> Vec<Rec
 pub fn render_project(org: &Org, mut rec: Record) -> Record {
     let id = rec.get("project_id").and_then(id_text).unwrap_or_default();
     let tasks: Vec<Value> = org
-        .list(&billing::TASK, Some(&id))
+        .list(&TASK, Some(&id))
         .into_iter()
         .map(Value::Object)
         .collect();
@@ -350,10 +259,10 @@ fn save_tasks(
     for task in tasks {
         match task.get("task_id").and_then(id_text) {
             Some(id) => {
-                org.update(&billing::TASK, &id, Some(project), &task)?;
+                org.update(&TASK, &id, Some(project), &task)?;
             }
             None => {
-                billing::insert_task(org, ids, project, &task, now_ms)?;
+                common::insert_task(org, ids, project, &task, now_ms)?;
             }
         }
     }
@@ -486,8 +395,8 @@ fn add_project_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> 
     defaults(
         &mut rec,
         json!({
-            "commented_by_id": seed::USER_ID,
-            "commented_by": seed::USER_NAME,
+            "commented_by_id": USER_ID,
+            "commented_by": USER_NAME,
             "is_current_user": true,
             "date": time::date(req.now_ms),
             "date_description": "few seconds ago",
@@ -496,21 +405,6 @@ fn add_project_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> 
     );
     let rec = org.insert(&COMMENT, ids.next(&COMMENT), rec, Some(project));
     Ok(Reply::created("Comments added.", json!([rec])))
-}
-
-fn list_project_comments(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    let project = req.path("project_id");
-    org.exists(&PROJECT, project)?;
-    Ok(list::page(org.list(&COMMENT, Some(project)), req.params))
-}
-
-fn delete_project_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
-    let project = req.path("project_id");
-    org.exists(&PROJECT, project)?;
-    org.remove(&COMMENT, req.path("comment_id"), Some(project))?;
-    Ok(Reply::done("The comment has been deleted."))
 }
 
 fn list_project_invoices(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
@@ -530,14 +424,14 @@ fn delete_project(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, _) = store.open(req.org)?;
     let id = req.path("project_id");
     org.exists(&PROJECT, id)?;
-    if org.refers(crate::books::EXPENSE.table, "project_id", id) {
+    if org.refers(EXPENSE.table, "project_id", id) {
         return Err(ApiError::bad(
             code::PROJECT_HAS_EXPENSES,
             "The project has recorded expenses and cannot be deleted.",
         ));
     }
     org.remove(&PROJECT, id, None)?;
-    for table in [billing::TASK.table, COMMENT.table, PROJECT_INVOICE.table] {
+    for table in [TASK.table, COMMENT.table, PROJECT_INVOICE.table] {
         org.rows_mut(table)
             .retain(|r| !same_id(r.get("project_id"), id));
     }

@@ -3,20 +3,25 @@
 pub mod billing;
 pub mod books;
 pub mod call;
+pub mod common;
 pub mod config;
 pub mod counters;
 pub mod crm;
+pub mod error;
 pub mod faults;
+pub mod generic;
 pub mod http;
 pub mod inventory;
 pub mod invoice;
 pub mod limits;
 pub mod list;
 pub mod multipart;
+pub mod record;
+pub mod resource;
 pub mod seed;
 pub mod server;
 pub mod store;
 pub mod time;
 
 pub use config::Config;
-pub use server::{start, Server};
+pub use server::{start, start_with, Server};

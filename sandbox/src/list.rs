@@ -1,7 +1,7 @@
 //! Lists: pagination, sorting, and the filter helpers the list operations share.
 
 use crate::call::Reply;
-use crate::store::Record;
+use crate::record::{id_text, same_id, Record};
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 
@@ -103,10 +103,10 @@ pub fn keep_status(rows: &mut Vec<Record>, field: &str, wanted: Option<&str>) {
 pub fn keep_equal(rows: &mut Vec<Record>, params: &Record, field: &str) {
     if let Some(want) = params
         .get(field)
-        .and_then(crate::store::id_text)
+        .and_then(id_text)
         .filter(|s| !s.is_empty())
     {
-        rows.retain(|r| crate::store::same_id(r.get(field), &want));
+        rows.retain(|r| same_id(r.get(field), &want));
     }
 }
 

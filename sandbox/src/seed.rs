@@ -1,14 +1,13 @@
 //! The organization the sandbox starts with, so that a demo is not empty.
 
-use crate::books;
-use crate::call::ApiError;
-use crate::store::{id_text, json_obj, Record, Store};
-use crate::{billing, invoice};
+use crate::common::{self, USER_EMAIL, USER_ID, USER_NAME};
+use crate::error::ApiError;
+use crate::record::{id_text, json_obj, Record};
+use crate::resource::{CUSTOMER, FIXED_ASSET_TYPE, PROJECT_INVOICE, USER, VENDOR};
+use crate::store::Store;
+use crate::{billing, books, generic, invoice, time};
 use serde_json::{json, Value};
 
-pub const USER_ID: &str = "460000000024003";
-pub const USER_NAME: &str = "John David";
-pub const USER_EMAIL: &str = "john.david@example.com";
 pub const CUSTOMER_ID: &str = "460000000044001";
 pub const VENDOR_ID: &str = "460000000020029";
 pub const PRODUCT_ID: &str = "460000000098001";
@@ -38,13 +37,13 @@ pub fn organization(
     }));
     books::new_organization(store, id, &params, now_ms, true, plan);
     let (org, ids) = store.open(id)?;
-    org.rows_mut("customers").push(json_obj(
+    org.rows_mut(CUSTOMER.table).push(json_obj(
         json!({"customer_id": CUSTOMER_ID, "customer_name": "SAF Instruments Inc"}),
     ));
-    org.rows_mut("vendors").push(json_obj(
+    org.rows_mut(VENDOR.table).push(json_obj(
         json!({"vendor_id": VENDOR_ID, "vendor_name": "Bowman and Co"}),
     ));
-    org.rows_mut("users").push(json_obj(json!({
+    org.rows_mut(USER.table).push(json_obj(json!({
         "user_id": USER_ID, "user_name": USER_NAME, "email": USER_EMAIL, "user_role": "admin",
     })));
 
@@ -75,10 +74,10 @@ pub fn organization(
         let mut fields = fields;
         fields.insert("expense_account_id".into(), account(9));
         fields.insert("depreciation_account_id".into(), account(3));
-        books::insert_fixed_asset_type(org, ids, &fields);
+        generic::insert(org, ids, &FIXED_ASSET_TYPE, None, &fields, now_ms);
     }
 
-    invoice::insert_currency(
+    common::insert_currency(
         org,
         ids,
         &json_obj(json!({"currency_code": "EUR"})),
@@ -112,15 +111,15 @@ pub fn organization(
         "status": "sent",
         "invoice_number": "INV-00001",
         "reference_number": "",
-        "date": crate::time::date(now_ms),
-        "due_date": crate::time::date(now_ms + 15 * crate::time::DAY_MS),
+        "date": time::date(now_ms),
+        "due_date": time::date(now_ms + 15 * time::DAY_MS),
         "total": 310.75,
         "balance": 48.75,
-        "created_time": crate::time::timestamp(now_ms),
+        "created_time": time::timestamp(now_ms),
     }));
     org.insert(
-        &invoice::PROJECT_INVOICE,
-        ids.next(&invoice::PROJECT_INVOICE),
+        &PROJECT_INVOICE,
+        ids.next(&PROJECT_INVOICE),
         invoice,
         Some(&project_id),
     );
@@ -151,6 +150,7 @@ pub fn organization(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resource::{ACCOUNT, CURRENCY, EVENT, EXPENSE, PLAN, PROJECT, TASK};
     use crate::store::FIRST_BIG_ID;
 
     #[test]
@@ -158,30 +158,30 @@ mod tests {
         let mut store = Store::default();
         organization(&mut store, "42", "free", "http://127.0.0.1:1", 0).unwrap();
         let org = store.org("42").unwrap();
-        for (table, at_least) in [
-            ("chartofaccounts", 10),
-            ("fixedassettypes", 2),
-            ("currencies", 2),
-            ("projects", 1),
-            ("tasks", 2),
-            ("projectinvoices", 1),
-            ("plans", 2),
-            ("events", 2),
-            ("expenses", 1),
+        for (res, at_least) in [
+            (ACCOUNT, 10),
+            (FIXED_ASSET_TYPE, 2),
+            (CURRENCY, 2),
+            (PROJECT, 1),
+            (TASK, 2),
+            (PROJECT_INVOICE, 1),
+            (PLAN, 2),
+            (EVENT, 2),
+            (EXPENSE, 1),
         ] {
-            assert!(org.rows(table).len() >= at_least, "{table}");
+            assert!(org.rows(res.table).len() >= at_least, "{}", res.table);
         }
-        let types = org.rows("fixedassettypes");
+        let types = org.rows(FIXED_ASSET_TYPE.table);
         assert_eq!(
             types[0]["expense_account_name"],
             json!("Depreciation Expense")
         );
-        let expense = &org.rows("expenses")[0];
+        let expense = &org.rows(EXPENSE.table)[0];
         assert_eq!(expense["expense_id"], json!(FIRST_BIG_ID));
         assert_eq!(expense["account_name"], json!("Rent"));
         assert_eq!(expense["vendor_name"], json!("Bowman and Co"));
         assert!(org.receipts.contains_key(&FIRST_BIG_ID.to_string()));
-        let project = &org.rows("projects")[0];
+        let project = &org.rows(PROJECT.table)[0];
         assert_eq!(project["customer_name"], json!("SAF Instruments Inc"));
         assert_eq!(project["users"][0]["user_name"], json!(USER_NAME));
         assert_eq!(org.info["currency_code"], json!("USD"));

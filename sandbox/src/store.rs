@@ -1,11 +1,11 @@
 //! In-memory state: organizations with their tables of records, identifiers, notification channels.
 
-use crate::call::ApiError;
-use serde_json::{Map, Value};
+use crate::error::ApiError;
+use crate::record::{id_text, merge, same_id, Record};
+use crate::resource::{Resource, ACCOUNT, CURRENCY, CUSTOMER, FIXED_ASSET_TYPE, PROJECT, VENDOR};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-pub type Record = Map<String, Value>;
 
 /// First string id; string ids look like the service's.
 const FIRST_TEXT_ID: u64 = 460_000_000_050_001;
@@ -45,154 +45,88 @@ impl Ids {
     }
 }
 
-/// How one kind of record is kept: its table, id field, id style and the field naming its parent.
-pub struct Resource {
-    pub table: &'static str,
-    pub id: &'static str,
-    pub big_ids: bool,
-    pub parent: Option<&'static str>,
-    pub noun: &'static str,
-}
-
-/// The digits of an id, whether it is a JSON string or number.
-pub fn id_text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) if n.is_u64() || n.is_i64() => Some(n.to_string()),
-        _ => None,
-    }
-}
-
-pub fn same_id(v: Option<&Value>, id: &str) -> bool {
-    v.and_then(id_text).is_some_and(|s| s == id)
-}
-
-/// Fields whose value names another record, and the name field copied from it.
+/// A field whose value names a record of another resource, and the name field copied from it.
 struct Link {
+    to: &'static Resource<'static>,
     field: &'static str,
-    table: &'static str,
-    key: &'static str,
     name: &'static str,
     out: &'static str,
 }
 
 const fn link(
+    to: &'static Resource<'static>,
     field: &'static str,
-    table: &'static str,
-    key: &'static str,
     name: &'static str,
     out: &'static str,
 ) -> Link {
     Link {
+        to,
         field,
-        table,
-        key,
         name,
         out,
     }
 }
 
-const ACCOUNTS: &str = "chartofaccounts";
-
 static LINKS: &[Link] = &[
+    link(&ACCOUNT, "account_id", "account_name", "account_name"),
     link(
-        "account_id",
-        ACCOUNTS,
-        "account_id",
-        "account_name",
-        "account_name",
-    ),
-    link(
+        &ACCOUNT,
         "parent_account_id",
-        ACCOUNTS,
-        "account_id",
         "account_name",
         "parent_account_name",
     ),
     link(
+        &ACCOUNT,
         "asset_account_id",
-        ACCOUNTS,
-        "account_id",
         "account_name",
         "asset_account_name",
     ),
     link(
+        &ACCOUNT,
         "expense_account_id",
-        ACCOUNTS,
-        "account_id",
         "account_name",
         "expense_account_name",
     ),
     link(
+        &ACCOUNT,
         "depreciation_account_id",
-        ACCOUNTS,
-        "account_id",
         "account_name",
         "depreciation_account_name",
     ),
     link(
+        &ACCOUNT,
         "paid_through_account_id",
-        ACCOUNTS,
-        "account_id",
         "account_name",
         "paid_through_account_name",
     ),
     link(
+        &ACCOUNT,
         "purchase_account_id",
-        ACCOUNTS,
-        "account_id",
         "account_name",
         "purchase_account_name",
     ),
     link(
+        &ACCOUNT,
         "inventory_account_id",
-        ACCOUNTS,
-        "account_id",
         "account_name",
         "inventory_account_name",
     ),
     link(
+        &ACCOUNT,
         "setup_fee_account_id",
-        ACCOUNTS,
-        "account_id",
         "account_name",
         "setup_fee_account_name",
     ),
     link(
-        "fixed_asset_type_id",
-        "fixedassettypes",
+        &FIXED_ASSET_TYPE,
         "fixed_asset_type_id",
         "fixed_asset_type_name",
         "fixed_asset_type_name",
     ),
-    link(
-        "customer_id",
-        "customers",
-        "customer_id",
-        "customer_name",
-        "customer_name",
-    ),
-    link(
-        "vendor_id",
-        "vendors",
-        "vendor_id",
-        "vendor_name",
-        "vendor_name",
-    ),
-    link(
-        "currency_id",
-        "currencies",
-        "currency_id",
-        "currency_code",
-        "currency_code",
-    ),
-    link(
-        "project_id",
-        "projects",
-        "project_id",
-        "project_name",
-        "project_name",
-    ),
+    link(&CUSTOMER, "customer_id", "customer_name", "customer_name"),
+    link(&VENDOR, "vendor_id", "vendor_name", "vendor_name"),
+    link(&CURRENCY, "currency_id", "currency_code", "currency_code"),
+    link(&PROJECT, "project_id", "project_name", "project_name"),
 ];
 
 /// Arrays of objects whose members name other records too.
@@ -205,10 +139,11 @@ pub struct Receipt {
     pub bytes: Vec<u8>,
 }
 
+#[derive(Default)]
 pub struct Org {
     pub id: String,
     pub info: Record,
-    tables: HashMap<&'static str, Vec<Record>>,
+    tables: HashMap<String, Vec<Record>>,
     pub receipts: HashMap<String, Receipt>,
     numbers: HashMap<&'static str, u64>,
 }
@@ -228,8 +163,13 @@ impl Org {
         self.tables.get(table).map_or(&[], Vec::as_slice)
     }
 
-    pub fn rows_mut(&mut self, table: &'static str) -> &mut Vec<Record> {
-        self.tables.entry(table).or_default()
+    pub fn rows_mut(&mut self, table: &str) -> &mut Vec<Record> {
+        if !self.tables.contains_key(table) {
+            self.tables.insert(table.to_string(), Vec::new());
+        }
+        self.tables
+            .get_mut(table)
+            .expect("the table was just added")
     }
 
     /// The next document number of a series: `FA-00001`, `FA-00002`, …
@@ -280,7 +220,7 @@ impl Org {
         parent: Option<&str>,
     ) -> Record {
         let mut rec = Record::new();
-        rec.insert(res.id.into(), id);
+        rec.insert(res.id.to_string(), id);
         if let (Some(field), Some(p)) = (res.parent, parent) {
             rec.insert(field.into(), p.into());
         }
@@ -361,7 +301,7 @@ impl Org {
                 continue;
             };
             let name = self
-                .lookup(l.table, l.key, &id)
+                .lookup(l.to.table, l.to.id, &id)
                 .and_then(|r| r.get(l.name))
                 .cloned();
             if let Some(name) = name {
@@ -374,59 +314,19 @@ impl Org {
 fn missing(res: &Resource, id: &str) -> ApiError {
     ApiError::not_found(format!(
         "The {} {:?} does not exist.",
-        res.noun,
+        res.noun(),
         svc_sdk::error::shorten(id)
     ))
 }
 
-/// Present fields replace stored ones; nulls and the `keep` fields are left alone.
-pub fn merge(rec: &mut Record, patch: &Record, keep: &[&str]) {
-    for (k, v) in patch {
-        if !v.is_null() && !keep.contains(&k.as_str()) {
-            rec.insert(k.clone(), v.clone());
-        }
-    }
-}
-
-/// Sets the fields of `values` that the record does not have yet.
-pub fn defaults(rec: &mut Record, values: Value) {
-    if let Value::Object(values) = values {
-        for (k, v) in values {
-            rec.entry(k).or_insert(v);
-        }
-    }
-}
-
-/// Sets `last_modified_time` (and `created_time` for a new record).
-pub fn stamp(rec: &mut Record, now_ms: i64, created: bool) {
-    let t = Value::from(crate::time::timestamp(now_ms));
-    if created {
-        rec.insert("created_time".into(), t.clone());
-    }
-    rec.insert("last_modified_time".into(), t);
-}
-
-/// The params with `last_modified_time` set, ready to merge into a stored record.
-pub fn patch(params: &Record, now_ms: i64) -> Record {
-    let mut p = params.clone();
-    stamp(&mut p, now_ms, false);
-    p
-}
-
-/// The object of a JSON value (an empty record for anything else).
-pub fn json_obj(v: Value) -> Record {
-    match v {
-        Value::Object(m) => m,
-        _ => Record::new(),
-    }
-}
-
-/// Every organization, the id source and the CRM notification channels.
+/// Every organization, the id source, the CRM notification channels, and the records of calls
+/// that name no organization.
 #[derive(Default)]
 pub struct Store {
     pub orgs: Vec<Org>,
     pub ids: Ids,
     pub channels: Vec<Record>,
+    orgless: Org,
 }
 
 impl Store {
@@ -447,6 +347,15 @@ impl Store {
         })?;
         Ok((org, ids))
     }
+
+    /// Where the records of a call are kept: its organization, or for a call that names none
+    /// (CRM), the place that such calls share.
+    pub fn space(&mut self, id: &str) -> Result<(&mut Org, &Ids), ApiError> {
+        if id.is_empty() {
+            return Ok((&mut self.orgless, &self.ids));
+        }
+        self.open(id)
+    }
 }
 
 #[cfg(test)]
@@ -454,20 +363,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    const THING: Resource = Resource {
-        table: "things",
-        id: "thing_id",
-        big_ids: true,
-        parent: None,
-        noun: "thing",
-    };
-    const PART: Resource = Resource {
-        table: "parts",
-        id: "part_id",
-        big_ids: false,
-        parent: Some("thing_id"),
-        noun: "part",
-    };
+    const THING: Resource = Resource::new("/things", "thing_id").big();
+    const PART: Resource = Resource::new("/things/{thing_id}/parts", "part_id").under("thing_id");
 
     fn obj(v: Value) -> Record {
         v.as_object().unwrap().clone()
@@ -487,7 +384,7 @@ mod tests {
     fn insert_update_remove_with_parents_and_names() {
         let ids = Ids::default();
         let mut org = Org::new("1", Record::new());
-        org.rows_mut(ACCOUNTS)
+        org.rows_mut(ACCOUNT.table)
             .push(obj(json!({"account_id": "7", "account_name": "Rent"})));
         let thing = org.insert(
             &THING,
@@ -515,16 +412,9 @@ mod tests {
             obj(json!({"part_id": pid, "thing_id": id, "n": 2}))
         );
         assert_eq!(org.list(&PART, Some(&id)).len(), 1);
-        let account = Resource {
-            table: ACCOUNTS,
-            id: "account_id",
-            big_ids: false,
-            parent: None,
-            noun: "account",
-        };
         let renamed = org
             .update(
-                &account,
+                &ACCOUNT,
                 "7",
                 None,
                 &obj(json!({"account_name": "Office rent"})),
@@ -537,7 +427,7 @@ mod tests {
         );
         org.remove(&PART, &pid, Some(&id)).unwrap();
         let err = org.get(&PART, &pid, None).unwrap_err();
-        assert_eq!((err.status, err.code), (404, crate::call::code::NOT_FOUND));
+        assert_eq!((err.status, err.code), (404, crate::error::code::NOT_FOUND));
     }
 
     #[test]

@@ -5,6 +5,7 @@ use sandbox::{Config, Server};
 use serde_json::Value;
 use std::io;
 use std::time::Duration;
+use svc_sdk::catalog::Operation;
 
 pub struct Sandbox {
     pub server: Server,
@@ -15,13 +16,18 @@ pub type FormPart<'a> = (&'a str, Option<&'a str>, &'a [u8]);
 
 impl Sandbox {
     pub fn start(args: &[&str]) -> Sandbox {
+        Sandbox::start_with(args, &[])
+    }
+
+    /// A sandbox that also routes `extra` rows, which the catalog does not have.
+    pub fn start_with(args: &[&str], extra: &'static [Operation]) -> Sandbox {
         let all = ["--port", "0", "--quiet"]
             .iter()
             .chain(args)
             .map(|s| s.to_string());
         let config = Config::from_args(all).expect("flags");
         Sandbox {
-            server: sandbox::start(config).expect("the sandbox starts"),
+            server: sandbox::start_with(config, extra).expect("the sandbox starts"),
         }
     }
 

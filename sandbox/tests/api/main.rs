@@ -5,6 +5,7 @@ mod client;
 mod errors;
 mod families;
 mod faults;
+mod generic;
 mod limits;
 mod process;
 mod routing;

@@ -1,0 +1,120 @@
+//! The error envelope: `ApiError`, the application codes, and the issues of validation errors.
+
+use serde_json::{json, Map, Value};
+use svc_sdk::validate::{Issue, IssueCode, PathSeg};
+
+/// Application codes of the envelope. The documents give 0, 1000, 1002, 4031, 20004 and 20077;
+/// the others are the sandbox's own (listed in sandbox/README.md).
+pub mod code {
+    pub const INTERNAL: i64 = 1000;
+    pub const INVALID: i64 = 1001;
+    pub const NOT_FOUND: i64 = 1002;
+    pub const DUPLICATE: i64 = 1003;
+    pub const IN_USE: i64 = 1004;
+    pub const ORGANIZATION: i64 = 1005;
+    pub const BAD_REQUEST: i64 = 1400;
+    pub const UNAUTHORIZED: i64 = 1401;
+    pub const SCOPE: i64 = 1403;
+    pub const NO_ROUTE: i64 = 1404;
+    pub const METHOD: i64 = 1405;
+    pub const TOO_LARGE: i64 = 1413;
+    pub const RATE: i64 = 1429;
+    pub const IN_FLIGHT: i64 = 1430;
+    pub const DAILY: i64 = 1431;
+    pub const RECURRING_NAME: i64 = 4031;
+    pub const NEGATIVE_AMOUNT: i64 = 20004;
+    pub const PROJECT_HAS_EXPENSES: i64 = 20077;
+}
+
+/// A failed call: HTTP status, the envelope's code and message, and validation issues.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: u16,
+    pub code: i64,
+    pub message: String,
+    pub issues: Vec<Issue>,
+}
+
+impl ApiError {
+    pub fn new(status: u16, code: i64, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            issues: Vec::new(),
+        }
+    }
+
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(404, code::NOT_FOUND, message)
+    }
+
+    pub fn bad(code: i64, message: impl Into<String>) -> ApiError {
+        ApiError::new(400, code, message)
+    }
+
+    pub fn invalid(issues: Vec<Issue>) -> ApiError {
+        let first = issues
+            .first()
+            .map(|i| format!(": {}: {}", i.path_string(), i.message))
+            .unwrap_or_default();
+        let n = issues.len();
+        let noun = if n == 1 { "issue" } else { "issues" };
+        ApiError {
+            issues,
+            ..ApiError::bad(code::INVALID, format!("Invalid request, {n} {noun}{first}"))
+        }
+    }
+
+    pub fn body(&self) -> Value {
+        let mut v = json!({ "code": self.code, "message": self.message });
+        if !self.issues.is_empty() {
+            v["issues"] = serde_json::to_value(&self.issues).unwrap_or_default();
+        }
+        v
+    }
+}
+
+/// An issue at a path of the params.
+pub fn issue(path: &[PathSeg], code: IssueCode, message: impl Into<String>) -> Issue {
+    Issue {
+        path: path.to_vec(),
+        code,
+        message: message.into(),
+        details: Map::new(),
+    }
+}
+
+/// A `required` issue for a top-level param.
+pub fn required(name: &str) -> Issue {
+    issue(
+        &[PathSeg::Key(name.to_string().into())],
+        IssueCode::Required,
+        format!("{name} is required"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validation_errors_carry_their_issues() {
+        let issue = Issue {
+            path: vec![PathSeg::Key("name".into())],
+            code: IssueCode::Required,
+            message: "name is required".into(),
+            details: Map::new(),
+        };
+        let e = ApiError::invalid(vec![issue]);
+        assert_eq!(e.status, 400);
+        let body = e.body();
+        assert_eq!(body["code"], json!(code::INVALID));
+        assert_eq!(body["issues"][0]["code"], json!("required"));
+        assert_eq!(body["issues"][0]["path"], json!(["name"]));
+        assert!(body["message"]
+            .as_str()
+            .unwrap()
+            .contains("name is required"));
+    }
+}
