@@ -1,4 +1,4 @@
-//! The cases of the golden corpus, one JSON line each (`{ op, now, params }`), for the test that runs
+//! The cases of the golden corpus, one JSON line each (`{ key, op, now, params }`), for the test that runs
 //! them through the package (`tests/js/rules.test.mjs`); `-- --bless` writes the corpus anew from
 //! the Rust engine instead (`tests/golden/validation_issues.jsonl.gz`). `cargo run --example validation_cases`.
 
@@ -12,7 +12,8 @@ fn main() {
         let mut out = flate2::write::GzEncoder::new(file, flate2::Compression::best());
         let mut count = 0;
         cases::each(|case| {
-            writeln!(out, "{}", cases::issues_line(&case)).expect("the golden corpus");
+            writeln!(out, "{}\t{}", case.key, cases::issues_line(&case))
+                .expect("the golden corpus");
             count += 1;
         });
         out.finish().expect("the golden corpus");
@@ -23,7 +24,7 @@ fn main() {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut count = 0;
     cases::each(|case| {
-        let line = serde_json::json!({ "op": case.op.id, "now": case.now, "params": case.params });
+        let line = serde_json::json!({ "key": case.key, "op": case.op.id, "now": case.now, "params": case.params });
         writeln!(out, "{line}").expect("stdout");
         count += 1;
     });
