@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod clock;
 pub mod error;
 pub mod family;
+pub mod issue;
 pub mod json;
 pub mod limit;
 pub mod lossless;

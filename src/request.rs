@@ -4,7 +4,7 @@ use crate::catalog::{BodyKind, Method, Operation};
 use crate::error::Error;
 use crate::family::{normalize_api_domain, region_domain, Family, OrgPlacement};
 use crate::json::{self, Json, Obj};
-use crate::validate::{details, Issue, IssueCode, PathSeg};
+use crate::issue::{details, Issue, IssueCode, PathSeg};
 use serde::Serialize;
 use serde_json::{Map, Value};
 

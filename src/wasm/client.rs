@@ -10,7 +10,7 @@ use crate::family::Family;
 use crate::json::{self, Json};
 use crate::request::{self, Body, Prepared};
 use crate::send::{self, Credential, Failure, Reply, Transport};
-use crate::validate::{details, Issue, IssueCode, PathSeg};
+use crate::issue::{details, Issue, IssueCode, PathSeg};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

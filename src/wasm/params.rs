@@ -4,7 +4,8 @@
 use super::js::{self, get};
 use crate::catalog::{BodyKind, Operation};
 use crate::json::{self, Json};
-use crate::validate::{self, details, Issue, IssueCode, PathSeg, Source};
+use crate::issue::{details, Issue, IssueCode, PathSeg};
+use crate::validate::{self, Source};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
