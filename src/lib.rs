@@ -1,8 +1,10 @@
 //! svc-sdk: the client core for the Svc business API, native and WebAssembly.
 #![recursion_limit = "256"]
 
+pub mod calendar;
 pub mod catalog;
 pub mod clock;
+pub mod decimal;
 pub mod error;
 pub mod family;
 pub mod issue;

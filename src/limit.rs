@@ -5,10 +5,10 @@
 //! the service counts a request when it arrives, some time between the two, so counting from the
 //! answer keeps any minute of the service's count within the limit, whatever the latency.
 
+use crate::calendar::DAY_MS;
 use std::collections::VecDeque;
 
 pub const MINUTE_MS: i64 = 60_000;
-pub const DAY_MS: i64 = 86_400_000;
 
 /// The limits of a plan, or as configured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

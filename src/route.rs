@@ -176,7 +176,7 @@ pub fn coerce(kind: Option<Kind>, text: &str) -> Value {
     let parsed = match kind {
         Some(Kind::Int) => t.parse::<i64>().ok().map(Value::from),
         Some(Kind::Num) => t.parse::<i64>().ok().map(Value::from).or_else(|| {
-            crate::validate::format::decimal(t)
+            crate::decimal::parse(t)
                 .and_then(serde_json::Number::from_f64)
                 .map(Value::Number)
         }),

@@ -4,7 +4,8 @@ use super::sim::{
     block_on, fail, json, ok, run, sleep, token, Raw, Signal, Sim, Step, Task, TokenStep, World,
 };
 use super::*;
-use crate::limit::{Limits, DAY_MS};
+use crate::calendar::DAY_MS;
+use crate::limit::Limits;
 use std::rc::Rc;
 
 const TOKEN: &str = "s3cr3t-Tok3n";

@@ -1,6 +1,7 @@
 //! Rules for the params of the crm operations: the notification channel (watch) update.
 
-use super::format::{civil_from_days, parse_timestamp, Format};
+use super::format::Format;
+use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use super::{
     check_object, details, opt, req, type_name, Check, Ctx, Field, IssueCode, Kind, PathSeg, Rule,
     Schema, UNREPRESENTABLE,
@@ -38,7 +39,6 @@ pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];
 pub const EVENT_FORMAT: &str = "{module_api_name}.{operation}";
 
 const MAX_FIELDS: usize = 10;
-const WEEK_MS: i64 = 7 * 24 * 60 * 60 * 1000;
 
 static API_REF: Schema = Schema {
     fields: &[opt("api_name", Kind::Str), opt("id", Kind::Id)],
@@ -182,18 +182,6 @@ pub(super) fn events_name_module_and_operation(channel: &Obj, ctx: &mut Ctx) {
     });
 }
 
-/// `yyyy-mm-ddThh:mm:ss[.mmm]Z` of milliseconds since the Unix epoch.
-fn iso(ms: i64) -> String {
-    let (secs, milli) = (ms.div_euclid(1000), ms.rem_euclid(1000));
-    let (days, sod) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let (y, m, d) = civil_from_days(days);
-    let time = format!("{:02}:{:02}:{:02}", sod / 3600, sod % 3600 / 60, sod % 60);
-    match milli {
-        0 => format!("{y:04}-{m:02}-{d:02}T{time}Z"),
-        _ => format!("{y:04}-{m:02}-{d:02}T{time}.{milli:03}Z"),
-    }
-}
-
 /// Not in the past (to the second) and no more than one week after now.
 pub(super) fn expiry_within_a_week(channel: &Obj, ctx: &mut Ctx) {
     let Some(Json::Str(s)) = channel.get("channel_expiry") else {
@@ -206,7 +194,7 @@ pub(super) fn expiry_within_a_week(channel: &Obj, ctx: &mut Ctx) {
     let earliest = ctx.now_ms.div_euclid(1000) * 1000;
     let latest = ctx.now_ms.saturating_add(WEEK_MS);
     if at < earliest || at > latest {
-        let (min, max) = (iso(earliest), iso(latest));
+        let (min, max) = (iso_utc(earliest), iso_utc(latest));
         ctx.push_at(
             "channel_expiry",
             IssueCode::OutOfRange,
@@ -806,17 +794,6 @@ mod tests {
             ("watch[1].channel_expiry", IssueCode::OutOfRange),
         ];
         expect_all(&issues, &want);
-    }
-
-    #[test]
-    fn iso_times_match_the_timestamp_parser() {
-        assert_eq!(iso(0), "1970-01-01T00:00:00Z");
-        assert_eq!(iso(NOW), NOW_ISO);
-        assert_eq!(iso(951_782_400_123), "2000-02-29T00:00:00.123Z");
-        assert_eq!(iso(-1000), "1969-12-31T23:59:59Z");
-        for ms in [0, NOW, NOW + WEEK_MS, 4_102_444_799_000, -86_400_000] {
-            assert_eq!(parse_timestamp(&iso(ms)), Some(ms / 1000), "{}", iso(ms));
-        }
     }
 
     #[test]

@@ -577,7 +577,7 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
         (Rule::Range(min, max), _) => {
             let n = match v {
                 Json::Num(n) => Some(n.as_f64()),
-                Json::Str(s) => format::decimal(s.trim()),
+                Json::Str(s) => crate::decimal::parse(s.trim()),
                 _ => None,
             };
             match n {
