@@ -19,6 +19,7 @@ pub mod response;
 pub mod retry;
 pub mod route;
 pub mod send;
+pub mod sorted;
 pub mod validate;
 pub mod webhook;
 

@@ -112,7 +112,7 @@ impl Router {
                 continue;
             }
             if !route.op.method.as_str().eq_ignore_ascii_case(method) {
-                insert_sorted(&mut methods, route.op.method.as_str());
+                crate::sorted::insert(&mut methods, route.op.method.as_str());
                 continue;
             }
             let literal: Vec<bool> = route
@@ -160,13 +160,6 @@ impl Router {
                 None => return fallback,
             }
         }
-    }
-}
-
-/// Adds `item` to a sorted list of unique items, in its place (no sort routine in the wasm).
-pub fn insert_sorted<'a>(list: &mut Vec<&'a str>, item: &'a str) {
-    if let Err(at) = list.binary_search(&item) {
-        list.insert(at, item);
     }
 }
 
