@@ -210,6 +210,16 @@ pub fn wire_issues(op: &Operation, params: &Obj) -> Vec<Issue> {
     issues
 }
 
+impl crate::validate::Rules for Operation {
+    fn schema(&self) -> &'static crate::validate::Schema {
+        self.params
+    }
+
+    fn wire_issues(&self, params: &Obj) -> Vec<Issue> {
+        wire_issues(self, params)
+    }
+}
+
 /// Builds the request of an operation. `params` has already passed validation;
 /// the checks here are those that keep the request well-formed whatever it holds.
 pub fn build(

@@ -8,7 +8,6 @@ pub mod crm;
 pub mod inventory;
 pub mod invoice;
 
-use crate::catalog::Operation;
 pub use crate::issue::{details, Issue, IssueCode, PathSeg};
 use crate::json::{self, Json, Num, Obj};
 use serde_json::{Map, Value};
@@ -233,23 +232,30 @@ fn unrepresentable<'v>(v: &'v Json) -> Option<&'v str> {
     }
 }
 
+/// What the engine needs of an operation: the rules of its params, and the issues of params that
+/// cannot travel where the operation sends them (the request side knows where each param goes).
+pub trait Rules {
+    fn schema(&self) -> &'static Schema;
+    fn wire_issues(&self, params: &Obj) -> Vec<Issue>;
+}
+
 /// Checks params against the operation's rules: every issue, in one pass.
-pub fn validate(op: &Operation, params: &Value) -> Vec<Issue> {
+pub fn validate(op: &impl Rules, params: &Value) -> Vec<Issue> {
     validate_at(op, params, crate::clock::now_ms())
 }
 
 /// `validate` with an explicit "now" (milliseconds since the Unix epoch).
-pub fn validate_at(op: &Operation, params: &Value, now_ms: i64) -> Vec<Issue> {
+pub fn validate_at(op: &impl Rules, params: &Value, now_ms: i64) -> Vec<Issue> {
     validate_from(op, params, now_ms, Source::Json)
 }
 
 /// `validate_at` for params written in `source`.
-pub fn validate_from(op: &Operation, params: &Value, now_ms: i64, source: Source) -> Vec<Issue> {
+pub fn validate_from(op: &impl Rules, params: &Value, now_ms: i64, source: Source) -> Vec<Issue> {
     check(op, &json::of_value(params), now_ms, source)
 }
 
 /// Checks params read from JSON text (`json::parse`) written in `source`: every issue, in one pass.
-pub fn check(op: &Operation, params: &Json, now_ms: i64, source: Source) -> Vec<Issue> {
+pub fn check(op: &impl Rules, params: &Json, now_ms: i64, source: Source) -> Vec<Issue> {
     let mut ctx = Ctx {
         source,
         ..Ctx::at(now_ms)
@@ -263,10 +269,10 @@ pub fn check(op: &Operation, params: &Json, now_ms: i64, source: Source) -> Vec<
         return ctx.issues;
     }
     match params {
-        Json::Null => check_object(rules_for(op), &Obj::default(), &mut ctx),
+        Json::Null => check_object(op.schema(), &Obj::default(), &mut ctx),
         Json::Obj(map) => {
-            check_object(rules_for(op), map, &mut ctx);
-            for wire in crate::request::wire_issues(op, map) {
+            check_object(op.schema(), map, &mut ctx);
+            for wire in op.wire_issues(map) {
                 if !ctx
                     .issues
                     .iter()
@@ -286,8 +292,8 @@ pub fn check(op: &Operation, params: &Json, now_ms: i64, source: Source) -> Vec<
 }
 
 /// The schema of an operation's params.
-pub fn rules_for(op: &Operation) -> &'static Schema {
-    op.params
+pub fn rules_for(op: &impl Rules) -> &'static Schema {
+    op.schema()
 }
 
 pub fn check_object(schema: &Schema, map: &Obj, ctx: &mut Ctx) {
