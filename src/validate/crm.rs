@@ -44,15 +44,13 @@ static API_REF: Schema = Schema {
     fields: &[opt("api_name", Kind::Str), opt("id", Kind::Id)],
     checks: &[],
 };
-pub(super) static FIELD_MEMBER: Schema = Schema {
+static FIELD_MEMBER: Schema = Schema {
     fields: &[req("field", Kind::Obj(&API_REF))],
     checks: &[],
 };
 /// Members are objects; which of the two shapes each has is decided by `group_members`.
 static MEMBER: Field = opt("", Kind::Obj(&Schema::EMPTY));
-/// What `group_members` checks a member against: a `{field}` or a nested group.
-pub(super) static GROUP_MEMBER_SCHEMAS: [&Schema; 2] = [&FIELD_MEMBER, &GROUP];
-pub(super) static GROUP: Schema = Schema {
+static GROUP: Schema = Schema {
     fields: &[
         req("group_operator", Kind::Str).with(&[Rule::OneOf(&["and", "or"])]),
         req("group", Kind::Arr(&MEMBER)),

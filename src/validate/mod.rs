@@ -58,8 +58,7 @@ pub struct Field {
     pub rules: &'static [Rule],
 }
 
-/// A check that looks at several fields of one object. Named, not a function pointer: the JS engine
-/// runs the twin of the same name, and the wasm build keeps no Rust engine.
+/// A check that looks at several fields of one object, run after its fields and its unknown keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Check {
     PercentageOnlyForDeclining,
@@ -74,28 +73,6 @@ pub enum Check {
 }
 
 impl Check {
-    pub fn name(self) -> &'static str {
-        match self {
-            Check::PercentageOnlyForDeclining => "percentage_only_for_declining",
-            Check::ReadingsOnlyForOdometer => "readings_only_for_odometer",
-            Check::LooseIntegers => "loose_integers",
-            Check::WatchIsNotEmpty => "watch_is_not_empty",
-            Check::ChannelIdIsALong => "channel_id_is_a_long",
-            Check::EventsNameModuleAndOperation => "events_name_module_and_operation",
-            Check::ExpiryWithinAWeek => "expiry_within_a_week",
-            Check::GroupMembers => "group_members",
-            Check::AtMostTenFields => "at_most_ten_fields",
-        }
-    }
-
-    /// The schemas the check applies below the object it looks at.
-    pub fn schemas(self) -> &'static [&'static Schema] {
-        match self {
-            Check::GroupMembers => &crm::GROUP_MEMBER_SCHEMAS,
-            _ => &[],
-        }
-    }
-
     fn run(self, map: &Obj, ctx: &mut Ctx) {
         match self {
             Check::PercentageOnlyForDeclining => books::percentage_only_for_declining(map, ctx),
