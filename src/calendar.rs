@@ -163,7 +163,12 @@ mod tests {
         assert_eq!(iso_utc(951_782_400_123), "2000-02-29T00:00:00.123Z");
         assert_eq!(iso_utc(-1000), "1969-12-31T23:59:59Z");
         for ms in [0, NOW, NOW + WEEK_MS, 4_102_444_799_000, -DAY_MS] {
-            assert_eq!(parse_timestamp(&iso_utc(ms)), Some(ms / 1000), "{}", iso_utc(ms));
+            assert_eq!(
+                parse_timestamp(&iso_utc(ms)),
+                Some(ms / 1000),
+                "{}",
+                iso_utc(ms)
+            );
         }
     }
 }

@@ -3,8 +3,8 @@
 use crate::catalog::{BodyKind, Method, Operation};
 use crate::error::Error;
 use crate::family::{normalize_api_domain, region_domain, Family, OrgPlacement};
-use crate::json::{self, Json, Obj};
 use crate::issue::{details, Issue, IssueCode, PathSeg};
+use crate::json::{self, Json, Obj};
 use serde::Serialize;
 use serde_json::{Map, Value};
 

@@ -103,10 +103,7 @@ pub fn parse_http_date(s: &str) -> Option<i64> {
     if *h > 23 || *mi > 59 || *se > 60 {
         return None;
     }
-    Some(
-        days_from_civil(y, mo, d) * DAY_SECS
-            + (*h * 3600 + *mi * 60 + *se) as i64,
-    )
+    Some(days_from_civil(y, mo, d) * DAY_SECS + (*h * 3600 + *mi * 60 + *se) as i64)
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! Rules for the params of the crm operations: the notification channel (watch) update.
 
 use super::format::Format;
-use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use super::{
-    check_object, details, opt, req, type_name, Check, Ctx, Field, IssueCode, Kind, PathSeg, Rule,
+    check_object, details, opt, req, Check, Ctx, Field, IntText, IssueCode, Kind, PathSeg, Rule,
     Schema, UNREPRESENTABLE,
 };
+use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use crate::json::{Json, Obj};
 use serde_json::{Map, Value};
 
@@ -78,7 +78,10 @@ static CHANNEL: Schema = Schema {
         opt("notify_on_related_action", Kind::Bool),
     ],
     checks: &[
-        Check::ChannelIdIsALong,
+        Check::LooseInteger {
+            field: "channel_id",
+            text: IntText::Digits,
+        },
         Check::EventsNameModuleAndOperation,
         Check::ExpiryWithinAWeek,
     ],
@@ -108,25 +111,6 @@ fn not_empty(map: &Obj, key: &str, ctx: &mut Ctx) -> bool {
 
 pub(super) fn watch_is_not_empty(params: &Obj, ctx: &mut Ctx) {
     not_empty(params, "watch", ctx);
-}
-
-pub(super) fn channel_id_is_a_long(channel: &Obj, ctx: &mut Ctx) {
-    let ok = match channel.get("channel_id") {
-        None | Some(Json::Null) => true,
-        Some(Json::Num(n)) => n.is_integer(),
-        Some(Json::Str(s)) => s.trim().is_empty() || s.bytes().all(|b| b.is_ascii_digit()),
-        Some(Json::Obj(m)) => m.contains_key(UNREPRESENTABLE),
-        Some(_) => false,
-    };
-    if !ok {
-        let got = type_name(&channel["channel_id"]);
-        ctx.push_at(
-            "channel_id",
-            IssueCode::InvalidType,
-            format!("channel_id must be an integer or a string of digits, got {got}"),
-            details([("expected", "integer".into())]),
-        );
-    }
 }
 
 /// A custom module's API name: letters, digits and underscores, starting with a letter.

@@ -58,33 +58,83 @@ pub struct Field {
     pub rules: &'static [Rule],
 }
 
-/// A check that looks at several fields of one object, run after its fields and its unknown keys.
+/// How a loose integer may be written as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntText {
+    /// Digits after an optional minus sign, blanks around them ignored (`" -12 "`).
+    Signed,
+    /// Digits only (`"1000000068001"`).
+    Digits,
+}
+
+impl IntText {
+    fn allows(self, s: &str) -> bool {
+        match self {
+            IntText::Signed => {
+                let t = s.trim();
+                let digits = t.strip_prefix('-').unwrap_or(t);
+                t.is_empty() || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+            }
+            IntText::Digits => s.trim().is_empty() || s.bytes().all(|b| b.is_ascii_digit()),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            IntText::Signed => "an integer",
+            IntText::Digits => "an integer or a string of digits",
+        }
+    }
+}
+
+/// A check that looks at the fields of one object, run in the schema's order after its fields and
+/// its unknown keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Check {
-    PercentageOnlyForDeclining,
-    ReadingsOnlyForOdometer,
-    LooseIntegers,
-    WatchIsNotEmpty,
-    ChannelIdIsALong,
+    /// `field` (of `Kind::Any`), when given, is an integer or its text as `text` allows; a blank is not given.
+    LooseInteger {
+        field: &'static str,
+        text: IntText,
+    },
     EventsNameModuleAndOperation,
     ExpiryWithinAWeek,
     GroupMembers,
     AtMostTenFields,
+    WatchIsNotEmpty,
+    PercentageOnlyForDeclining,
+    ReadingsOnlyForOdometer,
 }
 
 impl Check {
     fn run(self, map: &Obj, ctx: &mut Ctx) {
         match self {
+            Check::LooseInteger { field, text } => loose_integer(map, field, text, ctx),
             Check::PercentageOnlyForDeclining => books::percentage_only_for_declining(map, ctx),
             Check::ReadingsOnlyForOdometer => books::readings_only_for_odometer(map, ctx),
-            Check::LooseIntegers => billing::loose_integers(map, ctx),
             Check::WatchIsNotEmpty => crm::watch_is_not_empty(map, ctx),
-            Check::ChannelIdIsALong => crm::channel_id_is_a_long(map, ctx),
             Check::EventsNameModuleAndOperation => crm::events_name_module_and_operation(map, ctx),
             Check::ExpiryWithinAWeek => crm::expiry_within_a_week(map, ctx),
             Check::GroupMembers => crm::group_members(map, ctx),
             Check::AtMostTenFields => crm::at_most_ten_fields(map, ctx),
         }
+    }
+}
+
+fn loose_integer(map: &Obj, field: &'static str, text: IntText, ctx: &mut Ctx) {
+    let ok = match map.get(field) {
+        None | Some(Json::Null) => true,
+        Some(Json::Num(n)) => n.is_integer(),
+        Some(Json::Str(s)) => text.allows(s),
+        Some(Json::Obj(m)) => m.contains_key(UNREPRESENTABLE),
+        Some(_) => false,
+    };
+    if let (false, Some(v)) = (ok, map.get(field)) {
+        ctx.push_at(
+            field,
+            IssueCode::InvalidType,
+            format!("{field} must be {}, got {}", text.describe(), type_name(v)),
+            details([("expected", "integer".into())]),
+        );
     }
 }
 
