@@ -7,7 +7,7 @@ use super::{
 };
 use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use crate::json::{Json, Obj};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// Modules whose records a channel can watch, by API name; custom modules are allowed too.
 pub const SUPPORTED_MODULES: &[&str] = &[
@@ -55,7 +55,7 @@ static GROUP: Schema = Schema {
         req("group_operator", Kind::Str).with(&[Rule::OneOf(&["and", "or"])]),
         req("group", Kind::Arr(&MEMBER)),
     ],
-    checks: &[Check::GroupMembers],
+    checks: &[Check::NotEmpty("group"), Check::GroupMembers],
 };
 static CONDITION: Schema = Schema {
     fields: &[
@@ -82,6 +82,7 @@ static CHANNEL: Schema = Schema {
             field: "channel_id",
             text: IntText::Digits,
         },
+        Check::NotEmpty("events"),
         Check::EventsNameModuleAndOperation,
         Check::ExpiryWithinAWeek,
     ],
@@ -90,28 +91,8 @@ static CHANNEL_ITEM: Field = opt("", Kind::Obj(&CHANNEL));
 
 pub static UPDATE_NOTIFICATION_CHANNELS: Schema = Schema {
     fields: &[req("watch", Kind::Arr(&CHANNEL_ITEM))],
-    checks: &[Check::WatchIsNotEmpty],
+    checks: &[Check::NotEmpty("watch")],
 };
-
-/// Reports `key` of `map` when it is an empty array: a required list needs a member.
-fn not_empty(map: &Obj, key: &str, ctx: &mut Ctx) -> bool {
-    match map.get(key) {
-        Some(Json::Arr(items)) if items.is_empty() => {
-            ctx.push_at(
-                key,
-                IssueCode::Required,
-                format!("{key} needs at least one member"),
-                Map::new(),
-            );
-            false
-        }
-        _ => true,
-    }
-}
-
-pub(super) fn watch_is_not_empty(params: &Obj, ctx: &mut Ctx) {
-    not_empty(params, "watch", ctx);
-}
 
 /// A custom module's API name: letters, digits and underscores, starting with a letter.
 fn is_module_name(s: &str) -> bool {
@@ -152,9 +133,6 @@ pub(super) fn events_name_module_and_operation(channel: &Obj, ctx: &mut Ctx) {
     let Some(Json::Arr(events)) = channel.get("events") else {
         return;
     };
-    if !not_empty(channel, "events", ctx) {
-        return;
-    }
     ctx.enter(PathSeg::Key("events".into()), |ctx| {
         for (i, event) in events.iter().enumerate() {
             if let Json::Str(s) = event {
@@ -206,9 +184,6 @@ pub(super) fn group_members(group: &Obj, ctx: &mut Ctx) {
     let Some(Json::Arr(members)) = group.get("group") else {
         return;
     };
-    if !not_empty(group, "group", ctx) {
-        return;
-    }
     ctx.enter(PathSeg::Key("group".into()), |ctx| {
         for (i, member) in members.iter().enumerate() {
             let Json::Obj(member) = member else {

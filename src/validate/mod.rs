@@ -96,11 +96,12 @@ pub enum Check {
         field: &'static str,
         text: IntText,
     },
+    /// A list that needs a member: an empty `field` is `required`.
+    NotEmpty(&'static str),
     EventsNameModuleAndOperation,
     ExpiryWithinAWeek,
     GroupMembers,
     AtMostTenFields,
-    WatchIsNotEmpty,
     PercentageOnlyForDeclining,
     ReadingsOnlyForOdometer,
 }
@@ -111,12 +112,23 @@ impl Check {
             Check::LooseInteger { field, text } => loose_integer(map, field, text, ctx),
             Check::PercentageOnlyForDeclining => books::percentage_only_for_declining(map, ctx),
             Check::ReadingsOnlyForOdometer => books::readings_only_for_odometer(map, ctx),
-            Check::WatchIsNotEmpty => crm::watch_is_not_empty(map, ctx),
+            Check::NotEmpty(field) => not_empty(map, field, ctx),
             Check::EventsNameModuleAndOperation => crm::events_name_module_and_operation(map, ctx),
             Check::ExpiryWithinAWeek => crm::expiry_within_a_week(map, ctx),
             Check::GroupMembers => crm::group_members(map, ctx),
             Check::AtMostTenFields => crm::at_most_ten_fields(map, ctx),
         }
+    }
+}
+
+fn not_empty(map: &Obj, field: &'static str, ctx: &mut Ctx) {
+    if matches!(map.get(field), Some(Json::Arr(items)) if items.is_empty()) {
+        ctx.push_at(
+            field,
+            IssueCode::Required,
+            format!("{field} needs at least one member"),
+            Map::new(),
+        );
     }
 }
 
