@@ -38,8 +38,6 @@ pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];
 /// The format name reported for an `events` entry of the wrong shape.
 pub const EVENT_FORMAT: &str = "{module_api_name}.{operation}";
 
-const MAX_FIELDS: usize = 10;
-
 static API_REF: Schema = Schema {
     fields: &[opt("api_name", Kind::Str), opt("id", Kind::Id)],
     checks: &[],
@@ -63,7 +61,10 @@ static CONDITION: Schema = Schema {
         req("module", Kind::Obj(&API_REF)),
         req("field_selection", Kind::Obj(&GROUP)),
     ],
-    checks: &[Check::AtMostTenFields],
+    checks: &[Check::MaxFieldsNested {
+        field: "field_selection",
+        max: 10,
+    }],
 };
 static CONDITION_ITEM: Field = opt("", Kind::Obj(&CONDITION));
 static EVENT_ITEM: Field = opt("", Kind::Str);
@@ -217,21 +218,23 @@ fn count_fields(members: &[Json]) -> usize {
         .sum()
 }
 
-pub(super) fn at_most_ten_fields(condition: &Obj, ctx: &mut Ctx) {
-    let Some(Json::Obj(selection)) = condition.get("field_selection") else {
+/// At most `max` `{field}` members in the group under `field`, however nested.
+pub(super) fn max_fields_nested(map: &Obj, field: &'static str, max: usize, ctx: &mut Ctx) {
+    let Some(Json::Obj(selection)) = map.get(field) else {
         return;
     };
     let Some(Json::Arr(group)) = selection.get("group") else {
         return;
     };
     let n = count_fields(group);
-    if n > MAX_FIELDS {
-        ctx.enter(PathSeg::Key("field_selection".into()), |ctx| {
+    if n > max {
+        let what = field.replace('_', " ");
+        ctx.enter(PathSeg::Key(field.into()), |ctx| {
             ctx.push_at(
                 "group",
                 IssueCode::TooMany,
-                format!("a field selection may hold at most {MAX_FIELDS} fields, however nested; it has {n}"),
-                details([("maximum", MAX_FIELDS.into())]),
+                format!("a {what} may hold at most {max} fields, however nested; it has {n}"),
+                details([("maximum", max.into())]),
             )
         });
     }

@@ -101,7 +101,12 @@ pub enum Check {
     EventsNameModuleAndOperation,
     ExpiryWithinAWeek,
     GroupMembers,
-    AtMostTenFields,
+    /// At most `max` `{field}` members in the group (`{group_operator, group}`) under `field`,
+    /// however deeply nested.
+    MaxFieldsNested {
+        field: &'static str,
+        max: usize,
+    },
     PercentageOnlyForDeclining,
     ReadingsOnlyForOdometer,
 }
@@ -116,7 +121,7 @@ impl Check {
             Check::EventsNameModuleAndOperation => crm::events_name_module_and_operation(map, ctx),
             Check::ExpiryWithinAWeek => crm::expiry_within_a_week(map, ctx),
             Check::GroupMembers => crm::group_members(map, ctx),
-            Check::AtMostTenFields => crm::at_most_ten_fields(map, ctx),
+            Check::MaxFieldsNested { field, max } => crm::max_fields_nested(map, field, max, ctx),
         }
     }
 }
