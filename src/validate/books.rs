@@ -1,10 +1,8 @@
 //! Rules for the params of the books operations (accounting).
 
 use super::format::Format;
-use super::{opt, req, Check, Ctx, Field, IssueCode, Kind, Rule, Schema, PAGE, PER_PAGE};
-use crate::json::{Json, Obj};
+use super::{opt, req, Check, Field, Kind, Rule, Schema, PAGE, PER_PAGE};
 use crate::model::books as m;
-use serde_json::Map;
 
 // ---- shared pieces ----
 
@@ -30,24 +28,6 @@ static STRING_MEMBER: Field = opt("", Kind::Str);
 
 /// The Limits table's "line item description 2000", on every line item that has a description.
 const LINE_DESCRIPTION: Field = opt("description", Kind::Str).with(&[Rule::MaxLen(2000)]);
-
-/// Whether a field carries a value: present, not null, not a blank string.
-fn given(map: &Obj, name: &str) -> bool {
-    match map.get(name) {
-        None | Some(Json::Null) => false,
-        Some(Json::Str(s)) => !s.trim().is_empty(),
-        Some(_) => true,
-    }
-}
-
-fn not_allowed(ctx: &mut Ctx, name: &str, why: &str) {
-    ctx.push_at(
-        name,
-        IssueCode::NotAllowed,
-        format!("{name} {why}"),
-        Map::new(),
-    );
-}
 
 // ---- organizations ----
 
@@ -245,25 +225,16 @@ const FIXED_ASSET_BODY: Schema = Schema {
         TAGS,
         CUSTOM_FIELDS,
     ],
-    checks: &[Check::PercentageOnlyForDeclining],
+    checks: &[Check::NotAllowedWhen {
+        field: "depreciation_percentage",
+        when: "depreciation_method",
+        equals: m::DepreciationMethod::StraightLine.as_str(),
+        applies_to: "declining methods",
+    }],
 };
 
 pub static CREATE_FIXED_ASSET: Schema = FIXED_ASSET_BODY;
 pub static UPDATE_FIXED_ASSET: Schema = FIXED_ASSET_BODY;
-
-/// A depreciation percentage belongs to the declining methods, not to straight_line.
-pub(super) fn percentage_only_for_declining(map: &Obj, ctx: &mut Ctx) {
-    let method = map.get("depreciation_method").and_then(Json::as_str);
-    if method == Some(m::DepreciationMethod::StraightLine.as_str())
-        && given(map, "depreciation_percentage")
-    {
-        not_allowed(
-            ctx,
-            "depreciation_percentage",
-            "applies only to declining methods, not to straight_line",
-        );
-    }
-}
 
 pub static LIST_FIXED_ASSETS: Schema = Schema {
     fields: &[
@@ -398,9 +369,21 @@ macro_rules! expense_fields {
     };
 }
 
+/// Odometer readings belong to `mileage_type` odometer.
+const READINGS_ONLY_FOR_ODOMETER: &[Check] =
+    &[odometer_only("start_reading"), odometer_only("end_reading")];
+
+const fn odometer_only(field: &'static str) -> Check {
+    Check::NotAllowedUnless {
+        field,
+        when: "mileage_type",
+        equals: m::MileageType::Odometer.as_str(),
+    }
+}
+
 pub static CREATE_EXPENSE: Schema = Schema {
     fields: expense_fields!(),
-    checks: &[Check::ReadingsOnlyForOdometer],
+    checks: READINGS_ONLY_FOR_ODOMETER,
 };
 
 pub static UPDATE_EXPENSE_BY_UNIQUE_FIELD: Schema = Schema {
@@ -409,26 +392,8 @@ pub static UPDATE_EXPENSE_BY_UNIQUE_FIELD: Schema = Schema {
         req("x_unique_identifier_value", Kind::Str),
         opt("x_upsert", Kind::BoolLike),
     ),
-    checks: &[Check::ReadingsOnlyForOdometer],
+    checks: READINGS_ONLY_FOR_ODOMETER,
 };
-
-/// Odometer readings belong to `mileage_type` odometer (an unlisted mileage type is reported on its own).
-pub(super) fn readings_only_for_odometer(map: &Obj, ctx: &mut Ctx) {
-    let mileage_type = map
-        .get("mileage_type")
-        .and_then(Json::as_str)
-        .map(str::trim);
-    match mileage_type {
-        Some(t) if t == m::MileageType::Odometer.as_str() => return,
-        Some(t) if !t.is_empty() && !m::MileageType::VALUES.contains(&t) => return,
-        _ => {}
-    }
-    for name in ["start_reading", "end_reading"] {
-        if given(map, name) {
-            not_allowed(ctx, name, "applies only when mileage_type is odometer");
-        }
-    }
-}
 
 pub static GET_EXPENSE_RECEIPT: Schema = Schema::EMPTY;
 pub static DELETE_EXPENSE_RECEIPT: Schema = Schema::EMPTY;
@@ -585,7 +550,7 @@ mod tests {
     use crate::validate::testing::{
         expect_all, expect_none, expect_one, issues_at, json_path, vendor,
     };
-    use crate::validate::Issue;
+    use crate::validate::{Issue, IssueCode};
     use serde_json::json;
     use serde_json::Value;
 

@@ -88,52 +88,78 @@ impl IntText {
 }
 
 /// A check that looks at the fields of one object, run in the schema's order after its fields and
-/// its unknown keys.
+/// its unknown keys. The kinds are data; the last three are one-offs of the crm watch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Check {
-    /// `field` (of `Kind::Any`), when given, is an integer or its text as `text` allows; a blank is not given.
-    LooseInteger {
-        field: &'static str,
-        text: IntText,
-    },
+    /// `field` (of `Kind::Any`), when given, is an integer or its text as `text` allows; a blank is
+    /// not given.
+    LooseInteger { field: &'static str, text: IntText },
     /// A list that needs a member: an empty `field` is `required`.
     NotEmpty(&'static str),
-    EventsNameModuleAndOperation,
-    ExpiryWithinAWeek,
-    GroupMembers,
+    /// `field` may not be given while `when` is `equals` (as sent): it applies only to `applies_to`.
+    NotAllowedWhen {
+        field: &'static str,
+        when: &'static str,
+        equals: &'static str,
+        applies_to: &'static str,
+    },
+    /// `field` may be given only while `when` is `equals` (blanks around it ignored); a `when`
+    /// outside its own value set is reported on its own and lets `field` be.
+    NotAllowedUnless {
+        field: &'static str,
+        when: &'static str,
+        equals: &'static str,
+    },
     /// At most `max` `{field}` members in the group (`{group_operator, group}`) under `field`,
     /// however deeply nested.
-    MaxFieldsNested {
-        field: &'static str,
-        max: usize,
-    },
-    PercentageOnlyForDeclining,
-    ReadingsOnlyForOdometer,
+    MaxFieldsNested { field: &'static str, max: usize },
+    /// Each `events` entry is `{module_api_name}.{operation}`.
+    EventsNameModuleAndOperation,
+    /// `channel_expiry` lies between now and one week from now.
+    ExpiryWithinAWeek,
+    /// Each member of `group` is a `{field}` or a nested group, and is checked as that.
+    GroupMembers,
 }
 
 impl Check {
-    fn run(self, map: &Obj, ctx: &mut Ctx) {
+    fn run(self, schema: &Schema, map: &Obj, ctx: &mut Ctx) {
         match self {
             Check::LooseInteger { field, text } => loose_integer(map, field, text, ctx),
-            Check::PercentageOnlyForDeclining => books::percentage_only_for_declining(map, ctx),
-            Check::ReadingsOnlyForOdometer => books::readings_only_for_odometer(map, ctx),
             Check::NotEmpty(field) => not_empty(map, field, ctx),
+            Check::NotAllowedWhen {
+                field,
+                when,
+                equals,
+                applies_to,
+            } => {
+                if map.get(when).and_then(Json::as_str) == Some(equals) && given(map, field) {
+                    let why = format!("applies only to {applies_to}, not to {equals}");
+                    not_allowed(field, &why, ctx);
+                }
+            }
+            Check::NotAllowedUnless {
+                field,
+                when,
+                equals,
+            } => {
+                let listed = |t: &str| {
+                    let set = schema.field(when).and_then(Field::value_set);
+                    set.is_none_or(|set| set.contains(&t))
+                };
+                let applies = match map.get(when).and_then(Json::as_str).map(str::trim) {
+                    Some(t) if t == equals => false,
+                    Some(t) => t.is_empty() || listed(t),
+                    None => true,
+                };
+                if applies && given(map, field) {
+                    not_allowed(field, &format!("applies only when {when} is {equals}"), ctx);
+                }
+            }
+            Check::MaxFieldsNested { field, max } => crm::max_fields_nested(map, field, max, ctx),
             Check::EventsNameModuleAndOperation => crm::events_name_module_and_operation(map, ctx),
             Check::ExpiryWithinAWeek => crm::expiry_within_a_week(map, ctx),
             Check::GroupMembers => crm::group_members(map, ctx),
-            Check::MaxFieldsNested { field, max } => crm::max_fields_nested(map, field, max, ctx),
         }
-    }
-}
-
-fn not_empty(map: &Obj, field: &'static str, ctx: &mut Ctx) {
-    if matches!(map.get(field), Some(Json::Arr(items)) if items.is_empty()) {
-        ctx.push_at(
-            field,
-            IssueCode::Required,
-            format!("{field} needs at least one member"),
-            Map::new(),
-        );
     }
 }
 
@@ -153,6 +179,35 @@ fn loose_integer(map: &Obj, field: &'static str, text: IntText, ctx: &mut Ctx) {
             details([("expected", "integer".into())]),
         );
     }
+}
+
+fn not_empty(map: &Obj, field: &'static str, ctx: &mut Ctx) {
+    if matches!(map.get(field), Some(Json::Arr(items)) if items.is_empty()) {
+        ctx.push_at(
+            field,
+            IssueCode::Required,
+            format!("{field} needs at least one member"),
+            Map::new(),
+        );
+    }
+}
+
+/// Whether a field carries a value: present, not null, not a blank string.
+fn given(map: &Obj, name: &str) -> bool {
+    match map.get(name) {
+        None | Some(Json::Null) => false,
+        Some(Json::Str(s)) => !s.trim().is_empty(),
+        Some(_) => true,
+    }
+}
+
+fn not_allowed(field: &'static str, why: &str, ctx: &mut Ctx) {
+    ctx.push_at(
+        field,
+        IssueCode::NotAllowed,
+        format!("{field} {why}"),
+        Map::new(),
+    );
 }
 
 /// The fields of one object and the checks across them.
@@ -194,6 +249,14 @@ pub const fn req(name: &'static str, kind: Kind) -> Field {
 impl Field {
     pub const fn with(self, rules: &'static [Rule]) -> Field {
         Field { rules, ..self }
+    }
+
+    /// The strings the field's value set allows, when it has one.
+    fn value_set(&self) -> Option<&'static [&'static str]> {
+        self.rules.iter().find_map(|rule| match rule {
+            Rule::OneOf(set) | Rule::OneOfUnlessBlank(set) => Some(*set),
+            _ => None,
+        })
     }
 }
 
@@ -383,7 +446,7 @@ pub fn check_object(schema: &Schema, map: &Obj, ctx: &mut Ctx) {
         }
     }
     for check in schema.checks {
-        check.run(map, ctx);
+        check.run(schema, map, ctx);
     }
 }
 
