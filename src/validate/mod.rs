@@ -834,11 +834,11 @@ pub(crate) mod testing {
         let mut s = String::from("$");
         for seg in &issue.path {
             match seg {
-                crate::validate::PathSeg::Key(k) => {
+                crate::issue::PathSeg::Key(k) => {
                     s.push('.');
                     s.push_str(k);
                 }
-                crate::validate::PathSeg::Index(_) => s.push_str("[]"),
+                crate::issue::PathSeg::Index(_) => s.push_str("[]"),
             }
         }
         s
@@ -877,10 +877,12 @@ pub(crate) mod testing {
         }
     }
 
-    /// Two tests per rule: the value at the edge passes, the one just past it fails with one issue.
-    /// Values are JSON tokens (`null` removes the field); wrap a Rust expression in parentheses.
+    /// Two tests per rule: the value at the edge passes, the one just past it fails with one issue (at
+    /// `$path`, or at the path after `at`). Values are JSON tokens (`null` removes the field); wrap a
+    /// Rust expression in parentheses.
     macro_rules! edge {
-        ($($pass:ident / $fail:ident: $schema:expr, $base:expr, $path:tt, $ok:tt => $bad:tt, $code:ident $details:tt;)*) => {$(
+        ($($pass:ident / $fail:ident: $schema:expr, $base:expr, $path:tt, $ok:tt => $bad:tt,
+            $code:ident $details:tt $(at $at:tt)?;)*) => {$(
             #[test]
             fn $pass() {
                 let p = $crate::validate::testing::with(&$base, &serde_json::json!($path), serde_json::json!($ok));
@@ -893,7 +895,7 @@ pub(crate) mod testing {
                 let p = $crate::validate::testing::with(&$base, &serde_json::json!($path), serde_json::json!($bad));
                 $crate::validate::testing::expect_one(
                     &$crate::validate::testing::issues(&$schema, &p),
-                    serde_json::json!($path),
+                    [$(serde_json::json!($at),)? serde_json::json!($path)][0].clone(),
                     $crate::validate::IssueCode::$code,
                     serde_json::json!($details),
                 );
