@@ -2,7 +2,7 @@
 
 use super::js::{get, to_js_error};
 use crate::error::{Error, ErrorKind};
-use crate::limit::PLANS;
+use crate::limit::{DEFAULT_PLAN, PLANS};
 use crate::request::Target;
 use std::fmt;
 use wasm_bindgen::prelude::*;
@@ -206,7 +206,7 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         ..target
     };
     let plan = match opt_string(options, "plan")? {
-        None => "free",
+        None => DEFAULT_PLAN,
         Some(p) => PLANS
             .into_iter()
             .find(|name| *name == p)
