@@ -26,9 +26,4 @@ pub mod webhook;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use catalog::{find as find_operation, Method, Operation, OPERATIONS};
 pub use error::{Error, ErrorKind};
-pub use family::{Family, REGIONS};
-pub use request::{build, Body, Prepared, Target};
-pub use response::{decode, Decoded};
-pub use validate::{validate, Issue, IssueCode};

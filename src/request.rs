@@ -504,7 +504,7 @@ mod tests {
                 &json!({}),
             )
             .unwrap_err();
-            assert_eq!(e.issues[0].code, crate::IssueCode::InvalidFormat);
+            assert_eq!(e.issues[0].code, crate::issue::IssueCode::InvalidFormat);
             assert_eq!(e.issues[0].path_string(), "task_id");
         }
     }
@@ -520,7 +520,7 @@ mod tests {
                 &json!({"x_unique_identifier_value": bad}),
             )
             .unwrap_err();
-            assert_eq!(e.kind, crate::ErrorKind::Validation);
+            assert_eq!(e.kind, crate::error::ErrorKind::Validation);
             assert_eq!(e.issues[0].path_string(), "x_unique_identifier_value");
         }
         assert!(Target::new(None, None, Some("1\r\nX: y"), None).is_err());
@@ -531,7 +531,7 @@ mod tests {
     #[test]
     fn the_organization_is_required_where_the_family_sends_it() {
         let e = build(find("listPlans").unwrap(), &target(None), &[], &json!({})).unwrap_err();
-        assert_eq!(e.kind, crate::ErrorKind::Config);
+        assert_eq!(e.kind, crate::error::ErrorKind::Config);
         assert!(
             e.message.contains("organizationId is required"),
             "{}",
@@ -584,7 +584,7 @@ mod tests {
             &json!({}),
         )
         .unwrap_err();
-        assert_eq!(e.issues[0].code, crate::IssueCode::Required);
+        assert_eq!(e.issues[0].code, crate::issue::IssueCode::Required);
     }
 
     #[test]
@@ -604,7 +604,7 @@ mod tests {
             p.url
         );
         let e = build(op, &target(Some("1")), &[], &json!({"filter_by": {"a": 1}})).unwrap_err();
-        assert_eq!(e.issues[0].code, crate::IssueCode::InvalidType);
+        assert_eq!(e.issues[0].code, crate::issue::IssueCode::InvalidType);
     }
 
     #[test]

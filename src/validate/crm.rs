@@ -9,29 +9,6 @@ use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use crate::json::{Json, Obj};
 use serde_json::Value;
 
-/// Modules whose records a channel can watch, by API name; custom modules are allowed too.
-pub const SUPPORTED_MODULES: &[&str] = &[
-    "Leads",
-    "Accounts",
-    "Contacts",
-    "Deals",
-    "Campaigns",
-    "Tasks",
-    "Cases",
-    "Meetings",
-    "Calls",
-    "Solutions",
-    "Products",
-    "Vendors",
-    "Price_Books",
-    "Quotes",
-    "Sales_Orders",
-    "Purchase_Orders",
-    "Invoices",
-    "Appointments",
-    "Services",
-];
-
 /// The operation half of an `events` entry.
 pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];
 
@@ -246,6 +223,29 @@ mod tests {
     use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
     use crate::validate::Issue;
     use serde_json::json;
+
+    /// Modules whose records a channel can watch, by API name; custom modules are allowed too.
+    const SUPPORTED_MODULES: &[&str] = &[
+        "Leads",
+        "Accounts",
+        "Contacts",
+        "Deals",
+        "Campaigns",
+        "Tasks",
+        "Cases",
+        "Meetings",
+        "Calls",
+        "Solutions",
+        "Products",
+        "Vendors",
+        "Price_Books",
+        "Quotes",
+        "Sales_Orders",
+        "Purchase_Orders",
+        "Invoices",
+        "Appointments",
+        "Services",
+    ];
 
     /// 2024-05-01T10:40:00Z.
     const NOW: i64 = 1_714_560_000_000;
