@@ -1011,4 +1011,50 @@ mod tests {
             issues[0].message
         );
     }
+
+    static MODES: Schema = Schema {
+        fields: &[
+            opt("mode", Kind::Str).with(&[Rule::OneOf(&["a", "b"])]),
+            opt("extra", Kind::Any),
+            opt("other", Kind::Any),
+        ],
+        checks: &[
+            Check::NotAllowedUnless {
+                field: "extra",
+                when: "mode",
+                equals: "a",
+            },
+            Check::NotAllowedWhen {
+                field: "other",
+                when: "mode",
+                equals: "b",
+                applies_to: "a",
+            },
+        ],
+    };
+
+    fn modes(v: Value) -> Vec<String> {
+        let mut ctx = Ctx::default();
+        check_object(&MODES, json::of_value(&v).as_object().unwrap(), &mut ctx);
+        ctx.issues.iter().map(|i| i.path_string()).collect()
+    }
+
+    #[test]
+    fn not_allowed_unless_trims_its_condition_and_defers_to_its_value_set() {
+        assert!(modes(json!({"mode": "a", "extra": 1})).is_empty());
+        assert_eq!(modes(json!({"mode": " a ", "extra": 1})), ["mode"]);
+        assert_eq!(modes(json!({"mode": "c", "extra": 1})), ["mode"]);
+        for mode in [json!("b"), json!(" "), json!(null), json!(2)] {
+            let got = modes(json!({"mode": mode.clone(), "extra": 1}));
+            assert_eq!(got.last().map(String::as_str), Some("extra"), "{mode}");
+        }
+        assert!(modes(json!({"mode": "b", "extra": " "})).is_empty());
+    }
+
+    #[test]
+    fn not_allowed_when_compares_its_condition_as_sent() {
+        assert_eq!(modes(json!({"mode": "b", "other": 1})), ["other"]);
+        assert_eq!(modes(json!({"mode": " b", "other": 1})), ["mode"]);
+        assert!(modes(json!({"other": 1, "extra": null})).is_empty());
+    }
 }
