@@ -464,7 +464,7 @@ pub fn required_scopes<'a>(
     let mut scopes = Vec::new();
     for id in ids {
         let op = find(id).ok_or_else(|| unknown_operation(id))?;
-        crate::route::insert_sorted(&mut scopes, op.scope);
+        crate::sorted::insert(&mut scopes, op.scope);
     }
     Ok(scopes)
 }

@@ -1,6 +1,6 @@
 //! The one error type of the SDK, its kinds, and how it reads as JSON for the JS `SvcError`.
 
-use crate::validate::Issue;
+use crate::issue::Issue;
 use serde::Serialize;
 use std::fmt;
 

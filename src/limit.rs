@@ -5,10 +5,10 @@
 //! the service counts a request when it arrives, some time between the two, so counting from the
 //! answer keeps any minute of the service's count within the limit, whatever the latency.
 
+use crate::calendar::DAY_MS;
 use std::collections::VecDeque;
 
 pub const MINUTE_MS: i64 = 60_000;
-pub const DAY_MS: i64 = 86_400_000;
 
 /// The limits of a plan, or as configured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,15 +18,32 @@ pub struct Limits {
     pub daily: u32,
 }
 
-/// The service's plans, cheapest first.
-pub const PLANS: [&str; 6] = [
-    "free",
-    "standard",
-    "professional",
-    "premium",
-    "elite",
-    "ultimate",
+/// Requests per minute, on every plan.
+const PER_MINUTE: u32 = 100;
+
+/// The service's plans, cheapest first, with their documented calls in flight and daily quota.
+const PLAN_LIMITS: [(&str, u32, u32); 6] = [
+    ("free", 5, 1000),
+    ("standard", 10, 2000),
+    ("professional", 10, 5000),
+    ("premium", 10, 10_000),
+    ("elite", 10, 10_000),
+    ("ultimate", 10, 10_000),
 ];
+
+/// The service's plans, cheapest first.
+pub const PLANS: [&str; PLAN_LIMITS.len()] = {
+    let mut names = [""; PLAN_LIMITS.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = PLAN_LIMITS[i].0;
+        i += 1;
+    }
+    names
+};
+
+/// The plan a client assumes when it is given none.
+pub const DEFAULT_PLAN: &str = PLANS[0];
 
 /// The TypeScript type `ServicePlan`, written from [`PLANS`].
 pub const PLAN_TS: &str = crate::family::ts_string_union!(
@@ -40,18 +57,17 @@ pub const PLAN_TS: &str = crate::family::ts_string_union!(
 const PLAN_SECTION: &str = PLAN_TS;
 
 impl Limits {
-    /// The documented limits of a plan: 100 per minute, 5 (free) or 10 (paid) in flight, the daily quota.
+    /// The documented limits of a plan; a name that is not a plan gets the highest plan's.
     pub fn for_plan(plan: &str) -> Limits {
-        let (max_concurrent, daily) = match plan {
-            "free" => (5, 1000),
-            "standard" => (10, 2000),
-            "professional" => (10, 5000),
-            _ => (10, 10_000),
-        };
+        let highest = &PLAN_LIMITS[PLAN_LIMITS.len() - 1];
+        let (_, max_concurrent, daily) = PLAN_LIMITS
+            .iter()
+            .find(|(name, ..)| *name == plan)
+            .unwrap_or(highest);
         Limits {
-            per_minute: 100,
-            max_concurrent,
-            daily,
+            per_minute: PER_MINUTE,
+            max_concurrent: *max_concurrent,
+            daily: *daily,
         }
     }
 }

@@ -3,8 +3,8 @@
 use crate::catalog::{BodyKind, Method, Operation};
 use crate::error::Error;
 use crate::family::{normalize_api_domain, region_domain, Family, OrgPlacement};
+use crate::issue::{details, Issue, IssueCode, PathSeg};
 use crate::json::{self, Json, Obj};
-use crate::validate::{details, Issue, IssueCode, PathSeg};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -208,6 +208,16 @@ pub fn wire_issues(op: &Operation, params: &Obj) -> Vec<Issue> {
         }
     }
     issues
+}
+
+impl crate::validate::Rules for Operation {
+    fn schema(&self) -> &'static crate::validate::Schema {
+        self.params
+    }
+
+    fn wire_issues(&self, params: &Obj) -> Vec<Issue> {
+        wire_issues(self, params)
+    }
 }
 
 /// Builds the request of an operation. `params` has already passed validation;
@@ -494,7 +504,7 @@ mod tests {
                 &json!({}),
             )
             .unwrap_err();
-            assert_eq!(e.issues[0].code, crate::IssueCode::InvalidFormat);
+            assert_eq!(e.issues[0].code, crate::issue::IssueCode::InvalidFormat);
             assert_eq!(e.issues[0].path_string(), "task_id");
         }
     }
@@ -510,7 +520,7 @@ mod tests {
                 &json!({"x_unique_identifier_value": bad}),
             )
             .unwrap_err();
-            assert_eq!(e.kind, crate::ErrorKind::Validation);
+            assert_eq!(e.kind, crate::error::ErrorKind::Validation);
             assert_eq!(e.issues[0].path_string(), "x_unique_identifier_value");
         }
         assert!(Target::new(None, None, Some("1\r\nX: y"), None).is_err());
@@ -521,7 +531,7 @@ mod tests {
     #[test]
     fn the_organization_is_required_where_the_family_sends_it() {
         let e = build(find("listPlans").unwrap(), &target(None), &[], &json!({})).unwrap_err();
-        assert_eq!(e.kind, crate::ErrorKind::Config);
+        assert_eq!(e.kind, crate::error::ErrorKind::Config);
         assert!(
             e.message.contains("organizationId is required"),
             "{}",
@@ -574,7 +584,7 @@ mod tests {
             &json!({}),
         )
         .unwrap_err();
-        assert_eq!(e.issues[0].code, crate::IssueCode::Required);
+        assert_eq!(e.issues[0].code, crate::issue::IssueCode::Required);
     }
 
     #[test]
@@ -594,7 +604,7 @@ mod tests {
             p.url
         );
         let e = build(op, &target(Some("1")), &[], &json!({"filter_by": {"a": 1}})).unwrap_err();
-        assert_eq!(e.issues[0].code, crate::IssueCode::InvalidType);
+        assert_eq!(e.issues[0].code, crate::issue::IssueCode::InvalidType);
     }
 
     #[test]

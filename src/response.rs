@@ -400,13 +400,13 @@ mod tests {
             let text = std::fs::read_to_string(&path).unwrap();
             let fixture: Value = serde_json::from_str(&text).unwrap();
             let family = if name.starts_with("books-as-invoice") {
-                crate::Family::Invoice
+                crate::family::Family::Invoice
             } else if name.starts_with("books-as-billing") {
-                crate::Family::Billing
+                crate::family::Family::Billing
             } else {
-                crate::Family::Books
+                crate::family::Family::Books
             };
-            let Some(op) = crate::OPERATIONS.iter().find(|op| {
+            let Some(op) = crate::catalog::OPERATIONS.iter().find(|op| {
                 op.family == family
                     && op.method.as_str() == fixture["method"]
                     && norm(op.path) == norm(fixture["path"].as_str().unwrap())

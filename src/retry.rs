@@ -1,5 +1,6 @@
 //! The retry policy as a pure function: what to do after an attempt, and how long to wait.
 
+use crate::calendar::{days_from_civil, parse_date, DAY_SECS, MONTH_ABBREVIATIONS};
 use crate::catalog::Method;
 
 /// How an attempt ended, as far as retrying is concerned.
@@ -76,7 +77,7 @@ pub fn parse_retry_after(value: &str, now_ms: i64) -> Option<u64> {
     if let Ok(secs) = v.parse::<u64>() {
         return Some(secs.saturating_mul(1000));
     }
-    if let Some(secs) = crate::validate::format::decimal(v) {
+    if let Some(secs) = crate::decimal::parse(v) {
         return (secs >= 0.0).then_some((secs * 1000.0) as u64);
     }
     let at = parse_http_date(v)?;
@@ -89,12 +90,9 @@ pub fn parse_http_date(s: &str) -> Option<i64> {
     let [_, day, month, year, time, "GMT"] = parts.as_slice() else {
         return None;
     };
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let m = MONTHS.iter().position(|x| x == month)? as u32 + 1;
+    let m = MONTH_ABBREVIATIONS.iter().position(|x| x == month)? as u32 + 1;
     let date = format!("{year:0>4}-{m:02}-{day:0>2}");
-    let (y, mo, d) = crate::validate::format::parse_date(&date)?;
+    let (y, mo, d) = parse_date(&date)?;
     let t: Vec<u32> = time
         .split(':')
         .map(|p| p.parse().ok())
@@ -105,10 +103,7 @@ pub fn parse_http_date(s: &str) -> Option<i64> {
     if *h > 23 || *mi > 59 || *se > 60 {
         return None;
     }
-    Some(
-        crate::validate::format::days_from_civil(y, mo, d) * 86_400
-            + (*h * 3600 + *mi * 60 + *se) as i64,
-    )
+    Some(days_from_civil(y, mo, d) * DAY_SECS + (*h * 3600 + *mi * 60 + *se) as i64)
 }
 
 #[cfg(test)]

@@ -112,7 +112,7 @@ impl Router {
                 continue;
             }
             if !route.op.method.as_str().eq_ignore_ascii_case(method) {
-                insert_sorted(&mut methods, route.op.method.as_str());
+                crate::sorted::insert(&mut methods, route.op.method.as_str());
                 continue;
             }
             let literal: Vec<bool> = route
@@ -163,20 +163,13 @@ impl Router {
     }
 }
 
-/// Adds `item` to a sorted list of unique items, in its place (no sort routine in the wasm).
-pub fn insert_sorted<'a>(list: &mut Vec<&'a str>, item: &'a str) {
-    if let Err(at) = list.binary_search(&item) {
-        list.insert(at, item);
-    }
-}
-
 /// A query or header text as the JSON type the rules expect (`page=2` is the number 2).
 pub fn coerce(kind: Option<Kind>, text: &str) -> Value {
     let t = text.trim();
     let parsed = match kind {
         Some(Kind::Int) => t.parse::<i64>().ok().map(Value::from),
         Some(Kind::Num) => t.parse::<i64>().ok().map(Value::from).or_else(|| {
-            crate::validate::format::decimal(t)
+            crate::decimal::parse(t)
                 .and_then(serde_json::Number::from_f64)
                 .map(Value::Number)
         }),

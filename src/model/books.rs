@@ -173,33 +173,36 @@ value_set! {
     }
 }
 
-value_set! {
-    /// The union of the UAE, Kenya and South Africa lists.
-    ExpenseTaxTreatment {
-        VatRegistered = "vat_registered",
-        VatNotRegistered = "vat_not_registered",
-        GccVatNotRegistered = "gcc_vat_not_registered",
-        GccVatRegistered = "gcc_vat_registered",
-        NonGcc = "non_gcc",
-        DzVatRegistered = "dz_vat_registered",
-        DzVatNotRegistered = "dz_vat_not_registered",
-        NonKenya = "non_kenya",
-        Overseas = "overseas",
-    }
+/// A value set of the expense tax treatments (the union of the UAE, Kenya and South Africa lists),
+/// then the values given.
+macro_rules! tax_treatments {
+    ($(#[$m:meta])* $name:ident { $($more:tt)* }) => {
+        value_set! {
+            $(#[$m])*
+            $name {
+                VatRegistered = "vat_registered",
+                VatNotRegistered = "vat_not_registered",
+                GccVatNotRegistered = "gcc_vat_not_registered",
+                GccVatRegistered = "gcc_vat_registered",
+                NonGcc = "non_gcc",
+                DzVatRegistered = "dz_vat_registered",
+                DzVatNotRegistered = "dz_vat_not_registered",
+                NonKenya = "non_kenya",
+                Overseas = "overseas",
+                $($more)*
+            }
+        }
+    };
 }
 
-value_set! {
+tax_treatments! {
+    /// The union of the UAE, Kenya and South Africa lists.
+    ExpenseTaxTreatment {}
+}
+
+tax_treatments! {
     /// The expense list plus the Mexico values.
     VendorCreditTaxTreatment {
-        VatRegistered = "vat_registered",
-        VatNotRegistered = "vat_not_registered",
-        GccVatNotRegistered = "gcc_vat_not_registered",
-        GccVatRegistered = "gcc_vat_registered",
-        NonGcc = "non_gcc",
-        DzVatRegistered = "dz_vat_registered",
-        DzVatNotRegistered = "dz_vat_not_registered",
-        NonKenya = "non_kenya",
-        Overseas = "overseas",
         HomeCountryMexico = "home_country_mexico",
         BorderRegionMexico = "border_region_mexico",
         NonMexico = "non_mexico",

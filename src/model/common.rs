@@ -132,7 +132,7 @@ macro_rules! value_set {
         impl $name {
             pub const VALUES: &'static [&'static str] = &[$($s),*];
 
-            pub fn as_str(self) -> &'static str {
+            pub const fn as_str(self) -> &'static str {
                 match self {
                     $($name::$v => $s,)*
                 }

@@ -4,7 +4,9 @@ use super::sim::{
     block_on, fail, json, ok, run, sleep, token, Raw, Signal, Sim, Step, Task, TokenStep, World,
 };
 use super::*;
-use crate::limit::{Limits, DAY_MS};
+use crate::calendar::DAY_MS;
+use crate::limit::Limits;
+use crate::request::AUTHORIZATION_SCHEME;
 use std::rc::Rc;
 
 const TOKEN: &str = "s3cr3t-Tok3n";
@@ -103,6 +105,11 @@ fn waits(w: &World) -> Vec<u64> {
         .collect()
 }
 
+/// The Authorization header value of a token.
+fn auth(token: &str) -> String {
+    format!("{AUTHORIZATION_SCHEME} {token}")
+}
+
 fn authorizations(w: &World) -> Vec<String> {
     w.seen
         .borrow()
@@ -140,10 +147,7 @@ fn success_on_the_first_try() {
         (seen[0].method, seen[0].url.as_str()),
         ("POST", "https://api.example.com/items")
     );
-    assert_eq!(
-        seen[0].authorization.as_deref(),
-        Some("Svc-oauthtoken s3cr3t-Tok3n")
-    );
+    assert_eq!(seen[0].authorization, Some(auth("s3cr3t-Tok3n")));
     assert_eq!(seen[0].headers, headers);
     assert_eq!(seen[0].body, body);
     assert_eq!(w.now(), start, "no time passed");
@@ -379,10 +383,7 @@ fn a_401_refreshes_the_token_once() {
         block_on(&w, t.send(&get("https://api.example.com/things"))),
         Ok(envelope())
     );
-    assert_eq!(
-        authorizations(&w),
-        ["Svc-oauthtoken t1", "Svc-oauthtoken t2"]
-    );
+    assert_eq!(authorizations(&w), [auth("t1"), auth("t2")]);
     assert_eq!(w.token_calls.get(), 2);
 
     let w = World::new(vec![json(401, unauthorized), json(401, unauthorized)])
@@ -432,12 +433,7 @@ fn concurrent_401s_share_one_refresh_and_a_newer_token_refreshes_again() {
     assert_eq!(w.token_calls.get(), 3, "two tokens and ONE refresh");
     assert_eq!(
         authorizations(&w),
-        [
-            "Svc-oauthtoken old",
-            "Svc-oauthtoken old",
-            "Svc-oauthtoken new",
-            "Svc-oauthtoken new"
-        ]
+        [auth("old"), auth("old"), auth("new"), auth("new")]
     );
     let at: Vec<_> = w.seen.borrow().iter().map(|s| s.at - start).collect();
     assert_eq!(
@@ -456,10 +452,7 @@ fn concurrent_401s_share_one_refresh_and_a_newer_token_refreshes_again() {
         Ok(envelope())
     );
     assert_eq!(w.token_calls.get(), 5);
-    assert_eq!(
-        authorizations(&w)[4..],
-        ["Svc-oauthtoken new", "Svc-oauthtoken newer"]
-    );
+    assert_eq!(authorizations(&w)[4..], [auth("new"), auth("newer")]);
 }
 
 #[test]
@@ -674,7 +667,7 @@ fn the_token_is_in_no_error() {
     // A string token echoed by the server, and by a failing connection (message, code, cause).
     let w = World::new(vec![json(401, &echo)]);
     check(block_on(&w, static_token(&w).send(&get("https://api.example.com/a"))).unwrap_err());
-    let what = format!("cannot send Svc-oauthtoken {TOKEN}");
+    let what = format!("cannot send {}", auth(TOKEN));
     let w = World::new(vec![fail(&what, Some(TOKEN))]);
     let f = block_on(
         &w,
@@ -683,7 +676,7 @@ fn the_token_is_in_no_error() {
     .unwrap_err();
     assert_eq!(
         f.cause.as_ref().unwrap().message,
-        "cannot send Svc-oauthtoken [redacted]"
+        format!("cannot send {}", auth("[redacted]"))
     );
     check(f);
     // A token function's token, echoed after a refresh and by a 5xx.

@@ -1,13 +1,6 @@
 //! Rules for the params of the billing operations: tasks, plans, events.
 
-use super::{
-    details, opt, req, type_name, Check, Ctx, Field, IssueCode, Kind, Rule, Schema, PAGE, PER_PAGE,
-    UNREPRESENTABLE,
-};
-use crate::json::{Json, Obj};
-
-/// Body fields typed integer that the vendor examples also send as text (`"budget_hours": ""`).
-const LOOSE_INTEGERS: &[&str] = &["rate", "budget_hours"];
+use super::{opt, req, Check, Field, IntText, Kind, Rule, Schema, PAGE, PER_PAGE};
 
 const TASK_BODY: Schema = Schema {
     fields: &[
@@ -16,7 +9,17 @@ const TASK_BODY: Schema = Schema {
         opt("rate", Kind::Any),
         opt("budget_hours", Kind::Any),
     ],
-    checks: &[Check::LooseIntegers],
+    // Typed integer; the vendor examples also send them as text (`"budget_hours": ""`).
+    checks: &[
+        Check::LooseInteger {
+            field: "rate",
+            text: IntText::Signed,
+        },
+        Check::LooseInteger {
+            field: "budget_hours",
+            text: IntText::Signed,
+        },
+    ],
 };
 
 pub static CREATE_TASK: Schema = TASK_BODY;
@@ -27,34 +30,6 @@ pub static LIST_TASKS: Schema = Schema {
 };
 pub static GET_TASK: Schema = Schema::EMPTY;
 pub static DELETE_TASK: Schema = Schema::EMPTY;
-
-/// An integer, a string holding one, or an empty string (the value left unset).
-fn is_loose_integer(v: &Json) -> bool {
-    match v {
-        Json::Null => true,
-        Json::Num(n) => n.is_integer(),
-        Json::Str(s) => {
-            let t = s.trim();
-            let digits = t.strip_prefix('-').unwrap_or(t);
-            t.is_empty() || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-        }
-        Json::Obj(m) => m.contains_key(UNREPRESENTABLE),
-        _ => false,
-    }
-}
-
-pub(super) fn loose_integers(body: &Obj, ctx: &mut Ctx) {
-    for key in LOOSE_INTEGERS {
-        if let Some(v) = body.get(key).filter(|v| !is_loose_integer(v)) {
-            ctx.push_at(
-                key,
-                IssueCode::InvalidType,
-                format!("{key} must be an integer, got {}", type_name(v)),
-                details([("expected", "integer".into())]),
-            );
-        }
-    }
-}
 
 static TAG: Schema = Schema {
     fields: &[opt("tag_id", Kind::Id), opt("tag_option_id", Kind::Id)],
@@ -154,7 +129,7 @@ pub static LIST_EVENTS: Schema = Schema {
 mod tests {
     use super::*;
     use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
-    use crate::validate::Issue;
+    use crate::validate::{Issue, IssueCode};
     use serde_json::json;
     use serde_json::Value;
 

@@ -1,10 +1,8 @@
 //! Rules for the params of the books operations (accounting).
 
 use super::format::Format;
-use super::{opt, req, Check, Ctx, Field, IssueCode, Kind, Rule, Schema, PAGE, PER_PAGE};
-use crate::json::{Json, Obj};
+use super::{opt, req, Check, Field, Kind, Rule, Schema, PAGE, PER_PAGE};
 use crate::model::books as m;
-use serde_json::Map;
 
 // ---- shared pieces ----
 
@@ -30,24 +28,6 @@ static STRING_MEMBER: Field = opt("", Kind::Str);
 
 /// The Limits table's "line item description 2000", on every line item that has a description.
 const LINE_DESCRIPTION: Field = opt("description", Kind::Str).with(&[Rule::MaxLen(2000)]);
-
-/// Whether a field carries a value: present, not null, not a blank string.
-fn given(map: &Obj, name: &str) -> bool {
-    match map.get(name) {
-        None | Some(Json::Null) => false,
-        Some(Json::Str(s)) => !s.trim().is_empty(),
-        Some(_) => true,
-    }
-}
-
-fn not_allowed(ctx: &mut Ctx, name: &str, why: &str) {
-    ctx.push_at(
-        name,
-        IssueCode::NotAllowed,
-        format!("{name} {why}"),
-        Map::new(),
-    );
-}
 
 // ---- organizations ----
 
@@ -245,25 +225,16 @@ const FIXED_ASSET_BODY: Schema = Schema {
         TAGS,
         CUSTOM_FIELDS,
     ],
-    checks: &[Check::PercentageOnlyForDeclining],
+    checks: &[Check::NotAllowedWhen {
+        field: "depreciation_percentage",
+        when: "depreciation_method",
+        equals: m::DepreciationMethod::StraightLine.as_str(),
+        applies_to: "declining methods",
+    }],
 };
 
 pub static CREATE_FIXED_ASSET: Schema = FIXED_ASSET_BODY;
 pub static UPDATE_FIXED_ASSET: Schema = FIXED_ASSET_BODY;
-
-/// A depreciation percentage belongs to the declining methods, not to straight_line.
-pub(super) fn percentage_only_for_declining(map: &Obj, ctx: &mut Ctx) {
-    let method = map.get("depreciation_method").and_then(Json::as_str);
-    if method == Some(m::DepreciationMethod::StraightLine.as_str())
-        && given(map, "depreciation_percentage")
-    {
-        not_allowed(
-            ctx,
-            "depreciation_percentage",
-            "applies only to declining methods, not to straight_line",
-        );
-    }
-}
 
 pub static LIST_FIXED_ASSETS: Schema = Schema {
     fields: &[
@@ -398,9 +369,21 @@ macro_rules! expense_fields {
     };
 }
 
+/// Odometer readings belong to `mileage_type` odometer.
+const READINGS_ONLY_FOR_ODOMETER: &[Check] =
+    &[odometer_only("start_reading"), odometer_only("end_reading")];
+
+const fn odometer_only(field: &'static str) -> Check {
+    Check::NotAllowedUnless {
+        field,
+        when: "mileage_type",
+        equals: m::MileageType::Odometer.as_str(),
+    }
+}
+
 pub static CREATE_EXPENSE: Schema = Schema {
     fields: expense_fields!(),
-    checks: &[Check::ReadingsOnlyForOdometer],
+    checks: READINGS_ONLY_FOR_ODOMETER,
 };
 
 pub static UPDATE_EXPENSE_BY_UNIQUE_FIELD: Schema = Schema {
@@ -409,26 +392,8 @@ pub static UPDATE_EXPENSE_BY_UNIQUE_FIELD: Schema = Schema {
         req("x_unique_identifier_value", Kind::Str),
         opt("x_upsert", Kind::BoolLike),
     ),
-    checks: &[Check::ReadingsOnlyForOdometer],
+    checks: READINGS_ONLY_FOR_ODOMETER,
 };
-
-/// Odometer readings belong to `mileage_type` odometer (an unlisted mileage type is reported on its own).
-pub(super) fn readings_only_for_odometer(map: &Obj, ctx: &mut Ctx) {
-    let mileage_type = map
-        .get("mileage_type")
-        .and_then(Json::as_str)
-        .map(str::trim);
-    match mileage_type {
-        Some(t) if t == m::MileageType::Odometer.as_str() => return,
-        Some(t) if !t.is_empty() && !m::MileageType::VALUES.contains(&t) => return,
-        _ => {}
-    }
-    for name in ["start_reading", "end_reading"] {
-        if given(map, name) {
-            not_allowed(ctx, name, "applies only when mileage_type is odometer");
-        }
-    }
-}
 
 pub static GET_EXPENSE_RECEIPT: Schema = Schema::EMPTY;
 pub static DELETE_EXPENSE_RECEIPT: Schema = Schema::EMPTY;
@@ -582,8 +547,8 @@ pub static LIST_ALL_VENDOR_CREDIT_REFUNDS: Schema = Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
-    use crate::validate::Issue;
+    use crate::validate::testing::{edge, expect_all, expect_none, expect_one, issues_at};
+    use crate::validate::{Issue, IssueCode};
     use serde_json::json;
     use serde_json::Value;
 
@@ -650,7 +615,8 @@ mod tests {
         expect_one(&run(op, params), path_of(pointer), code, details);
     }
 
-    /// A valid params example per operation, built from the documents.
+    /// A valid params example of an operation, built from the documents where a test needs more than
+    /// the row's sample (`crate::examples`).
     fn example(op: &str) -> Value {
         let tags = json!([{ "tag_id": "460000000094001", "tag_option_id": "460000000048001" }]);
         let custom_fields = json!([{ "customfield_id": "460000000098001", "value": "Normal" }]);
@@ -799,26 +765,8 @@ mod tests {
             | "deleteExpenseReceipt"
             | "getVendorCreditRefund"
             | "deleteVendorCreditRefund" => json!({}),
-            other => panic!("no example for {other}"),
+            other => crate::examples::sample(crate::catalog::find(other).unwrap()).params,
         }
-    }
-
-    /// Pairs of tests at the edge of a rule: `$ok` at `$pointer` passes, `$bad` fails with one issue
-    /// (at `$pointer`, or at the pointer after `at`).
-    macro_rules! edge {
-        ($($pass:ident / $fail:ident: $op:literal $pointer:literal = $ok:tt, $bad:tt
-            => $code:ident $details:tt $(at $at:literal)?;)*) => {$(
-            #[test]
-            fn $pass() {
-                assert_ok($op, &set(example($op), $pointer, json!($ok)));
-            }
-
-            #[test]
-            fn $fail() {
-                let at = [$($at,)? $pointer][0];
-                assert_one($op, &set(example($op), $pointer, json!($bad)), IssueCode::$code, at, json!($details));
-            }
-        )*};
     }
 
     #[test]
@@ -902,34 +850,44 @@ mod tests {
 
     edge! {
         org_name_given_passes / org_name_missing_fails:
-            "createOrganization" "/name" = "Zillium Inc", null => Required {};
+            CREATE_ORGANIZATION, example("createOrganization"), ["name"],
+            "Zillium Inc" => null, Required {};
         org_currency_code_given_passes / org_currency_code_missing_fails:
-            "createOrganization" "/currency_code" = "EUR", null => Required {};
+            CREATE_ORGANIZATION, example("createOrganization"), ["currency_code"],
+            "EUR" => null, Required {};
         org_time_zone_given_passes / org_time_zone_missing_fails:
-            "createOrganization" "/time_zone" = "Europe/Berlin", null => Required {};
+            CREATE_ORGANIZATION, example("createOrganization"), ["time_zone"],
+            "Europe/Berlin" => null, Required {};
         portal_name_given_passes / portal_name_missing_fails:
-            "createOrganization" "/portal_name" = "zilluminc", null => Required {};
+            CREATE_ORGANIZATION, example("createOrganization"), ["portal_name"],
+            "zilluminc" => null, Required {};
         portal_name_of_30_passes / portal_name_of_31_fails:
-            "createOrganization" "/portal_name" = ("a".repeat(30)), ("a".repeat(31)) => TooLong { "maximum": 30 };
+            CREATE_ORGANIZATION, example("createOrganization"), ["portal_name"],
+            ("a".repeat(30)) => ("a".repeat(31)), TooLong { "maximum": 30 };
         portal_name_of_5_passes / portal_name_of_4_fails:
-            "createOrganization" "/portal_name" = "abcde", "abcd" => TooShort { "minimum": 5 };
+            CREATE_ORGANIZATION, example("createOrganization"), ["portal_name"],
+            "abcde" => "abcd", TooShort { "minimum": 5 };
         portal_name_of_letters_and_digits_passes / portal_name_with_a_hyphen_fails:
-            "createOrganization" "/portal_name" = "Zillium2024", "zillium-inc" => InvalidFormat { "format": "alphanumeric" };
+            CREATE_ORGANIZATION, example("createOrganization"), ["portal_name"],
+            "Zillium2024" => "zillium-inc", InvalidFormat { "format": "alphanumeric" };
         fiscal_year_start_month_december_passes / fiscal_year_start_month_abbreviated_fails:
-            "createOrganization" "/fiscal_year_start_month" = "december", "Dec"
-            => InvalidValue { "allowed": allowed(m::FiscalYearStartMonth::VALUES) };
+            CREATE_ORGANIZATION, example("createOrganization"), ["fiscal_year_start_month"],
+            "december" => "Dec", InvalidValue { "allowed": allowed(m::FiscalYearStartMonth::VALUES) };
         industry_size_large_scale_passes / industry_size_unlisted_fails:
-            "createOrganization" "/industry_size" = "large scale", "huge"
-            => InvalidValue { "allowed": ["small scale", "medium scale", "large scale"] };
+            CREATE_ORGANIZATION, example("createOrganization"), ["industry_size"],
+            "large scale" => "huge", InvalidValue { "allowed": ["small scale", "medium scale", "large scale"] };
         org_address_zip_string_passes / org_address_zip_number_fails:
-            "createOrganization" "/address/zip" = "94588", 94588 => InvalidType { "expected": "string" };
+            CREATE_ORGANIZATION, example("createOrganization"), ["address", "zip"],
+            "94588" => 94588, InvalidType { "expected": "string" };
         update_org_fiscal_year_start_month_april_passes / update_org_fiscal_year_start_month_capitalised_fails:
-            "updateOrganization" "/fiscal_year_start_month" = "april", "April"
-            => InvalidValue { "allowed": allowed(m::FiscalYearStartMonth::VALUES) };
+            UPDATE_ORGANIZATION, example("updateOrganization"), ["fiscal_year_start_month"],
+            "april" => "April", InvalidValue { "allowed": allowed(m::FiscalYearStartMonth::VALUES) };
         is_logo_uploaded_boolean_passes / is_logo_uploaded_string_fails:
-            "updateOrganization" "/is_logo_uploaded" = false, "yes" => InvalidType { "expected": "boolean" };
+            UPDATE_ORGANIZATION, example("updateOrganization"), ["is_logo_uploaded"],
+            false => "yes", InvalidType { "expected": "boolean" };
         org_custom_field_index_number_passes / org_custom_field_index_string_fails:
-            "updateOrganization" "/custom_fields/0/index" = 2.5, "2" => InvalidType { "expected": "number" };
+            UPDATE_ORGANIZATION, example("updateOrganization"), ["custom_fields", 0, "index"],
+            2.5 => "2", InvalidType { "expected": "number" };
     }
 
     #[test]
@@ -969,23 +927,26 @@ mod tests {
 
     edge! {
         account_type_accounts_payable_passes / account_type_unlisted_fails:
-            "createAccount" "/account_type" = "accounts_payable", "asset"
-            => InvalidValue { "allowed": allowed(m::AccountType::VALUES) };
+            CREATE_ACCOUNT, example("createAccount"), ["account_type"],
+            "accounts_payable" => "asset", InvalidValue { "allowed": allowed(m::AccountType::VALUES) };
         update_account_type_equity_passes / update_account_type_unlisted_fails:
-            "updateAccount" "/account_type" = "equity", "Equity"
-            => InvalidValue { "allowed": allowed(m::AccountType::VALUES) };
+            UPDATE_ACCOUNT, example("updateAccount"), ["account_type"],
+            "equity" => "Equity", InvalidValue { "allowed": allowed(m::AccountType::VALUES) };
         account_filter_inactive_passes / account_filter_unlisted_fails:
-            "listAccounts" "/filter_by" = "AccountType.Inactive", "AccountType.Deleted"
-            => InvalidValue { "allowed": allowed(m::AccountFilter::VALUES) };
+            LIST_ACCOUNTS, example("listAccounts"), ["filter_by"],
+            "AccountType.Inactive" => "AccountType.Deleted", InvalidValue { "allowed": allowed(m::AccountFilter::VALUES) };
         account_sort_by_type_passes / account_sort_unlisted_fails:
-            "listAccounts" "/sort_column" = "account_type", "balance"
-            => InvalidValue { "allowed": ["account_name", "account_type"] };
+            LIST_ACCOUNTS, example("listAccounts"), ["sort_column"],
+            "account_type" => "balance", InvalidValue { "allowed": ["account_name", "account_type"] };
         page_of_1_passes / page_of_0_fails:
-            "listAccounts" "/page" = 1, 0 => OutOfRange { "minimum": 1, "maximum": 4294967295u64 };
+            LIST_ACCOUNTS, example("listAccounts"), ["page"], 1 => 0,
+            OutOfRange { "minimum": 1, "maximum": 4294967295u64 };
         per_page_of_1_passes / per_page_of_0_fails:
-            "listAccounts" "/per_page" = 1, 0 => OutOfRange { "minimum": 1, "maximum": 4294967295u64 };
+            LIST_ACCOUNTS, example("listAccounts"), ["per_page"], 1 => 0,
+            OutOfRange { "minimum": 1, "maximum": 4294967295u64 };
         page_whole_number_passes / page_fraction_fails:
-            "listAccounts" "/page" = 2, 1.5 => InvalidType { "expected": "integer" };
+            LIST_ACCOUNTS, example("listAccounts"), ["page"], 2 => 1.5,
+            InvalidType { "expected": "integer" };
     }
 
     #[test]
@@ -1068,36 +1029,44 @@ mod tests {
 
     edge! {
         journal_date_given_passes / journal_date_missing_fails:
-            "createJournal" "/journal_date" = "2013-09-04", null => Required {};
+            CREATE_JOURNAL, example("createJournal"), ["journal_date"],
+            "2013-09-04" => null, Required {};
         journal_date_leap_day_passes / journal_date_impossible_fails:
-            "createJournal" "/journal_date" = "2024-02-29", "2023-02-29" => InvalidFormat { "format": "date" };
+            CREATE_JOURNAL, example("createJournal"), ["journal_date"],
+            "2024-02-29" => "2023-02-29", InvalidFormat { "format": "date" };
         journal_line_debit_passes / journal_line_unlisted_side_fails:
-            "createJournal" "/line_items/0/debit_or_credit" = "debit", "both"
-            => InvalidValue { "allowed": ["debit", "credit"] };
+            CREATE_JOURNAL, example("createJournal"), ["line_items", 0, "debit_or_credit"],
+            "debit" => "both", InvalidValue { "allowed": ["debit", "credit"] };
         journal_line_side_given_passes / journal_line_side_missing_fails:
-            "createJournal" "/line_items/1/debit_or_credit" = "credit", null => Required {};
+            CREATE_JOURNAL, example("createJournal"), ["line_items", 1, "debit_or_credit"],
+            "credit" => null, Required {};
         journal_line_amount_zero_passes / journal_line_amount_string_fails:
-            "createJournal" "/line_items/0/amount" = 0, "5000" => InvalidType { "expected": "number" };
+            CREATE_JOURNAL, example("createJournal"), ["line_items", 0, "amount"],
+            0 => "5000", InvalidType { "expected": "number" };
         journal_line_amount_given_passes / journal_line_amount_missing_fails:
-            "createJournal" "/line_items/1/amount" = 0.01, null => Required {};
+            CREATE_JOURNAL, example("createJournal"), ["line_items", 1, "amount"],
+            0.01 => null, Required {};
         journal_type_cash_passes / journal_type_unlisted_fails:
-            "createJournal" "/journal_type" = "Cash", "accrual"
-            => InvalidValue { "allowed": ["Cash", "Both", "cash", "both"] };
+            CREATE_JOURNAL, example("createJournal"), ["journal_type"],
+            "Cash" => "accrual", InvalidValue { "allowed": ["Cash", "Both", "cash", "both"] };
         journal_status_published_passes / journal_status_unlisted_fails:
-            "createJournal" "/status" = "published", "void" => InvalidValue { "allowed": ["draft", "published"] };
+            CREATE_JOURNAL, example("createJournal"), ["status"], "published" => "void",
+            InvalidValue { "allowed": ["draft", "published"] };
         journal_vat_treatment_non_eu_passes / journal_vat_treatment_unlisted_fails:
-            "createJournal" "/vat_treatment" = "non_eu", "string" => InvalidValue { "allowed": allowed(m::VatTreatment::VALUES) };
+            CREATE_JOURNAL, example("createJournal"), ["vat_treatment"],
+            "non_eu" => "string", InvalidValue { "allowed": allowed(m::VatTreatment::VALUES) };
         journal_product_type_digital_service_passes / journal_product_type_unlisted_fails:
-            "createJournal" "/product_type" = "digital_service", "capital_goods"
-            => InvalidValue { "allowed": ["digital_service", "goods", "service"] };
+            CREATE_JOURNAL, example("createJournal"), ["product_type"],
+            "digital_service" => "capital_goods", InvalidValue { "allowed": ["digital_service", "goods", "service"] };
         journal_line_description_of_2000_passes / journal_line_description_of_2001_fails:
-            "createJournal" "/line_items/0/description" = ("d".repeat(2000)), ("d".repeat(2001))
-            => TooLong { "maximum": 2000 };
+            CREATE_JOURNAL, example("createJournal"), ["line_items", 0, "description"],
+            ("d".repeat(2000)) => ("d".repeat(2001)), TooLong { "maximum": 2000 };
         journal_tax_exemption_type_customer_passes / journal_tax_exemption_type_unlisted_fails:
-            "createJournal" "/tax_exemption_type" = "customer", "vendor" => InvalidValue { "allowed": ["customer", "item"] };
+            CREATE_JOURNAL, example("createJournal"), ["tax_exemption_type"],
+            "customer" => "vendor", InvalidValue { "allowed": ["customer", "item"] };
         journal_line_tax_exemption_type_item_passes / journal_line_tax_exemption_type_unlisted_fails:
-            "createJournal" "/line_items/0/tax_exemption_type" = "item", "string"
-            => InvalidValue { "allowed": ["customer", "item"] };
+            CREATE_JOURNAL, example("createJournal"), ["line_items", 0, "tax_exemption_type"],
+            "item" => "string", InvalidValue { "allowed": ["customer", "item"] };
     }
 
     #[test]
@@ -1138,44 +1107,55 @@ mod tests {
 
     edge! {
         asset_name_given_passes / asset_name_missing_fails:
-            "createFixedAsset" "/asset_name" = "Laptop", null => Required {};
+            CREATE_FIXED_ASSET, example("createFixedAsset"), ["asset_name"],
+            "Laptop" => null, Required {};
         fixed_asset_type_id_given_passes / fixed_asset_type_id_missing_fails:
-            "createFixedAsset" "/fixed_asset_type_id" = 3640355000000319008u64, null => Required {};
+            CREATE_FIXED_ASSET, example("createFixedAsset"), ["fixed_asset_type_id"],
+            3640355000000319008u64 => null, Required {};
         asset_account_id_given_passes / asset_account_id_missing_fails:
-            "createFixedAsset" "/asset_account_id" = "3640355000000000367", null => Required {};
+            CREATE_FIXED_ASSET, example("createFixedAsset"), ["asset_account_id"],
+            "3640355000000000367" => null, Required {};
         asset_cost_given_passes / asset_cost_missing_fails:
-            "createFixedAsset" "/asset_cost" = 0, null => Required {};
+            CREATE_FIXED_ASSET, example("createFixedAsset"), ["asset_cost"], 0 => null, Required {};
         asset_purchase_date_given_passes / asset_purchase_date_missing_fails:
-            "createFixedAsset" "/asset_purchase_date" = "2024-12-17", null => Required {};
+            CREATE_FIXED_ASSET, example("createFixedAsset"), ["asset_purchase_date"],
+            "2024-12-17" => null, Required {};
         update_asset_name_given_passes / update_asset_name_missing_fails:
-            "updateFixedAsset" "/asset_name" = "Laptop", null => Required {};
+            UPDATE_FIXED_ASSET, example("updateFixedAsset"), ["asset_name"],
+            "Laptop" => null, Required {};
         asset_purchase_date_valid_passes / asset_purchase_date_impossible_fails:
-            "createFixedAsset" "/asset_purchase_date" = "2024-12-31", "2024-12-32" => InvalidFormat { "format": "date" };
+            CREATE_FIXED_ASSET, example("createFixedAsset"), ["asset_purchase_date"],
+            "2024-12-31" => "2024-12-32", InvalidFormat { "format": "date" };
         depreciation_start_date_valid_passes / depreciation_start_date_reordered_fails:
-            "createFixedAsset" "/depreciation_start_date" = "2025-01-01", "01-01-2025" => InvalidFormat { "format": "date" };
+            CREATE_FIXED_ASSET, example("createFixedAsset"), ["depreciation_start_date"],
+            "2025-01-01" => "01-01-2025", InvalidFormat { "format": "date" };
         warranty_expiry_date_valid_passes / warranty_expiry_date_with_time_fails:
-            "updateFixedAsset" "/warranty_expiry_date" = "2027-12-17", "2027-12-17T00:00:00"
-            => InvalidFormat { "format": "date" };
+            UPDATE_FIXED_ASSET, example("updateFixedAsset"), ["warranty_expiry_date"],
+            "2027-12-17" => "2027-12-17T00:00:00", InvalidFormat { "format": "date" };
         depreciation_method_150_passes / depreciation_method_unlisted_fails:
-            "createFixedAsset" "/depreciation_method" = "150_declining_method", "sum_of_years_digits"
-            => InvalidValue { "allowed": allowed(m::DepreciationMethod::VALUES) };
+            CREATE_FIXED_ASSET, example("createFixedAsset"), ["depreciation_method"],
+            "150_declining_method" => "sum_of_years_digits", InvalidValue { "allowed": allowed(m::DepreciationMethod::VALUES) };
         depreciation_frequency_monthly_passes / depreciation_frequency_unlisted_fails:
-            "createFixedAsset" "/depreciation_frequency" = "monthly", "weekly" => InvalidValue { "allowed": ["yearly", "monthly"] };
+            CREATE_FIXED_ASSET, example("createFixedAsset"), ["depreciation_frequency"],
+            "monthly" => "weekly", InvalidValue { "allowed": ["yearly", "monthly"] };
         depreciation_percentage_100_passes / depreciation_percentage_above_100_fails:
-            "createFixedAsset" "/depreciation_percentage" = 100, 100.5 => OutOfRange { "minimum": 0, "maximum": 100 };
+            CREATE_FIXED_ASSET, example("createFixedAsset"), ["depreciation_percentage"],
+            100 => 100.5, OutOfRange { "minimum": 0, "maximum": 100 };
         depreciation_percentage_0_passes / depreciation_percentage_negative_fails:
-            "updateFixedAsset" "/depreciation_percentage" = 0, (-0.5) => OutOfRange { "minimum": 0, "maximum": 100 };
+            UPDATE_FIXED_ASSET, example("updateFixedAsset"), ["depreciation_percentage"],
+            0 => (-0.5), OutOfRange { "minimum": 0, "maximum": 100 };
         computation_type_no_prorata_passes / computation_type_unlisted_fails:
-            "createFixedAsset" "/computation_type" = "no_prorata", "daily"
-            => InvalidValue { "allowed": ["prorata_basis", "no_prorata"] };
+            CREATE_FIXED_ASSET, example("createFixedAsset"), ["computation_type"],
+            "no_prorata" => "daily", InvalidValue { "allowed": ["prorata_basis", "no_prorata"] };
         asset_filter_fully_depreciated_passes / asset_filter_unlisted_fails:
-            "listFixedAssets" "/filter_by" = "Status.FullyDepreciated", "Status.Broken"
-            => InvalidValue { "allowed": allowed(m::FixedAssetFilter::VALUES) };
+            LIST_FIXED_ASSETS, example("listFixedAssets"), ["filter_by"],
+            "Status.FullyDepreciated" => "Status.Broken", InvalidValue { "allowed": allowed(m::FixedAssetFilter::VALUES) };
         asset_sort_by_current_value_passes / asset_sort_unlisted_fails:
-            "listFixedAssets" "/sort_column" = "current_asset_value", "status"
-            => InvalidValue { "allowed": allowed(m::FixedAssetSortColumn::VALUES) };
+            LIST_FIXED_ASSETS, example("listFixedAssets"), ["sort_column"],
+            "current_asset_value" => "status", InvalidValue { "allowed": allowed(m::FixedAssetSortColumn::VALUES) };
         asset_sort_order_d_passes / asset_sort_order_word_fails:
-            "listFixedAssets" "/sort_order" = "D", "desc" => InvalidValue { "allowed": ["A", "D"] };
+            LIST_FIXED_ASSETS, example("listFixedAssets"), ["sort_order"], "D" => "desc",
+            InvalidValue { "allowed": ["A", "D"] };
     }
 
     #[test]
@@ -1277,17 +1257,20 @@ mod tests {
 
     edge! {
         type_depreciation_method_straight_line_passes / type_depreciation_method_unlisted_fails:
-            "createFixedAssetType" "/depreciation_method" = "straight_line", "linear"
-            => InvalidValue { "allowed": allowed(m::DepreciationMethod::VALUES) };
+            CREATE_FIXED_ASSET_TYPE, example("createFixedAssetType"), ["depreciation_method"],
+            "straight_line" => "linear", InvalidValue { "allowed": allowed(m::DepreciationMethod::VALUES) };
         type_depreciation_frequency_monthly_passes / type_depreciation_frequency_unlisted_fails:
-            "updateFixedAssetType" "/depreciation_frequency" = "monthly", "Yearly" => InvalidValue { "allowed": ["yearly", "monthly"] };
+            UPDATE_FIXED_ASSET_TYPE, example("updateFixedAssetType"), ["depreciation_frequency"],
+            "monthly" => "Yearly", InvalidValue { "allowed": ["yearly", "monthly"] };
         type_percentage_100_passes / type_percentage_above_100_fails:
-            "createFixedAssetType" "/depreciation_percentage" = 100, 101 => OutOfRange { "minimum": 0, "maximum": 100 };
+            CREATE_FIXED_ASSET_TYPE, example("createFixedAssetType"), ["depreciation_percentage"],
+            100 => 101, OutOfRange { "minimum": 0, "maximum": 100 };
         type_percentage_0_passes / type_percentage_negative_fails:
-            "updateFixedAssetType" "/depreciation_percentage" = 0, (-1) => OutOfRange { "minimum": 0, "maximum": 100 };
+            UPDATE_FIXED_ASSET_TYPE, example("updateFixedAssetType"), ["depreciation_percentage"],
+            0 => (-1), OutOfRange { "minimum": 0, "maximum": 100 };
         type_computation_type_no_prorata_passes / type_computation_type_unlisted_fails:
-            "updateFixedAssetType" "/computation_type" = "no_prorata", "none"
-            => InvalidValue { "allowed": ["prorata_basis", "no_prorata"] };
+            UPDATE_FIXED_ASSET_TYPE, example("updateFixedAssetType"), ["computation_type"],
+            "no_prorata" => "none", InvalidValue { "allowed": ["prorata_basis", "no_prorata"] };
     }
 
     #[test]
@@ -1319,45 +1302,53 @@ mod tests {
 
     edge! {
         expense_date_valid_passes / expense_date_impossible_fails:
-            "createExpense" "/date" = "2013-11-30", "2013-11-31" => InvalidFormat { "format": "date" };
+            CREATE_EXPENSE, example("createExpense"), ["date"],
+            "2013-11-30" => "2013-11-31", InvalidFormat { "format": "date" };
         expense_gst_treatment_consumer_passes / expense_gst_treatment_unlisted_fails:
-            "createExpense" "/gst_treatment" = "consumer", "business_sez"
-            => InvalidValue { "allowed": ["business_gst", "business_none", "overseas", "consumer"] };
+            CREATE_EXPENSE, example("createExpense"), ["gst_treatment"],
+            "consumer" => "business_sez", InvalidValue { "allowed": ["business_gst", "business_none", "overseas", "consumer"] };
         expense_tax_treatment_non_kenya_passes / expense_tax_treatment_mexican_fails:
-            "createExpense" "/tax_treatment" = "non_kenya", "non_mexico"
-            => InvalidValue { "allowed": allowed(m::ExpenseTaxTreatment::VALUES) };
+            CREATE_EXPENSE, example("createExpense"), ["tax_treatment"],
+            "non_kenya" => "non_mexico", InvalidValue { "allowed": allowed(m::ExpenseTaxTreatment::VALUES) };
         expense_vat_treatment_overseas_passes / expense_vat_treatment_unlisted_fails:
-            "createExpense" "/vat_treatment" = "overseas", "eu" => InvalidValue { "allowed": allowed(m::VatTreatment::VALUES) };
+            CREATE_EXPENSE, example("createExpense"), ["vat_treatment"],
+            "overseas" => "eu", InvalidValue { "allowed": allowed(m::VatTreatment::VALUES) };
         expense_product_type_capital_goods_passes / expense_product_type_unlisted_fails:
-            "createExpense" "/product_type" = "capital_goods", "services"
-            => InvalidValue { "allowed": allowed(m::ExpenseProductType::VALUES) };
+            CREATE_EXPENSE, example("createExpense"), ["product_type"],
+            "capital_goods" => "services", InvalidValue { "allowed": allowed(m::ExpenseProductType::VALUES) };
         expense_line_product_type_digital_service_passes / expense_line_product_type_unlisted_fails:
-            "createExpense" "/line_items/0/product_type" = "digital_service", "software"
-            => InvalidValue { "allowed": allowed(m::ExpenseProductType::VALUES) };
+            CREATE_EXPENSE, example("createExpense"), ["line_items", 0, "product_type"],
+            "digital_service" => "software", InvalidValue { "allowed": allowed(m::ExpenseProductType::VALUES) };
         expense_line_description_of_2000_passes / expense_line_description_of_2001_fails:
-            "createExpense" "/line_items/0/description" = ("d".repeat(2000)), ("d".repeat(2001))
-            => TooLong { "maximum": 2000 };
+            CREATE_EXPENSE, example("createExpense"), ["line_items", 0, "description"],
+            ("d".repeat(2000)) => ("d".repeat(2001)), TooLong { "maximum": 2000 };
         mileage_type_odometer_passes / mileage_type_unlisted_fails:
-            "createExpense" "/mileage_type" = "odometer", "gps"
-            => InvalidValue { "allowed": ["non_mileage", "odometer", "manual"] };
+            CREATE_EXPENSE, example("createExpense"), ["mileage_type"],
+            "odometer" => "gps", InvalidValue { "allowed": ["non_mileage", "odometer", "manual"] };
         mileage_unit_mile_passes / mileage_unit_unlisted_fails:
-            "createExpense" "/mileage_unit" = "mile", "miles" => InvalidValue { "allowed": ["km", "mile"] };
+            CREATE_EXPENSE, example("createExpense"), ["mileage_unit"], "mile" => "miles",
+            InvalidValue { "allowed": ["km", "mile"] };
         vehicle_type_motorcycle_passes / vehicle_type_unlisted_fails:
-            "createExpense" "/vehicle_type" = "motorcycle", "truck"
-            => InvalidValue { "allowed": ["car", "van", "motorcycle", "bike"] };
+            CREATE_EXPENSE, example("createExpense"), ["vehicle_type"],
+            "motorcycle" => "truck", InvalidValue { "allowed": ["car", "van", "motorcycle", "bike"] };
         fuel_type_lpg_passes / fuel_type_unlisted_fails:
-            "createExpense" "/fuel_type" = "lpg", "electric" => InvalidValue { "allowed": ["petrol", "lpg", "diesel"] };
+            CREATE_EXPENSE, example("createExpense"), ["fuel_type"], "lpg" => "electric",
+            InvalidValue { "allowed": ["petrol", "lpg", "diesel"] };
         engine_capacity_range_more_than_2000cc_passes / engine_capacity_range_unlisted_fails:
-            "updateExpenseByUniqueField" "/engine_capacity_range" = "more_than_2000cc", "2000cc"
-            => InvalidValue { "allowed": allowed(m::EngineCapacityRange::VALUES) };
+            UPDATE_EXPENSE_BY_UNIQUE_FIELD, example("updateExpenseByUniqueField"), ["engine_capacity_range"],
+            "more_than_2000cc" => "2000cc", InvalidValue { "allowed": allowed(m::EngineCapacityRange::VALUES) };
         unique_key_given_passes / unique_key_missing_fails:
-            "updateExpenseByUniqueField" "/x_unique_identifier_key" = "cf_unique_cf", null => Required {};
+            UPDATE_EXPENSE_BY_UNIQUE_FIELD, example("updateExpenseByUniqueField"), ["x_unique_identifier_key"],
+            "cf_unique_cf" => null, Required {};
         unique_value_given_passes / unique_value_missing_fails:
-            "updateExpenseByUniqueField" "/x_unique_identifier_value" = "INV-7", "" => Required {};
+            UPDATE_EXPENSE_BY_UNIQUE_FIELD, example("updateExpenseByUniqueField"), ["x_unique_identifier_value"],
+            "INV-7" => "", Required {};
         upsert_boolean_passes / upsert_word_fails:
-            "updateExpenseByUniqueField" "/x_upsert" = "false", "yes" => InvalidType { "expected": "boolean" };
+            UPDATE_EXPENSE_BY_UNIQUE_FIELD, example("updateExpenseByUniqueField"), ["x_upsert"],
+            "false" => "yes", InvalidType { "expected": "boolean" };
         unique_update_date_valid_passes / unique_update_date_impossible_fails:
-            "updateExpenseByUniqueField" "/date" = "2024-02-29", "2024-02-30" => InvalidFormat { "format": "date" };
+            UPDATE_EXPENSE_BY_UNIQUE_FIELD, example("updateExpenseByUniqueField"), ["date"],
+            "2024-02-29" => "2024-02-30", InvalidFormat { "format": "date" };
     }
 
     #[test]
@@ -1444,35 +1435,41 @@ mod tests {
 
     edge! {
         vendor_credit_date_valid_passes / vendor_credit_date_impossible_fails:
-            "createVendorCredit" "/date" = "2014-08-28", "2014-02-30" => InvalidFormat { "format": "date" };
+            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["date"],
+            "2014-08-28" => "2014-02-30", InvalidFormat { "format": "date" };
         vendor_credit_gst_treatment_overseas_passes / vendor_credit_gst_treatment_unlisted_fails:
-            "createVendorCredit" "/gst_treatment" = "overseas", "foreign"
-            => InvalidValue { "allowed": ["business_gst", "business_none", "overseas", "consumer"] };
+            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["gst_treatment"],
+            "overseas" => "foreign", InvalidValue { "allowed": ["business_gst", "business_none", "overseas", "consumer"] };
         vendor_credit_tax_treatment_non_mexico_passes / vendor_credit_tax_treatment_unlisted_fails:
-            "createVendorCredit" "/tax_treatment" = "non_mexico", "mexico"
-            => InvalidValue { "allowed": allowed(m::VendorCreditTaxTreatment::VALUES) };
+            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["tax_treatment"],
+            "non_mexico" => "mexico", InvalidValue { "allowed": allowed(m::VendorCreditTaxTreatment::VALUES) };
         tax_treatment_code_ksa_passes / tax_treatment_code_unlisted_fails:
-            "createVendorCredit" "/line_items/0/tax_treatment_code" = "ksa_reimbursed_expense", "ksa_others"
-            => InvalidValue { "allowed": allowed(m::TaxTreatmentCode::VALUES) };
+            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["line_items", 0, "tax_treatment_code"],
+            "ksa_reimbursed_expense" => "ksa_others", InvalidValue { "allowed": allowed(m::TaxTreatmentCode::VALUES) };
         line_item_name_of_100_passes / line_item_name_of_101_fails:
-            "createVendorCredit" "/line_items/0/name" = ("n".repeat(100)), ("n".repeat(101)) => TooLong { "maximum": 100 };
+            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["line_items", 0, "name"],
+            ("n".repeat(100)) => ("n".repeat(101)), TooLong { "maximum": 100 };
         line_item_description_of_2000_passes / line_item_description_of_2001_fails:
-            "createVendorCredit" "/line_items/0/description" = ("d".repeat(2000)), ("d".repeat(2001))
-            => TooLong { "maximum": 2000 };
+            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["line_items", 0, "description"],
+            ("d".repeat(2000)) => ("d".repeat(2001)), TooLong { "maximum": 2000 };
         serial_numbers_of_strings_pass / serial_numbers_with_a_number_fail:
-            "createVendorCredit" "/line_items/0/serial_numbers" = ["SN-1"], ["SN-1", 2]
-            => InvalidType { "expected": "string" } at "/line_items/0/serial_numbers/1";
+            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["line_items", 0, "serial_numbers"],
+            ["SN-1"] => ["SN-1", 2], InvalidType { "expected": "string" } at ["line_items", 0, "serial_numbers", 1];
         vendor_credit_status_void_passes / vendor_credit_status_unlisted_fails:
-            "listVendorCredits" "/status" = "void", "paid" => InvalidValue { "allowed": ["open", "closed", "void", "draft"] };
+            LIST_VENDOR_CREDITS, example("listVendorCredits"), ["status"], "void" => "paid",
+            InvalidValue { "allowed": ["open", "closed", "void", "draft"] };
         refund_date_valid_passes / refund_date_impossible_fails:
-            "createVendorCreditRefund" "/date" = "2014-08-30", "2014-08-32" => InvalidFormat { "format": "date" };
+            CREATE_VENDOR_CREDIT_REFUND, example("createVendorCreditRefund"), ["date"],
+            "2014-08-30" => "2014-08-32", InvalidFormat { "format": "date" };
         refund_update_date_valid_passes / refund_update_date_with_slashes_fails:
-            "updateVendorCreditRefund" "/date" = "2014-08-28", "2014/08/28" => InvalidFormat { "format": "date" };
+            UPDATE_VENDOR_CREDIT_REFUND, example("updateVendorCreditRefund"), ["date"],
+            "2014-08-28" => "2014/08/28", InvalidFormat { "format": "date" };
         refund_amount_number_passes / refund_amount_string_fails:
-            "createVendorCreditRefund" "/amount" = 13.5, "13" => InvalidType { "expected": "number" };
+            CREATE_VENDOR_CREDIT_REFUND, example("createVendorCreditRefund"), ["amount"],
+            13.5 => "13", InvalidType { "expected": "number" };
         all_refunds_sort_by_reference_passes / all_refunds_sort_unlisted_fails:
-            "listAllVendorCreditRefunds" "/sort_column" = "reference_number", "amount"
-            => InvalidValue { "allowed": allowed(m::VendorCreditRefundSortColumn::VALUES) };
+            LIST_ALL_VENDOR_CREDIT_REFUNDS, example("listAllVendorCreditRefunds"), ["sort_column"],
+            "reference_number" => "amount", InvalidValue { "allowed": allowed(m::VendorCreditRefundSortColumn::VALUES) };
     }
 
     #[test]

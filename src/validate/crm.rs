@@ -1,35 +1,13 @@
 //! Rules for the params of the crm operations: the notification channel (watch) update.
 
-use super::format::{civil_from_days, parse_timestamp, Format};
+use super::format::Format;
 use super::{
-    check_object, details, opt, req, type_name, Check, Ctx, Field, IssueCode, Kind, PathSeg, Rule,
+    check_object, details, opt, req, Check, Ctx, Field, IntText, IssueCode, Kind, PathSeg, Rule,
     Schema, UNREPRESENTABLE,
 };
+use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use crate::json::{Json, Obj};
-use serde_json::{Map, Value};
-
-/// Modules whose records a channel can watch, by API name; custom modules are allowed too.
-pub const SUPPORTED_MODULES: &[&str] = &[
-    "Leads",
-    "Accounts",
-    "Contacts",
-    "Deals",
-    "Campaigns",
-    "Tasks",
-    "Cases",
-    "Meetings",
-    "Calls",
-    "Solutions",
-    "Products",
-    "Vendors",
-    "Price_Books",
-    "Quotes",
-    "Sales_Orders",
-    "Purchase_Orders",
-    "Invoices",
-    "Appointments",
-    "Services",
-];
+use serde_json::Value;
 
 /// The operation half of an `events` entry.
 pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];
@@ -37,27 +15,22 @@ pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];
 /// The format name reported for an `events` entry of the wrong shape.
 pub const EVENT_FORMAT: &str = "{module_api_name}.{operation}";
 
-const MAX_FIELDS: usize = 10;
-const WEEK_MS: i64 = 7 * 24 * 60 * 60 * 1000;
-
 static API_REF: Schema = Schema {
     fields: &[opt("api_name", Kind::Str), opt("id", Kind::Id)],
     checks: &[],
 };
-pub(super) static FIELD_MEMBER: Schema = Schema {
+static FIELD_MEMBER: Schema = Schema {
     fields: &[req("field", Kind::Obj(&API_REF))],
     checks: &[],
 };
 /// Members are objects; which of the two shapes each has is decided by `group_members`.
 static MEMBER: Field = opt("", Kind::Obj(&Schema::EMPTY));
-/// What `group_members` checks a member against: a `{field}` or a nested group.
-pub(super) static GROUP_MEMBER_SCHEMAS: [&Schema; 2] = [&FIELD_MEMBER, &GROUP];
-pub(super) static GROUP: Schema = Schema {
+static GROUP: Schema = Schema {
     fields: &[
         req("group_operator", Kind::Str).with(&[Rule::OneOf(&["and", "or"])]),
         req("group", Kind::Arr(&MEMBER)),
     ],
-    checks: &[Check::GroupMembers],
+    checks: &[Check::NotEmpty("group"), Check::GroupMembers],
 };
 static CONDITION: Schema = Schema {
     fields: &[
@@ -65,7 +38,10 @@ static CONDITION: Schema = Schema {
         req("module", Kind::Obj(&API_REF)),
         req("field_selection", Kind::Obj(&GROUP)),
     ],
-    checks: &[Check::AtMostTenFields],
+    checks: &[Check::MaxFieldsNested {
+        field: "field_selection",
+        max: 10,
+    }],
 };
 static CONDITION_ITEM: Field = opt("", Kind::Obj(&CONDITION));
 static EVENT_ITEM: Field = opt("", Kind::Str);
@@ -80,7 +56,11 @@ static CHANNEL: Schema = Schema {
         opt("notify_on_related_action", Kind::Bool),
     ],
     checks: &[
-        Check::ChannelIdIsALong,
+        Check::LooseInteger {
+            field: "channel_id",
+            text: IntText::Digits,
+        },
+        Check::NotEmpty("events"),
         Check::EventsNameModuleAndOperation,
         Check::ExpiryWithinAWeek,
     ],
@@ -89,47 +69,8 @@ static CHANNEL_ITEM: Field = opt("", Kind::Obj(&CHANNEL));
 
 pub static UPDATE_NOTIFICATION_CHANNELS: Schema = Schema {
     fields: &[req("watch", Kind::Arr(&CHANNEL_ITEM))],
-    checks: &[Check::WatchIsNotEmpty],
+    checks: &[Check::NotEmpty("watch")],
 };
-
-/// Reports `key` of `map` when it is an empty array: a required list needs a member.
-fn not_empty(map: &Obj, key: &str, ctx: &mut Ctx) -> bool {
-    match map.get(key) {
-        Some(Json::Arr(items)) if items.is_empty() => {
-            ctx.push_at(
-                key,
-                IssueCode::Required,
-                format!("{key} needs at least one member"),
-                Map::new(),
-            );
-            false
-        }
-        _ => true,
-    }
-}
-
-pub(super) fn watch_is_not_empty(params: &Obj, ctx: &mut Ctx) {
-    not_empty(params, "watch", ctx);
-}
-
-pub(super) fn channel_id_is_a_long(channel: &Obj, ctx: &mut Ctx) {
-    let ok = match channel.get("channel_id") {
-        None | Some(Json::Null) => true,
-        Some(Json::Num(n)) => n.is_integer(),
-        Some(Json::Str(s)) => s.trim().is_empty() || s.bytes().all(|b| b.is_ascii_digit()),
-        Some(Json::Obj(m)) => m.contains_key(UNREPRESENTABLE),
-        Some(_) => false,
-    };
-    if !ok {
-        let got = type_name(&channel["channel_id"]);
-        ctx.push_at(
-            "channel_id",
-            IssueCode::InvalidType,
-            format!("channel_id must be an integer or a string of digits, got {got}"),
-            details([("expected", "integer".into())]),
-        );
-    }
-}
 
 /// A custom module's API name: letters, digits and underscores, starting with a letter.
 fn is_module_name(s: &str) -> bool {
@@ -170,9 +111,6 @@ pub(super) fn events_name_module_and_operation(channel: &Obj, ctx: &mut Ctx) {
     let Some(Json::Arr(events)) = channel.get("events") else {
         return;
     };
-    if !not_empty(channel, "events", ctx) {
-        return;
-    }
     ctx.enter(PathSeg::Key("events".into()), |ctx| {
         for (i, event) in events.iter().enumerate() {
             if let Json::Str(s) = event {
@@ -180,18 +118,6 @@ pub(super) fn events_name_module_and_operation(channel: &Obj, ctx: &mut Ctx) {
             }
         }
     });
-}
-
-/// `yyyy-mm-ddThh:mm:ss[.mmm]Z` of milliseconds since the Unix epoch.
-fn iso(ms: i64) -> String {
-    let (secs, milli) = (ms.div_euclid(1000), ms.rem_euclid(1000));
-    let (days, sod) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let (y, m, d) = civil_from_days(days);
-    let time = format!("{:02}:{:02}:{:02}", sod / 3600, sod % 3600 / 60, sod % 60);
-    match milli {
-        0 => format!("{y:04}-{m:02}-{d:02}T{time}Z"),
-        _ => format!("{y:04}-{m:02}-{d:02}T{time}.{milli:03}Z"),
-    }
 }
 
 /// Not in the past (to the second) and no more than one week after now.
@@ -206,7 +132,7 @@ pub(super) fn expiry_within_a_week(channel: &Obj, ctx: &mut Ctx) {
     let earliest = ctx.now_ms.div_euclid(1000) * 1000;
     let latest = ctx.now_ms.saturating_add(WEEK_MS);
     if at < earliest || at > latest {
-        let (min, max) = (iso(earliest), iso(latest));
+        let (min, max) = (iso_utc(earliest), iso_utc(latest));
         ctx.push_at(
             "channel_expiry",
             IssueCode::OutOfRange,
@@ -236,9 +162,6 @@ pub(super) fn group_members(group: &Obj, ctx: &mut Ctx) {
     let Some(Json::Arr(members)) = group.get("group") else {
         return;
     };
-    if !not_empty(group, "group", ctx) {
-        return;
-    }
     ctx.enter(PathSeg::Key("group".into()), |ctx| {
         for (i, member) in members.iter().enumerate() {
             let Json::Obj(member) = member else {
@@ -272,21 +195,23 @@ fn count_fields(members: &[Json]) -> usize {
         .sum()
 }
 
-pub(super) fn at_most_ten_fields(condition: &Obj, ctx: &mut Ctx) {
-    let Some(Json::Obj(selection)) = condition.get("field_selection") else {
+/// At most `max` `{field}` members in the group under `field`, however nested.
+pub(super) fn max_fields_nested(map: &Obj, field: &'static str, max: usize, ctx: &mut Ctx) {
+    let Some(Json::Obj(selection)) = map.get(field) else {
         return;
     };
     let Some(Json::Arr(group)) = selection.get("group") else {
         return;
     };
     let n = count_fields(group);
-    if n > MAX_FIELDS {
-        ctx.enter(PathSeg::Key("field_selection".into()), |ctx| {
+    if n > max {
+        let what = field.replace('_', " ");
+        ctx.enter(PathSeg::Key(field.into()), |ctx| {
             ctx.push_at(
                 "group",
                 IssueCode::TooMany,
-                format!("a field selection may hold at most {MAX_FIELDS} fields, however nested; it has {n}"),
-                details([("maximum", MAX_FIELDS.into())]),
+                format!("a {what} may hold at most {max} fields, however nested; it has {n}"),
+                details([("maximum", max.into())]),
             )
         });
     }
@@ -298,6 +223,29 @@ mod tests {
     use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
     use crate::validate::Issue;
     use serde_json::json;
+
+    /// Modules whose records a channel can watch, by API name; custom modules are allowed too.
+    const SUPPORTED_MODULES: &[&str] = &[
+        "Leads",
+        "Accounts",
+        "Contacts",
+        "Deals",
+        "Campaigns",
+        "Tasks",
+        "Cases",
+        "Meetings",
+        "Calls",
+        "Solutions",
+        "Products",
+        "Vendors",
+        "Price_Books",
+        "Quotes",
+        "Sales_Orders",
+        "Purchase_Orders",
+        "Invoices",
+        "Appointments",
+        "Services",
+    ];
 
     /// 2024-05-01T10:40:00Z.
     const NOW: i64 = 1_714_560_000_000;
@@ -806,17 +754,6 @@ mod tests {
             ("watch[1].channel_expiry", IssueCode::OutOfRange),
         ];
         expect_all(&issues, &want);
-    }
-
-    #[test]
-    fn iso_times_match_the_timestamp_parser() {
-        assert_eq!(iso(0), "1970-01-01T00:00:00Z");
-        assert_eq!(iso(NOW), NOW_ISO);
-        assert_eq!(iso(951_782_400_123), "2000-02-29T00:00:00.123Z");
-        assert_eq!(iso(-1000), "1969-12-31T23:59:59Z");
-        for ms in [0, NOW, NOW + WEEK_MS, 4_102_444_799_000, -86_400_000] {
-            assert_eq!(parse_timestamp(&iso(ms)), Some(ms / 1000), "{}", iso(ms));
-        }
     }
 
     #[test]

@@ -256,7 +256,7 @@ mod tests {
                 json!({"image": {"name": "bundle.png", "data": []}}),
             ),
         ];
-        let ops: Vec<_> = crate::OPERATIONS
+        let ops: Vec<_> = crate::catalog::OPERATIONS
             .iter()
             .filter(|op| op.family == Family::Inventory)
             .collect();
@@ -268,7 +268,7 @@ mod tests {
 
     #[test]
     fn every_rule_set_names_an_inventory_operation_of_the_catalog() {
-        for op in crate::OPERATIONS
+        for op in crate::catalog::OPERATIONS
             .iter()
             .filter(|op| op.family == Family::Inventory)
         {

@@ -350,7 +350,7 @@ mod tests {
             ),
             ("createRecurringInvoice", recurring_invoice()),
         ];
-        let ops: Vec<_> = crate::OPERATIONS
+        let ops: Vec<_> = crate::catalog::OPERATIONS
             .iter()
             .filter(|op| op.family == Family::Invoice)
             .collect();
@@ -362,7 +362,7 @@ mod tests {
 
     #[test]
     fn every_rule_set_names_an_invoice_operation_of_the_catalog() {
-        for op in crate::OPERATIONS
+        for op in crate::catalog::OPERATIONS
             .iter()
             .filter(|op| op.family == Family::Invoice)
         {

@@ -8,64 +8,9 @@ pub mod crm;
 pub mod inventory;
 pub mod invoice;
 
-use crate::catalog::Operation;
+pub use crate::issue::{details, Issue, IssueCode, PathSeg};
 use crate::json::{self, Json, Num, Obj};
-use serde::Serialize;
 use serde_json::{Map, Value};
-
-/// One step of an issue's path: an object key or an array index.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum PathSeg {
-    /// A key: the rules' own names are borrowed, so that walking valid params allocates no path.
-    Key(std::borrow::Cow<'static, str>),
-    Index(usize),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename_all = "snake_case")]
-pub enum IssueCode {
-    Required,
-    InvalidType,
-    TooLong,
-    TooShort,
-    OutOfRange,
-    InvalidValue,
-    InvalidFormat,
-    TooMany,
-    NotAllowed,
-}
-
-/// One problem with the params, with the details of its code.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Issue {
-    pub path: Vec<PathSeg>,
-    pub code: IssueCode,
-    pub message: String,
-    #[serde(flatten)]
-    pub details: Map<String, Value>,
-}
-
-impl Issue {
-    pub fn path_string(&self) -> String {
-        if self.path.is_empty() {
-            return "params".into();
-        }
-        let mut s = String::new();
-        for seg in &self.path {
-            match seg {
-                PathSeg::Key(k) if s.is_empty() => s.push_str(k),
-                PathSeg::Key(k) => {
-                    s.push('.');
-                    s.push_str(k);
-                }
-                PathSeg::Index(i) => s.push_str(&format!("[{i}]")),
-            }
-        }
-        s
-    }
-}
 
 /// The JSON type a field takes.
 #[derive(Clone, Copy, Debug)]
@@ -113,57 +58,156 @@ pub struct Field {
     pub rules: &'static [Rule],
 }
 
-/// A check that looks at several fields of one object. Named, not a function pointer: the JS engine
-/// runs the twin of the same name, and the wasm build keeps no Rust engine.
+/// How a loose integer may be written as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntText {
+    /// Digits after an optional minus sign, blanks around them ignored (`" -12 "`).
+    Signed,
+    /// Digits only (`"1000000068001"`).
+    Digits,
+}
+
+impl IntText {
+    fn allows(self, s: &str) -> bool {
+        match self {
+            IntText::Signed => {
+                let t = s.trim();
+                let digits = t.strip_prefix('-').unwrap_or(t);
+                t.is_empty() || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+            }
+            IntText::Digits => s.trim().is_empty() || s.bytes().all(|b| b.is_ascii_digit()),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            IntText::Signed => "an integer",
+            IntText::Digits => "an integer or a string of digits",
+        }
+    }
+}
+
+/// A check that looks at the fields of one object, run in the schema's order after its fields and
+/// its unknown keys. The kinds are data; the last three are one-offs of the crm watch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Check {
-    PercentageOnlyForDeclining,
-    ReadingsOnlyForOdometer,
-    LooseIntegers,
-    WatchIsNotEmpty,
-    ChannelIdIsALong,
+    /// `field` (of `Kind::Any`), when given, is an integer or its text as `text` allows; a blank is
+    /// not given.
+    LooseInteger { field: &'static str, text: IntText },
+    /// A list that needs a member: an empty `field` is `required`.
+    NotEmpty(&'static str),
+    /// `field` may not be given while `when` is `equals` (as sent): it applies only to `applies_to`.
+    NotAllowedWhen {
+        field: &'static str,
+        when: &'static str,
+        equals: &'static str,
+        applies_to: &'static str,
+    },
+    /// `field` may be given only while `when` is `equals` (blanks around it ignored); a `when`
+    /// outside its own value set is reported on its own and lets `field` be.
+    NotAllowedUnless {
+        field: &'static str,
+        when: &'static str,
+        equals: &'static str,
+    },
+    /// At most `max` `{field}` members in the group (`{group_operator, group}`) under `field`,
+    /// however deeply nested.
+    MaxFieldsNested { field: &'static str, max: usize },
+    /// Each `events` entry is `{module_api_name}.{operation}`.
     EventsNameModuleAndOperation,
+    /// `channel_expiry` lies between now and one week from now.
     ExpiryWithinAWeek,
+    /// Each member of `group` is a `{field}` or a nested group, and is checked as that.
     GroupMembers,
-    AtMostTenFields,
 }
 
 impl Check {
-    pub fn name(self) -> &'static str {
+    fn run(self, schema: &Schema, map: &Obj, ctx: &mut Ctx) {
         match self {
-            Check::PercentageOnlyForDeclining => "percentage_only_for_declining",
-            Check::ReadingsOnlyForOdometer => "readings_only_for_odometer",
-            Check::LooseIntegers => "loose_integers",
-            Check::WatchIsNotEmpty => "watch_is_not_empty",
-            Check::ChannelIdIsALong => "channel_id_is_a_long",
-            Check::EventsNameModuleAndOperation => "events_name_module_and_operation",
-            Check::ExpiryWithinAWeek => "expiry_within_a_week",
-            Check::GroupMembers => "group_members",
-            Check::AtMostTenFields => "at_most_ten_fields",
-        }
-    }
-
-    /// The schemas the check applies below the object it looks at.
-    pub fn schemas(self) -> &'static [&'static Schema] {
-        match self {
-            Check::GroupMembers => &crm::GROUP_MEMBER_SCHEMAS,
-            _ => &[],
-        }
-    }
-
-    fn run(self, map: &Obj, ctx: &mut Ctx) {
-        match self {
-            Check::PercentageOnlyForDeclining => books::percentage_only_for_declining(map, ctx),
-            Check::ReadingsOnlyForOdometer => books::readings_only_for_odometer(map, ctx),
-            Check::LooseIntegers => billing::loose_integers(map, ctx),
-            Check::WatchIsNotEmpty => crm::watch_is_not_empty(map, ctx),
-            Check::ChannelIdIsALong => crm::channel_id_is_a_long(map, ctx),
+            Check::LooseInteger { field, text } => loose_integer(map, field, text, ctx),
+            Check::NotEmpty(field) => not_empty(map, field, ctx),
+            Check::NotAllowedWhen {
+                field,
+                when,
+                equals,
+                applies_to,
+            } => {
+                if map.get(when).and_then(Json::as_str) == Some(equals) && given(map, field) {
+                    let why = format!("applies only to {applies_to}, not to {equals}");
+                    not_allowed(field, &why, ctx);
+                }
+            }
+            Check::NotAllowedUnless {
+                field,
+                when,
+                equals,
+            } => {
+                let listed = |t: &str| {
+                    let set = schema.field(when).and_then(Field::value_set);
+                    set.is_none_or(|set| set.contains(&t))
+                };
+                let applies = match map.get(when).and_then(Json::as_str).map(str::trim) {
+                    Some(t) if t == equals => false,
+                    Some(t) => t.is_empty() || listed(t),
+                    None => true,
+                };
+                if applies && given(map, field) {
+                    not_allowed(field, &format!("applies only when {when} is {equals}"), ctx);
+                }
+            }
+            Check::MaxFieldsNested { field, max } => crm::max_fields_nested(map, field, max, ctx),
             Check::EventsNameModuleAndOperation => crm::events_name_module_and_operation(map, ctx),
             Check::ExpiryWithinAWeek => crm::expiry_within_a_week(map, ctx),
             Check::GroupMembers => crm::group_members(map, ctx),
-            Check::AtMostTenFields => crm::at_most_ten_fields(map, ctx),
         }
     }
+}
+
+fn loose_integer(map: &Obj, field: &'static str, text: IntText, ctx: &mut Ctx) {
+    let ok = match map.get(field) {
+        None | Some(Json::Null) => true,
+        Some(Json::Num(n)) => n.is_integer(),
+        Some(Json::Str(s)) => text.allows(s),
+        Some(Json::Obj(m)) => m.contains_key(UNREPRESENTABLE),
+        Some(_) => false,
+    };
+    if let (false, Some(v)) = (ok, map.get(field)) {
+        ctx.push_at(
+            field,
+            IssueCode::InvalidType,
+            format!("{field} must be {}, got {}", text.describe(), type_name(v)),
+            details([("expected", "integer".into())]),
+        );
+    }
+}
+
+fn not_empty(map: &Obj, field: &'static str, ctx: &mut Ctx) {
+    if matches!(map.get(field), Some(Json::Arr(items)) if items.is_empty()) {
+        ctx.push_at(
+            field,
+            IssueCode::Required,
+            format!("{field} needs at least one member"),
+            Map::new(),
+        );
+    }
+}
+
+/// Whether a field carries a value: present, not null, not a blank string.
+fn given(map: &Obj, name: &str) -> bool {
+    match map.get(name) {
+        None | Some(Json::Null) => false,
+        Some(Json::Str(s)) => !s.trim().is_empty(),
+        Some(_) => true,
+    }
+}
+
+fn not_allowed(field: &'static str, why: &str, ctx: &mut Ctx) {
+    ctx.push_at(
+        field,
+        IssueCode::NotAllowed,
+        format!("{field} {why}"),
+        Map::new(),
+    );
 }
 
 /// The fields of one object and the checks across them.
@@ -205,6 +249,14 @@ pub const fn req(name: &'static str, kind: Kind) -> Field {
 impl Field {
     pub const fn with(self, rules: &'static [Rule]) -> Field {
         Field { rules, ..self }
+    }
+
+    /// The strings the field's value set allows, when it has one.
+    fn value_set(&self) -> Option<&'static [&'static str]> {
+        self.rules.iter().find_map(|rule| match rule {
+            Rule::OneOf(set) | Rule::OneOfUnlessBlank(set) => Some(*set),
+            _ => None,
+        })
     }
 }
 
@@ -277,10 +329,6 @@ impl Ctx {
     }
 }
 
-pub fn details<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, Value> {
-    pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
-}
-
 /// Marker that the JS side puts where a value cannot be JSON (a function, NaN, Infinity, a symbol).
 pub const UNREPRESENTABLE: &str = "$svc_unrepresentable";
 
@@ -291,23 +339,30 @@ fn unrepresentable<'v>(v: &'v Json) -> Option<&'v str> {
     }
 }
 
+/// What the engine needs of an operation: the rules of its params, and the issues of params that
+/// cannot travel where the operation sends them (the request side knows where each param goes).
+pub trait Rules {
+    fn schema(&self) -> &'static Schema;
+    fn wire_issues(&self, params: &Obj) -> Vec<Issue>;
+}
+
 /// Checks params against the operation's rules: every issue, in one pass.
-pub fn validate(op: &Operation, params: &Value) -> Vec<Issue> {
+pub fn validate(op: &impl Rules, params: &Value) -> Vec<Issue> {
     validate_at(op, params, crate::clock::now_ms())
 }
 
 /// `validate` with an explicit "now" (milliseconds since the Unix epoch).
-pub fn validate_at(op: &Operation, params: &Value, now_ms: i64) -> Vec<Issue> {
+pub fn validate_at(op: &impl Rules, params: &Value, now_ms: i64) -> Vec<Issue> {
     validate_from(op, params, now_ms, Source::Json)
 }
 
 /// `validate_at` for params written in `source`.
-pub fn validate_from(op: &Operation, params: &Value, now_ms: i64, source: Source) -> Vec<Issue> {
+pub fn validate_from(op: &impl Rules, params: &Value, now_ms: i64, source: Source) -> Vec<Issue> {
     check(op, &json::of_value(params), now_ms, source)
 }
 
 /// Checks params read from JSON text (`json::parse`) written in `source`: every issue, in one pass.
-pub fn check(op: &Operation, params: &Json, now_ms: i64, source: Source) -> Vec<Issue> {
+pub fn check(op: &impl Rules, params: &Json, now_ms: i64, source: Source) -> Vec<Issue> {
     let mut ctx = Ctx {
         source,
         ..Ctx::at(now_ms)
@@ -321,10 +376,10 @@ pub fn check(op: &Operation, params: &Json, now_ms: i64, source: Source) -> Vec<
         return ctx.issues;
     }
     match params {
-        Json::Null => check_object(rules_for(op), &Obj::default(), &mut ctx),
+        Json::Null => check_object(op.schema(), &Obj::default(), &mut ctx),
         Json::Obj(map) => {
-            check_object(rules_for(op), map, &mut ctx);
-            for wire in crate::request::wire_issues(op, map) {
+            check_object(op.schema(), map, &mut ctx);
+            for wire in op.wire_issues(map) {
                 if !ctx
                     .issues
                     .iter()
@@ -344,8 +399,8 @@ pub fn check(op: &Operation, params: &Json, now_ms: i64, source: Source) -> Vec<
 }
 
 /// The schema of an operation's params.
-pub fn rules_for(op: &Operation) -> &'static Schema {
-    op.params
+pub fn rules_for(op: &impl Rules) -> &'static Schema {
+    op.schema()
 }
 
 pub fn check_object(schema: &Schema, map: &Obj, ctx: &mut Ctx) {
@@ -391,7 +446,7 @@ pub fn check_object(schema: &Schema, map: &Obj, ctx: &mut Ctx) {
         }
     }
     for check in schema.checks {
-        check.run(map, ctx);
+        check.run(schema, map, ctx);
     }
 }
 
@@ -635,7 +690,7 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
         (Rule::Range(min, max), _) => {
             let n = match v {
                 Json::Num(n) => Some(n.as_f64()),
-                Json::Str(s) => format::decimal(s.trim()),
+                Json::Str(s) => crate::decimal::parse(s.trim()),
                 _ => None,
             };
             match n {
@@ -779,11 +834,11 @@ pub(crate) mod testing {
         let mut s = String::from("$");
         for seg in &issue.path {
             match seg {
-                crate::validate::PathSeg::Key(k) => {
+                crate::issue::PathSeg::Key(k) => {
                     s.push('.');
                     s.push_str(k);
                 }
-                crate::validate::PathSeg::Index(_) => s.push_str("[]"),
+                crate::issue::PathSeg::Index(_) => s.push_str("[]"),
             }
         }
         s
@@ -822,10 +877,12 @@ pub(crate) mod testing {
         }
     }
 
-    /// Two tests per rule: the value at the edge passes, the one just past it fails with one issue.
-    /// Values are JSON tokens (`null` removes the field); wrap a Rust expression in parentheses.
+    /// Two tests per rule: the value at the edge passes, the one just past it fails with one issue (at
+    /// `$path`, or at the path after `at`). Values are JSON tokens (`null` removes the field); wrap a
+    /// Rust expression in parentheses.
     macro_rules! edge {
-        ($($pass:ident / $fail:ident: $schema:expr, $base:expr, $path:tt, $ok:tt => $bad:tt, $code:ident $details:tt;)*) => {$(
+        ($($pass:ident / $fail:ident: $schema:expr, $base:expr, $path:tt, $ok:tt => $bad:tt,
+            $code:ident $details:tt $(at $at:tt)?;)*) => {$(
             #[test]
             fn $pass() {
                 let p = $crate::validate::testing::with(&$base, &serde_json::json!($path), serde_json::json!($ok));
@@ -838,7 +895,7 @@ pub(crate) mod testing {
                 let p = $crate::validate::testing::with(&$base, &serde_json::json!($path), serde_json::json!($bad));
                 $crate::validate::testing::expect_one(
                     &$crate::validate::testing::issues(&$schema, &p),
-                    serde_json::json!($path),
+                    [$(serde_json::json!($at),)? serde_json::json!($path)][0].clone(),
                     $crate::validate::IssueCode::$code,
                     serde_json::json!($details),
                 );
@@ -953,5 +1010,51 @@ mod tests {
             "{}",
             issues[0].message
         );
+    }
+
+    static MODES: Schema = Schema {
+        fields: &[
+            opt("mode", Kind::Str).with(&[Rule::OneOf(&["a", "b"])]),
+            opt("extra", Kind::Any),
+            opt("other", Kind::Any),
+        ],
+        checks: &[
+            Check::NotAllowedUnless {
+                field: "extra",
+                when: "mode",
+                equals: "a",
+            },
+            Check::NotAllowedWhen {
+                field: "other",
+                when: "mode",
+                equals: "b",
+                applies_to: "a",
+            },
+        ],
+    };
+
+    fn modes(v: Value) -> Vec<String> {
+        let mut ctx = Ctx::default();
+        check_object(&MODES, json::of_value(&v).as_object().unwrap(), &mut ctx);
+        ctx.issues.iter().map(|i| i.path_string()).collect()
+    }
+
+    #[test]
+    fn not_allowed_unless_trims_its_condition_and_defers_to_its_value_set() {
+        assert!(modes(json!({"mode": "a", "extra": 1})).is_empty());
+        assert_eq!(modes(json!({"mode": " a ", "extra": 1})), ["mode"]);
+        assert_eq!(modes(json!({"mode": "c", "extra": 1})), ["mode"]);
+        for mode in [json!("b"), json!(" "), json!(null), json!(2)] {
+            let got = modes(json!({"mode": mode.clone(), "extra": 1}));
+            assert_eq!(got.last().map(String::as_str), Some("extra"), "{mode}");
+        }
+        assert!(modes(json!({"mode": "b", "extra": " "})).is_empty());
+    }
+
+    #[test]
+    fn not_allowed_when_compares_its_condition_as_sent() {
+        assert_eq!(modes(json!({"mode": "b", "other": 1})), ["other"]);
+        assert_eq!(modes(json!({"mode": " b", "other": 1})), ["mode"]);
+        assert!(modes(json!({"other": 1, "extra": null})).is_empty());
     }
 }

@@ -50,7 +50,7 @@ pub fn required_scopes(ids: JsValue) -> Result<Vec<String>, JsValue> {
 /// The regions and their API domains, for the package's `regions` export.
 #[wasm_bindgen(js_name = __regions, skip_typescript)]
 pub fn regions() -> JsValue {
-    let map: serde_json::Map<String, serde_json::Value> = crate::REGIONS
+    let map: serde_json::Map<String, serde_json::Value> = crate::family::REGIONS
         .iter()
         .map(|(r, d)| (r.to_string(), (*d).into()))
         .collect();

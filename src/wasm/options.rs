@@ -2,7 +2,7 @@
 
 use super::js::{get, to_js_error};
 use crate::error::{Error, ErrorKind};
-use crate::limit::PLANS;
+use crate::limit::{DEFAULT_PLAN, PLANS};
 use crate::request::Target;
 use std::fmt;
 use wasm_bindgen::prelude::*;
@@ -55,7 +55,7 @@ const KNOWN: [&str; 12] = [
 ];
 
 /// The most a call waits for one attempt: a day (timers of 2^31 ms or more fire at once).
-const TIMEOUT_MAX: u32 = 24 * 3_600_000;
+const TIMEOUT_MAX: u32 = crate::calendar::DAY_MS as u32;
 const RETRIES_MAX: u32 = 100;
 /// The defaults of `maxRequestBytes` and `maxResponseBytes`.
 const REQUEST_BYTES: f64 = 10_485_760.0;
@@ -206,7 +206,7 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         ..target
     };
     let plan = match opt_string(options, "plan")? {
-        None => "free",
+        None => DEFAULT_PLAN,
         Some(p) => PLANS
             .into_iter()
             .find(|name| *name == p)

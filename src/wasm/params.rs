@@ -3,8 +3,9 @@
 
 use super::js::{self, get};
 use crate::catalog::{BodyKind, Operation};
+use crate::issue::{details, Issue, IssueCode, PathSeg};
 use crate::json::{self, Json};
-use crate::validate::{self, details, Issue, IssueCode, PathSeg, Source};
+use crate::validate::{self, Source};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -308,6 +308,7 @@ pub const GOLDEN: &str = concat!(
 );
 
 /// The golden corpus: the issues of each case by its key.
+#[allow(dead_code)]
 pub fn golden() -> std::collections::HashMap<String, String> {
     use std::io::{BufRead, BufReader};
     let file = std::fs::File::open(GOLDEN).expect("the golden corpus");
@@ -323,6 +324,7 @@ pub fn golden() -> std::collections::HashMap<String, String> {
 
 /// Whether a case's operation depends on the table's size (a fuzz regression picks its operation by
 /// index), so that it may be missing from the corpus after rows were added.
+#[allow(dead_code)]
 pub fn moves_with_the_table(key: &str) -> bool {
     key.split('|').nth(1) == Some("regression")
 }
