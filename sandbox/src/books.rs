@@ -9,6 +9,7 @@ use crate::resource::{ACCOUNT, CURRENCY, EXPENSE, FIXED_ASSET, JOURNAL, REFUND, 
 use crate::store::{Ids, Org, Receipt, Store};
 use crate::time;
 use serde_json::{json, Value};
+use svc_sdk::model::books::FiscalYearStartMonth;
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createOrganization", create_organization),
@@ -36,20 +37,6 @@ pub const HANDLERS: &[(&str, Handler)] = &[
 
 // ---- organizations
 
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
 
 /// Request names that the responses spell differently.
 const ORG_RENAMES: &[(&str, &str)] = &[
@@ -69,7 +56,7 @@ fn apply_org_fields(org: &Org, info: &mut Record, params: &Record) {
             .find(|(from, _)| from == k)
             .map_or(k.as_str(), |(_, to)| *to);
         let value = match (key, v) {
-            ("fiscal_year_start_month", Value::String(m)) => MONTHS
+            ("fiscal_year_start_month", Value::String(m)) => FiscalYearStartMonth::VALUES
                 .iter()
                 .position(|x| x.eq_ignore_ascii_case(m))
                 .map_or(v.clone(), Value::from),

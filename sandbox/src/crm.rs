@@ -8,7 +8,7 @@ use crate::store::Store;
 use crate::time::{self, HOUR_MS, WEEK_MS};
 use serde_json::{json, Map, Value};
 use std::time::Duration;
-use svc_sdk::validate::{IssueCode, PathSeg};
+use svc_sdk::issue::{IssueCode, PathSeg};
 
 pub const HANDLERS: &[(&str, Handler)] = &[("updateNotificationChannels", update_channels)];
 

@@ -24,7 +24,8 @@ use svc_sdk::error::shorten;
 use svc_sdk::family::OrgPlacement;
 use svc_sdk::request::AUTHORIZATION_SCHEME;
 use svc_sdk::route::{add_text_param, Found, Router};
-use svc_sdk::validate::{self, details, Issue, IssueCode, PathSeg};
+use svc_sdk::issue::{details, Issue, IssueCode, PathSeg};
+use svc_sdk::validate;
 
 /// How long an idle keep-alive connection is kept (longer than the advertised timeout).
 const IDLE: Duration = Duration::from_secs(75);

@@ -1,16 +1,13 @@
 //! Wall-clock helpers: dates and timestamps in the formats the documents use.
 
-use svc_sdk::validate::format::{days_from_civil, parse_timestamp};
+use svc_sdk::calendar::{days_from_civil, parse_timestamp, MONTH_ABBREVIATIONS};
+pub use svc_sdk::calendar::{civil_from_days, DAY_MS, WEEK_MS};
 
-pub const DAY_MS: i64 = 86_400_000;
 pub const HOUR_MS: i64 = 3_600_000;
-pub const WEEK_MS: i64 = 7 * DAY_MS;
 
 pub fn now_ms() -> i64 {
     svc_sdk::clock::now_ms()
 }
-
-pub use svc_sdk::validate::format::civil_from_days;
 
 /// `yyyy-mm-dd` (UTC).
 pub fn date(ms: i64) -> String {
@@ -20,11 +17,8 @@ pub fn date(ms: i64) -> String {
 
 /// `dd Mon yyyy`, as in `account_created_date_formatted`.
 pub fn date_formatted(ms: i64) -> String {
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
     let (y, m, d) = civil_from_days(ms.div_euclid(DAY_MS));
-    format!("{d:02} {} {y:04}", MONTHS[(m - 1) as usize])
+    format!("{d:02} {} {y:04}", MONTH_ABBREVIATIONS[(m - 1) as usize])
 }
 
 fn clock(ms: i64) -> (String, i64, i64, i64) {
@@ -68,7 +62,7 @@ pub fn until_next_day(ms: i64) -> i64 {
 
 /// Day number of a `yyyy-mm-dd` date.
 pub fn day_of(date: &str) -> Option<i64> {
-    svc_sdk::validate::format::parse_date(date).map(|(y, m, d)| days_from_civil(y, m, d))
+    svc_sdk::calendar::parse_date(date).map(|(y, m, d)| days_from_civil(y, m, d))
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
 //! String formats the documents name: dates, durations, timestamps, letters and digits, URLs.
 
-/// The calendar helpers, also where the sandbox imports them from.
-pub use crate::calendar::{civil_from_days, days_from_civil, parse_date, parse_timestamp};
+use crate::calendar::{parse_date, parse_timestamp};
 use crate::decimal::digits;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

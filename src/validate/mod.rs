@@ -8,7 +8,7 @@ pub mod crm;
 pub mod inventory;
 pub mod invoice;
 
-pub use crate::issue::{details, Issue, IssueCode, PathSeg};
+use crate::issue::{details, Issue, IssueCode, PathSeg};
 use crate::json::{self, Json, Num, Obj};
 use serde_json::{Map, Value};
 
