@@ -37,7 +37,6 @@ pub const HANDLERS: &[(&str, Handler)] = &[
 
 // ---- organizations
 
-
 /// Request names that the responses spell differently.
 const ORG_RENAMES: &[(&str, &str)] = &[
     ("companyid_label", "company_id_label"),

@@ -22,9 +22,9 @@ use std::time::{Duration, Instant};
 use svc_sdk::catalog::{BodyKind, Operation, OPERATIONS};
 use svc_sdk::error::shorten;
 use svc_sdk::family::OrgPlacement;
+use svc_sdk::issue::{details, Issue, IssueCode, PathSeg};
 use svc_sdk::request::AUTHORIZATION_SCHEME;
 use svc_sdk::route::{add_text_param, Found, Router};
-use svc_sdk::issue::{details, Issue, IssueCode, PathSeg};
 use svc_sdk::validate;
 
 /// How long an idle keep-alive connection is kept (longer than the advertised timeout).

@@ -1,7 +1,7 @@
 //! Wall-clock helpers: dates and timestamps in the formats the documents use.
 
-use svc_sdk::calendar::{days_from_civil, parse_timestamp, MONTH_ABBREVIATIONS};
 pub use svc_sdk::calendar::{civil_from_days, DAY_MS, WEEK_MS};
+use svc_sdk::calendar::{days_from_civil, parse_timestamp, MONTH_ABBREVIATIONS};
 
 pub const HOUR_MS: i64 = 3_600_000;
 
