@@ -105,7 +105,14 @@ pub struct Operation {
     pub ts: (&'static str, &'static str),
 }
 
-const fn op(family: Family, method: Method, path: &'static str, scope: &'static str) -> Operation {
+/// A row with the defaults of its method: params in the query for GET and DELETE, else a JSON body;
+/// the organization sent; a top-level answer, or none for DELETE. The methods below change one part.
+pub const fn op(
+    family: Family,
+    method: Method,
+    path: &'static str,
+    scope: &'static str,
+) -> Operation {
     let body = match method {
         Method::Get | Method::Delete => BodyKind::Query,
         _ => BodyKind::Json,
@@ -131,64 +138,64 @@ const fn op(family: Family, method: Method, path: &'static str, scope: &'static 
 }
 
 impl Operation {
-    const fn named(self, id: &'static str) -> Self {
+    pub const fn named(self, id: &'static str) -> Self {
         Operation { id, ..self }
     }
-    const fn key(self, key: &'static [&'static str]) -> Self {
+    pub const fn key(self, key: &'static [&'static str]) -> Self {
         Operation {
             response: Shape::Key(key),
             ..self
         }
     }
-    const fn one_or_array(self, key: &'static str) -> Self {
+    pub const fn one_or_array(self, key: &'static str) -> Self {
         Operation {
             response: Shape::KeyOrOneElementArray(key),
             ..self
         }
     }
-    const fn list(self, key: &'static str) -> Self {
+    pub const fn list(self, key: &'static str) -> Self {
         Operation {
             response: Shape::List(key),
             ..self
         }
     }
-    const fn top_level(self) -> Self {
+    pub const fn top_level(self) -> Self {
         Operation {
             response: Shape::TopLevel,
             ..self
         }
     }
-    const fn empty(self) -> Self {
+    pub const fn empty(self) -> Self {
         Operation {
             response: Shape::Empty,
             ..self
         }
     }
-    const fn binary(self) -> Self {
+    pub const fn binary(self) -> Self {
         Operation {
             response: Shape::Binary,
             ..self
         }
     }
-    const fn rules(self, params: &'static Schema) -> Self {
+    pub const fn rules(self, params: &'static Schema) -> Self {
         Operation { params, ..self }
     }
-    const fn ts(self, params: &'static str, result: &'static str) -> Self {
+    pub const fn ts(self, params: &'static str, result: &'static str) -> Self {
         Operation {
             ts: (params, result),
             ..self
         }
     }
-    const fn no_org(self) -> Self {
+    pub const fn no_org(self) -> Self {
         Operation { org: false, ..self }
     }
-    const fn query(self, query: &'static [&'static str]) -> Self {
+    pub const fn query(self, query: &'static [&'static str]) -> Self {
         Operation { query, ..self }
     }
-    const fn headers(self, headers: &'static [(&'static str, &'static str)]) -> Self {
+    pub const fn headers(self, headers: &'static [(&'static str, &'static str)]) -> Self {
         Operation { headers, ..self }
     }
-    const fn files(
+    pub const fn files(
         self,
         param: &'static str,
         field: &'static str,

@@ -191,9 +191,8 @@ mod tests {
     use crate::record::json_obj;
     use crate::resource::NAMED;
     use serde_json::{json, Value};
-    use svc_sdk::catalog::{find, OPERATIONS};
+    use svc_sdk::catalog::{find, op, OPERATIONS};
     use svc_sdk::family::Family;
-    use svc_sdk::validate::Schema;
 
     #[test]
     fn places_of_collections_items_and_actions() {
@@ -289,23 +288,8 @@ mod tests {
         path: &'static str,
         response: Shape,
     ) -> Operation {
-        Operation {
-            id,
-            family: Family::Books,
-            method,
-            path,
-            scope: "SvcBooks.widgets.ALL",
-            body: match method {
-                Method::Get | Method::Delete => BodyKind::Query,
-                _ => BodyKind::Json,
-            },
-            query: &[],
-            headers: &[],
-            org: true,
-            response,
-            params: &Schema::EMPTY,
-            ts: ("QueryParams", "Part"),
-        }
+        let row = op(Family::Books, method, path, "SvcBooks.widgets.ALL").named(id);
+        Operation { response, ..row }
     }
 
     static CREATE_PART: Operation = row(

@@ -333,56 +333,30 @@ pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::{self, Shape};
+    use crate::catalog;
     use serde_json::json;
 
-    const VENDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/vendor/");
-
-    /// The vendor examples of the billing operations, with the operation each stands in for.
-    const FIXTURES: &[(&str, &str)] = &[
-        ("books-as-billing__add_task.json", "createTask"),
-        ("books-as-billing__list_tasks.json", "listTasks"),
-        ("books-as-billing__get_task.json", "getTask"),
-        ("books-as-billing__update_task.json", "updateTask"),
-        ("books-as-billing__delete_task.json", "deleteTask"),
-    ];
-
-    fn vendor(file: &str) -> Value {
-        let text = std::fs::read_to_string(format!("{VENDOR}{file}")).unwrap();
-        serde_json::from_str(&text).unwrap()
-    }
-
-    /// The resources of a response: the value under the key, or each list item.
-    fn resources(op: &catalog::Operation, body: &Value) -> Vec<Value> {
-        match op.response {
-            Shape::Key(keys) => keys
-                .iter()
-                .filter_map(|k| body.get(*k))
-                .take(1)
-                .cloned()
-                .collect(),
-            Shape::List(key) => body[key].as_array().unwrap().clone(),
-            _ => Vec::new(),
-        }
+    /// The vendor's task examples (the accounting ones stand in for billing), with their rows.
+    fn task_examples() -> impl Iterator<Item = (&'static catalog::Operation, &'static Value)> {
+        catalog::OPERATIONS
+            .iter()
+            .filter(|op| op.family == crate::family::Family::Billing)
+            .filter_map(|op| crate::examples::vendor_of(op).map(|f| (op, &f.json)))
     }
 
     #[test]
     fn every_vendor_task_example_decodes() {
         let mut decoded = 0;
-        for (file, id) in FIXTURES {
-            let example = vendor(file);
-            let op = catalog::find(id).unwrap();
-            assert_eq!(example["method"], op.method.as_str(), "{file}");
-            assert_eq!(example["path"], op.path, "{file}");
+        for (op, example) in task_examples() {
             if example["request_body"].is_object() {
                 let input: Result<TaskInput, _> =
                     serde_json::from_value(example["request_body"].clone());
-                assert!(input.is_ok(), "{file}: {input:?}");
+                assert!(input.is_ok(), "{}: {input:?}", op.id);
             }
-            for item in resources(op, &example["response_body"]) {
-                let task: Task =
-                    serde_json::from_value(item.clone()).unwrap_or_else(|e| panic!("{file}: {e}"));
-                assert_eq!(task.task_id, Id::from("90300000072369"), "{file}");
+            for item in crate::model::results::resources(op.response, &example["response_body"]) {
+                let task: Task = serde_json::from_value(item.clone())
+                    .unwrap_or_else(|e| panic!("{}: {e}", op.id));
+                assert_eq!(task.task_id, Id::from("90300000072369"), "{}", op.id);
                 decoded += 1;
             }
         }
@@ -391,8 +365,10 @@ mod tests {
 
     #[test]
     fn task_ids_sent_as_numbers_become_strings_and_hours_stay_text() {
-        let task: Task =
-            serde_json::from_value(vendor(FIXTURES[0].0)["response_body"]["task"].clone()).unwrap();
+        let task: Task = serde_json::from_value(
+            task_examples().next().unwrap().1["response_body"]["task"].clone(),
+        )
+        .unwrap();
         assert_eq!(task.currency_id, Some(Id::from("982000000000190")));
         assert_eq!(task.billed_hours, Some(NumberOrText::Text("12:06".into())));
         let back = serde_json::to_value(&task).unwrap();

@@ -2,28 +2,12 @@
 
 use crate::client::{expect, id, Sandbox};
 use serde_json::json;
-use svc_sdk::catalog::{BodyKind, Method, Operation, Shape};
+use svc_sdk::catalog::{op, Method, Operation, Shape};
 use svc_sdk::family::Family;
-use svc_sdk::validate::Schema;
 
 const fn row(id: &'static str, method: Method, path: &'static str, response: Shape) -> Operation {
-    Operation {
-        id,
-        family: Family::Books,
-        method,
-        path,
-        scope: "SvcBooks.widgets.ALL",
-        body: match method {
-            Method::Get | Method::Delete => BodyKind::Query,
-            _ => BodyKind::Json,
-        },
-        query: &[],
-        headers: &[],
-        org: true,
-        response,
-        params: &Schema::EMPTY,
-        ts: ("QueryParams", "Widget"),
-    }
+    let row = op(Family::Books, method, path, "SvcBooks.widgets.ALL").named(id);
+    Operation { response, ..row }
 }
 
 static WIDGETS: [Operation; 9] = [
