@@ -83,6 +83,14 @@ pub enum Shape {
     Binary,
 }
 
+/// Where a row is documented: the spec, or only the vendor's published examples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    Spec,
+    Vendor,
+}
+
 /// One row of the table.
 #[derive(Clone, Copy, Debug)]
 pub struct Operation {
@@ -103,6 +111,7 @@ pub struct Operation {
     pub params: &'static Schema,
     /// The TypeScript types of its params and of its result (a list's item type).
     pub ts: (&'static str, &'static str),
+    pub source: Source,
 }
 
 /// A row with the defaults of its method: params in the query for GET and DELETE, else a JSON body;
@@ -134,6 +143,7 @@ pub const fn op(
         response,
         params: &Schema::EMPTY,
         ts: ("QueryParams", "Message"),
+        source: Source::Spec,
     }
 }
 
@@ -186,6 +196,13 @@ impl Operation {
             ..self
         }
     }
+    /// A row that only the vendor's examples document.
+    pub const fn vendor(self) -> Self {
+        Operation {
+            source: Source::Vendor,
+            ..self
+        }
+    }
     pub const fn no_org(self) -> Self {
         Operation { org: false, ..self }
     }
@@ -225,6 +242,13 @@ impl Operation {
     }
 }
 
+/// The params of an update by a unique custom field, and the headers they travel in.
+pub const UNIQUE_FIELD_HEADERS: &[(&str, &str)] = &[
+    ("x_unique_identifier_key", "X-Unique-Identifier-Key"),
+    ("x_unique_identifier_value", "X-Unique-Identifier-Value"),
+    ("x_upsert", "X-Upsert"),
+];
+
 /// File types the expense attachment upload accepts.
 pub const ATTACHMENT_TYPES: &[&str] = &[
     "gif", "png", "jpeg", "jpg", "bmp", "pdf", "xls", "xlsx", "doc", "docx", "txt", "csv",
@@ -237,7 +261,7 @@ use Method::{Delete as DELETE, Get as GET, Patch as PATCH, Post as POST, Put as 
 
 macro_rules! catalog {
     ($($id:ident: $row:expr;)*) => {
-        /// Every operation of API.md, in its order.
+        /// Every operation: those of API.md in its order, then those only the vendor's examples show.
         pub static OPERATIONS: &[Operation] = &[$($row.named(stringify!($id))),*];
     };
 }
@@ -297,11 +321,7 @@ catalog! {
         .rules(&crate::validate::books::CREATE_EXPENSE)
         .ts("ExpenseInput", "Expense");
     updateExpenseByUniqueField: op(Books, PUT, "/expenses", "SvcBooks.expenses.UPDATE")
-        .headers(&[
-            ("x_unique_identifier_key", "X-Unique-Identifier-Key"),
-            ("x_unique_identifier_value", "X-Unique-Identifier-Value"),
-            ("x_upsert", "X-Upsert"),
-        ])
+        .headers(UNIQUE_FIELD_HEADERS)
         .key(&["expense"])
         .rules(&crate::validate::books::UPDATE_EXPENSE_BY_UNIQUE_FIELD)
         .ts("ExpenseUniqueFieldUpdateInput", "Expense");
@@ -451,6 +471,137 @@ catalog! {
     updateNotificationChannels: op(Crm, PATCH, "/actions/watch", "SvcCRM.notifications.ALL").key(&["watch"])
         .rules(&crate::validate::crm::UPDATE_NOTIFICATION_CHANNELS)
         .ts("WatchParams", "WatchResult[]");
+    // ---- published by the vendor, not shown in the spec ----
+    // books
+    getOrganization: op(Books, GET, "/organizations/{organization_id}", "SvcBooks.settings.READ").vendor().key(&["organization"])
+        .ts("QueryParams", "Organization");
+    deleteAccount: op(Books, DELETE, "/chartofaccounts/{account_id}", "SvcBooks.accountants.DELETE").vendor().empty()
+        .ts("QueryParams", "Message");
+    markAccountActive: op(Books, POST, "/chartofaccounts/{account_id}/active", "SvcBooks.accountants.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    markAccountInactive: op(Books, POST, "/chartofaccounts/{account_id}/inactive", "SvcBooks.accountants.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    listAccountTransactions: op(Books, GET, "/chartofaccounts/transactions", "SvcBooks.accountants.READ").vendor().list("transactions")
+        .ts("AccountTransactionListQuery", "AccountTransaction");
+    deleteAccountTransaction: op(Books, DELETE, "/chartofaccounts/transactions/{transaction_id}", "SvcBooks.accountants.DELETE").vendor().empty()
+        .ts("QueryParams", "Message");
+    listJournals: op(Books, GET, "/journals", "SvcBooks.accountants.READ").vendor().list("journals")
+        .ts("JournalListQuery", "Journal");
+    getJournal: op(Books, GET, "/journals/{journal_id}", "SvcBooks.accountants.READ").vendor().key(&["journal"])
+        .ts("QueryParams", "Journal");
+    updateJournal: op(Books, PUT, "/journals/{journal_id}", "SvcBooks.accountants.UPDATE").vendor().key(&["journal"])
+        .ts("JournalInput", "Journal");
+    deleteJournal: op(Books, DELETE, "/journals/{journal_id}", "SvcBooks.accountants.DELETE").vendor().empty()
+        .ts("QueryParams", "Message");
+    publishJournal: op(Books, POST, "/journals/{journal_id}/status/publish", "SvcBooks.accountants.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    addJournalAttachment: op(Books, POST, "/journals/{journal_id}/attachment", "SvcBooks.accountants.CREATE").vendor().files("files", "attachment", true, ATTACHMENT_TYPES).empty()
+        .ts("{ files: FileInput[] }", "Message");
+    addJournalComment: op(Books, POST, "/journals/{journal_id}/comments", "SvcBooks.accountants.CREATE").vendor().key(&["comment"])
+        .ts("CommentInput", "JournalComment[]");
+    deleteJournalComment: op(Books, DELETE, "/journals/{journal_id}/comments/{comment_id}", "SvcBooks.accountants.DELETE").vendor().empty()
+        .ts("QueryParams", "Message");
+    getFixedAsset: op(Books, GET, "/fixedassets/{fixed_asset_id}", "SvcBooks.fixedasset.READ").vendor().key(&["fixed_asset", "fissed-asset"])
+        .ts("QueryParams", "FixedAsset");
+    deleteFixedAsset: op(Books, DELETE, "/fixedassets/{fixed_asset_id}", "SvcBooks.fixedasset.DELETE").vendor().empty()
+        .ts("QueryParams", "Message");
+    markFixedAssetActive: op(Books, POST, "/fixedassets/{fixed_asset_id}/status/active", "SvcBooks.fixedasset.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    markFixedAssetCancelled: op(Books, POST, "/fixedassets/{fixed_asset_id}/status/cancel", "SvcBooks.fixedasset.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    markFixedAssetDraft: op(Books, POST, "/fixedassets/{fixed_asset_id}/status/draft", "SvcBooks.fixedasset.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    sellFixedAsset: op(Books, POST, "/fixedassets/{fixed_asset_id}/sell", "SvcBooks.fixedasset.CREATE").vendor().empty()
+        .ts("FixedAssetSaleInput", "Message");
+    writeOffFixedAsset: op(Books, POST, "/fixedassets/{fixed_asset_id}/writeoff", "SvcBooks.fixedasset.CREATE").vendor().empty()
+        .ts("FixedAssetWriteOffInput", "Message");
+    getFixedAssetForecast: op(Books, GET, "/fixedassets/{fixed_asset_id}/forecast", "SvcBooks.fixedasset.READ").vendor().key(&["data"])
+        .ts("QueryParams", "FixedAssetForecastEntry[]");
+    getFixedAssetHistory: op(Books, GET, "/fixedassets/{fixed_asset_id}/history", "SvcBooks.fixedasset.READ").vendor().list("asset_history")
+        .ts("FixedAssetHistoryQuery", "FixedAssetHistoryEntry");
+    addFixedAssetComment: op(Books, POST, "/fixedassets/{fixed_asset_id}/comments", "SvcBooks.fixedasset.CREATE").vendor().key(&["comment"])
+        .ts("CommentInput", "FixedAssetComment");
+    deleteFixedAssetComment: op(Books, DELETE, "/fixedassets/{fixed_asset_id}/comments/{comment_id}", "SvcBooks.fixedasset.DELETE").vendor().empty()
+        .ts("QueryParams", "Message");
+    listExpenses: op(Books, GET, "/expenses", "SvcBooks.expenses.READ").vendor().list("expenses")
+        .ts("ExpenseListQuery", "Expense");
+    getExpense: op(Books, GET, "/expenses/{expense_id}", "SvcBooks.expenses.READ").vendor().key(&["expense"])
+        .ts("QueryParams", "Expense");
+    updateExpense: op(Books, PUT, "/expenses/{expense_id}", "SvcBooks.expenses.UPDATE").vendor().key(&["expense"])
+        .ts("ExpenseInput", "Expense");
+    deleteExpense: op(Books, DELETE, "/expenses/{expense_id}", "SvcBooks.expenses.DELETE").vendor().empty()
+        .ts("QueryParams", "Message");
+    addExpenseReceipt: op(Books, POST, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.CREATE").vendor().files("receipt", "receipt", false, ATTACHMENT_TYPES).empty()
+        .ts("{ receipt: FileInput }", "Message");
+    listExpenseComments: op(Books, GET, "/expenses/{expense_id}/comments", "SvcBooks.expenses.READ").vendor().list("comments")
+        .ts("QueryParams", "ExpenseComment");
+    getVendorCredit: op(Books, GET, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.READ").vendor().key(&["vendor_credit"])
+        .ts("VendorCreditGetQuery", "VendorCredit");
+    updateVendorCredit: op(Books, PUT, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.UPDATE").vendor().key(&["vendor_credit"])
+        .ts("VendorCreditInput", "VendorCredit");
+    deleteVendorCredit: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
+        .ts("QueryParams", "Message");
+    markVendorCreditOpen: op(Books, POST, "/vendorcredits/{vendor_credit_id}/status/open", "SvcBooks.debitnotes.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    markVendorCreditVoid: op(Books, POST, "/vendorcredits/{vendor_credit_id}/status/void", "SvcBooks.debitnotes.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    submitVendorCredit: op(Books, POST, "/vendorcredits/{vendor_credit_id}/submit", "SvcBooks.debitnotes.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    approveVendorCredit: op(Books, POST, "/vendorcredits/{vendor_credit_id}/approve", "SvcBooks.debitnotes.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    applyVendorCreditToBills: op(Books, POST, "/vendorcredits/{vendor_credit_id}/bills", "SvcBooks.debitnotes.CREATE").vendor().empty()
+        .ts("VendorCreditBillsInput", "Message");
+    listVendorCreditBills: op(Books, GET, "/vendorcredits/{vendor_credit_id}/bills", "SvcBooks.debitnotes.READ").vendor().list("bills_credited")
+        .ts("QueryParams", "VendorCreditBill");
+    deleteVendorCreditBill: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/bills/{vendor_credit_bill_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
+        .ts("QueryParams", "Message");
+    addVendorCreditComment: op(Books, POST, "/vendorcredits/{vendor_credit_id}/comments", "SvcBooks.debitnotes.CREATE").vendor().key(&["comment"])
+        .ts("CommentInput", "VendorCreditComment");
+    listVendorCreditComments: op(Books, GET, "/vendorcredits/{vendor_credit_id}/comments", "SvcBooks.debitnotes.READ").vendor().list("comments")
+        .ts("QueryParams", "VendorCreditComment");
+    deleteVendorCreditComment: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/comments/{comment_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
+        .ts("QueryParams", "Message");
+    // invoice (the accounting examples of the same paths stand in)
+    getProject: op(Invoice, GET, "/projects/{project_id}", "SvcInvoice.projects.READ").vendor().key(&["project"])
+        .ts("QueryParams", "Project");
+    deleteProject: op(Invoice, DELETE, "/projects/{project_id}", "SvcInvoice.projects.DELETE").vendor().empty()
+        .ts("QueryParams", "Message");
+    cloneProject: op(Invoice, POST, "/projects/{project_id}/clone", "SvcInvoice.projects.CREATE").vendor().key(&["project"])
+        .ts("ProjectCloneInput", "Project");
+    markProjectActive: op(Invoice, POST, "/projects/{project_id}/active", "SvcInvoice.projects.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    markProjectInactive: op(Invoice, POST, "/projects/{project_id}/inactive", "SvcInvoice.projects.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    updateProjectByUniqueField: op(Invoice, PUT, "/projects", "SvcInvoice.projects.UPDATE").vendor().headers(UNIQUE_FIELD_HEADERS).key(&["project"])
+        .ts("ProjectUniqueFieldUpdateInput", "Project");
+    addProjectUsers: op(Invoice, POST, "/projects/{project_id}/users", "SvcInvoice.projects.CREATE").vendor().key(&["users"])
+        .ts("ProjectUsersInput", "ProjectUser[]");
+    inviteProjectUser: op(Invoice, POST, "/projects/{project_id}/users/invite", "SvcInvoice.projects.CREATE").vendor().key(&["users"])
+        .ts("ProjectUserInviteInput", "ProjectUser[]");
+    listProjectUsers: op(Invoice, GET, "/projects/{project_id}/users", "SvcInvoice.projects.READ").vendor().list("users")
+        .ts("QueryParams", "ProjectUser");
+    getProjectUser: op(Invoice, GET, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.READ").vendor().key(&["user"])
+        .ts("QueryParams", "ProjectUser");
+    updateProjectUser: op(Invoice, PUT, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.UPDATE").vendor().key(&["users"])
+        .ts("ProjectUserInput", "ProjectUser[]");
+    listRecurringInvoices: op(Invoice, GET, "/recurringinvoices", "SvcInvoice.invoices.READ").vendor().list("recurring_invoices")
+        .ts("RecurringInvoiceListQuery", "RecurringInvoice");
+    getRecurringInvoice: op(Invoice, GET, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.READ").vendor().key(&["recurring_invoice"])
+        .ts("QueryParams", "RecurringInvoice");
+    updateRecurringInvoice: op(Invoice, PUT, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.UPDATE").vendor().key(&["recurring_invoice"])
+        .ts("RecurringInvoiceInput", "RecurringInvoice");
+    updateRecurringInvoiceByUniqueField: op(Invoice, PUT, "/recurringinvoices", "SvcInvoice.invoices.UPDATE").vendor().headers(UNIQUE_FIELD_HEADERS).key(&["recurring_invoice"])
+        .ts("RecurringInvoiceUniqueFieldUpdateInput", "RecurringInvoice");
+    deleteRecurringInvoice: op(Invoice, DELETE, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.DELETE").vendor().empty()
+        .ts("QueryParams", "Message");
+    stopRecurringInvoice: op(Invoice, POST, "/recurringinvoices/{recurring_invoice_id}/status/stop", "SvcInvoice.invoices.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    resumeRecurringInvoice: op(Invoice, POST, "/recurringinvoices/{recurring_invoice_id}/status/resume", "SvcInvoice.invoices.CREATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    updateRecurringInvoiceTemplate: op(Invoice, PUT, "/recurringinvoices/{recurring_invoice_id}/templates/{template_id}", "SvcInvoice.invoices.UPDATE").vendor().empty()
+        .ts("QueryParams", "Message");
+    listRecurringInvoiceHistory: op(Invoice, GET, "/recurringinvoices/{recurring_invoice_id}/comments", "SvcInvoice.invoices.READ").vendor().list("comments")
+        .ts("QueryParams", "RecurringInvoiceHistoryEntry");
 }
 
 /// Scopes the CRM notification update also accepts besides `SvcCRM.notifications.ALL`.
@@ -501,6 +652,7 @@ pub struct OperationInfo {
     pub path: &'static str,
     pub scope: &'static str,
     pub path_params: Vec<&'static str>,
+    pub source: Source,
 }
 
 pub fn operation_infos() -> Vec<OperationInfo> {
@@ -513,6 +665,7 @@ pub fn operation_infos() -> Vec<OperationInfo> {
             path: op.path,
             scope: op.scope,
             path_params: op.path_params().collect(),
+            source: op.source,
         })
         .collect()
 }
