@@ -12,25 +12,6 @@ use crate::resource::{
 use crate::store::{Ids, Org, Store};
 use crate::time;
 use serde_json::{json, Value};
-use std::sync::OnceLock;
-use svc_sdk::catalog::Operation;
-use svc_sdk::validate::Schema;
-
-/// `DELETE /invoice/v3/projects/{project_id}`: not in the table, served so that code 20077 can be seen.
-/// It is the row of `removeProjectUser` (same family, method, scope and shapes) at another path.
-pub fn delete_project_operation() -> &'static Operation {
-    static OP: OnceLock<Operation> = OnceLock::new();
-    OP.get_or_init(|| {
-        let base = svc_sdk::catalog::find("removeProjectUser")
-            .expect("removeProjectUser is in the catalog");
-        Operation {
-            id: "deleteProject",
-            path: "/projects/{project_id}",
-            params: &Schema::EMPTY,
-            ..*base
-        }
-    })
-}
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createCurrency", create_currency),
@@ -485,23 +466,6 @@ fn create_recurring_invoice(store: &mut Store, req: &Req) -> Result<Reply, ApiEr
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_project_delete_is_an_invoice_delete_outside_the_table() {
-        let op = delete_project_operation();
-        assert_eq!(
-            (op.id, op.method.as_str(), op.path, op.scope),
-            (
-                "deleteProject",
-                "DELETE",
-                "/projects/{project_id}",
-                "SvcInvoice.projects.DELETE"
-            )
-        );
-        assert_eq!(op.family, svc_sdk::family::Family::Invoice);
-        assert_eq!(op.response, svc_sdk::catalog::Shape::Empty);
-        assert!(svc_sdk::catalog::find("deleteProject").is_none());
-    }
 
     #[test]
     fn prechecks_answer_the_documented_codes() {

@@ -33,11 +33,9 @@ const IDLE: Duration = Duration::from_secs(75);
 const NO_ORG: &str = "-";
 const EXPOSED: &str = "X-Rate-Limit-Limit, X-Rate-Limit-Remaining, X-Rate-Limit-Reset, Retry-After, Content-Disposition";
 
-/// Every routed operation: the catalog's rows and the sandbox's project delete.
+/// Every routed operation: the catalog's rows.
 pub fn operations() -> impl Iterator<Item = &'static Operation> {
-    OPERATIONS
-        .iter()
-        .chain(std::iter::once(invoice::delete_project_operation()))
+    OPERATIONS.iter()
 }
 
 /// The hand-written handlers by operation id; every other row is served by `generic::serve`.
@@ -807,7 +805,7 @@ mod tests {
         let ids: HashSet<&str> = written.iter().map(|(id, _)| *id).collect();
         assert_eq!(ids.len(), written.len(), "no handler is declared twice");
         let ops: HashSet<&str> = operations().map(|op| op.id).collect();
-        assert_eq!(ops.len(), OPERATIONS.len() + 1);
+        assert_eq!(ops.len(), OPERATIONS.len());
         assert!(ids.is_subset(&ops), "every handler serves a routed row");
         let unserved: Vec<&str> = operations()
             .filter(|op| !ids.contains(op.id) && !generic::serves(op))
