@@ -92,6 +92,8 @@ export interface OperationInfo {
   path: string;
   scope: string;
   pathParams: string[];
+  /** Where the operation is documented: the spec, or only the vendor's published examples. */
+  source: "spec" | "vendor";
 }
 
 export type ValidationResult = { ok: true } | { ok: false; issues: Issue[] };

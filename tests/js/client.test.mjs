@@ -35,7 +35,11 @@ test("regions, operations and requiredScopes", () => {
     path: "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}",
     scope: "SvcBooks.debitnotes.READ",
     pathParams: ["vendor_credit_id", "vendor_credit_refund_id"],
+    source: "spec",
   });
+  assert.equal(operations().find((o) => o.id === "getJournal").source, "vendor");
+  const sources = new Set(operations().map((o) => o.source));
+  assert.deepEqual([...sources].sort(), ["spec", "vendor"]);
   assert.deepEqual(requiredScopes(["listTasks", "createTask", "listTasks"]), [
     "SvcSubscriptions.projects.CREATE",
     "SvcSubscriptions.projects.READ",
