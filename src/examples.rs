@@ -194,11 +194,11 @@ mod tests {
     }
 
     #[test]
-    fn each_vendor_file_stands_for_at_most_one_row() {
+    fn each_vendor_file_stands_for_one_row() {
         assert!(vendor_files().len() >= 111);
         for file in vendor_files() {
             let rows = OPERATIONS.iter().filter(|op| file.is_of(op)).count();
-            assert!(rows <= 1, "{} matches {rows} rows", file.name);
+            assert_eq!(rows, 1, "{} stands for {rows} rows", file.name);
         }
     }
 }
