@@ -5,13 +5,14 @@ import path from "node:path";
 import { ensureNodeModules, ensureRust } from "./setup.mjs";
 import { log, root, run } from "./lib.mjs";
 import { writeDeclarations } from "./declarations.mjs";
-import { minifyTree } from "./minify.mjs";
 
 const pkg = path.join(root, "pkg");
 const wasmIn = path.join(root, "target/wasm32-unknown-unknown/release/svc_sdk.wasm");
 
 ensureRust();
 ensureNodeModules();
+// esbuild is one of the npm dependencies just installed, so the minifier is loaded after them.
+const { minifyTree } = await import("./minify.mjs");
 
 log("cargo build --release --target wasm32-unknown-unknown");
 run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "-p", "svc-sdk", "--lib"]);

@@ -175,16 +175,43 @@ impl Client {
         path: &[String],
         params: &JsValue,
     ) -> Result<Ready, JsValue> {
+        self.ready(op, path, params).map_err(|e| to_js_error(&e))
+    }
+
+    fn ready(
+        &self,
+        op: &'static Operation,
+        path: &[String],
+        params: &JsValue,
+    ) -> Result<Ready, Error> {
         let checked = super::params::check(op, params, self.opts.max_request_bytes)
-            .map_err(|issues| to_js_error(&Error::validation(issues).with_operation(op.id)))?;
+            .map_err(|issues| Error::validation(issues).with_operation(op.id))?;
         let value = match checked.text.as_deref().map(json::parse) {
             Some(Ok(v)) => v,
             _ => Json::Null,
         };
         let refs: Vec<&str> = path.iter().map(String::as_str).collect();
         let prepared = request::build_json(op, &self.opts.target, &refs, &value)
-            .map_err(|e| to_js_error(&e.with_operation(op.id)))?;
+            .map_err(|e| e.with_operation(op.id))?;
         Ok(Ready::of(prepared, &checked.files))
+    }
+
+    /// The edge proxy's upstream call: the promise of the answer as it came, as a Response to pass
+    /// back (its body a stream, the token redacted from it and from the headers).
+    pub(super) fn forward(
+        &self,
+        op: &'static Operation,
+        path: &[String],
+        params: &JsValue,
+    ) -> Result<js_sys::Promise, Error> {
+        let ready = self.ready(op, path, params)?;
+        let options = send::Options {
+            timeout_ms: self.opts.timeout_ms,
+            max_retries: self.opts.max_retries,
+            max_response_bytes: self.opts.max_response_bytes,
+            raw: true,
+        };
+        Ok(self.send(ready, op.response, Some(op.id), options, None))
     }
 
     /// Sends a built request through the loop; the promise of its result.
@@ -288,21 +315,6 @@ impl Client {
                 &header_lines(&ready.headers),
                 &ready.body,
             )))
-        })())
-    }
-
-    /// The edge proxy's upstream call: the answer as it came (the body a stream, the token redacted).
-    #[wasm_bindgen(js_name = __forward, skip_typescript)]
-    pub fn forward(&self, id: JsValue, path: Vec<String>, params: JsValue) -> js_sys::Promise {
-        settle((|| {
-            let op = operation(&id)?;
-            let ready = self.build(op, &path, &params)?;
-            let (options, _) = call_options(&self.opts, &JsValue::UNDEFINED, None)?;
-            let options = send::Options {
-                raw: true,
-                ..options
-            };
-            Ok(self.send(ready, op.response, Some(op.id), options, None))
         })())
     }
 

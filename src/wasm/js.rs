@@ -38,13 +38,20 @@ extern "C" {
     pub fn timer(ms: f64, id: u32) -> JsValue;
     #[wasm_bindgen(js_name = clearTimer)]
     pub fn clear_timer(handle: &JsValue);
+    /// Every byte of a stream (a Uint8Array), or null once more than `max` bytes came.
+    #[wasm_bindgen(js_name = readStream)]
+    pub fn read_stream(stream: &JsValue, max: f64) -> js_sys::Promise;
+    /// The `[name, value]` entries of a multipart body (a value is a string or a File).
+    #[wasm_bindgen(js_name = formEntries)]
+    pub fn form_entries(bytes: &js_sys::Uint8Array, content_type: &str) -> js_sys::Promise;
     /// Lets go of an unread body.
     pub fn discard(response: &JsValue);
     /// `[promise, remove]`: a promise that resolves when the signal aborts, and what removes its listener.
     #[wasm_bindgen(js_name = onAbort)]
     pub fn on_abort_pair(signal: &JsValue) -> js_sys::Array;
-    /// A proxied answer: `{ status, headers, body }`, the passed-back headers and the body's stream
-    /// with every spelling of `secret` redacted, erroring when the service stalls for `idle_ms`.
+    /// A proxied answer as the Response the proxy gives back: its status, the passed-back headers and
+    /// the body's stream, with every spelling of `secret` redacted, erroring when the service stalls
+    /// for `idle_ms`.
     #[wasm_bindgen(js_name = passBack)]
     pub fn pass_back(response: &JsValue, secret: Option<&str>, idle_ms: f64) -> JsValue;
 }

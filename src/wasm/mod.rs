@@ -104,21 +104,6 @@ pub fn types() -> JsValue {
 
 /// The default of `maxBodyBytes` for the receivers: a notification or an event is a few KB.
 const RECEIVED_BODY_MAX: f64 = 1_048_576.0;
-/// The default of the proxy's `maxBodyBytes`: a request with its uploads.
-const PROXIED_BODY_MAX: f64 = 10_485_760.0;
-
-/// The proxy's `maxBodyBytes`, checked.
-#[wasm_bindgen(js_name = __proxyBodyLimit, skip_typescript)]
-pub fn proxy_body_limit(options: JsValue) -> Result<f64, JsValue> {
-    options::byte_limit(
-        &options,
-        "maxBodyBytes",
-        PROXIED_BODY_MAX,
-        options::BYTES_LIMIT,
-    )
-    .map(|n| n as f64)
-}
-
 /// The options of a receiver, each read once: unknown names are refused.
 fn receiver_options(
     options: &JsValue,

@@ -1,59 +1,247 @@
-//! The edge proxy's planning, bound for JS: `crate::proxy::plan` on the request's JsValues.
+//! The edge proxy (`createProxy`): a Request the runtime hands over, routed by the table, checked,
+//! forwarded with the token, and answered; the redaction of what comes back.
 
-use super::js::{get, to_js_error};
-use super::json_to_js;
-use crate::catalog::BodyKind;
-use serde_json::Value;
+use super::client::Client;
+use super::js::{self, get, to_js_error};
+use super::settle;
+use crate::catalog::{self, BodyKind};
+use crate::error::{quoted, Error, ErrorKind};
+use serde_json::{json, Value};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::future_to_promise;
 
-/// What the proxy's JS half needs of a plan.
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Plan<'a> {
-    op_id: &'static str,
-    path_params: &'a [String],
-    params: &'a serde_json::Map<String, Value>,
-    files: Option<Files>,
+/// The default of the proxy's `maxBodyBytes`: a request with its uploads.
+const PROXIED_BODY_MAX: f64 = 10_485_760.0;
+
+/// An edge handler: the operations it forwards, the largest body it reads, and the client that
+/// adds the token and the organization.
+#[wasm_bindgen(js_name = __Proxy, skip_typescript)]
+pub struct Proxy(Rc<Inner>);
+
+struct Inner {
+    allowed: Vec<&'static str>,
+    limit: usize,
+    client: Client,
 }
 
-/// Where an upload's files go among the params.
-#[derive(serde::Serialize)]
-struct Files {
-    param: &'static str,
-    many: bool,
+fn config(message: impl Into<String>) -> JsValue {
+    to_js_error(&Error::config(message))
 }
 
-/// `{ opId, pathParams, params, files? }` for a request the proxy received, or an SvcError
-/// whose status (404, 405, 400) the proxy answers with.
-#[wasm_bindgen(js_name = __proxyPlan, skip_typescript)]
-pub fn proxy_plan(
-    method: String,
-    path: String,
-    query: String,
-    headers: JsValue,
-    body: JsValue,
-) -> Result<JsValue, JsValue> {
-    let body = body.as_string();
-    let plan = crate::proxy::plan(
-        &method,
-        &path,
-        &query,
-        |name| get(&headers, name).as_string(),
-        body.as_deref(),
+#[wasm_bindgen(js_class = __Proxy)]
+impl Proxy {
+    /// From `createProxy`'s options (a plain copy): `allow`, `maxBodyBytes` and the client's options.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Proxy, JsValue> {
+        let allow = get(&options, "allow");
+        let ids = allow
+            .dyn_ref::<js_sys::Array>()
+            .filter(|a| a.length() > 0)
+            .ok_or_else(|| config("createProxy needs allow: the operation ids it forwards"))?;
+        let mut allowed = Vec::new();
+        for id in ids.iter() {
+            let op = match id.as_string() {
+                Some(name) => catalog::find(&name).ok_or_else(|| {
+                    config(format!(
+                        "allow names an unknown operation {}",
+                        quoted(&name)
+                    ))
+                })?,
+                None => {
+                    return Err(config(format!(
+                        "allow names an unknown operation (a {}, not an operation id)",
+                        id.js_typeof().as_string().unwrap_or_default()
+                    )))
+                }
+            };
+            allowed.push(op.id);
+        }
+        if get(&options, "accessToken").is_undefined() {
+            return Err(config("createProxy needs the accessToken it adds"));
+        }
+        let limit = super::options::byte_limit(
+            &options,
+            "maxBodyBytes",
+            PROXIED_BODY_MAX,
+            super::options::BYTES_LIMIT,
+        )?;
+        let rest = js::without(&js::without(&options, "allow"), "maxBodyBytes");
+        let client = Client::new(rest)?;
+        Ok(Proxy(Rc::new(Inner {
+            allowed,
+            limit,
+            client,
+        })))
+    }
+
+    /// The Response to one request; a rejection only for what is not a Request.
+    pub fn handle(&self, request: JsValue) -> js_sys::Promise {
+        let inner = self.0.clone();
+        future_to_promise(async move { inner.handle(request).await })
+    }
+}
+
+/// A JSON answer of the proxy itself.
+fn answer(status: u16, body: &Value) -> Result<JsValue, JsValue> {
+    let headers = web_sys::Headers::new()?;
+    headers.set("content-type", "application/json")?;
+    let init = web_sys::ResponseInit::new();
+    init.set_status(status);
+    init.set_headers(&headers);
+    web_sys::Response::new_with_opt_str_and_init(Some(&body.to_string()), &init).map(Into::into)
+}
+
+/// A request the proxy cannot route or read, answered with the status its error carries (404,
+/// 405, 413...) or 400.
+fn refused(e: &Error) -> Result<JsValue, JsValue> {
+    let status = e.status.unwrap_or(400);
+    answer(
+        status,
+        &json!({ "code": 1000 + status, "message": e.message }),
     )
-    .map_err(|e| to_js_error(&e))?;
-    let files = match plan.op.body {
-        BodyKind::Multipart { param, many, .. } => Some(Files { param, many }),
-        _ => None,
+}
+
+/// A forward that failed (an SvcError of the send loop): 504 for a timeout, 429 for the limits,
+/// else 502.
+fn failed(e: &JsValue) -> Result<JsValue, JsValue> {
+    let status = match get(e, "kind").as_string().as_deref() {
+        Some("timeout") => 504,
+        Some("rate_limited") => 429,
+        _ => 502,
     };
-    let plan = Plan {
-        op_id: plan.op.id,
-        path_params: &plan.path_params,
-        params: &plan.params,
-        files,
-    };
-    let plan = serde_json::to_string(&plan).unwrap_or_default();
-    Ok(json_to_js(&plan))
+    let message = get(e, "message")
+        .as_string()
+        .unwrap_or_else(|| "the service could not be reached".into());
+    answer(status, &json!({ "code": 1000, "message": message }))
+}
+
+fn unreadable() -> Error {
+    Error::new(ErrorKind::Api, "the request could not be read").with_status(400)
+}
+
+/// A header of the request, read through its `get`.
+fn header(headers: &JsValue, name: &str) -> Option<String> {
+    let get_fn = get(headers, "get").dyn_into::<js_sys::Function>().ok()?;
+    get_fn.call1(headers, &name.into()).ok()?.as_string()
+}
+
+/// What a proxied request comes to: the operation and its arguments, or an answer at once.
+enum Step {
+    Forward(&'static catalog::Operation, Vec<String>, JsValue),
+    Answer(JsValue),
+}
+
+impl Inner {
+    async fn handle(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        let url = get(&request, "url").as_string();
+        let method = get(&request, "method").as_string();
+        let headers = get(&request, "headers");
+        let (Some(url), Some(method), true) = (url, method, get(&headers, "get").is_function())
+        else {
+            return Err(config(
+                "proxy(request) takes the Request the runtime hands over",
+            ));
+        };
+        let (op, path, params) = match self.plan(&request, &url, &method, &headers).await {
+            Ok(Step::Forward(op, path, params)) => (op, path, params),
+            Ok(Step::Answer(response)) => return Ok(response),
+            Err(e) => return refused(&e),
+        };
+        let sent = match self.client.forward(op, &path, &params) {
+            Ok(sent) => sent,
+            Err(e) if e.kind == ErrorKind::Validation => {
+                let body = json!({ "code": 1001, "message": e.message, "issues": e.issues });
+                return answer(400, &body);
+            }
+            Err(e) => return answer(502, &json!({ "code": 1000, "message": e.message })),
+        };
+        match settle::promise(&sent).await {
+            Ok(response) => Ok(response),
+            Err(e) => failed(&e),
+        }
+    }
+
+    async fn plan(
+        &self,
+        request: &JsValue,
+        url: &str,
+        method: &str,
+        headers: &JsValue,
+    ) -> Result<Step, Error> {
+        let url = web_sys::Url::new(url).map_err(|_| unreadable())?;
+        let content_type = header(headers, "content-type").unwrap_or_default();
+        let too_large = || {
+            let message = format!(
+                "the request body is larger than maxBodyBytes ({} bytes)",
+                self.limit
+            );
+            answer(413, &json!({ "code": 1413, "message": message })).map(Step::Answer)
+        };
+        let declared = header(headers, "content-length").and_then(|n| n.trim().parse::<u64>().ok());
+        if declared.is_some_and(|n| n > self.limit as u64) {
+            return too_large().map_err(|_| unreadable());
+        }
+        let stream = get(request, "body");
+        let with_body = !matches!(method, "GET" | "DELETE" | "HEAD") && stream.is_truthy();
+        let bytes = if with_body {
+            let read = settle::promise(&js::read_stream(&stream, self.limit as f64)).await;
+            match read.map_err(|_| unreadable())? {
+                b if b.is_null() => return too_large().map_err(|_| unreadable()),
+                b => Some(b.unchecked_into::<js_sys::Uint8Array>()),
+            }
+        } else {
+            None
+        };
+        let multipart = content_type.starts_with("multipart/form-data");
+        let text = match (&bytes, multipart) {
+            (Some(b), false) => {
+                let text = String::from_utf8_lossy(&b.to_vec()).into_owned();
+                Some(
+                    text.strip_prefix('\u{feff}')
+                        .map(str::to_string)
+                        .unwrap_or(text),
+                )
+            }
+            _ => None,
+        };
+        let search = url.search();
+        let plan = crate::proxy::plan(
+            method,
+            &url.pathname(),
+            search.strip_prefix('?').unwrap_or(&search),
+            |name| header(headers, name),
+            text.as_deref(),
+        )?;
+        if !self.allowed.contains(&plan.op.id) {
+            let message = format!("this proxy does not forward {}", plan.op.id);
+            return answer(403, &json!({ "code": 1403, "message": message }))
+                .map(Step::Answer)
+                .map_err(|_| unreadable());
+        }
+        let params = js_sys::JSON::parse(&Value::Object(plan.params).to_string())
+            .map_err(|_| unreadable())?;
+        if let BodyKind::Multipart { param, many, .. } = plan.op.body {
+            let body = bytes.unwrap_or_else(|| js_sys::Uint8Array::new_with_length(0));
+            let entries = settle::promise(&js::form_entries(&body, &content_type))
+                .await
+                .map_err(|_| unreadable())?;
+            let files = js_sys::Array::new();
+            for entry in entries.unchecked_into::<js_sys::Array>().iter() {
+                let entry: js_sys::Array = entry.unchecked_into();
+                let (key, value) = (entry.get(0), entry.get(1));
+                if value.is_string() {
+                    let _ = js_sys::Reflect::set(&params, &key, &value);
+                } else {
+                    files.push(&value);
+                }
+            }
+            let files = if many { files.into() } else { files.get(0) };
+            let _ = js_sys::Reflect::set(&params, &param.into(), &files);
+        }
+        Ok(Step::Forward(plan.op, plan.path_params, params))
+    }
 }
 
 /// A proxied body's redaction as it streams (`crate::redact::Redactor`), for `runtime.js`'s stream.

@@ -1,7 +1,7 @@
 // The public surface of svc-sdk, shared by every runtime's entry: the wasm's exports, each call
 // guarded so that a failing core restarts, the JS Client over the wasm one, pages and the proxy.
 import * as core from "../../../../../svc_sdk.js";
-import { SvcError, readStream } from "./runtime.js";
+import { SvcError } from "./runtime.js";
 import { OPERATION_IDS, REGIONS } from "./catalog.js";
 export { SvcError };
 
@@ -39,6 +39,16 @@ export const regions = Object.freeze(REGIONS);
 
 /** Per Client: the options it was made with, its wasm half, and the instance that half lives in. */
 const cores = new WeakMap();
+
+/** A plain copy of an options object, so that later changes by the caller do not reach the core. */
+function copied(options, what) {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) return options;
+  try {
+    return { ...options };
+  } catch (e) {
+    throw new SvcError("config", `${what} could not be read: ${messageOf(e)}`);
+  }
+}
 
 function made(options) {
   return guarded(Reflect.construct, undefined, [core.Client, [options]], "config");
@@ -111,14 +121,7 @@ function invoke(client, id, args) {
 /** A client of the Svc API. The token only ever goes into the Authorization header. */
 export class Client {
   constructor(options) {
-    let copy = options;
-    if (options !== null && typeof options === "object" && !Array.isArray(options)) {
-      try {
-        copy = { ...options };
-      } catch (e) {
-        throw new SvcError("config", `the options could not be read: ${messageOf(e)}`);
-      }
-    }
+    const copy = copied(options, "the options");
     cores.set(this, { options: copy, core: made(copy), generation });
   }
 
@@ -198,16 +201,6 @@ export function schemaFor(operationId) {
   });
 }
 
-// ---- the edge proxy ----
-
-function answer(status, body) {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-}
-
-function isRequest(r) {
-  return r !== null && typeof r === "object" && typeof r.url === "string" && typeof r.method === "string" && r.headers !== null && typeof r.headers === "object" && typeof r.headers.get === "function";
-}
-
 /**
  * An edge handler `(request) => Promise<Response>` that forwards the allowed operations to the
  * service with the token and the organization added: a browser Client points its apiDomain here
@@ -215,67 +208,16 @@ function isRequest(r) {
  * a body above `maxBodyBytes` is answered with 413 and never forwarded.
  */
 export function createProxy(options) {
-  let allow, maxBodyBytes, clientOptions;
-  try {
-    ({ allow, maxBodyBytes, ...clientOptions } = options ?? {});
-  } catch (e) {
-    throw new SvcError("config", `the options of createProxy could not be read: ${messageOf(e)}`);
-  }
-  if (!Array.isArray(allow) || allow.length === 0) {
-    throw new SvcError("config", "createProxy needs allow: the operation ids it forwards");
-  }
-  const known = new Set(operations().map((o) => o.id));
-  for (const id of allow) {
-    if (typeof id !== "string" || !known.has(id)) {
-      throw new SvcError("config", `allow names an unknown operation ${typeof id === "string" ? JSON.stringify(id) : `(a ${typeof id}, not an operation id)`}`);
-    }
-  }
-  if (clientOptions.accessToken === undefined) throw new SvcError("config", "createProxy needs the accessToken it adds");
-  const limit = call("__proxyBodyLimit", "config", { maxBodyBytes });
-  const allowed = new Set(allow);
-  const client = new Client(clientOptions);
-  const tooLarge = () => answer(413, { code: 1413, message: `the request body is larger than maxBodyBytes (${limit} bytes)` });
-  return async function proxy(request) {
-    if (!isRequest(request)) throw new SvcError("config", "proxy(request) takes the Request the runtime hands over");
-    let plan;
+  const copy = copied(options, "the options of createProxy");
+  const make = () => guarded(Reflect.construct, undefined, [core.__Proxy, [copy]], "config");
+  let proxy = make();
+  let made = generation;
+  return function handle(request) {
     try {
-      const url = new URL(request.url);
-      const type = request.headers.get("content-type") ?? "";
-      if (Number(request.headers.get("content-length")) > limit) return tooLarge();
-      const withBody = request.method !== "GET" && request.method !== "DELETE" && request.method !== "HEAD" && request.body;
-      let bytes = null;
-      if (withBody) {
-        bytes = await readStream(request.body, limit);
-        if (bytes === null) return tooLarge();
-      }
-      const multipart = type.startsWith("multipart/form-data");
-      const body = bytes === null || multipart ? null : new TextDecoder().decode(bytes);
-      plan = call("__proxyPlan", "decode", request.method, url.pathname, url.search.slice(1), Object.fromEntries(request.headers), body);
-      if (!allowed.has(plan.opId)) {
-        return answer(403, { code: 1403, message: `this proxy does not forward ${plan.opId}` });
-      }
-      if (plan.files) {
-        const files = [];
-        const form = await new Response(bytes ?? new Uint8Array(0), { headers: { "content-type": type } }).formData();
-        for (const [key, value] of form.entries()) {
-          if (typeof value === "string") plan.params[key] = value;
-          else files.push(value);
-        }
-        plan.params[plan.files.param] = plan.files.many ? files : files[0];
-      }
+      if (made !== generation) [proxy, made] = [make(), generation];
+      return guarded(proxy.handle, proxy, [request], "config");
     } catch (e) {
-      const status = e instanceof SvcError && e.status ? e.status : 400;
-      return answer(status, { code: 1000 + status, message: e instanceof SvcError ? e.message : "the request could not be read" });
-    }
-    try {
-      const res = await viaCore(client, "__forward", [plan.opId, plan.pathParams.map(String), plan.params], "validation");
-      return new Response(res.body, { status: res.status, headers: res.headers });
-    } catch (e) {
-      if (e instanceof SvcError && e.kind === "validation") {
-        return answer(400, { code: 1001, message: e.message, issues: e.issues ?? [] });
-      }
-      const status = e instanceof SvcError && e.kind === "timeout" ? 504 : e instanceof SvcError && e.kind === "rate_limited" ? 429 : 502;
-      return answer(status, { code: 1000, message: e instanceof SvcError ? e.message : "the service could not be reached" });
+      return Promise.reject(e);
     }
   };
 }

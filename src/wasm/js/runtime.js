@@ -245,14 +245,19 @@ export async function readStream(stream, max) {
 /** The names of the answer's headers a proxy hands back, each value with the token redacted. */
 const PASSED_BACK = ["content-type", "content-disposition", "retry-after", "x-rate-limit-limit", "x-rate-limit-remaining", "x-rate-limit-reset"];
 
-/** A proxied answer: its status, the headers passed back and its body, with `secret` redacted from both. */
+/** A proxied answer as a Response: its status, the headers passed back and its body, with `secret` redacted from both. */
 export function passBack(res, secret, idleMs) {
   const headers = {};
   for (const name of PASSED_BACK) {
     const v = res.headers.get(name);
     if (v) headers[name] = secret ? __redactText(v, secret) : v;
   }
-  return { status: res.status, headers, body: guarded(res.body, secret, idleMs) };
+  return new Response(guarded(res.body, secret, idleMs), { status: res.status, headers });
+}
+
+/** The `[name, value]` entries of a multipart body. */
+export async function formEntries(bytes, type) {
+  return [...(await new Response(bytes, { headers: { "content-type": type } }).formData()).entries()];
 }
 
 /**
