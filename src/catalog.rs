@@ -524,42 +524,61 @@ catalog! {
     deleteFixedAssetComment: op(Books, DELETE, "/fixedassets/{fixed_asset_id}/comments/{comment_id}", "SvcBooks.fixedasset.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     listExpenses: op(Books, GET, "/expenses", "SvcBooks.expenses.READ").vendor().list("expenses")
+        .rules(&crate::validate::books::LIST_EXPENSES)
         .ts("ExpenseListQuery", "Expense");
     getExpense: op(Books, GET, "/expenses/{expense_id}", "SvcBooks.expenses.READ").vendor().key(&["expense"])
+        .rules(&crate::validate::books::GET_EXPENSE)
         .ts("QueryParams", "Expense");
     updateExpense: op(Books, PUT, "/expenses/{expense_id}", "SvcBooks.expenses.UPDATE").vendor().key(&["expense"])
+        .rules(&crate::validate::books::CREATE_EXPENSE)
         .ts("ExpenseInput", "Expense");
     deleteExpense: op(Books, DELETE, "/expenses/{expense_id}", "SvcBooks.expenses.DELETE").vendor().empty()
+        .rules(&crate::validate::books::DELETE_EXPENSE)
         .ts("QueryParams", "Message");
-    addExpenseReceipt: op(Books, POST, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.CREATE").vendor().files("receipt", "receipt", false, ATTACHMENT_TYPES).empty()
+    addExpenseReceipt: op(Books, POST, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.CREATE").vendor().files("receipt", "receipt", false, crate::validate::books::RECEIPT_TYPES).empty()
+        .rules(&crate::validate::books::ADD_EXPENSE_RECEIPT)
         .ts("{ receipt: FileInput }", "Message");
     listExpenseComments: op(Books, GET, "/expenses/{expense_id}/comments", "SvcBooks.expenses.READ").vendor().list("comments")
+        .rules(&crate::validate::books::LIST_EXPENSE_COMMENTS)
         .ts("QueryParams", "ExpenseComment");
     getVendorCredit: op(Books, GET, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.READ").vendor().key(&["vendor_credit"])
+        .rules(&crate::validate::books::GET_VENDOR_CREDIT)
         .ts("VendorCreditGetQuery", "VendorCredit");
     updateVendorCredit: op(Books, PUT, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.UPDATE").vendor().key(&["vendor_credit"])
+        .rules(&crate::validate::books::CREATE_VENDOR_CREDIT)
         .ts("VendorCreditInput", "VendorCredit");
     deleteVendorCredit: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
+        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT)
         .ts("QueryParams", "Message");
     markVendorCreditOpen: op(Books, POST, "/vendorcredits/{vendor_credit_id}/status/open", "SvcBooks.debitnotes.CREATE").vendor().empty()
+        .rules(&crate::validate::books::MARK_VENDOR_CREDIT_OPEN)
         .ts("QueryParams", "Message");
     markVendorCreditVoid: op(Books, POST, "/vendorcredits/{vendor_credit_id}/status/void", "SvcBooks.debitnotes.CREATE").vendor().empty()
+        .rules(&crate::validate::books::MARK_VENDOR_CREDIT_VOID)
         .ts("QueryParams", "Message");
     submitVendorCredit: op(Books, POST, "/vendorcredits/{vendor_credit_id}/submit", "SvcBooks.debitnotes.CREATE").vendor().empty()
+        .rules(&crate::validate::books::SUBMIT_VENDOR_CREDIT)
         .ts("QueryParams", "Message");
     approveVendorCredit: op(Books, POST, "/vendorcredits/{vendor_credit_id}/approve", "SvcBooks.debitnotes.CREATE").vendor().empty()
+        .rules(&crate::validate::books::APPROVE_VENDOR_CREDIT)
         .ts("QueryParams", "Message");
     applyVendorCreditToBills: op(Books, POST, "/vendorcredits/{vendor_credit_id}/bills", "SvcBooks.debitnotes.CREATE").vendor().empty()
+        .rules(&crate::validate::books::APPLY_VENDOR_CREDIT_TO_BILLS)
         .ts("VendorCreditBillsInput", "Message");
     listVendorCreditBills: op(Books, GET, "/vendorcredits/{vendor_credit_id}/bills", "SvcBooks.debitnotes.READ").vendor().list("bills_credited")
-        .ts("QueryParams", "VendorCreditBill");
+        .rules(&crate::validate::books::LIST_VENDOR_CREDIT_BILLS)
+        .ts("QueryParams", "BillCredited");
     deleteVendorCreditBill: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/bills/{vendor_credit_bill_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
+        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_BILL)
         .ts("QueryParams", "Message");
     addVendorCreditComment: op(Books, POST, "/vendorcredits/{vendor_credit_id}/comments", "SvcBooks.debitnotes.CREATE").vendor().key(&["comment"])
-        .ts("CommentInput", "VendorCreditComment");
+        .rules(&crate::validate::books::ADD_VENDOR_CREDIT_COMMENT)
+        .ts("VendorCreditCommentInput", "VendorCreditComment");
     listVendorCreditComments: op(Books, GET, "/vendorcredits/{vendor_credit_id}/comments", "SvcBooks.debitnotes.READ").vendor().list("comments")
+        .rules(&crate::validate::books::LIST_VENDOR_CREDIT_COMMENTS)
         .ts("QueryParams", "VendorCreditComment");
     deleteVendorCreditComment: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/comments/{comment_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
+        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_COMMENT)
         .ts("QueryParams", "Message");
     // invoice (the accounting examples of the same paths stand in)
     getProject: op(Invoice, GET, "/projects/{project_id}", "SvcInvoice.projects.READ").vendor().key(&["project"])

@@ -2,13 +2,17 @@
 
 use crate::call::{Handler, Reply, Req};
 use crate::common::{self, price_lines, USER_EMAIL, USER_ID, USER_NAME};
-use crate::error::{required, ApiError};
+use crate::error::{issue, required, ApiError};
 use crate::list::{self, num, Cmp};
 use crate::record::{defaults, id_text, json_obj, patch, same_id, stamp, Record};
-use crate::resource::{ACCOUNT, CURRENCY, EXPENSE, FIXED_ASSET, JOURNAL, REFUND, VENDOR_CREDIT};
+use crate::resource::{
+    ACCOUNT, CREDITED_BILL, CURRENCY, EXPENSE, FIXED_ASSET, JOURNAL, REFUND, VENDOR_CREDIT,
+    VENDOR_CREDIT_COMMENT,
+};
 use crate::store::{Ids, Org, Receipt, Store};
 use crate::time;
 use serde_json::{json, Value};
+use svc_sdk::issue::{IssueCode, PathSeg};
 use svc_sdk::model::books::FiscalYearStartMonth;
 
 pub const HANDLERS: &[(&str, Handler)] = &[
@@ -22,12 +26,26 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("listFixedAssets", list_fixed_assets),
     ("updateFixedAsset", update_fixed_asset),
     ("createExpense", create_expense),
+    ("updateExpense", update_expense),
+    ("deleteExpense", delete_expense),
     ("updateExpenseByUniqueField", update_expense_by_unique_field),
     ("getExpenseReceipt", get_expense_receipt),
+    ("addExpenseReceipt", add_expense_receipt),
     ("deleteExpenseReceipt", delete_expense_receipt),
     ("addExpenseAttachment", add_expense_attachment),
+    ("listExpenseComments", list_expense_comments),
     ("createVendorCredit", create_vendor_credit),
     ("listVendorCredits", list_vendor_credits),
+    ("getVendorCredit", get_vendor_credit),
+    ("updateVendorCredit", update_vendor_credit),
+    ("deleteVendorCredit", delete_vendor_credit),
+    ("markVendorCreditOpen", mark_vendor_credit_open),
+    ("markVendorCreditVoid", mark_vendor_credit_void),
+    ("submitVendorCredit", submit_vendor_credit),
+    ("approveVendorCredit", approve_vendor_credit),
+    ("applyVendorCreditToBills", apply_vendor_credit_to_bills),
+    ("deleteVendorCreditBill", delete_vendor_credit_bill),
+    ("addVendorCreditComment", add_vendor_credit_comment),
     ("createVendorCreditRefund", create_refund),
     ("listVendorCreditRefunds", list_refunds),
     ("updateVendorCreditRefund", update_refund),
@@ -451,6 +469,70 @@ pub fn insert_expense(org: &mut Org, ids: &Ids, fields: &Record, now_ms: i64) ->
     rec
 }
 
+/// An entry of an expense's history (`comments[]`, listed by `listExpenseComments`).
+fn history(ids: &Ids, expense: &Record, description: &str, operation: &str, now_ms: i64) -> Value {
+    json!({
+        "comment_id": ids.text(),
+        "expense_id": expense["expense_id"],
+        "description": description,
+        "commented_by_id": USER_ID,
+        "commented_by": USER_NAME,
+        "date_description": "few seconds ago",
+        "time": time::time_of_day(now_ms),
+        "operation_type": operation,
+        "transaction_id": expense["expense_id"],
+        "transaction_type": "expense",
+    })
+}
+
+/// Merges the params, numbers new lines, and works the totals out again as a create does.
+fn update_expense(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let id = req.path("expense_id");
+    let stored = org.get(&EXPENSE, id, None)?;
+    let mut p = patch(req.params, req.now_ms);
+    if let Some(Value::Array(lines)) = p.get_mut("line_items") {
+        for line in lines.iter_mut().filter_map(Value::as_object_mut) {
+            line.entry("line_item_id").or_insert_with(|| ids.big());
+        }
+    }
+    let amount = list::number(p.get("amount"))
+        .or_else(|| {
+            p.contains_key("line_items")
+                .then(|| list::sum(&p, "line_items", "amount"))
+        })
+        .or_else(|| list::number(stored.get("amount")))
+        .unwrap_or(0.0);
+    let rate = list::number(p.get("exchange_rate"))
+        .or_else(|| list::number(stored.get("exchange_rate")))
+        .unwrap_or(1.0);
+    for (key, value) in [
+        ("amount", amount),
+        ("sub_total", amount),
+        ("total", amount),
+        ("bcy_total", amount * rate),
+    ] {
+        p.insert(key.into(), num(value));
+    }
+    org.update(&EXPENSE, id, None, &p)?;
+    let rec = org.get_mut(&EXPENSE, id, None)?;
+    let entry = history(ids, rec, "Expense updated.", "Updated", req.now_ms);
+    push(rec, "comments", entry);
+    Ok(Reply::ok(
+        "Expense information has been updated.",
+        rec.clone(),
+    ))
+}
+
+/// Removes the expense and its receipt.
+fn delete_expense(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let id = req.path("expense_id");
+    org.remove(&EXPENSE, id, None)?;
+    org.receipts.remove(id);
+    Ok(Reply::done("The expense has been deleted."))
+}
+
 fn create_expense(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, ids) = store.open(req.org)?;
     Ok(Reply::created(
@@ -550,7 +632,7 @@ fn get_expense_receipt(store: &mut Store, req: &Req) -> Result<Reply, ApiError> 
 }
 
 fn delete_expense_receipt(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, _) = store.open(req.org)?;
+    let (org, ids) = store.open(req.org)?;
     let id = req.path("expense_id");
     org.exists(&EXPENSE, id)?;
     org.receipts
@@ -559,6 +641,8 @@ fn delete_expense_receipt(store: &mut Store, req: &Req) -> Result<Reply, ApiErro
     let rec = org.get_mut(&EXPENSE, id, None)?;
     rec.remove("expense_receipt_name");
     rec.remove("expense_receipt_type");
+    let entry = history(ids, rec, "Receipt deleted.", "Deleted", req.now_ms);
+    push(rec, "comments", entry);
     Ok(Reply::done(
         "The attached expense receipt has been deleted.",
     ))
@@ -581,21 +665,11 @@ fn add_expense_attachment(store: &mut Store, req: &Req) -> Result<Reply, ApiErro
             "document_id": ids.text(),
             "file_name": name,
             "file_size": file.data.len(),
-            "file_type": name.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase(),
+            "file_type": extension(&name),
             "document_type": "attachment",
         });
-        let comment = json!({
-            "comment_id": ids.text(),
-            "expense_id": rec["expense_id"],
-            "description": format!("Attachment {name} added."),
-            "commented_by_id": USER_ID,
-            "commented_by": USER_NAME,
-            "date_description": "few seconds ago",
-            "time": time::time_of_day(req.now_ms),
-            "operation_type": "Added",
-            "transaction_id": rec["expense_id"],
-            "transaction_type": "expense",
-        });
+        let description = format!("Attachment {name} added.");
+        let comment = history(ids, rec, &description, "Added", req.now_ms);
         push(rec, "documents", document);
         push(rec, "comments", comment);
     }
@@ -606,6 +680,79 @@ fn add_expense_attachment(store: &mut Store, req: &Req) -> Result<Reply, ApiErro
         Reply::ok("The expense attachment has been attached.", comments)
             .with("documents", documents),
     )
+}
+
+/// The lower-case extension of a file name.
+fn extension(name: &str) -> String {
+    name.rsplit_once('.')
+        .map_or("", |(_, e)| e)
+        .to_ascii_lowercase()
+}
+
+/// The media type a receipt is served with: the part's own, else one known for its extension.
+fn receipt_type(part_type: Option<&str>, ext: &str) -> String {
+    if let Some(t) = part_type.filter(|t| !t.is_empty() && *t != "application/octet-stream") {
+        return t.to_string();
+    }
+    match ext {
+        "pdf" => "application/pdf",
+        "png" => "image/png",
+        "gif" => "image/gif",
+        "jpg" | "jpeg" => "image/jpeg",
+        "bmp" => "image/bmp",
+        "doc" => "application/msword",
+        "xls" => "application/vnd.ms-excel",
+        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        _ => "application/octet-stream",
+    }
+    .to_string()
+}
+
+/// Replaces the expense's receipt with the uploaded file; `getExpenseReceipt` serves it.
+fn add_expense_receipt(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let id = req.path("expense_id");
+    org.exists(&EXPENSE, id)?;
+    let file = req
+        .files
+        .first()
+        .ok_or_else(|| ApiError::invalid(vec![required("receipt")]))?;
+    let name = file.filename.clone().unwrap_or_default();
+    let ext = extension(&name);
+    let receipt = Receipt {
+        content_type: receipt_type(file.content_type.as_deref(), &ext),
+        name: name.clone(),
+        bytes: file.data.clone(),
+    };
+    org.receipts.insert(id.to_string(), receipt);
+    let rec = org.get_mut(&EXPENSE, id, None)?;
+    rec.insert("expense_receipt_name".into(), name.clone().into());
+    rec.insert("expense_receipt_type".into(), ext.into());
+    let entry = history(
+        ids,
+        rec,
+        &format!("Receipt {name} attached."),
+        "Added",
+        req.now_ms,
+    );
+    push(rec, "comments", entry);
+    Ok(Reply::done("The expense receipt has been attached."))
+}
+
+/// The expense's history, newest first.
+fn list_expense_comments(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let org = store.read(req.org)?;
+    let rec = org.get(&EXPENSE, req.path("expense_id"), None)?;
+    let rows: Vec<Record> = rec
+        .get("comments")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .rev()
+        .filter_map(|c| c.as_object().cloned())
+        .collect();
+    Ok(list::page(rows, req.params))
 }
 
 // ---- vendor credits and refunds
@@ -701,19 +848,221 @@ fn list_vendor_credits(store: &mut Store, req: &Req) -> Result<Reply, ApiError> 
     Ok(list::page(rows, p))
 }
 
-/// Recomputes what a vendor credit has refunded and what is left.
-fn refresh_balance(org: &mut Org, credit_id: &str) -> Result<(), ApiError> {
-    let refunded: f64 = org
-        .list(&REFUND, Some(credit_id))
+/// The sum of `amount` over the records of `res` under one vendor credit.
+fn credit_sum(org: &Org, res: &crate::resource::Resource, credit_id: &str) -> f64 {
+    org.list(res, Some(credit_id))
         .iter()
         .filter_map(|r| list::number(r.get("amount")))
-        .sum();
+        .sum()
+}
+
+/// Recomputes what a vendor credit has refunded and applied to bills, and what is left; an open
+/// credit with nothing left is closed, and a closed one with a balance again is open.
+fn refresh_balance(org: &mut Org, credit_id: &str) -> Result<(), ApiError> {
+    let refunded = credit_sum(org, &REFUND, credit_id);
+    let used = credit_sum(org, &CREDITED_BILL, credit_id);
     let credit = org.get_mut(&VENDOR_CREDIT, credit_id, None)?;
     let total = list::number(credit.get("total")).unwrap_or(0.0);
-    let used = list::number(credit.get("total_credits_used")).unwrap_or(0.0);
+    let balance = total - used - refunded;
     credit.insert("total_refunded_amount".into(), num(refunded));
-    credit.insert("balance".into(), num(total - used - refunded));
+    credit.insert("total_credits_used".into(), num(used));
+    credit.insert("balance".into(), num(balance));
+    let status = match credit.get("status").and_then(Value::as_str) {
+        Some("open") if balance <= 0.0 && total > 0.0 => Some("closed"),
+        Some("closed") if balance > 0.0 => Some("open"),
+        _ => None,
+    };
+    if let Some(status) = status {
+        credit.insert("status".into(), status.into());
+    }
     Ok(())
+}
+
+/// A vendor credit with its refunds, the bills it was applied to and its comments.
+fn credit_view(org: &Org, id: &str) -> Result<Record, ApiError> {
+    let mut rec = org.get(&VENDOR_CREDIT, id, None)?.clone();
+    for (key, res) in [
+        ("vendor_credit_refunds", &REFUND),
+        ("bills_credited", &CREDITED_BILL),
+        ("comments", &VENDOR_CREDIT_COMMENT),
+    ] {
+        let rows = org.list(res, Some(id)).into_iter().map(Value::Object);
+        rec.insert(key.into(), Value::Array(rows.collect()));
+    }
+    Ok(rec)
+}
+
+fn get_vendor_credit(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let org = store.read(req.org)?;
+    Ok(Reply::ok(
+        "success",
+        credit_view(org, req.path("vendor_credit_id"))?,
+    ))
+}
+
+/// Merges the params; new lines are priced and the totals and balance worked out again.
+fn update_vendor_credit(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let id = req.path("vendor_credit_id");
+    org.exists(&VENDOR_CREDIT, id)?;
+    let mut p = patch(req.params, req.now_ms);
+    if p.contains_key("line_items") {
+        let total = price_lines(&mut p, ids);
+        p.insert("sub_total".into(), num(total));
+        p.insert("total".into(), num(total));
+    }
+    org.update(&VENDOR_CREDIT, id, None, &p)?;
+    refresh_balance(org, id)?;
+    Ok(Reply::ok(
+        "Vendor credit information has been updated.",
+        credit_view(org, id)?,
+    ))
+}
+
+/// Removes the vendor credit with its refunds, bill applications and comments.
+fn delete_vendor_credit(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let id = req.path("vendor_credit_id");
+    org.remove(&VENDOR_CREDIT, id, None)?;
+    for res in [REFUND, CREDITED_BILL, VENDOR_CREDIT_COMMENT] {
+        org.rows_mut(res.table)
+            .retain(|r| !same_id(r.get("vendor_credit_id"), id));
+    }
+    Ok(Reply::done("The vendor credit has been deleted."))
+}
+
+/// Sets the status of a vendor credit; `created` answers 201 as the vendor's example does.
+fn set_credit_status(
+    store: &mut Store,
+    req: &Req,
+    status: &str,
+    message: &str,
+    created: bool,
+) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let p = patch(&json_obj(json!({ "status": status })), req.now_ms);
+    org.update(&VENDOR_CREDIT, req.path("vendor_credit_id"), None, &p)?;
+    let reply = Reply::done(message);
+    Ok(Reply {
+        status: if created { 201 } else { reply.status },
+        ..reply
+    })
+}
+
+fn mark_vendor_credit_open(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let message = "The status of the vendor credit has been changed to open.";
+    set_credit_status(store, req, "open", message, true)
+}
+
+fn mark_vendor_credit_void(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let message = "The vendor credit has been voided.";
+    set_credit_status(store, req, "void", message, true)
+}
+
+fn submit_vendor_credit(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let message = "The vendor credit has been submitted for approval successfully.";
+    set_credit_status(store, req, "pending_approval", message, false)
+}
+
+fn approve_vendor_credit(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let message = "You have approved the vendor credit.";
+    set_credit_status(store, req, "approved", message, false)
+}
+
+/// Records one application per bill (`bills_credited`) and lowers the credit's balance.
+fn apply_vendor_credit_to_bills(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let credit = req.path("vendor_credit_id");
+    org.exists(&VENDOR_CREDIT, credit)?;
+    let bills = req
+        .params
+        .get("bills")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if bills.is_empty() {
+        return Err(ApiError::invalid(vec![required("bills")]));
+    }
+    let mut missing = Vec::new();
+    for (i, bill) in bills.iter().enumerate() {
+        for field in ["bill_id", "amount_applied"] {
+            if bill.get(field).is_none_or(Value::is_null) {
+                let path = [
+                    PathSeg::Key("bills".to_string().into()),
+                    PathSeg::Index(i),
+                    PathSeg::Key(field.to_string().into()),
+                ];
+                missing.push(issue(
+                    &path,
+                    IssueCode::Required,
+                    format!("{field} is required"),
+                ));
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return Err(ApiError::invalid(missing));
+    }
+    for bill in &bills {
+        let mut rec = json_obj(json!({
+            "bill_id": bill["bill_id"],
+            "amount": bill["amount_applied"],
+            "date": time::date(req.now_ms),
+        }));
+        stamp(&mut rec, req.now_ms, true);
+        org.insert(&CREDITED_BILL, ids.next(&CREDITED_BILL), rec, Some(credit));
+    }
+    refresh_balance(org, credit)?;
+    let reply = Reply::done("Credits have been applied to the bill(s).");
+    Ok(Reply {
+        status: 201,
+        ..reply
+    })
+}
+
+/// Removes an application to a bill; its amount is credit again.
+fn delete_vendor_credit_bill(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let credit = req.path("vendor_credit_id");
+    org.exists(&VENDOR_CREDIT, credit)?;
+    org.remove(
+        &CREDITED_BILL,
+        req.path("vendor_credit_bill_id"),
+        Some(credit),
+    )?;
+    refresh_balance(org, credit)?;
+    Ok(Reply::done(
+        "Credits applied to the bill have been deleted.",
+    ))
+}
+
+fn add_vendor_credit_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let credit = req.path("vendor_credit_id");
+    org.exists(&VENDOR_CREDIT, credit)?;
+    let mut rec = req.params.clone();
+    defaults(
+        &mut rec,
+        json!({
+            "commented_by_id": USER_ID,
+            "commented_by": USER_NAME,
+            "comment_type": "user",
+            "date": time::date(req.now_ms),
+            "date_description": "few seconds ago",
+            "time": time::time_of_day(req.now_ms),
+            "operation_type": "Added",
+            "transaction_type": "vendor_credit",
+        }),
+    );
+    rec.insert("transaction_id".into(), credit.into());
+    stamp(&mut rec, req.now_ms, true);
+    let rec = org.insert(
+        &VENDOR_CREDIT_COMMENT,
+        ids.next(&VENDOR_CREDIT_COMMENT),
+        rec,
+        Some(credit),
+    );
+    Ok(Reply::created("Comments added.", rec))
 }
 
 /// A refund as lists show it: with its credit's number and vendor.

@@ -57,6 +57,15 @@ pub const REFUND: Resource = Resource::new(
     "vendor_credit_refund_id",
 )
 .under("vendor_credit_id");
+/// The application of a vendor credit to a bill.
+pub const CREDITED_BILL: Resource = Resource::new(
+    "/vendorcredits/{vendor_credit_id}/bills",
+    "vendor_credit_bill_id",
+)
+.under("vendor_credit_id");
+pub const VENDOR_CREDIT_COMMENT: Resource =
+    Resource::new("/vendorcredits/{vendor_credit_id}/comments", "comment_id")
+        .under("vendor_credit_id");
 pub const PACKAGE: Resource = Resource::new("/packages", "package_id").big();
 pub const COMPOSITE_ITEM: Resource = Resource::new("/compositeitems", "composite_item_id").big();
 pub const CURRENCY: Resource = Resource::new("/settings/currencies", "currency_id");
@@ -84,6 +93,8 @@ pub const NAMED: &[Resource] = &[
     EXPENSE,
     VENDOR_CREDIT,
     REFUND,
+    CREDITED_BILL,
+    VENDOR_CREDIT_COMMENT,
     PACKAGE,
     COMPOSITE_ITEM,
     CURRENCY,

@@ -1020,7 +1020,30 @@ wire! {
 }
 
 wire! {
-    /// A comment of the expense attachment response.
+    /// Query of `listExpenses`: the filters of the vendor's example.
+    request ExpenseListQuery {
+        description?: String,
+        reference_number?: String,
+        date?: String,
+        status?: String,
+        amount?: f64,
+        account_name?: String,
+        customer_name?: String,
+        vendor_name?: String,
+        customer_id?: Id,
+        vendor_id?: Id,
+        recurring_expense_id?: Id,
+        paid_through_account_id?: Id,
+        search_text?: String,
+        sort_column?: String,
+        filter_by?: String,
+        page?: u32,
+        per_page?: u32,
+    }
+}
+
+wire! {
+    /// A comment or history entry of an expense (`listExpenseComments`, the attachment response).
     response ExpenseComment {
         comment_id: Id,
         expense_id?: Id,
@@ -1225,8 +1248,9 @@ wire! {
 }
 
 wire! {
-    /// A bill this vendor credit was applied to.
+    /// A bill this vendor credit was applied to (`listVendorCreditBills`, the credit's `bills_credited`).
     response BillCredited {
+        vendor_credit_id?: Id,
         bill_id?: Id,
         vendor_credit_bill_id?: Id,
         date?: String,
@@ -1308,6 +1332,37 @@ wire! {
         has_attachment?: bool,
         created_time?: String,
         last_modified_time?: String,
+    }
+}
+
+wire! {
+    /// Query of `getVendorCredit`.
+    request VendorCreditGetQuery {
+        #[tsify(type = "boolean | string")]
+        print?: Scalar,
+        accept?: String,
+    }
+}
+
+wire! {
+    /// Body of `addVendorCreditComment`.
+    request VendorCreditCommentInput {
+        description?: String,
+    }
+}
+
+wire! {
+    /// A bill and the amount of the credit applied to it.
+    request VendorCreditBillInput {
+        bill_id?: Id,
+        amount_applied?: f64,
+    }
+}
+
+wire! {
+    /// Body of `applyVendorCreditToBills`.
+    request VendorCreditBillsInput {
+        bills?: Vec<VendorCreditBillInput>,
     }
 }
 
@@ -1421,10 +1476,18 @@ pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
         "AccountListEntry",
         crate::model::results::round_trip::<AccountListEntry>,
     ),
+    (
+        "BillCredited",
+        crate::model::results::round_trip::<BillCredited>,
+    ),
     ("Expense", crate::model::results::round_trip::<Expense>),
     (
         "ExpenseAttachmentResult",
         crate::model::results::round_trip::<ExpenseAttachmentResult>,
+    ),
+    (
+        "ExpenseComment",
+        crate::model::results::round_trip::<ExpenseComment>,
     ),
     (
         "FixedAsset",
@@ -1446,6 +1509,10 @@ pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
     (
         "VendorCredit",
         crate::model::results::round_trip::<VendorCredit>,
+    ),
+    (
+        "VendorCreditComment",
+        crate::model::results::round_trip::<VendorCreditComment>,
     ),
     (
         "VendorCreditListEntry",

@@ -404,6 +404,46 @@ pub static ADD_EXPENSE_ATTACHMENT: Schema = Schema {
     checks: &[],
 };
 
+/// The filters of the vendor's example, typed as it sends them (`vendor_id` blank there); the
+/// documents give no value sets.
+pub static LIST_EXPENSES: Schema = Schema {
+    fields: &[
+        opt("description", Kind::Str),
+        opt("reference_number", Kind::Str),
+        opt("date", Kind::Str),
+        opt("status", Kind::Str),
+        opt("amount", Kind::Num),
+        opt("account_name", Kind::Str),
+        opt("customer_name", Kind::Str),
+        opt("vendor_name", Kind::Str),
+        opt("customer_id", Kind::Id),
+        opt("vendor_id", Kind::StrOrNum),
+        opt("recurring_expense_id", Kind::Id),
+        opt("paid_through_account_id", Kind::Id),
+        opt("search_text", Kind::Str),
+        opt("sort_column", Kind::Str),
+        opt("filter_by", Kind::Str),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[],
+};
+
+pub static GET_EXPENSE: Schema = Schema::EMPTY;
+pub static DELETE_EXPENSE: Schema = Schema::EMPTY;
+pub static LIST_EXPENSE_COMMENTS: Schema = Schema::EMPTY;
+
+/// File types the expense receipt upload accepts (the attachment's without txt and csv).
+pub const RECEIPT_TYPES: &[&str] = &[
+    "gif", "png", "jpeg", "jpg", "bmp", "pdf", "xls", "xlsx", "doc", "docx",
+];
+
+/// The file is checked by the transport (one, and its type); nothing else travels.
+pub static ADD_EXPENSE_RECEIPT: Schema = Schema {
+    fields: &[opt("receipt", Kind::Any)],
+    checks: &[],
+};
+
 // ---- vendor credits and refunds ----
 
 static VENDOR_CREDIT_CUSTOM_FIELD: Schema = Schema {
@@ -509,6 +549,40 @@ pub static LIST_VENDOR_CREDITS: Schema = Schema {
     ],
     checks: &[],
 };
+
+/// `print` is null in the vendor's example, so its type is left open.
+pub static GET_VENDOR_CREDIT: Schema = Schema {
+    fields: &[opt("print", Kind::Any), opt("accept", Kind::Str)],
+    checks: &[],
+};
+
+pub static DELETE_VENDOR_CREDIT: Schema = Schema::EMPTY;
+pub static MARK_VENDOR_CREDIT_OPEN: Schema = Schema::EMPTY;
+pub static MARK_VENDOR_CREDIT_VOID: Schema = Schema::EMPTY;
+pub static SUBMIT_VENDOR_CREDIT: Schema = Schema::EMPTY;
+pub static APPROVE_VENDOR_CREDIT: Schema = Schema::EMPTY;
+
+static VENDOR_CREDIT_BILL: Schema = Schema {
+    fields: &[opt("bill_id", Kind::Id), opt("amount_applied", Kind::Num)],
+    checks: &[],
+};
+static VENDOR_CREDIT_BILL_MEMBER: Field = opt("", Kind::Obj(&VENDOR_CREDIT_BILL));
+
+pub static APPLY_VENDOR_CREDIT_TO_BILLS: Schema = Schema {
+    fields: &[opt("bills", Kind::Arr(&VENDOR_CREDIT_BILL_MEMBER))],
+    checks: &[],
+};
+
+pub static LIST_VENDOR_CREDIT_BILLS: Schema = Schema::EMPTY;
+pub static DELETE_VENDOR_CREDIT_BILL: Schema = Schema::EMPTY;
+
+pub static ADD_VENDOR_CREDIT_COMMENT: Schema = Schema {
+    fields: &[opt("description", Kind::Str)],
+    checks: &[],
+};
+
+pub static LIST_VENDOR_CREDIT_COMMENTS: Schema = Schema::EMPTY;
+pub static DELETE_VENDOR_CREDIT_COMMENT: Schema = Schema::EMPTY;
 
 const REFUND_BODY: Schema = Schema {
     fields: &[
@@ -715,7 +789,7 @@ mod tests {
                 "per_page": 200
             }),
             "createFixedAssetType" | "updateFixedAssetType" => fixed_asset_type,
-            "createExpense" => expense,
+            "createExpense" | "updateExpense" => expense,
             "updateExpenseByUniqueField" => {
                 let mut params = expense;
                 params["x_unique_identifier_key"] = "cf_unique_cf".into();
@@ -726,7 +800,7 @@ mod tests {
             "addExpenseAttachment" => {
                 json!({ "files": [{ "name": "receipt.pdf", "data": "JVBERi0=" }] })
             }
-            "createVendorCredit" => json!({
+            "createVendorCredit" | "updateVendorCredit" => json!({
                 "vendor_id": "460000000020029", "currency_id": "3000000000083", "vat_treatment": "uk",
                 "vendor_credit_number": "DN-00002", "gst_treatment": "business_gst", "tax_treatment": "vat_registered",
                 "gst_no": "22AAAAA0000A1Z5", "source_of_supply": "TN", "destination_of_supply": "TN",
@@ -818,6 +892,18 @@ mod tests {
             round_trip::<m::ExpenseUniqueFieldUpdateInput>,
         ),
         ("createVendorCredit", round_trip::<m::VendorCreditInput>),
+        ("listExpenses", round_trip::<m::ExpenseListQuery>),
+        ("updateExpense", round_trip::<m::ExpenseInput>),
+        ("getVendorCredit", round_trip::<m::VendorCreditGetQuery>),
+        ("updateVendorCredit", round_trip::<m::VendorCreditInput>),
+        (
+            "applyVendorCreditToBills",
+            round_trip::<m::VendorCreditBillsInput>,
+        ),
+        (
+            "addVendorCreditComment",
+            round_trip::<m::VendorCreditCommentInput>,
+        ),
         ("listVendorCredits", round_trip::<m::VendorCreditListQuery>),
         (
             "createVendorCreditRefund",
@@ -958,6 +1044,7 @@ mod tests {
             "listVendorCredits",
             "listVendorCreditRefunds",
             "listAllVendorCreditRefunds",
+            "listExpenses",
         ] {
             for name in ["page", "per_page"] {
                 assert_ok(op, &set(example(op), &format!("/{name}"), json!(1)));
@@ -1431,7 +1518,57 @@ mod tests {
         );
     }
 
+    edge! {
+        expense_list_amount_number_passes / expense_list_amount_string_fails:
+            LIST_EXPENSES, example("listExpenses"), ["amount"],
+            112.5 => "112.5", InvalidType { "expected": "number" };
+        expense_list_customer_id_digits_passes / expense_list_customer_id_fraction_fails:
+            LIST_EXPENSES, example("listExpenses"), ["customer_id"],
+            "982000000567001" => 1.5, InvalidType { "expected": "id (string or integer)" };
+        expense_update_date_valid_passes / expense_update_date_impossible_fails:
+            CREATE_EXPENSE, example("updateExpense"), ["date"],
+            "2013-11-18" => "2013-11-31", InvalidFormat { "format": "date" };
+    }
+
+    #[test]
+    fn expense_list_filters_may_be_blank_as_the_vendor_sends_them() {
+        assert_ok(
+            "listExpenses",
+            &json!({ "vendor_id": "", "vendor_name": "", "reference_number": "" }),
+        );
+    }
+
+    #[test]
+    fn expense_receipt_types_are_the_attachment_types_but_text_and_csv() {
+        let op = crate::catalog::find("addExpenseReceipt").unwrap();
+        let crate::catalog::BodyKind::Multipart { accept, many, .. } = op.body else {
+            panic!("addExpenseReceipt is an upload");
+        };
+        assert!(!many);
+        let mut types = accept.to_vec();
+        types.extend(["txt", "csv"]);
+        assert_eq!(types, crate::catalog::ATTACHMENT_TYPES);
+    }
+
     // ---- vendor credits and refunds ----
+
+    edge! {
+        vendor_credit_update_date_valid_passes / vendor_credit_update_date_impossible_fails:
+            CREATE_VENDOR_CREDIT, example("updateVendorCredit"), ["date"],
+            "2014-08-28" => "2014-02-30", InvalidFormat { "format": "date" };
+        bill_amount_applied_number_passes / bill_amount_applied_string_fails:
+            APPLY_VENDOR_CREDIT_TO_BILLS, example("applyVendorCreditToBills"), ["bills", 0, "amount_applied"],
+            10 => "10", InvalidType { "expected": "number" };
+        bill_id_given_passes / bill_id_empty_fails:
+            APPLY_VENDOR_CREDIT_TO_BILLS, example("applyVendorCreditToBills"), ["bills", 0, "bill_id"],
+            "460000000057075" => "", InvalidType { "expected": "id (string or integer)" };
+        vendor_credit_comment_text_passes / vendor_credit_comment_number_fails:
+            ADD_VENDOR_CREDIT_COMMENT, example("addVendorCreditComment"), ["description"],
+            "Credits applied to Bill 1" => 1, InvalidType { "expected": "string" };
+        vendor_credit_accept_text_passes / vendor_credit_accept_number_fails:
+            GET_VENDOR_CREDIT, example("getVendorCredit"), ["accept"],
+            "json" => 1, InvalidType { "expected": "string" };
+    }
 
     edge! {
         vendor_credit_date_valid_passes / vendor_credit_date_impossible_fails:

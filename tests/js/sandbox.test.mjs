@@ -97,6 +97,9 @@ test("expenses: ids beyond 2^53, receipt as a Blob, attachments, upsert by uniqu
   assert.ok(Array.isArray(attached));
   await client.deleteExpenseReceipt(e.expense_id);
   await assert.rejects(client.getExpenseReceipt(e.expense_id), kind("api", (x) => x.status === 404));
+  await client.addExpenseReceipt(e.expense_id, { receipt: { name: "scan.png", data: new Uint8Array([137, 80, 78, 71]) } });
+  assert.equal((await client.getExpenseReceipt(e.expense_id)).type, "image/png");
+  assert.equal((await client.updateExpense(e.expense_id, { description: "Taxi" })).description, "Taxi");
   const up = await client.updateExpenseByUniqueField({ x_unique_identifier_key: "cf_ref", x_unique_identifier_value: "INV-7", x_upsert: true, account_id: accounts[0].account_id, date: "2024-01-03", amount: 5 });
   assert.match(up.expense_id, /^\d+$/);
   await assert.rejects(client.addExpenseAttachment(e.expense_id, { files: [{ name: "virus.exe", data: "MZ" }] }), kind("validation"));

@@ -353,6 +353,74 @@ fn books_expenses_receipts_and_unique_field_updates() {
 }
 
 #[test]
+fn books_expense_update_receipt_history_and_delete() {
+    let s = Sandbox::start(&["--no-rate-limit"]);
+    let r = s.call(
+        "books",
+        "POST",
+        "/expenses",
+        Some(json!({"account_id": "1", "amount": 10, "exchange_rate": 2})),
+    );
+    let one = format!(
+        "/expenses/{}",
+        id(&expect(&r, 201, 0)["expense"]["expense_id"])
+    );
+    let updated = expect(
+        &s.call("books", "PUT", &one, Some(json!({"amount": 12.5}))),
+        200,
+        0,
+    );
+    assert_eq!(
+        (
+            &updated["expense"]["total"],
+            &updated["expense"]["bcy_total"]
+        ),
+        (&json!(12.5), &json!(25))
+    );
+    let got = expect(&s.call("books", "GET", &one, None), 200, 0);
+    assert_eq!(got["expense"]["amount"], 12.5);
+    let scan: &[u8] = b"\x89PNG";
+    expect(
+        &s.upload(
+            "books",
+            &format!("{one}/receipt"),
+            &[("receipt", Some("scan.png"), scan)],
+        ),
+        200,
+        0,
+    );
+    let (target, _) = s.target("books", &format!("{one}/receipt"));
+    let auth = [("Authorization", "Svc-oauthtoken dev-token")];
+    let receipt = s.raw("GET", &target, &auth, b"");
+    assert_eq!(receipt.header("content-type"), Some("image/png"));
+    assert_eq!(receipt.body, scan);
+    let history = expect(
+        &s.call("books", "GET", &format!("{one}/comments"), None),
+        200,
+        0,
+    );
+    let said: Vec<&str> = history["comments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["description"].as_str().unwrap())
+        .collect();
+    assert_eq!(said, ["Receipt scan.png attached.", "Expense updated."]);
+    expect(&s.call("books", "DELETE", &one, None), 200, 0);
+    expect(&s.call("books", "GET", &one, None), 404, 1002);
+    expect(
+        &s.call("books", "GET", &format!("{one}/receipt"), None),
+        404,
+        1002,
+    );
+    expect(
+        &s.call("books", "GET", &format!("{one}/comments"), None),
+        404,
+        1002,
+    );
+}
+
+#[test]
 fn books_vendor_credits_and_refunds() {
     let s = Sandbox::start(&["--no-rate-limit"]);
     let credit = |number: &str, date: &str, rate: f64| {
@@ -461,6 +529,122 @@ fn books_vendor_credits_and_refunds() {
     expect(&s.call("books", "GET", &one, None), 404, 1002);
     expect(
         &s.call("books", "GET", "/vendorcredits/404/refunds", None),
+        404,
+        1002,
+    );
+}
+
+#[test]
+fn books_vendor_credit_bills_statuses_and_comments() {
+    let s = Sandbox::start(&["--no-rate-limit"]);
+    let body = json!({"vendor_id": "460000000020029", "line_items": [{"name": "Chairs", "rate": 50, "quantity": 2}]});
+    let r = s.call("books", "POST", "/vendorcredits", Some(body));
+    let one = format!(
+        "/vendorcredits/{}",
+        id(&expect(&r, 201, 0)["vendor_credit"]["vendor_credit_id"])
+    );
+    let credit = || expect(&s.call("books", "GET", &one, None), 200, 0)["vendor_credit"].clone();
+    let bills = json!({"bills": [{"bill_id": "460000000057075", "amount_applied": 30}]});
+    expect(
+        &s.call("books", "POST", &format!("{one}/bills"), Some(bills)),
+        201,
+        0,
+    );
+    let c = credit();
+    assert_eq!(
+        (&c["balance"], &c["total_credits_used"]),
+        (&json!(70), &json!(30))
+    );
+    let applied = id(&c["bills_credited"][0]["vendor_credit_bill_id"]);
+    let listed = expect(
+        &s.call("books", "GET", &format!("{one}/bills"), None),
+        200,
+        0,
+    );
+    assert_eq!(listed["bills_credited"][0]["amount"], 30);
+    let all = json!({"bills": [{"bill_id": "460000000057076", "amount_applied": 70}]});
+    s.call("books", "POST", &format!("{one}/bills"), Some(all));
+    assert_eq!(
+        (&credit()["balance"], &credit()["status"]),
+        (&json!(0), &json!("closed"))
+    );
+    expect(
+        &s.call("books", "DELETE", &format!("{one}/bills/{applied}"), None),
+        200,
+        0,
+    );
+    assert_eq!(
+        (&credit()["balance"], &credit()["status"]),
+        (&json!(30), &json!("open"))
+    );
+    let no_bill = json!({"bills": [{"amount_applied": 1}]});
+    let refused = expect(
+        &s.call("books", "POST", &format!("{one}/bills"), Some(no_bill)),
+        400,
+        1001,
+    );
+    assert_eq!(refused["issues"][0]["path"], json!(["bills", 0, "bill_id"]));
+
+    for (action, status) in [
+        ("submit", "pending_approval"),
+        ("approve", "approved"),
+        ("status/void", "void"),
+        ("status/open", "open"),
+    ] {
+        s.call("books", "POST", &format!("{one}/{action}"), None);
+        assert_eq!(credit()["status"], status, "{action}");
+    }
+
+    let c = expect(
+        &s.call(
+            "books",
+            "POST",
+            &format!("{one}/comments"),
+            Some(json!({"description": "Checked"})),
+        ),
+        201,
+        0,
+    );
+    let comment = id(&c["comment"]["comment_id"]);
+    assert_eq!(credit()["comments"][0]["description"], "Checked");
+    expect(
+        &s.call(
+            "books",
+            "DELETE",
+            &format!("{one}/comments/{comment}"),
+            None,
+        ),
+        200,
+        0,
+    );
+    let left = expect(
+        &s.call("books", "GET", &format!("{one}/comments"), None),
+        200,
+        0,
+    );
+    assert_eq!(left["comments"], json!([]));
+
+    let updated = expect(
+        &s.call(
+            "books",
+            "PUT",
+            &one,
+            Some(json!({"line_items": [{"name": "Desk", "rate": 200}]})),
+        ),
+        200,
+        0,
+    );
+    assert_eq!(
+        (
+            &updated["vendor_credit"]["total"],
+            &updated["vendor_credit"]["balance"]
+        ),
+        (&json!(200), &json!(130))
+    );
+    expect(&s.call("books", "DELETE", &one, None), 200, 0);
+    expect(&s.call("books", "GET", &one, None), 404, 1002);
+    expect(
+        &s.call("books", "GET", &format!("{one}/bills"), None),
         404,
         1002,
     );
