@@ -55,7 +55,9 @@ pub const HANDLERS: &[(&str, Handler)] = &[
 /// The documented errors that come before the generic rules: 4031 and 20004.
 pub fn precheck(op_id: &str, params: &Record) -> Option<ApiError> {
     match op_id {
-        "createRecurringInvoice" | "updateRecurringInvoice" => {
+        "createRecurringInvoice"
+        | "updateRecurringInvoice"
+        | "updateRecurringInvoiceByUniqueField" => {
             let named = params
                 .get("recurrence_name")
                 .and_then(Value::as_str)
@@ -930,6 +932,18 @@ mod tests {
         );
         let e = precheck("createProject", &p(json!({"tasks": [{"rate": -2}]}))).unwrap();
         assert!(e.message.contains("tasks[0].rate"), "{}", e.message);
+        assert_eq!(
+            code_of("updateRecurringInvoiceByUniqueField", json!({})),
+            Some((400, 4031))
+        );
+        assert_eq!(
+            code_of("updateProjectUser", json!({"cost_rate": "-1"})),
+            Some((400, 20004))
+        );
+        assert_eq!(
+            code_of("addProjectUsers", json!({"users": [{"rate": -2}]})),
+            Some((400, 20004))
+        );
         assert!(precheck("listProjects", &p(json!({"rate": -1}))).is_none());
     }
 }
