@@ -586,38 +586,49 @@ catalog! {
     deleteProject: op(Invoice, DELETE, "/projects/{project_id}", "SvcInvoice.projects.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     cloneProject: op(Invoice, POST, "/projects/{project_id}/clone", "SvcInvoice.projects.CREATE").vendor().key(&["project"])
+        .rules(&crate::validate::invoice::CLONE_PROJECT)
         .ts("ProjectCloneInput", "Project");
     markProjectActive: op(Invoice, POST, "/projects/{project_id}/active", "SvcInvoice.projects.CREATE").vendor().empty()
         .ts("QueryParams", "Message");
     markProjectInactive: op(Invoice, POST, "/projects/{project_id}/inactive", "SvcInvoice.projects.CREATE").vendor().empty()
         .ts("QueryParams", "Message");
     updateProjectByUniqueField: op(Invoice, PUT, "/projects", "SvcInvoice.projects.UPDATE").vendor().headers(UNIQUE_FIELD_HEADERS).key(&["project"])
+        .rules(&crate::validate::invoice::UPDATE_PROJECT_BY_UNIQUE_FIELD)
         .ts("ProjectUniqueFieldUpdateInput", "Project");
     addProjectUsers: op(Invoice, POST, "/projects/{project_id}/users", "SvcInvoice.projects.CREATE").vendor().key(&["users"])
+        .rules(&crate::validate::invoice::ADD_PROJECT_USERS)
         .ts("ProjectUsersInput", "ProjectUser[]");
     inviteProjectUser: op(Invoice, POST, "/projects/{project_id}/users/invite", "SvcInvoice.projects.CREATE").vendor().key(&["users"])
-        .ts("ProjectUserInviteInput", "ProjectUser[]");
+        .rules(&crate::validate::invoice::INVITE_PROJECT_USER)
+        .ts("ProjectUserDetailsInput", "ProjectUser[]");
     listProjectUsers: op(Invoice, GET, "/projects/{project_id}/users", "SvcInvoice.projects.READ").vendor().list("users")
         .ts("QueryParams", "ProjectUser");
     getProjectUser: op(Invoice, GET, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.READ").vendor().key(&["user"])
         .ts("QueryParams", "ProjectUser");
     updateProjectUser: op(Invoice, PUT, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.UPDATE").vendor().key(&["users"])
-        .ts("ProjectUserInput", "ProjectUser[]");
+        .rules(&crate::validate::invoice::UPDATE_PROJECT_USER)
+        .ts("ProjectUserDetailsInput", "ProjectUser[]");
     listRecurringInvoices: op(Invoice, GET, "/recurringinvoices", "SvcInvoice.invoices.READ").vendor().list("recurring_invoices")
+        .rules(&crate::validate::invoice::LIST_RECURRING_INVOICES)
         .ts("RecurringInvoiceListQuery", "RecurringInvoice");
     getRecurringInvoice: op(Invoice, GET, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.READ").vendor().key(&["recurring_invoice"])
         .ts("QueryParams", "RecurringInvoice");
     updateRecurringInvoice: op(Invoice, PUT, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.UPDATE").vendor().key(&["recurring_invoice"])
+        .rules(&crate::validate::invoice::UPDATE_RECURRING_INVOICE)
         .ts("RecurringInvoiceInput", "RecurringInvoice");
     updateRecurringInvoiceByUniqueField: op(Invoice, PUT, "/recurringinvoices", "SvcInvoice.invoices.UPDATE").vendor().headers(UNIQUE_FIELD_HEADERS).key(&["recurring_invoice"])
+        .rules(&crate::validate::invoice::UPDATE_RECURRING_INVOICE_BY_UNIQUE_FIELD)
         .ts("RecurringInvoiceUniqueFieldUpdateInput", "RecurringInvoice");
     deleteRecurringInvoice: op(Invoice, DELETE, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     stopRecurringInvoice: op(Invoice, POST, "/recurringinvoices/{recurring_invoice_id}/status/stop", "SvcInvoice.invoices.CREATE").vendor().empty()
+        .rules(&crate::validate::invoice::CHANGE_RECURRING_INVOICE_STATUS)
         .ts("QueryParams", "Message");
     resumeRecurringInvoice: op(Invoice, POST, "/recurringinvoices/{recurring_invoice_id}/status/resume", "SvcInvoice.invoices.CREATE").vendor().empty()
+        .rules(&crate::validate::invoice::CHANGE_RECURRING_INVOICE_STATUS)
         .ts("QueryParams", "Message");
     updateRecurringInvoiceTemplate: op(Invoice, PUT, "/recurringinvoices/{recurring_invoice_id}/templates/{template_id}", "SvcInvoice.invoices.UPDATE").vendor().empty()
+        .rules(&crate::validate::invoice::UPDATE_RECURRING_INVOICE_TEMPLATE)
         .ts("QueryParams", "Message");
     listRecurringInvoiceHistory: op(Invoice, GET, "/recurringinvoices/{recurring_invoice_id}/comments", "SvcInvoice.invoices.READ").vendor().list("comments")
         .ts("QueryParams", "RecurringInvoiceHistoryEntry");

@@ -6,8 +6,8 @@ use crate::error::{issue, required, ApiError};
 use crate::list::{self, num, Cmp};
 use crate::record::{defaults, id_text, json_obj, patch, same_id, stamp, Record};
 use crate::resource::{
-    ACCOUNT, CREDITED_BILL, CURRENCY, EXPENSE, FIXED_ASSET, JOURNAL, REFUND, VENDOR_CREDIT,
-    VENDOR_CREDIT_COMMENT,
+    Resource, ACCOUNT, CREDITED_BILL, CURRENCY, EXPENSE, FIXED_ASSET, JOURNAL, REFUND,
+    VENDOR_CREDIT, VENDOR_CREDIT_COMMENT,
 };
 use crate::store::{Ids, Org, Receipt, Store};
 use crate::time;
@@ -567,56 +567,88 @@ fn has_custom_value(rec: &Record, key: &str, value: &str) -> bool {
     })
 }
 
-fn update_expense_by_unique_field(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let key = req.params.get(UNIQUE_PARAMS[0]).map(text_of);
-    let value = req.params.get(UNIQUE_PARAMS[1]).map(text_of);
-    let (Some(key), Some(value)) = (key, value) else {
-        let missing = UNIQUE_PARAMS[..2]
+/// The params of an update by a unique custom field: the field's name and value, whether a record
+/// is created when none matches, and the body without the three header params.
+pub struct UniqueField {
+    pub key: String,
+    pub value: String,
+    pub upsert: bool,
+    pub body: Record,
+}
+
+impl UniqueField {
+    pub fn of(params: &Record) -> Result<UniqueField, ApiError> {
+        let key = params.get(UNIQUE_PARAMS[0]).map(text_of);
+        let value = params.get(UNIQUE_PARAMS[1]).map(text_of);
+        let (Some(key), Some(value)) = (key, value) else {
+            let missing = UNIQUE_PARAMS[..2]
+                .iter()
+                .filter(|p| !params.contains_key(**p))
+                .map(|p| required(p))
+                .collect();
+            return Err(ApiError::invalid(missing));
+        };
+        let upsert = params
+            .get(UNIQUE_PARAMS[2])
+            .is_some_and(|v| text_of(v) == "true");
+        let body = params
             .iter()
-            .filter(|p| !req.params.contains_key(**p))
-            .map(|p| required(p))
+            .filter(|(k, _)| !UNIQUE_PARAMS.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        return Err(ApiError::invalid(missing));
-    };
-    let upsert = req
-        .params
-        .get(UNIQUE_PARAMS[2])
-        .is_some_and(|v| text_of(v) == "true");
-    let body: Record = req
-        .params
-        .iter()
-        .filter(|(k, _)| !UNIQUE_PARAMS.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
+        Ok(UniqueField {
+            key,
+            value,
+            upsert,
+            body,
+        })
+    }
+
+    /// The id of the first record of `res` whose custom field holds the value.
+    pub fn find(&self, org: &Org, res: &Resource) -> Option<String> {
+        org.rows(res.table)
+            .iter()
+            .find(|r| has_custom_value(r, &self.key, &self.value))
+            .and_then(|r| r.get(res.id))
+            .and_then(id_text)
+    }
+
+    /// Checks the body against the rules of `create` before an upsert creates a record.
+    pub fn check_create(&self, create: &str) -> Result<(), ApiError> {
+        let op = svc_sdk::catalog::find(create).expect("the create is in the catalog");
+        let issues = svc_sdk::validate::validate(op, &Value::Object(self.body.clone()));
+        match issues.is_empty() {
+            true => Ok(()),
+            false => Err(ApiError::invalid(issues)),
+        }
+    }
+
+    /// The answer when no record matches and none is to be created.
+    pub fn not_found(&self, noun: &str) -> ApiError {
+        ApiError::not_found(format!(
+            "No {noun} has {:?} in its custom field {:?}.",
+            svc_sdk::error::shorten(&self.value),
+            svc_sdk::error::shorten(&self.key)
+        ))
+    }
+}
+
+fn update_expense_by_unique_field(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let unique = UniqueField::of(req.params)?;
     let (org, ids) = store.open(req.org)?;
-    let found = org
-        .rows(EXPENSE.table)
-        .iter()
-        .find(|r| has_custom_value(r, &key, &value))
-        .and_then(|r| r.get("expense_id"))
-        .and_then(id_text);
-    match found {
+    match unique.find(org, &EXPENSE) {
         Some(id) => Ok(Reply::ok(
             "The expense has been updated.",
-            org.update(&EXPENSE, &id, None, &patch(&body, req.now_ms))?,
+            org.update(&EXPENSE, &id, None, &patch(&unique.body, req.now_ms))?,
         )),
-        None if upsert => {
-            let create =
-                svc_sdk::catalog::find("createExpense").expect("createExpense is in the catalog");
-            let issues = svc_sdk::validate::validate(create, &Value::Object(body.clone()));
-            if !issues.is_empty() {
-                return Err(ApiError::invalid(issues));
-            }
+        None if unique.upsert => {
+            unique.check_create("createExpense")?;
             Ok(Reply::created(
                 "The expense has been recorded.",
-                insert_expense(org, ids, &body, req.now_ms),
+                insert_expense(org, ids, &unique.body, req.now_ms),
             ))
         }
-        None => Err(ApiError::not_found(format!(
-            "No expense has {:?} in its custom field {:?}.",
-            svc_sdk::error::shorten(&value),
-            svc_sdk::error::shorten(&key)
-        ))),
+        None => Err(unique.not_found("expense")),
     }
 }
 

@@ -1,13 +1,14 @@
 //! Invoicing: currencies, projects (users, comments, invoices, the extra delete), recurring invoices.
 
+use crate::books::UniqueField;
 use crate::call::{Handler, Reply, Req};
 use crate::common::{self, currency_code, price_lines, USER_ID, USER_NAME};
 use crate::error::{code, required, ApiError};
 use crate::list::{self, num};
 use crate::record::{defaults, id_text, json_obj, merge, patch, same_id, stamp, Record};
 use crate::resource::{
-    COMMENT, CURRENCY, EXPENSE, JOURNAL, PROJECT, PROJECT_INVOICE, RECURRING_INVOICE, TASK, USER,
-    VENDOR_CREDIT,
+    COMMENT, CURRENCY, EXPENSE, JOURNAL, PROJECT, PROJECT_INVOICE, RECURRING_INVOICE,
+    RECURRING_INVOICE_HISTORY, TASK, USER, VENDOR_CREDIT,
 };
 use crate::store::{Ids, Org, Store};
 use crate::time;
@@ -20,18 +21,43 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("deleteCurrency", delete_currency),
     ("createProject", create_project),
     ("listProjects", list_projects),
+    ("getProject", get_project),
     ("updateProject", update_project),
+    ("updateProjectByUniqueField", update_project_by_unique_field),
+    ("cloneProject", clone_project),
+    ("markProjectActive", mark_project_active),
+    ("markProjectInactive", mark_project_inactive),
+    ("addProjectUsers", add_project_users),
+    ("inviteProjectUser", invite_project_user),
+    ("listProjectUsers", list_project_users),
+    ("getProjectUser", get_project_user),
+    ("updateProjectUser", update_project_user),
     ("removeProjectUser", remove_project_user),
     ("addProjectComment", add_project_comment),
     ("listProjectInvoices", list_project_invoices),
     ("createRecurringInvoice", create_recurring_invoice),
+    ("listRecurringInvoices", list_recurring_invoices),
+    ("updateRecurringInvoice", update_recurring_invoice),
+    (
+        "updateRecurringInvoiceByUniqueField",
+        update_recurring_invoice_by_unique_field,
+    ),
+    ("deleteRecurringInvoice", delete_recurring_invoice),
+    ("stopRecurringInvoice", stop_recurring_invoice),
+    ("resumeRecurringInvoice", resume_recurring_invoice),
+    (
+        "updateRecurringInvoiceTemplate",
+        update_recurring_invoice_template,
+    ),
     ("deleteProject", delete_project),
 ];
 
 /// The documented errors that come before the generic rules: 4031 and 20004.
 pub fn precheck(op_id: &str, params: &Record) -> Option<ApiError> {
     match op_id {
-        "createRecurringInvoice" => {
+        "createRecurringInvoice"
+        | "updateRecurringInvoice"
+        | "updateRecurringInvoiceByUniqueField" => {
             let named = params
                 .get("recurrence_name")
                 .and_then(Value::as_str)
@@ -43,7 +69,12 @@ pub fn precheck(op_id: &str, params: &Record) -> Option<ApiError> {
                 )
             })
         }
-        "createProject" | "updateProject" => negative_amount(params).map(|field| {
+        "createProject"
+        | "updateProject"
+        | "updateProjectByUniqueField"
+        | "addProjectUsers"
+        | "inviteProjectUser"
+        | "updateProjectUser" => negative_amount(params).map(|field| {
             ApiError::bad(
                 code::NEGATIVE_AMOUNT,
                 format!("{field} of a project may not be negative."),
@@ -327,11 +358,22 @@ fn list_projects(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     Ok(list::page(rows, req.params))
 }
 
-fn update_project(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, ids) = store.open(req.org)?;
-    let id = req.path("project_id");
+fn get_project(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let org = store.read(req.org)?;
+    let rec = org.get(&PROJECT, req.path("project_id"), None)?.clone();
+    Ok(Reply::ok("success", render_project(org, rec)))
+}
+
+/// Merges an update into a project: its fields, its tasks, and its users by `user_id`.
+fn apply_project_update(
+    org: &mut Org,
+    ids: &Ids,
+    id: &str,
+    params: &Record,
+    now_ms: i64,
+) -> Result<Record, ApiError> {
     let current = org.get(&PROJECT, id, None)?.clone();
-    let mut p = patch(req.params, req.now_ms);
+    let mut p = patch(params, now_ms);
     let tasks = objects(p.remove("tasks").as_ref());
     let mut extra = objects(p.remove("users").as_ref());
     if let Some(user) = p.get("user_id").cloned() {
@@ -343,11 +385,208 @@ fn update_project(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
         Value::Array(users.into_iter().map(Value::Object).collect()),
     );
     numeric_rate(&mut p);
-    save_tasks(org, ids, id, tasks, req.now_ms)?;
+    save_tasks(org, ids, id, tasks, now_ms)?;
     let rec = org.update(&PROJECT, id, None, &p)?;
+    Ok(render_project(org, rec))
+}
+
+fn update_project(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let rec = apply_project_update(org, ids, req.path("project_id"), req.params, req.now_ms)?;
+    Ok(Reply::ok("The project has been updated.", rec))
+}
+
+fn update_project_by_unique_field(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let unique = UniqueField::of(req.params)?;
+    let (org, ids) = store.open(req.org)?;
+    match unique.find(org, &PROJECT) {
+        Some(id) => Ok(Reply::ok(
+            "The project information has been updated.",
+            apply_project_update(org, ids, &id, &unique.body, req.now_ms)?,
+        )),
+        None if unique.upsert => {
+            unique.check_create("createProject")?;
+            Ok(Reply::created(
+                "The project has been created.",
+                insert_project(org, ids, &unique.body, req.now_ms)?,
+            ))
+        }
+        None => Err(unique.not_found("project")),
+    }
+}
+
+/// Fields of a project that a clone does not take over: its identity, times, totals and status.
+const NOT_CLONED: &[&str] = &[
+    "project_id",
+    "created_time",
+    "last_modified_time",
+    "status",
+    "total_hours",
+    "billed_hours",
+    "un_billed_hours",
+    "billable_hours",
+    "non_billable_hours",
+    "total_amount",
+    "billed_amount",
+    "un_billed_amount",
+    "billable_amount",
+    "non_billable_amount",
+];
+
+/// A new project with the source's fields, users and tasks (new task ids), and the given name
+/// and description.
+fn clone_project(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let source = req.path("project_id");
+    let mut fields = org.get(&PROJECT, source, None)?.clone();
+    fields.retain(|k, _| !NOT_CLONED.contains(&k.as_str()));
+    let tasks: Vec<Value> = org
+        .list(&TASK, Some(source))
+        .iter()
+        .map(|t| {
+            Value::Object(list::pick(
+                t,
+                &["task_name", "description", "rate", "budget_hours"],
+            ))
+        })
+        .collect();
+    fields.insert("tasks".into(), Value::Array(tasks));
+    merge(&mut fields, req.params, &[]);
     Ok(Reply::ok(
-        "The project has been updated.",
-        render_project(org, rec),
+        "Project has been cloned successfully.",
+        insert_project(org, ids, &fields, req.now_ms)?,
+    ))
+}
+
+fn set_project_status(req: &Req, store: &mut Store, status: &str) -> Result<(), ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let p = patch(&json_obj(json!({ "status": status })), req.now_ms);
+    org.update(&PROJECT, req.path("project_id"), None, &p)?;
+    Ok(())
+}
+
+fn mark_project_active(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    set_project_status(req, store, "active")?;
+    Ok(Reply::done(
+        "The selected Projects have been marked as active.",
+    ))
+}
+
+fn mark_project_inactive(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    set_project_status(req, store, "inactive")?;
+    Ok(Reply::done(
+        "The selected projects have been marked as inactive.",
+    ))
+}
+
+// ---- the users of a project: kept in the project's record (`users`)
+
+/// The users of a project (1002 when the project does not exist).
+fn users_of(org: &Org, project: &str) -> Result<Vec<Record>, ApiError> {
+    Ok(objects(org.get(&PROJECT, project, None)?.get("users")))
+}
+
+fn save_users(org: &mut Org, project: &str, users: &[Record], now_ms: i64) -> Result<(), ApiError> {
+    let list: Vec<Value> = users.iter().cloned().map(Value::Object).collect();
+    let p = patch(&json_obj(json!({ "users": list })), now_ms);
+    org.update(&PROJECT, project, None, &p)?;
+    Ok(())
+}
+
+fn user_not_on_project(user: &str) -> ApiError {
+    ApiError::not_found(format!(
+        "The user {:?} is not on this project.",
+        svc_sdk::error::shorten(user)
+    ))
+}
+
+/// Merges users into a project; returns them as stored, in the order given.
+fn put_users(
+    org: &mut Org,
+    project: &str,
+    given: Vec<Record>,
+    now_ms: i64,
+) -> Result<Vec<Value>, ApiError> {
+    let wanted: Vec<String> = given
+        .iter()
+        .filter_map(|u| u.get("user_id").and_then(id_text))
+        .collect();
+    let users = merge_users(org, users_of(org, project)?, given);
+    save_users(org, project, &users, now_ms)?;
+    Ok(wanted
+        .iter()
+        .filter_map(|id| users.iter().find(|u| same_id(u.get("user_id"), id)))
+        .cloned()
+        .map(Value::Object)
+        .collect())
+}
+
+fn add_project_users(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let mut given = objects(req.params.get("users"));
+    if let Some(rate) = req.params.get("cost_rate") {
+        for u in &mut given {
+            u.entry("cost_rate").or_insert(rate.clone());
+        }
+    }
+    let added = put_users(org, req.path("project_id"), given, req.now_ms)?;
+    Ok(Reply::created("Users added", Value::Array(added)))
+}
+
+/// Adds a user to the organization (or finds one by `email`) and puts it on the project.
+fn invite_project_user(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let project = req.path("project_id");
+    org.exists(&PROJECT, project)?;
+    let known = req
+        .text("email")
+        .and_then(|e| org.lookup(USER.table, "email", e))
+        .and_then(|u| u.get(USER.id).cloned());
+    let id = match known {
+        Some(id) => id,
+        None => {
+            let fields = list::pick(req.params, &["user_name", "email", "user_role"]);
+            org.insert(&USER, ids.next(&USER), fields, None)[USER.id].clone()
+        }
+    };
+    let mut user = req.params.clone();
+    user.insert("user_id".into(), id);
+    let added = put_users(org, project, vec![user], req.now_ms)?;
+    Ok(Reply::created(
+        "The staff has been added.",
+        Value::Array(added),
+    ))
+}
+
+fn list_project_users(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let users = users_of(store.read(req.org)?, req.path("project_id"))?;
+    Ok(list::page(users, req.params))
+}
+
+fn get_project_user(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let user = req.path("user_id");
+    let users = users_of(store.read(req.org)?, req.path("project_id"))?;
+    let found = users
+        .into_iter()
+        .find(|u| same_id(u.get("user_id"), user))
+        .ok_or_else(|| user_not_on_project(user))?;
+    Ok(Reply::ok("success", found))
+}
+
+fn update_project_user(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let (project, user) = (req.path("project_id"), req.path("user_id"));
+    let mut users = users_of(org, project)?;
+    let found = users
+        .iter_mut()
+        .find(|u| same_id(u.get("user_id"), user))
+        .ok_or_else(|| user_not_on_project(user))?;
+    merge(found, req.params, &["user_id"]);
+    let updated = found.clone();
+    save_users(org, project, &users, req.now_ms)?;
+    Ok(Reply::ok(
+        "The staff information has been updated.",
+        json!([updated]),
     ))
 }
 
@@ -421,28 +660,67 @@ fn delete_project(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
 
 // ---- recurring invoices
 
-fn create_recurring_invoice(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, ids) = store.open(req.org)?;
-    let name = req.text("recurrence_name").unwrap_or_default();
-    let taken = org
-        .rows(RECURRING_INVOICE.table)
-        .iter()
-        .any(|r| r.get("recurrence_name").and_then(Value::as_str) == Some(name));
-    if taken {
-        return Err(ApiError::bad(
+fn ensure_unique_name(org: &Org, name: &str, except: Option<&str>) -> Result<(), ApiError> {
+    let taken = org.rows(RECURRING_INVOICE.table).iter().any(|r| {
+        r.get("recurrence_name").and_then(Value::as_str) == Some(name)
+            && !except.is_some_and(|id| same_id(r.get(RECURRING_INVOICE.id), id))
+    });
+    match taken {
+        true => Err(ApiError::bad(
             code::DUPLICATE,
             format!(
                 "A recurring invoice named {:?} already exists.",
                 svc_sdk::error::shorten(name)
             ),
-        ));
+        )),
+        false => Ok(()),
     }
-    let mut rec = req.params.clone();
+}
+
+/// Writes what happened to a recurring invoice into its history.
+fn record_history(
+    org: &mut Org,
+    ids: &Ids,
+    id: &str,
+    operation: &str,
+    description: &str,
+    now_ms: i64,
+) {
+    let entry = json_obj(json!({
+        "comment_description": description,
+        "commented_by_id": USER_ID,
+        "commented_by": USER_NAME,
+        "comment_type": "system",
+        "operation_type": operation,
+        "date": time::date(now_ms),
+        "date_description": "few seconds ago",
+        "time": time::time_of_day(now_ms),
+    }));
+    org.insert(
+        &RECURRING_INVOICE_HISTORY,
+        ids.next(&RECURRING_INVOICE_HISTORY),
+        entry,
+        Some(id),
+    );
+}
+
+fn insert_recurring_invoice(
+    org: &mut Org,
+    ids: &Ids,
+    fields: &Record,
+    now_ms: i64,
+) -> Result<Record, ApiError> {
+    let name = fields
+        .get("recurrence_name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    ensure_unique_name(org, name, None)?;
+    let mut rec = fields.clone();
     let total = price_lines(&mut rec, ids);
     let start = rec
         .get("start_date")
         .cloned()
-        .unwrap_or_else(|| time::date(req.now_ms).into());
+        .unwrap_or_else(|| time::date(now_ms).into());
     defaults(
         &mut rec,
         json!({
@@ -455,11 +733,161 @@ fn create_recurring_invoice(store: &mut Store, req: &Req) -> Result<Reply, ApiEr
             "total": num(total),
         }),
     );
-    stamp(&mut rec, req.now_ms, true);
+    stamp(&mut rec, now_ms, true);
     let rec = org.insert(&RECURRING_INVOICE, ids.next(&RECURRING_INVOICE), rec, None);
+    let id = rec
+        .get(RECURRING_INVOICE.id)
+        .and_then(id_text)
+        .unwrap_or_default();
+    record_history(org, ids, &id, "Added", "Recurring Invoice created", now_ms);
+    Ok(rec)
+}
+
+fn create_recurring_invoice(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
     Ok(Reply::created(
         "The recurring invoice has been created.",
-        rec,
+        insert_recurring_invoice(org, ids, req.params, req.now_ms)?,
+    ))
+}
+
+fn list_recurring_invoices(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let mut rows = store.read(req.org)?.list(&RECURRING_INVOICE, None);
+    for filter in ["status", "filter_by"] {
+        list::keep_status(
+            &mut rows,
+            "status",
+            list::filter_value(req.params, filter).as_deref(),
+        );
+    }
+    list::keep_equal(&mut rows, req.params, "customer_id");
+    if let Some(name) = req.text("recurrence_name").filter(|n| !n.is_empty()) {
+        rows.retain(|r| r.get("recurrence_name").and_then(Value::as_str) == Some(name));
+    }
+    list::sort(
+        &mut rows,
+        req.params,
+        &["created_time", "recurrence_name", "customer_name"],
+    );
+    Ok(list::page(rows, req.params))
+}
+
+/// Merges an update into a recurring invoice (its lines priced again) and records it.
+fn apply_recurring_update(
+    org: &mut Org,
+    ids: &Ids,
+    id: &str,
+    params: &Record,
+    now_ms: i64,
+) -> Result<Record, ApiError> {
+    org.exists(&RECURRING_INVOICE, id)?;
+    if let Some(name) = params.get("recurrence_name").and_then(Value::as_str) {
+        ensure_unique_name(org, name, Some(id))?;
+    }
+    let mut p = patch(params, now_ms);
+    if p.contains_key("line_items") {
+        let total = num(price_lines(&mut p, ids));
+        p.insert("sub_total".into(), total.clone());
+        p.insert("total".into(), total);
+    }
+    let rec = org.update(&RECURRING_INVOICE, id, None, &p)?;
+    record_history(org, ids, id, "Updated", "Recurring Invoice updated", now_ms);
+    Ok(rec)
+}
+
+fn update_recurring_invoice(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let id = req.path(RECURRING_INVOICE.id);
+    Ok(Reply::ok(
+        "The recurring invoice has been updated.",
+        apply_recurring_update(org, ids, id, req.params, req.now_ms)?,
+    ))
+}
+
+fn update_recurring_invoice_by_unique_field(
+    store: &mut Store,
+    req: &Req,
+) -> Result<Reply, ApiError> {
+    let unique = UniqueField::of(req.params)?;
+    let (org, ids) = store.open(req.org)?;
+    match unique.find(org, &RECURRING_INVOICE) {
+        Some(id) => Ok(Reply::ok(
+            "The recurring invoice has been updated.",
+            apply_recurring_update(org, ids, &id, &unique.body, req.now_ms)?,
+        )),
+        None if unique.upsert => {
+            unique.check_create("createRecurringInvoice")?;
+            Ok(Reply::created(
+                "The recurring invoice has been created.",
+                insert_recurring_invoice(org, ids, &unique.body, req.now_ms)?,
+            ))
+        }
+        None => Err(unique.not_found("recurring invoice")),
+    }
+}
+
+/// Removes the recurring invoice with its history.
+fn delete_recurring_invoice(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let id = req.path(RECURRING_INVOICE.id);
+    org.remove(&RECURRING_INVOICE, id, None)?;
+    org.rows_mut(RECURRING_INVOICE_HISTORY.table)
+        .retain(|r| !same_id(r.get(RECURRING_INVOICE.id), id));
+    Ok(Reply::done(
+        "The recurring invoice is deleted successfully.",
+    ))
+}
+
+/// Sets a recurring invoice's status and records it; the vendor answers 201.
+fn set_recurring_status(
+    store: &mut Store,
+    req: &Req,
+    status: &str,
+    operation: &str,
+    message: &str,
+) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let id = req.path(RECURRING_INVOICE.id);
+    let p = patch(&json_obj(json!({ "status": status })), req.now_ms);
+    org.update(&RECURRING_INVOICE, id, None, &p)?;
+    let description = format!("Recurring Invoice {}", operation.to_lowercase());
+    record_history(org, ids, id, operation, &description, req.now_ms);
+    let mut reply = Reply::done(message);
+    reply.status = 201;
+    Ok(reply)
+}
+
+fn stop_recurring_invoice(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    set_recurring_status(
+        store,
+        req,
+        "stopped",
+        "Stopped",
+        "The recurring invoice has been stopped.",
+    )
+}
+
+fn resume_recurring_invoice(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    set_recurring_status(
+        store,
+        req,
+        "active",
+        "Resumed",
+        "The recurring invoice has been resumed.",
+    )
+}
+
+/// Keeps the template of the path as the recurring invoice's `template_id`.
+fn update_recurring_invoice_template(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let id = req.path(RECURRING_INVOICE.id);
+    let template = req.path("template_id");
+    let p = patch(&json_obj(json!({ "template_id": template })), req.now_ms);
+    org.update(&RECURRING_INVOICE, id, None, &p)?;
+    let description = format!("Template {template} applied");
+    record_history(org, ids, id, "Updated", &description, req.now_ms);
+    Ok(Reply::done(
+        "The template of the recurring invoice has been updated.",
     ))
 }
 
@@ -504,6 +932,18 @@ mod tests {
         );
         let e = precheck("createProject", &p(json!({"tasks": [{"rate": -2}]}))).unwrap();
         assert!(e.message.contains("tasks[0].rate"), "{}", e.message);
+        assert_eq!(
+            code_of("updateRecurringInvoiceByUniqueField", json!({})),
+            Some((400, 4031))
+        );
+        assert_eq!(
+            code_of("updateProjectUser", json!({"cost_rate": "-1"})),
+            Some((400, 20004))
+        );
+        assert_eq!(
+            code_of("addProjectUsers", json!({"users": [{"rate": -2}]})),
+            Some((400, 20004))
+        );
         assert!(precheck("listProjects", &p(json!({"rate": -1}))).is_none());
     }
 }

@@ -75,6 +75,12 @@ pub const COMMENT: Resource =
 pub const PROJECT_INVOICE: Resource =
     Resource::new("/projects/{project_id}/invoices", "invoice_id").under("project_id");
 pub const RECURRING_INVOICE: Resource = Resource::new("/recurringinvoices", "recurring_invoice_id");
+/// What happened to a recurring invoice (its history, listed with its comments).
+pub const RECURRING_INVOICE_HISTORY: Resource = Resource::new(
+    "/recurringinvoices/{recurring_invoice_id}/comments",
+    "comment_id",
+)
+.under("recurring_invoice_id");
 pub const TASK: Resource =
     Resource::new("/projects/{project_id}/tasks", "task_id").under("project_id");
 pub const PLAN: Resource = Resource::new("/plans", "plan_code");
@@ -102,6 +108,7 @@ pub const NAMED: &[Resource] = &[
     COMMENT,
     PROJECT_INVOICE,
     RECURRING_INVOICE,
+    RECURRING_INVOICE_HISTORY,
     TASK,
     PLAN,
     EVENT,

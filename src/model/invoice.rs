@@ -289,6 +289,57 @@ wire! {
 }
 
 wire! {
+    /// Body of a project clone: the new project's name and description.
+    request ProjectCloneInput {
+        /// At most 100 characters.
+        project_name?: String,
+        /// At most 500 characters.
+        description?: String,
+    }
+}
+
+wire! {
+    /// Params of `updateProjectByUniqueField`: the project body plus the values of its three headers.
+    request ProjectUniqueFieldUpdateInput {
+        /// API name of the unique custom field (header X-Unique-Identifier-Key).
+        x_unique_identifier_key: String,
+        /// Its value (header X-Unique-Identifier-Value).
+        x_unique_identifier_value: String,
+        /// Create the project when none matches (header X-Upsert).
+        x_upsert?: bool,
+        #[serde(flatten)]
+        project: ProjectInput,
+    }
+}
+
+wire! {
+    /// Body of `addProjectUsers`: the organization's users to put on the project.
+    request ProjectUsersInput {
+        users?: Vec<ProjectUserInput>,
+        /// The cost rate of the users added.
+        #[tsify(type = "number | string")]
+        cost_rate?: serde_json::Value,
+    }
+}
+
+wire! {
+    /// Body of `inviteProjectUser` and `updateProjectUser`: a user's details on a project.
+    request ProjectUserDetailsInput {
+        /// At most 200 characters.
+        user_name?: String,
+        /// At most 100 characters.
+        email?: String,
+        user_role?: ProjectUserRole,
+        #[tsify(type = "number | string")]
+        rate?: serde_json::Value,
+        #[tsify(type = "number | string")]
+        budget_hours?: serde_json::Value,
+        #[tsify(type = "number | string")]
+        cost_rate?: serde_json::Value,
+    }
+}
+
+wire! {
     /// Body of a new project comment.
     request ProjectCommentInput {
         /// At most 500 characters.
@@ -563,10 +614,12 @@ wire! {
 }
 
 wire! {
-    /// A recurring invoice as returned by create.
+    /// A recurring invoice as returned by create, get, update and the list.
     response RecurringInvoice {
         recurring_invoice_id: Id,
         recurrence_name?: String,
+        /// `active`, or `stopped` once stopped.
+        status?: String,
         reference_number?: String,
         customer_id?: Id,
         customer_name?: String,
@@ -601,6 +654,64 @@ wire! {
     }
 }
 
+wire! {
+    /// Params of `updateRecurringInvoiceByUniqueField`: the recurring invoice body plus the values of its three headers.
+    request RecurringInvoiceUniqueFieldUpdateInput {
+        /// API name of the unique custom field (header X-Unique-Identifier-Key).
+        x_unique_identifier_key: String,
+        /// Its value (header X-Unique-Identifier-Value).
+        x_unique_identifier_value: String,
+        /// Create the recurring invoice when none matches (header X-Upsert).
+        x_upsert?: bool,
+        #[serde(flatten)]
+        recurring_invoice: RecurringInvoiceInput,
+    }
+}
+
+wire! {
+    /// Query of the recurring invoice list, as the vendor's example sends it.
+    request RecurringInvoiceListQuery {
+        recurrence_name?: String,
+        item_name?: String,
+        item_description?: String,
+        customer_name?: String,
+        line_item_id?: Id,
+        item_id?: Id,
+        tax_id?: Id,
+        notes?: String,
+        /// Dates `yyyy-mm-dd`.
+        start_date?: String,
+        end_date?: String,
+        customer_id?: Id,
+        /// `active`, or `stopped` once stopped.
+        status?: String,
+        filter_by?: String,
+        search_text?: String,
+        sort_column?: String,
+        page?: u32,
+        per_page?: u32,
+    }
+}
+
+wire! {
+    /// An entry of a recurring invoice's history: what happened to it, or a comment.
+    response RecurringInvoiceHistoryEntry {
+        comment_id: Id,
+        recurring_invoice_id?: Id,
+        comment_description?: String,
+        commented_by_id?: Id,
+        commented_by?: String,
+        /// `system` for what happened to it.
+        comment_type?: String,
+        operation_type?: String,
+        date?: String,
+        date_description?: String,
+        time?: String,
+        transaction_id?: Id,
+        transaction_type?: String,
+    }
+}
+
 /// The result types of this family's rows by the name the row gives, for the decoding test.
 #[cfg(test)]
 pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
@@ -610,6 +721,10 @@ pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
         crate::model::results::round_trip::<CurrencyListEntry>,
     ),
     ("Project", crate::model::results::round_trip::<Project>),
+    (
+        "ProjectUser",
+        crate::model::results::round_trip::<ProjectUser>,
+    ),
     (
         "ProjectComment",
         crate::model::results::round_trip::<ProjectComment>,
@@ -621,6 +736,10 @@ pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
     (
         "RecurringInvoice",
         crate::model::results::round_trip::<RecurringInvoice>,
+    ),
+    (
+        "RecurringInvoiceHistoryEntry",
+        crate::model::results::round_trip::<RecurringInvoiceHistoryEntry>,
     ),
 ];
 

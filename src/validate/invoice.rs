@@ -69,9 +69,16 @@ static PROJECT_USER: Schema = Schema {
 };
 static PROJECT_USER_MEMBER: Field = opt("", Kind::Obj(&PROJECT_USER));
 
-/// The update parameters equal the create parameters.
-const PROJECT_BODY: Schema = Schema {
-    fields: &[
+// The header params of an update by a unique custom field.
+const UNIQUE_KEY: Field = req("x_unique_identifier_key", Kind::Str);
+const UNIQUE_VALUE: Field = req("x_unique_identifier_value", Kind::Str);
+const UPSERT: Field = opt("x_upsert", Kind::BoolLike);
+
+/// The fields of a project body, after `$head`.
+macro_rules! project_fields {
+    ($($head:expr),* $(,)?) => {
+        &[
+        $($head,)*
         req("project_name", Kind::Str).with(&[Rule::MaxLen(100)]),
         req("customer_id", Kind::Id),
         req("user_id", Kind::Id),
@@ -85,12 +92,57 @@ const PROJECT_BODY: Schema = Schema {
         opt("budget_amount", Kind::StrOrNum),
         opt("tasks", Kind::Arr(&PROJECT_TASK_MEMBER)),
         opt("users", Kind::Arr(&PROJECT_USER_MEMBER)),
-    ],
+        ]
+    };
+}
+
+/// The update parameters equal the create parameters.
+const PROJECT_BODY: Schema = Schema {
+    fields: project_fields!(),
     checks: &[],
 };
 
 pub static CREATE_PROJECT: Schema = PROJECT_BODY;
 pub static UPDATE_PROJECT: Schema = PROJECT_BODY;
+
+/// The project body (as update and create send it) and the three header params.
+pub static UPDATE_PROJECT_BY_UNIQUE_FIELD: Schema = Schema {
+    fields: project_fields!(UNIQUE_KEY, UNIQUE_VALUE, UPSERT),
+    checks: &[],
+};
+
+/// The clone's name and description, with the limits of a project's.
+pub static CLONE_PROJECT: Schema = Schema {
+    fields: &[
+        opt("project_name", Kind::Str).with(&[Rule::MaxLen(100)]),
+        opt("description", Kind::Str).with(&[Rule::MaxLen(500)]),
+    ],
+    checks: &[],
+};
+
+pub static ADD_PROJECT_USERS: Schema = Schema {
+    fields: &[
+        opt("users", Kind::Arr(&PROJECT_USER_MEMBER)),
+        opt("cost_rate", Kind::StrOrNum),
+    ],
+    checks: &[],
+};
+
+/// A user's details on a project (invite and update), with the limits of the project's users.
+const PROJECT_USER_DETAILS: Schema = Schema {
+    fields: &[
+        opt("user_name", Kind::Str).with(&[Rule::MaxLen(200)]),
+        opt("email", Kind::Str).with(&[Rule::MaxLen(100)]),
+        opt("user_role", Kind::Str).with(&[Rule::OneOf(ProjectUserRole::VALUES)]),
+        opt("rate", Kind::StrOrNum),
+        opt("budget_hours", Kind::StrOrNum),
+        opt("cost_rate", Kind::StrOrNum),
+    ],
+    checks: &[],
+};
+
+pub static INVITE_PROJECT_USER: Schema = PROJECT_USER_DETAILS;
+pub static UPDATE_PROJECT_USER: Schema = PROJECT_USER_DETAILS;
 
 pub static LIST_PROJECTS: Schema = Schema {
     fields: &[
@@ -198,8 +250,11 @@ static CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&CUSTOM_FIELD));
 
 static ID_MEMBER: Field = opt("", Kind::Id);
 
-pub static CREATE_RECURRING_INVOICE: Schema = Schema {
-    fields: &[
+/// The fields of a recurring invoice body, after `$head`.
+macro_rules! recurring_invoice_fields {
+    ($($head:expr),* $(,)?) => {
+        &[
+        $($head,)*
         req("recurrence_name", Kind::Str).with(&[Rule::MaxLen(100)]),
         req("customer_id", Kind::Id),
         req("recurrence_frequency", Kind::Str),
@@ -229,6 +284,59 @@ pub static CREATE_RECURRING_INVOICE: Schema = Schema {
         opt("tax_authority_id", Kind::Id),
         opt("tax_exemption_id", Kind::Id),
         opt("line_items", Kind::Arr(&RECURRING_LINE_MEMBER)),
+        ]
+    };
+}
+
+/// The vendor's update sends the create's model.
+const RECURRING_INVOICE_BODY: Schema = Schema {
+    fields: recurring_invoice_fields!(),
+    checks: &[],
+};
+
+pub static CREATE_RECURRING_INVOICE: Schema = RECURRING_INVOICE_BODY;
+pub static UPDATE_RECURRING_INVOICE: Schema = RECURRING_INVOICE_BODY;
+
+/// The recurring invoice body and the three header params.
+pub static UPDATE_RECURRING_INVOICE_BY_UNIQUE_FIELD: Schema = Schema {
+    fields: recurring_invoice_fields!(UNIQUE_KEY, UNIQUE_VALUE, UPSERT),
+    checks: &[],
+};
+
+/// Field types of the vendor's example query.
+pub static LIST_RECURRING_INVOICES: Schema = Schema {
+    fields: &[
+        opt("recurrence_name", Kind::Str),
+        opt("item_name", Kind::Str),
+        opt("item_description", Kind::Str),
+        opt("customer_name", Kind::Str),
+        opt("line_item_id", Kind::Id),
+        opt("item_id", Kind::Id),
+        opt("tax_id", Kind::Id),
+        opt("notes", Kind::Str),
+        opt("start_date", Kind::Str).with(DATE),
+        opt("end_date", Kind::Str).with(DATE),
+        opt("customer_id", Kind::Id),
+        opt("status", Kind::Str),
+        opt("filter_by", Kind::Str),
+        opt("search_text", Kind::Str),
+        opt("sort_column", Kind::Str),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[],
+};
+
+/// Stop and resume: the vendor's example repeats the id in the body.
+pub static CHANGE_RECURRING_INVOICE_STATUS: Schema = Schema {
+    fields: &[opt("recurring_invoice_id", Kind::Id)],
+    checks: &[],
+};
+
+pub static UPDATE_RECURRING_INVOICE_TEMPLATE: Schema = Schema {
+    fields: &[
+        opt("recurring_invoice_id", Kind::Id),
+        opt("template_id", Kind::Id),
     ],
     checks: &[],
 };
@@ -409,8 +517,56 @@ mod tests {
                 "books-as-invoice__create_recurring_invoice.json",
                 &CREATE_RECURRING_INVOICE,
             ),
+            ("books-as-invoice__clone_project.json", &CLONE_PROJECT),
+            (
+                "books-as-invoice__add_project_user.json",
+                &ADD_PROJECT_USERS,
+            ),
+            (
+                "books-as-invoice__invite_project_user.json",
+                &INVITE_PROJECT_USER,
+            ),
+            (
+                "books-as-invoice__update_project_user.json",
+                &UPDATE_PROJECT_USER,
+            ),
+            (
+                "books-as-invoice__list_recurring_invoices.json",
+                &LIST_RECURRING_INVOICES,
+            ),
+            (
+                "books-as-invoice__update_recurring_invoice.json",
+                &UPDATE_RECURRING_INVOICE,
+            ),
+            (
+                "books-as-invoice__stop_recurring_invoice.json",
+                &CHANGE_RECURRING_INVOICE_STATUS,
+            ),
+            (
+                "books-as-invoice__resume_recurring_invoice.json",
+                &CHANGE_RECURRING_INVOICE_STATUS,
+            ),
+            (
+                "books-as-invoice__update_recurring_invoice_template.json",
+                &UPDATE_RECURRING_INVOICE_TEMPLATE,
+            ),
         ] {
             vendor_request_passes(file, schema);
+        }
+        for id in [
+            "updateProjectByUniqueField",
+            "updateRecurringInvoiceByUniqueField",
+        ] {
+            let op = find(id).unwrap();
+            let sample = crate::examples::sample(op);
+            assert!(sample.vendor.is_some(), "{id}");
+            let found = issues(op.params, &sample.params);
+            assert!(
+                found
+                    .iter()
+                    .all(|i| crate::validate::testing::json_path(i).contains("avatax")),
+                "{id}: the body and its headers pass but for placeholders: {found:#?}"
+            );
         }
     }
 
@@ -523,7 +679,73 @@ mod tests {
         crate::validate::testing::expect_one(&found, json!(["page"]), IssueCode::OutOfRange, range);
     }
 
+    fn unique_project() -> Value {
+        let mut p = project();
+        p["x_unique_identifier_key"] = json!("cf_unique_cf");
+        p["x_unique_identifier_value"] = json!("unique Value");
+        p["x_upsert"] = json!(true);
+        p
+    }
+
+    fn unique_recurring_invoice() -> Value {
+        let mut r = recurring_invoice();
+        r["x_unique_identifier_key"] = json!("cf_unique_cf");
+        r["x_unique_identifier_value"] = json!("unique Value");
+        r
+    }
+
+    fn user_details() -> Value {
+        json!({"user_name": "John David", "email": "johndavid@example.com", "user_role": "admin", "rate": 5000, "budget_hours": "0", "cost_rate": "10.00"})
+    }
+
     edge! {
+        // vendor rows of projects
+        clone_name_100_passes / clone_name_101_fails:
+            CLONE_PROJECT, json!({"project_name": "N"}), ["project_name"], ("p".repeat(100)) => ("p".repeat(101)), TooLong {"maximum": 100};
+        clone_description_500_passes / clone_description_501_fails:
+            CLONE_PROJECT, json!({"project_name": "N"}), ["description"], ("d".repeat(500)) => ("d".repeat(501)), TooLong {"maximum": 500};
+        unique_project_key_given_passes / unique_project_key_missing_fails:
+            UPDATE_PROJECT_BY_UNIQUE_FIELD, unique_project(), ["x_unique_identifier_key"], "cf_ref" => null, Required {};
+        unique_project_value_given_passes / unique_project_value_blank_fails:
+            UPDATE_PROJECT_BY_UNIQUE_FIELD, unique_project(), ["x_unique_identifier_value"], "P-1" => "", Required {};
+        unique_project_upsert_text_passes / unique_project_upsert_word_fails:
+            UPDATE_PROJECT_BY_UNIQUE_FIELD, unique_project(), ["x_upsert"], "false" => "yes", InvalidType {"expected": "boolean"};
+        unique_project_name_100_passes / unique_project_name_101_fails:
+            UPDATE_PROJECT_BY_UNIQUE_FIELD, unique_project(), ["project_name"], ("p".repeat(100)) => ("p".repeat(101)), TooLong {"maximum": 100};
+        added_user_id_present_passes / added_user_id_missing_fails:
+            ADD_PROJECT_USERS, json!({"users": [{"user_id": "460000000024003"}]}), ["users", 0, "user_id"], 460000000024003u64 => null, Required {};
+        added_cost_rate_string_passes / added_cost_rate_boolean_fails:
+            ADD_PROJECT_USERS, json!({"users": []}), ["cost_rate"], "10.00" => true, InvalidType {"expected": "string or number"};
+        invited_name_200_passes / invited_name_201_fails:
+            INVITE_PROJECT_USER, user_details(), ["user_name"], ("u".repeat(200)) => ("u".repeat(201)), TooLong {"maximum": 200};
+        invited_email_100_passes / invited_email_101_fails:
+            INVITE_PROJECT_USER, user_details(), ["email"], ("e".repeat(100)) => ("e".repeat(101)), TooLong {"maximum": 100};
+        updated_user_role_listed_passes / updated_user_role_unlisted_fails:
+            UPDATE_PROJECT_USER, user_details(), ["user_role"], "staff" => "owner",
+            InvalidValue {"allowed": ["staff", "admin", "timesheetstaff"]};
+        updated_user_rate_number_passes / updated_user_rate_boolean_fails:
+            UPDATE_PROJECT_USER, user_details(), ["rate"], 12.5 => false, InvalidType {"expected": "string or number"};
+
+        // vendor rows of recurring invoices
+        update_recurrence_name_100_passes / update_recurrence_name_101_fails:
+            UPDATE_RECURRING_INVOICE, recurring_invoice(), ["recurrence_name"], ("r".repeat(100)) => ("r".repeat(101)), TooLong {"maximum": 100};
+        update_recurring_customer_id_present_passes / update_recurring_customer_id_missing_fails:
+            UPDATE_RECURRING_INVOICE, recurring_invoice(), ["customer_id"], "903000000000099" => null, Required {};
+        unique_recurring_key_given_passes / unique_recurring_key_missing_fails:
+            UPDATE_RECURRING_INVOICE_BY_UNIQUE_FIELD, unique_recurring_invoice(), ["x_unique_identifier_key"], "cf_ref" => null, Required {};
+        unique_recurring_avatax_25_passes / unique_recurring_avatax_26_fails:
+            UPDATE_RECURRING_INVOICE_BY_UNIQUE_FIELD, unique_recurring_invoice(), ["avatax_use_code"], ("a".repeat(25)) => ("a".repeat(26)), TooLong {"maximum": 25};
+        recurring_list_start_date_passes / recurring_list_start_date_slashes_fail:
+            LIST_RECURRING_INVOICES, list_query(), ["start_date"], "2016-06-12" => "12/06/2016", InvalidFormat {"format": "date"};
+        recurring_list_customer_id_passes / recurring_list_customer_id_empty_fails:
+            LIST_RECURRING_INVOICES, list_query(), ["customer_id"], 903000000000099u64 => "", InvalidType {"expected": "id (string or integer)"};
+        recurring_list_page_1_passes / recurring_list_page_0_fails:
+            LIST_RECURRING_INVOICES, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+        stop_id_given_passes / stop_id_boolean_fails:
+            CHANGE_RECURRING_INVOICE_STATUS, json!({}), ["recurring_invoice_id"], "90300000072369" => true, InvalidType {"expected": "id (string or integer)"};
+        template_id_given_passes / template_id_boolean_fails:
+            UPDATE_RECURRING_INVOICE_TEMPLATE, json!({}), ["template_id"], 90300043563547u64 => false, InvalidType {"expected": "id (string or integer)"};
+
         // currencies
         price_precision_integer_passes / price_precision_fraction_fails:
             CREATE_CURRENCY, currency(), ["price_precision"], 0 => 2.5, InvalidType {"expected": "integer"};

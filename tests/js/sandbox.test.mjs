@@ -241,7 +241,8 @@ test("every row of the table is served by the sandbox: the rows no scenario abov
   for (const op of operations().filter((o) => !covered.has(o.id))) {
     const example = vendorExample(op);
     const values = op.pathParams.map((p) => String(example?.path_params_example?.[p] ?? "1"));
-    const params = (["POST", "PUT", "PATCH"].includes(op.method) ? example?.request_body : undefined) ?? {};
+    const params = { ...((["POST", "PUT", "PATCH"].includes(op.method) ? example?.request_body : undefined) ?? {}) };
+    for (const [header, value] of Object.entries(example?.request_headers_example ?? {})) params[header.toLowerCase().replaceAll("-", "_")] = value;
     const outcome = await client[op.id](...values, params).then(() => "answered", (e) => e);
     if (outcome === "answered") continue;
     assert.ok(outcome instanceof SvcError, `${op.id}: ${outcome}`);
