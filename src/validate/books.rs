@@ -139,6 +139,21 @@ pub static LIST_ACCOUNTS: Schema = Schema {
     checks: &[],
 };
 
+/// Types only, from the vendor's example (which sends `date` and `amount` blank).
+pub static LIST_ACCOUNT_TRANSACTIONS: Schema = Schema {
+    fields: &[
+        opt("account_id", Kind::Id),
+        opt("date", Kind::Str),
+        opt("amount", Kind::StrOrNum),
+        opt("filter_by", Kind::Str),
+        opt("transaction_type", Kind::Str),
+        opt("sort_column", Kind::Str),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[],
+};
+
 // ---- journals ----
 
 const TAX_EXEMPTION_TYPE: Field =
@@ -191,6 +206,39 @@ pub static CREATE_JOURNAL: Schema = Schema {
         CUSTOM_FIELDS,
         TAGS,
     ],
+    checks: &[],
+};
+
+/// Types only, from the vendor's example (which sends `date`, `customer_id` and `vendor_id` blank).
+pub static LIST_JOURNALS: Schema = Schema {
+    fields: &[
+        opt("entry_number", Kind::Str),
+        opt("reference_number", Kind::Str),
+        opt("date", Kind::Str),
+        opt("notes", Kind::Str),
+        opt("last_modified_time", Kind::Str),
+        opt("total", Kind::Num),
+        opt("customer_id", Kind::StrOrNum),
+        opt("vendor_id", Kind::StrOrNum),
+        opt("filter_by", Kind::Str),
+        opt("sort_column", Kind::Str),
+        PAGE,
+        PER_PAGE,
+    ],
+    checks: &[],
+};
+
+/// The body of a comment on a journal or a fixed asset.
+const COMMENT_BODY: Schema = Schema {
+    fields: &[opt("description", Kind::Str)],
+    checks: &[],
+};
+
+pub static ADD_JOURNAL_COMMENT: Schema = COMMENT_BODY;
+
+/// The files are checked by the transport (count and type); nothing else travels.
+pub static ADD_JOURNAL_ATTACHMENT: Schema = Schema {
+    fields: &[opt("files", Kind::Any)],
     checks: &[],
 };
 
@@ -247,6 +295,32 @@ pub static LIST_FIXED_ASSETS: Schema = Schema {
     ],
     checks: &[],
 };
+
+pub static SELL_FIXED_ASSET: Schema = Schema {
+    fields: &[
+        opt("expense_account_id", Kind::Id),
+        opt("invoice_id", Kind::Id),
+        opt("line_item_id", Kind::Id),
+        opt("reason", Kind::Str),
+    ],
+    checks: &[],
+};
+
+pub static WRITE_OFF_FIXED_ASSET: Schema = Schema {
+    fields: &[
+        date("date"),
+        opt("expense_account_id", Kind::Id),
+        opt("reason", Kind::Str),
+    ],
+    checks: &[],
+};
+
+pub static FIXED_ASSET_HISTORY: Schema = Schema {
+    fields: &[PAGE, PER_PAGE],
+    checks: &[],
+};
+
+pub static ADD_FIXED_ASSET_COMMENT: Schema = COMMENT_BODY;
 
 /// The fixed asset type fields, each made by `$field` (`opt` on create, `req` on update).
 macro_rules! fixed_asset_type_fields {
