@@ -482,23 +482,28 @@ catalog! {
     markAccountInactive: op(Books, POST, "/chartofaccounts/{account_id}/inactive", "SvcBooks.accountants.CREATE").vendor().empty()
         .ts("QueryParams", "Message");
     listAccountTransactions: op(Books, GET, "/chartofaccounts/transactions", "SvcBooks.accountants.READ").vendor().list("transactions")
+        .rules(&crate::validate::books::LIST_ACCOUNT_TRANSACTIONS)
         .ts("AccountTransactionListQuery", "AccountTransaction");
     deleteAccountTransaction: op(Books, DELETE, "/chartofaccounts/transactions/{transaction_id}", "SvcBooks.accountants.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     listJournals: op(Books, GET, "/journals", "SvcBooks.accountants.READ").vendor().list("journals")
+        .rules(&crate::validate::books::LIST_JOURNALS)
         .ts("JournalListQuery", "Journal");
     getJournal: op(Books, GET, "/journals/{journal_id}", "SvcBooks.accountants.READ").vendor().key(&["journal"])
         .ts("QueryParams", "Journal");
     updateJournal: op(Books, PUT, "/journals/{journal_id}", "SvcBooks.accountants.UPDATE").vendor().key(&["journal"])
+        .rules(&crate::validate::books::CREATE_JOURNAL)
         .ts("JournalInput", "Journal");
     deleteJournal: op(Books, DELETE, "/journals/{journal_id}", "SvcBooks.accountants.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     publishJournal: op(Books, POST, "/journals/{journal_id}/status/publish", "SvcBooks.accountants.CREATE").vendor().empty()
         .ts("QueryParams", "Message");
     addJournalAttachment: op(Books, POST, "/journals/{journal_id}/attachment", "SvcBooks.accountants.CREATE").vendor().files("files", "attachment", true, ATTACHMENT_TYPES).empty()
+        .rules(&crate::validate::books::ADD_JOURNAL_ATTACHMENT)
         .ts("{ files: FileInput[] }", "Message");
     addJournalComment: op(Books, POST, "/journals/{journal_id}/comments", "SvcBooks.accountants.CREATE").vendor().key(&["comment"])
-        .ts("CommentInput", "JournalComment[]");
+        .rules(&crate::validate::books::ADD_JOURNAL_COMMENT)
+        .ts("JournalCommentInput", "JournalComment[]");
     deleteJournalComment: op(Books, DELETE, "/journals/{journal_id}/comments/{comment_id}", "SvcBooks.accountants.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     getFixedAsset: op(Books, GET, "/fixedassets/{fixed_asset_id}", "SvcBooks.fixedasset.READ").vendor().key(&["fixed_asset", "fissed-asset"])
@@ -512,15 +517,19 @@ catalog! {
     markFixedAssetDraft: op(Books, POST, "/fixedassets/{fixed_asset_id}/status/draft", "SvcBooks.fixedasset.CREATE").vendor().empty()
         .ts("QueryParams", "Message");
     sellFixedAsset: op(Books, POST, "/fixedassets/{fixed_asset_id}/sell", "SvcBooks.fixedasset.CREATE").vendor().empty()
+        .rules(&crate::validate::books::SELL_FIXED_ASSET)
         .ts("FixedAssetSaleInput", "Message");
     writeOffFixedAsset: op(Books, POST, "/fixedassets/{fixed_asset_id}/writeoff", "SvcBooks.fixedasset.CREATE").vendor().empty()
+        .rules(&crate::validate::books::WRITE_OFF_FIXED_ASSET)
         .ts("FixedAssetWriteOffInput", "Message");
     getFixedAssetForecast: op(Books, GET, "/fixedassets/{fixed_asset_id}/forecast", "SvcBooks.fixedasset.READ").vendor().key(&["data"])
         .ts("QueryParams", "FixedAssetForecastEntry[]");
     getFixedAssetHistory: op(Books, GET, "/fixedassets/{fixed_asset_id}/history", "SvcBooks.fixedasset.READ").vendor().list("asset_history")
+        .rules(&crate::validate::books::FIXED_ASSET_HISTORY)
         .ts("FixedAssetHistoryQuery", "FixedAssetHistoryEntry");
     addFixedAssetComment: op(Books, POST, "/fixedassets/{fixed_asset_id}/comments", "SvcBooks.fixedasset.CREATE").vendor().key(&["comment"])
-        .ts("CommentInput", "FixedAssetComment");
+        .rules(&crate::validate::books::ADD_FIXED_ASSET_COMMENT)
+        .ts("FixedAssetCommentInput", "FixedAssetComment");
     deleteFixedAssetComment: op(Books, DELETE, "/fixedassets/{fixed_asset_id}/comments/{comment_id}", "SvcBooks.fixedasset.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     listExpenses: op(Books, GET, "/expenses", "SvcBooks.expenses.READ").vendor().list("expenses")

@@ -4,27 +4,47 @@ use crate::call::{Handler, Reply, Req};
 use crate::common::{self, price_lines, USER_EMAIL, USER_ID, USER_NAME};
 use crate::error::{issue, required, ApiError};
 use crate::list::{self, num, Cmp};
-use crate::record::{defaults, id_text, json_obj, patch, same_id, stamp, Record};
+use crate::record::{defaults, id_text, json_obj, merge, patch, same_id, stamp, Record};
 use crate::resource::{
-    Resource, ACCOUNT, CREDITED_BILL, CURRENCY, EXPENSE, FIXED_ASSET, JOURNAL, REFUND,
-    VENDOR_CREDIT, VENDOR_CREDIT_COMMENT,
+    Resource, ACCOUNT, CREDITED_BILL, CURRENCY, EXPENSE, FIXED_ASSET, FIXED_ASSET_HISTORY, JOURNAL,
+    REFUND, VENDOR_CREDIT, VENDOR_CREDIT_COMMENT,
 };
 use crate::store::{Ids, Org, Receipt, Store};
 use crate::time;
 use serde_json::{json, Value};
 use svc_sdk::issue::{IssueCode, PathSeg};
-use svc_sdk::model::books::FiscalYearStartMonth;
+use svc_sdk::model::books::{FiscalYearStartMonth, JournalStatus};
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createOrganization", create_organization),
     ("listOrganizations", list_organizations),
     ("updateOrganization", update_organization),
+    ("getOrganization", get_organization),
     ("createAccount", create_account),
     ("listAccounts", list_accounts),
+    ("markAccountActive", mark_account_active),
+    ("markAccountInactive", mark_account_inactive),
+    ("listAccountTransactions", list_account_transactions),
+    ("deleteAccountTransaction", delete_account_transaction),
     ("createJournal", create_journal),
+    ("listJournals", list_journals),
+    ("updateJournal", update_journal),
+    ("publishJournal", publish_journal),
+    ("addJournalAttachment", add_journal_attachment),
+    ("addJournalComment", add_journal_comment),
+    ("deleteJournalComment", delete_journal_comment),
     ("createFixedAsset", create_fixed_asset),
     ("listFixedAssets", list_fixed_assets),
     ("updateFixedAsset", update_fixed_asset),
+    ("deleteFixedAsset", delete_fixed_asset),
+    ("markFixedAssetActive", mark_fixed_asset_active),
+    ("markFixedAssetCancelled", mark_fixed_asset_cancelled),
+    ("markFixedAssetDraft", mark_fixed_asset_draft),
+    ("sellFixedAsset", sell_fixed_asset),
+    ("writeOffFixedAsset", write_off_fixed_asset),
+    ("getFixedAssetForecast", get_fixed_asset_forecast),
+    ("addFixedAssetComment", add_fixed_asset_comment),
+    ("deleteFixedAssetComment", delete_fixed_asset_comment),
     ("createExpense", create_expense),
     ("updateExpense", update_expense),
     ("deleteExpense", delete_expense),
@@ -184,6 +204,11 @@ fn update_organization(store: &mut Store, req: &Req) -> Result<Reply, ApiError> 
     Ok(Reply::ok("Organization details have been updated.", info))
 }
 
+fn get_organization(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let org = store.read(req.path("organization_id"))?;
+    Ok(Reply::ok("success", org.info.clone()))
+}
+
 // ---- chart of accounts
 
 const ACCOUNT_GROUPS: &[(&str, &[&str])] = &[
@@ -287,11 +312,219 @@ fn list_accounts(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     Ok(list::page(rows, req.params))
 }
 
+fn set_account_active(store: &mut Store, req: &Req, active: bool) -> Result<(), ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let p = patch(&json_obj(json!({ "is_active": active })), req.now_ms);
+    org.update(&ACCOUNT, req.path("account_id"), None, &p)?;
+    Ok(())
+}
+
+fn mark_account_active(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    set_account_active(store, req, true)?;
+    Ok(Reply::done("The account has been marked as active."))
+}
+
+fn mark_account_inactive(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    set_account_active(store, req, false)?;
+    Ok(Reply::done("The account has been marked as inactive."))
+}
+
+/// One posting of a transaction to an account, with the name of the account on the other side.
+fn posting(
+    source: &Record,
+    kind: &str,
+    account: Option<&Value>,
+    debit: bool,
+    amount: f64,
+    offset: Option<&Value>,
+) -> Option<Record> {
+    let account = account.filter(|v| !v.is_null())?;
+    let (debit_amount, credit_amount) = if debit { (amount, 0.0) } else { (0.0, amount) };
+    let mut p = json_obj(json!({
+        "transaction_id": source.get(&format!("{kind}_id")).cloned().unwrap_or_default(),
+        "transaction_type": kind,
+        "transaction_status": source.get("status").cloned().unwrap_or_default(),
+        "transaction_source": kind,
+        "account_id": account,
+        "debit_or_credit": if debit { "debit" } else { "credit" },
+        "reconcile_status": "unreconciled",
+        "debit_amount": num(debit_amount),
+        "credit_amount": num(credit_amount),
+    }));
+    if let Some(offset) = offset {
+        p.insert("offset_account_name".into(), offset.clone());
+    }
+    for key in ["currency_id", "currency_code", "reference_number"] {
+        if let Some(v) = source.get(key) {
+            p.insert(key.into(), v.clone());
+        }
+    }
+    Some(p)
+}
+
+/// The transactions the accounts list: the lines of published journals, and each expense as a
+/// debit of its account and a credit of the account it was paid through. Computed, not stored.
+fn account_transactions(org: &Org) -> Vec<Record> {
+    let mut out = Vec::new();
+    for journal in org.rows(JOURNAL.table) {
+        if journal.get("status").and_then(Value::as_str) != Some("published") {
+            continue;
+        }
+        let lines: Vec<&Record> = journal
+            .get("line_items")
+            .and_then(Value::as_array)
+            .map(|l| l.iter().filter_map(Value::as_object).collect())
+            .unwrap_or_default();
+        for line in &lines {
+            let side = line.get("debit_or_credit").and_then(Value::as_str);
+            let offset = lines
+                .iter()
+                .find(|o| o.get("debit_or_credit").and_then(Value::as_str) != side)
+                .and_then(|o| o.get("account_name"));
+            let amount = list::number(line.get("bcy_amount").or(line.get("amount"))).unwrap_or(0.0);
+            let Some(mut p) = posting(
+                journal,
+                "journal",
+                line.get("account_id"),
+                side == Some("debit"),
+                amount,
+                offset,
+            ) else {
+                continue;
+            };
+            p.insert(
+                "categorized_transaction_id".into(),
+                line.get("line_id").cloned().unwrap_or_default(),
+            );
+            for (from, to) in [
+                ("journal_date", "transaction_date"),
+                ("entry_number", "entry_number"),
+                ("notes", "description"),
+            ] {
+                if let Some(v) = journal.get(from) {
+                    p.insert(to.into(), v.clone());
+                }
+            }
+            for (from, to) in [
+                ("account_name", "account_name"),
+                ("customer_id", "customer_id"),
+                ("customer_name", "payee"),
+                ("description", "description"),
+            ] {
+                if let Some(v) = line.get(from).filter(|v| v.as_str() != Some("")) {
+                    p.insert(to.into(), v.clone());
+                }
+            }
+            out.push(p);
+        }
+    }
+    for expense in org.rows(EXPENSE.table) {
+        let amount = list::number(expense.get("bcy_total").or(expense.get("total"))).unwrap_or(0.0);
+        let sides = [
+            (
+                "account_id",
+                "account_name",
+                true,
+                expense.get("paid_through_account_name"),
+            ),
+            (
+                "paid_through_account_id",
+                "paid_through_account_name",
+                false,
+                expense.get("account_name"),
+            ),
+        ];
+        for (field, name, debit, offset) in sides {
+            let Some(mut p) = posting(
+                expense,
+                "expense",
+                expense.get(field),
+                debit,
+                amount,
+                offset,
+            ) else {
+                continue;
+            };
+            for (from, to) in [
+                (name, "account_name"),
+                ("date", "transaction_date"),
+                ("description", "description"),
+                ("customer_id", "customer_id"),
+                ("vendor_name", "payee"),
+            ] {
+                if let Some(v) = expense.get(from) {
+                    p.insert(to.into(), v.clone());
+                }
+            }
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn list_account_transactions(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let p = req.params;
+    let mut rows = account_transactions(store.read(req.org)?);
+    list::keep_equal(&mut rows, p, "account_id");
+    let given = |name: &str| p.get(name).map(text_of).filter(|s| !s.trim().is_empty());
+    if let Some(kind) = given("transaction_type") {
+        rows.retain(|r| r.get("transaction_type").and_then(Value::as_str) == Some(&kind));
+    }
+    if let Some(date) = given("date") {
+        rows.retain(|r| r.get("transaction_date").and_then(Value::as_str) == Some(&date));
+    }
+    if let Some(amount) = list::number(p.get("amount")) {
+        rows.retain(|r| {
+            ["debit_amount", "credit_amount"]
+                .iter()
+                .any(|k| list::number(r.get(*k)) == Some(amount))
+        });
+    }
+    list::sort(
+        &mut rows,
+        p,
+        &[
+            "transaction_date",
+            "transaction_type",
+            "entry_number",
+            "debit_amount",
+            "credit_amount",
+        ],
+    );
+    Ok(list::page(rows, p))
+}
+
+/// Deletes a listed transaction: the journal or the expense it comes from, with all its postings.
+fn delete_account_transaction(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let id = req.path("transaction_id");
+    let kind = account_transactions(org)
+        .into_iter()
+        .find(|t| same_id(t.get("transaction_id"), id))
+        .and_then(|t| {
+            t.get("transaction_type")
+                .and_then(Value::as_str)
+                .map(String::from)
+        })
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "The transaction {:?} does not exist.",
+                svc_sdk::error::shorten(id)
+            ))
+        })?;
+    if kind == "journal" {
+        org.remove(&JOURNAL, id, None)?;
+    } else {
+        org.remove(&EXPENSE, id, None)?;
+        org.receipts.remove(id);
+    }
+    Ok(Reply::done("The transaction has been deleted."))
+}
+
 // ---- journals
 
-fn create_journal(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, ids) = store.open(req.org)?;
-    let mut rec = req.params.clone();
+/// Gives new lines their ids and base-currency amounts; returns the sum of the debits.
+fn price_journal_lines(rec: &mut Record, ids: &Ids) -> f64 {
     let rate = list::number(rec.get("exchange_rate")).unwrap_or(1.0);
     if let Some(Value::Array(lines)) = rec.get_mut("line_items") {
         for line in lines.iter_mut().filter_map(Value::as_object_mut) {
@@ -301,8 +534,7 @@ fn create_journal(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
                 .or_insert_with(|| num(amount * rate));
         }
     }
-    let debits: f64 = rec
-        .get("line_items")
+    rec.get("line_items")
         .and_then(Value::as_array)
         .map_or(0.0, |lines| {
             lines
@@ -310,7 +542,24 @@ fn create_journal(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
                 .filter(|l| l.get("debit_or_credit").and_then(Value::as_str) == Some("debit"))
                 .filter_map(|l| list::number(l.get("amount")))
                 .sum()
-        });
+        })
+}
+
+fn journal_totals(rec: &Record, debits: f64) -> Value {
+    let rate = list::number(rec.get("exchange_rate")).unwrap_or(1.0);
+    json!({
+        "line_item_total": num(debits),
+        "total": num(debits),
+        "bcy_total": num(debits * rate),
+    })
+}
+
+fn create_journal(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let mut rec = req.params.clone();
+    let debits = price_journal_lines(&mut rec, ids);
+    let totals = journal_totals(&rec, debits);
+    defaults(&mut rec, totals);
     let (number, _) = org.next_number("JE");
     defaults(
         &mut rec,
@@ -321,15 +570,164 @@ fn create_journal(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
             "currency_id": org.info.get("currency_id").cloned().unwrap_or_default(),
             "exchange_rate": 1,
             "price_precision": 2,
-            "line_item_total": num(debits),
-            "total": num(debits),
-            "bcy_total": num(debits * rate),
         }),
     );
     stamp(&mut rec, req.now_ms, true);
     Ok(Reply::created(
         "The journal entry has been created.",
         org.insert(&JOURNAL, ids.next(&JOURNAL), rec, None),
+    ))
+}
+
+fn list_journals(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let p = req.params;
+    let mut rows = store.read(req.org)?.list(&JOURNAL, None);
+    let given = |name: &str| p.get(name).map(text_of).filter(|s| !s.trim().is_empty());
+    for (param, field) in [
+        ("entry_number", "entry_number"),
+        ("reference_number", "reference_number"),
+        ("date", "journal_date"),
+    ] {
+        if let Some(want) = given(param) {
+            rows.retain(|r| r.get(field).map(text_of).as_deref() == Some(want.as_str()));
+        }
+    }
+    if let Some(part) = given("notes").map(|n| n.to_lowercase()) {
+        rows.retain(|r| {
+            r.get("notes")
+                .and_then(Value::as_str)
+                .is_some_and(|n| n.to_lowercase().contains(&part))
+        });
+    }
+    if let Some(total) = list::number(p.get("total")) {
+        rows.retain(|r| list::number(r.get("total")) == Some(total));
+    }
+    for field in ["customer_id", "vendor_id"] {
+        if let Some(want) = given(field) {
+            rows.retain(|r| {
+                r.get("line_items")
+                    .and_then(Value::as_array)
+                    .is_some_and(|lines| lines.iter().any(|l| same_id(l.get(field), &want)))
+            });
+        }
+    }
+    let status = list::filter_value(p, "filter_by")
+        .map(|f| list::norm(&f))
+        .filter(|f| JournalStatus::VALUES.contains(&f.as_str()));
+    list::keep_status(&mut rows, "status", status.as_deref());
+    list::sort(
+        &mut rows,
+        p,
+        &[
+            "journal_date",
+            "entry_number",
+            "reference_number",
+            "total",
+            "created_time",
+            "last_modified_time",
+        ],
+    );
+    Ok(list::page(rows, p))
+}
+
+fn update_journal(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let id = req.path("journal_id");
+    let mut rec = org.get(&JOURNAL, id, None)?.clone();
+    merge(&mut rec, &patch(req.params, req.now_ms), &[JOURNAL.id]);
+    if req.params.contains_key("line_items") || req.params.contains_key("exchange_rate") {
+        let debits = price_journal_lines(&mut rec, ids);
+        let totals = json_obj(journal_totals(&rec, debits));
+        merge(&mut rec, &totals, &[]);
+    }
+    Ok(Reply::ok(
+        "The journal entry has been updated.",
+        org.update(&JOURNAL, id, None, &rec)?,
+    ))
+}
+
+fn publish_journal(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let p = patch(&json_obj(json!({ "status": "published" })), req.now_ms);
+    org.update(&JOURNAL, req.path("journal_id"), None, &p)?;
+    Ok(Reply::done("Journal has been published."))
+}
+
+fn add_journal_attachment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let rec = org.get_mut(&JOURNAL, req.path("journal_id"), None)?;
+    for file in req.files {
+        let name = file.filename.clone().unwrap_or_default();
+        let document = json!({
+            "document_id": ids.text(),
+            "file_name": name,
+            "file_size": file.data.len(),
+            "file_type": name.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase(),
+            "document_type": "attachment",
+        });
+        push(rec, "documents", document);
+    }
+    rec.insert("has_attachment".into(), true.into());
+    Ok(Reply::done(
+        "Your file has been successfully attached to the journal.",
+    ))
+}
+
+/// A comment by the sandbox's user, kept in the `comments` of the record it is about.
+fn new_comment(req: &Req, ids: &Ids, parent: Option<(&str, &str)>) -> Value {
+    let mut c = json_obj(json!({
+        "comment_id": ids.text(),
+        "description": req.params.get("description").cloned().unwrap_or_default(),
+        "commented_by_id": USER_ID,
+        "commented_by": USER_NAME,
+        "comment_type": "user",
+        "date": time::date(req.now_ms),
+        "date_description": "few seconds ago",
+        "time": time::time_of_day(req.now_ms),
+        "operation_type": "Added",
+    }));
+    if let Some((field, id)) = parent {
+        c.insert(field.into(), id.into());
+    }
+    Value::Object(c)
+}
+
+/// Removes the comment `comment_id` from a record's `comments` (1002 when it has none of that id).
+fn remove_comment(rec: &mut Record, id: &str) -> Result<(), ApiError> {
+    let comments = rec.get_mut("comments").and_then(Value::as_array_mut);
+    let at = comments
+        .as_ref()
+        .and_then(|c| c.iter().position(|x| same_id(x.get("comment_id"), id)));
+    match (comments, at) {
+        (Some(c), Some(i)) => {
+            c.remove(i);
+            Ok(())
+        }
+        _ => Err(ApiError::not_found(format!(
+            "The comment {:?} does not exist.",
+            svc_sdk::error::shorten(id)
+        ))),
+    }
+}
+
+fn add_journal_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let id = req.path("journal_id");
+    let rec = org.get_mut(&JOURNAL, id, None)?;
+    let comment = new_comment(req, ids, Some(("journal_id", id)));
+    push(rec, "comments", comment.clone());
+    Ok(Reply::ok(
+        "Journal comment has been added successfully.",
+        json!([comment]),
+    ))
+}
+
+fn delete_journal_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let rec = org.get_mut(&JOURNAL, req.path("journal_id"), None)?;
+    remove_comment(rec, req.path("comment_id"))?;
+    Ok(Reply::done(
+        "The selected journal comment entries have been deleted.",
     ))
 }
 
@@ -416,6 +814,198 @@ fn update_fixed_asset(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
         "The fixed asset has been updated.",
         org.update(&FIXED_ASSET, id, None, &p)?,
     ))
+}
+
+fn delete_fixed_asset(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let id = req.path("fixed_asset_id");
+    org.remove(&FIXED_ASSET, id, None)?;
+    org.rows_mut(FIXED_ASSET_HISTORY.table)
+        .retain(|r| !same_id(r.get("fixed_asset_id"), id));
+    Ok(Reply::done("The selected fixed asset has been deleted."))
+}
+
+/// A status the asset takes, with what its history says of the change.
+struct AssetChange<'a> {
+    status: &'static str,
+    description: String,
+    /// The asset leaves the books: its value goes to zero.
+    disposal: bool,
+    date: Option<&'a str>,
+}
+
+/// Sets the asset's status and records the change in its history.
+fn change_asset(store: &mut Store, req: &Req, change: AssetChange) -> Result<(), ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let id = req.path("fixed_asset_id");
+    let asset = org.get(&FIXED_ASSET, id, None)?;
+    let value = list::number(asset.get("current_asset_value")).unwrap_or(0.0);
+    let accumulated = list::number(asset.get("accumulated_dep_value")).unwrap_or(0.0);
+    let mut p = json_obj(json!({ "status": change.status }));
+    let (removed, left) = match change.disposal {
+        true => {
+            p.insert("current_asset_value".into(), 0.into());
+            (value, 0.0)
+        }
+        false => (0.0, value),
+    };
+    org.update(&FIXED_ASSET, id, None, &patch(&p, req.now_ms))?;
+    let entry = json_obj(json!({
+        "description": change.description,
+        "valuation_date": change.date.map_or_else(|| time::date(req.now_ms), String::from),
+        "depreciated_value": num(removed),
+        "current_value": num(left),
+        "accumulated_value": num(accumulated),
+        "type": change.status,
+        "is_journal_posted": false,
+    }));
+    let entry_id = ids.next(&FIXED_ASSET_HISTORY);
+    org.insert(&FIXED_ASSET_HISTORY, entry_id, entry, Some(id));
+    Ok(())
+}
+
+fn mark_asset(store: &mut Store, req: &Req, status: &'static str) -> Result<Reply, ApiError> {
+    let change = AssetChange {
+        status,
+        description: format!("Marked as {status}."),
+        disposal: false,
+        date: None,
+    };
+    change_asset(store, req, change)?;
+    Ok(Reply::done("Fixed asset's status changed"))
+}
+
+fn mark_fixed_asset_active(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    mark_asset(store, req, "active")
+}
+
+fn mark_fixed_asset_cancelled(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    mark_asset(store, req, "cancel")
+}
+
+fn mark_fixed_asset_draft(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    mark_asset(store, req, "draft")
+}
+
+/// `Sold.` or `Written off.`, and the reason given.
+fn with_reason(what: &str, req: &Req) -> String {
+    match req.text("reason").filter(|r| !r.trim().is_empty()) {
+        Some(reason) => format!("{what}: {reason}"),
+        None => format!("{what}."),
+    }
+}
+
+fn sell_fixed_asset(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let change = AssetChange {
+        status: "sold",
+        description: with_reason("Sold", req),
+        disposal: true,
+        date: None,
+    };
+    change_asset(store, req, change)?;
+    Ok(Reply::done("Fixed asset has been sold"))
+}
+
+fn write_off_fixed_asset(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let change = AssetChange {
+        status: "write_off",
+        description: with_reason("Written off", req),
+        disposal: true,
+        date: req.text("date").filter(|d| !d.is_empty()),
+    };
+    change_asset(store, req, change)?;
+    Ok(Reply::done("Fixed asset has been written off"))
+}
+
+/// The last day of the month `months` after the month of `start` (`yyyy-mm-dd`).
+fn month_end(start: (i32, u32, u32), months: i64) -> String {
+    let index = i64::from(start.0) * 12 + i64::from(start.1 - 1) + months;
+    let (y, m) = (index.div_euclid(12), index.rem_euclid(12) as u32 + 1);
+    let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+    let first_of_next = svc_sdk::calendar::days_from_civil(ny as i32, nm, 1);
+    time::date((first_of_next - 1) * time::DAY_MS)
+}
+
+/// The longest forecast, in periods.
+const FORECAST_PERIODS: f64 = 1200.0;
+
+/// The depreciation still to come, period by period, from the asset's value, salvage value, life,
+/// method, rate and frequency; nothing for an asset that is sold, written off or cancelled.
+pub fn forecast(asset: &Record, today: &str) -> Vec<Value> {
+    let status = asset.get("status").and_then(Value::as_str).unwrap_or("");
+    if ["sold", "write_off", "cancel"].contains(&status) {
+        return Vec::new();
+    }
+    let n = |k: &str| list::number(asset.get(k));
+    let mut value = n("current_asset_value")
+        .or(n("dep_start_value"))
+        .or(n("asset_cost"))
+        .unwrap_or(0.0);
+    let mut accumulated = n("accumulated_dep_value").unwrap_or(0.0);
+    let salvage = n("salvage_value").unwrap_or(0.0);
+    let life = n("total_life").unwrap_or(0.0);
+    let step = match asset.get("depreciation_frequency").and_then(Value::as_str) {
+        Some("monthly") => 1.0,
+        _ => 12.0,
+    };
+    let periods = (life / step).ceil().clamp(0.0, FORECAST_PERIODS) as i64;
+    let years = life / 12.0;
+    let yearly_rate = match asset.get("depreciation_method").and_then(Value::as_str) {
+        Some("straight_line") => None,
+        Some("200_declining_method") if years > 0.0 => Some(2.0 / years),
+        Some("150_declining_method") if years > 0.0 => Some(1.5 / years),
+        _ => Some(n("depreciation_percentage").unwrap_or(0.0) / 100.0),
+    };
+    let start = ["depreciation_start_date", "asset_purchase_date"]
+        .iter()
+        .find_map(|k| asset.get(*k).and_then(Value::as_str))
+        .and_then(svc_sdk::calendar::parse_date)
+        .or_else(|| svc_sdk::calendar::parse_date(today))
+        .unwrap_or((1970, 1, 1));
+    let cents = |f: f64| (f * 100.0).round() / 100.0;
+    let mut out = Vec::new();
+    for k in 1..=periods {
+        let left = (value - salvage).max(0.0);
+        let dep = match yearly_rate {
+            _ if k == periods => left,
+            None => left / (periods - k + 1) as f64,
+            Some(rate) => (value * rate * step / 12.0).min(left),
+        };
+        let dep = cents(dep);
+        value = cents(value - dep);
+        accumulated = cents(accumulated + dep);
+        out.push(json!({
+            "valuation_date": month_end(start, k * step as i64 - 1),
+            "depreciated_value": num(dep),
+            "current_value": num(value),
+            "accumulated_value": num(accumulated),
+        }));
+    }
+    out
+}
+
+fn get_fixed_asset_forecast(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let org = store.read(req.org)?;
+    let asset = org.get(&FIXED_ASSET, req.path("fixed_asset_id"), None)?;
+    Ok(Reply::ok(
+        "success",
+        forecast(asset, &time::date(req.now_ms)),
+    ))
+}
+
+fn add_fixed_asset_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, ids) = store.open(req.org)?;
+    let rec = org.get_mut(&FIXED_ASSET, req.path("fixed_asset_id"), None)?;
+    let comment = new_comment(req, ids, None);
+    push(rec, "comments", comment.clone());
+    Ok(Reply::ok("Comment has been added", comment))
+}
+
+fn delete_fixed_asset_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+    let (org, _) = store.open(req.org)?;
+    let rec = org.get_mut(&FIXED_ASSET, req.path("fixed_asset_id"), None)?;
+    remove_comment(rec, req.path("comment_id"))?;
+    Ok(Reply::done("Fixed asset comment has been deleted"))
 }
 
 // ---- expenses
@@ -1213,6 +1803,39 @@ mod tests {
         assert!(has_custom_value(&rec, "7", "3"));
         assert!(!has_custom_value(&rec, "cf_ref", "A-2"));
         assert!(!has_custom_value(&json_obj(json!({})), "cf_ref", "A-1"));
+    }
+
+    #[test]
+    fn a_forecast_runs_to_the_salvage_value_period_by_period() {
+        let straight = json_obj(json!({
+            "asset_cost": 1200, "current_asset_value": 1200, "salvage_value": 0, "total_life": 12,
+            "depreciation_method": "straight_line", "depreciation_frequency": "monthly",
+            "depreciation_start_date": "2024-12-17", "status": "active",
+        }));
+        let f = forecast(&straight, "2025-01-01");
+        assert_eq!(f.len(), 12);
+        assert_eq!(
+            f[0],
+            json!({"valuation_date": "2024-12-31", "depreciated_value": 100, "current_value": 1100, "accumulated_value": 100})
+        );
+        assert_eq!(f[2]["valuation_date"], json!("2025-02-28"));
+        assert_eq!(f[11]["current_value"], json!(0));
+
+        let declining = json_obj(json!({
+            "asset_cost": 1000, "current_asset_value": 1000, "salvage_value": 100, "total_life": 60,
+            "depreciation_method": "declining_method", "depreciation_percentage": 12,
+            "depreciation_frequency": "yearly", "asset_purchase_date": "2024-12-17", "status": "draft",
+        }));
+        let f = forecast(&declining, "2025-01-01");
+        let dep: Vec<&Value> = f.iter().map(|e| &e["depreciated_value"]).collect();
+        assert_eq!(dep[..2], [&json!(120), &json!(105.6)]);
+        assert_eq!(f[0]["valuation_date"], json!("2025-11-30"));
+        assert_eq!(f[4]["current_value"], json!(100));
+        assert_eq!(f[4]["accumulated_value"], json!(900));
+
+        let mut sold = declining.clone();
+        sold.insert("status".into(), json!("sold"));
+        assert!(forecast(&sold, "2025-01-01").is_empty());
     }
 
     #[test]

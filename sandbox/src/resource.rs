@@ -49,6 +49,9 @@ impl<'a> Resource<'a> {
 pub const ACCOUNT: Resource = Resource::new("/chartofaccounts", "account_id");
 pub const JOURNAL: Resource = Resource::new("/journals", "journal_id");
 pub const FIXED_ASSET: Resource = Resource::new("/fixedassets", "fixed_asset_id");
+/// The status changes, sale and write-off of a fixed asset, served by `getFixedAssetHistory`.
+pub const FIXED_ASSET_HISTORY: Resource =
+    Resource::new("/fixedassets/{fixed_asset_id}/history", "valuation_id").under("fixed_asset_id");
 pub const FIXED_ASSET_TYPE: Resource = Resource::new("/fixedassettypes", "fixed_asset_type_id");
 pub const EXPENSE: Resource = Resource::new("/expenses", "expense_id").big();
 pub const VENDOR_CREDIT: Resource = Resource::new("/vendorcredits", "vendor_credit_id");
@@ -95,6 +98,7 @@ pub const NAMED: &[Resource] = &[
     ACCOUNT,
     JOURNAL,
     FIXED_ASSET,
+    FIXED_ASSET_HISTORY,
     FIXED_ASSET_TYPE,
     EXPENSE,
     VENDOR_CREDIT,

@@ -526,6 +526,49 @@ wire! {
     }
 }
 
+wire! {
+    /// A posting to an account, as `listAccountTransactions` lists it.
+    response AccountTransaction {
+        transaction_id: Id,
+        categorized_transaction_id?: Id,
+        transaction_type?: String,
+        transaction_status?: String,
+        transaction_source?: String,
+        transaction_date?: String,
+        account_id?: Id,
+        customer_id?: Id,
+        payee?: String,
+        description?: String,
+        entry_number?: String,
+        currency_id?: Id,
+        currency_code?: String,
+        #[tsify(type = "DebitOrCredit")]
+        debit_or_credit?: String,
+        offset_account_name?: String,
+        reference_number?: String,
+        reconcile_status?: String,
+        #[tsify(type = "number | string")]
+        debit_amount?: Scalar,
+        #[tsify(type = "number | string")]
+        credit_amount?: Scalar,
+    }
+}
+
+wire! {
+    /// Query of `listAccountTransactions`.
+    request AccountTransactionListQuery {
+        account_id?: Id,
+        date?: String,
+        #[tsify(type = "number | string")]
+        amount?: Scalar,
+        filter_by?: String,
+        transaction_type?: String,
+        sort_column?: String,
+        page?: u32,
+        per_page?: u32,
+    }
+}
+
 // ---- journals ----
 
 wire! {
@@ -628,6 +671,57 @@ wire! {
 }
 
 wire! {
+    /// Query of `listJournals`.
+    request JournalListQuery {
+        entry_number?: String,
+        reference_number?: String,
+        date?: String,
+        notes?: String,
+        last_modified_time?: String,
+        total?: f64,
+        customer_id?: Id,
+        vendor_id?: Id,
+        filter_by?: String,
+        sort_column?: String,
+        page?: u32,
+        per_page?: u32,
+    }
+}
+
+wire! {
+    /// Body of `addJournalComment`.
+    request JournalCommentInput {
+        description?: String,
+    }
+}
+
+wire! {
+    response JournalComment {
+        comment_id?: Id,
+        journal_id?: Id,
+        description?: String,
+        commented_by_id?: Id,
+        commented_by?: String,
+        comment_type?: String,
+        date?: String,
+        date_description?: String,
+        time?: String,
+        operation_type?: String,
+    }
+}
+
+wire! {
+    /// A file attached to a journal.
+    response JournalDocument {
+        document_id: Id,
+        file_name?: String,
+        file_size?: i64,
+        file_type?: String,
+        document_type?: String,
+    }
+}
+
+wire! {
     response Journal {
         journal_id: Id,
         entry_number?: String,
@@ -660,6 +754,9 @@ wire! {
         last_modified_time?: String,
         custom_fields?: Vec<CustomField>,
         tags?: Vec<Tag>,
+        has_attachment?: bool,
+        documents?: Vec<JournalDocument>,
+        comments?: Vec<JournalComment>,
     }
 }
 
@@ -771,6 +868,65 @@ wire! {
         filter_by?: FixedAssetFilter,
         sort_column?: FixedAssetSortColumn,
         sort_order?: SortOrder,
+        page?: u32,
+        per_page?: u32,
+    }
+}
+
+wire! {
+    /// Body of `addFixedAssetComment`.
+    request FixedAssetCommentInput {
+        description?: String,
+    }
+}
+
+wire! {
+    /// Body of `sellFixedAsset`.
+    request FixedAssetSaleInput {
+        expense_account_id?: Id,
+        invoice_id?: Id,
+        line_item_id?: Id,
+        reason?: String,
+    }
+}
+
+wire! {
+    /// Body of `writeOffFixedAsset`.
+    request FixedAssetWriteOffInput {
+        date?: String,
+        expense_account_id?: Id,
+        reason?: String,
+    }
+}
+
+wire! {
+    /// One period of `getFixedAssetForecast`.
+    response FixedAssetForecastEntry {
+        valuation_date?: String,
+        depreciated_value?: f64,
+        current_value?: f64,
+        accumulated_value?: f64,
+    }
+}
+
+wire! {
+    /// One entry of `getFixedAssetHistory`.
+    response FixedAssetHistoryEntry {
+        valuation_id?: Id,
+        description?: String,
+        valuation_date?: String,
+        depreciated_value?: f64,
+        current_value?: f64,
+        accumulated_value?: f64,
+        #[serde(rename = "type")]
+        entry_type?: String,
+        is_journal_posted?: bool,
+    }
+}
+
+wire! {
+    /// Query of `getFixedAssetHistory`.
+    request FixedAssetHistoryQuery {
         page?: u32,
         per_page?: u32,
     }
@@ -1477,6 +1633,10 @@ pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
         crate::model::results::round_trip::<AccountListEntry>,
     ),
     (
+        "AccountTransaction",
+        crate::model::results::round_trip::<AccountTransaction>,
+    ),
+    (
         "BillCredited",
         crate::model::results::round_trip::<BillCredited>,
     ),
@@ -1494,6 +1654,18 @@ pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
         crate::model::results::round_trip::<FixedAsset>,
     ),
     (
+        "FixedAssetComment",
+        crate::model::results::round_trip::<FixedAssetComment>,
+    ),
+    (
+        "FixedAssetForecastEntry",
+        crate::model::results::round_trip::<FixedAssetForecastEntry>,
+    ),
+    (
+        "FixedAssetHistoryEntry",
+        crate::model::results::round_trip::<FixedAssetHistoryEntry>,
+    ),
+    (
         "FixedAssetListEntry",
         crate::model::results::round_trip::<FixedAssetListEntry>,
     ),
@@ -1502,6 +1674,10 @@ pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
         crate::model::results::round_trip::<FixedAssetType>,
     ),
     ("Journal", crate::model::results::round_trip::<Journal>),
+    (
+        "JournalComment",
+        crate::model::results::round_trip::<JournalComment>,
+    ),
     (
         "Organization",
         crate::model::results::round_trip::<Organization>,
