@@ -4,13 +4,14 @@ use crate::call::{Handler, Reply, Req};
 use crate::common::{self, price_lines, USER_EMAIL, USER_ID, USER_NAME};
 use crate::error::{issue, required, ApiError};
 use crate::list::{self, num, Cmp};
-use crate::record::{defaults, id_text, json_obj, merge, patch, same_id, stamp, Record};
+use crate::record::{defaults, id_text, json_obj, merge, patch, same_id, stamp, text_of, Record};
 use crate::resource::{
-    Resource, ACCOUNT, CREDITED_BILL, CURRENCY, EXPENSE, FIXED_ASSET, FIXED_ASSET_HISTORY, JOURNAL,
-    REFUND, VENDOR_CREDIT, VENDOR_CREDIT_COMMENT,
+    ACCOUNT, CREDITED_BILL, CURRENCY, EXPENSE, FIXED_ASSET, FIXED_ASSET_HISTORY, JOURNAL, REFUND,
+    VENDOR_CREDIT, VENDOR_CREDIT_COMMENT,
 };
 use crate::store::{Ids, Org, Receipt, Store};
 use crate::time;
+use crate::unique::{self, Upsert};
 use serde_json::{json, Value};
 use svc_sdk::issue::{IssueCode, PathSeg};
 use svc_sdk::model::books::{FiscalYearStartMonth, JournalStatus};
@@ -1131,115 +1132,39 @@ fn create_expense(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     ))
 }
 
-const UNIQUE_PARAMS: [&str; 3] = [
-    "x_unique_identifier_key",
-    "x_unique_identifier_value",
-    "x_upsert",
-];
-
-fn text_of(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
+fn patch_expense(
+    org: &mut Org,
+    _: &Ids,
+    id: &str,
+    body: &Record,
+    now_ms: i64,
+) -> Result<Record, ApiError> {
+    org.update(&EXPENSE, id, None, &patch(body, now_ms))
 }
 
-/// Whether a record's custom fields hold `value` under the field named `key`.
-fn has_custom_value(rec: &Record, key: &str, value: &str) -> bool {
-    let Some(fields) = rec.get("custom_fields").and_then(Value::as_array) else {
-        return false;
-    };
-    fields.iter().any(|f| {
-        let named = ["api_name", "customfield_id", "custom_field_id", "label"]
-            .iter()
-            .any(|k| f.get(*k).is_some_and(|n| text_of(n) == key));
-        named && f.get("value").is_some_and(|v| text_of(v) == value)
-    })
-}
-
-/// The params of an update by a unique custom field: the field's name and value, whether a record
-/// is created when none matches, and the body without the three header params.
-pub struct UniqueField {
-    pub key: String,
-    pub value: String,
-    pub upsert: bool,
-    pub body: Record,
-}
-
-impl UniqueField {
-    pub fn of(params: &Record) -> Result<UniqueField, ApiError> {
-        let key = params.get(UNIQUE_PARAMS[0]).map(text_of);
-        let value = params.get(UNIQUE_PARAMS[1]).map(text_of);
-        let (Some(key), Some(value)) = (key, value) else {
-            let missing = UNIQUE_PARAMS[..2]
-                .iter()
-                .filter(|p| !params.contains_key(**p))
-                .map(|p| required(p))
-                .collect();
-            return Err(ApiError::invalid(missing));
-        };
-        let upsert = params
-            .get(UNIQUE_PARAMS[2])
-            .is_some_and(|v| text_of(v) == "true");
-        let body = params
-            .iter()
-            .filter(|(k, _)| !UNIQUE_PARAMS.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        Ok(UniqueField {
-            key,
-            value,
-            upsert,
-            body,
-        })
-    }
-
-    /// The id of the first record of `res` whose custom field holds the value.
-    pub fn find(&self, org: &Org, res: &Resource) -> Option<String> {
-        org.rows(res.table)
-            .iter()
-            .find(|r| has_custom_value(r, &self.key, &self.value))
-            .and_then(|r| r.get(res.id))
-            .and_then(id_text)
-    }
-
-    /// Checks the body against the rules of `create` before an upsert creates a record.
-    pub fn check_create(&self, create: &str) -> Result<(), ApiError> {
-        let op = svc_sdk::catalog::find(create).expect("the create is in the catalog");
-        let issues = svc_sdk::validate::validate(op, &Value::Object(self.body.clone()));
-        match issues.is_empty() {
-            true => Ok(()),
-            false => Err(ApiError::invalid(issues)),
-        }
-    }
-
-    /// The answer when no record matches and none is to be created.
-    pub fn not_found(&self, noun: &str) -> ApiError {
-        ApiError::not_found(format!(
-            "No {noun} has {:?} in its custom field {:?}.",
-            svc_sdk::error::shorten(&self.value),
-            svc_sdk::error::shorten(&self.key)
-        ))
-    }
+fn insert_expense_checked(
+    org: &mut Org,
+    ids: &Ids,
+    body: &Record,
+    now_ms: i64,
+) -> Result<Record, ApiError> {
+    Ok(insert_expense(org, ids, body, now_ms))
 }
 
 fn update_expense_by_unique_field(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let unique = UniqueField::of(req.params)?;
-    let (org, ids) = store.open(req.org)?;
-    match unique.find(org, &EXPENSE) {
-        Some(id) => Ok(Reply::ok(
-            "The expense has been updated.",
-            org.update(&EXPENSE, &id, None, &patch(&unique.body, req.now_ms))?,
-        )),
-        None if unique.upsert => {
-            unique.check_create("createExpense")?;
-            Ok(Reply::created(
-                "The expense has been recorded.",
-                insert_expense(org, ids, &unique.body, req.now_ms),
-            ))
-        }
-        None => Err(unique.not_found("expense")),
-    }
+    unique::update(
+        store,
+        req,
+        &Upsert {
+            resource: &EXPENSE,
+            noun: "expense",
+            create: "createExpense",
+            updated: "The expense has been updated.",
+            created: "The expense has been recorded.",
+            update: patch_expense,
+            insert: insert_expense_checked,
+        },
+    )
 }
 
 fn get_expense_receipt(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
@@ -1793,17 +1718,6 @@ fn list_all_refunds(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn custom_field_matching_accepts_the_names_the_families_use() {
-        let rec = json_obj(
-            json!({"custom_fields": [{"api_name": "cf_ref", "value": "A-1"}, {"customfield_id": 7, "value": 3}]}),
-        );
-        assert!(has_custom_value(&rec, "cf_ref", "A-1"));
-        assert!(has_custom_value(&rec, "7", "3"));
-        assert!(!has_custom_value(&rec, "cf_ref", "A-2"));
-        assert!(!has_custom_value(&json_obj(json!({})), "cf_ref", "A-1"));
-    }
 
     #[test]
     fn a_forecast_runs_to_the_salvage_value_period_by_period() {

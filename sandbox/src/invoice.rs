@@ -1,6 +1,5 @@
 //! Invoicing: currencies, projects (users, comments, invoices, the extra delete), recurring invoices.
 
-use crate::books::UniqueField;
 use crate::call::{Handler, Reply, Req};
 use crate::common::{self, currency_code, price_lines, USER_ID, USER_NAME};
 use crate::error::{code, required, ApiError};
@@ -12,6 +11,7 @@ use crate::resource::{
 };
 use crate::store::{Ids, Org, Store};
 use crate::time;
+use crate::unique::{self, Upsert};
 use serde_json::{json, Value};
 
 pub const HANDLERS: &[(&str, Handler)] = &[
@@ -397,22 +397,19 @@ fn update_project(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
 }
 
 fn update_project_by_unique_field(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let unique = UniqueField::of(req.params)?;
-    let (org, ids) = store.open(req.org)?;
-    match unique.find(org, &PROJECT) {
-        Some(id) => Ok(Reply::ok(
-            "The project information has been updated.",
-            apply_project_update(org, ids, &id, &unique.body, req.now_ms)?,
-        )),
-        None if unique.upsert => {
-            unique.check_create("createProject")?;
-            Ok(Reply::created(
-                "The project has been created.",
-                insert_project(org, ids, &unique.body, req.now_ms)?,
-            ))
-        }
-        None => Err(unique.not_found("project")),
-    }
+    unique::update(
+        store,
+        req,
+        &Upsert {
+            resource: &PROJECT,
+            noun: "project",
+            create: "createProject",
+            updated: "The project information has been updated.",
+            created: "The project has been created.",
+            update: apply_project_update,
+            insert: insert_project,
+        },
+    )
 }
 
 /// Fields of a project that a clone does not take over: its identity, times, totals and status.
@@ -808,22 +805,19 @@ fn update_recurring_invoice_by_unique_field(
     store: &mut Store,
     req: &Req,
 ) -> Result<Reply, ApiError> {
-    let unique = UniqueField::of(req.params)?;
-    let (org, ids) = store.open(req.org)?;
-    match unique.find(org, &RECURRING_INVOICE) {
-        Some(id) => Ok(Reply::ok(
-            "The recurring invoice has been updated.",
-            apply_recurring_update(org, ids, &id, &unique.body, req.now_ms)?,
-        )),
-        None if unique.upsert => {
-            unique.check_create("createRecurringInvoice")?;
-            Ok(Reply::created(
-                "The recurring invoice has been created.",
-                insert_recurring_invoice(org, ids, &unique.body, req.now_ms)?,
-            ))
-        }
-        None => Err(unique.not_found("recurring invoice")),
-    }
+    unique::update(
+        store,
+        req,
+        &Upsert {
+            resource: &RECURRING_INVOICE,
+            noun: "recurring invoice",
+            create: "createRecurringInvoice",
+            updated: "The recurring invoice has been updated.",
+            created: "The recurring invoice has been created.",
+            update: apply_recurring_update,
+            insert: insert_recurring_invoice,
+        },
+    )
 }
 
 /// Removes the recurring invoice with its history.

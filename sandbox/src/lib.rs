@@ -22,6 +22,7 @@ pub mod seed;
 pub mod server;
 pub mod store;
 pub mod time;
+pub mod unique;
 
 pub use config::Config;
 pub use server::{start, start_with, Server};

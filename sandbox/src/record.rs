@@ -13,6 +13,14 @@ pub fn id_text(v: &Value) -> Option<String> {
     }
 }
 
+/// A value as text: a string as it is, anything else as JSON.
+pub fn text_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
 pub fn same_id(v: Option<&Value>, id: &str) -> bool {
     v.and_then(id_text).is_some_and(|s| s == id)
 }
