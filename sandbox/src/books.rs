@@ -1,7 +1,7 @@
 //! Accounting: organizations, accounts, journals, fixed assets, expenses, vendor credits and refunds.
 
 use crate::call::{Handler, Reply, Req};
-use crate::common::{self, price_lines, USER_EMAIL, USER_ID, USER_NAME};
+use crate::common::{self, price_lines, USER_EMAIL, USER_NAME};
 use crate::error::{issue, required, ApiError};
 use crate::list::{self, num, Cmp};
 use crate::record::{defaults, id_text, json_obj, merge, patch, same_id, stamp, text_of, Record};
@@ -679,14 +679,10 @@ fn new_comment(req: &Req, ids: &Ids, parent: Option<(&str, &str)>) -> Value {
     let mut c = json_obj(json!({
         "comment_id": ids.text(),
         "description": req.params.get("description").cloned().unwrap_or_default(),
-        "commented_by_id": USER_ID,
-        "commented_by": USER_NAME,
         "comment_type": "user",
-        "date": time::date(req.now_ms),
-        "date_description": "few seconds ago",
-        "time": time::time_of_day(req.now_ms),
         "operation_type": "Added",
     }));
+    c.extend(common::authored(req.now_ms));
     if let Some((field, id)) = parent {
         c.insert(field.into(), id.into());
     }
@@ -1062,18 +1058,16 @@ pub fn insert_expense(org: &mut Org, ids: &Ids, fields: &Record, now_ms: i64) ->
 
 /// An entry of an expense's history (`comments[]`, listed by `listExpenseComments`).
 fn history(ids: &Ids, expense: &Record, description: &str, operation: &str, now_ms: i64) -> Value {
-    json!({
+    let mut entry = json_obj(json!({
         "comment_id": ids.text(),
         "expense_id": expense["expense_id"],
         "description": description,
-        "commented_by_id": USER_ID,
-        "commented_by": USER_NAME,
-        "date_description": "few seconds ago",
-        "time": time::time_of_day(now_ms),
         "operation_type": operation,
         "transaction_id": expense["expense_id"],
         "transaction_type": "expense",
-    })
+    }));
+    entry.extend(common::authored(now_ms));
+    Value::Object(entry)
 }
 
 /// Merges the params, numbers new lines, and works the totals out again as a create does.
@@ -1591,16 +1585,12 @@ fn add_vendor_credit_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiE
     defaults(
         &mut rec,
         json!({
-            "commented_by_id": USER_ID,
-            "commented_by": USER_NAME,
             "comment_type": "user",
-            "date": time::date(req.now_ms),
-            "date_description": "few seconds ago",
-            "time": time::time_of_day(req.now_ms),
             "operation_type": "Added",
             "transaction_type": "vendor_credit",
         }),
     );
+    defaults(&mut rec, Value::Object(common::authored(req.now_ms)));
     rec.insert("transaction_id".into(), credit.into());
     stamp(&mut rec, req.now_ms, true);
     let rec = org.insert(

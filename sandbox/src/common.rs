@@ -2,7 +2,7 @@
 
 use crate::error::ApiError;
 use crate::list::{self, num};
-use crate::record::{defaults, stamp, Record};
+use crate::record::{defaults, json_obj, stamp, Record};
 use crate::resource::{CURRENCY, PROJECT, TASK};
 use crate::store::{Ids, Org};
 use crate::time;
@@ -11,6 +11,17 @@ use serde_json::{json, Value};
 /// The user that every token acts as: the contact of new organizations, the author of comments.
 pub const USER_ID: &str = "460000000024003";
 pub const USER_NAME: &str = "John David";
+
+/// Who wrote a comment or a history entry, and when: the sandbox's user, now.
+pub fn authored(now_ms: i64) -> Record {
+    json_obj(json!({
+        "commented_by_id": USER_ID,
+        "commented_by": USER_NAME,
+        "date": time::date(now_ms),
+        "date_description": "few seconds ago",
+        "time": time::time_of_day(now_ms),
+    }))
+}
 pub const USER_EMAIL: &str = "john.david@example.com";
 
 const CURRENCY_NAMES: &[(&str, &str, &str)] = &[

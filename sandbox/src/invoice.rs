@@ -1,7 +1,7 @@
 //! Invoicing: currencies, projects (users, comments, invoices, the extra delete), recurring invoices.
 
 use crate::call::{Handler, Reply, Req};
-use crate::common::{self, currency_code, price_lines, USER_ID, USER_NAME};
+use crate::common::{self, currency_code, price_lines, USER_ID};
 use crate::error::{code, required, ApiError};
 use crate::list::{self, num};
 use crate::record::{defaults, id_text, json_obj, merge, patch, same_id, stamp, Record};
@@ -609,17 +609,8 @@ fn add_project_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> 
     let project = req.path("project_id");
     org.exists(&PROJECT, project)?;
     let mut rec = req.params.clone();
-    defaults(
-        &mut rec,
-        json!({
-            "commented_by_id": USER_ID,
-            "commented_by": USER_NAME,
-            "is_current_user": true,
-            "date": time::date(req.now_ms),
-            "date_description": "few seconds ago",
-            "time": time::time_of_day(req.now_ms),
-        }),
-    );
+    defaults(&mut rec, json!({ "is_current_user": true }));
+    defaults(&mut rec, Value::Object(common::authored(req.now_ms)));
     let rec = org.insert(&COMMENT, ids.next(&COMMENT), rec, Some(project));
     Ok(Reply::created("Comments added.", json!([rec])))
 }
@@ -683,16 +674,12 @@ fn record_history(
     description: &str,
     now_ms: i64,
 ) {
-    let entry = json_obj(json!({
+    let mut entry = json_obj(json!({
         "comment_description": description,
-        "commented_by_id": USER_ID,
-        "commented_by": USER_NAME,
         "comment_type": "system",
         "operation_type": operation,
-        "date": time::date(now_ms),
-        "date_description": "few seconds ago",
-        "time": time::time_of_day(now_ms),
     }));
+    entry.extend(common::authored(now_ms));
     org.insert(
         &RECURRING_INVOICE_HISTORY,
         ids.next(&RECURRING_INVOICE_HISTORY),
