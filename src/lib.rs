@@ -9,6 +9,7 @@ pub mod error;
 #[cfg(test)]
 pub mod examples;
 pub mod family;
+pub mod fleet;
 pub mod issue;
 pub mod json;
 pub mod limit;

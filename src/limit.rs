@@ -11,7 +11,8 @@ use std::collections::VecDeque;
 pub const MINUTE_MS: i64 = 60_000;
 
 /// The limits of a plan, or as configured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Limits {
     pub per_minute: u32,
     pub max_concurrent: u32,
@@ -83,21 +84,170 @@ pub enum Admit {
     QuotaSpent { until: i64 },
 }
 
-/// One organization's limiter.
+/// The figures of the limits that every limiter keeps, in one process or shared by a fleet
+/// (`crate::fleet`): the answers of the last minute, the day's count, the server's back-off and
+/// headers. The calls in flight are counted by the owner (a number here, leases in a fleet), so
+/// the window, quota and back-off arithmetic is written once, here.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Window {
+    /// When the answers of the finished calls of the last minute came, oldest first.
+    answered: VecDeque<i64>,
+    /// The UTC day (days since the epoch) that `day_count` counts.
+    day: i64,
+    day_count: u32,
+    /// The server said no more requests until then (X-Rate-Limit-Remaining: 0, or a 429).
+    blocked_until: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    server_limit: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    server_remaining: Option<u32>,
+}
+
+/// What the limits say of one more start at a time, before any queue order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    Go,
+    /// The daily quota is spent until then (the next UTC day).
+    QuotaSpent {
+        until: i64,
+    },
+    /// The server's back-off holds until then.
+    BackOff {
+        until: i64,
+    },
+    /// Every place of the minute window is taken: the oldest answered place frees at `until`;
+    /// `None` when every place is held by a call in flight (a minute after the next answer).
+    WindowFull {
+        until: Option<i64>,
+    },
+    /// Every slot is in flight.
+    Busy,
+}
+
+impl Window {
+    pub(crate) fn new() -> Window {
+        Window {
+            answered: VecDeque::new(),
+            day: 0,
+            day_count: 0,
+            blocked_until: 0,
+            server_limit: None,
+            server_remaining: None,
+        }
+    }
+
+    /// Drops the answers older than a minute and starts a new day's count at a new UTC day.
+    fn roll(&mut self, now: i64) {
+        while self.answered.front().is_some_and(|t| now - t >= MINUTE_MS) {
+            self.answered.pop_front();
+        }
+        let day = now.div_euclid(DAY_MS);
+        if day != self.day {
+            self.day = day;
+            self.day_count = 0;
+        }
+    }
+
+    /// Whether one more call may start at `now`, with `in_flight` calls started and not answered.
+    pub(crate) fn verdict(&mut self, in_flight: u32, limits: &Limits, now: i64) -> Verdict {
+        self.roll(now);
+        if self.day_count >= limits.daily {
+            return Verdict::QuotaSpent {
+                until: (self.day + 1) * DAY_MS,
+            };
+        }
+        if now < self.blocked_until {
+            return Verdict::BackOff {
+                until: self.blocked_until,
+            };
+        }
+        if in_flight.saturating_add(self.answered.len() as u32) >= limits.per_minute {
+            return Verdict::WindowFull {
+                until: self
+                    .answered
+                    .front()
+                    .map(|oldest| (oldest + MINUTE_MS).max(now + 1)),
+            };
+        }
+        if in_flight >= limits.max_concurrent {
+            return Verdict::Busy;
+        }
+        Verdict::Go
+    }
+
+    /// A call starts (after a `Verdict::Go`): it counts for the day.
+    pub(crate) fn start(&mut self) {
+        self.day_count += 1;
+    }
+
+    /// A started call was answered at `at`: its place lasts a minute from then (from the latest
+    /// answer seen, if this one comes out of clock order).
+    pub(crate) fn answer(&mut self, at: i64) {
+        let at = self.answered.back().map_or(at, |last| at.max(*last));
+        self.answered.push_back(at);
+    }
+
+    /// Adopts the server's X-Rate-Limit-Limit / -Remaining / -Reset (seconds until reset).
+    pub(crate) fn observe(
+        &mut self,
+        limit: Option<u32>,
+        remaining: Option<u32>,
+        reset_secs: Option<u64>,
+        now: i64,
+    ) {
+        if limit.is_some() {
+            self.server_limit = limit;
+        }
+        if remaining.is_some() {
+            self.server_remaining = remaining;
+        }
+        if remaining == Some(0) {
+            let wait = reset_secs
+                .map(|s| s.min(3_600) as i64 * 1000)
+                .unwrap_or(MINUTE_MS);
+            self.back_off(wait, now);
+        }
+    }
+
+    /// Holds every start until `now + wait_ms` (a 429's Retry-After).
+    pub(crate) fn back_off(&mut self, wait_ms: i64, now: i64) {
+        self.blocked_until = self.blocked_until.max(now + wait_ms);
+    }
+
+    /// The figures at `now` (`rateLimitState()`).
+    pub(crate) fn state(
+        &mut self,
+        in_flight: u32,
+        queued: u32,
+        limits: &Limits,
+        now: i64,
+    ) -> State {
+        self.roll(now);
+        let in_window = in_flight.saturating_add(self.answered.len() as u32);
+        State {
+            requests_per_minute: limits.per_minute,
+            remaining_this_minute: limits.per_minute.saturating_sub(in_window),
+            in_flight,
+            max_concurrent: limits.max_concurrent,
+            daily_quota: limits.daily,
+            remaining_today: limits.daily.saturating_sub(self.day_count),
+            queued,
+            server_limit: self.server_limit,
+            server_remaining: self.server_remaining,
+        }
+    }
+}
+
+/// One organization's limiter in one process: the [`Window`] kept in memory, the calls in flight
+/// counted, and the FIFO queue of waiting calls.
 #[derive(Debug)]
 pub struct Limiter {
     limits: Limits,
-    /// When the answers of the finished calls of the last minute came, oldest first.
-    answered: VecDeque<i64>,
+    window: Window,
     in_flight: u32,
-    day: i64,
-    day_count: u32,
     queue: VecDeque<u64>,
     next_ticket: u64,
-    /// The server said no more requests until then (from X-Rate-Limit-Remaining: 0).
-    blocked_until: i64,
-    server_limit: Option<u32>,
-    server_remaining: Option<u32>,
 }
 
 /// What the limiter allows now (`client.rateLimitState()`).
@@ -126,15 +276,10 @@ impl Limiter {
     pub fn new(limits: Limits) -> Limiter {
         Limiter {
             limits,
-            answered: VecDeque::new(),
+            window: Window::new(),
             in_flight: 0,
-            day: i64::MIN,
-            day_count: 0,
             queue: VecDeque::new(),
             next_ticket: 0,
-            blocked_until: 0,
-            server_limit: None,
-            server_remaining: None,
         }
     }
 
@@ -160,58 +305,34 @@ impl Limiter {
         self.queue.retain(|t| *t != ticket);
     }
 
-    fn roll(&mut self, now: i64) {
-        while self.answered.front().is_some_and(|t| now - t >= MINUTE_MS) {
-            self.answered.pop_front();
-        }
-        let day = now.div_euclid(DAY_MS);
-        if day != self.day {
-            self.day = day;
-            self.day_count = 0;
-        }
-    }
-
     /// Whether the call holding `ticket` may start now. Only the head of the queue ever starts.
     pub fn poll(&mut self, ticket: u64, now: i64) -> Admit {
-        self.roll(now);
-        if self.day_count >= self.limits.daily {
+        let verdict = self.window.verdict(self.in_flight, &self.limits, now);
+        if let Verdict::QuotaSpent { until } = verdict {
             self.cancel(ticket);
-            return Admit::QuotaSpent {
-                until: (self.day + 1) * DAY_MS,
-            };
+            return Admit::QuotaSpent { until };
         }
         if self.queue.front() != Some(&ticket) {
             return Admit::Wait(None);
         }
-        if now < self.blocked_until {
-            return Admit::Wait(Some(self.blocked_until - now));
+        match verdict {
+            Verdict::Go => {
+                self.queue.pop_front();
+                self.in_flight += 1;
+                self.window.start();
+                Admit::Go
+            }
+            Verdict::BackOff { until } => Admit::Wait(Some(until - now)),
+            Verdict::WindowFull { until } => Admit::Wait(until.map(|t| t - now)),
+            Verdict::Busy => Admit::Wait(None),
+            Verdict::QuotaSpent { until } => Admit::QuotaSpent { until },
         }
-        if self.in_window() >= self.limits.per_minute {
-            return Admit::Wait(
-                self.answered
-                    .front()
-                    .map(|oldest| (oldest + MINUTE_MS - now).max(1)),
-            );
-        }
-        if self.in_flight >= self.limits.max_concurrent {
-            return Admit::Wait(None);
-        }
-        self.queue.pop_front();
-        self.in_flight += 1;
-        self.day_count += 1;
-        Admit::Go
     }
 
     /// A started call has ended (answered, failed or aborted) at `now`.
     pub fn finish(&mut self, now: i64) {
         self.in_flight = self.in_flight.saturating_sub(1);
-        let at = self.answered.back().map_or(now, |last| now.max(*last));
-        self.answered.push_back(at);
-    }
-
-    /// Places taken in the minute window: the calls in flight and those answered in the last minute.
-    fn in_window(&self) -> u32 {
-        self.in_flight + self.answered.len() as u32
+        self.window.answer(now);
     }
 
     /// Adopts the server's X-Rate-Limit-Limit / -Remaining / -Reset (seconds until reset).
@@ -222,38 +343,17 @@ impl Limiter {
         reset_secs: Option<u64>,
         now: i64,
     ) {
-        if limit.is_some() {
-            self.server_limit = limit;
-        }
-        if remaining.is_some() {
-            self.server_remaining = remaining;
-        }
-        if remaining == Some(0) {
-            let wait = reset_secs
-                .map(|s| s.min(3_600) as i64 * 1000)
-                .unwrap_or(MINUTE_MS);
-            self.blocked_until = self.blocked_until.max(now + wait);
-        }
+        self.window.observe(limit, remaining, reset_secs, now);
     }
 
     /// The server answered 429: hold everything until `now + wait_ms`.
     pub fn back_off(&mut self, wait_ms: i64, now: i64) {
-        self.blocked_until = self.blocked_until.max(now + wait_ms);
+        self.window.back_off(wait_ms, now);
     }
 
     pub fn state(&mut self, now: i64) -> State {
-        self.roll(now);
-        State {
-            requests_per_minute: self.limits.per_minute,
-            remaining_this_minute: self.limits.per_minute.saturating_sub(self.in_window()),
-            in_flight: self.in_flight,
-            max_concurrent: self.limits.max_concurrent,
-            daily_quota: self.limits.daily,
-            remaining_today: self.limits.daily.saturating_sub(self.day_count),
-            queued: self.queue.len() as u32,
-            server_limit: self.server_limit,
-            server_remaining: self.server_remaining,
-        }
+        let queued = self.queue.len() as u32;
+        self.window.state(self.in_flight, queued, &self.limits, now)
     }
 }
 

@@ -1,0 +1,360 @@
+//! One organization's limiter and token shared by a fleet: the state a store keeps as JSON text, and the pure steps on it.
+//!
+//! A store (the in-process default, Redis, a Durable Object) loads the state, runs one step with
+//! its own clock's `now` (ms since the epoch) and saves the state back atomically: with a
+//! compare-and-set on [`Fleet::version`], which every step that changes the state raises by one,
+//! or inside the Durable Object's single thread. A step that leaves the version as it was changed
+//! nothing and needs no write.
+//!
+//! The window, in-flight and daily-quota arithmetic is `limit::Window`'s, the same as the
+//! in-process `limit::Limiter`'s; here calls in flight are leases, so that a holder that dies
+//! (an evicted isolate, an exception, a timeout) loses its slot after the lease time, its place in
+//! the minute window kept as if it answered when its lease ended.
+
+use crate::error::Error;
+use crate::limit::{Limits, State, Verdict, Window, MINUTE_MS};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The shared state of one organization. Its JSON text is what a store keeps.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fleet {
+    /// Raised by one on every change: what a store compares and sets.
+    version: u64,
+    /// The limits of the last holder that asked for a slot (the organization's plan).
+    limits: Limits,
+    #[serde(flatten)]
+    window: Window,
+    /// The calls in flight, oldest first.
+    leases: Vec<Lease>,
+    /// The fleet's token, if one is stored and was not invalidated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    token: Option<Token>,
+    /// The refresh of the token under way, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    claim: Option<Lease>,
+    /// The next lease or claim id; ids are never reused.
+    next_id: u64,
+}
+
+/// A slot in flight, or the claim to refresh the token: whose, and until when it holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Lease {
+    id: u64,
+    holder: String,
+    until: i64,
+}
+
+/// The fleet's token and when it expires (ms since the epoch). Never printed.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Token {
+    value: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expires_at: Option<i64>,
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Token")
+            .field("value", &"<redacted>")
+            .field("expires_at", &self.expires_at)
+            .finish()
+    }
+}
+
+/// What a holder asking for a slot should do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acquire {
+    /// Start now. The slot holds until `until` unless renewed; release it when the answer came.
+    Granted { lease: u64, until: i64 },
+    /// Ask again at `until` at the latest: the earliest time a place of the window, a slot (the
+    /// end of the first lease) or the server's back-off frees, as far as the state knows.
+    /// `on_release`: another holder's release may let this one in sooner (or tell a nearer time),
+    /// so a store that can tell its waiters of a change should wake them then.
+    Wait { until: i64, on_release: bool },
+    /// The daily quota is spent; it renews at `until` (the next UTC day).
+    QuotaSpent { until: i64 },
+}
+
+/// What a holder asking for the token should do.
+#[derive(Clone, PartialEq, Eq)]
+pub enum TokenClaim {
+    /// Use this token.
+    Use { token: String },
+    /// Call the token function and `token_store` its result with this claim before `until`
+    /// (or `token_abandon` the claim if it failed); after `until` another holder may claim.
+    Refresh { claim: u64, until: i64 },
+    /// Another holder refreshes: ask again at `until` at the latest (the end of its claim), or
+    /// when the store tells of a change.
+    Wait { until: i64 },
+}
+
+impl fmt::Debug for TokenClaim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TokenClaim::Use { .. } => f.write_str("Use { token: <redacted> }"),
+            TokenClaim::Refresh { claim, until } => f
+                .debug_struct("Refresh")
+                .field("claim", claim)
+                .field("until", until)
+                .finish(),
+            TokenClaim::Wait { until } => f.debug_struct("Wait").field("until", until).finish(),
+        }
+    }
+}
+
+impl Fleet {
+    /// The state of an organization that no holder has touched yet.
+    pub fn new(limits: Limits) -> Fleet {
+        Fleet {
+            version: 0,
+            limits,
+            window: Window::new(),
+            leases: Vec::new(),
+            token: None,
+            claim: None,
+            next_id: 1,
+        }
+    }
+
+    /// The state a store kept as text.
+    pub fn from_json(text: &str) -> Result<Fleet, Error> {
+        serde_json::from_str(text)
+            .map_err(|e| Error::decode(format!("the fleet's shared state is not valid: {e}")))
+    }
+
+    /// The text a store keeps: compact JSON.
+    pub fn to_json(&self) -> String {
+        // Plain data with string keys: serializing it cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// What a store compares and sets: raised by one on every change.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Runs one step, and raises the version if the state changed.
+    fn step<R>(&mut self, f: impl FnOnce(&mut Fleet) -> R) -> R {
+        let before = self.clone();
+        let out = f(self);
+        if *self != before {
+            self.version = before.version + 1;
+        }
+        out
+    }
+
+    fn new_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Ends the leases and the claim whose time is up: a dead holder's slot comes back, and its
+    /// place in the window lasts a minute from the end of its lease, as if it answered then.
+    fn sweep(&mut self, now: i64) {
+        let mut ended: Vec<i64> = Vec::new();
+        self.leases.retain(|l| {
+            let alive = l.until > now;
+            if !alive {
+                ended.push(l.until);
+            }
+            alive
+        });
+        ended.sort_unstable();
+        for at in ended {
+            self.window.answer(at);
+        }
+        if self.claim.as_ref().is_some_and(|c| c.until <= now) {
+            self.claim = None;
+        }
+    }
+
+    fn in_flight(&self) -> u32 {
+        u32::try_from(self.leases.len()).unwrap_or(u32::MAX)
+    }
+
+    /// A slot for `holder` under `limits` (which the state then keeps), held for `lease_ms`.
+    pub fn acquire(&mut self, holder: &str, limits: Limits, now: i64, lease_ms: i64) -> Acquire {
+        self.step(|f| {
+            f.sweep(now);
+            f.limits = limits;
+            let first_end = f.leases.iter().map(|l| l.until).min();
+            match f.window.verdict(f.in_flight(), &limits, now) {
+                Verdict::Go => {
+                    f.window.start();
+                    let id = f.new_id();
+                    let until = now + lease_ms.max(1);
+                    f.leases.push(Lease {
+                        id,
+                        holder: holder.to_string(),
+                        until,
+                    });
+                    Acquire::Granted { lease: id, until }
+                }
+                Verdict::QuotaSpent { until } => Acquire::QuotaSpent { until },
+                Verdict::BackOff { until } => Acquire::Wait {
+                    until,
+                    on_release: false,
+                },
+                Verdict::WindowFull { until: Some(until) } => Acquire::Wait {
+                    until,
+                    on_release: false,
+                },
+                // Every place is in flight: the first to end frees its place a minute later.
+                Verdict::WindowFull { until: None } => Acquire::Wait {
+                    until: first_end.map_or(now + MINUTE_MS, |t| t + MINUTE_MS),
+                    on_release: true,
+                },
+                Verdict::Busy => Acquire::Wait {
+                    until: first_end.unwrap_or(now + MINUTE_MS),
+                    on_release: true,
+                },
+            }
+        })
+    }
+
+    /// A long call keeps its slot for `lease_ms` more; `None` if its lease had already ended
+    /// (the slot is lost and its place was counted from the end of the lease).
+    pub fn renew(&mut self, lease: u64, now: i64, lease_ms: i64) -> Option<i64> {
+        self.step(|f| {
+            f.sweep(now);
+            let l = f.leases.iter_mut().find(|l| l.id == lease)?;
+            l.until = l.until.max(now + lease_ms.max(1));
+            Some(l.until)
+        })
+    }
+
+    /// The answer of the call holding `lease` came at `now`: its slot frees, its place in the
+    /// window lasts a minute from now. `false` if the lease had already ended (nothing to free,
+    /// its place was counted from the end of the lease).
+    pub fn release(&mut self, lease: u64, now: i64) -> bool {
+        self.step(|f| {
+            f.sweep(now);
+            let Some(at) = f.leases.iter().position(|l| l.id == lease) else {
+                return false;
+            };
+            f.leases.remove(at);
+            f.window.answer(now);
+            true
+        })
+    }
+
+    /// Adopts an answer's X-Rate-Limit-Limit / -Remaining / -Reset (seconds) for the fleet.
+    pub fn observe(
+        &mut self,
+        limit: Option<u32>,
+        remaining: Option<u32>,
+        reset_secs: Option<u64>,
+        now: i64,
+    ) {
+        self.step(|f| f.window.observe(limit, remaining, reset_secs, now));
+    }
+
+    /// A 429: no holder starts a call before `now + wait_ms` (its Retry-After).
+    pub fn back_off(&mut self, wait_ms: i64, now: i64) {
+        self.step(|f| f.window.back_off(wait_ms, now));
+    }
+
+    /// The token to use, or the claim to refresh it (one holder at a time), or a wait.
+    pub fn token_claim(&mut self, holder: &str, now: i64, lease_ms: i64) -> TokenClaim {
+        self.step(|f| {
+            f.sweep(now);
+            if let Some(t) = &f.token {
+                if t.expires_at.is_none_or(|at| at > now) {
+                    return TokenClaim::Use {
+                        token: t.value.clone(),
+                    };
+                }
+                f.token = None;
+            }
+            match &f.claim {
+                Some(c) if c.holder == holder => TokenClaim::Refresh {
+                    claim: c.id,
+                    until: c.until,
+                },
+                Some(c) => TokenClaim::Wait { until: c.until },
+                None => {
+                    let id = f.new_id();
+                    let until = now + lease_ms.max(1);
+                    f.claim = Some(Lease {
+                        id,
+                        holder: holder.to_string(),
+                        until,
+                    });
+                    TokenClaim::Refresh { claim: id, until }
+                }
+            }
+        })
+    }
+
+    /// The refresher of `claim` got `token` (expiring at `expires_at`, if known): the fleet uses it.
+    /// A refresher whose claim ended is refused (`false`) if another holder claimed since or a
+    /// token is stored; else its late token is still taken.
+    pub fn token_store(
+        &mut self,
+        claim: u64,
+        token: &str,
+        expires_at: Option<i64>,
+        now: i64,
+    ) -> bool {
+        self.step(|f| {
+            f.sweep(now);
+            let usable = f
+                .token
+                .as_ref()
+                .is_some_and(|t| t.expires_at.is_none_or(|at| at > now));
+            let ours = match &f.claim {
+                Some(c) => c.id == claim,
+                None => !usable,
+            };
+            if !ours || token.is_empty() {
+                return false;
+            }
+            f.claim = None;
+            f.token = Some(Token {
+                value: token.to_string(),
+                expires_at,
+            });
+            true
+        })
+    }
+
+    /// The refresher of `claim` failed: the claim ends now, so that another holder may refresh.
+    pub fn token_abandon(&mut self, claim: u64, now: i64) {
+        self.step(|f| {
+            f.sweep(now);
+            if f.claim.as_ref().is_some_and(|c| c.id == claim) {
+                f.claim = None;
+            }
+        })
+    }
+
+    /// A 401 to a call that carried `token`: the fleet drops it if it is still the stored one
+    /// (`true`); a second 401 with the same token, during its refresh or after a new one was
+    /// stored, changes nothing (`false`).
+    pub fn token_invalidate(&mut self, token: &str, now: i64) -> bool {
+        self.step(|f| {
+            f.sweep(now);
+            if f.token.as_ref().is_some_and(|t| t.value == token) {
+                f.token = None;
+                return true;
+            }
+            false
+        })
+    }
+
+    /// The fleet's figures at `now` (`rateLimitState()`), without changing the state. `queued`
+    /// is 0: each process counts its own waiting calls.
+    pub fn state_of(&self, now: i64) -> State {
+        let mut f = self.clone();
+        f.sweep(now);
+        let in_flight = f.in_flight();
+        f.window.state(in_flight, 0, &f.limits, now)
+    }
+}
+
+#[cfg(test)]
+mod tests;

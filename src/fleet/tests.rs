@@ -1,0 +1,546 @@
+//! The fleet's steps on a virtual clock, the state kept as text between every two steps.
+
+use super::*;
+use crate::calendar::DAY_MS;
+use crate::limit::{Admit, Limiter};
+
+fn limits(per_minute: u32, max_concurrent: u32, daily: u32) -> Limits {
+    Limits {
+        per_minute,
+        max_concurrent,
+        daily,
+    }
+}
+
+/// The state as a store keeps it: every step runs on the state read back from the text the last
+/// one left, and raises the version by one exactly when it changed something.
+struct Store {
+    text: String,
+}
+
+impl Store {
+    fn new(limits: Limits) -> Store {
+        Store {
+            text: Fleet::new(limits).to_json(),
+        }
+    }
+
+    fn run<R>(&mut self, step: impl FnOnce(&mut Fleet) -> R) -> R {
+        let before = Fleet::from_json(&self.text).unwrap();
+        assert_eq!(before.to_json(), self.text, "the text reads back as it was");
+        let mut f = before.clone();
+        let out = step(&mut f);
+        let mut unchanged = f.clone();
+        unchanged.version = before.version;
+        if unchanged == before {
+            assert_eq!(f.version(), before.version(), "no change, no new version");
+        } else {
+            assert_eq!(
+                f.version(),
+                before.version() + 1,
+                "a change is a new version"
+            );
+        }
+        self.text = f.to_json();
+        assert_eq!(
+            Fleet::from_json(&self.text).unwrap(),
+            f,
+            "a round trip keeps it"
+        );
+        out
+    }
+
+    fn state(&mut self, now: i64) -> State {
+        self.run(|f| f.state_of(now))
+    }
+}
+
+const LEASE: i64 = 30_000;
+
+fn granted(a: Acquire) -> u64 {
+    match a {
+        Acquire::Granted { lease, .. } => lease,
+        other => panic!("expected a grant, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_json_shape() {
+    let mut s = Store::new(limits(100, 5, 1000));
+    let day = 20_000 * DAY_MS;
+    let a = granted(s.run(|f| f.acquire("a", limits(100, 5, 1000), day, LEASE)));
+    s.run(|f| f.acquire("b", limits(100, 5, 1000), day + 1, LEASE));
+    s.run(|f| f.release(a, day + 500));
+    s.run(|f| f.observe(Some(100), Some(98), Some(60), day + 500));
+    let Some(TokenClaim::Refresh { claim, .. }) =
+        Some(s.run(|f| f.token_claim("a", day + 600, 10_000)))
+    else {
+        panic!("the first claim refreshes")
+    };
+    s.run(|f| f.token_store(claim, "tok", Some(day + 3_600_000), day + 700));
+    s.run(|f| f.token_claim("b", day + 800, 10_000));
+    assert_eq!(
+        s.text,
+        r#"{"version":6,"limits":{"perMinute":100,"maxConcurrent":5,"daily":1000},"answered":[1728000000500],"day":20000,"dayCount":2,"blockedUntil":0,"serverLimit":100,"serverRemaining":98,"leases":[{"id":2,"holder":"b","until":1728000030001}],"token":{"value":"tok","expiresAt":1728003600000},"nextId":4}"#
+    );
+    let f = Fleet::from_json(&s.text).unwrap();
+    assert!(
+        !format!("{f:?}").contains("tok\""),
+        "Debug never shows the token"
+    );
+    assert!(Fleet::from_json("{}").is_err());
+    assert!(Fleet::from_json("not json").is_err());
+}
+
+/// A tiny deterministic generator for the schedules.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn holders_together_never_exceed_the_slots_or_the_minute_window() {
+    let lim = limits(12, 3, 10_000);
+    // Short enough that a holder slow to answer sometimes outlives its lease.
+    let lease_ms = 8_000;
+    let mut s = Store::new(lim);
+    let mut rng = Lcg(7);
+    // The calls as the service sees them: start, end of lease, answer (at the latest the end of
+    // the lease: the call's timeout is shorter than the lease).
+    let mut calls: Vec<(i64, i64, Option<i64>)> = Vec::new();
+    let mut held: Vec<Option<(u64, usize)>> = vec![None; 6];
+    let (mut renewed, mut lost) = (0, 0);
+    let mut now = 0;
+    while now < 10 * MINUTE_MS {
+        now += 1 + rng.next(2_000) as i64;
+        let h = rng.next(6) as usize;
+        match held[h] {
+            None => {
+                if let Acquire::Granted { lease, until } =
+                    s.run(|f| f.acquire(&format!("h{h}"), lim, now, lease_ms))
+                {
+                    calls.push((now, until, None));
+                    held[h] = Some((lease, calls.len() - 1));
+                }
+            }
+            Some((lease, i)) => {
+                let until = calls[i].1;
+                // Holder 5 dies with its slot one time in two; the others renew a long call
+                // one time in three, else answer.
+                if h == 5 && rng.next(2) == 0 {
+                    held[h] = None;
+                } else if until > now && rng.next(3) == 0 {
+                    calls[i].1 = s.run(|f| f.renew(lease, now, lease_ms)).unwrap();
+                    renewed += 1;
+                } else if until > now {
+                    assert!(s.run(|f| f.release(lease, now)));
+                    calls[i].2 = Some(now);
+                    held[h] = None;
+                } else {
+                    assert!(!s.run(|f| f.release(lease, now)), "the lease ended");
+                    lost += 1;
+                    held[h] = None;
+                }
+            }
+        }
+        let live = calls
+            .iter()
+            .filter(|(start, until, end)| *start <= now && end.unwrap_or(*until) > now)
+            .count();
+        assert!(live <= 3, "{live} calls in flight at {now}");
+        assert_eq!(s.state(now).in_flight as usize, live, "at {now}");
+    }
+    assert!(
+        calls.len() > 60 && renewed > 5 && lost > 5,
+        "the schedule exercised the limits: {} calls, {renewed} renewed, {lost} lost",
+        calls.len()
+    );
+    // Any minute of the service's count holds at most 12 calls: those that overlap it.
+    let ends: Vec<i64> = calls.iter().map(|c| c.2.unwrap_or(c.1)).collect();
+    for (a, _, _) in &calls {
+        for from in [*a - MINUTE_MS + 1, *a] {
+            let n = calls
+                .iter()
+                .zip(&ends)
+                .filter(|((start, _, _), end)| *start < from + MINUTE_MS && **end >= from)
+                .count();
+            assert!(n <= 12, "{n} calls in the minute from {from}");
+        }
+    }
+}
+
+#[test]
+fn a_holder_that_never_releases_loses_its_slot_after_the_lease() {
+    let lim = limits(5, 1, 1000);
+    let mut s = Store::new(lim);
+    let a = granted(s.run(|f| f.acquire("a", lim, 0, 10_000)));
+    assert_eq!(
+        s.run(|f| f.acquire("b", lim, 4_000, 10_000)),
+        Acquire::Wait {
+            until: 10_000,
+            on_release: true
+        },
+        "b waits for the end of a's lease, or a's release"
+    );
+    assert_eq!(
+        s.run(|f| f.acquire("b", lim, 9_999, 10_000)),
+        Acquire::Wait {
+            until: 10_000,
+            on_release: true
+        }
+    );
+    let b = granted(s.run(|f| f.acquire("b", lim, 10_000, 10_000)));
+    let st = s.state(10_000);
+    assert_eq!((st.in_flight, st.remaining_this_minute), (1, 3));
+    assert!(
+        !s.run(|f| f.release(a, 12_000)),
+        "a's late answer frees nothing"
+    );
+    assert_eq!(s.run(|f| f.renew(a, 12_000, 10_000)), None);
+    assert_eq!(
+        s.state(12_000).remaining_this_minute,
+        3,
+        "and takes no second place"
+    );
+    assert!(s.run(|f| f.release(b, 15_000)));
+    assert_eq!(
+        s.state(69_999).remaining_this_minute,
+        3,
+        "a's place: until 70 000"
+    );
+    assert_eq!(s.state(70_000).remaining_this_minute, 4);
+    assert_eq!(s.state(75_000).remaining_this_minute, 5);
+}
+
+#[test]
+fn a_long_call_renews_its_lease() {
+    let lim = limits(5, 1, 1000);
+    let mut s = Store::new(lim);
+    let a = granted(s.run(|f| f.acquire("a", lim, 0, 10_000)));
+    assert_eq!(s.run(|f| f.renew(a, 8_000, 10_000)), Some(18_000));
+    assert_eq!(
+        s.run(|f| f.acquire("b", lim, 12_000, 10_000)),
+        Acquire::Wait {
+            until: 18_000,
+            on_release: true
+        }
+    );
+    assert!(s.run(|f| f.release(a, 17_000)));
+    granted(s.run(|f| f.acquire("b", lim, 17_000, 10_000)));
+}
+
+#[test]
+fn a_full_window_waits_for_its_oldest_place() {
+    let lim = limits(2, 10, 1000);
+    let mut s = Store::new(lim);
+    let a = granted(s.run(|f| f.acquire("a", lim, 0, LEASE)));
+    granted(s.run(|f| f.acquire("b", lim, 0, LEASE)));
+    assert_eq!(
+        s.run(|f| f.acquire("c", lim, 100, LEASE)),
+        Acquire::Wait {
+            until: LEASE + MINUTE_MS,
+            on_release: true
+        },
+        "both places in flight: a minute after the first lease ends, or sooner after an answer"
+    );
+    s.run(|f| f.release(a, 900));
+    assert_eq!(
+        s.run(|f| f.acquire("c", lim, 900, LEASE)),
+        Acquire::Wait {
+            until: 60_900,
+            on_release: false
+        }
+    );
+    granted(s.run(|f| f.acquire("c", lim, 60_900, LEASE)));
+}
+
+#[test]
+fn the_daily_quota_is_the_fleets() {
+    let lim = limits(100, 10, 3);
+    let mut s = Store::new(lim);
+    let day = 20_000 * DAY_MS;
+    for (i, h) in ["a", "b", "c"].iter().enumerate() {
+        let l = granted(s.run(|f| f.acquire(h, lim, day + i as i64, LEASE)));
+        s.run(|f| f.release(l, day + 10));
+    }
+    assert_eq!(s.state(day + 10).remaining_today, 0);
+    for h in ["a", "d"] {
+        assert_eq!(
+            s.run(|f| f.acquire(h, lim, day + 20, LEASE)),
+            Acquire::QuotaSpent {
+                until: day + DAY_MS
+            }
+        );
+    }
+    granted(s.run(|f| f.acquire("d", lim, day + DAY_MS, LEASE)));
+    assert_eq!(s.state(day + DAY_MS).remaining_today, 2);
+}
+
+#[test]
+fn headers_and_retry_after_hold_every_holder() {
+    let lim = limits(100, 10, 1000);
+    let mut s = Store::new(lim);
+    s.run(|f| f.observe(Some(100), Some(0), Some(7), 1_000));
+    for h in ["a", "b"] {
+        assert_eq!(
+            s.run(|f| f.acquire(h, lim, 1_000, LEASE)),
+            Acquire::Wait {
+                until: 8_000,
+                on_release: false
+            }
+        );
+    }
+    granted(s.run(|f| f.acquire("b", lim, 8_000, LEASE)));
+    let st = s.state(8_000);
+    assert_eq!((st.server_limit, st.server_remaining), (Some(100), Some(0)));
+    s.run(|f| f.back_off(2_000, 9_000));
+    assert_eq!(
+        s.run(|f| f.acquire("c", lim, 10_000, LEASE)),
+        Acquire::Wait {
+            until: 11_000,
+            on_release: false
+        }
+    );
+    s.run(|f| f.back_off(500, 10_000));
+    assert_eq!(
+        s.run(|f| f.acquire("a", lim, 10_000, LEASE)),
+        Acquire::Wait {
+            until: 11_000,
+            on_release: false
+        },
+        "a shorter back-off does not shorten a longer one"
+    );
+    granted(s.run(|f| f.acquire("a", lim, 11_000, LEASE)));
+    s.run(|f| f.observe(None, Some(42), None, 11_000));
+    let st = s.state(11_000);
+    assert_eq!(
+        (st.server_limit, st.server_remaining),
+        (Some(100), Some(42))
+    );
+}
+
+#[test]
+fn one_of_eight_holders_refreshes_the_token_and_the_others_read_it() {
+    let mut s = Store::new(limits(100, 10, 1000));
+    let claims: Vec<TokenClaim> = (0..8)
+        .map(|h| s.run(|f| f.token_claim(&format!("h{h}"), 1_000, 5_000)))
+        .collect();
+    let refreshers: Vec<&TokenClaim> = claims
+        .iter()
+        .filter(|c| matches!(c, TokenClaim::Refresh { .. }))
+        .collect();
+    assert_eq!(refreshers.len(), 1);
+    let TokenClaim::Refresh { claim, until } = *refreshers[0] else {
+        unreachable!()
+    };
+    assert_eq!(until, 6_000);
+    for c in &claims[1..] {
+        assert_eq!(*c, TokenClaim::Wait { until: 6_000 });
+    }
+    assert_eq!(
+        s.run(|f| f.token_claim("h0", 1_500, 5_000)),
+        TokenClaim::Refresh {
+            claim,
+            until: 6_000
+        },
+        "the refresher asking again keeps its claim"
+    );
+    assert!(s.run(|f| f.token_store(claim, "t1", None, 2_000)));
+    for h in 0..8 {
+        assert_eq!(
+            s.run(|f| f.token_claim(&format!("h{h}"), 2_500, 5_000)),
+            TokenClaim::Use { token: "t1".into() }
+        );
+    }
+    assert!(!format!("{:?}", TokenClaim::Use { token: "t1".into() }).contains("t1"));
+}
+
+#[test]
+fn a_bad_token_is_invalidated_once() {
+    let mut s = Store::new(limits(100, 10, 1000));
+    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("a", 0, 5_000)) else {
+        panic!("the first claim refreshes")
+    };
+    s.run(|f| f.token_store(claim, "t1", None, 100));
+    assert!(s.run(|f| f.token_invalidate("t1", 1_000)), "the first 401");
+    assert!(
+        !s.run(|f| f.token_invalidate("t1", 1_001)),
+        "a second 401, same token"
+    );
+    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("b", 1_002, 5_000)) else {
+        panic!("b refreshes")
+    };
+    assert_eq!(
+        s.run(|f| f.token_claim("a", 1_003, 5_000)),
+        TokenClaim::Wait { until: 6_002 }
+    );
+    assert!(
+        !s.run(|f| f.token_invalidate("t1", 1_004)),
+        "a 401 with t1 during the refresh"
+    );
+    assert!(s.run(|f| f.token_store(claim, "t2", None, 1_500)));
+    assert!(
+        !s.run(|f| f.token_invalidate("t1", 1_600)),
+        "a late 401 with t1 after t2 is stored"
+    );
+    assert_eq!(
+        s.run(|f| f.token_claim("a", 1_700, 5_000)),
+        TokenClaim::Use { token: "t2".into() }
+    );
+}
+
+#[test]
+fn a_dead_refreshers_claim_ends_after_its_lease() {
+    let mut s = Store::new(limits(100, 10, 1000));
+    let TokenClaim::Refresh { claim: dead, .. } = s.run(|f| f.token_claim("a", 0, 5_000)) else {
+        panic!("a refreshes")
+    };
+    assert_eq!(
+        s.run(|f| f.token_claim("b", 4_999, 5_000)),
+        TokenClaim::Wait { until: 5_000 }
+    );
+    let TokenClaim::Refresh { claim, until } = s.run(|f| f.token_claim("b", 5_000, 5_000)) else {
+        panic!("b refreshes once a's claim ended")
+    };
+    assert_eq!(until, 10_000);
+    assert!(
+        !s.run(|f| f.token_store(dead, "late", None, 5_100)),
+        "a's late token is refused while b refreshes"
+    );
+    assert!(s.run(|f| f.token_store(claim, "t1", None, 5_200)));
+    assert_eq!(
+        s.run(|f| f.token_claim("c", 5_300, 5_000)),
+        TokenClaim::Use { token: "t1".into() }
+    );
+}
+
+#[test]
+fn a_failed_refresher_abandons_and_a_late_one_is_still_taken_when_nobody_else_claimed() {
+    let mut s = Store::new(limits(100, 10, 1000));
+    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("a", 0, 5_000)) else {
+        panic!("a refreshes")
+    };
+    s.run(|f| f.token_abandon(claim, 100));
+    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("b", 200, 5_000)) else {
+        panic!("b refreshes at once after a gave up")
+    };
+    assert!(
+        !s.run(|f| f.token_store(claim, "", None, 300)),
+        "an empty token is not stored"
+    );
+    assert!(
+        s.run(|f| f.token_store(claim, "t1", None, 9_000)),
+        "the claim ended but nobody else claimed and no token is stored"
+    );
+    assert!(
+        !s.run(|f| f.token_store(claim, "t2", None, 9_100)),
+        "once a token is stored a stale claim stores nothing"
+    );
+}
+
+#[test]
+fn a_token_that_expired_is_refreshed() {
+    let mut s = Store::new(limits(100, 10, 1000));
+    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("a", 0, 5_000)) else {
+        panic!("a refreshes")
+    };
+    assert!(s.run(|f| f.token_store(claim, "t1", Some(1_000), 10)));
+    assert_eq!(
+        s.run(|f| f.token_claim("b", 999, 5_000)),
+        TokenClaim::Use { token: "t1".into() }
+    );
+    assert_eq!(
+        s.run(|f| f.token_claim("b", 1_000, 5_000)),
+        TokenClaim::Refresh {
+            claim: 2,
+            until: 6_000
+        }
+    );
+    assert_eq!(
+        s.run(|f| f.token_claim("c", 1_000, 5_000)),
+        TokenClaim::Wait { until: 6_000 }
+    );
+    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("z", 7_000, 5_000)) else {
+        panic!("b's claim ended")
+    };
+    assert!(
+        s.run(|f| f.token_store(claim, "t2", Some(500), 7_100)),
+        "a token already expired is stored"
+    );
+    assert!(matches!(
+        s.run(|f| f.token_claim("c", 7_200, 5_000)),
+        TokenClaim::Refresh { .. }
+    ));
+}
+
+#[test]
+fn state_of_changes_nothing() {
+    let lim = limits(10, 2, 100);
+    let mut s = Store::new(lim);
+    granted(s.run(|f| f.acquire("a", lim, 0, 1_000)));
+    let text = s.text.clone();
+    let st = s.state(5_000);
+    assert_eq!(s.text, text);
+    assert_eq!(
+        st,
+        State {
+            requests_per_minute: 10,
+            remaining_this_minute: 9,
+            in_flight: 0,
+            max_concurrent: 2,
+            daily_quota: 100,
+            remaining_today: 99,
+            queued: 0,
+            server_limit: None,
+            server_remaining: None,
+        },
+        "the ended lease is out of flight and keeps its place"
+    );
+}
+
+/// One holder whose calls always answer within their lease sees the in-process limiter's
+/// decisions and figures: the two run the same arithmetic.
+#[test]
+fn one_holder_decides_as_the_in_process_limiter() {
+    let lim = limits(4, 2, 9);
+    let mut s = Store::new(lim);
+    let mut l = Limiter::new(lim);
+    let mut rng = Lcg(11);
+    let mut held: Vec<u64> = Vec::new();
+    let mut now = 20_000 * DAY_MS - 5 * MINUTE_MS;
+    for _ in 0..400 {
+        now += rng.next(9_000) as i64;
+        if !held.is_empty() && rng.next(2) == 0 {
+            let lease = held.remove(0);
+            assert!(s.run(|f| f.release(lease, now)));
+            l.finish(now);
+        } else {
+            let t = l.enqueue();
+            let local = l.poll(t, now);
+            let fleet = s.run(|f| f.acquire("a", lim, now, 10 * MINUTE_MS));
+            match (local, fleet) {
+                (Admit::Go, Acquire::Granted { lease, .. }) => held.push(lease),
+                (Admit::QuotaSpent { until: a }, Acquire::QuotaSpent { until: b }) => {
+                    assert_eq!(a, b)
+                }
+                (Admit::Wait(Some(ms)), Acquire::Wait { until, .. }) => {
+                    l.cancel(t);
+                    assert_eq!(now + ms, until)
+                }
+                (Admit::Wait(None), Acquire::Wait { on_release, .. }) => {
+                    l.cancel(t);
+                    assert!(on_release)
+                }
+                other => panic!("at {now}: {other:?}"),
+            }
+        }
+        assert_eq!(s.state(now), l.state(now), "at {now}");
+    }
+}
