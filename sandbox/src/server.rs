@@ -12,6 +12,7 @@ use crate::record::Record;
 use crate::store::Store;
 use crate::{billing, books, crm, generic, inventory, invoice, seed, time};
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io;
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
@@ -58,8 +59,16 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// Tokens the sandbox mints (every scope) and tokens it no longer accepts, for tests of refreshes.
+#[derive(Default)]
+struct Tokens {
+    minted: Vec<String>,
+    revoked: Vec<String>,
+}
+
 struct Shared {
     config: Config,
+    tokens: Mutex<Tokens>,
     router: Router,
     handlers: HashMap<&'static str, Handler>,
     store: Mutex<Store>,
@@ -100,6 +109,7 @@ pub fn start_with(config: Config, extra: &'static [Operation]) -> io::Result<Ser
         limiter: Mutex::new(Limiter::new(config.policy())),
         faults: Mutex::new(Faults::new(config.faults, seed)),
         counters: Mutex::default(),
+        tokens: Mutex::default(),
         store: Mutex::new(store),
         handlers: handlers(),
         router,
@@ -446,7 +456,7 @@ fn call(
     }
 }
 
-fn authorize<'a>(sh: &'a Shared, req: &Request) -> Result<&'a Scopes, ApiError> {
+fn authorize<'a>(sh: &'a Shared, req: &Request) -> Result<Cow<'a, Scopes>, ApiError> {
     let token = req
         .header("authorization")
         .and_then(|h| h.split_once(' '))
@@ -460,9 +470,18 @@ fn authorize<'a>(sh: &'a Shared, req: &Request) -> Result<&'a Scopes, ApiError> 
             format!("Send the access token as the header Authorization: {AUTHORIZATION_SCHEME} <token>."),
         ));
     };
+    let invalid = || ApiError::new(401, code::UNAUTHORIZED, "The access token is not valid.");
+    let tokens = lock(&sh.tokens);
+    if tokens.revoked.iter().any(|t| t == token) {
+        return Err(invalid());
+    }
+    if tokens.minted.iter().any(|t| t == token) {
+        return Ok(Cow::Owned(Scopes::Every));
+    }
     sh.config
         .scopes(token)
-        .ok_or_else(|| ApiError::new(401, code::UNAUTHORIZED, "The access token is not valid."))
+        .map(Cow::Borrowed)
+        .ok_or_else(invalid)
 }
 
 /// The organization a call names where its family puts it; empty for calls without one.
@@ -701,6 +720,8 @@ fn sandbox_endpoint(sh: &Shared, req: &Request) -> Response {
                 "GET /__sandbox/counters",
                 "POST /__sandbox/reset-counters",
                 "POST /__sandbox/crm/{module}/{create|edit|delete}",
+                "POST /__sandbox/tokens",
+                "POST /__sandbox/tokens/{token}/revoke",
             ],
         })),
         ("GET", ["counters"]) => {
@@ -716,7 +737,26 @@ fn sandbox_endpoint(sh: &Shared, req: &Request) -> Response {
             Ok(json!({ "code": 0, "message": "The counters have been reset." }))
         }
         ("POST", ["crm", module, operation]) => crm_trigger(sh, module, operation, &req.body),
-        (_, [] | ["counters"] | ["reset-counters"] | ["crm", _, _]) => Err(ApiError::new(
+        ("POST", ["tokens"]) => {
+            let mut tokens = lock(&sh.tokens);
+            let token = format!("sandbox-token-{}", tokens.minted.len() + 1);
+            tokens.minted.push(token.clone());
+            Ok(json!({ "code": 0, "token": token, "minted": tokens.minted.len() }))
+        }
+        ("POST", ["tokens", token, "revoke"]) => {
+            let token = svc_sdk::request::percent_decode(token, false).unwrap_or_default();
+            lock(&sh.tokens).revoked.push(token);
+            Ok(json!({ "code": 0, "message": "The token is no longer accepted." }))
+        }
+        (
+            _,
+            []
+            | ["counters"]
+            | ["reset-counters"]
+            | ["crm", _, _]
+            | ["tokens"]
+            | ["tokens", _, "revoke"],
+        ) => Err(ApiError::new(
             405,
             code::METHOD,
             format!("{} is not allowed at {}.", req.method, shorten(&req.path)),

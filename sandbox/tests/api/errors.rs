@@ -333,3 +333,41 @@ fn the_client_rules_answer_1001_with_every_issue() {
         1001,
     );
 }
+
+#[test]
+fn minted_tokens_work_until_revoked_and_a_revoked_token_is_401() {
+    let s = Sandbox::start(&["--no-rate-limit"]);
+    let minted = expect(&s.raw("POST", "/__sandbox/tokens", &[], b""), 200, 0);
+    let token = minted["token"].as_str().unwrap().to_string();
+    assert_eq!(minted["minted"], 1);
+    expect(
+        &s.call_as(&token, "books", "GET", "/chartofaccounts", None),
+        200,
+        0,
+    );
+    let second = expect(&s.raw("POST", "/__sandbox/tokens", &[], b""), 200, 0);
+    assert_ne!(second["token"], minted["token"]);
+    assert_eq!(second["minted"], 2);
+
+    let revoke = format!("/__sandbox/tokens/{token}/revoke");
+    expect(&s.raw("POST", &revoke, &[], b""), 200, 0);
+    expect(
+        &s.call_as(&token, "books", "GET", "/chartofaccounts", None),
+        401,
+        1401,
+    );
+    let other = second["token"].as_str().unwrap();
+    expect(
+        &s.call_as(other, "books", "GET", "/chartofaccounts", None),
+        200,
+        0,
+    );
+
+    expect(
+        &s.raw("POST", "/__sandbox/tokens/dev-token/revoke", &[], b""),
+        200,
+        0,
+    );
+    expect(&s.call("books", "GET", "/chartofaccounts", None), 401, 1401);
+    expect(&s.raw("GET", "/__sandbox/tokens", &[], b""), 405, 1405);
+}
