@@ -30,7 +30,10 @@ pub struct Obj<'a>(Vec<(Cow<'a, str>, Json<'a>)>);
 
 static NULL: Json<'static> = Json::Null;
 
-/// Parses JSON text (at most 128 levels of nesting).
+/// The deepest nesting `parse` reads (serde_json's recursion limit).
+pub const MAX_NESTING: usize = 128;
+
+/// Parses JSON text (at most `MAX_NESTING` levels of nesting).
 pub fn parse(text: &str) -> Result<Json<'_>, serde_json::Error> {
     serde_json::from_str(text)
 }

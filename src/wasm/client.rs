@@ -353,10 +353,7 @@ fn header_lines(headers: &[(String, String)]) -> String {
 fn wire_text(value: &JsValue) -> Result<String, JsValue> {
     js::to_wire(value)
         .map(|bytes| String::from_utf8_lossy(&bytes.to_vec()).into_owned())
-        .map_err(|e| {
-            let issue = super::params::unreadable(super::message_of(&e));
-            to_js_error(&Error::validation(vec![issue]))
-        })
+        .map_err(|e| to_js_error(&Error::validation(vec![super::params::unwritable(&e)])))
 }
 
 impl Client {

@@ -8,8 +8,8 @@ use wasm_bindgen::JsCast;
 extern "C" {
     #[wasm_bindgen(js_name = makeError)]
     pub fn make_error(json: &str) -> JsValue;
-    /// The JSON text of user params as UTF-8 bytes (one copy into the core, however long), or a
-    /// plain Error saying why it cannot be written.
+    /// The JSON text of user params as UTF-8 bytes (one copy into the core, however long), or what
+    /// `JSON.stringify` threw (`params::unwritable` says why in words).
     #[wasm_bindgen(js_name = toWire, catch)]
     pub fn to_wire(value: &JsValue) -> Result<js_sys::Uint8Array, JsValue>;
     #[wasm_bindgen(js_name = isParams)]

@@ -15,6 +15,22 @@ pub struct Checked {
     pub files: JsValue,
 }
 
+/// Why JS params could not be written as JSON text: what `JSON.stringify` threw, explained.
+pub(super) fn unwritable(e: &JsValue) -> Issue {
+    let message = super::message_of(e);
+    let why = if e.is_instance_of::<js_sys::RangeError>() {
+        format!(
+            "they are nested too deeply (at most {} levels of nesting)",
+            json::MAX_NESTING
+        )
+    } else if message.to_ascii_lowercase().contains("circular") {
+        "they contain a circular reference".into()
+    } else {
+        message
+    };
+    unreadable(format!("params could not be read: {why}"))
+}
+
 /// An issue at the top of the params.
 fn top(code: IssueCode, message: String, d: serde_json::Map<String, serde_json::Value>) -> Issue {
     Issue {
@@ -54,7 +70,7 @@ fn text_of(op: &Operation, params: &JsValue, max: usize) -> Result<Option<String
         BodyKind::Multipart { param, .. } => js::without(params, param),
         _ => params.clone(),
     };
-    let wire = js::to_wire(&params).map_err(|e| unreadable(super::message_of(&e)))?;
+    let wire = js::to_wire(&params).map_err(|e| unwritable(&e))?;
     if wire.length() as usize > max {
         return Err(top(
             IssueCode::TooLong,
@@ -77,7 +93,10 @@ pub fn issues(op: &Operation, params: &JsValue, max: usize) -> (Vec<Issue>, Opti
         None => Json::Null,
         Some(Ok(v)) => v,
         Some(Err(e)) => {
-            let message = format!("params could not be read: {e} (at most 128 levels of nesting)");
+            let message = format!(
+                "params could not be read: {e} (at most {} levels of nesting)",
+                json::MAX_NESTING
+            );
             return (vec![unreadable(message)], None);
         }
     };

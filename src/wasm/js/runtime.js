@@ -63,14 +63,9 @@ function mark(key, v) {
 
 const encoder = new TextEncoder();
 
-/** JSON text of user params as UTF-8, with markers where JSON cannot hold a value; throws an Error saying why it cannot be written. */
+/** JSON text of user params as UTF-8, with markers where JSON cannot hold a value; throws what `JSON.stringify` throws. */
 export function toWire(value) {
-  try {
-    return encoder.encode(JSON.stringify(value ?? null, plain(value, 0) ? undefined : mark) ?? "null");
-  } catch (e) {
-    const why = e instanceof RangeError ? "they are nested too deeply (at most 128 levels of nesting)" : /circular/i.test(e && e.message) ? "they contain a circular reference" : e && e.message;
-    throw new Error(`params could not be read: ${why}`);
-  }
+  return encoder.encode(JSON.stringify(value ?? null, plain(value, 0) ? undefined : mark) ?? "null");
 }
 
 /** Whether JSON.stringify writes a value exactly as it is: then no copy is needed. */
