@@ -21,6 +21,21 @@ pub enum ErrorKind {
     Verification,
 }
 
+impl ErrorKind {
+    pub const ALL: [ErrorKind; 10] = [
+        ErrorKind::Validation,
+        ErrorKind::Api,
+        ErrorKind::RateLimited,
+        ErrorKind::Unauthorized,
+        ErrorKind::Network,
+        ErrorKind::Timeout,
+        ErrorKind::Aborted,
+        ErrorKind::Decode,
+        ErrorKind::Config,
+        ErrorKind::Verification,
+    ];
+}
+
 /// A failure of any step of a call. Never holds the access token.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -40,6 +55,36 @@ pub struct Error {
 }
 
 impl Error {
+    /// What JS's `SvcError` takes from an error, as JSON text: `{ kinds, fields }`, the kind names
+    /// and the names of the members after `kind` and `message`, as this type writes them.
+    pub fn shape() -> String {
+        let full = Error {
+            status: Some(0),
+            code: Some(0),
+            issues: vec![Issue {
+                path: vec![],
+                code: crate::issue::IssueCode::Required,
+                message: String::new(),
+                details: Default::default(),
+            }],
+            retry_after_ms: Some(0),
+            operation_id: Some(String::new()),
+            ..Error::new(ErrorKind::Api, "")
+        };
+        let text = full.to_json();
+        let value = crate::json::parse(&text).unwrap_or(crate::json::Json::Null);
+        let fields: Vec<&str> = value.as_object().map_or_else(Vec::new, |o| {
+            o.keys()
+                .filter(|k| !matches!(*k, "kind" | "message"))
+                .collect()
+        });
+        format!(
+            r#"{{"kinds":{},"fields":{}}}"#,
+            serde_json::to_string(&ErrorKind::ALL).unwrap_or_default(),
+            serde_json::to_string(&fields).unwrap_or_default()
+        )
+    }
+
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error {
             kind,
@@ -131,6 +176,19 @@ pub fn quoted(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shape_js_takes_names_every_kind_and_every_member() {
+        let shape: serde_json::Value = serde_json::from_str(&Error::shape()).unwrap();
+        assert_eq!(
+            shape,
+            serde_json::json!({
+                "kinds": ["validation", "api", "rate_limited", "unauthorized", "network",
+                          "timeout", "aborted", "decode", "config", "verification"],
+                "fields": ["status", "code", "issues", "retryAfterMs", "operationId"],
+            })
+        );
+    }
 
     #[test]
     fn json_uses_the_js_names() {

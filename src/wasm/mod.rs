@@ -47,6 +47,12 @@ pub fn required_scopes(ids: JsValue) -> Result<Vec<String>, JsValue> {
         .map_err(|m| to_js_error(&Error::config(m)))
 }
 
+/// The kinds and members an `SvcError` takes (`Error::shape`), for runtime.js.
+#[wasm_bindgen(js_name = __errorShape, skip_typescript)]
+pub fn error_shape() -> JsValue {
+    json_to_js(&crate::error::Error::shape())
+}
+
 /// The regions and their API domains, for the package's `regions` export.
 #[wasm_bindgen(js_name = __regions, skip_typescript)]
 pub fn regions() -> JsValue {

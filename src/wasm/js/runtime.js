@@ -1,19 +1,18 @@
 // The JS half of the wasm bindings: the SvcError class, user input as JSON, an upload's files, and
 // the platform's streams (bodies read, a proxied body passed on). The rules, the send loop and the
 // redaction are Rust.
-import { __Redactor, __redactText, __settle } from "../../../../../svc_sdk.js";
+import { __Redactor, __errorShape, __redactText, __settle } from "../../../../../svc_sdk.js";
 
-const KINDS = new Set([
-  "validation", "api", "rate_limited", "unauthorized", "network",
-  "timeout", "aborted", "decode", "config", "verification",
-]);
+/** The kinds and members of the core's errors (`Error::shape`), read once. */
+let shape;
 
 export class SvcError extends Error {
   constructor(kind, message, extra = {}) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    shape ??= __errorShape();
     this.name = "SvcError";
-    this.kind = KINDS.has(kind) ? kind : "api";
-    for (const key of ["status", "code", "issues", "retryAfterMs", "operationId"]) {
+    this.kind = shape.kinds.includes(kind) ? kind : "api";
+    for (const key of shape.fields) {
       if (extra[key] !== undefined) this[key] = extra[key];
     }
   }
