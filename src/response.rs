@@ -194,9 +194,22 @@ fn json_error(status: u16, body: &[u8]) -> Option<Error> {
     (!code_is_success(&envelope_code(&members))).then(|| error_from(status, body))
 }
 
+/// The page a list's iteration asks for after `page`: the next one while the service says there
+/// are more and this page was not empty.
+pub fn next_page(has_more_page: bool, page: f64, items: usize) -> Option<f64> {
+    (has_more_page && items > 0).then_some(page + 1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_next_page_follows_has_more_page_and_stops_on_an_empty_page() {
+        assert_eq!(next_page(true, 1.0, 200), Some(2.0));
+        assert_eq!(next_page(false, 1.0, 200), None);
+        assert_eq!(next_page(true, 3.0, 0), None);
+    }
     use crate::catalog::find;
     use serde_json::{json, Value};
 

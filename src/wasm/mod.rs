@@ -47,6 +47,20 @@ pub fn required_scopes(ids: JsValue) -> Result<Vec<String>, JsValue> {
         .map_err(|m| to_js_error(&Error::config(m)))
 }
 
+/// The page a list's iteration asks for after one with this `page_context` and this many items
+/// (`response::next_page`), or undefined after the last; `page` is read as JS's `+page` reads it.
+#[wasm_bindgen(js_name = __nextPage, skip_typescript)]
+pub fn next_page(context: JsValue, items: u32) -> JsValue {
+    let more = js::get(&context, "has_more_page").as_bool() == Some(true);
+    let page = js::get(&context, "page");
+    let page = if page.is_undefined() || page.is_null() {
+        1.0
+    } else {
+        page.unchecked_into_f64()
+    };
+    crate::response::next_page(more, page, items as usize).map_or(JsValue::UNDEFINED, JsValue::from)
+}
+
 /// The kinds and members an `SvcError` takes (`Error::shape`), for runtime.js.
 #[wasm_bindgen(js_name = __errorShape, skip_typescript)]
 pub fn error_shape() -> JsValue {

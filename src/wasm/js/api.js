@@ -93,9 +93,9 @@ function makePage(data, pager) {
       let current = page;
       for (;;) {
         for (const item of current.items) yield item;
-        const ctx = current.page_context;
-        if (!ctx || ctx.has_more_page !== true || current.items.length === 0) return;
-        current = await pager(Number(ctx.page ?? 1) + 1);
+        const next = call("__nextPage", "decode", current.page_context, current.items.length);
+        if (next === undefined) return;
+        current = await pager(next);
       }
     },
   });
