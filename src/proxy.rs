@@ -50,7 +50,8 @@ fn routable_tail(path: &str, most: usize) -> Option<&str> {
     start.or_else(|| path.find('/')).map(|i| &path[i..])
 }
 
-fn refuse(status: u16, message: impl Into<String>) -> Error {
+/// A request the proxy answers itself with `status` (and code 1000 + `status`).
+pub fn refuse(status: u16, message: impl Into<String>) -> Error {
     Error::new(ErrorKind::Api, message).with_status(status)
 }
 

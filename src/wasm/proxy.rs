@@ -6,6 +6,7 @@ use super::js::{self, get, to_js_error};
 use super::settle;
 use crate::catalog::{self, BodyKind};
 use crate::error::{quoted, Error, ErrorKind};
+use crate::proxy::refuse;
 use serde_json::{json, Value};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -118,7 +119,7 @@ fn failed(e: &JsValue) -> Result<JsValue, JsValue> {
 }
 
 fn unreadable() -> Error {
-    Error::new(ErrorKind::Api, "the request could not be read").with_status(400)
+    refuse(400, "the request could not be read")
 }
 
 /// A header of the request, read through its `get`.
@@ -127,11 +128,8 @@ fn header(headers: &JsValue, name: &str) -> Option<String> {
     get_fn.call1(headers, &name.into()).ok()?.as_string()
 }
 
-/// What a proxied request comes to: the operation and its arguments, or an answer at once.
-enum Step {
-    Forward(&'static catalog::Operation, Vec<String>, JsValue),
-    Answer(JsValue),
-}
+/// What the proxy forwards: the operation, its path values and its params as a JS object.
+type Forward = (&'static catalog::Operation, Vec<String>, JsValue);
 
 impl Inner {
     async fn handle(&self, request: JsValue) -> Result<JsValue, JsValue> {
@@ -145,8 +143,7 @@ impl Inner {
             ));
         };
         let (op, path, params) = match self.plan(&request, &url, &method, &headers).await {
-            Ok(Step::Forward(op, path, params)) => (op, path, params),
-            Ok(Step::Answer(response)) => return Ok(response),
+            Ok(forward) => forward,
             Err(e) => return refused(&e),
         };
         let sent = match self.client.forward(op, &path, &params) {
@@ -169,26 +166,26 @@ impl Inner {
         url: &str,
         method: &str,
         headers: &JsValue,
-    ) -> Result<Step, Error> {
+    ) -> Result<Forward, Error> {
         let url = web_sys::Url::new(url).map_err(|_| unreadable())?;
         let content_type = header(headers, "content-type").unwrap_or_default();
         let too_large = || {
-            let message = format!(
-                "the request body is larger than maxBodyBytes ({} bytes)",
-                self.limit
-            );
-            answer(413, &json!({ "code": 1413, "message": message })).map(Step::Answer)
+            let limit = self.limit;
+            refuse(
+                413,
+                format!("the request body is larger than maxBodyBytes ({limit} bytes)"),
+            )
         };
         let declared = header(headers, "content-length").and_then(|n| n.trim().parse::<u64>().ok());
         if declared.is_some_and(|n| n > self.limit as u64) {
-            return too_large().map_err(|_| unreadable());
+            return Err(too_large());
         }
         let stream = get(request, "body");
         let with_body = !matches!(method, "GET" | "DELETE" | "HEAD") && stream.is_truthy();
         let bytes = if with_body {
             let read = settle::promise(&js::read_stream(&stream, self.limit as f64)).await;
             match read.map_err(|_| unreadable())? {
-                b if b.is_null() => return too_large().map_err(|_| unreadable()),
+                b if b.is_null() => return Err(too_large()),
                 b => Some(b.unchecked_into::<js_sys::Uint8Array>()),
             }
         } else {
@@ -215,10 +212,10 @@ impl Inner {
             text.as_deref(),
         )?;
         if !self.allowed.contains(&plan.op.id) {
-            let message = format!("this proxy does not forward {}", plan.op.id);
-            return answer(403, &json!({ "code": 1403, "message": message }))
-                .map(Step::Answer)
-                .map_err(|_| unreadable());
+            return Err(refuse(
+                403,
+                format!("this proxy does not forward {}", plan.op.id),
+            ));
         }
         let params = js_sys::JSON::parse(&Value::Object(plan.params).to_string())
             .map_err(|_| unreadable())?;
@@ -240,7 +237,7 @@ impl Inner {
             let files = if many { files.into() } else { files.get(0) };
             let _ = js_sys::Reflect::set(&params, &param.into(), &files);
         }
-        Ok(Step::Forward(plan.op, plan.path_params, params))
+        Ok((plan.op, plan.path_params, params))
     }
 }
 
