@@ -16,6 +16,9 @@ use crate::limit::{Limits, State, Verdict, Window, MINUTE_MS};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod step;
+pub use step::{apply, Applied, Outcome, Reply, Request, Seen};
+
 /// The shared state of one organization. Its JSON text is what a store keeps.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -65,7 +68,8 @@ impl fmt::Debug for Token {
 }
 
 /// What a holder asking for a slot should do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Acquire {
     /// Start now. The slot holds until `until` unless renewed; release it when the answer came.
     Granted { lease: u64, until: i64 },
@@ -79,7 +83,8 @@ pub enum Acquire {
 }
 
 /// What a holder asking for the token should do.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum TokenClaim {
     /// Use this token.
     Use { token: String },
@@ -353,6 +358,12 @@ impl Fleet {
         f.sweep(now);
         let in_flight = f.in_flight();
         f.window.state(in_flight, 0, &f.limits, now)
+    }
+
+    /// When the first lease or claim ends, if any: when a store that can wake itself should sweep.
+    pub fn next_end(&self) -> Option<i64> {
+        let claim = self.claim.as_ref().map(|c| c.until);
+        self.leases.iter().map(|l| l.until).chain(claim).min()
     }
 }
 

@@ -251,7 +251,7 @@ pub struct Limiter {
 }
 
 /// What the limiter allows now (`client.rateLimitState()`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(
     target_arch = "wasm32",
     derive(tsify::Tsify),

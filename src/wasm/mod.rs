@@ -61,6 +61,18 @@ pub fn next_page(context: JsValue, items: u32) -> JsValue {
     crate::response::next_page(more, page, items as usize).map_or(JsValue::UNDEFINED, JsValue::from)
 }
 
+/// One step on a fleet's shared state (`fleet::apply`) for a store that runs steps itself
+/// (`SvcLimiter`): `state` as the store kept it (null: none yet), `now` its clock in ms since the
+/// epoch, `request` the holder's text; gives `fleet::Applied` as an object.
+#[wasm_bindgen(js_name = __fleetApply, skip_typescript)]
+pub fn fleet_apply(state: Option<String>, now: f64, request: &str) -> Result<JsValue, JsValue> {
+    let applied =
+        crate::fleet::apply(state.as_deref(), now as i64, request).map_err(|e| to_js_error(&e))?;
+    Ok(json_to_js(
+        &serde_json::to_string(&applied).unwrap_or_default(),
+    ))
+}
+
 /// The kinds and members an `SvcError` takes (`Error::shape`), for runtime.js.
 #[wasm_bindgen(js_name = __errorShape, skip_typescript)]
 pub fn error_shape() -> JsValue {

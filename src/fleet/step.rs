@@ -1,0 +1,282 @@
+//! One step on the shared state as a store runs it: the request a holder sends as JSON text, the state loaded, the reply.
+
+use super::{Acquire, Fleet, TokenClaim};
+use crate::error::Error;
+use crate::limit::{Limits, State, DEFAULT_PLAN};
+use serde::{Deserialize, Serialize};
+
+/// What a holder asks of the fleet's state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Request {
+    Acquire {
+        holder: String,
+        limits: Limits,
+        lease_ms: i64,
+    },
+    Renew {
+        lease: u64,
+        lease_ms: i64,
+    },
+    /// The answer of the call holding `lease` came; what it said of the limits, if anything.
+    Release {
+        lease: u64,
+        #[serde(default)]
+        seen: Seen,
+    },
+    TokenClaim {
+        holder: String,
+        lease_ms: i64,
+    },
+    TokenStore {
+        claim: u64,
+        token: String,
+        #[serde(default)]
+        expires_at: Option<i64>,
+    },
+    TokenAbandon {
+        claim: u64,
+    },
+    TokenInvalidate {
+        token: String,
+    },
+    /// The fleet's figures; changes nothing but the leases whose time is up.
+    State,
+}
+
+/// What an answer told of the limits: its x-rate-limit-* headers and a 429's wait.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Seen {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remaining: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reset_secs: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back_off_ms: Option<i64>,
+}
+
+/// What a step gave the holder.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Outcome {
+    Acquire(Acquire),
+    /// A renewed lease's new end; `None`: it had ended.
+    Renewed(Option<i64>),
+    /// Whether the lease was still held.
+    Released(bool),
+    Token(TokenClaim),
+    /// Whether a stored token or an invalidation was taken.
+    Taken(bool),
+    Done,
+}
+
+impl std::fmt::Debug for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Acquire(a) => write!(f, "Acquire({a:?})"),
+            Outcome::Renewed(r) => write!(f, "Renewed({r:?})"),
+            Outcome::Released(r) => write!(f, "Released({r})"),
+            Outcome::Token(t) => write!(f, "Token({t:?})"),
+            Outcome::Taken(t) => write!(f, "Taken({t})"),
+            Outcome::Done => f.write_str("Done"),
+        }
+    }
+}
+
+/// The reply to a step: the store's clock, the fleet's figures after it, and its outcome.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reply {
+    pub now: i64,
+    pub state: State,
+    pub outcome: Outcome,
+}
+
+/// A step run: the state's text to save if it changed, the version it was loaded at (what the
+/// store compares), the reply's text, and when the first lease or claim ends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Applied {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    pub expected: u64,
+    pub version: u64,
+    pub reply: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wake_at: Option<i64>,
+}
+
+impl Request {
+    /// The request a store received as text.
+    pub fn from_json(text: &str) -> Result<Request, Error> {
+        serde_json::from_str(text)
+            .map_err(|e| Error::decode(format!("the fleet step is not valid: {e}")))
+    }
+
+    /// Its text, for the store.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl Reply {
+    /// The reply a store sent back as text.
+    pub fn from_json(text: &str) -> Result<Reply, Error> {
+        serde_json::from_str(text)
+            .map_err(|e| Error::decode(format!("the fleet store's reply is not valid: {e}")))
+    }
+}
+
+/// Runs `request` at `now` (the store's clock) on the state a store kept (`None`: none yet).
+pub fn apply(state: Option<&str>, now: i64, request: &str) -> Result<Applied, Error> {
+    let request = Request::from_json(request)?;
+    let mut fleet = match state {
+        Some(text) => Fleet::from_json(text)?,
+        None => Fleet::new(Limits::for_plan(DEFAULT_PLAN)),
+    };
+    let expected = fleet.version();
+    let outcome = match request {
+        Request::Acquire {
+            holder,
+            limits,
+            lease_ms,
+        } => Outcome::Acquire(fleet.acquire(&holder, limits, now, lease_ms)),
+        Request::Renew { lease, lease_ms } => Outcome::Renewed(fleet.renew(lease, now, lease_ms)),
+        Request::Release { lease, seen } => {
+            let released = fleet.release(lease, now);
+            if seen.limit.is_some() || seen.remaining.is_some() || seen.reset_secs.is_some() {
+                fleet.observe(seen.limit, seen.remaining, seen.reset_secs, now);
+            }
+            if let Some(ms) = seen.back_off_ms {
+                fleet.back_off(ms, now);
+            }
+            Outcome::Released(released)
+        }
+        Request::TokenClaim { holder, lease_ms } => {
+            Outcome::Token(fleet.token_claim(&holder, now, lease_ms))
+        }
+        Request::TokenStore {
+            claim,
+            token,
+            expires_at,
+        } => Outcome::Taken(fleet.token_store(claim, &token, expires_at, now)),
+        Request::TokenAbandon { claim } => {
+            fleet.token_abandon(claim, now);
+            Outcome::Done
+        }
+        Request::TokenInvalidate { token } => Outcome::Taken(fleet.token_invalidate(&token, now)),
+        Request::State => {
+            fleet.step(|f| f.sweep(now));
+            Outcome::Done
+        }
+    };
+    let reply = Reply {
+        now,
+        state: fleet.state_of(now),
+        outcome,
+    };
+    let version = fleet.version();
+    Ok(Applied {
+        state: (version != expected).then(|| fleet.to_json()),
+        expected,
+        version,
+        reply: serde_json::to_string(&reply).unwrap_or_default(),
+        wake_at: fleet.next_end(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(state: &mut Option<String>, now: i64, request: &Request) -> Reply {
+        let applied = apply(state.as_deref(), now, &request.to_json()).unwrap();
+        if let Some(text) = applied.state {
+            *state = Some(text);
+        }
+        Reply::from_json(&applied.reply).unwrap()
+    }
+
+    #[test]
+    fn a_slot_is_granted_released_and_its_answer_observed_through_text() {
+        let mut state = None;
+        let limits = Limits::for_plan("free");
+        let acquire = Request::Acquire {
+            holder: "a".into(),
+            limits,
+            lease_ms: 30_000,
+        };
+        let got = run(&mut state, 1_000, &acquire);
+        let Outcome::Acquire(Acquire::Granted { lease, until }) = got.outcome else {
+            panic!("{got:?}");
+        };
+        assert_eq!((until, got.state.in_flight), (31_000, 1));
+        let seen = Seen {
+            back_off_ms: Some(5_000),
+            ..Seen::default()
+        };
+        let got = run(&mut state, 2_000, &Request::Release { lease, seen });
+        assert_eq!(got.outcome, Outcome::Released(true));
+        assert_eq!(got.state.in_flight, 0);
+        let got = run(&mut state, 3_000, &acquire);
+        assert_eq!(
+            got.outcome,
+            Outcome::Acquire(Acquire::Wait {
+                until: 7_000,
+                on_release: false
+            })
+        );
+    }
+
+    #[test]
+    fn a_step_that_changes_nothing_asks_for_no_write() {
+        let mut state = None;
+        run(&mut state, 0, &Request::State);
+        let before = state.clone();
+        let applied = apply(before.as_deref(), 10, &Request::State.to_json()).unwrap();
+        assert_eq!(applied.state, None);
+        assert_eq!(applied.expected, applied.version);
+    }
+
+    #[test]
+    fn the_token_travels_in_the_reply_but_not_in_its_debug_print() {
+        let mut state = None;
+        let claim = Request::TokenClaim {
+            holder: "a".into(),
+            lease_ms: 10_000,
+        };
+        let Outcome::Token(TokenClaim::Refresh { claim: id, .. }) =
+            run(&mut state, 0, &claim).outcome
+        else {
+            panic!("no claim");
+        };
+        let store = Request::TokenStore {
+            claim: id,
+            token: "tok-secret".into(),
+            expires_at: None,
+        };
+        assert_eq!(run(&mut state, 1, &store).outcome, Outcome::Taken(true));
+        let got = run(&mut state, 2, &claim);
+        assert_eq!(
+            got.outcome,
+            Outcome::Token(TokenClaim::Use {
+                token: "tok-secret".into()
+            })
+        );
+        assert!(!format!("{got:?}").contains("tok-secret"));
+    }
+
+    #[test]
+    fn bad_text_is_a_decode_error_not_a_panic() {
+        for (state, request) in [
+            (None, "{"),
+            (None, r#"{"op":"fly"}"#),
+            (Some("[]"), r#"{"op":"state"}"#),
+        ] {
+            let e = apply(state, 0, request).unwrap_err();
+            assert_eq!(e.kind, crate::error::ErrorKind::Decode);
+        }
+    }
+}
