@@ -58,6 +58,9 @@ writeFileSync(
 const api = snippet.replace(/runtime\.js$/, "api.js");
 writeFileSync(path.join(pkg, "api.js"), `// The public surface of svc-sdk (src/wasm/js/api.js), shared by every runtime's entry.\nexport * from "${api}";\n`);
 
+// svc-sdk/redis keeps text only (the core steps on it): it needs no wasm of its own.
+writeFileSync(path.join(pkg, "redis.js"), `// Redis as a fleet store (src/wasm/js/redis.js).\nexport * from "${snippet.replace(/runtime\.js$/, "redis.js")}";\n`);
+
 const entries = {
   "node.js": `// Node entry: the wasm bytes are read from disk next to this file.
 import { readFileSync } from "node:fs";
