@@ -212,7 +212,7 @@ pub enum Limiting {
 enum Gate {
     Off,
     Local(queue::Queue),
-    Fleet(fleet::Fleet),
+    Fleet(Box<fleet::Fleet>),
 }
 
 /// How a call is sent, the client's defaults already applied.
@@ -268,7 +268,7 @@ impl<P: Platform> Transport<P> {
         let gate = match limiting {
             Limiting::Off => Gate::Off,
             Limiting::Local(limits) => Gate::Local(queue::Queue::new(limits)),
-            Limiting::Fleet(options) => Gate::Fleet(fleet::Fleet::new(options)),
+            Limiting::Fleet(options) => Gate::Fleet(Box::new(fleet::Fleet::new(options))),
         };
         Transport {
             platform,
