@@ -58,6 +58,9 @@ writeFileSync(
 const api = snippet.replace(/runtime\.js$/, "api.js");
 writeFileSync(path.join(pkg, "api.js"), `// The public surface of svc-sdk (src/wasm/js/api.js), shared by every runtime's entry.\nexport * from "${api}";\n`);
 
+// The Durable Object limiter and its store (src/wasm/js/cloudflare.js), beside api.js like it.
+const cloudflare = snippet.replace(/runtime\.js$/, "cloudflare.js");
+
 const entries = {
   "node.js": `// Node entry: the wasm bytes are read from disk next to this file.
 import { readFileSync } from "node:fs";
@@ -70,6 +73,10 @@ import wasmModule from "./svc_sdk_bg.wasm";
 import { initSync } from "./svc_sdk.js";
 initSync({ module: wasmModule });
 export * from "./api.js";
+`,
+  "cloudflare.js": `// svc-sdk/cloudflare: SvcLimiter and durableObjectStore, on the wasm instance of the workerd entry.
+import "./workerd.js";
+export { SvcLimiter, durableObjectStore } from "${cloudflare}";
 `,
   "web.js": `// Browser, Deno and bundler entry: the wasm is fetched next to this file.
 import init from "./svc_sdk.js";
