@@ -1,0 +1,227 @@
+// svc-sdk/cloudflare in real workerd: one Miniflare (the workerd of wrangler's miniflare, offline)
+// runs a worker hosting SvcLimiter (tests/runtimes/fleet/limiter.mjs) and HOLDERS workers binding it
+// by scriptName (holder.mjs), each its own isolate and wasm instance, each bundled from the installed
+// package by esbuild with the `workerd` condition and the .wasm as a CompiledWasm module. The test
+// drives the holders over loopback HTTP and checks the replies of the one object per organization.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { copyFileSync, readFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const consumer = path.dirname(fileURLToPath(import.meta.url));
+const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
+const esbuild = await import(pathToFileURL(path.join(h.root, "node_modules/esbuild/lib/main.js")));
+const miniflare = await import(pathToFileURL(path.join(h.root, "node_modules/miniflare/dist/src/index.js")));
+const { Miniflare, Log, LogLevel } = miniflare.Miniflare ? miniflare : miniflare.default;
+
+const HOLDERS = 4;
+const COMPAT = "2024-09-23";
+/** Two in flight; the minute and the day never bind in these tests. */
+const LIMITS = { perMinute: 10_000, maxConcurrent: 2, daily: 1_000_000 };
+/** Long enough that no lease of a live holder ends while it holds it, however slow the machine. */
+const LONG_LEASE = 600_000;
+
+let mf;
+const holders = [];
+let limiterUrl;
+
+/** Bundles entry as wrangler does: workerd conditions, the .wasm left as its own module beside it. */
+async function bundle(dir, entry) {
+  const out = path.join(h.ensureDir(path.join(dir, "dist")), entry);
+  await esbuild.build({
+    entryPoints: [path.join(dir, entry)],
+    outfile: out,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    logLevel: "silent",
+    plugins: [
+      {
+        name: "wasm-module",
+        setup(b) {
+          b.onResolve({ filter: /\.wasm$/ }, (args) => {
+            copyFileSync(path.join(args.resolveDir, args.path), path.join(dir, "dist", path.basename(args.path)));
+            return { path: `./${path.basename(args.path)}`, external: true };
+          });
+        },
+      },
+    ],
+  });
+  return out;
+}
+
+function modules(dir, file) {
+  return [
+    { type: "ESModule", path: file, contents: readFileSync(file, "utf8") },
+    { type: "CompiledWasm", path: path.join(dir, "dist/svc_sdk_bg.wasm"), contents: readFileSync(path.join(dir, "dist/svc_sdk_bg.wasm")) },
+  ];
+}
+
+before(async () => {
+  const dir = h.installRuntime(consumer, "fleet");
+  const started = performance.now();
+  const [limiter, holder] = [await bundle(dir, "limiter.mjs"), await bundle(dir, "holder.mjs")];
+  const binding = { SVC_LIMITER: { className: "SvcLimiter", scriptName: "limiter" } };
+  const socket = [{ host: "127.0.0.1", port: 0 }];
+  mf = new Miniflare({
+    host: "127.0.0.1",
+    port: 0,
+    cf: false,
+    log: new Log(LogLevel.WARN),
+    workers: [
+      { name: "limiter", modules: modules(dir, limiter), modulesRoot: path.join(dir, "dist"), compatibilityDate: COMPAT, durableObjects: { SVC_LIMITER: "SvcLimiter" }, unsafeDirectSockets: socket },
+      ...Array.from({ length: HOLDERS }, (_, i) => ({
+        name: `holder-${i}`,
+        modules: modules(dir, holder),
+        modulesRoot: path.join(dir, "dist"),
+        compatibilityDate: COMPAT,
+        bindings: { HOLDER: `holder-${i}` },
+        durableObjects: binding,
+        unsafeDirectSockets: socket,
+      })),
+    ],
+  });
+  await mf.ready;
+  limiterUrl = String(await mf.unsafeGetDirectURL("limiter")).replace(/\/$/, "");
+  for (let i = 0; i < HOLDERS; i++) holders.push(String(await mf.unsafeGetDirectURL(`holder-${i}`)).replace(/\/$/, ""));
+  console.log(`miniflare ${HOLDERS + 1} workers ready in ${Math.round(performance.now() - started)} ms`);
+}, { timeout: 60_000 });
+after(async () => {
+  await mf?.dispose();
+});
+
+async function post(url, body) {
+  const res = await fetch(url, { method: "POST", body: JSON.stringify(body), signal: AbortSignal.timeout(60_000) });
+  const text = await res.text();
+  assert.equal(res.status, 200, text);
+  return JSON.parse(text);
+}
+
+/** One step through holder i's durableObjectStore; the parsed reply. */
+const step = (i, key, request) => post(`${holders[i]}/step`, { key, request: JSON.stringify(request) });
+const acquire = (i, key, leaseMs = LONG_LEASE) => step(i, key, { op: "acquire", holder: `holder-${i}`, limits: LIMITS, leaseMs });
+const release = (i, key, lease) => step(i, key, { op: "release", lease });
+
+async function peek(key) {
+  const res = await fetch(`${limiterUrl}/peek?key=${encodeURIComponent(key)}`, { signal: AbortSignal.timeout(30_000) });
+  const p = await res.json();
+  return { ...p, fleet: p.fleet === null ? null : JSON.parse(p.fleet) };
+}
+
+test("acquires from every holder at once: maxConcurrent granted, the rest told to wait; a release lets one in", { timeout: 60_000 }, async () => {
+  const key = "10234695";
+  const replies = await Promise.all(holders.map((_, i) => acquire(i, key)));
+  for (const r of replies) assert.ok(r.state.inFlight <= LIMITS.maxConcurrent, JSON.stringify(r));
+  const granted = replies.map((r, i) => [i, r.outcome.acquire.granted]).filter(([, g]) => g);
+  const waiting = replies.map((r, i) => [i, r.outcome.acquire.wait]).filter(([, w]) => w);
+  assert.equal(granted.length, LIMITS.maxConcurrent, JSON.stringify(replies));
+  assert.equal(waiting.length, HOLDERS - LIMITS.maxConcurrent);
+  for (const [, w] of waiting) assert.equal(w.onRelease, true, "a release may let the waiters in");
+  assert.equal(new Set(granted.map(([, g]) => g.lease)).size, granted.length, "every lease its own id");
+
+  // While both slots are held, nobody else gets one.
+  assert.ok((await acquire(waiting[0][0], key)).outcome.acquire.wait);
+  const [holderA, { lease: leaseA }] = granted[0];
+  const freed = await release(holderA, key, leaseA);
+  assert.deepEqual([freed.outcome.released, freed.state.inFlight], [true, 1]);
+  assert.equal((await release(holderA, key, leaseA)).outcome.released, false, "a lease is released once");
+  const next = await acquire(waiting[0][0], key);
+  assert.ok(next.outcome.acquire.granted, JSON.stringify(next));
+  assert.ok((await acquire(waiting[1][0], key)).outcome.acquire.wait, "full again");
+
+  await release(granted[1][0], key, granted[1][1].lease);
+  const last = await release(waiting[0][0], key, next.outcome.acquire.granted.lease);
+  assert.equal(last.state.inFlight, 0);
+  const p = await peek(key);
+  assert.deepEqual(p.fleet.leases, [], "the stored state holds no lease");
+});
+
+test("holders cycling at once on one organization: never more than maxConcurrent at the resource, every lease released", { timeout: 120_000 }, async () => {
+  const key = "cycles";
+  let now = 0;
+  let most = 0;
+  let served = 0;
+  const resource = http.createServer((req, res) => {
+    now++;
+    most = Math.max(most, now);
+    setTimeout(() => {
+      now--;
+      served++;
+      res.end("ok");
+    }, 20);
+  });
+  await new Promise((resolve) => resource.listen(0, "127.0.0.1", resolve));
+  const started = performance.now();
+  try {
+    const cycles = 8;
+    const url = `http://127.0.0.1:${resource.address().port}/`;
+    const runs = await Promise.all(holders.map((h_) => post(`${h_}/cycles`, { key, cycles, limits: LIMITS, leaseMs: LONG_LEASE, resource: url })));
+    assert.equal(served, HOLDERS * cycles);
+    assert.ok(most <= LIMITS.maxConcurrent, `at most ${LIMITS.maxConcurrent} at once at the resource, saw ${most}`);
+    for (const run of runs) {
+      assert.ok(run.inFlight.every((n) => n <= LIMITS.maxConcurrent), JSON.stringify(run.inFlight));
+      assert.deepEqual(run.released, Array(cycles).fill(true), "every lease was still held at its release");
+    }
+    const end = await step(0, key, { op: "state" });
+    assert.equal(end.state.inFlight, 0);
+    console.log(`${HOLDERS} holders x ${cycles} cycles in ${Math.round(performance.now() - started)} ms; most at once ${most}; waits ${runs.map((r) => r.waits)}`);
+  } finally {
+    resource.closeAllConnections();
+    await new Promise((resolve) => resource.close(resolve));
+  }
+});
+
+test("the object's alarm is set to the first lease's end", { timeout: 30_000 }, async () => {
+  const key = "alarm";
+  const got = (await acquire(0, key)).outcome.acquire.granted;
+  assert.ok(got);
+  const p = await peek(key);
+  assert.equal(p.alarm, got.until);
+  assert.deepEqual(p.fleet.leases.map((l) => l.id), [got.lease]);
+  await release(0, key, got.lease);
+});
+
+test("a lease never released is swept by the object's alarm after its lease time, with nobody asking", { timeout: 60_000 }, async () => {
+  const key = "dead-holder";
+  const LEASE = 1500;
+  const got = (await acquire(1, key, LEASE)).outcome.acquire.granted;
+  assert.ok(got);
+  // No step on this organization from here on: a step would sweep the lease itself.
+  const deadline = Date.now() + 45_000;
+  let p = await peek(key);
+  while (p.fleet.leases.length > 0 && Date.now() < deadline) {
+    await h.sleep(200);
+    p = await peek(key);
+  }
+  assert.deepEqual(p.fleet.leases, [], `swept: ${JSON.stringify(p)}`);
+  assert.ok(p.alarms >= 1, "by the alarm");
+  assert.ok(p.now >= got.until, "not before the lease ended");
+  assert.equal(p.alarm, null, "and no alarm is left with no lease");
+  const after = await acquire(2, key, LEASE);
+  assert.equal(after.state.inFlight, 1, "the slot is free for another holder");
+  await release(2, key, after.outcome.acquire.granted.lease);
+});
+
+test("a bad step is a 400 that rejects the store's step; the object keeps working; the key may be empty", { timeout: 30_000 }, async () => {
+  const res = await fetch(`${holders[3]}/step`, { method: "POST", body: JSON.stringify({ key: "bad", request: '{"op":"fly"}' }) });
+  const body = await res.json();
+  assert.equal(res.status, 502);
+  assert.match(body.error, /^SvcLimiter answered 400: the fleet step is not valid/);
+  assert.equal((await step(3, "bad", { op: "state" })).outcome, "done");
+  const none = await acquire(3, "");
+  assert.ok(none.outcome.acquire.granted, "no organization: key \"\"");
+  await release(3, "", none.outcome.acquire.granted.lease);
+});
+
+test("durableObjectStore: a config SvcError for what is not a namespace; a rejection when the object cannot be reached", { timeout: 30_000 }, async () => {
+  const res = await fetch(`${holders[0]}/checks`);
+  const c = await res.json();
+  assert.deepEqual(c.config, { thrown: true, instanceofSvcError: true, kind: "config", message: c.config.message });
+  assert.match(c.config.message, /Durable Object namespace/);
+  assert.deepEqual(c.unreachable, { rejected: true, message: "the object is unreachable" });
+});
