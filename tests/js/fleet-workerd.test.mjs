@@ -26,6 +26,7 @@ const LONG_LEASE = 600_000;
 let mf;
 const holders = [];
 let limiterUrl;
+let runtimeLog = "";
 
 /** Bundles entry as wrangler does: workerd conditions, the .wasm left as its own module beside it. */
 async function bundle(dir, entry) {
@@ -73,6 +74,11 @@ before(async () => {
     port: 0,
     cf: false,
     log: new Log(LogLevel.WARN),
+    // workerd's own output (the uncaught exception of /die among it), shown when before() fails.
+    handleRuntimeStdio: (stdout, stderr) => {
+      stdout.on("data", (d) => (runtimeLog += d));
+      stderr.on("data", (d) => (runtimeLog += d));
+    },
     workers: [
       { name: "limiter", modules: modules(dir, limiter), modulesRoot: path.join(dir, "dist"), compatibilityDate: COMPAT, durableObjects: { SVC_LIMITER: "SvcLimiter" }, unsafeDirectSockets: socket },
       ...Array.from({ length: HOLDERS }, (_, i) => ({
@@ -86,7 +92,9 @@ before(async () => {
       })),
     ],
   });
-  await mf.ready;
+  await h.withTimeout(mf.ready, 45_000, "miniflare").catch((e) => {
+    throw new Error(`${e.message}\n${runtimeLog.slice(-4000)}`);
+  });
   limiterUrl = String(await mf.unsafeGetDirectURL("limiter")).replace(/\/$/, "");
   for (let i = 0; i < HOLDERS; i++) holders.push(String(await mf.unsafeGetDirectURL(`holder-${i}`)).replace(/\/$/, ""));
   console.log(`miniflare ${HOLDERS + 1} workers ready in ${Math.round(performance.now() - started)} ms`);
@@ -224,4 +232,41 @@ test("durableObjectStore: a config SvcError for what is not a namespace; a rejec
   assert.deepEqual(c.config, { thrown: true, instanceofSvcError: true, kind: "config", message: c.config.message });
   assert.match(c.config.message, /Durable Object namespace/);
   assert.deepEqual(c.unreachable, { rejected: true, message: "the object is unreachable" });
+});
+
+test("a holder whose request dies mid-call never releases; its lease is swept after its lease time and the slot comes back", { timeout: 60_000 }, async () => {
+  const key = "died";
+  const LEASE = 1500;
+  const one = { ...LIMITS, maxConcurrent: 1 };
+  let arrived;
+  const seen = new Promise((resolve) => (arrived = resolve));
+  let closed;
+  const gone = new Promise((resolve) => (closed = resolve));
+  const server = http.createServer((req, res) => {
+    if (req.url === "/gate") return void seen.then(() => res.end("die now"));
+    res.on("close", () => closed(res.writableFinished));
+    arrived();
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const base = `http://127.0.0.1:${server.address().port}`;
+    const res = await fetch(`${holders[2]}/die`, { method: "POST", body: JSON.stringify({ key, limits: one, leaseMs: LEASE, resource: `${base}/call`, gate: `${base}/gate` }) });
+    assert.equal(res.status, 500, "the handler threw");
+    await res.arrayBuffer();
+    assert.equal(await gone, false, "workerd cancelled the call it was making: its answer was never written");
+    const deadline = Date.now() + 45_000;
+    let p = await peek(key);
+    while (p.fleet.leases.length > 0 && Date.now() < deadline) {
+      await h.sleep(200);
+      p = await peek(key);
+    }
+    assert.deepEqual(p.fleet.leases, [], `swept: ${JSON.stringify(p)}`);
+    assert.ok(p.alarms >= 1, "by the alarm");
+    const next = await step(3, key, { op: "acquire", holder: "holder-3", limits: one, leaseMs: LEASE });
+    assert.ok(next.outcome.acquire.granted, "the one slot came back");
+    await release(3, key, next.outcome.acquire.granted.lease);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

@@ -5,6 +5,9 @@
 //   POST /cycles { key, cycles, limits, leaseMs, resource }
 //                acquire (asking again when told to wait), GET resource, release, `cycles` times;
 //                answers every reply's inFlight and what each release said
+//   POST /die    { key, limits, leaseMs, resource, gate }  takes a slot and starts GET resource, waits
+//                for GET gate (answered once that call is in flight), then throws: workerd answers 500
+//                and cancels what the request left running, so the slot is never released
 //   GET /checks  what durableObjectStore does with a wrong argument and with a store that cannot be reached
 import { SvcError } from "svc-sdk";
 import { durableObjectStore } from "svc-sdk/cloudflare";
@@ -35,6 +38,15 @@ async function cycles(store, holder, { key, cycles, limits, leaseMs, resource })
   return { inFlight, released, waits };
 }
 
+/** One call as a Client makes it: a slot, the call, the release. */
+async function hold(store, holder, { key, limits, leaseMs, resource }) {
+  const reply = JSON.parse(await store.step(key, JSON.stringify({ op: "acquire", holder, limits, leaseMs })));
+  const { granted } = reply.outcome.acquire;
+  if (!granted) throw new Error(`no slot: ${JSON.stringify(reply)}`);
+  await (await fetch(resource)).text();
+  return JSON.parse(await store.step(key, JSON.stringify({ op: "release", lease: granted.lease })));
+}
+
 async function checks() {
   const out = {};
   try {
@@ -57,6 +69,12 @@ export default {
   async fetch(request, env) {
     const url = new URL(request.url);
     const store = durableObjectStore(env.SVC_LIMITER);
+    if (url.pathname === "/die") {
+      const { gate, ...call } = await request.json();
+      hold(store, env.HOLDER, call);
+      await (await fetch(gate)).text();
+      throw new Error("the request dies with its call in flight");
+    }
     try {
       if (url.pathname === "/step") {
         const { key, request: step } = await request.json();
