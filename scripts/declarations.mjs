@@ -151,8 +151,8 @@ export declare class SvcLimiter {
   alarm(): Promise<void>;
 }
 
-/** The store of \`rateLimit: { store }\` in any worker bound to SvcLimiter; a config SvcError if \`namespace\` is not a namespace. */
-export declare function durableObjectStore(namespace: SvcLimiterNamespace): FleetStore;
+/** The FleetStore of \`rateLimit: { store }\` in any worker bound to SvcLimiter; a config SvcError if \`namespace\` is not a namespace. */
+export declare function durableObjectStore(namespace: SvcLimiterNamespace): { step(key: string, request: string): Promise<string> };
 `;
 
 function signature(op, types) {

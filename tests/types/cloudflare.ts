@@ -51,9 +51,11 @@ export class CountingLimiter extends SvcLimiter {
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    const store: FleetStore = durableObjectStore(env.SVC_LIMITER);
-    const same: FromCloudflare = store;
-    const reply: string = await same.step("10234695", '{"op":"state"}');
+    const store = durableObjectStore(env.SVC_LIMITER);
+    const option: FleetStore = store;
+    const same: FromCloudflare = option;
+    const reply: string = await store.step("10234695", '{"op":"state"}');
+    void same;
     const limiter = new SvcLimiter({ storage: {} as DurableObjectStorage }, env);
     const answer: Response = await limiter.fetch(request);
     return answer.ok ? new Response(reply) : answer;
