@@ -60,6 +60,8 @@ writeFileSync(path.join(pkg, "api.js"), `// The public surface of svc-sdk (src/w
 
 // The Durable Object limiter and its store (src/wasm/js/cloudflare.js), beside api.js like it.
 const cloudflare = snippet.replace(/runtime\.js$/, "cloudflare.js");
+// svc-sdk/redis keeps text only (the core steps on it): it needs no wasm of its own.
+writeFileSync(path.join(pkg, "redis.js"), `// Redis as a fleet store (src/wasm/js/redis.js).\nexport * from "${snippet.replace(/runtime\.js$/, "redis.js")}";\n`);
 
 const entries = {
   "node.js": `// Node entry: the wasm bytes are read from disk next to this file.

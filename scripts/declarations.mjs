@@ -12,9 +12,10 @@ MODEL_IMPORTS
 export declare const regions: Readonly<Record<Region, string>>;
 
 export interface ClientOptions {
-  /** The OAuth access token, or a function called per request that returns it (or a promise of it).
+  /** The OAuth access token, or a function called per request that returns it (or a promise of it;
+   *  with a fleet store, called once for the fleet and again after a 401 or \`expiresAt\`, ms since the epoch).
    *  Only a client pointed at a proxy (apiDomain) leaves it out: the proxy adds it. */
-  accessToken?: string | (() => string | Promise<string>);
+  accessToken?: string | (() => AccessToken | Promise<AccessToken>);
   /** Required for every family but crm. */
   organizationId?: string;
   region?: Region;
@@ -24,7 +25,7 @@ export interface ClientOptions {
   plan?: ServicePlan;
   maxRetries?: number;
   timeoutMs?: number;
-  rateLimit?: false | { requestsPerMinute?: number; maxConcurrent?: number };
+  rateLimit?: false | RateLimitOptions;
   fetch?: typeof fetch;
   /** The largest params a call sends, as JSON (default 10 MiB); larger ones are a validation error. */
   maxRequestBytes?: number;
@@ -32,14 +33,28 @@ export interface ClientOptions {
   maxResponseBytes?: number;
 }
 
-/**
- * Where a fleet keeps one organization's limiter and token (API.md, "Fleets"): \`step\` runs one
- * step of the SDK's limiter atomically on the state kept under \`key\` (the organization id, "" for
- * none) and resolves to the reply's text; it rejects when the store cannot be reached.
- */
-export interface FleetStore {
-  step(key: string, request: string): Promise<string>;
+export type AccessToken = string | { token: string; expiresAt?: number | Date };
+
+export interface RateLimitOptions {
+  requestsPerMinute?: number;
+  maxConcurrent?: number;
+  /** Share the organization's limits and token with every client using this store (a fleet). */
+  store?: FleetStore;
+  /** How long a call in flight or a token refresh holds its place unless renewed (default 30000 ms): what a holder that dies keeps. */
+  leaseMs?: number;
+  /** How long a call waits for an unreachable store before it fails with a network error, unsent (default 10000 ms). */
+  storeTimeoutMs?: number;
+  /** While the store is unreachable, keep to this share (0 to 1) of the limits in this process instead of failing. */
+  fallbackShare?: number;
 }
+
+/** Where a fleet keeps its shared state: \`redisStore()\` (svc-sdk/redis), \`durableObjectStore()\` (svc-sdk/cloudflare), or your own. */
+export type FleetStore =
+  | { step(key: string, request: string): Promise<string> }
+  | {
+      load(key: string): Promise<{ text: string | null; now: number }>;
+      save(key: string, expected: number, version: number, text: string): Promise<boolean>;
+    };
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -251,6 +266,13 @@ export declare function parseEvent(body: string | Uint8Array, options?: ReceiveO
 `;
   writeFileSync(path.join(pkg, "index.d.ts"), body);
   writeFileSync(path.join(pkg, "cloudflare.d.ts"), cloudflare);
+  writeFileSync(
+    path.join(pkg, "redis.d.ts"),
+    `import type { FleetStore } from "./index.js";
+/** A fleet store on Redis (Node, Deno): needs the \`redis\` package. The shared token is kept in it. */
+export declare function redisStore(options: { url: string; client?: never; prefix?: string } | { client: unknown; url?: never; prefix?: string }): FleetStore & { close(): Promise<void> };
+`,
+  );
   for (const entry of ["node", "web", "workerd"]) {
     writeFileSync(path.join(pkg, `${entry}.d.ts`), `export * from "./index.js";\n`);
   }

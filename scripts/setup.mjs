@@ -1,5 +1,6 @@
 // Installs what the build and the tests need, skipping whatever is already there:
-// the wasm32 target, the pinned wasm-bindgen CLI, npm dependencies, and (with --browser) Chromium.
+// the wasm32 target, the pinned wasm-bindgen CLI, npm dependencies, and (with --browser) Chromium
+// and (with --redis) redis-server, both from Debian's packages.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { log, output, root, run } from "./lib.mjs";
@@ -31,18 +32,35 @@ export function ensureNodeModules() {
   }
 }
 
-export function ensureChromium() {
-  if (existsSync("/usr/bin/chromium")) return;
-  log("installing Debian's chromium and chromium-driver");
+/** apt-get update, then apt-get install the packages: as root, or through sudo. */
+function aptInstall(packages) {
   const sudo = process.getuid && process.getuid() !== 0 ? ["sudo"] : [];
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   const apt = (args) => (sudo.length ? run("sudo", ["apt-get", ...args], { env }) : run("apt-get", args, { env }));
   apt(["update", "-qq"]);
-  apt(["install", "-y", "-qq", "chromium", "chromium-driver"]);
+  apt(["install", "-y", "-qq", ...packages]);
+}
+
+export function ensureChromium() {
+  if (existsSync("/usr/bin/chromium")) return;
+  log("installing Debian's chromium and chromium-driver");
+  aptInstall(["chromium", "chromium-driver"]);
+}
+
+/** The real Redis server the fleet tests run (tests/support/redis-server.mjs); returns its path. */
+export const REDIS_SERVER = "/usr/bin/redis-server";
+
+export function ensureRedis() {
+  if (!existsSync(REDIS_SERVER)) {
+    log("installing Debian's redis-server");
+    aptInstall(["redis-server"]);
+  }
+  return REDIS_SERVER;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   ensureRust();
   ensureNodeModules();
   if (process.argv.includes("--browser")) ensureChromium();
+  if (process.argv.includes("--redis")) ensureRedis();
 }

@@ -4,7 +4,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { ensureChromium, ensureNodeModules, ensureRust } from "./setup.mjs";
+import { ensureChromium, ensureNodeModules, ensureRedis, ensureRust } from "./setup.mjs";
 import { log, root, run } from "./lib.mjs";
 import { consumer, packAndInstall } from "./consumer.mjs";
 
@@ -12,6 +12,7 @@ import { consumer, packAndInstall } from "./consumer.mjs";
 ensureRust();
 ensureNodeModules();
 ensureChromium();
+ensureRedis();
 
 log("native tests: cargo test --workspace");
 run("cargo", ["test", "--workspace", "--quiet"]);

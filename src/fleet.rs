@@ -27,7 +27,6 @@ pub struct Fleet {
     version: u64,
     /// The limits of the last holder that asked for a slot (the organization's plan).
     limits: Limits,
-    #[serde(flatten)]
     window: Window,
     /// The calls in flight, oldest first.
     leases: Vec<Lease>,

@@ -1,5 +1,6 @@
 //! The send loop as platform-free async Rust: token, limiter, attempts with timeout and abort, retries, decoding.
 
+mod fleet;
 mod queue;
 mod race;
 mod token;
@@ -9,10 +10,12 @@ mod sim;
 #[cfg(test)]
 mod tests;
 
-pub use token::{Credential, TokenFailure, TokenResult};
+pub use fleet::Options as FleetOptions;
+pub use token::{Credential, Issued, TokenFailure, TokenResult};
 
 use crate::catalog::{Method, Shape};
 use crate::error::{Error, ErrorKind};
+use crate::fleet::Seen;
 use crate::limit::{Limits, State};
 use crate::request;
 use crate::response::{self, Decoded};
@@ -189,6 +192,27 @@ pub trait Platform {
 
     /// Calls the user's token function (at once, not on the first poll) and waits for its result.
     fn token(&self) -> impl Future<Output = TokenResult> + 'static;
+
+    /// Runs one step on the fleet store (`fleet::Request` as text) and gives the reply's text,
+    /// or why the store could not be reached. Only called for a client with a store.
+    fn store_step(&self, request: String) -> impl Future<Output = Result<String, String>>;
+}
+
+/// How a client keeps to its organization's limits.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Limiting {
+    /// It does not (`rateLimit: false`).
+    Off,
+    /// In this process alone.
+    Local(Limits),
+    /// With every client that shares the store.
+    Fleet(FleetOptions),
+}
+
+enum Gate {
+    Off,
+    Local(queue::Queue),
+    Fleet(fleet::Fleet),
 }
 
 /// How a call is sent, the client's defaults already applied.
@@ -235,17 +259,21 @@ pub enum Reply<R> {
 pub struct Transport<P: Platform> {
     platform: P,
     credential: Credential,
-    queue: Option<queue::Queue>,
+    gate: Gate,
     refresh: token::Refresh,
 }
 
 impl<P: Platform> Transport<P> {
-    /// `limits`: the client's limiter, if it has one.
-    pub fn new(platform: P, credential: Credential, limits: Option<Limits>) -> Transport<P> {
+    pub fn new(platform: P, credential: Credential, limiting: Limiting) -> Transport<P> {
+        let gate = match limiting {
+            Limiting::Off => Gate::Off,
+            Limiting::Local(limits) => Gate::Local(queue::Queue::new(limits)),
+            Limiting::Fleet(options) => Gate::Fleet(fleet::Fleet::new(options)),
+        };
         Transport {
             platform,
             credential,
-            queue: limits.map(queue::Queue::new),
+            gate,
             refresh: token::Refresh::default(),
         }
     }
@@ -254,10 +282,14 @@ impl<P: Platform> Transport<P> {
         &self.platform
     }
 
-    /// What the limiter allows now, without a limiter `None`.
+    /// What the limiter allows now (with a store, as the store last said), without one `None`.
     pub fn rate_limit_state(&self) -> Option<State> {
         let now = self.platform.now_ms();
-        self.queue.as_ref().map(|q| q.state(now))
+        match &self.gate {
+            Gate::Off => None,
+            Gate::Local(q) => Some(q.state(now)),
+            Gate::Fleet(f) => Some(f.state(now)),
+        }
     }
 
     /// Sends `call`: its token, a slot of the limiter, the attempt, retries as the policy says (a
@@ -289,7 +321,10 @@ impl<P: Platform> Transport<P> {
                 *secret = Some(token);
             } else if let Credential::Function = self.credential {
                 generation = Some(self.refresh.generation());
-                *secret = Some(token::checked(p.token(), p, call.signal).await?);
+                *secret = Some(match &self.gate {
+                    Gate::Fleet(f) => f.token(p, call.signal).await?,
+                    _ => token::checked(p.token(), p, call.signal).await?.token,
+                });
             }
             let authorization = match (&self.credential, secret.as_deref()) {
                 (Credential::None, _) | (_, None) => None,
@@ -297,12 +332,9 @@ impl<P: Platform> Transport<P> {
                     Some(request::authorization(token).map_err(|e| e.without_secret(Some(token)))?)
                 }
             };
-            let slot = match &self.queue {
-                Some(q) => Some(queue::admit(q, p, call.signal).await?),
-                None => None,
-            };
-            let got = attempt(p, call, authorization.as_deref(), secret.as_deref()).await;
-            drop(slot);
+            let got = self
+                .limited(call, authorization.as_deref(), secret.as_deref())
+                .await;
             let answer = match got {
                 Ok(answer) => answer,
                 Err(f) => {
@@ -322,18 +354,20 @@ impl<P: Platform> Transport<P> {
                 }
             };
             let status = answer.status;
-            if let Some(q) = &self.queue {
-                q.observe(
-                    status,
-                    &answer.rate_limit,
-                    answer.retry_after.as_deref(),
-                    p.now_ms(),
-                );
-            }
             if let (401, Some(generation)) = (status, generation) {
                 discard(p, answer.raw);
-                let joined = self.refresh.join(generation, || Box::pin(p.token()));
-                refreshed = Some(token::checked(joined, p, call.signal).await?);
+                refreshed = Some(match &self.gate {
+                    Gate::Fleet(f) => {
+                        if let Some(token) = secret.as_deref() {
+                            f.invalidate(p, token).await;
+                        }
+                        f.token(p, call.signal).await?
+                    }
+                    _ => {
+                        let joined = self.refresh.join(generation, || Box::pin(p.token()));
+                        token::checked(joined, p, call.signal).await?.token
+                    }
+                });
                 continue;
             }
             if status == 429 || status >= 500 {
@@ -362,6 +396,70 @@ impl<P: Platform> Transport<P> {
                 }),
             };
         }
+    }
+}
+
+impl<P: Platform> Transport<P> {
+    /// One attempt inside the limits: a slot of the limiter or the fleet first, given back with
+    /// what the answer said of the limits.
+    async fn limited(
+        &self,
+        call: &Call<'_, P>,
+        authorization: Option<&str>,
+        secret: Option<&str>,
+    ) -> Result<Answer<Got<P::Raw>>, Failure> {
+        let p = &self.platform;
+        let local = |q: &queue::Queue, got: &Result<Answer<Got<P::Raw>>, Failure>| {
+            let now = p.now_ms();
+            q.observe(seen(got, now), now);
+        };
+        match &self.gate {
+            Gate::Off => attempt(p, call, authorization, secret).await,
+            Gate::Local(q) => {
+                let slot = queue::admit(q, p, call.signal).await?;
+                let got = attempt(p, call, authorization, secret).await;
+                drop(slot);
+                local(q, &got);
+                got
+            }
+            Gate::Fleet(f) => match f.admit(p, call.signal).await? {
+                fleet::Held::Local(slot, q) => {
+                    let got = attempt(p, call, authorization, secret).await;
+                    drop(slot);
+                    local(q, &got);
+                    got
+                }
+                fleet::Held::Lease(lease) => {
+                    let got = match race(attempt(p, call, authorization, secret), f.keep(p, lease))
+                        .await
+                    {
+                        First::A(got) => got,
+                        First::B(never) => match never {},
+                    };
+                    f.release(p, lease, seen(&got, p.now_ms())).await;
+                    got
+                }
+            },
+        }
+    }
+}
+
+/// What an attempt's answer said of the limits: its x-rate-limit-* headers (limit, remaining,
+/// reset in seconds) and, for a 429, the wait its Retry-After asks for (1 s without one).
+fn seen<R>(got: &Result<Answer<R>, Failure>, now: i64) -> Seen {
+    let Ok(answer) = got else {
+        return Seen::default();
+    };
+    let num = |v: &Option<String>| v.as_deref().and_then(|v| v.trim().parse::<u64>().ok());
+    let count = |v: &Option<String>| num(v).and_then(|n| u32::try_from(n).ok());
+    let [limit, remaining, reset] = &answer.rate_limit;
+    let back_off_ms = (answer.status == 429)
+        .then(|| retry_after_ms(answer.retry_after.as_deref(), now).unwrap_or(1_000) as i64);
+    Seen {
+        limit: count(limit),
+        remaining: count(remaining),
+        reset_secs: num(reset),
+        back_off_ms,
     }
 }
 

@@ -3,8 +3,8 @@
 use super::race::{race, First};
 use super::{abort, aborted, Failure, Platform};
 use crate::error::{Error, ErrorKind};
+use crate::fleet::Seen;
 use crate::limit::{Admit, Limiter, Limits, State};
-use crate::retry;
 use std::cell::RefCell;
 use std::future::{pending, Future};
 use std::pin::Pin;
@@ -37,23 +37,12 @@ impl Queue {
         self.inner.borrow_mut().limiter.state(now)
     }
 
-    /// What an answer tells the limiter: the x-rate-limit-* headers (limit, remaining, reset in
-    /// seconds) and, for a 429, its Retry-After (1 s without one).
-    pub fn observe(
-        &self,
-        status: u16,
-        rate_limit: &[Option<String>; 3],
-        retry_after: Option<&str>,
-        now: i64,
-    ) {
-        let num = |v: &Option<String>| v.as_deref().and_then(|v| v.trim().parse::<u64>().ok());
-        let count = |v: &Option<String>| num(v).and_then(|n| u32::try_from(n).ok());
-        let [limit, remaining, reset] = rate_limit;
+    /// What an answer told of the limits (`super::seen`).
+    pub fn observe(&self, seen: Seen, now: i64) {
         let l = &mut self.inner.borrow_mut().limiter;
-        l.observe(count(limit), count(remaining), num(reset), now);
-        if status == 429 {
-            let wait = retry_after.and_then(|v| retry::parse_retry_after(v, now));
-            l.back_off(wait.unwrap_or(1_000) as i64, now);
+        l.observe(seen.limit, seen.remaining, seen.reset_secs, now);
+        if let Some(ms) = seen.back_off_ms {
+            l.back_off(ms, now);
         }
     }
 
@@ -103,12 +92,7 @@ pub(super) async fn admit<'a, P: Platform>(
                 std::mem::forget(queued);
                 q.wake_head();
                 let daily = q.inner.borrow().limiter.limits().daily;
-                let mut e = Error::new(
-                    ErrorKind::RateLimited,
-                    format!("the daily quota of {daily} requests of this plan is spent; it renews at the next day (UTC)"),
-                );
-                e.retry_after_ms = Some((until - now).max(0) as u64);
-                return Err(e.into());
+                return Err(quota_spent(daily, until - now));
             }
             Admit::Wait(ms) => ms,
         };
@@ -127,6 +111,16 @@ pub(super) async fn admit<'a, P: Platform>(
             return Err(aborted(p, signal));
         }
     }
+}
+
+/// The `rate_limited` error of a spent daily quota, which renews in `ms`.
+pub(super) fn quota_spent(daily: u32, ms: i64) -> Failure {
+    let mut e = Error::new(
+        ErrorKind::RateLimited,
+        format!("the daily quota of {daily} requests of this plan is spent; it renews at the next day (UTC)"),
+    );
+    e.retry_after_ms = Some(ms.max(0) as u64);
+    e.into()
 }
 
 /// A place in the queue; dropped before admission (an abort), it leaves the queue.

@@ -92,6 +92,9 @@ pub fn token(t: &str) -> TokenStep {
     }
 }
 
+/// The store's round trip, in virtual ms.
+pub const STORE_MS: u64 = 1;
+
 /// The whole scripted world: virtual time, timers, the service and what it saw.
 #[derive(Default)]
 pub struct World {
@@ -108,6 +111,12 @@ pub struct World {
     pub cancelled: Cell<u32>,
     pub discarded: Cell<u32>,
     pub jitter: Cell<f64>,
+    /// The fleet store's state as text, shared by every transport of the world.
+    pub store: RefCell<Option<String>>,
+    /// While set, the store cannot be reached.
+    pub store_down: Cell<bool>,
+    /// Steps the store ran.
+    pub store_steps: Cell<u32>,
 }
 
 impl World {
@@ -316,6 +325,24 @@ impl Platform for Sim {
             let step = step.expect("a scripted token for every call of the token function");
             sleep(&w, step.after).await;
             step.result
+        }
+    }
+
+    fn store_step(&self, request: String) -> impl Future<Output = Result<String, String>> {
+        let w = self.0.clone();
+        async move {
+            sleep(&w, STORE_MS).await;
+            if w.store_down.get() {
+                return Err("connection refused".into());
+            }
+            w.store_steps.set(w.store_steps.get() + 1);
+            let state = w.store.borrow().clone();
+            let applied =
+                crate::fleet::apply(state.as_deref(), w.now(), &request).map_err(|e| e.message)?;
+            if let Some(text) = applied.state {
+                *w.store.borrow_mut() = Some(text);
+            }
+            Ok(applied.reply)
         }
     }
 }

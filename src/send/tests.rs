@@ -43,7 +43,8 @@ fn get(url: &str) -> Call<'_, Sim> {
 }
 
 fn transport(w: &Rc<World>, credential: Credential, limits: Option<Limits>) -> Transport<Sim> {
-    Transport::new(Sim(w.clone()), credential, limits)
+    let limiting = limits.map_or(Limiting::Off, Limiting::Local);
+    Transport::new(Sim(w.clone()), credential, limiting)
 }
 
 fn static_token(w: &Rc<World>) -> Transport<Sim> {
@@ -505,9 +506,9 @@ fn a_refresh_goes_on_for_the_others_when_one_of_its_calls_is_aborted() {
 
 #[test]
 fn a_token_function_that_fails_or_gives_no_string() {
-    let must = "the accessToken function must return a non-empty string (or a promise of one)";
+    let must = "the accessToken function must return a non-empty string or { token, expiresAt } (or a promise of one)";
     let cases: Vec<(TokenResult, ErrorKind, &str)> = vec![
-        (Ok(Some(String::new())), ErrorKind::Unauthorized, must),
+        (Ok(Some(String::new().into())), ErrorKind::Unauthorized, must),
         (Ok(None), ErrorKind::Unauthorized, must),
         (Err(TokenFailure::Threw), ErrorKind::Unauthorized, "the accessToken function threw an error"),
         (Err(TokenFailure::Rejected), ErrorKind::Unauthorized, "the accessToken function rejected"),
@@ -824,3 +825,5 @@ fn a_timed_out_attempt_gives_its_slot_back() {
         (0, 0, 98)
     );
 }
+
+mod fleet;

@@ -43,8 +43,39 @@ pub enum TokenFailure {
     Error(Error),
 }
 
-/// What a call of the token function gave: a string, something else (`None`), or a failure.
-pub type TokenResult = Result<Option<String>, TokenFailure>;
+/// A token the token function gave, and when it expires (ms since the epoch) if it said so.
+#[derive(Clone, PartialEq)]
+pub struct Issued {
+    pub token: String,
+    pub expires_at: Option<i64>,
+}
+
+impl fmt::Debug for Issued {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Issued")
+            .field("token", &"<redacted>")
+            .field("expires_at", &self.expires_at)
+            .finish()
+    }
+}
+
+impl From<String> for Issued {
+    fn from(token: String) -> Issued {
+        Issued {
+            token,
+            expires_at: None,
+        }
+    }
+}
+
+impl From<&str> for Issued {
+    fn from(token: &str) -> Issued {
+        token.to_string().into()
+    }
+}
+
+/// What a call of the token function gave: a token, something else (`None`), or a failure.
+pub type TokenResult = Result<Option<Issued>, TokenFailure>;
 
 /// A token future, kept to be shared by the calls that wait for the same refresh.
 type Running = Pin<Box<dyn Future<Output = TokenResult>>>;
@@ -62,15 +93,15 @@ pub(super) async fn checked<P: Platform>(
     got: impl Future<Output = TokenResult>,
     p: &P,
     signal: Option<&P::Signal>,
-) -> Result<String, Failure> {
+) -> Result<Issued, Failure> {
     let got = match race(abort(p, signal), got).await {
         First::A(()) => return Err(aborted(p, signal)),
         First::B(got) => got,
     };
     match got {
-        Ok(Some(token)) if !token.is_empty() => Ok(token),
+        Ok(Some(issued)) if !issued.token.is_empty() => Ok(issued),
         Ok(_) => Err(token_error(
-            "must return a non-empty string (or a promise of one)",
+            "must return a non-empty string or { token, expiresAt } (or a promise of one)",
         )),
         Err(TokenFailure::Threw) => Err(token_error("threw an error")),
         Err(TokenFailure::Error(e))

@@ -4,6 +4,7 @@
 use super::js::{self, get, to_js_error};
 use super::options::{self, Options, Token};
 use super::platform::Js;
+use super::store::Store;
 use crate::catalog::{self, Method, Operation, Shape};
 use crate::error::Error;
 use crate::family::Family;
@@ -266,11 +267,20 @@ impl Client {
             Token::Func(f) => (Credential::Function, Some(f.clone())),
             Token::None => (Credential::None, None),
         };
+        let key = opts.target.organization_id.clone().unwrap_or_default();
         let platform = Js {
             fetch: opts.fetch.clone(),
             token,
+            store: (opts.fleet.as_ref()).and_then(|f| Store::new(f.store.clone(), key)),
         };
-        let transport = Rc::new(Transport::new(platform, credential, opts.limits()));
+        // A name for this client in the fleet's shared state.
+        let holder = format!(
+            "{:x}{:x}",
+            (js_sys::Math::random() * 2f64.powi(48)) as u64,
+            js_sys::Date::now() as u64
+        );
+        let limiting = opts.limiting(holder);
+        let transport = Rc::new(Transport::new(platform, credential, limiting));
         Ok(Client { opts, transport })
     }
 

@@ -7,6 +7,7 @@ mod params;
 mod platform;
 mod proxy;
 mod settle;
+mod store;
 
 use crate::catalog;
 use crate::error::Error;

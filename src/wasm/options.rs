@@ -26,6 +26,65 @@ impl fmt::Debug for Token {
     }
 }
 
+/// A fleet store and its options (`rateLimit: { store, leaseMs, storeTimeoutMs, fallbackShare }`).
+pub struct Fleet {
+    pub store: JsValue,
+    pub lease_ms: u32,
+    pub store_timeout_ms: u32,
+    pub fallback_share: Option<f64>,
+}
+
+impl fmt::Debug for Fleet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Fleet")
+            .field("lease_ms", &self.lease_ms)
+            .field("store_timeout_ms", &self.store_timeout_ms)
+            .field("fallback_share", &self.fallback_share)
+            .finish_non_exhaustive()
+    }
+}
+
+const RATE_LIMIT_KEYS: [&str; 6] = [
+    "requestsPerMinute",
+    "maxConcurrent",
+    "store",
+    "leaseMs",
+    "storeTimeoutMs",
+    "fallbackShare",
+];
+
+/// `rateLimit.store`'s options, if there is a store.
+fn fleet(v: &JsValue) -> Result<Option<Fleet>, JsValue> {
+    let store = get(v, "store");
+    if store.is_undefined() {
+        for key in &RATE_LIMIT_KEYS[3..] {
+            if !get(v, key).is_undefined() {
+                return Err(config(format!("rateLimit.{key} needs rateLimit.store")));
+            }
+        }
+        return Ok(None);
+    }
+    if super::store::Store::new(store.clone(), String::new()).is_none() {
+        return Err(config(super::store::USAGE));
+    }
+    let share = get(v, "fallbackShare");
+    let fallback_share = match share.as_f64() {
+        _ if share.is_undefined() => None,
+        Some(n) if n > 0.0 && n <= 1.0 => Some(n),
+        _ => {
+            return Err(config(
+                "rateLimit.fallbackShare must be a number above 0 and at most 1",
+            ))
+        }
+    };
+    Ok(Some(Fleet {
+        store,
+        lease_ms: opt_count(v, "leaseMs", 30_000, TIMEOUT_MAX)?.max(1),
+        store_timeout_ms: opt_count(v, "storeTimeoutMs", 10_000, TIMEOUT_MAX)?,
+        fallback_share,
+    }))
+}
+
 #[derive(Debug)]
 pub struct Options {
     pub target: Target,
@@ -35,6 +94,8 @@ pub struct Options {
     pub max_retries: u32,
     pub timeout_ms: u32,
     pub rate_limit: Option<(Option<u32>, Option<u32>)>,
+    /// `rateLimit.store` and how to use it.
+    pub fleet: Option<Fleet>,
     pub max_request_bytes: usize,
     pub max_response_bytes: usize,
 }
@@ -153,6 +214,22 @@ pub fn check_call(v: &JsValue) -> Result<(), JsValue> {
 }
 
 impl Options {
+    /// How the client keeps to its limits: alone, with a fleet (as `holder`), or not at all.
+    pub fn limiting(&self, holder: String) -> crate::send::Limiting {
+        use crate::send::{FleetOptions, Limiting};
+        match (self.limits(), &self.fleet) {
+            (None, _) => Limiting::Off,
+            (Some(limits), None) => Limiting::Local(limits),
+            (Some(limits), Some(f)) => Limiting::Fleet(FleetOptions {
+                limits,
+                holder,
+                lease_ms: f.lease_ms,
+                store_timeout_ms: f.store_timeout_ms,
+                fallback_share: f.fallback_share,
+            }),
+        }
+    }
+
     /// The limits the client keeps to, or `None` with `rateLimit: false`.
     pub fn limits(&self) -> Option<crate::limit::Limits> {
         let (per_minute, concurrent) = self.rate_limit?;
@@ -217,10 +294,13 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         v if v.is_function() => Some(v.unchecked_into()),
         _ => return Err(config("fetch must be a function")),
     };
+    let mut fleet_options = None;
     let rate_limit = match get(options, "rateLimit") {
         v if v.is_undefined() => Some((None, None)),
         v if v.as_bool() == Some(false) => None,
         v if v.is_object() => {
+            check_keys(&v, &RATE_LIMIT_KEYS, "rateLimit")?;
+            fleet_options = fleet(&v)?;
             let per_minute = get(&v, "requestsPerMinute");
             let concurrent = get(&v, "maxConcurrent");
             let per_minute = (!per_minute.is_undefined())
@@ -236,7 +316,7 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         }
         _ => {
             return Err(config(
-                "rateLimit must be false or { requestsPerMinute?, maxConcurrent? }",
+                "rateLimit must be false or { requestsPerMinute?, maxConcurrent?, store?, leaseMs?, storeTimeoutMs?, fallbackShare? }",
             ))
         }
     };
@@ -248,6 +328,7 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         max_retries: opt_count(options, "maxRetries", 2, RETRIES_MAX)?,
         timeout_ms: opt_count(options, "timeoutMs", 60_000, TIMEOUT_MAX)?,
         rate_limit,
+        fleet: fleet_options,
         max_request_bytes: byte_limit(options, "maxRequestBytes", REQUEST_BYTES, BYTES_LIMIT)?,
         max_response_bytes: byte_limit(options, "maxResponseBytes", RESPONSE_BYTES, BYTES_LIMIT)?,
     })

@@ -3,8 +3,9 @@
 
 use super::js::{self, get};
 use super::settle;
+use super::store::Store;
 use crate::error::{Error, ErrorKind};
-use crate::send::{self, Answer, Failure, Outgoing, Platform, TokenFailure, TokenResult};
+use crate::send::{self, Answer, Failure, Issued, Outgoing, Platform, TokenFailure, TokenResult};
 use gloo_net::http::{Headers, Response};
 use std::future::Future;
 use wasm_bindgen::prelude::*;
@@ -23,6 +24,8 @@ extern "C" {
 pub struct Js {
     pub fetch: Option<js_sys::Function>,
     pub token: Option<js_sys::Function>,
+    /// `rateLimit.store`, keyed by the organization.
+    pub store: Option<Store>,
 }
 
 /// An answer's body unread, with the controller that lets go of it.
@@ -229,11 +232,39 @@ impl Platform for Js {
         let promise = called.map(|v| settle::promise(&js_sys::Promise::resolve(&v)));
         async move {
             match promise?.await {
-                Ok(v) => Ok(v.as_string()),
+                Ok(v) => Ok(issued(&v)),
                 Err(e) => Err(token_failure(&e)),
             }
         }
     }
+
+    fn store_step(&self, request: String) -> impl Future<Output = Result<String, String>> {
+        let store = self.store.clone();
+        async move {
+            match store {
+                Some(store) => store.step(request).await,
+                None => Err("this client has no store".into()),
+            }
+        }
+    }
+}
+
+/// What the token function gave: a string, or `{ token, expiresAt }` with `expiresAt` in ms since
+/// the epoch or a Date; anything else `None`.
+fn issued(v: &JsValue) -> Option<Issued> {
+    if let Some(token) = v.as_string() {
+        return Some(token.into());
+    }
+    let token = string_of(v, "token")?;
+    let at = get(v, "expiresAt");
+    let expires_at = match at.dyn_ref::<js_sys::Date>() {
+        Some(date) => Some(date.get_time()),
+        None => at.as_f64(),
+    };
+    Some(Issued {
+        token,
+        expires_at: expires_at.filter(|n| n.is_finite()).map(|n| n as i64),
+    })
 }
 
 /// A rejection of the token function: an SDK error of kind unauthorized or aborted as it is, any

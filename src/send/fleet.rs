@@ -1,0 +1,350 @@
+//! A client's side of a fleet store: its calls in line for the store, slots as leases kept alive while a call runs, the shared token, and an unreachable store.
+
+use super::queue::{self, Queue, Slot};
+use super::race::{race, First};
+use super::token::{self, Issued};
+use super::{abort, aborted, pause, Failure, Platform};
+use crate::error::{Error, ErrorKind};
+use crate::fleet::{Acquire, Outcome, Reply, Request, Seen, TokenClaim};
+use crate::limit::{Limits, State};
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::future::{poll_fn, Future};
+use std::task::{Poll, Waker};
+
+/// The longest wait between two asks while another holder may free a slot or store the token
+/// (a store tells no one of a change): the delay a release can add before the next call starts.
+const POLL_MS: i64 = 50;
+/// The longest wait for one step's reply before the store counts as unreachable.
+const STEP_MS: u64 = 5_000;
+/// The first pause before a step is tried again on an unreachable store; doubled up to a second.
+const RETRY_MS: u64 = 100;
+
+/// How a client shares its organization's limits through a store.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub limits: Limits,
+    /// This client's name in the shared state (random per client).
+    pub holder: String,
+    /// How long a slot or a token claim holds unless renewed: what a dead holder keeps.
+    pub lease_ms: u32,
+    /// How long a call waits for an unreachable store before it fails.
+    pub store_timeout_ms: u32,
+    /// While the store is unreachable, keep to this share of the limits in this process
+    /// instead of waiting and failing.
+    pub fallback_share: Option<f64>,
+}
+
+/// The fleet side of a transport.
+pub(super) struct Fleet {
+    options: Options,
+    line: Line,
+    /// The fleet's figures as the last reply told them.
+    last: Cell<Option<State>>,
+    fallback: Option<Queue>,
+}
+
+/// A call's slot: a lease in the store, or a place in the fallback limiter.
+pub(super) enum Held<'a, P: Platform> {
+    Lease(u64),
+    Local(Slot<'a, P>, &'a Queue),
+}
+
+impl Fleet {
+    pub fn new(options: Options) -> Fleet {
+        let fallback = options.fallback_share.map(|share| {
+            let l = options.limits;
+            let part = |n: u32| ((f64::from(n) * share).floor() as u32).max(1);
+            Queue::new(Limits {
+                per_minute: part(l.per_minute),
+                max_concurrent: part(l.max_concurrent),
+                daily: part(l.daily),
+            })
+        });
+        Fleet {
+            options,
+            line: Line::default(),
+            last: Cell::new(None),
+            fallback,
+        }
+    }
+
+    /// The fleet's figures as last seen, with this process's calls waiting for a slot.
+    pub fn state(&self, now: i64) -> State {
+        let mut state = match (self.last.get(), &self.fallback) {
+            (Some(s), _) => s,
+            (None, Some(q)) => q.state(now),
+            (None, None) => {
+                let l = self.options.limits;
+                State {
+                    requests_per_minute: l.per_minute,
+                    remaining_this_minute: l.per_minute,
+                    in_flight: 0,
+                    max_concurrent: l.max_concurrent,
+                    daily_quota: l.daily,
+                    remaining_today: l.daily,
+                    queued: 0,
+                    server_limit: None,
+                    server_remaining: None,
+                }
+            }
+        };
+        state.queued = self.line.len();
+        state
+    }
+
+    fn lease_ms(&self) -> i64 {
+        i64::from(self.options.lease_ms)
+    }
+
+    /// One step, its reply read; `Err` with why when the store could not be reached in time.
+    async fn step<P: Platform>(&self, p: &P, request: &Request) -> Result<Reply, String> {
+        let most = STEP_MS.min(u64::from(self.options.store_timeout_ms));
+        let text = match race(p.store_step(request.to_json()), p.sleep(most)).await {
+            First::A(got) => got?,
+            First::B(()) => return Err(format!("no reply within {most} ms")),
+        };
+        let reply = Reply::from_json(&text).map_err(|e| e.message)?;
+        self.last.set(Some(reply.state));
+        Ok(reply)
+    }
+
+    /// A step tried again while the store is unreachable, for `store_timeout_ms` at most; then
+    /// a `network` error that says nothing was sent. An abort ends the wait.
+    async fn step_waiting<P: Platform>(
+        &self,
+        p: &P,
+        request: &Request,
+        signal: Option<&P::Signal>,
+    ) -> Result<Reply, Failure> {
+        let started = p.now_ms();
+        let mut pause_ms = RETRY_MS;
+        loop {
+            let why = match self.step(p, request).await {
+                Ok(reply) => return Ok(reply),
+                Err(why) => why,
+            };
+            let waited = p.now_ms() - started;
+            let limit = i64::from(self.options.store_timeout_ms);
+            if waited >= limit {
+                return Err(unreachable(limit, &why));
+            }
+            pause(p, signal, pause_ms.min((limit - waited) as u64)).await?;
+            pause_ms = (pause_ms * 2).min(1_000);
+        }
+    }
+
+    /// Waits for a slot of the fleet: its place in this process's line, then asks the store until
+    /// it grants one. An unreachable store sends the call to the fallback limiter if there is
+    /// one, else fails it after `store_timeout_ms`.
+    pub async fn admit<'a, P: Platform>(
+        &'a self,
+        p: &'a P,
+        signal: Option<&P::Signal>,
+    ) -> Result<Held<'a, P>, Failure> {
+        let place = self.line.join();
+        if let First::A(()) = race(abort(p, signal), place.turn()).await {
+            return Err(aborted(p, signal));
+        }
+        let acquire = Request::Acquire {
+            holder: self.options.holder.clone(),
+            limits: self.options.limits,
+            lease_ms: self.lease_ms(),
+        };
+        loop {
+            let reply = match (&self.fallback, self.step(p, &acquire).await) {
+                (_, Ok(reply)) => reply,
+                (Some(q), Err(_)) => {
+                    drop(place);
+                    return Ok(Held::Local(queue::admit(q, p, signal).await?, q));
+                }
+                (None, Err(_)) => self.step_waiting(p, &acquire, signal).await?,
+            };
+            let wait = match reply.outcome {
+                Outcome::Acquire(Acquire::Granted { lease, .. }) => return Ok(Held::Lease(lease)),
+                Outcome::Acquire(Acquire::Wait { until, on_release }) => {
+                    let ms = (until - reply.now).max(1);
+                    if on_release {
+                        ms.min(POLL_MS)
+                    } else {
+                        ms
+                    }
+                }
+                Outcome::Acquire(Acquire::QuotaSpent { until }) => {
+                    return Err(queue::quota_spent(
+                        self.options.limits.daily,
+                        until - reply.now,
+                    ))
+                }
+                other => return Err(unexpected(&other)),
+            };
+            pause(p, signal, wait as u64).await?;
+        }
+    }
+
+    /// Keeps `lease` alive while its call runs: renews it every half lease. Never ends.
+    pub async fn keep<P: Platform>(&self, p: &P, lease: u64) -> Infallible {
+        let every = u64::from(self.options.lease_ms / 2).max(1);
+        loop {
+            p.sleep(every).await;
+            let renew = Request::Renew {
+                lease,
+                lease_ms: self.lease_ms(),
+            };
+            let _ = self.step(p, &renew).await;
+        }
+    }
+
+    /// The call holding `lease` got its answer (or none): its slot frees, and what the answer
+    /// said of the limits is the fleet's. A store that cannot be told lets the lease end.
+    pub async fn release<P: Platform>(&self, p: &P, lease: u64, seen: Seen) {
+        let _ = self.step(p, &Request::Release { lease, seen }).await;
+    }
+
+    /// The fleet's token: the stored one, or this holder's refresh when no one else's is under
+    /// way (the token function called once for the fleet), or the wait for another's.
+    pub async fn token<P: Platform>(
+        &self,
+        p: &P,
+        signal: Option<&P::Signal>,
+    ) -> Result<String, Failure> {
+        let claim = Request::TokenClaim {
+            holder: self.options.holder.clone(),
+            lease_ms: self.lease_ms(),
+        };
+        loop {
+            let reply = match (&self.fallback, self.step(p, &claim).await) {
+                (_, Ok(reply)) => reply,
+                (Some(_), Err(_)) => return Ok(token::checked(p.token(), p, signal).await?.token),
+                (None, Err(_)) => self.step_waiting(p, &claim, signal).await?,
+            };
+            let wait = match reply.outcome {
+                Outcome::Token(TokenClaim::Use { token }) => return Ok(token),
+                Outcome::Token(TokenClaim::Wait { until }) => (until - reply.now).clamp(1, POLL_MS),
+                Outcome::Token(TokenClaim::Refresh { claim, .. }) => {
+                    return self.refresh(p, signal, claim).await;
+                }
+                other => return Err(unexpected(&other)),
+            };
+            pause(p, signal, wait as u64).await?;
+        }
+    }
+
+    /// Calls the token function under `claim` and stores what it gave for the fleet.
+    async fn refresh<P: Platform>(
+        &self,
+        p: &P,
+        signal: Option<&P::Signal>,
+        claim: u64,
+    ) -> Result<String, Failure> {
+        let Issued { token, expires_at } = match token::checked(p.token(), p, signal).await {
+            Ok(issued) => issued,
+            Err(f) => {
+                let _ = self.step(p, &Request::TokenAbandon { claim }).await;
+                return Err(f);
+            }
+        };
+        let store = Request::TokenStore {
+            claim,
+            token: token.clone(),
+            expires_at,
+        };
+        // Refused (the claim ended and another holder's token is stored): this one still works.
+        let _ = self.step_waiting(p, &store, signal).await;
+        Ok(token)
+    }
+
+    /// A 401 to a call that carried `token`: the fleet drops it, once for everyone.
+    pub async fn invalidate<P: Platform>(&self, p: &P, token: &str) {
+        let _ = self
+            .step(
+                p,
+                &Request::TokenInvalidate {
+                    token: token.into(),
+                },
+            )
+            .await;
+    }
+}
+
+fn unreachable(waited_ms: i64, why: &str) -> Failure {
+    Error::new(
+        ErrorKind::Network,
+        format!(
+            "the rate-limit store could not be reached for {waited_ms} ms ({why}); the call was not sent"
+        ),
+    )
+    .into()
+}
+
+fn unexpected(outcome: &Outcome) -> Failure {
+    Error::decode(format!("the fleet store answered a step with {outcome:?}")).into()
+}
+
+/// The calls of this process waiting to ask the store, first come first served: only the first
+/// asks, so a process sends one ask at a time however many calls wait.
+#[derive(Default)]
+struct Line {
+    inner: RefCell<LineInner>,
+}
+
+#[derive(Default)]
+struct LineInner {
+    next: u64,
+    places: VecDeque<u64>,
+    wakers: Vec<(u64, Waker)>,
+}
+
+impl Line {
+    fn len(&self) -> u32 {
+        u32::try_from(self.inner.borrow().places.len()).unwrap_or(u32::MAX)
+    }
+
+    fn join(&self) -> Place<'_> {
+        let mut inner = self.inner.borrow_mut();
+        inner.next += 1;
+        let id = inner.next;
+        inner.places.push_back(id);
+        Place { line: self, id }
+    }
+}
+
+/// A call's place in the line; dropped (granted, failed or aborted), it lets the next one ask.
+struct Place<'a> {
+    line: &'a Line,
+    id: u64,
+}
+
+impl Place<'_> {
+    /// Resolves when this place is first in line.
+    fn turn(&self) -> impl Future<Output = ()> + '_ {
+        poll_fn(move |cx| {
+            let mut inner = self.line.inner.borrow_mut();
+            if inner.places.front() == Some(&self.id) {
+                return Poll::Ready(());
+            }
+            let id = self.id;
+            inner.wakers.retain(|(i, _)| *i != id);
+            inner.wakers.push((id, cx.waker().clone()));
+            Poll::Pending
+        })
+    }
+}
+
+impl Drop for Place<'_> {
+    fn drop(&mut self) {
+        let waker = {
+            let mut inner = self.line.inner.borrow_mut();
+            let id = self.id;
+            inner.places.retain(|p| *p != id);
+            inner.wakers.retain(|(i, _)| *i != id);
+            let first = inner.places.front().copied();
+            let at = inner.wakers.iter().position(|(i, _)| Some(*i) == first);
+            at.map(|i| inner.wakers.swap_remove(i).1)
+        };
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! A fleet store in JS as the send loop reaches it: one that runs steps itself (`step`), or one that loads and compare-and-sets the state's text (`load`, `save`) around `fleet::apply`.
+
+use super::js::get;
+use super::settle;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// How often a compare-and-set store is asked again when another holder saved first.
+const CAS_TRIES: u32 = 64;
+
+/// What `rateLimit.store` must be, for the config error of anything else.
+pub const USAGE: &str =
+    "rateLimit.store must be a store from redisStore() or durableObjectStore(): \
+an object with step(key, request), or with load(key) and save(key, expected, version, text)";
+
+/// The user's store and the key of the organization's state in it.
+#[derive(Clone)]
+pub struct Store {
+    object: JsValue,
+    key: String,
+    runs_steps: bool,
+}
+
+impl Store {
+    /// `object` if it has the shape of a store; else `None`.
+    pub fn new(object: JsValue, key: String) -> Option<Store> {
+        let has = |name: &str| get(&object, name).is_function();
+        let runs_steps = has("step");
+        (runs_steps || (has("load") && has("save"))).then_some(Store {
+            object,
+            key,
+            runs_steps,
+        })
+    }
+
+    /// Runs one step (`fleet::Request` as text): the reply's text, or why the store failed.
+    pub async fn step(&self, request: String) -> Result<String, String> {
+        if self.runs_steps {
+            let got = self
+                .call("step", &[self.key.clone().into(), request.into()])
+                .await?;
+            return got
+                .as_string()
+                .ok_or_else(|| "the store's step() did not give a text".to_string());
+        }
+        for _ in 0..CAS_TRIES {
+            let loaded = self.call("load", &[self.key.clone().into()]).await?;
+            let text = get(&loaded, "text").as_string();
+            let now = get(&loaded, "now")
+                .as_f64()
+                .filter(|n| n.is_finite())
+                .ok_or("the store's load() did not give { text, now }")?;
+            let applied = crate::fleet::apply(text.as_deref(), now as i64, &request)
+                .map_err(|e| e.message)?;
+            let Some(state) = applied.state else {
+                return Ok(applied.reply);
+            };
+            let args = [
+                self.key.clone().into(),
+                (applied.expected as f64).into(),
+                (applied.version as f64).into(),
+                state.into(),
+            ];
+            if self.call("save", &args).await?.is_truthy() {
+                return Ok(applied.reply);
+            }
+        }
+        Err(format!(
+            "the shared state changed under every one of {CAS_TRIES} tries"
+        ))
+    }
+
+    /// Calls the store's method `name` and waits for its result; a throw or a rejection is its message.
+    async fn call(&self, name: &str, args: &[JsValue]) -> Result<JsValue, String> {
+        let method: js_sys::Function = get(&self.object, name).unchecked_into();
+        let args: js_sys::Array = args.iter().collect();
+        let called = method.apply(&self.object, &args).map_err(|e| message(&e))?;
+        settle::promise(&js_sys::Promise::resolve(&called))
+            .await
+            .map_err(|e| message(&e))
+    }
+}
+
+/// The message of what a store threw: an Error's, else the value as text.
+fn message(e: &JsValue) -> String {
+    get(e, "message")
+        .as_string()
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "the store failed".into())
+}
