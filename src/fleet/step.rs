@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// What a holder asks of the fleet's state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Request {
     Acquire {
         holder: String,

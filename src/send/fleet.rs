@@ -40,6 +40,9 @@ pub struct Options {
 pub(super) struct Fleet {
     options: Options,
     line: Line,
+    /// The calls of this process asking for the token: one at a time, so that the process's
+    /// calls share one refresh (the store grants the claim to the holder, not to a call).
+    token_line: Line,
     /// The fleet's figures as the last reply told them.
     last: Cell<Option<State>>,
     fallback: Option<Queue>,
@@ -65,6 +68,7 @@ impl Fleet {
         Fleet {
             options,
             line: Line::default(),
+            token_line: Line::default(),
             last: Cell::new(None),
             fallback,
         }
@@ -209,6 +213,10 @@ impl Fleet {
         p: &P,
         signal: Option<&P::Signal>,
     ) -> Result<String, Failure> {
+        let place = self.token_line.join();
+        if let First::A(()) = race(abort(p, signal), place.turn()).await {
+            return Err(aborted(p, signal));
+        }
         let claim = Request::TokenClaim {
             holder: self.options.holder.clone(),
             lease_ms: self.lease_ms(),

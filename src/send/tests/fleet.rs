@@ -207,3 +207,16 @@ fn a_long_call_renews_its_lease_and_keeps_its_slot() {
         "the third started while two held their slots: {at:?}"
     );
 }
+
+#[test]
+fn the_calls_of_one_holder_share_its_refresh() {
+    let w = World::new(vec![ok(), ok(), ok()]).with_tokens(vec![TokenStep {
+        after: 500,
+        result: Ok(Some("t1".into())),
+    }]);
+    let t = fleet(&w, "h", Credential::Function, None);
+    let c = get("https://api.example.com/things");
+    let out = run(&w, (0..3).map(|_| send_at(&w, 0, &t, &c)).collect());
+    assert!(out.into_iter().all(|o| o.unwrap().is_ok()));
+    assert_eq!(w.token_calls.get(), 1);
+}

@@ -1,0 +1,58 @@
+// One process of a fleet test: one Client of the installed package sharing its limits through a
+// store. Its options come as JSON in argv[2]; the test drives it with JSON lines on stdin
+// ({ "run": [names] } creates one account per name, all at once; { "exit": true }) and reads JSON
+// lines on stdout: ready, begin/end of every request the fetch sends (by account name), the
+// result of every call, and every call of the token function.
+import { createInterface } from "node:readline";
+import { Client } from "svc-sdk";
+import { redisStore } from "svc-sdk/redis";
+
+const config = JSON.parse(process.argv[2]);
+const say = (line) => process.stdout.write(JSON.stringify(line) + "\n");
+const store = redisStore({ url: config.redisUrl });
+let tokenCalls = 0;
+const accessToken = config.mintTokens
+  ? async () => {
+      tokenCalls += 1;
+      say({ tokenCall: tokenCalls });
+      const res = await fetch(`${config.sandboxUrl}/__sandbox/tokens`, { method: "POST" });
+      return (await res.json()).token;
+    }
+  : "dev-token";
+
+const client = new Client({
+  accessToken,
+  organizationId: config.organizationId,
+  apiDomain: config.sandboxUrl,
+  maxRetries: 0,
+  rateLimit: { store, leaseMs: config.leaseMs, storeTimeoutMs: config.storeTimeoutMs, fallbackShare: config.fallbackShare },
+  fetch: async (url, init) => {
+    const name = init?.body ? JSON.parse(init.body).account_name : undefined;
+    say({ begin: name, at: Date.now() });
+    try {
+      return await fetch(url, init);
+    } finally {
+      say({ end: name, at: Date.now() });
+    }
+  },
+});
+
+async function create(name) {
+  try {
+    await client.createAccount({ account_name: name, account_type: "cash" });
+    say({ done: name, ok: true, at: Date.now() });
+  } catch (e) {
+    say({ done: name, ok: false, kind: e.kind, status: e.status, message: e.message, at: Date.now() });
+  }
+}
+
+createInterface({ input: process.stdin }).on("line", async (line) => {
+  const command = JSON.parse(line);
+  if (command.run) await Promise.all(command.run.map(create));
+  if (command.exit) {
+    await store.close();
+    process.exit(0);
+  }
+});
+process.stdin.on("end", () => process.exit(0));
+say({ ready: true });
