@@ -112,8 +112,8 @@ async function post(url, body) {
 
 /** One step through holder i's durableObjectStore; the parsed reply. */
 const step = (i, key, request) => post(`${holders[i]}/step`, { key, request: JSON.stringify(request) });
-const acquire = (i, key, leaseMs = LONG_LEASE) => step(i, key, { op: "acquire", holder: `holder-${i}`, limits: LIMITS, leaseMs });
-const release = (i, key, lease) => step(i, key, { op: "release", lease });
+const acquire = (i, key, leaseMs = LONG_LEASE) => step(i, key, { acquire: { holder: `holder-${i}`, limits: LIMITS, leaseMs } });
+const release = (i, key, lease) => step(i, key, { release: { lease } });
 
 async function peek(key) {
   const res = await fetch(`${limiterUrl}/peek?key=${encodeURIComponent(key)}`, { signal: AbortSignal.timeout(30_000) });
@@ -175,7 +175,7 @@ test("holders cycling at once on one organization: never more than maxConcurrent
       assert.ok(run.inFlight.every((n) => n <= LIMITS.maxConcurrent), JSON.stringify(run.inFlight));
       assert.deepEqual(run.released, Array(cycles).fill(true), "every lease was still held at its release");
     }
-    const end = await step(0, key, { op: "state" });
+    const end = await step(0, key, "state");
     assert.equal(end.state.inFlight, 0);
     console.log(`${HOLDERS} holders x ${cycles} cycles in ${Math.round(performance.now() - started)} ms; most at once ${most}; waits ${runs.map((r) => r.waits)}`);
   } finally {
@@ -216,11 +216,11 @@ test("a lease never released is swept by the object's alarm after its lease time
 });
 
 test("a bad step is a 400 that rejects the store's step; the object keeps working; the key may be empty", { timeout: 30_000 }, async () => {
-  const res = await fetch(`${holders[3]}/step`, { method: "POST", body: JSON.stringify({ key: "bad", request: '{"op":"fly"}' }) });
+  const res = await fetch(`${holders[3]}/step`, { method: "POST", body: JSON.stringify({ key: "bad", request: '{"fly":{}}' }) });
   const body = await res.json();
   assert.equal(res.status, 502);
   assert.match(body.error, /^SvcLimiter answered 400: the fleet step is not valid/);
-  assert.equal((await step(3, "bad", { op: "state" })).outcome, "done");
+  assert.equal((await step(3, "bad", "state")).outcome, "done");
   const none = await acquire(3, "");
   assert.ok(none.outcome.acquire.granted, "no organization: key \"\"");
   await release(3, "", none.outcome.acquire.granted.lease);
@@ -262,7 +262,7 @@ test("a holder whose request dies mid-call never releases; its lease is swept af
     }
     assert.deepEqual(p.fleet.leases, [], `swept: ${JSON.stringify(p)}`);
     assert.ok(p.alarms >= 1, "by the alarm");
-    const next = await step(3, key, { op: "acquire", holder: "holder-3", limits: one, leaseMs: LEASE });
+    const next = await step(3, key, { acquire: { holder: "holder-3", limits: one, leaseMs: LEASE } });
     assert.ok(next.outcome.acquire.granted, "the one slot came back");
     await release(3, key, next.outcome.acquire.granted.lease);
   } finally {

@@ -54,7 +54,7 @@ export default {
     const store = durableObjectStore(env.SVC_LIMITER);
     const option: FleetStore = store;
     const same: FromCloudflare = option;
-    const reply: string = await store.step("10234695", '{"op":"state"}');
+    const reply: string = await store.step("10234695", '"state"');
     void same;
     const limiter = new SvcLimiter({ storage: {} as DurableObjectStorage }, env);
     const answer: Response = await limiter.fetch(request);
@@ -68,4 +68,4 @@ durableObjectStore({});
 // @ts-expect-error: a stub is not a namespace
 durableObjectStore(env.SVC_LIMITER.get(env.SVC_LIMITER.idFromName("x")));
 // @ts-expect-error: a step takes the request's text
-durableObjectStore(env.SVC_LIMITER).step("1", { op: "state" });
+durableObjectStore(env.SVC_LIMITER).step("1", { state: null });

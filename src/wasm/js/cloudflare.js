@@ -1,7 +1,7 @@
 // svc-sdk/cloudflare: SvcLimiter, the Durable Object that keeps one organization's fleet state and
 // runs each step on it with the wasm's fleet::apply (__fleetApply), and durableObjectStore, the store
 // a Client in any worker reaches it through. The limiter itself is Rust; this is storage and HTTP.
-import { __fleetApply } from "../../../../../svc_sdk.js";
+import { __fleetApply, __fleetSweep } from "../../../../../svc_sdk.js";
 import { SvcError } from "./api.js";
 
 /** The storage key of the fleet's state text. */
@@ -30,7 +30,7 @@ export class SvcLimiter {
   /** Sweeps the leases and claims whose time is up, though nobody asks, and waits for the next end. */
   async alarm() {
     this.alarmAt = undefined;
-    await this.step('{"op":"state"}');
+    await this.step(__fleetSweep());
   }
 
   /**

@@ -1,6 +1,7 @@
 // A worker of the fleet (tests/js/fleet-workerd.test.mjs): several of these, each its own isolate
 // with its own wasm instance, bind the one SvcLimiter namespace hosted by limiter.mjs and reach it
-// through durableObjectStore, as a Client's store does.
+// through durableObjectStore, as a Client's store does. The steps are fleet::Request as JSON
+// ({ acquire: {...} }, { release: {...} }, "state"), written here as the Client's Rust writes them.
 //   POST /step   { key, request }       one step; answers the reply text (502 { error } if the store rejected)
 //   POST /cycles { key, cycles, limits, leaseMs, resource }
 //                acquire (asking again when told to wait), GET resource, release, `cycles` times;
@@ -21,7 +22,7 @@ async function cycles(store, holder, { key, cycles, limits, leaseMs, resource })
   for (let i = 0; i < cycles; i++) {
     let lease;
     while (lease === undefined) {
-      const reply = JSON.parse(await store.step(key, JSON.stringify({ op: "acquire", holder, limits, leaseMs })));
+      const reply = JSON.parse(await store.step(key, JSON.stringify({ acquire: { holder, limits, leaseMs } })));
       inFlight.push(reply.state.inFlight);
       const { granted, wait } = reply.outcome.acquire;
       if (granted) lease = granted.lease;
@@ -31,7 +32,7 @@ async function cycles(store, holder, { key, cycles, limits, leaseMs, resource })
       } else throw new Error(`unexpected outcome ${JSON.stringify(reply.outcome)}`);
     }
     await (await fetch(resource)).text();
-    const reply = JSON.parse(await store.step(key, JSON.stringify({ op: "release", lease })));
+    const reply = JSON.parse(await store.step(key, JSON.stringify({ release: { lease } })));
     inFlight.push(reply.state.inFlight);
     released.push(reply.outcome.released);
   }
@@ -40,11 +41,11 @@ async function cycles(store, holder, { key, cycles, limits, leaseMs, resource })
 
 /** One call as a Client makes it: a slot, the call, the release. */
 async function hold(store, holder, { key, limits, leaseMs, resource }) {
-  const reply = JSON.parse(await store.step(key, JSON.stringify({ op: "acquire", holder, limits, leaseMs })));
+  const reply = JSON.parse(await store.step(key, JSON.stringify({ acquire: { holder, limits, leaseMs } })));
   const { granted } = reply.outcome.acquire;
   if (!granted) throw new Error(`no slot: ${JSON.stringify(reply)}`);
   await (await fetch(resource)).text();
-  return JSON.parse(await store.step(key, JSON.stringify({ op: "release", lease: granted.lease })));
+  return JSON.parse(await store.step(key, JSON.stringify({ release: { lease: granted.lease } })));
 }
 
 async function checks() {
@@ -57,7 +58,7 @@ async function checks() {
   }
   const down = durableObjectStore({ idFromName: (n) => n, get: () => ({ fetch: () => Promise.reject(new Error("the object is unreachable")) }) });
   try {
-    await down.step("org", '{"op":"state"}');
+    await down.step("org", '"state"');
     out.unreachable = { rejected: false };
   } catch (e) {
     out.unreachable = { rejected: true, message: e.message };
