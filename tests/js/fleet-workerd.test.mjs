@@ -1,14 +1,18 @@
 // svc-sdk/cloudflare in real workerd: one Miniflare (the workerd of wrangler's miniflare, offline)
-// runs a worker hosting SvcLimiter (tests/runtimes/fleet/limiter.mjs) and HOLDERS workers binding it
-// by scriptName (holder.mjs), each its own isolate and wasm instance, each bundled from the installed
-// package by esbuild with the `workerd` condition and the .wasm as a CompiledWasm module. The test
-// drives the holders over loopback HTTP and checks the replies of the one object per organization.
+// runs a worker hosting SvcLimiter (tests/runtimes/fleet/limiter.mjs), HOLDERS workers that step on
+// it through durableObjectStore as a Client's store does (holder.mjs), and CLIENTS workers with a
+// Client each, rateLimit: { store: durableObjectStore(env.SVC_LIMITER) } (client.mjs), calling the
+// sandbox on 127.0.0.1. Each worker is its own isolate with its own wasm instance, bundled from the
+// installed package by esbuild with the `workerd` condition and the .wasm as a CompiledWasm module,
+// and binds the one namespace by scriptName. The test drives the workers over loopback HTTP and
+// checks the object's replies, its storage, and the sandbox's counters.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { startSandbox } from "./support/sandbox.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
@@ -17,14 +21,19 @@ const miniflare = await import(pathToFileURL(path.join(h.root, "node_modules/min
 const { Miniflare, Log, LogLevel } = miniflare.Miniflare ? miniflare : miniflare.default;
 
 const HOLDERS = 4;
+const CLIENTS = 4;
 const COMPAT = "2024-09-23";
 /** Two in flight; the minute and the day never bind in these tests. */
 const LIMITS = { perMinute: 10_000, maxConcurrent: 2, daily: 1_000_000 };
+/** How long the sandbox takes over every answer. */
+const SLOW_MS = 300;
 /** Long enough that no lease of a live holder ends while it holds it, however slow the machine. */
 const LONG_LEASE = 600_000;
 
 let mf;
+let sandbox;
 const holders = [];
+const clients = [];
 let limiterUrl;
 let runtimeLog = "";
 
@@ -66,7 +75,7 @@ function modules(dir, file) {
 before(async () => {
   const dir = h.installRuntime(consumer, "fleet");
   const started = performance.now();
-  const [limiter, holder] = [await bundle(dir, "limiter.mjs"), await bundle(dir, "holder.mjs")];
+  const [limiter, holder, client] = [await bundle(dir, "limiter.mjs"), await bundle(dir, "holder.mjs"), await bundle(dir, "client.mjs")];
   const binding = { SVC_LIMITER: { className: "SvcLimiter", scriptName: "limiter" } };
   const socket = [{ host: "127.0.0.1", port: 0 }];
   mf = new Miniflare({
@@ -90,6 +99,14 @@ before(async () => {
         durableObjects: binding,
         unsafeDirectSockets: socket,
       })),
+      ...Array.from({ length: CLIENTS }, (_, i) => ({
+        name: `client-${i}`,
+        modules: modules(dir, client),
+        modulesRoot: path.join(dir, "dist"),
+        compatibilityDate: COMPAT,
+        durableObjects: binding,
+        unsafeDirectSockets: socket,
+      })),
     ],
   });
   await h.withTimeout(mf.ready, 45_000, "miniflare").catch((e) => {
@@ -97,10 +114,15 @@ before(async () => {
   });
   limiterUrl = String(await mf.unsafeGetDirectURL("limiter")).replace(/\/$/, "");
   for (let i = 0; i < HOLDERS; i++) holders.push(String(await mf.unsafeGetDirectURL(`holder-${i}`)).replace(/\/$/, ""));
-  console.log(`miniflare ${HOLDERS + 1} workers ready in ${Math.round(performance.now() - started)} ms`);
+  for (let i = 0; i < CLIENTS; i++) clients.push(String(await mf.unsafeGetDirectURL(`client-${i}`)).replace(/\/$/, ""));
+  console.log(`miniflare ${1 + HOLDERS + CLIENTS} workers ready in ${Math.round(performance.now() - started)} ms`);
+  // Every answer takes SLOW_MS, so that the calls of the fleet overlap; 60 a minute (more than the
+  // tests make, so that none waits for the next minute), 5 in flight (the free plan).
+  sandbox = await startSandbox(["--rate-per-minute", "60", "--faults", "slow=1", "--slow-ms", String(SLOW_MS)]);
 }, { timeout: 60_000 });
 after(async () => {
   await mf?.dispose();
+  await sandbox?.close();
 });
 
 async function post(url, body) {
@@ -122,7 +144,7 @@ async function peek(key) {
 }
 
 test("acquires from every holder at once: maxConcurrent granted, the rest told to wait; a release lets one in", { timeout: 60_000 }, async () => {
-  const key = "10234695";
+  const key = "at-once";
   const replies = await Promise.all(holders.map((_, i) => acquire(i, key)));
   for (const r of replies) assert.ok(r.state.inFlight <= LIMITS.maxConcurrent, JSON.stringify(r));
   const granted = replies.map((r, i) => [i, r.outcome.acquire.granted]).filter(([, g]) => g);
@@ -269,4 +291,107 @@ test("a holder whose request dies mid-call never releases; its lease is swept af
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
+});
+
+// With the Client: rateLimit: { store: durableObjectStore(env.SVC_LIMITER) } in every client worker.
+
+/** The options of every client worker's Client: at most 2 in flight for the fleet (the sandbox allows 5). */
+const clientOptions = ({ maxConcurrent = 2, leaseMs } = {}) => ({
+  accessToken: "dev-token",
+  organizationId: h.ORG,
+  apiDomain: sandbox.url,
+  rateLimit: { requestsPerMinute: 60, maxConcurrent, ...(leaseMs ? { leaseMs } : {}) },
+});
+
+const calls = (i, names, options) => post(`${clients[i]}/calls`, { options, names });
+
+test("4 workers with a Client each, their calls queued at once: no 429, at most maxConcurrent in flight at the sandbox, every POST received once", { timeout: 120_000 }, async () => {
+  await sandbox.resetCounters();
+  const started = performance.now();
+  const PER = 4;
+  const names = clients.map((_, i) => Array.from({ length: PER }, (_, j) => `fleet-${i}-${j}`));
+  const runs = await Promise.all(clients.map((_, i) => calls(i, names[i], clientOptions())));
+  const ms = Math.round(performance.now() - started);
+  for (const [i, run] of runs.entries()) {
+    assert.deepEqual(run.results, names[i].map((name) => ({ ok: true, name })), JSON.stringify(run.results));
+  }
+  const c = await sandbox.counters();
+  const created = c.operations.createAccount;
+  assert.equal(created.received, CLIENTS * PER, "every POST received once");
+  assert.deepEqual(created.statuses, { 201: CLIENTS * PER }, "every answer a 201: no 429");
+  assert.ok(c.peak_in_flight[h.ORG] <= 2, `at most 2 in flight at the sandbox, saw ${c.peak_in_flight[h.ORG]}`);
+  assert.ok(ms >= ((CLIENTS * PER) / 2) * SLOW_MS, "the calls took turns");
+  console.log(`${CLIENTS} workers x ${PER} calls in ${ms} ms; peak in flight ${c.peak_in_flight[h.ORG]}; statuses ${JSON.stringify(created.statuses)}`);
+});
+
+test("a worker's request dies with its Client's call in flight: the call was sent once, its slot comes back after the lease, the other workers' calls finish", { timeout: 120_000 }, async () => {
+  await sandbox.resetCounters();
+  const LEASE = 5000;
+  const options = clientOptions({ maxConcurrent: 1, leaseMs: LEASE });
+  const received = async () => (await sandbox.counters()).operations.createAccount?.received ?? 0;
+  const gate = http.createServer(async (req, res) => {
+    while ((await received()) < 1) await h.sleep(20);
+    res.end("the call is at the sandbox");
+  });
+  await new Promise((resolve) => gate.listen(0, "127.0.0.1", resolve));
+  try {
+    const res = await fetch(`${clients[0]}/die`, {
+      method: "POST",
+      body: JSON.stringify({ options, names: ["died-0"], gate: `http://127.0.0.1:${gate.address().port}/` }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    assert.equal(res.status, 500, "the handler threw");
+    await res.arrayBuffer();
+    const held = await peek(h.ORG);
+    assert.deepEqual(held.fleet.leases.length, 1, `the dead call's lease is held, never released: ${JSON.stringify(held)}`);
+    const until = held.fleet.leases[0].until;
+
+    const started = performance.now();
+    const PER = 2;
+    const rest = [1, 2, 3];
+    const names = rest.map((i) => Array.from({ length: PER }, (_, j) => `after-${i}-${j}`));
+    const runs = await Promise.all(rest.map((i, k) => calls(i, names[k], options)));
+    const finished = Date.now();
+    const ms = Math.round(performance.now() - started);
+    for (const [k, run] of runs.entries()) assert.deepEqual(run.results, names[k].map((name) => ({ ok: true, name })), JSON.stringify(run.results));
+
+    const c = await sandbox.counters();
+    const created = c.operations.createAccount;
+    assert.equal(created.received, 1 + rest.length * PER, "the dead call was sent once, every other call once");
+    assert.equal(created.statuses["429"], undefined, `no 429: ${JSON.stringify(created.statuses)}`);
+    assert.ok(c.peak_in_flight[h.ORG] <= 1, `one in flight at a time at the sandbox, saw ${c.peak_in_flight[h.ORG]}`);
+    const after = await peek(h.ORG);
+    assert.deepEqual(after.fleet.leases, [], "no lease left");
+    // One slot: the first of the others started when the dead lease ended (the object's clock is the
+    // machine's), and each of them took SLOW_MS at least, one after another.
+    assert.ok(finished >= until + rest.length * PER * SLOW_MS, `the slot was not taken before the lease ended (${finished} < ${until} + ${rest.length * PER * SLOW_MS})`);
+    console.log(`lease ${LEASE} ms: the other ${rest.length * PER} calls finished ${ms} ms after the death; statuses ${JSON.stringify(created.statuses)}`);
+  } finally {
+    gate.closeAllConnections();
+    await new Promise((resolve) => gate.close(resolve));
+  }
+});
+
+test("the fleet's token: workers that start with none call the token function once in all; after a revoke, once more", { timeout: 120_000 }, async () => {
+  await sandbox.resetCounters();
+  const options = { ...clientOptions(), accessToken: undefined, mint: `${sandbox.url}/__sandbox/tokens` };
+  /** How many tokens were minted, read by minting one more (which nobody uses). */
+  const minted = async () => (await (await fetch(`${sandbox.url}/__sandbox/tokens`, { method: "POST" })).json()).minted;
+  const before = await minted();
+  const run = async (tag, per) => {
+    const names = clients.map((_, i) => Array.from({ length: per }, (_, j) => `${tag}-${i}-${j}`));
+    const runs = await Promise.all(clients.map((_, i) => calls(i, names[i], options)));
+    for (const [i, r] of runs.entries()) assert.deepEqual(r.results, names[i].map((name) => ({ ok: true, name })), JSON.stringify(r.results));
+  };
+  await run("token", 2);
+  const first = await minted();
+  assert.equal(first - before - 1, 1, "one token for the fleet");
+  const token = `sandbox-token-${before + 1}`;
+  await fetch(`${sandbox.url}/__sandbox/tokens/${token}/revoke`, { method: "POST" });
+  await run("revoked", 2);
+  assert.equal((await minted()) - first - 1, 1, "one more after the revoke, for everyone");
+  const c = await sandbox.counters();
+  assert.equal(c.operations.createAccount.statuses["201"], CLIENTS * 4, JSON.stringify(c.operations.createAccount));
+  assert.equal(c.operations.createAccount.statuses["429"], undefined);
+  console.log(`token: statuses ${JSON.stringify(c.operations.createAccount.statuses)}`);
 });
