@@ -44,7 +44,7 @@ const same = (a, b) => existsSync(a) && existsSync(b) && readFileSync(a).equals(
 export function ensureConsumer() {
   const installed = path.join(consumer, "node_modules/svc-sdk/pkg");
   const current = ["svc_sdk_bg.wasm", "svc_sdk.js", "api.js", "node.js"].every((f) => same(path.join(pkgDir, f), path.join(installed, f)));
-  if (current) return false;
+  if (current && existsSync(path.join(consumer, "node_modules/redis"))) return false;
   log("bench: packing pkg/ and installing it into target/bench/consumer");
   rmSync(consumer, { recursive: true, force: true });
   mkdirSync(consumer, { recursive: true });
@@ -53,10 +53,15 @@ export function ensureConsumer() {
   const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
   writeFileSync(
     path.join(consumer, "package.json"),
-    JSON.stringify({ name: "svc-sdk-bench-consumer", private: true, type: "module", dependencies: { "svc-sdk": `file:../${tarball}` } }, null, 2),
+    JSON.stringify({ name: "svc-sdk-bench-consumer", private: true, type: "module", dependencies: { "svc-sdk": `file:../${tarball}`, redis: devRedis() } }, null, 2),
   );
   run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: consumer });
   return true;
+}
+
+/** The redis client version the tests pin, for the fleet workers. */
+function devRedis() {
+  return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).devDependencies.redis;
 }
 
 /** The installed package's Node entry, resolved from the consumer project like `import "svc-sdk"`. */
