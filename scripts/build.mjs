@@ -58,6 +58,8 @@ writeFileSync(
 const api = snippet.replace(/runtime\.js$/, "api.js");
 writeFileSync(path.join(pkg, "api.js"), `// The public surface of svc-sdk (src/wasm/js/api.js), shared by every runtime's entry.\nexport * from "${api}";\n`);
 
+// The Durable Object limiter and its store (src/wasm/js/cloudflare.js), beside api.js like it.
+const cloudflare = snippet.replace(/runtime\.js$/, "cloudflare.js");
 // svc-sdk/redis keeps text only (the core steps on it): it needs no wasm of its own.
 writeFileSync(path.join(pkg, "redis.js"), `// Redis as a fleet store (src/wasm/js/redis.js).\nexport * from "${snippet.replace(/runtime\.js$/, "redis.js")}";\n`);
 
@@ -73,6 +75,10 @@ import wasmModule from "./svc_sdk_bg.wasm";
 import { initSync } from "./svc_sdk.js";
 initSync({ module: wasmModule });
 export * from "./api.js";
+`,
+  "cloudflare.js": `// svc-sdk/cloudflare: SvcLimiter and durableObjectStore, on the wasm instance of the workerd entry.
+import "./workerd.js";
+export { SvcLimiter, durableObjectStore } from "${cloudflare}";
 `,
   "web.js": `// Browser, Deno and bundler entry: the wasm is fetched next to this file.
 import init from "./svc_sdk.js";

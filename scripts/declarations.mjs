@@ -135,6 +135,41 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
 }
 `;
 
+/** pkg/cloudflare.d.ts: shaped like Cloudflare's types, so that neither needs @cloudflare/workers-types. */
+const cloudflare = `// Written by scripts/declarations.mjs. Do not edit.
+import type { FleetStore } from "./index.js";
+export type { FleetStore };
+
+/** What SvcLimiter uses of its DurableObjectState: the storage, and its alarm. */
+export interface SvcLimiterState {
+  readonly storage: {
+    get(key: string): Promise<unknown>;
+    put(key: string, value: string): Promise<void>;
+    setAlarm(scheduledTime: number): Promise<void>;
+  };
+}
+
+/** A Durable Object namespace binding of SvcLimiter (\`env.SVC_LIMITER\`). */
+export interface SvcLimiterNamespace {
+  idFromName(name: string): unknown;
+  get(id: unknown): { fetch(input: string, init?: RequestInit): Promise<Response> };
+}
+
+/**
+ * The Durable Object that holds one organization's limiter and token for a fleet: export it from
+ * the worker and bind it (wrangler.toml \`[[durable_objects.bindings]]\` with a migration). Its
+ * alarm ends the leases of holders that died.
+ */
+export declare class SvcLimiter {
+  constructor(ctx: SvcLimiterState, env: unknown);
+  fetch(request: Request): Promise<Response>;
+  alarm(): Promise<void>;
+}
+
+/** The FleetStore of \`rateLimit: { store }\` in any worker bound to SvcLimiter; a config SvcError if \`namespace\` is not a namespace. */
+export declare function durableObjectStore(namespace: SvcLimiterNamespace): { step(key: string, request: string): Promise<string> };
+`;
+
 function signature(op, types) {
   const t = types[op.id] ?? {};
   const params = t.params ?? "Record<string, unknown>";
@@ -230,6 +265,7 @@ export declare function parseWatchNotification(
 export declare function parseEvent(body: string | Uint8Array, options?: ReceiveOptions): Event & { event_type: EventType };
 `;
   writeFileSync(path.join(pkg, "index.d.ts"), body);
+  writeFileSync(path.join(pkg, "cloudflare.d.ts"), cloudflare);
   writeFileSync(
     path.join(pkg, "redis.d.ts"),
     `import type { FleetStore } from "./index.js";

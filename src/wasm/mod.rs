@@ -74,6 +74,13 @@ pub fn fleet_apply(state: Option<String>, now: f64, request: &str) -> Result<JsV
     ))
 }
 
+/// The text of the step that changes nothing but the leases and claims whose time is up
+/// (`fleet::Request::State`): what `SvcLimiter`'s alarm runs, so that JS holds no copy of the format.
+#[wasm_bindgen(js_name = __fleetSweep, skip_typescript)]
+pub fn fleet_sweep() -> String {
+    crate::fleet::Request::State.to_json()
+}
+
 /// The kinds and members an `SvcError` takes (`Error::shape`), for runtime.js.
 #[wasm_bindgen(js_name = __errorShape, skip_typescript)]
 pub fn error_shape() -> JsValue {

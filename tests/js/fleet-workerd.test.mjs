@@ -1,0 +1,397 @@
+// svc-sdk/cloudflare in real workerd: one Miniflare (the workerd of wrangler's miniflare, offline)
+// runs a worker hosting SvcLimiter (tests/runtimes/fleet/limiter.mjs), HOLDERS workers that step on
+// it through durableObjectStore as a Client's store does (holder.mjs), and CLIENTS workers with a
+// Client each, rateLimit: { store: durableObjectStore(env.SVC_LIMITER) } (client.mjs), calling the
+// sandbox on 127.0.0.1. Each worker is its own isolate with its own wasm instance, bundled from the
+// installed package by esbuild with the `workerd` condition and the .wasm as a CompiledWasm module,
+// and binds the one namespace by scriptName. The test drives the workers over loopback HTTP and
+// checks the object's replies, its storage, and the sandbox's counters.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { copyFileSync, readFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { startSandbox } from "./support/sandbox.mjs";
+
+const consumer = path.dirname(fileURLToPath(import.meta.url));
+const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
+const esbuild = await import(pathToFileURL(path.join(h.root, "node_modules/esbuild/lib/main.js")));
+const miniflare = await import(pathToFileURL(path.join(h.root, "node_modules/miniflare/dist/src/index.js")));
+const { Miniflare, Log, LogLevel } = miniflare.Miniflare ? miniflare : miniflare.default;
+
+const HOLDERS = 4;
+const CLIENTS = 4;
+const COMPAT = "2024-09-23";
+/** Two in flight; the minute and the day never bind in these tests. */
+const LIMITS = { perMinute: 10_000, maxConcurrent: 2, daily: 1_000_000 };
+/** How long the sandbox takes over every answer. */
+const SLOW_MS = 300;
+/** Long enough that no lease of a live holder ends while it holds it, however slow the machine. */
+const LONG_LEASE = 600_000;
+
+let mf;
+let sandbox;
+const holders = [];
+const clients = [];
+let limiterUrl;
+let runtimeLog = "";
+
+/** Bundles entry as wrangler does: workerd conditions, the .wasm left as its own module beside it. */
+async function bundle(dir, entry) {
+  const out = path.join(h.ensureDir(path.join(dir, "dist")), entry);
+  await esbuild.build({
+    entryPoints: [path.join(dir, entry)],
+    outfile: out,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    logLevel: "silent",
+    plugins: [
+      {
+        name: "wasm-module",
+        setup(b) {
+          b.onResolve({ filter: /\.wasm$/ }, (args) => {
+            copyFileSync(path.join(args.resolveDir, args.path), path.join(dir, "dist", path.basename(args.path)));
+            return { path: `./${path.basename(args.path)}`, external: true };
+          });
+        },
+      },
+    ],
+  });
+  return out;
+}
+
+function modules(dir, file) {
+  return [
+    { type: "ESModule", path: file, contents: readFileSync(file, "utf8") },
+    { type: "CompiledWasm", path: path.join(dir, "dist/svc_sdk_bg.wasm"), contents: readFileSync(path.join(dir, "dist/svc_sdk_bg.wasm")) },
+  ];
+}
+
+before(async () => {
+  const dir = h.installRuntime(consumer, "fleet");
+  const started = performance.now();
+  const [limiter, holder, client] = [await bundle(dir, "limiter.mjs"), await bundle(dir, "holder.mjs"), await bundle(dir, "client.mjs")];
+  const binding = { SVC_LIMITER: { className: "SvcLimiter", scriptName: "limiter" } };
+  const socket = [{ host: "127.0.0.1", port: 0 }];
+  mf = new Miniflare({
+    host: "127.0.0.1",
+    port: 0,
+    cf: false,
+    log: new Log(LogLevel.WARN),
+    // workerd's own output (the uncaught exception of /die among it), shown when before() fails.
+    handleRuntimeStdio: (stdout, stderr) => {
+      stdout.on("data", (d) => (runtimeLog += d));
+      stderr.on("data", (d) => (runtimeLog += d));
+    },
+    workers: [
+      { name: "limiter", modules: modules(dir, limiter), modulesRoot: path.join(dir, "dist"), compatibilityDate: COMPAT, durableObjects: { SVC_LIMITER: "SvcLimiter" }, unsafeDirectSockets: socket },
+      ...Array.from({ length: HOLDERS }, (_, i) => ({
+        name: `holder-${i}`,
+        modules: modules(dir, holder),
+        modulesRoot: path.join(dir, "dist"),
+        compatibilityDate: COMPAT,
+        bindings: { HOLDER: `holder-${i}` },
+        durableObjects: binding,
+        unsafeDirectSockets: socket,
+      })),
+      ...Array.from({ length: CLIENTS }, (_, i) => ({
+        name: `client-${i}`,
+        modules: modules(dir, client),
+        modulesRoot: path.join(dir, "dist"),
+        compatibilityDate: COMPAT,
+        durableObjects: binding,
+        unsafeDirectSockets: socket,
+      })),
+    ],
+  });
+  await h.withTimeout(mf.ready, 45_000, "miniflare").catch((e) => {
+    throw new Error(`${e.message}\n${runtimeLog.slice(-4000)}`);
+  });
+  limiterUrl = String(await mf.unsafeGetDirectURL("limiter")).replace(/\/$/, "");
+  for (let i = 0; i < HOLDERS; i++) holders.push(String(await mf.unsafeGetDirectURL(`holder-${i}`)).replace(/\/$/, ""));
+  for (let i = 0; i < CLIENTS; i++) clients.push(String(await mf.unsafeGetDirectURL(`client-${i}`)).replace(/\/$/, ""));
+  console.log(`miniflare ${1 + HOLDERS + CLIENTS} workers ready in ${Math.round(performance.now() - started)} ms`);
+  // Every answer takes SLOW_MS, so that the calls of the fleet overlap; 60 a minute (more than the
+  // tests make, so that none waits for the next minute), 5 in flight (the free plan).
+  sandbox = await startSandbox(["--rate-per-minute", "60", "--faults", "slow=1", "--slow-ms", String(SLOW_MS)]);
+}, { timeout: 60_000 });
+after(async () => {
+  await mf?.dispose();
+  await sandbox?.close();
+});
+
+async function post(url, body) {
+  const res = await fetch(url, { method: "POST", body: JSON.stringify(body), signal: AbortSignal.timeout(60_000) });
+  const text = await res.text();
+  assert.equal(res.status, 200, text);
+  return JSON.parse(text);
+}
+
+/** One step through holder i's durableObjectStore; the parsed reply. */
+const step = (i, key, request) => post(`${holders[i]}/step`, { key, request: JSON.stringify(request) });
+const acquire = (i, key, leaseMs = LONG_LEASE) => step(i, key, { acquire: { holder: `holder-${i}`, limits: LIMITS, leaseMs } });
+const release = (i, key, lease) => step(i, key, { release: { lease } });
+
+async function peek(key) {
+  const res = await fetch(`${limiterUrl}/peek?key=${encodeURIComponent(key)}`, { signal: AbortSignal.timeout(30_000) });
+  const p = await res.json();
+  return { ...p, fleet: p.fleet === null ? null : JSON.parse(p.fleet) };
+}
+
+test("acquires from every holder at once: maxConcurrent granted, the rest told to wait; a release lets one in", { timeout: 60_000 }, async () => {
+  const key = "at-once";
+  const replies = await Promise.all(holders.map((_, i) => acquire(i, key)));
+  for (const r of replies) assert.ok(r.state.inFlight <= LIMITS.maxConcurrent, JSON.stringify(r));
+  const granted = replies.map((r, i) => [i, r.outcome.acquire.granted]).filter(([, g]) => g);
+  const waiting = replies.map((r, i) => [i, r.outcome.acquire.wait]).filter(([, w]) => w);
+  assert.equal(granted.length, LIMITS.maxConcurrent, JSON.stringify(replies));
+  assert.equal(waiting.length, HOLDERS - LIMITS.maxConcurrent);
+  for (const [, w] of waiting) assert.equal(w.onRelease, true, "a release may let the waiters in");
+  assert.equal(new Set(granted.map(([, g]) => g.lease)).size, granted.length, "every lease its own id");
+
+  // While both slots are held, nobody else gets one.
+  assert.ok((await acquire(waiting[0][0], key)).outcome.acquire.wait);
+  const [holderA, { lease: leaseA }] = granted[0];
+  const freed = await release(holderA, key, leaseA);
+  assert.deepEqual([freed.outcome.released, freed.state.inFlight], [true, 1]);
+  assert.equal((await release(holderA, key, leaseA)).outcome.released, false, "a lease is released once");
+  const next = await acquire(waiting[0][0], key);
+  assert.ok(next.outcome.acquire.granted, JSON.stringify(next));
+  assert.ok((await acquire(waiting[1][0], key)).outcome.acquire.wait, "full again");
+
+  await release(granted[1][0], key, granted[1][1].lease);
+  const last = await release(waiting[0][0], key, next.outcome.acquire.granted.lease);
+  assert.equal(last.state.inFlight, 0);
+  const p = await peek(key);
+  assert.deepEqual(p.fleet.leases, [], "the stored state holds no lease");
+});
+
+test("holders cycling at once on one organization: never more than maxConcurrent at the resource, every lease released", { timeout: 120_000 }, async () => {
+  const key = "cycles";
+  let now = 0;
+  let most = 0;
+  let served = 0;
+  const resource = http.createServer((req, res) => {
+    now++;
+    most = Math.max(most, now);
+    setTimeout(() => {
+      now--;
+      served++;
+      res.end("ok");
+    }, 20);
+  });
+  await new Promise((resolve) => resource.listen(0, "127.0.0.1", resolve));
+  const started = performance.now();
+  try {
+    const cycles = 8;
+    const url = `http://127.0.0.1:${resource.address().port}/`;
+    const runs = await Promise.all(holders.map((h_) => post(`${h_}/cycles`, { key, cycles, limits: LIMITS, leaseMs: LONG_LEASE, resource: url })));
+    assert.equal(served, HOLDERS * cycles);
+    assert.ok(most <= LIMITS.maxConcurrent, `at most ${LIMITS.maxConcurrent} at once at the resource, saw ${most}`);
+    for (const run of runs) {
+      assert.ok(run.inFlight.every((n) => n <= LIMITS.maxConcurrent), JSON.stringify(run.inFlight));
+      assert.deepEqual(run.released, Array(cycles).fill(true), "every lease was still held at its release");
+    }
+    const end = await step(0, key, "state");
+    assert.equal(end.state.inFlight, 0);
+    console.log(`${HOLDERS} holders x ${cycles} cycles in ${Math.round(performance.now() - started)} ms; most at once ${most}; waits ${runs.map((r) => r.waits)}`);
+  } finally {
+    resource.closeAllConnections();
+    await new Promise((resolve) => resource.close(resolve));
+  }
+});
+
+test("the object's alarm is set to the first lease's end", { timeout: 30_000 }, async () => {
+  const key = "alarm";
+  const got = (await acquire(0, key)).outcome.acquire.granted;
+  assert.ok(got);
+  const p = await peek(key);
+  assert.equal(p.alarm, got.until);
+  assert.deepEqual(p.fleet.leases.map((l) => l.id), [got.lease]);
+  await release(0, key, got.lease);
+});
+
+test("a lease never released is swept by the object's alarm after its lease time, with nobody asking", { timeout: 60_000 }, async () => {
+  const key = "dead-holder";
+  const LEASE = 1500;
+  const got = (await acquire(1, key, LEASE)).outcome.acquire.granted;
+  assert.ok(got);
+  // No step on this organization from here on: a step would sweep the lease itself.
+  const deadline = Date.now() + 45_000;
+  let p = await peek(key);
+  while (p.fleet.leases.length > 0 && Date.now() < deadline) {
+    await h.sleep(200);
+    p = await peek(key);
+  }
+  assert.deepEqual(p.fleet.leases, [], `swept: ${JSON.stringify(p)}`);
+  assert.ok(p.alarms >= 1, "by the alarm");
+  assert.ok(p.now >= got.until, "not before the lease ended");
+  assert.equal(p.alarm, null, "and no alarm is left with no lease");
+  const after = await acquire(2, key, LEASE);
+  assert.equal(after.state.inFlight, 1, "the slot is free for another holder");
+  await release(2, key, after.outcome.acquire.granted.lease);
+});
+
+test("a bad step is a 400 that rejects the store's step; the object keeps working; the key may be empty", { timeout: 30_000 }, async () => {
+  const res = await fetch(`${holders[3]}/step`, { method: "POST", body: JSON.stringify({ key: "bad", request: '{"fly":{}}' }) });
+  const body = await res.json();
+  assert.equal(res.status, 502);
+  assert.match(body.error, /^SvcLimiter answered 400: the fleet step is not valid/);
+  assert.equal((await step(3, "bad", "state")).outcome, "done");
+  const none = await acquire(3, "");
+  assert.ok(none.outcome.acquire.granted, "no organization: key \"\"");
+  await release(3, "", none.outcome.acquire.granted.lease);
+});
+
+test("durableObjectStore: a config SvcError for what is not a namespace; a rejection when the object cannot be reached", { timeout: 30_000 }, async () => {
+  const res = await fetch(`${holders[0]}/checks`);
+  const c = await res.json();
+  assert.deepEqual(c.config, { thrown: true, instanceofSvcError: true, kind: "config", message: c.config.message });
+  assert.match(c.config.message, /Durable Object namespace/);
+  assert.deepEqual(c.unreachable, { rejected: true, message: "the object is unreachable" });
+});
+
+test("a holder whose request dies mid-call never releases; its lease is swept after its lease time and the slot comes back", { timeout: 60_000 }, async () => {
+  const key = "died";
+  const LEASE = 1500;
+  const one = { ...LIMITS, maxConcurrent: 1 };
+  let arrived;
+  const seen = new Promise((resolve) => (arrived = resolve));
+  let closed;
+  const gone = new Promise((resolve) => (closed = resolve));
+  const server = http.createServer((req, res) => {
+    if (req.url === "/gate") return void seen.then(() => res.end("die now"));
+    res.on("close", () => closed(res.writableFinished));
+    arrived();
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const base = `http://127.0.0.1:${server.address().port}`;
+    const res = await fetch(`${holders[2]}/die`, { method: "POST", body: JSON.stringify({ key, limits: one, leaseMs: LEASE, resource: `${base}/call`, gate: `${base}/gate` }) });
+    assert.equal(res.status, 500, "the handler threw");
+    await res.arrayBuffer();
+    assert.equal(await gone, false, "workerd cancelled the call it was making: its answer was never written");
+    const deadline = Date.now() + 45_000;
+    let p = await peek(key);
+    while (p.fleet.leases.length > 0 && Date.now() < deadline) {
+      await h.sleep(200);
+      p = await peek(key);
+    }
+    assert.deepEqual(p.fleet.leases, [], `swept: ${JSON.stringify(p)}`);
+    assert.ok(p.alarms >= 1, "by the alarm");
+    const next = await step(3, key, { acquire: { holder: "holder-3", limits: one, leaseMs: LEASE } });
+    assert.ok(next.outcome.acquire.granted, "the one slot came back");
+    await release(3, key, next.outcome.acquire.granted.lease);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+// With the Client: rateLimit: { store: durableObjectStore(env.SVC_LIMITER) } in every client worker.
+
+/** The options of every client worker's Client: at most 2 in flight for the fleet (the sandbox allows 5). */
+const clientOptions = ({ maxConcurrent = 2, leaseMs } = {}) => ({
+  accessToken: "dev-token",
+  organizationId: h.ORG,
+  apiDomain: sandbox.url,
+  rateLimit: { requestsPerMinute: 60, maxConcurrent, ...(leaseMs ? { leaseMs } : {}) },
+});
+
+const calls = (i, names, options) => post(`${clients[i]}/calls`, { options, names });
+
+test("4 workers with a Client each, their calls queued at once: no 429, at most maxConcurrent in flight at the sandbox, every POST received once", { timeout: 120_000 }, async () => {
+  await sandbox.resetCounters();
+  const started = performance.now();
+  const PER = 4;
+  const names = clients.map((_, i) => Array.from({ length: PER }, (_, j) => `fleet-${i}-${j}`));
+  const runs = await Promise.all(clients.map((_, i) => calls(i, names[i], clientOptions())));
+  const ms = Math.round(performance.now() - started);
+  for (const [i, run] of runs.entries()) {
+    assert.deepEqual(run.results, names[i].map((name) => ({ ok: true, name })), JSON.stringify(run.results));
+  }
+  const c = await sandbox.counters();
+  const created = c.operations.createAccount;
+  assert.equal(created.received, CLIENTS * PER, "every POST received once");
+  assert.deepEqual(created.statuses, { 201: CLIENTS * PER }, "every answer a 201: no 429");
+  assert.ok(c.peak_in_flight[h.ORG] <= 2, `at most 2 in flight at the sandbox, saw ${c.peak_in_flight[h.ORG]}`);
+  assert.ok(ms >= ((CLIENTS * PER) / 2) * SLOW_MS, "the calls took turns");
+  console.log(`${CLIENTS} workers x ${PER} calls in ${ms} ms; peak in flight ${c.peak_in_flight[h.ORG]}; statuses ${JSON.stringify(created.statuses)}`);
+});
+
+test("a worker's request dies with its Client's call in flight: the call was sent once, its slot comes back after the lease, the other workers' calls finish", { timeout: 120_000 }, async () => {
+  await sandbox.resetCounters();
+  const LEASE = 5000;
+  const options = clientOptions({ maxConcurrent: 1, leaseMs: LEASE });
+  const received = async () => (await sandbox.counters()).operations.createAccount?.received ?? 0;
+  const gate = http.createServer(async (req, res) => {
+    while ((await received()) < 1) await h.sleep(20);
+    res.end("the call is at the sandbox");
+  });
+  await new Promise((resolve) => gate.listen(0, "127.0.0.1", resolve));
+  try {
+    const res = await fetch(`${clients[0]}/die`, {
+      method: "POST",
+      body: JSON.stringify({ options, names: ["died-0"], gate: `http://127.0.0.1:${gate.address().port}/` }),
+      signal: AbortSignal.timeout(60_000),
+    });
+    assert.equal(res.status, 500, "the handler threw");
+    await res.arrayBuffer();
+    const held = await peek(h.ORG);
+    assert.deepEqual(held.fleet.leases.length, 1, `the dead call's lease is held, never released: ${JSON.stringify(held)}`);
+    const until = held.fleet.leases[0].until;
+
+    const started = performance.now();
+    const PER = 2;
+    const rest = [1, 2, 3];
+    const names = rest.map((i) => Array.from({ length: PER }, (_, j) => `after-${i}-${j}`));
+    const runs = await Promise.all(rest.map((i, k) => calls(i, names[k], options)));
+    const finished = Date.now();
+    const ms = Math.round(performance.now() - started);
+    for (const [k, run] of runs.entries()) assert.deepEqual(run.results, names[k].map((name) => ({ ok: true, name })), JSON.stringify(run.results));
+
+    const c = await sandbox.counters();
+    const created = c.operations.createAccount;
+    assert.equal(created.received, 1 + rest.length * PER, "the dead call was sent once, every other call once");
+    assert.equal(created.statuses["429"], undefined, `no 429: ${JSON.stringify(created.statuses)}`);
+    assert.ok(c.peak_in_flight[h.ORG] <= 1, `one in flight at a time at the sandbox, saw ${c.peak_in_flight[h.ORG]}`);
+    const after = await peek(h.ORG);
+    assert.deepEqual(after.fleet.leases, [], "no lease left");
+    // One slot: the first of the others started when the dead lease ended (the object's clock is the
+    // machine's), and each of them took SLOW_MS at least, one after another.
+    assert.ok(finished >= until + rest.length * PER * SLOW_MS, `the slot was not taken before the lease ended (${finished} < ${until} + ${rest.length * PER * SLOW_MS})`);
+    console.log(`lease ${LEASE} ms: the other ${rest.length * PER} calls finished ${ms} ms after the death; statuses ${JSON.stringify(created.statuses)}`);
+  } finally {
+    gate.closeAllConnections();
+    await new Promise((resolve) => gate.close(resolve));
+  }
+});
+
+test("the fleet's token: workers that start with none call the token function once in all; after a revoke, once more", { timeout: 120_000 }, async () => {
+  await sandbox.resetCounters();
+  const options = { ...clientOptions(), accessToken: undefined, mint: `${sandbox.url}/__sandbox/tokens` };
+  /** How many tokens were minted, read by minting one more (which nobody uses). */
+  const minted = async () => (await (await fetch(`${sandbox.url}/__sandbox/tokens`, { method: "POST" })).json()).minted;
+  const before = await minted();
+  const run = async (tag, per) => {
+    const names = clients.map((_, i) => Array.from({ length: per }, (_, j) => `${tag}-${i}-${j}`));
+    const runs = await Promise.all(clients.map((_, i) => calls(i, names[i], options)));
+    for (const [i, r] of runs.entries()) assert.deepEqual(r.results, names[i].map((name) => ({ ok: true, name })), JSON.stringify(r.results));
+  };
+  await run("token", 2);
+  const first = await minted();
+  assert.equal(first - before - 1, 1, "one token for the fleet");
+  const token = `sandbox-token-${before + 1}`;
+  await fetch(`${sandbox.url}/__sandbox/tokens/${token}/revoke`, { method: "POST" });
+  await run("revoked", 2);
+  assert.equal((await minted()) - first - 1, 1, "one more after the revoke, for everyone");
+  const c = await sandbox.counters();
+  assert.equal(c.operations.createAccount.statuses["201"], CLIENTS * 4, JSON.stringify(c.operations.createAccount));
+  assert.equal(c.operations.createAccount.statuses["429"], undefined);
+  console.log(`token: statuses ${JSON.stringify(c.operations.createAccount.statuses)}`);
+});
