@@ -79,20 +79,7 @@ impl Fleet {
         let mut state = match (self.last.get(), &self.fallback) {
             (Some(s), _) => s,
             (None, Some(q)) => q.state(now),
-            (None, None) => {
-                let l = self.options.limits;
-                State {
-                    requests_per_minute: l.per_minute,
-                    remaining_this_minute: l.per_minute,
-                    in_flight: 0,
-                    max_concurrent: l.max_concurrent,
-                    daily_quota: l.daily,
-                    remaining_today: l.daily,
-                    queued: 0,
-                    server_limit: None,
-                    server_remaining: None,
-                }
-            }
+            (None, None) => crate::fleet::Fleet::new(self.options.limits).state_of(now),
         };
         state.queued = self.line.len();
         state
@@ -139,6 +126,21 @@ impl Fleet {
         }
     }
 
+    /// A step, tried again while the store is unreachable (`step_waiting`); `Err(fallback)` at
+    /// once when it is unreachable and the process has a fallback limiter to turn to instead.
+    async fn ask<P: Platform>(
+        &self,
+        p: &P,
+        request: &Request,
+        signal: Option<&P::Signal>,
+    ) -> Result<Result<Reply, &Queue>, Failure> {
+        match (&self.fallback, self.step(p, request).await) {
+            (_, Ok(reply)) => Ok(Ok(reply)),
+            (Some(q), Err(_)) => Ok(Err(q)),
+            (None, Err(_)) => self.step_waiting(p, request, signal).await.map(Ok),
+        }
+    }
+
     /// Waits for a slot of the fleet: its place in this process's line, then asks the store until
     /// it grants one. An unreachable store sends the call to the fallback limiter if there is
     /// one, else fails it after `store_timeout_ms`.
@@ -147,23 +149,19 @@ impl Fleet {
         p: &'a P,
         signal: Option<&P::Signal>,
     ) -> Result<Held<'a, P>, Failure> {
-        let place = self.line.join();
-        if let First::A(()) = race(abort(p, signal), place.turn()).await {
-            return Err(aborted(p, signal));
-        }
+        let place = self.line.wait_turn(p, signal).await?;
         let acquire = Request::Acquire {
             holder: self.options.holder.clone(),
             limits: self.options.limits,
             lease_ms: self.lease_ms(),
         };
         loop {
-            let reply = match (&self.fallback, self.step(p, &acquire).await) {
-                (_, Ok(reply)) => reply,
-                (Some(q), Err(_)) => {
+            let reply = match self.ask(p, &acquire, signal).await? {
+                Ok(reply) => reply,
+                Err(q) => {
                     drop(place);
                     return Ok(Held::Local(queue::admit(q, p, signal).await?, q));
                 }
-                (None, Err(_)) => self.step_waiting(p, &acquire, signal).await?,
             };
             let wait = match reply.outcome {
                 Outcome::Acquire(Acquire::Granted { lease, .. }) => return Ok(Held::Lease(lease)),
@@ -213,19 +211,14 @@ impl Fleet {
         p: &P,
         signal: Option<&P::Signal>,
     ) -> Result<String, Failure> {
-        let place = self.token_line.join();
-        if let First::A(()) = race(abort(p, signal), place.turn()).await {
-            return Err(aborted(p, signal));
-        }
+        let _place = self.token_line.wait_turn(p, signal).await?;
         let claim = Request::TokenClaim {
             holder: self.options.holder.clone(),
             lease_ms: self.lease_ms(),
         };
         loop {
-            let reply = match (&self.fallback, self.step(p, &claim).await) {
-                (_, Ok(reply)) => reply,
-                (Some(_), Err(_)) => return Ok(token::checked(p.token(), p, signal).await?.token),
-                (None, Err(_)) => self.step_waiting(p, &claim, signal).await?,
+            let Ok(reply) = self.ask(p, &claim, signal).await? else {
+                return Ok(token::checked(p.token(), p, signal).await?.token);
             };
             let wait = match reply.outcome {
                 Outcome::Token(TokenClaim::Use { token }) => return Ok(token),
@@ -307,6 +300,19 @@ struct LineInner {
 impl Line {
     fn len(&self) -> u32 {
         u32::try_from(self.inner.borrow().places.len()).unwrap_or(u32::MAX)
+    }
+
+    /// A place in line, once it is first (or the `aborted` error of the call, out of the line).
+    async fn wait_turn<P: Platform>(
+        &self,
+        p: &P,
+        signal: Option<&P::Signal>,
+    ) -> Result<Place<'_>, Failure> {
+        let place = self.join();
+        match race(abort(p, signal), place.turn()).await {
+            First::A(()) => Err(aborted(p, signal)),
+            First::B(()) => Ok(place),
+        }
     }
 
     fn join(&self) -> Place<'_> {
