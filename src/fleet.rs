@@ -12,15 +12,16 @@
 //! the minute window kept as if it answered when its lease ended.
 
 use crate::error::Error;
+use crate::json::{self, Json, Obj};
 use crate::limit::{Limits, State, Verdict, Window, MINUTE_MS};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::fmt;
 
 mod step;
 pub use step::{apply, Applied, Outcome, Reply, Request, Seen};
 
 /// The shared state of one organization. Its JSON text is what a store keeps.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Fleet {
     /// Raised by one on every change: what a store compares and sets.
@@ -31,17 +32,17 @@ pub struct Fleet {
     /// The calls in flight, oldest first.
     leases: Vec<Lease>,
     /// The fleet's token, if one is stored and was not invalidated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     token: Option<Token>,
     /// The refresh of the token under way, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     claim: Option<Lease>,
     /// The next lease or claim id; ids are never reused.
     next_id: u64,
 }
 
 /// A slot in flight, or the claim to refresh the token: whose, and until when it holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 struct Lease {
     id: u64,
     holder: String,
@@ -49,12 +50,31 @@ struct Lease {
 }
 
 /// The fleet's token and when it expires (ms since the epoch). Never printed.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Token {
     value: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     expires_at: Option<i64>,
+}
+
+impl Lease {
+    fn from_obj(o: &Obj) -> Result<Lease, String> {
+        Ok(Lease {
+            id: o.field("id")?,
+            holder: o.field::<&str>("holder")?.to_string(),
+            until: o.field("until")?,
+        })
+    }
+}
+
+impl Token {
+    fn from_obj(o: &Obj) -> Result<Token, String> {
+        Ok(Token {
+            value: o.field::<&str>("value")?.to_string(),
+            expires_at: o.optional("expiresAt")?,
+        })
+    }
 }
 
 impl fmt::Debug for Token {
@@ -67,7 +87,7 @@ impl fmt::Debug for Token {
 }
 
 /// What a holder asking for a slot should do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Acquire {
     /// Start now. The slot holds until `until` unless renewed; release it when the answer came.
@@ -82,7 +102,7 @@ pub enum Acquire {
 }
 
 /// What a holder asking for the token should do.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum TokenClaim {
     /// Use this token.
@@ -93,6 +113,49 @@ pub enum TokenClaim {
     /// Another holder refreshes: ask again at `until` at the latest (the end of its claim), or
     /// when the store tells of a change.
     Wait { until: i64 },
+}
+
+impl Acquire {
+    /// An outcome as `Serialize` wrote it.
+    fn from_json(value: &Json) -> Result<Acquire, String> {
+        let (name, content) = value.variant()?;
+        let o: &Obj = json::expect(content.unwrap_or(&Json::Null), name)?;
+        match name {
+            "granted" => Ok(Acquire::Granted {
+                lease: o.field("lease")?,
+                until: o.field("until")?,
+            }),
+            "wait" => Ok(Acquire::Wait {
+                until: o.field("until")?,
+                on_release: o.field("onRelease")?,
+            }),
+            "quotaSpent" => Ok(Acquire::QuotaSpent {
+                until: o.field("until")?,
+            }),
+            _ => Err(format!("`{name}` is not an acquire outcome")),
+        }
+    }
+}
+
+impl TokenClaim {
+    /// An outcome as `Serialize` wrote it.
+    fn from_json(value: &Json) -> Result<TokenClaim, String> {
+        let (name, content) = value.variant()?;
+        let o: &Obj = json::expect(content.unwrap_or(&Json::Null), name)?;
+        match name {
+            "use" => Ok(TokenClaim::Use {
+                token: o.field::<&str>("token")?.to_string(),
+            }),
+            "refresh" => Ok(TokenClaim::Refresh {
+                claim: o.field("claim")?,
+                until: o.field("until")?,
+            }),
+            "wait" => Ok(TokenClaim::Wait {
+                until: o.field("until")?,
+            }),
+            _ => Err(format!("`{name}` is not a token outcome")),
+        }
+    }
 }
 
 impl fmt::Debug for TokenClaim {
@@ -125,8 +188,26 @@ impl Fleet {
 
     /// The state a store kept as text.
     pub fn from_json(text: &str) -> Result<Fleet, Error> {
-        serde_json::from_str(text)
+        Fleet::read(text)
             .map_err(|e| Error::decode(format!("the fleet's shared state is not valid: {e}")))
+    }
+
+    fn read(text: &str) -> Result<Fleet, String> {
+        let value = json::parse(text).map_err(|e| e.to_string())?;
+        let o: &Obj = json::expect(&value, "the state")?;
+        let leases: &[Json] = o.field("leases")?;
+        Ok(Fleet {
+            version: o.field("version")?,
+            limits: Limits::from_obj(o.field("limits")?)?,
+            window: Window::from_obj(o.field("window")?)?,
+            leases: leases
+                .iter()
+                .map(|l| Lease::from_obj(json::expect(l, "a lease")?))
+                .collect::<Result<_, _>>()?,
+            token: o.optional("token")?.map(Token::from_obj).transpose()?,
+            claim: o.optional("claim")?.map(Lease::from_obj).transpose()?,
+            next_id: o.field("nextId")?,
+        })
     }
 
     /// The text a store keeps: compact JSON.

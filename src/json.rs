@@ -5,6 +5,9 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::borrow::Cow;
 use std::fmt;
 
+mod fields;
+pub use fields::{expect, Field};
+
 /// A JSON value whose strings borrow the text they were read from (unless they held escapes).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Json<'a> {

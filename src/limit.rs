@@ -6,12 +6,13 @@
 //! answer keeps any minute of the service's count within the limit, whatever the latency.
 
 use crate::calendar::DAY_MS;
+use crate::json::{expect, Json, Obj};
 use std::collections::VecDeque;
 
 pub const MINUTE_MS: i64 = 60_000;
 
 /// The limits of a plan, or as configured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Limits {
     pub per_minute: u32,
@@ -71,6 +72,15 @@ impl Limits {
             daily: *daily,
         }
     }
+
+    /// The limits as `Serialize` wrote them.
+    pub(crate) fn from_obj(o: &Obj) -> Result<Limits, String> {
+        Ok(Limits {
+            per_minute: o.field("perMinute")?,
+            max_concurrent: o.field("maxConcurrent")?,
+            daily: o.field("daily")?,
+        })
+    }
 }
 
 /// What a waiting call should do now.
@@ -88,7 +98,7 @@ pub enum Admit {
 /// (`crate::fleet`): the answers of the last minute, the day's count, the server's back-off and
 /// headers. The calls in flight are counted by the owner (a number here, leases in a fleet), so
 /// the window, quota and back-off arithmetic is written once, here.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Window {
     /// When the answers of the finished calls of the last minute came, oldest first.
@@ -98,9 +108,9 @@ pub(crate) struct Window {
     day_count: u32,
     /// The server said no more requests until then (X-Rate-Limit-Remaining: 0, or a 429).
     blocked_until: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     server_limit: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     server_remaining: Option<u32>,
 }
 
@@ -135,6 +145,22 @@ impl Window {
             server_limit: None,
             server_remaining: None,
         }
+    }
+
+    /// The window as `Serialize` wrote it.
+    pub(crate) fn from_obj(o: &Obj) -> Result<Window, String> {
+        let answered: &[Json] = o.field("answered")?;
+        Ok(Window {
+            answered: answered
+                .iter()
+                .map(|t| expect(t, "`answered` member"))
+                .collect::<Result<_, _>>()?,
+            day: o.field("day")?,
+            day_count: o.field("dayCount")?,
+            blocked_until: o.field("blockedUntil")?,
+            server_limit: o.optional("serverLimit")?,
+            server_remaining: o.optional("serverRemaining")?,
+        })
     }
 
     /// Drops the answers older than a minute and starts a new day's count at a new UTC day.
@@ -251,7 +277,7 @@ pub struct Limiter {
 }
 
 /// What the limiter allows now (`client.rateLimitState()`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(
     target_arch = "wasm32",
     derive(tsify::Tsify),
@@ -270,6 +296,23 @@ pub struct State {
     pub server_limit: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server_remaining: Option<u32>,
+}
+
+impl State {
+    /// The figures as `Serialize` wrote them.
+    pub(crate) fn from_obj(o: &Obj) -> Result<State, String> {
+        Ok(State {
+            requests_per_minute: o.field("requestsPerMinute")?,
+            remaining_this_minute: o.field("remainingThisMinute")?,
+            in_flight: o.field("inFlight")?,
+            max_concurrent: o.field("maxConcurrent")?,
+            daily_quota: o.field("dailyQuota")?,
+            remaining_today: o.field("remainingToday")?,
+            queued: o.field("queued")?,
+            server_limit: o.optional("serverLimit")?,
+            server_remaining: o.optional("serverRemaining")?,
+        })
+    }
 }
 
 impl Limiter {

@@ -2,11 +2,12 @@
 
 use super::{Acquire, Fleet, TokenClaim};
 use crate::error::Error;
+use crate::json::{self, Json, Obj};
 use crate::limit::{Limits, State, DEFAULT_PLAN};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// What a holder asks of the fleet's state.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Request {
     Acquire {
@@ -21,7 +22,6 @@ pub enum Request {
     /// The answer of the call holding `lease` came; what it said of the limits, if anything.
     Release {
         lease: u64,
-        #[serde(default)]
         seen: Seen,
     },
     TokenClaim {
@@ -31,7 +31,6 @@ pub enum Request {
     TokenStore {
         claim: u64,
         token: String,
-        #[serde(default)]
         expires_at: Option<i64>,
     },
     TokenAbandon {
@@ -45,21 +44,21 @@ pub enum Request {
 }
 
 /// What an answer told of the limits: its x-rate-limit-* headers and a 429's wait.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Seen {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub remaining: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reset_secs: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub back_off_ms: Option<i64>,
 }
 
 /// What a step gave the holder.
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Outcome {
     Acquire(Acquire),
@@ -86,8 +85,19 @@ impl std::fmt::Debug for Outcome {
     }
 }
 
+impl Seen {
+    fn from_obj(o: &Obj) -> Result<Seen, String> {
+        Ok(Seen {
+            limit: o.optional("limit")?,
+            remaining: o.optional("remaining")?,
+            reset_secs: o.optional("resetSecs")?,
+            back_off_ms: o.optional("backOffMs")?,
+        })
+    }
+}
+
 /// The reply to a step: the store's clock, the fleet's figures after it, and its outcome.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Reply {
     pub now: i64,
     pub state: State,
@@ -111,8 +121,52 @@ pub struct Applied {
 impl Request {
     /// The request a store received as text.
     pub fn from_json(text: &str) -> Result<Request, Error> {
-        serde_json::from_str(text)
-            .map_err(|e| Error::decode(format!("the fleet step is not valid: {e}")))
+        Request::read(text).map_err(|e| Error::decode(format!("the fleet step is not valid: {e}")))
+    }
+
+    fn read(text: &str) -> Result<Request, String> {
+        let value = json::parse(text).map_err(|e| e.to_string())?;
+        let (name, content) = value.variant()?;
+        if name == "state" && content.is_none() {
+            return Ok(Request::State);
+        }
+        let o: &Obj = json::expect(content.unwrap_or(&Json::Null), name)?;
+        let text = |key| o.field::<&str>(key).map(str::to_string);
+        Ok(match name {
+            "acquire" => Request::Acquire {
+                holder: text("holder")?,
+                limits: Limits::from_obj(o.field("limits")?)?,
+                lease_ms: o.field("leaseMs")?,
+            },
+            "renew" => Request::Renew {
+                lease: o.field("lease")?,
+                lease_ms: o.field("leaseMs")?,
+            },
+            "release" => Request::Release {
+                lease: o.field("lease")?,
+                seen: o
+                    .optional("seen")?
+                    .map(Seen::from_obj)
+                    .transpose()?
+                    .unwrap_or_default(),
+            },
+            "tokenClaim" => Request::TokenClaim {
+                holder: text("holder")?,
+                lease_ms: o.field("leaseMs")?,
+            },
+            "tokenStore" => Request::TokenStore {
+                claim: o.field("claim")?,
+                token: text("token")?,
+                expires_at: o.optional("expiresAt")?,
+            },
+            "tokenAbandon" => Request::TokenAbandon {
+                claim: o.field("claim")?,
+            },
+            "tokenInvalidate" => Request::TokenInvalidate {
+                token: text("token")?,
+            },
+            _ => return Err(format!("`{name}` is not a step")),
+        })
     }
 
     /// Its text, for the store.
@@ -124,8 +178,32 @@ impl Request {
 impl Reply {
     /// The reply a store sent back as text.
     pub fn from_json(text: &str) -> Result<Reply, Error> {
-        serde_json::from_str(text)
+        Reply::read(text)
             .map_err(|e| Error::decode(format!("the fleet store's reply is not valid: {e}")))
+    }
+
+    fn read(text: &str) -> Result<Reply, String> {
+        let value = json::parse(text).map_err(|e| e.to_string())?;
+        let o: &Obj = json::expect(&value, "the reply")?;
+        let outcome = o.get("outcome").ok_or("`outcome` is missing")?;
+        let (name, content) = outcome.variant()?;
+        let content = content.unwrap_or(&Json::Null);
+        Ok(Reply {
+            now: o.field("now")?,
+            state: State::from_obj(o.field("state")?)?,
+            outcome: match name {
+                "acquire" => Outcome::Acquire(Acquire::from_json(content)?),
+                "renewed" => Outcome::Renewed(match content {
+                    Json::Null => None,
+                    until => Some(json::expect(until, "`renewed`")?),
+                }),
+                "released" => Outcome::Released(json::expect(content, "`released`")?),
+                "token" => Outcome::Token(TokenClaim::from_json(content)?),
+                "taken" => Outcome::Taken(json::expect(content, "`taken`")?),
+                "done" => Outcome::Done,
+                _ => return Err(format!("`{name}` is not an outcome")),
+            },
+        })
     }
 }
 
@@ -266,6 +344,92 @@ mod tests {
             })
         );
         assert!(!format!("{got:?}").contains("tok-secret"));
+    }
+
+    #[test]
+    fn every_request_and_outcome_reads_back_as_written() {
+        let limits = Limits::for_plan("free");
+        let seen = Seen {
+            limit: Some(100),
+            remaining: Some(0),
+            reset_secs: Some(30),
+            back_off_ms: Some(2_000),
+        };
+        for request in [
+            Request::Acquire {
+                holder: "h\"1".into(),
+                limits,
+                lease_ms: 30_000,
+            },
+            Request::Renew {
+                lease: u64::MAX,
+                lease_ms: 1,
+            },
+            Request::Release { lease: 3, seen },
+            Request::Release {
+                lease: 3,
+                seen: Seen::default(),
+            },
+            Request::TokenClaim {
+                holder: "h".into(),
+                lease_ms: 5,
+            },
+            Request::TokenStore {
+                claim: 4,
+                token: "t".into(),
+                expires_at: Some(-1),
+            },
+            Request::TokenStore {
+                claim: 4,
+                token: "t".into(),
+                expires_at: None,
+            },
+            Request::TokenAbandon { claim: 4 },
+            Request::TokenInvalidate { token: "t".into() },
+            Request::State,
+        ] {
+            assert_eq!(Request::from_json(&request.to_json()).unwrap(), request);
+        }
+        let state = Fleet::new(limits).state_of(0);
+        for outcome in [
+            Outcome::Acquire(Acquire::Granted { lease: 1, until: 2 }),
+            Outcome::Acquire(Acquire::Wait {
+                until: 2,
+                on_release: true,
+            }),
+            Outcome::Acquire(Acquire::QuotaSpent { until: 2 }),
+            Outcome::Renewed(Some(9)),
+            Outcome::Renewed(None),
+            Outcome::Released(false),
+            Outcome::Token(TokenClaim::Use { token: "t".into() }),
+            Outcome::Token(TokenClaim::Refresh { claim: 1, until: 2 }),
+            Outcome::Token(TokenClaim::Wait { until: 2 }),
+            Outcome::Taken(true),
+            Outcome::Done,
+        ] {
+            let reply = Reply {
+                now: 7,
+                state,
+                outcome,
+            };
+            let text = serde_json::to_string(&reply).unwrap();
+            assert_eq!(Reply::from_json(&text).unwrap(), reply, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_wrong_field_is_named_in_the_message() {
+        let e = apply(None, 0, r#"{"renew":{"lease":-1,"leaseMs":5}}"#).unwrap_err();
+        assert_eq!(
+            e.message,
+            "the fleet step is not valid: `lease` is not a whole number (u64)"
+        );
+        let e = Reply::from_json(r#"{"now":1,"state":{},"outcome":"done"}"#).unwrap_err();
+        assert!(
+            e.message.contains("`requestsPerMinute` is missing"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
