@@ -1,5 +1,6 @@
 //! The one error type of the SDK, its kinds, and how it reads as JSON for the JS `SvcError`.
 
+use crate::headers::Headers;
 use crate::issue::Issue;
 use serde::Serialize;
 use std::fmt;
@@ -52,6 +53,9 @@ pub struct Error {
     pub retry_after_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub operation_id: Option<String>,
+    /// The headers of the answer that was the error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headers: Option<Box<Headers>>,
 }
 
 impl Error {
@@ -69,6 +73,7 @@ impl Error {
             }],
             retry_after_ms: Some(0),
             operation_id: Some(String::new()),
+            headers: Some(Box::default()),
             ..Error::new(ErrorKind::Api, "")
         };
         let text = full.to_json();
@@ -94,6 +99,7 @@ impl Error {
             issues: Vec::new(),
             retry_after_ms: None,
             operation_id: None,
+            headers: None,
         }
     }
 
@@ -185,7 +191,7 @@ mod tests {
             serde_json::json!({
                 "kinds": ["validation", "api", "rate_limited", "unauthorized", "network",
                           "timeout", "aborted", "decode", "config", "verification"],
-                "fields": ["status", "code", "issues", "retryAfterMs", "operationId"],
+                "fields": ["status", "code", "issues", "retryAfterMs", "operationId", "headers"],
             })
         );
     }

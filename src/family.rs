@@ -207,6 +207,26 @@ pub fn region_domain(region: &str) -> Result<&'static str, Error> {
 /// `https://` for any host; `http://` only for loopback hosts. A path prefix is
 /// allowed (a proxy mounted below a path); user info, query and fragment are not.
 pub fn normalize_api_domain(domain: &str) -> Result<String, Error> {
+    resolve_api_domain(domain, None, false)
+}
+
+/// An `apiDomain` as a client reads it: a path (`"/api"`) resolves against the page's origin
+/// (`page`), and a client without a token (pointed at a proxy) may use `http://` to any host.
+pub fn resolve_api_domain(
+    domain: &str,
+    page: Option<&str>,
+    tokenless: bool,
+) -> Result<String, Error> {
+    if domain.starts_with('/') && !domain.starts_with("//") {
+        let Some(origin) = page else {
+            return Err(Error::config(format!(
+                "apiDomain {} is a path, which resolves against a web page's origin, and there is no page here: give a full URL such as https://proxy.example.com{domain}",
+                crate::error::quoted(domain)
+            )));
+        };
+        let full = format!("{}{domain}", origin.trim_end_matches('/'));
+        return resolve_api_domain(&full, None, tokenless);
+    }
     let bad = |why: &str| {
         Error::config(format!(
             "apiDomain {} is not usable: {why}",
@@ -233,9 +253,9 @@ pub fn normalize_api_domain(domain: &str) -> Result<String, Error> {
         None => (rest, ""),
     };
     let host = host_of(authority).ok_or_else(|| bad("the host is missing or malformed"))?;
-    if scheme == "http" && !is_loopback(host) {
+    if scheme == "http" && !is_loopback(host) && !tokenless {
         return Err(bad(
-            "http:// is only allowed for loopback hosts (localhost, 127.0.0.0/8, [::1])",
+            "http:// is only allowed for loopback hosts (localhost, 127.0.0.0/8, [::1]), or for a client without a token (pointed at a proxy)",
         ));
     }
     if path.split('/').any(|seg| seg == "." || seg == "..") {
@@ -332,6 +352,28 @@ mod tests {
         assert_eq!(
             normalize_api_domain("http://localhost:3000/api/").unwrap(),
             "http://localhost:3000/api"
+        );
+        let page = Some("http://shop.example:8080");
+        assert_eq!(
+            resolve_api_domain("/api/", page, true).unwrap(),
+            "http://shop.example:8080/api"
+        );
+        assert_eq!(
+            resolve_api_domain("/api", Some("https://shop.example/"), false).unwrap(),
+            "https://shop.example/api"
+        );
+        assert!(resolve_api_domain("/api", page, false)
+            .unwrap_err()
+            .message
+            .contains("or for a client without a token"));
+        assert!(resolve_api_domain("/api", None, true)
+            .unwrap_err()
+            .message
+            .contains("there is no page here"));
+        assert!(resolve_api_domain("//evil.example/api", page, true).is_err());
+        assert_eq!(
+            resolve_api_domain("http://intranet.example/api", None, true).unwrap(),
+            "http://intranet.example/api"
         );
         assert!(normalize_api_domain("http://[::1]:80").is_ok());
         for bad in [

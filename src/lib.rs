@@ -10,6 +10,7 @@ pub mod error;
 pub mod examples;
 pub mod family;
 pub mod fleet;
+pub mod headers;
 pub mod issue;
 pub mod json;
 pub mod limit;

@@ -299,6 +299,29 @@ pub struct State {
 }
 
 impl State {
+    /// Why a call waits at these figures, in words for a log line.
+    pub fn holding(&self) -> String {
+        if self.remaining_today == 0 {
+            format!("the daily quota of {} requests is spent", self.daily_quota)
+        } else if self.in_flight >= self.max_concurrent {
+            format!(
+                "{} of {} calls in flight",
+                self.in_flight, self.max_concurrent
+            )
+        } else if self.remaining_this_minute == 0 {
+            format!(
+                "{} requests in the last minute, the most a minute allows",
+                self.requests_per_minute
+            )
+        } else if self.server_remaining == Some(0) {
+            "the service said no request remains this minute".into()
+        } else if self.queued > 1 {
+            format!("{} calls ahead in the queue", self.queued - 1)
+        } else {
+            "the service asked to wait (Retry-After)".into()
+        }
+    }
+
     /// The figures as `Serialize` wrote them.
     pub(crate) fn from_obj(o: &Obj) -> Result<State, String> {
         Ok(State {

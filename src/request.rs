@@ -53,6 +53,12 @@ impl Target {
     }
 }
 
+/// The host (and port) of a URL the core built (`https://host/...`), for messages.
+pub fn host_of(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    rest.split(['/', '?', '#']).next().unwrap_or(rest)
+}
+
 /// What is sent, short of the Authorization header.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Prepared {
@@ -461,6 +467,52 @@ pub fn authorization(token: &str) -> Result<String, Error> {
     Ok(format!("{AUTHORIZATION_SCHEME} {token}"))
 }
 
+/// The headers a call adds (`headers` of its options), checked: a header name, a value a header
+/// can carry as it is, and none of the headers the client sets for its token and organization.
+pub fn extra_headers(headers: &[(String, String)]) -> Result<(), Error> {
+    const OWN: [&str; 3] = [
+        "authorization",
+        "x-com-svc-invoice-organizationid",
+        "x-com-svc-subscriptions-organizationid",
+    ];
+    let refuse = |name: &str, why: &str| {
+        Err(Error::config(format!(
+            "headers: {} {why}",
+            crate::error::quoted(name)
+        )))
+    };
+    for (name, value) in headers {
+        let tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+        if name.is_empty() || !name.bytes().all(tchar) {
+            return refuse(name, "is not a header name");
+        }
+        if OWN.iter().any(|own| name.eq_ignore_ascii_case(own)) {
+            return refuse(
+                name,
+                "is set by the client (from accessToken and organizationId) and cannot be given per call",
+            );
+        }
+        if !value
+            .bytes()
+            .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
+        {
+            return refuse(
+                name,
+                "may hold only printable ASCII characters (no line breaks, no accents or other Unicode)",
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `extra` over `headers`: a name given in both keeps the extra value.
+pub fn merge_headers(headers: &mut Vec<(String, String)>, extra: &[(String, String)]) {
+    for (name, value) in extra {
+        headers.retain(|(k, _)| !k.eq_ignore_ascii_case(name));
+        headers.push((name.clone(), value.clone()));
+    }
+}
+
 /// What precedes the token in the Authorization header.
 pub const AUTHORIZATION_SCHEME: &str = "Svc-oauthtoken";
 
@@ -507,6 +559,41 @@ mod tests {
             assert_eq!(e.issues[0].code, crate::issue::IssueCode::InvalidFormat);
             assert_eq!(e.issues[0].path_string(), "task_id");
         }
+    }
+
+    #[test]
+    fn extra_headers_are_checked_and_merged() {
+        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        assert!(
+            extra_headers(&[pair("X-Trace-Id", "abc 123"), pair("Idempotency-Key", "k")]).is_ok()
+        );
+        for (bad, why) in [
+            (pair("authorization", "x"), "is set by the client"),
+            (
+                pair("X-com-svc-invoice-organizationid", "1"),
+                "is set by the client",
+            ),
+            (pair("X-Bad Name", "1"), "is not a header name"),
+            (pair("", "1"), "is not a header name"),
+            (pair("X-A", "a\r\nInjected: 1"), "printable ASCII"),
+            (pair("X-A", "é"), "printable ASCII"),
+        ] {
+            let e = extra_headers(std::slice::from_ref(&bad)).unwrap_err();
+            assert!(e.message.contains(why), "{bad:?}: {}", e.message);
+        }
+        let mut headers = vec![pair("Accept", "application/json"), pair("X-A", "1")];
+        merge_headers(
+            &mut headers,
+            &[pair("accept", "text/csv"), pair("X-B", "2")],
+        );
+        assert_eq!(
+            headers,
+            [
+                pair("X-A", "1"),
+                pair("accept", "text/csv"),
+                pair("X-B", "2")
+            ]
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use crate::catalog::{Operation, Shape};
 use crate::error::{Error, ErrorKind};
 use crate::lossless::{self, Member};
+use crate::request::host_of;
 
 /// What a successful response decodes to.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,6 +84,33 @@ pub fn error_from(status: u16, body: &[u8]) -> Error {
     let mut err = Error::new(kind, message).with_status(status);
     err.code = code.and_then(|c| c.as_i64());
     err
+}
+
+/// Adds to an answer's error what to do where the fix is known: for a 401, the place that refused
+/// the token (its region, or its host) and why it may have; for a 403, the scope `operation` needs.
+pub fn advise(mut e: Error, url: &str, operation: Option<&str>) -> Error {
+    match e.status {
+        Some(401) => {
+            let place = crate::family::REGIONS
+                .iter()
+                .find(|(_, domain)| url.strip_prefix(domain).is_some_and(|r| r.starts_with('/')))
+                .map_or_else(|| host_of(url).to_string(), |(name, _)| name.to_string());
+            e.message = format!(
+                "the service at {place} answered 401 ({}): is the token expired or revoked, or the organization in another region? Set region (or apiDomain to the api_domain of the token's answer)",
+                e.message
+            );
+        }
+        Some(403) => {
+            if let Some(op) = operation.and_then(crate::catalog::find) {
+                e.message = format!(
+                    "{} (403): {} needs a token with the scope {}",
+                    e.message, op.id, op.scope
+                );
+            }
+        }
+        _ => {}
+    }
+    e
 }
 
 /// Decodes the response of an operation from its status, content type and body.
@@ -225,6 +253,29 @@ mod tests {
             Decoded::Json(text) => serde_json::from_str(&text).unwrap(),
             Decoded::Binary => panic!("binary"),
         }
+    }
+
+    #[test]
+    fn a_401_names_the_region_or_host_and_a_403_the_scope() {
+        let e = |status| Error::new(ErrorKind::Api, "no").with_status(status);
+        let at = |url, status, op| advise(e(status), url, op).message;
+        assert_eq!(
+            at("https://www.svcapis.eu/books/v3/x", 401, None),
+            "the service at eu answered 401 (no): is the token expired or revoked, or the organization in another region? Set region (or apiDomain to the api_domain of the token's answer)"
+        );
+        assert!(at("http://127.0.0.1:9/books/v3/x", 401, None)
+            .starts_with("the service at 127.0.0.1:9 answered 401"));
+        assert!(at("https://www.svcapis.eu.evil.example/x", 401, None)
+            .starts_with("the service at www.svcapis.eu.evil.example "));
+        assert_eq!(
+            at(
+                "https://www.svcapis.com/books/v3/x",
+                403,
+                Some("listAccounts")
+            ),
+            "no (403): listAccounts needs a token with the scope SvcBooks.accountants.READ"
+        );
+        assert_eq!(at("https://h/x", 404, Some("listAccounts")), "no");
     }
 
     fn err(op: &str, status: u16, body: &str) -> Error {

@@ -32,7 +32,7 @@ use svc_sdk::validate;
 const IDLE: Duration = Duration::from_secs(75);
 /// The limiter's key for calls that name no organization (CRM).
 const NO_ORG: &str = "-";
-const EXPOSED: &str = "X-Rate-Limit-Limit, X-Rate-Limit-Remaining, X-Rate-Limit-Reset, Retry-After, Content-Disposition";
+const EXPOSED: &str = "X-Rate-Limit-Limit, X-Rate-Limit-Remaining, X-Rate-Limit-Reset, Retry-After, Content-Disposition, X-Request-Id";
 
 /// Every routed operation: the catalog's rows.
 pub fn operations() -> impl Iterator<Item = &'static Operation> {
@@ -253,6 +253,12 @@ fn handle(sh: &Shared, req: &Request) -> (Option<Response>, &'static str) {
     } else {
         api(sh, req)
     };
+    // As services do, the answer carries the caller's X-Request-Id back.
+    let request_id = req.header("x-request-id").filter(|v| v.len() <= 200);
+    let resp = resp.map(|r| match request_id {
+        Some(id) => r.with("X-Request-Id", id),
+        None => r,
+    });
     let resp = resp.map(|r| match &origin {
         Some(o) => r
             .with("Access-Control-Allow-Origin", o.as_str())

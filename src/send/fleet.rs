@@ -148,7 +148,9 @@ impl Fleet {
         &'a self,
         p: &'a P,
         signal: Option<&P::Signal>,
+        waits: impl FnOnce(Option<u64>, &str),
     ) -> Result<Held<'a, P>, Failure> {
+        let mut waits = Some(waits);
         let place = self.line.wait_turn(p, signal).await?;
         let acquire = Request::Acquire {
             holder: self.options.holder.clone(),
@@ -160,7 +162,12 @@ impl Fleet {
                 Ok(reply) => reply,
                 Err(q) => {
                     drop(place);
-                    return Ok(Held::Local(queue::admit(q, p, signal).await?, q));
+                    let tell = |ms: Option<u64>, why: &str| {
+                        if let Some(tell) = waits.take() {
+                            tell(ms, why);
+                        }
+                    };
+                    return Ok(Held::Local(queue::admit(q, p, signal, tell).await?, q));
                 }
             };
             let wait = match reply.outcome {
@@ -181,6 +188,9 @@ impl Fleet {
                 }
                 other => return Err(unexpected(&other)),
             };
+            if let Some(tell) = waits.take() {
+                tell(Some(wait as u64), &reply.state.holding());
+            }
             pause(p, signal, wait as u64).await?;
         }
     }

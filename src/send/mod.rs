@@ -1,6 +1,7 @@
 //! The send loop as platform-free async Rust: token, limiter, attempts with timeout and abort, retries, decoding.
 
 mod fleet;
+mod note;
 mod queue;
 mod race;
 mod token;
@@ -11,11 +12,13 @@ mod sim;
 mod tests;
 
 pub use fleet::Options as FleetOptions;
+pub use note::{Again, Event, Level, Note};
 pub use token::{Credential, Issued, TokenFailure, TokenResult};
 
 use crate::catalog::{Method, Shape};
 use crate::error::{Error, ErrorKind};
 use crate::fleet::Seen;
+use crate::headers::Headers;
 use crate::limit::{Limits, State};
 use crate::request;
 use crate::response::{self, Decoded};
@@ -43,35 +46,58 @@ pub struct Outgoing<'a, B> {
     pub timeout_ms: u32,
 }
 
-/// What came back: the status and the few headers the loop reads; `raw` holds the rest.
-#[derive(Clone, Debug, PartialEq)]
+/// What came back: the status, where from, and the headers; `raw` holds the body unread.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(bound = "")]
 pub struct Answer<R> {
     pub status: u16,
-    pub content_type: Option<String>,
-    pub retry_after: Option<String>,
-    /// x-rate-limit-limit, x-rate-limit-remaining, x-rate-limit-reset.
-    pub rate_limit: [Option<String>; 3],
+    /// The answer's URL (the request's when the platform does not tell it).
+    pub url: String,
+    pub headers: Headers,
+    #[serde(skip)]
     pub raw: R,
 }
+
+/// An answer without its body: what `withResponse()` shows of it.
+pub type Head = Answer<()>;
 
 impl<R> Answer<R> {
     /// The same answer holding `raw` instead, and what it held.
     fn with<S>(self, raw: S) -> (Answer<S>, R) {
         let Answer {
             status,
-            content_type,
-            retry_after,
-            rate_limit,
+            url,
+            headers,
             raw: old,
         } = self;
-        let answer = Answer {
-            status,
-            content_type,
-            retry_after,
-            rate_limit,
-            raw,
-        };
-        (answer, old)
+        (
+            Answer {
+                status,
+                url,
+                headers,
+                raw,
+            },
+            old,
+        )
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name)
+    }
+}
+
+impl Head {
+    /// `{ status, url, headers }` as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    fn without_secret(self, secret: Option<&str>) -> Head {
+        Answer {
+            headers: self.headers.without_secret(secret),
+            url: note::redact(&self.url, secret),
+            ..self
+        }
     }
 }
 
@@ -196,6 +222,9 @@ pub trait Platform {
     /// Runs one step on the fleet store (`fleet::Request` as text) and gives the reply's text,
     /// or why the store could not be reached. Only called for a client with a store.
     fn store_step(&self, request: String) -> impl Future<Output = Result<String, String>>;
+
+    /// Tells the user's hooks and logger what happened to a call (`Note::line` words it).
+    fn note(&self, note: &Note<'_>);
 }
 
 /// How a client keeps to its organization's limits.
@@ -240,16 +269,26 @@ pub struct Call<'a, P: Platform> {
     pub signal: Option<&'a P::Signal>,
 }
 
+impl<P: Platform> Call<'_, P> {
+    fn note<'a>(&'a self, attempt: u32, secret: Option<&'a str>, event: Event<'a>) -> Note<'a> {
+        Note {
+            operation: self.operation,
+            method: self.method,
+            url: self.url,
+            attempt,
+            event,
+            secret,
+        }
+    }
+}
+
 /// What a call gives.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply<R> {
-    /// The result as JSON text, every id a string.
-    Json(String),
-    /// The body of a binary answer with its content type.
-    Binary {
-        bytes: Vec<u8>,
-        content_type: Option<String>,
-    },
+    /// The result as JSON text, every id a string, and the answer it came in.
+    Json { text: String, head: Head },
+    /// The body of a binary answer, and the answer (its content type among the headers).
+    Binary { bytes: Vec<u8>, head: Head },
     /// A raw call's answer, its body unread.
     Raw(Answer<R>),
 }
@@ -301,7 +340,24 @@ impl<P: Platform> Transport<P> {
             _ => None,
         };
         let out = self.run(call, &mut secret).await;
-        out.map_err(|f| f.finish(secret.as_deref(), call.operation))
+        let secret = secret.as_deref();
+        match out {
+            Ok(Reply::Json { text, head }) => Ok(Reply::Json {
+                text,
+                head: head.without_secret(secret),
+            }),
+            Ok(Reply::Binary { bytes, head }) => Ok(Reply::Binary {
+                bytes,
+                head: head.without_secret(secret),
+            }),
+            Ok(raw) => Ok(raw),
+            Err(f) => {
+                let f = f.finish(secret, call.operation);
+                let failed = Event::Failed { error: &f.error };
+                self.platform.note(&call.note(0, secret, failed));
+                Err(f)
+            }
+        }
     }
 
     async fn run(
@@ -314,7 +370,9 @@ impl<P: Platform> Transport<P> {
         let mut retries = 0;
         let mut uncertain = false;
         let mut refreshed = None;
+        let mut n = 0;
         loop {
+            n += 1;
             // The generation of the token this attempt carries; `None`: no refresh after a 401.
             let mut generation = None;
             if let Some(token) = refreshed.take() {
@@ -333,7 +391,7 @@ impl<P: Platform> Transport<P> {
                 }
             };
             let got = self
-                .limited(call, authorization.as_deref(), secret.as_deref())
+                .limited(call, n, authorization.as_deref(), secret.as_deref())
                 .await;
             let answer = match got {
                 Ok(answer) => answer,
@@ -347,6 +405,9 @@ impl<P: Platform> Transport<P> {
                     else {
                         return Err(f);
                     };
+                    let again = Again::NoAnswer(f.error.kind);
+                    let retrying = Event::Retrying { ms, again };
+                    p.note(&call.note(n, secret.as_deref(), retrying));
                     pause(p, call.signal, ms).await?;
                     retries += 1;
                     uncertain = true;
@@ -356,6 +417,7 @@ impl<P: Platform> Transport<P> {
             let status = answer.status;
             if let (401, Some(generation)) = (status, generation) {
                 discard(p, answer.raw);
+                p.note(&call.note(n, secret.as_deref(), Event::Refreshing));
                 refreshed = Some(match &self.gate {
                     Gate::Fleet(f) => {
                         if let Some(token) = secret.as_deref() {
@@ -371,10 +433,14 @@ impl<P: Platform> Transport<P> {
                 continue;
             }
             if status == 429 || status >= 500 {
-                let after = retry_after_ms(answer.retry_after.as_deref(), p.now_ms());
+                let after = retry_after_ms(answer.header("retry-after"), p.now_ms());
                 let outcome = Outcome::Status(status, after);
                 if let Some(ms) = policy.next_delay(call.method, retries, outcome, p.random()) {
                     discard(p, answer.raw);
+                    let told = after.is_some();
+                    let again = Again::Status { status, told };
+                    let retrying = Event::Retrying { ms, again };
+                    p.note(&call.note(n, secret.as_deref(), retrying));
                     pause(p, call.signal, ms).await?;
                     retries += 1;
                     uncertain |= status >= 500;
@@ -388,11 +454,13 @@ impl<P: Platform> Transport<P> {
             };
             let now = p.now_ms();
             let shape = call.shape;
-            return match decode(shape, call.method, &answer, &bytes, uncertain, now)? {
-                Decoded::Json(text) => Ok(Reply::Json(text)),
+            let decoded = decode(shape, call.method, &answer, &bytes, uncertain, now);
+            let decoded = decoded.map_err(|e| response::advise(e, &answer.url, call.operation))?;
+            return match decoded {
+                Decoded::Json(text) => Ok(Reply::Json { text, head: answer }),
                 Decoded::Binary => Ok(Reply::Binary {
                     bytes,
-                    content_type: answer.content_type,
+                    head: answer,
                 }),
             };
         }
@@ -405,34 +473,37 @@ impl<P: Platform> Transport<P> {
     async fn limited(
         &self,
         call: &Call<'_, P>,
+        n: u32,
         authorization: Option<&str>,
         secret: Option<&str>,
     ) -> Result<Answer<Got<P::Raw>>, Failure> {
         let p = &self.platform;
+        let queued = |ms: Option<u64>, why: &str| {
+            p.note(&call.note(n, secret, Event::Queued { ms, why }));
+        };
+        let attempt = |call| attempt(p, call, n, authorization, secret);
         let local = |q: &queue::Queue, got: &Result<Answer<Got<P::Raw>>, Failure>| {
             let now = p.now_ms();
             q.observe(seen(got, now), now);
         };
         match &self.gate {
-            Gate::Off => attempt(p, call, authorization, secret).await,
+            Gate::Off => attempt(call).await,
             Gate::Local(q) => {
-                let slot = queue::admit(q, p, call.signal).await?;
-                let got = attempt(p, call, authorization, secret).await;
+                let slot = queue::admit(q, p, call.signal, queued).await?;
+                let got = attempt(call).await;
                 drop(slot);
                 local(q, &got);
                 got
             }
-            Gate::Fleet(f) => match f.admit(p, call.signal).await? {
+            Gate::Fleet(f) => match f.admit(p, call.signal, queued).await? {
                 fleet::Held::Local(slot, q) => {
-                    let got = attempt(p, call, authorization, secret).await;
+                    let got = attempt(call).await;
                     drop(slot);
                     local(q, &got);
                     got
                 }
                 fleet::Held::Lease(lease) => {
-                    let got = match race(attempt(p, call, authorization, secret), f.keep(p, lease))
-                        .await
-                    {
+                    let got = match race(attempt(call), f.keep(p, lease)).await {
                         First::A(got) => got,
                         First::B(never) => match never {},
                     };
@@ -450,15 +521,14 @@ fn seen<R>(got: &Result<Answer<R>, Failure>, now: i64) -> Seen {
     let Ok(answer) = got else {
         return Seen::default();
     };
-    let num = |v: &Option<String>| v.as_deref().and_then(|v| v.trim().parse::<u64>().ok());
-    let count = |v: &Option<String>| num(v).and_then(|n| u32::try_from(n).ok());
-    let [limit, remaining, reset] = &answer.rate_limit;
+    let num = |name: &str| answer.header(name)?.trim().parse::<u64>().ok();
+    let count = |name: &str| num(name).and_then(|n| u32::try_from(n).ok());
     let back_off_ms = (answer.status == 429)
-        .then(|| retry_after_ms(answer.retry_after.as_deref(), now).unwrap_or(1_000) as i64);
+        .then(|| retry_after_ms(answer.header("retry-after"), now).unwrap_or(1_000) as i64);
     Seen {
-        limit: count(limit),
-        remaining: count(remaining),
-        reset_secs: num(reset),
+        limit: count("x-rate-limit-limit"),
+        remaining: count("x-rate-limit-remaining"),
+        reset_secs: num("x-rate-limit-reset"),
         back_off_ms,
     }
 }
@@ -479,6 +549,7 @@ fn discard<P: Platform>(p: &P, got: Got<P::Raw>) {
 async fn attempt<P: Platform>(
     p: &P,
     call: &Call<'_, P>,
+    n: u32,
     authorization: Option<&str>,
     secret: Option<&str>,
 ) -> Result<Answer<Got<P::Raw>>, Failure> {
@@ -501,8 +572,14 @@ async fn attempt<P: Platform>(
         raw,
         timeout_ms,
     };
+    p.note(&call.note(n, secret, Event::Sending));
+    let sent = p.now_ms();
+    let since = || u64::try_from(p.now_ms() - sent).unwrap_or(0);
     let exchange = async {
         let (answer, body) = p.fetch(req).await?.with(());
+        let ms = since();
+        let status = answer.status;
+        p.note(&call.note(n, secret, Event::Answered { status, ms }));
         let got = if raw {
             Got::Raw(body)
         } else {
@@ -516,7 +593,7 @@ async fn attempt<P: Platform>(
             ms => p.sleep(ms.into()).await,
         }
     };
-    match race(abort(p, call.signal), race(exchange, timeout)).await {
+    let out = match race(abort(p, call.signal), race(exchange, timeout)).await {
         First::A(()) => Err(aborted(p, call.signal)),
         First::B(First::A(Err(f))) if f.error.kind == ErrorKind::Network => {
             match call.signal.and_then(|s| p.aborted(s)) {
@@ -530,7 +607,17 @@ async fn attempt<P: Platform>(
             format!("no answer within {timeout_ms} ms"),
         )
         .into()),
+    };
+    if let Err(f) = &out {
+        if matches!(
+            f.error.kind,
+            ErrorKind::Network | ErrorKind::Timeout | ErrorKind::Aborted
+        ) {
+            let error = &f.error;
+            p.note(&call.note(n, secret, Event::NoAnswer { error, ms: since() }));
+        }
     }
+    out
 }
 
 /// Resolves when the call's signal fires; never without one.
@@ -575,9 +662,13 @@ fn decode(
             r#"{"code":0,"message":"already deleted: an earlier attempt went through"}"#.into(),
         ));
     }
-    response::decode_shape(shape, status, answer.content_type.as_deref(), body).map_err(|mut e| {
+    let content_type = answer.header("content-type");
+    response::decode_shape(shape, status, content_type, body).map_err(|mut e| {
         if status == 429 || status >= 500 {
-            e.retry_after_ms = retry_after_ms(answer.retry_after.as_deref(), now);
+            e.retry_after_ms = retry_after_ms(answer.header("retry-after"), now);
+        }
+        if e.status.is_some() {
+            e.headers = Some(Box::new(answer.headers.clone()));
         }
         e
     })

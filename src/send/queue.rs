@@ -72,13 +72,16 @@ impl Queue {
 
 /// Waits for a slot: resolves to the slot (given back when dropped), a `rate_limited` error once
 /// the daily quota is spent, or an `aborted` one, the call then out of the queue.
+/// `waits` is told, once, when and why the call first has to wait.
 pub(super) async fn admit<'a, P: Platform>(
     q: &'a Queue,
     p: &'a P,
     signal: Option<&P::Signal>,
+    waits: impl FnOnce(Option<u64>, &str),
 ) -> Result<Slot<'a, P>, Failure> {
     let ticket = q.inner.borrow_mut().limiter.enqueue();
     let queued = Queued { q, ticket };
+    let mut waits = Some(waits);
     loop {
         let now = p.now_ms();
         let decision = q.inner.borrow_mut().limiter.poll(ticket, now);
@@ -96,6 +99,10 @@ pub(super) async fn admit<'a, P: Platform>(
             }
             Admit::Wait(ms) => ms,
         };
+        if let Some(tell) = waits.take() {
+            let why = q.state(now).holding();
+            tell(wait.map(|ms| ms.max(0) as u64), &why);
+        }
         let timer = async {
             match wait {
                 Some(ms) => p.sleep(ms.max(0) as u64).await,

@@ -1,6 +1,7 @@
 //! A scripted platform for the tests: answers per attempt, a virtual clock, recorded requests, and an executor.
 
-use super::{Answer, Failure, Outgoing, Platform, TokenResult, ABORTED};
+use super::{Answer, Failure, Level, Note, Outgoing, Platform, TokenResult, ABORTED};
+use crate::headers::Headers;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::future::{pending, poll_fn, Future};
@@ -117,6 +118,8 @@ pub struct World {
     pub store_down: Cell<bool>,
     /// Steps the store ran.
     pub store_steps: Cell<u32>,
+    /// What the loop told of its calls: each note's log line at debug, or its hook's name.
+    pub notes: RefCell<Vec<String>>,
 }
 
 impl World {
@@ -228,6 +231,7 @@ impl Platform for Sim {
             body: req.body.clone(),
         });
         let step = w.script.borrow_mut().pop_front();
+        let url = req.url.to_string();
         let host = req
             .url
             .split('/')
@@ -250,21 +254,14 @@ impl Platform for Sim {
                     body,
                 } => {
                     sleep(w, after).await;
-                    let get = |n: &str| {
-                        headers
-                            .iter()
-                            .find(|(k, _)| k.eq_ignore_ascii_case(n))
-                            .map(|(_, v)| v.clone())
-                    };
+                    let headers = headers
+                        .into_iter()
+                        .map(|(k, v)| (k.to_ascii_lowercase(), v))
+                        .collect();
                     Ok(Answer {
                         status,
-                        content_type: get("content-type"),
-                        retry_after: get("retry-after"),
-                        rate_limit: [
-                            get("x-rate-limit-limit"),
-                            get("x-rate-limit-remaining"),
-                            get("x-rate-limit-reset"),
-                        ],
+                        url,
+                        headers: Headers(headers),
                         raw: Raw { body },
                     })
                 }
@@ -344,6 +341,14 @@ impl Platform for Sim {
             }
             Ok(applied.reply)
         }
+    }
+
+    fn note(&self, note: &Note<'_>) {
+        let text = match note.line(Some(Level::Debug)) {
+            Some((_, line)) => line,
+            None => format!("{:?} attempt {}", note.event, note.attempt),
+        };
+        self.0.notes.borrow_mut().push(text);
     }
 }
 

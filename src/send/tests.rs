@@ -5,6 +5,7 @@ use super::sim::{
 };
 use super::*;
 use crate::calendar::DAY_MS;
+use crate::headers::Headers;
 use crate::limit::Limits;
 use crate::request::AUTHORIZATION_SCHEME;
 use std::rc::Rc;
@@ -92,8 +93,23 @@ fn error(out: Out) -> Error {
     out.expect_err("the call fails").error
 }
 
-fn envelope() -> Reply<Raw> {
-    Reply::Json(r#"{"code":0,"message":"success"}"#.into())
+/// The result of the sim's `ok()` answer to a call of `url`.
+fn envelope(url: &str) -> Reply<Raw> {
+    json_reply(url, r#"{"code":0,"message":"success"}"#)
+}
+
+/// A JSON result as a JSON answer to a call of `url` gives it.
+fn json_reply(url: &str, text: &str) -> Reply<Raw> {
+    let content_type = ("content-type".into(), "application/json".into());
+    Reply::Json {
+        text: text.into(),
+        head: Answer {
+            status: 200,
+            url: url.into(),
+            headers: Headers(vec![content_type]),
+            raw: (),
+        },
+    }
 }
 
 /// The waits asked for, without the timeouts of the attempts.
@@ -138,8 +154,9 @@ fn success_on_the_first_try() {
     let out = block_on(&w, t.send(&c));
     assert_eq!(
         out,
-        Ok(Reply::Json(
-            r#"{"item_id":"460000000012345678","name":"x"}"#.into()
+        Ok(json_reply(
+            "https://api.example.com/items",
+            r#"{"item_id":"460000000012345678","name":"x"}"#
         ))
     );
     let seen = w.seen.borrow();
@@ -167,7 +184,7 @@ fn a_timeout_is_retried_for_a_get_and_the_hung_attempt_dropped() {
         ..get("https://api.example.com/things")
     };
     let start = w.now();
-    assert_eq!(block_on(&w, t.send(&c)), Ok(envelope()));
+    assert_eq!(block_on(&w, t.send(&c)), Ok(envelope(c.url)));
     assert_eq!(
         *w.sleeps.borrow(),
         [1_000, 250],
@@ -285,9 +302,9 @@ fn an_abort_while_queued_leaves_the_queue_and_the_next_call_goes() {
         ],
     );
     let mut out = out.into_iter().flatten();
-    assert_eq!(out.next(), Some(Ok(envelope())));
+    assert_eq!(out.next(), Some(Ok(envelope(a.url))));
     assert_eq!(error(out.next().unwrap()).kind, ErrorKind::Aborted);
-    assert_eq!(out.next(), Some(Ok(envelope())));
+    assert_eq!(out.next(), Some(Ok(envelope(c.url))));
     let seen = w.seen.borrow();
     let urls: Vec<_> = seen
         .iter()
@@ -319,7 +336,7 @@ fn a_429_waits_its_retry_after_and_holds_the_limiter() {
     let out = run(&w, vec![send_at(&w, 0, &t, &a), send_at(&w, 10, &t, &b)]);
     assert_eq!(
         out,
-        [Some(Ok(envelope())), Some(Ok(envelope()))],
+        [Some(Ok(envelope(a.url))), Some(Ok(envelope(b.url)))],
         "a POST is retried after a 429"
     );
     assert!(waits(&w).contains(&2_000), "the wait the server asked for");
@@ -382,7 +399,7 @@ fn a_401_refreshes_the_token_once() {
     let t = transport(&w, Credential::Function, None);
     assert_eq!(
         block_on(&w, t.send(&get("https://api.example.com/things"))),
-        Ok(envelope())
+        Ok(envelope("https://api.example.com/things"))
     );
     assert_eq!(authorizations(&w), [auth("t1"), auth("t2")]);
     assert_eq!(w.token_calls.get(), 2);
@@ -391,9 +408,12 @@ fn a_401_refreshes_the_token_once() {
         .with_tokens(vec![token("t1"), token("t2")]);
     let t = transport(&w, Credential::Function, None);
     let e = error(block_on(&w, t.send(&get("https://api.example.com/things"))));
-    assert_eq!(
-        (e.kind, e.status, e.message.as_str()),
-        (ErrorKind::Unauthorized, Some(401), "invalid token")
+    assert_eq!((e.kind, e.status), (ErrorKind::Unauthorized, Some(401)));
+    assert!(
+        e.message
+            .starts_with("the service at api.example.com answered 401 (invalid token): "),
+        "{}",
+        e.message
     );
     assert_eq!(w.token_calls.get(), 2, "one refresh per call");
 
@@ -430,7 +450,7 @@ fn concurrent_401s_share_one_refresh_and_a_newer_token_refreshes_again() {
     );
     let start = w.now();
     let out = run(&w, vec![send_at(&w, 0, &t, &a), send_at(&w, 0, &t, &b)]);
-    assert_eq!(out, [Some(Ok(envelope())), Some(Ok(envelope()))]);
+    assert_eq!(out, [Some(Ok(envelope(a.url))), Some(Ok(envelope(b.url)))]);
     assert_eq!(w.token_calls.get(), 3, "two tokens and ONE refresh");
     assert_eq!(
         authorizations(&w),
@@ -450,7 +470,7 @@ fn concurrent_401s_share_one_refresh_and_a_newer_token_refreshes_again() {
     w.tokens.borrow_mut().extend([token("new"), token("newer")]);
     assert_eq!(
         block_on(&w, t.send(&get("https://api.example.com/c"))),
-        Ok(envelope())
+        Ok(envelope("https://api.example.com/c"))
     );
     assert_eq!(w.token_calls.get(), 5);
     assert_eq!(authorizations(&w)[4..], [auth("new"), auth("newer")]);
@@ -493,7 +513,7 @@ fn a_refresh_goes_on_for_the_others_when_one_of_its_calls_is_aborted() {
             error(out[aborted].clone().unwrap()).kind,
             ErrorKind::Aborted
         );
-        assert_eq!(out[1 - aborted], Some(Ok(envelope())));
+        assert_eq!(out[1 - aborted], Some(Ok(envelope(urls[1 - aborted]))));
         assert_eq!(w.token_calls.get(), 3);
         let last = &w.seen.borrow()[2];
         assert_eq!(
@@ -544,7 +564,7 @@ fn a_dropped_connection_is_retried_for_a_get_only() {
     let t = static_token(&w);
     assert_eq!(
         block_on(&w, t.send(&get("https://api.example.com/things"))),
-        Ok(envelope())
+        Ok(envelope("https://api.example.com/things"))
     );
     assert_eq!(w.seen.borrow().len(), 2);
 
@@ -571,9 +591,14 @@ fn a_dropped_connection_is_retried_for_a_get_only() {
 #[test]
 fn a_delete_404_after_an_uncertain_attempt_is_the_delete_done() {
     let not_found = r#"{"code":1002,"message":"does not exist"}"#;
-    let done = Reply::Json(
-        r#"{"code":0,"message":"already deleted: an earlier attempt went through"}"#.into(),
-    );
+    let done = |url| {
+        let text = r#"{"code":0,"message":"already deleted: an earlier attempt went through"}"#;
+        let mut reply = json_reply(url, text);
+        if let Reply::Json { head, .. } = &mut reply {
+            head.status = 404;
+        }
+        reply
+    };
     let del = || Call {
         options: Options {
             timeout_ms: 1_000,
@@ -585,7 +610,7 @@ fn a_delete_404_after_an_uncertain_attempt_is_the_delete_done() {
         let w = World::new(vec![first, json(404, not_found)]);
         assert_eq!(
             block_on(&w, static_token(&w).send(&del())),
-            Ok(done.clone())
+            Ok(done("https://api.example.com/things/1"))
         );
     }
     for first in [None, Some(json(429, "{}").header("Retry-After", "1"))] {
@@ -615,7 +640,9 @@ fn the_limiter_queues_calls_past_the_minute_in_fifo_order() {
         .map(|i| send_at(&w, starts[i], &t, &calls[i]))
         .collect();
     let out = run(&w, tasks);
-    assert!(out.iter().all(|o| o == &Some(Ok(envelope()))));
+    for (o, url) in out.iter().zip(urls.iter().rev()) {
+        assert_eq!(o, &Some(Ok(envelope(url))));
+    }
     let seen: Vec<_> = w
         .seen
         .borrow()
@@ -639,7 +666,7 @@ fn a_spent_daily_quota_is_a_rate_limited_error() {
     let t = transport(&w, Credential::Static(TOKEN.into()), limits(100, 10, 1));
     assert_eq!(
         block_on(&w, t.send(&get("https://api.example.com/a"))),
-        Ok(envelope())
+        Ok(envelope("https://api.example.com/a"))
     );
     let e = error(block_on(&w, t.send(&get("https://api.example.com/b"))));
     assert_eq!(e.kind, ErrorKind::RateLimited);
@@ -725,7 +752,7 @@ fn a_raw_call_gives_the_answer_unread_after_retries() {
         panic!("a raw answer")
     };
     assert_eq!(answer.status, 200);
-    assert_eq!(answer.rate_limit[1].as_deref(), Some("7"));
+    assert_eq!(answer.header("X-Rate-Limit-Remaining"), Some("7"));
     assert_eq!(
         answer.raw,
         Raw {
@@ -780,7 +807,12 @@ fn a_binary_answer_comes_with_its_content_type() {
         block_on(&w, static_token(&w).send(&c)),
         Ok(Reply::Binary {
             bytes: b"%PDF-1.7".to_vec(),
-            content_type: Some("application/pdf".into())
+            head: Answer {
+                status: 200,
+                url: c.url.into(),
+                headers: Headers(vec![("content-type".into(), "application/pdf".into())]),
+                raw: (),
+            }
         })
     );
     let w = World::new(vec![json(200, r#"{"code":3,"message":"no such file"}"#)]);
@@ -797,7 +829,7 @@ fn a_proxy_client_sends_no_authorization() {
     let t = transport(&w, Credential::None, None);
     assert_eq!(
         block_on(&w, t.send(&get("https://proxy.example.com/a"))),
-        Ok(envelope())
+        Ok(envelope("https://proxy.example.com/a"))
     );
     assert_eq!(w.seen.borrow()[0].authorization, None);
     assert_eq!(w.token_calls.get(), 0);
@@ -818,7 +850,7 @@ fn a_timed_out_attempt_gives_its_slot_back() {
     let d = get("https://api.example.com/b");
     let out = run(&w, vec![send_at(&w, 0, &t, &c), send_at(&w, 0, &t, &d)]);
     assert_eq!(error(out[0].clone().unwrap()).kind, ErrorKind::Timeout);
-    assert_eq!(out[1], Some(Ok(envelope())));
+    assert_eq!(out[1], Some(Ok(envelope(d.url))));
     let state = t.rate_limit_state().unwrap();
     assert_eq!(
         (state.in_flight, state.queued, state.remaining_this_minute),
@@ -827,3 +859,76 @@ fn a_timed_out_attempt_gives_its_slot_back() {
 }
 
 mod fleet;
+
+#[test]
+fn the_loop_tells_each_attempt_its_answer_the_waits_and_the_end() {
+    let w = World::new(vec![
+        json(503, "{}").header("Retry-After", "2").after(5),
+        fail("socket hang up", Some("ECONNRESET")).after(7),
+        json(404, r#"{"code":1002,"message":"no such thing"}"#).after(30),
+    ]);
+    let t = transport(&w, Credential::Static("tok".into()), None);
+    let e = error(block_on(
+        &w,
+        t.send(&get("https://api.example.com/things?x=tok")),
+    ));
+    assert_eq!(e.status, Some(404));
+    let url = "svc-sdk listThings GET https://api.example.com/things?x=[redacted]";
+    let notes = w.notes.borrow();
+    let jittered = notes[5].clone();
+    assert!(
+        jittered.starts_with(&format!("{url}: attempt 3 in ")),
+        "{jittered}"
+    );
+    assert!(jittered.ends_with(" ms: the attempt got no answer; backing off"));
+    assert_eq!(
+        notes[..],
+        [
+            "Sending attempt 1".to_string(),
+            format!("{url}: 503 in 5 ms (attempt 1)"),
+            format!("{url}: attempt 2 in 2000 ms: the service answered 503 and its Retry-After asks for the wait"),
+            "Sending attempt 2".into(),
+            format!("{url}: no answer after 7 ms (attempt 2): the request to api.example.com failed: socket hang up (ECONNRESET)"),
+            jittered.clone(),
+            "Sending attempt 3".into(),
+            format!("{url}: 404 in 30 ms (attempt 3)"),
+            format!("{url} failed: no such thing"),
+        ][..]
+    );
+}
+
+#[test]
+fn a_call_held_by_the_limiter_tells_why_once() {
+    let w = World::new(vec![ok().after(10), ok().after(10)]);
+    let t = transport(&w, Credential::Static(TOKEN.into()), limits(100, 1, 1_000));
+    let (a, b) = (
+        get("https://api.example.com/a"),
+        get("https://api.example.com/b"),
+    );
+    run(&w, vec![send_at(&w, 0, &t, &a), send_at(&w, 0, &t, &b)]);
+    let held: Vec<_> = w
+        .notes
+        .borrow()
+        .iter()
+        .filter(|n| n.contains("waits"))
+        .cloned()
+        .collect();
+    assert_eq!(
+        held,
+        ["svc-sdk listThings GET https://api.example.com/b waits for the rate limiter: 1 of 1 calls in flight"]
+    );
+}
+
+#[test]
+fn an_api_error_carries_the_headers_of_its_answer() {
+    let w = World::new(vec![
+        json(400, r#"{"code":4,"message":"bad"}"#).header("X-Request-Id", "r1")
+    ]);
+    let e = error(block_on(
+        &w,
+        static_token(&w).send(&get("https://api.example.com/a")),
+    ));
+    let headers = e.headers.expect("the answer's headers");
+    assert_eq!(headers.get("x-request-id"), Some("r1"));
+    assert_eq!(headers.get("content-type"), Some("application/json"));
+}

@@ -3,7 +3,7 @@
 
 use super::js::{self, get, to_js_error};
 use super::options::{self, Options, Token};
-use super::platform::Js;
+use super::platform::{Js, Watchers};
 use super::store::Store;
 use crate::catalog::{self, Method, Operation, Shape};
 use crate::error::Error;
@@ -98,12 +98,14 @@ fn split_args(
     Ok((path, args.get(n), args.get(n + 1)))
 }
 
-/// A call's timeout, retries and signal: its options over the client's.
+/// A call's options over the client's: timeout and retries, its signal, and its extra headers.
+type CallOptions = (send::Options, Option<JsValue>, Vec<(String, String)>);
+
 fn call_options(
     opts: &Options,
     options: &JsValue,
     op: Option<&str>,
-) -> Result<(send::Options, Option<JsValue>), JsValue> {
+) -> Result<CallOptions, JsValue> {
     let defaults = send::Options {
         timeout_ms: opts.timeout_ms,
         max_retries: opts.max_retries,
@@ -111,7 +113,7 @@ fn call_options(
         raw: false,
     };
     if options.is_undefined() || options.is_null() {
-        return Ok((defaults, None));
+        return Ok((defaults, None, Vec::new()));
     }
     options::check_call(options).inspect_err(|e| {
         if let Some(id) = op {
@@ -127,6 +129,7 @@ fn call_options(
             ..defaults
         },
         (!signal.is_undefined()).then_some(signal),
+        options::call_headers(options)?,
     ))
 }
 
@@ -237,11 +240,15 @@ impl Client {
                 signal: signal.as_ref(),
             };
             match transport.send(&call).await {
-                Ok(Reply::Json(text)) => Ok(super::json_to_js(&text)),
-                Ok(Reply::Binary {
-                    bytes,
-                    content_type,
-                }) => Ok(js::blob(&bytes, content_type.as_deref().unwrap_or(""))),
+                Ok(Reply::Json { text, head }) => Ok(js::with_response(
+                    &super::json_to_js(&text),
+                    &head.to_json(),
+                )),
+                Ok(Reply::Binary { bytes, head }) => {
+                    let content_type = head.header("content-type").unwrap_or("");
+                    let blob = js::blob(&bytes, content_type);
+                    Ok(js::with_response(&blob, &head.to_json()))
+                }
                 Ok(Reply::Raw(answer)) => Ok(js::pass_back(
                     &answer.raw.response,
                     answer.raw.secret.as_deref(),
@@ -272,6 +279,12 @@ impl Client {
             fetch: opts.fetch.clone(),
             token,
             store: (opts.fleet.as_ref()).and_then(|f| Store::new(f.store.clone(), key)),
+            watch: Watchers {
+                level: opts.level,
+                logger: opts.logger.clone(),
+                on_request: opts.on_request.clone(),
+                on_response: opts.on_response.clone(),
+            },
         };
         // A name for this client in the fleet's shared state.
         let holder = format!(
@@ -299,8 +312,9 @@ impl Client {
         settle((|| {
             let op = operation(&id)?;
             let (path, params, options) = split_args(op, &args)?;
-            let (options, signal) = call_options(&self.opts, &options, Some(op.id))?;
-            let ready = self.build(op, &path, &params)?;
+            let (options, signal, extra) = call_options(&self.opts, &options, Some(op.id))?;
+            let mut ready = self.build(op, &path, &params)?;
+            request::merge_headers(&mut ready.headers, &extra);
             Ok(self.send(ready, op.response, Some(op.id), options, signal))
         })())
     }
@@ -340,8 +354,9 @@ impl Client {
     ) -> js_sys::Promise {
         settle((|| {
             let prepared = self.start_request(method, family, path, init)?;
-            let (options, signal) = call_options(&self.opts, &options, None)?;
-            let ready = Ready::of(prepared, &JsValue::UNDEFINED);
+            let (options, signal, extra) = call_options(&self.opts, &options, None)?;
+            let mut ready = Ready::of(prepared, &JsValue::UNDEFINED);
+            request::merge_headers(&mut ready.headers, &extra);
             Ok(self.send(ready, Shape::Empty, None, options, signal))
         })())
     }

@@ -26,6 +26,28 @@ extern "C" {
     pub fn blob(bytes: &[u8], content_type: &str) -> JsValue;
     /// What `prepare()` gives: `{ method, url, headers, body }` (`lines`: each header's name and value).
     pub fn prepared(method: &str, url: &str, lines: &str, body: &JsValue) -> JsValue;
+    /// An environment variable where the runtime has an environment the SDK may read.
+    #[wasm_bindgen(js_name = envVar)]
+    pub fn env_var(name: &str) -> Option<String>;
+    /// The origin of the web page the SDK runs in, if any.
+    #[wasm_bindgen(js_name = pageOrigin)]
+    pub fn page_origin() -> Option<String>;
+    /// An answer's headers as `name\nvalue\n` lines.
+    #[wasm_bindgen(js_name = headerLines)]
+    pub fn header_lines(response: &JsValue) -> String;
+    /// The frozen `{ operationId, method, url, attempt, status?, durationMs? }` a hook gets.
+    #[wasm_bindgen(js_name = hookInfo)]
+    pub fn hook_info(
+        operation: &str,
+        method: &str,
+        url: &str,
+        attempt: u32,
+        status: Option<u16>,
+        duration_ms: Option<f64>,
+    ) -> JsValue;
+    /// `{ data, response }`: a result and the answer it came in (`{ status, url, headers }` as JSON).
+    #[wasm_bindgen(js_name = withResponse)]
+    pub fn with_response(data: &JsValue, response: &str) -> JsValue;
     /// Sets the cause of a network error: an Error with the code and the host.
     #[wasm_bindgen(js_name = withCause)]
     pub fn with_cause(error: &JsValue, message: &str, code: Option<&str>, host: &str);

@@ -2,8 +2,10 @@
 
 use super::js::{get, to_js_error};
 use crate::error::{Error, ErrorKind};
+use crate::family::resolve_api_domain;
 use crate::limit::{DEFAULT_PLAN, PLANS};
 use crate::request::Target;
+use crate::send::Level;
 use std::fmt;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -98,9 +100,14 @@ pub struct Options {
     pub fleet: Option<Fleet>,
     pub max_request_bytes: usize,
     pub max_response_bytes: usize,
+    /// `logLevel` (else `SVC_LOG`), `logger`, `onRequest`, `onResponse`.
+    pub level: Option<Level>,
+    pub logger: JsValue,
+    pub on_request: Option<js_sys::Function>,
+    pub on_response: Option<js_sys::Function>,
 }
 
-const KNOWN: [&str; 12] = [
+const KNOWN: [&str; 16] = [
     "accessToken",
     "organizationId",
     "region",
@@ -113,6 +120,10 @@ const KNOWN: [&str; 12] = [
     "fetch",
     "maxRequestBytes",
     "maxResponseBytes",
+    "logLevel",
+    "logger",
+    "onRequest",
+    "onResponse",
 ];
 
 /// The most a call waits for one attempt: a day (timers of 2^31 ms or more fire at once).
@@ -123,7 +134,7 @@ const REQUEST_BYTES: f64 = 10_485_760.0;
 const RESPONSE_BYTES: f64 = 33_554_432.0;
 /// Above this, one body held in the core at a time no longer fits its memory with room to spare.
 pub const BYTES_LIMIT: f64 = 268_435_456.0;
-const CALL_OPTIONS: [&str; 3] = ["signal", "timeoutMs", "maxRetries"];
+const CALL_OPTIONS: [&str; 4] = ["signal", "timeoutMs", "maxRetries", "headers"];
 
 fn config(message: impl Into<String>) -> JsValue {
     to_js_error(&Error::config(message))
@@ -197,7 +208,49 @@ pub fn check_keys(obj: &JsValue, names: &[&str], what: &str) -> Result<(), JsVal
     Ok(())
 }
 
-/// Checks the options of one call (`{ signal, timeoutMs, maxRetries }`) as the client's own are.
+/// A call's `headers`: an object of strings, checked (`request::extra_headers`).
+pub fn call_headers(v: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
+    let h = get(v, "headers");
+    if h.is_undefined() {
+        return Ok(Vec::new());
+    }
+    let usage = "headers must be an object of header names and string values";
+    if !h.is_object() || js_sys::Array::is_array(&h) || h.is_function() {
+        return Err(config(usage));
+    }
+    let mut out = Vec::new();
+    for key in js_sys::Object::keys(h.unchecked_ref::<js_sys::Object>()).iter() {
+        let name = key.as_string().unwrap_or_default();
+        let value = get(&h, &name).as_string().ok_or_else(|| config(usage))?;
+        out.push((name, value));
+    }
+    crate::request::extra_headers(&out).map_err(|e| to_js_error(&e))?;
+    Ok(out)
+}
+
+/// A function option, or `None` when not given.
+fn opt_function(obj: &JsValue, key: &str) -> Result<Option<js_sys::Function>, JsValue> {
+    match get(obj, key) {
+        v if v.is_undefined() => Ok(None),
+        v if v.is_function() => Ok(Some(v.unchecked_into())),
+        _ => Err(config(format!("{key} must be a function"))),
+    }
+}
+
+/// `logLevel`, else `SVC_LOG` where the runtime has an environment, else off.
+fn log_level(options: &JsValue) -> Result<Option<Level>, JsValue> {
+    let names = Level::NAMES.map(|n| format!("\"{n}\"")).join(", ");
+    match opt_string(options, "logLevel")? {
+        Some(name) => {
+            Level::parse(&name).ok_or_else(|| config(format!("logLevel must be one of {names}")))
+        }
+        None => Ok(super::js::env_var("SVC_LOG")
+            .and_then(|name| Level::parse(&name))
+            .flatten()),
+    }
+}
+
+/// Checks the options of one call (`{ signal, timeoutMs, maxRetries, headers }`) as the client's own are.
 pub fn check_call(v: &JsValue) -> Result<(), JsValue> {
     check_keys(v, &CALL_OPTIONS, "call options")?;
     let signal = get(v, "signal");
@@ -210,6 +263,7 @@ pub fn check_call(v: &JsValue) -> Result<(), JsValue> {
     }
     opt_count(v, "timeoutMs", 0, TIMEOUT_MAX)?;
     opt_count(v, "maxRetries", 0, RETRIES_MAX)?;
+    call_headers(v)?;
     Ok(())
 }
 
@@ -271,15 +325,22 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
     let api_domain = opt_string(options, "apiDomain")?;
     let organization_id = opt_string(options, "organizationId")?;
     let crm_version = opt_string(options, "crmVersion")?;
+    let tokenless = matches!(token, Token::None);
     let target = Target::new(
         region.as_deref(),
-        api_domain.as_deref(),
+        None,
         organization_id.as_deref(),
         crm_version.as_deref(),
     )
     .map_err(|e| to_js_error(&e))?;
+    let api_domain = match api_domain {
+        Some(d) => resolve_api_domain(&d, super::js::page_origin().as_deref(), tokenless)
+            .map_err(|e| to_js_error(&e))?,
+        None => target.api_domain,
+    };
     let target = Target {
-        via_proxy: matches!(token, Token::None),
+        api_domain,
+        via_proxy: tokenless,
         ..target
     };
     let plan = match opt_string(options, "plan")? {
@@ -331,5 +392,24 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         fleet: fleet_options,
         max_request_bytes: byte_limit(options, "maxRequestBytes", REQUEST_BYTES, BYTES_LIMIT)?,
         max_response_bytes: byte_limit(options, "maxResponseBytes", RESPONSE_BYTES, BYTES_LIMIT)?,
+        level: log_level(options)?,
+        logger: logger(options)?,
+        on_request: opt_function(options, "onRequest")?,
+        on_response: opt_function(options, "onResponse")?,
     })
+}
+
+/// `logger`: an object with debug, info, warn and error methods (a missing one writes nothing);
+/// the runtime's console when not given.
+fn logger(options: &JsValue) -> Result<JsValue, JsValue> {
+    let v = get(options, "logger");
+    if v.is_undefined() {
+        return Ok(get(&js_sys::global(), "console"));
+    }
+    if !v.is_object() {
+        return Err(config(
+            "logger must be an object with debug, info, warn and error methods, such as console",
+        ));
+    }
+    Ok(v)
 }

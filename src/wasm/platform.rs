@@ -5,7 +5,11 @@ use super::js::{self, get};
 use super::settle;
 use super::store::Store;
 use crate::error::{Error, ErrorKind};
-use crate::send::{self, Answer, Failure, Issued, Outgoing, Platform, TokenFailure, TokenResult};
+use crate::request::host_of;
+use crate::send::{
+    self, Answer, Event, Failure, Issued, Level, Note, Outgoing, Platform, TokenFailure,
+    TokenResult,
+};
 use gloo_net::http::{Headers, Response};
 use std::future::Future;
 use wasm_bindgen::prelude::*;
@@ -20,12 +24,59 @@ extern "C" {
     fn global_fetch(url: &str, init: &web_sys::RequestInit) -> Result<js_sys::Promise, JsValue>;
 }
 
-/// The JS side of a client: the user's fetch (else the global one, through gloo-net) and token function.
+/// The JS side of a client: the user's fetch (else the global one, through gloo-net), token
+/// function, store, and who is told what happens to its calls.
 pub struct Js {
     pub fetch: Option<js_sys::Function>,
     pub token: Option<js_sys::Function>,
     /// `rateLimit.store`, keyed by the organization.
     pub store: Option<Store>,
+    pub watch: Watchers,
+}
+
+/// `logLevel` with its `logger`, and the `onRequest` / `onResponse` hooks.
+pub struct Watchers {
+    pub level: Option<Level>,
+    pub logger: JsValue,
+    pub on_request: Option<js_sys::Function>,
+    pub on_response: Option<js_sys::Function>,
+}
+
+impl Watchers {
+    fn log(&self, level: Level, line: &str) {
+        let write = get(&self.logger, level.method());
+        if let Some(f) = write.dyn_ref::<js_sys::Function>() {
+            let _ = f.call1(&self.logger, &JsValue::from_str(line));
+        }
+    }
+
+    /// Calls a hook with a frozen view of the attempt; a hook that throws is logged, never fatal.
+    fn hook(
+        &self,
+        hook: &Option<js_sys::Function>,
+        name: &str,
+        note: &Note<'_>,
+        status: Option<(u16, u64)>,
+    ) {
+        let Some(f) = hook else { return };
+        let info = js::hook_info(
+            note.operation.unwrap_or("request"),
+            note.method.as_str(),
+            &note.url(),
+            note.attempt,
+            status.map(|s| s.0),
+            status.map(|s| s.1 as f64),
+        );
+        if let Err(e) = f.call1(&JsValue::UNDEFINED, &info) {
+            if self.level >= Some(Level::Warn) {
+                let message = super::message_of(&e);
+                self.log(
+                    Level::Warn,
+                    &format!("svc-sdk: {name} threw and was ignored: {message}"),
+                );
+            }
+        }
+    }
 }
 
 /// An answer's body unread, with the controller that lets go of it.
@@ -54,12 +105,6 @@ impl Drop for RemoveOnDrop {
     fn drop(&mut self) {
         let _ = self.0.call0(&JsValue::UNDEFINED);
     }
-}
-
-/// The host of a URL the core built (`https://host/...`), for the messages of network failures.
-fn host_of(url: &str) -> &str {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    rest.split(['/', '?', '#']).next().unwrap_or(rest)
 }
 
 fn string_of(v: &JsValue, key: &str) -> Option<String> {
@@ -140,23 +185,13 @@ impl Platform for Js {
         let Some(controller) = guard.0.take() else {
             return Err(Error::config("the attempt lost its controller").into());
         };
+        let url = string_of(&response, "url").filter(|u| !u.is_empty());
+        let lines = js::header_lines(&response);
         let answer = answer_of(response)?;
-        let status = answer.status();
-        let headers = answer.headers();
-        let retry = status == 429 || status >= 500 || req.raw;
         Ok(Answer {
-            status,
-            content_type: headers.get("content-type"),
-            retry_after: if retry {
-                headers.get("retry-after")
-            } else {
-                None
-            },
-            rate_limit: [
-                headers.get("x-rate-limit-limit"),
-                headers.get("x-rate-limit-remaining"),
-                headers.get("x-rate-limit-reset"),
-            ],
+            status: answer.status(),
+            url: url.unwrap_or_else(|| req.url.to_string()),
+            headers: crate::headers::Headers::from_lines(&lines),
             raw: Raw {
                 response: answer.into(),
                 controller,
@@ -235,6 +270,20 @@ impl Platform for Js {
                 Ok(v) => Ok(issued(&v)),
                 Err(e) => Err(token_failure(&e)),
             }
+        }
+    }
+
+    fn note(&self, note: &Note<'_>) {
+        let w = &self.watch;
+        match note.event {
+            Event::Sending => w.hook(&w.on_request, "onRequest", note, None),
+            Event::Answered { status, ms } => {
+                w.hook(&w.on_response, "onResponse", note, Some((status, ms)))
+            }
+            _ => {}
+        }
+        if let Some((level, line)) = note.line(w.level) {
+            w.log(level, &line);
         }
     }
 

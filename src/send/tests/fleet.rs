@@ -71,7 +71,7 @@ fn a_holder_that_dies_mid_call_loses_its_slot_when_its_lease_ends() {
     block_on(&w, dies);
     let begun = w.now();
     let out = block_on(&w, ts[1].send(&c));
-    assert_eq!(out, Ok(envelope()));
+    assert_eq!(out, Ok(envelope(c.url)));
     let waited = w.now() - begun;
     assert!(
         waited >= i64::from(LEASE) - 1_000 && waited <= i64::from(LEASE),
@@ -98,8 +98,8 @@ fn the_fleet_calls_the_token_function_once_and_once_more_after_a_401() {
     assert!(out.into_iter().all(|o| o.unwrap().is_ok()));
     assert_eq!(w.token_calls.get(), 1);
     // The 401 drops t1 for everyone; the next call of another holder uses t2 unasked.
-    assert_eq!(block_on(&w, ts[0].send(&c)), Ok(envelope()));
-    assert_eq!(block_on(&w, ts[2].send(&c)), Ok(envelope()));
+    assert_eq!(block_on(&w, ts[0].send(&c)), Ok(envelope(c.url)));
+    assert_eq!(block_on(&w, ts[2].send(&c)), Ok(envelope(c.url)));
     assert_eq!(w.token_calls.get(), 2);
     assert_eq!(
         authorizations(&w),
@@ -134,7 +134,7 @@ fn an_unreachable_store_sends_nothing_and_fails_the_call_after_its_wait() {
     w.store_down.set(false);
     assert_eq!(
         block_on(&w, t.send(&get("https://api.example.com/things"))),
-        Ok(envelope())
+        Ok(envelope("https://api.example.com/things"))
     );
 }
 

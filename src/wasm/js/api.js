@@ -102,20 +102,29 @@ function makePage(data, pager) {
   return page;
 }
 
+/** The promise of a call's data, whose `withResponse()` gives `{ data, response }` (the core resolves to both). */
+function answered(full) {
+  const data = full.then((r) => r.data);
+  data.withResponse = () => {
+    data.catch(() => {});
+    return full;
+  };
+  return data;
+}
+
 /** Calls operation `id` with the method's arguments; a list's answer is a page that fetches the next. */
 function invoke(client, id, args) {
   const sent = viaCore(client, "__call", [id, args], "validation");
   const op = info(id);
-  if (!op.list) return sent;
+  if (!op.list) return answered(sent);
   const n = op.pathParams.length;
-  return sent.then((value) =>
-    makePage(value, (page) => {
-      const next = args.slice();
-      while (next.length <= n) next.push(undefined);
-      next[n] = { ...(next[n] ?? {}), page };
-      return invoke(client, id, next);
-    }),
-  );
+  const next = (page) => {
+    const more = args.slice();
+    while (more.length <= n) more.push(undefined);
+    more[n] = { ...(more[n] ?? {}), page };
+    return invoke(client, id, more);
+  };
+  return answered(sent.then(({ data, response }) => ({ data: makePage(data, next), response })));
 }
 
 /** A client of the Svc API. The token only ever goes into the Authorization header. */
@@ -133,7 +142,7 @@ export class Client {
 
   /** A call that is not in the table: `request(method, family, path, { query?, body? }, options?)`. */
   request(method, family, path, init, options) {
-    return viaCore(this, "__request", [method, family, path, init, options]);
+    return answered(viaCore(this, "__request", [method, family, path, init, options]));
   }
 
   /** The request an operation would send, validated; nothing is sent. The Authorization header is left out. */

@@ -300,3 +300,48 @@ function guarded(body, secret, idleMs) {
     },
   });
 }
+
+/** An answer's headers as `name\nvalue\n` lines (fetch joins a repeated header's values). */
+export function headerLines(res) {
+  let lines = "";
+  try {
+    res.headers.forEach((value, name) => (lines += `${name}\n${value}\n`));
+  } catch {
+    return "";
+  }
+  return lines;
+}
+
+/** The read-only view of an attempt a hook gets. */
+export function hookInfo(operationId, method, url, attempt, status, durationMs) {
+  const info = { operationId, method, url, attempt };
+  if (status !== undefined) Object.assign(info, { status, durationMs });
+  return Object.freeze(info);
+}
+
+/** `{ data, response }`: a result and the answer it came in. */
+export function withResponse(data, response) {
+  return { data, response: JSON.parse(response) };
+}
+
+/** An environment variable, where there is an environment the SDK may read without asking (Deno: only with the permission granted). */
+export function envVar(name) {
+  try {
+    const deno = globalThis.Deno;
+    if (deno) return deno.permissions.querySync({ name: "env", variable: name }).state === "granted" ? deno.env.get(name) : undefined;
+    const value = globalThis.process?.env?.[name];
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The origin of the page the SDK runs in (http or https), if there is one. */
+export function pageOrigin() {
+  try {
+    const origin = globalThis.location?.origin;
+    return typeof origin === "string" && /^https?:\/\//.test(origin) ? origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

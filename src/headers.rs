@@ -1,0 +1,75 @@
+//! An answer's headers as the platform gave them (names lower-case), read by name and written as a JSON object.
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Headers(pub Vec<(String, String)>);
+
+impl Headers {
+    /// From `name\nvalue\n` lines, the one string a platform hands over.
+    pub fn from_lines(lines: &str) -> Headers {
+        let mut parts = lines.split('\n');
+        let mut out = Vec::new();
+        while let (Some(name), Some(value)) = (parts.next(), parts.next()) {
+            out.push((name.to_ascii_lowercase(), value.to_string()));
+        }
+        Headers(out)
+    }
+
+    /// The value of `name` (any case).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every value that quotes `secret`, with `[redacted]` in its place.
+    pub fn without_secret(mut self, secret: Option<&str>) -> Headers {
+        if let Some(secret) = secret.filter(|s| !s.is_empty()) {
+            for (_, v) in &mut self.0 {
+                if v.contains(secret) {
+                    *v = v.replace(secret, "[redacted]");
+                }
+            }
+        }
+        self
+    }
+}
+
+impl Serialize for Headers {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_by_name_in_any_case_and_written_as_an_object() {
+        let h = Headers::from_lines("Content-Type\napplication/json\nx-rate-limit-remaining\n7\n");
+        assert_eq!(h.get("content-type"), Some("application/json"));
+        assert_eq!(h.get("X-Rate-Limit-Remaining"), Some("7"));
+        assert_eq!(h.get("retry-after"), None);
+        assert_eq!(
+            serde_json::to_string(&h).unwrap(),
+            r#"{"content-type":"application/json","x-rate-limit-remaining":"7"}"#
+        );
+        assert_eq!(Headers::from_lines(""), Headers::default());
+    }
+
+    #[test]
+    fn a_quoted_secret_is_redacted() {
+        let h = Headers(vec![("x-echo".into(), "Svc-oauthtoken s3cr3t".into())]);
+        assert_eq!(
+            h.without_secret(Some("s3cr3t")).get("x-echo"),
+            Some("Svc-oauthtoken [redacted]")
+        );
+    }
+}
