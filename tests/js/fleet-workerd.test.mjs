@@ -134,6 +134,19 @@ async function post(url, body) {
 
 /** One step through holder i's durableObjectStore; the parsed reply. */
 const step = (i, key, request) => post(`${holders[i]}/step`, { key, request: JSON.stringify(request) });
+/** An HTTP server on 127.0.0.1 for the workers to call: its base URL, and close(). */
+async function serve(handler) {
+  const server = http.createServer(handler);
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 const acquire = (i, key, leaseMs = LONG_LEASE) => step(i, key, { acquire: { holder: `holder-${i}`, limits: LIMITS, leaseMs } });
 const release = (i, key, lease) => step(i, key, { release: { lease } });
 
@@ -176,7 +189,7 @@ test("holders cycling at once on one organization: never more than maxConcurrent
   let now = 0;
   let most = 0;
   let served = 0;
-  const resource = http.createServer((req, res) => {
+  const resource = await serve((req, res) => {
     now++;
     most = Math.max(most, now);
     setTimeout(() => {
@@ -185,11 +198,10 @@ test("holders cycling at once on one organization: never more than maxConcurrent
       res.end("ok");
     }, 20);
   });
-  await new Promise((resolve) => resource.listen(0, "127.0.0.1", resolve));
   const started = performance.now();
   try {
     const cycles = 8;
-    const url = `http://127.0.0.1:${resource.address().port}/`;
+    const url = `${resource.url}/`;
     const runs = await Promise.all(holders.map((h_) => post(`${h_}/cycles`, { key, cycles, limits: LIMITS, leaseMs: LONG_LEASE, resource: url })));
     assert.equal(served, HOLDERS * cycles);
     assert.ok(most <= LIMITS.maxConcurrent, `at most ${LIMITS.maxConcurrent} at once at the resource, saw ${most}`);
@@ -201,8 +213,7 @@ test("holders cycling at once on one organization: never more than maxConcurrent
     assert.equal(end.state.inFlight, 0);
     console.log(`${HOLDERS} holders x ${cycles} cycles in ${Math.round(performance.now() - started)} ms; most at once ${most}; waits ${runs.map((r) => r.waits)}`);
   } finally {
-    resource.closeAllConnections();
-    await new Promise((resolve) => resource.close(resolve));
+    await resource.close();
   }
 });
 
@@ -264,14 +275,13 @@ test("a holder whose request dies mid-call never releases; its lease is swept af
   const seen = new Promise((resolve) => (arrived = resolve));
   let closed;
   const gone = new Promise((resolve) => (closed = resolve));
-  const server = http.createServer((req, res) => {
+  const server = await serve((req, res) => {
     if (req.url === "/gate") return void seen.then(() => res.end("die now"));
     res.on("close", () => closed(res.writableFinished));
     arrived();
   });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   try {
-    const base = `http://127.0.0.1:${server.address().port}`;
+    const base = server.url;
     const res = await fetch(`${holders[2]}/die`, { method: "POST", body: JSON.stringify({ key, limits: one, leaseMs: LEASE, resource: `${base}/call`, gate: `${base}/gate` }) });
     assert.equal(res.status, 500, "the handler threw");
     await res.arrayBuffer();
@@ -288,8 +298,7 @@ test("a holder whose request dies mid-call never releases; its lease is swept af
     assert.ok(next.outcome.acquire.granted, "the one slot came back");
     await release(3, key, next.outcome.acquire.granted.lease);
   } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   }
 });
 
