@@ -132,8 +132,6 @@ async function post(url, body) {
   return JSON.parse(text);
 }
 
-/** One step through holder i's durableObjectStore; the parsed reply. */
-const step = (i, key, request) => post(`${holders[i]}/step`, { key, request: JSON.stringify(request) });
 /** An HTTP server on 127.0.0.1 for the workers to call: its base URL, and close(). */
 async function serve(handler) {
   const server = http.createServer(handler);
@@ -147,6 +145,8 @@ async function serve(handler) {
   };
 }
 
+/** One step through holder i's durableObjectStore; the parsed reply. */
+const step = (i, key, request) => post(`${holders[i]}/step`, { key, request: JSON.stringify(request) });
 const acquire = (i, key, leaseMs = LONG_LEASE) => step(i, key, { acquire: { holder: `holder-${i}`, limits: LIMITS, leaseMs } });
 const release = (i, key, lease) => step(i, key, { release: { lease } });
 
@@ -314,6 +314,29 @@ const clientOptions = ({ maxConcurrent = 2, leaseMs } = {}) => ({
 
 const calls = (i, names, options) => post(`${clients[i]}/calls`, { options, names });
 
+/**
+ * Where client workers record the account name of each request before they send it (options.record:
+ * `sent`, in order), and the gate of /die: answered once the sandbox `sb` has received as many
+ * createAccount requests as were recorded when the gate was asked (so the one that /die waited for
+ * among them), or after 30 s.
+ */
+async function recorder(sb) {
+  const sent = [];
+  const received = async () => (await sb.counters()).operations.createAccount?.received ?? 0;
+  const server = await serve(async (req, res) => {
+    if (req.url === "/gate") {
+      const [n, until] = [sent.length, Date.now() + 30_000];
+      while ((await received()) < n && Date.now() < until) await h.sleep(20);
+      return void res.end("the call is at the sandbox");
+    }
+    let name = "";
+    for await (const chunk of req) name += chunk;
+    sent.push(name);
+    res.end();
+  });
+  return { sent, record: `${server.url}/sent`, gate: `${server.url}/gate`, close: server.close };
+}
+
 test("4 workers with a Client each, their calls queued at once: no 429, at most maxConcurrent in flight at the sandbox, every POST received once", { timeout: 120_000 }, async () => {
   await sandbox.resetCounters();
   const started = performance.now();
@@ -337,16 +360,11 @@ test("a worker's request dies with its Client's call in flight: the call was sen
   await sandbox.resetCounters();
   const LEASE = 5000;
   const options = clientOptions({ maxConcurrent: 1, leaseMs: LEASE });
-  const received = async () => (await sandbox.counters()).operations.createAccount?.received ?? 0;
-  const gate = http.createServer(async (req, res) => {
-    while ((await received()) < 1) await h.sleep(20);
-    res.end("the call is at the sandbox");
-  });
-  await new Promise((resolve) => gate.listen(0, "127.0.0.1", resolve));
+  const rec = await recorder(sandbox);
   try {
     const res = await fetch(`${clients[0]}/die`, {
       method: "POST",
-      body: JSON.stringify({ options, names: ["died-0"], gate: `http://127.0.0.1:${gate.address().port}/` }),
+      body: JSON.stringify({ options: { ...options, record: rec.record }, names: ["died-0"], gate: rec.gate }),
       signal: AbortSignal.timeout(60_000),
     });
     assert.equal(res.status, 500, "the handler threw");
@@ -376,8 +394,7 @@ test("a worker's request dies with its Client's call in flight: the call was sen
     assert.ok(finished >= until + rest.length * PER * SLOW_MS, `the slot was not taken before the lease ended (${finished} < ${until} + ${rest.length * PER * SLOW_MS})`);
     console.log(`lease ${LEASE} ms: the other ${rest.length * PER} calls finished ${ms} ms after the death; statuses ${JSON.stringify(created.statuses)}`);
   } finally {
-    gate.closeAllConnections();
-    await new Promise((resolve) => gate.close(resolve));
+    await rec.close();
   }
 });
 
