@@ -1,33 +1,44 @@
 // A worker of the fleet with a Client (tests/js/fleet-workerd.test.mjs): several of these, each its
 // own isolate, share the organization's limits through durableObjectStore(env.SVC_LIMITER).
-//   POST /calls { options, names }  one createAccount per name, all at once; answers how each ended
-//               (options are the Client's; with `mint`, its token function mints one at that URL)
-//   POST /die   { options, names, gate }  starts createAccount(names[0]), waits for GET gate (answered
-//               once the sandbox received that call), then throws: workerd answers 500 and cancels
-//               the call, so its slot is never released
+//   POST /calls { options, names, deadlineMs? }  one createAccount per name, all at once; answers how
+//               each ended. options are the Client's; with `mint`, its token function mints one at
+//               that URL; with `record`, the name of every request is POSTed there before the
+//               request is sent. With deadlineMs, every call gets a signal that aborts it then.
+//   POST /die   { options, names, gate, deadlineMs? }  starts the same calls, waits for the first
+//               request to be sent, then for GET gate (answered once the sandbox received it), then
+//               throws: workerd answers 500 and cancels what the request left running, so the slots
+//               it held are never released
 import { Client } from "svc-sdk";
 import { durableObjectStore } from "svc-sdk/cloudflare";
 
-/** options.mint: the token is a function that mints one at the sandbox (POST /__sandbox/tokens). */
-function client(env, { mint, ...options }) {
+/** The Client of one request; `sent` is told the account name of every request it sends. */
+function client(env, { mint, record, ...options }, sent) {
   const accessToken = mint ? async () => (await (await fetch(mint, { method: "POST" })).json()).token : options.accessToken;
-  return new Client({ ...options, accessToken, rateLimit: { ...options.rateLimit, store: durableObjectStore(env.SVC_LIMITER) } });
+  const send = async (url, init) => {
+    const name = JSON.parse(init.body).account_name;
+    if (record) await (await fetch(record, { method: "POST", body: name })).arrayBuffer();
+    sent(name);
+    return fetch(url, init);
+  };
+  return new Client({ ...options, accessToken, fetch: send, rateLimit: { ...options.rateLimit, store: durableObjectStore(env.SVC_LIMITER) } });
 }
-
-const create = (c, name) => c.createAccount({ account_name: name, account_type: "cash" });
 
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
-    const { options, names, gate } = await request.json();
-    const c = client(env, options);
+    if (url.pathname !== "/calls" && url.pathname !== "/die") return new Response("not found", { status: 404 });
+    const { options, names, gate, deadlineMs } = await request.json();
+    let first;
+    const firstSent = new Promise((resolve) => (first = resolve));
+    const c = client(env, options, first);
+    const signal = deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs);
+    const calls = names.map((name) => c.createAccount({ account_name: name, account_type: "cash" }, { signal }));
     if (url.pathname === "/die") {
-      create(c, names[0]);
+      await firstSent;
       await (await fetch(gate)).text();
-      throw new Error("the request dies with its call in flight");
+      throw new Error("the request dies with its calls in flight");
     }
-    if (url.pathname !== "/calls") return new Response("not found", { status: 404 });
-    const settled = await Promise.allSettled(names.map((name) => create(c, name)));
+    const settled = await Promise.allSettled(calls);
     return Response.json({
       results: settled.map((r) =>
         r.status === "fulfilled" ? { ok: true, name: r.value.account_name } : { ok: false, kind: r.reason?.kind, status: r.reason?.status, message: r.reason?.message },
