@@ -34,7 +34,10 @@ export async function buildDocs({ pkg = path.join(root, "pkg"), out = path.join(
     if (reflection.kindOf(ReflectionKind.Module)) reflection.name = names[reflection.name] ?? reflection.name;
   });
   const project = await app.convert();
-  if (project) await app.generateOutputs(project);
+  if (project) {
+    app.validate(project);
+    await app.generateOutputs(project);
+  }
   return { warnings: app.logger.warningCount, errors: app.logger.errorCount + (project ? 0 : 1), out };
 }
 

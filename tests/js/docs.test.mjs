@@ -2,7 +2,7 @@
 // typedoc warning, and every relative link and anchor in it, in the README and in CONTRIBUTING resolves.
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -32,6 +32,16 @@ test("the README's and CONTRIBUTING's relative links and anchors resolve", () =>
   const { checked, broken } = markdownLinks(["README.md", "CONTRIBUTING.md"].map((f) => path.join(root, f)));
   assert.ok(checked > 5, `only ${checked} links followed`);
   assert.deepEqual(broken, []);
+});
+
+test("a broken {@link} in the declarations is a typedoc warning", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "svc-docs-"));
+  cpSync(path.join(root, "pkg"), path.join(dir, "pkg"), { recursive: true });
+  const redis = path.join(dir, "pkg/redis.d.ts");
+  writeFileSync(redis, readFileSync(redis, "utf8").replace("/** ", "/** See {@link NoSuchExport}. "));
+  const { warnings } = await buildDocs({ pkg: path.join(dir, "pkg"), out: path.join(dir, "api") });
+  assert.equal(warnings, 1);
+  rmSync(dir, { recursive: true });
 });
 
 test("the link checker reports a missing file and a missing anchor", () => {
