@@ -1,5 +1,6 @@
 // Builds the npm package into pkg/: release wasm, wasm-bindgen (web target), wasm-opt from the
-// binaryen npm package, then the per-runtime entries and the TypeScript declarations.
+// binaryen npm package, then the per-runtime entries (ESM, and the CommonJS ones bundled from them)
+// and the TypeScript declarations.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureNodeModules, ensureRust } from "./setup.mjs";
@@ -11,8 +12,9 @@ const wasmIn = path.join(root, "target/wasm32-unknown-unknown/release/svc_sdk.wa
 
 ensureRust();
 ensureNodeModules();
-// esbuild is one of the npm dependencies just installed, so the minifier is loaded after them.
+// esbuild is one of the npm dependencies just installed, so what uses it is loaded after them.
 const { minifyTree } = await import("./minify.mjs");
+const { writeCommonJs } = await import("./commonjs.mjs");
 
 log("cargo build --release --target wasm32-unknown-unknown");
 run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "-p", "svc-sdk", "--lib"]);
@@ -91,4 +93,5 @@ for (const [name, text] of Object.entries(entries)) writeFileSync(path.join(pkg,
 writeDeclarations(pkg, snippet, ops, regions, built.__types ? built.__types() : {});
 rmSync(path.join(pkg, ".gitignore"), { force: true });
 minifyTree(pkg);
+await writeCommonJs(pkg);
 log(`pkg/ written: wasm ${statSync(wasm).size} bytes, glue ${statSync(path.join(pkg, "svc_sdk.js")).size} bytes`);
