@@ -5,16 +5,16 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import path from "node:path";
 import { ensureNodeModules, ensureRust } from "./setup.mjs";
 import { log, root, run } from "./lib.mjs";
-import { writeDeclarations } from "./declarations.mjs";
 
 const pkg = path.join(root, "pkg");
 const wasmIn = path.join(root, "target/wasm32-unknown-unknown/release/svc_sdk.wasm");
 
 ensureRust();
 ensureNodeModules();
-// esbuild is one of the npm dependencies just installed, so what uses it is loaded after them.
+// esbuild and typescript are npm dependencies just installed, so what uses them is loaded after them.
 const { minifyTree } = await import("./minify.mjs");
 const { writeCommonJs } = await import("./commonjs.mjs");
+const { writeDeclarations } = await import("./declarations.mjs");
 
 log("cargo build --release --target wasm32-unknown-unknown");
 run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "-p", "svc-sdk", "--lib"]);
@@ -90,7 +90,7 @@ export * from "./api.js";
 };
 for (const [name, text] of Object.entries(entries)) writeFileSync(path.join(pkg, name), text);
 
-writeDeclarations(pkg, snippet, ops, regions, built.__types ? built.__types() : {});
+writeDeclarations(pkg, ops, built.__types ? built.__types() : {});
 rmSync(path.join(pkg, ".gitignore"), { force: true });
 minifyTree(pkg);
 await writeCommonJs(pkg);
