@@ -82,7 +82,13 @@ export * from "./api.js";
 import "./workerd.js";
 export { SvcLimiter, durableObjectStore } from "${cloudflare}";
 `,
-  "web.js": `// Browser, Deno and bundler entry: the wasm is fetched next to this file.
+  "deno.js": `// Deno entry: the wasm is imported as a module (source phase), so no read permission is needed.
+import source wasmModule from "./svc_sdk_bg.wasm";
+import { initSync } from "./svc_sdk.js";
+initSync({ module: wasmModule });
+export * from "./api.js";
+`,
+  "web.js": `// Browser and bundler entry: the wasm is fetched next to this file.
 import init from "./svc_sdk.js";
 await init({ module_or_path: new URL("./svc_sdk_bg.wasm", import.meta.url) });
 export * from "./api.js";
