@@ -36,7 +36,7 @@ export function packageSizes() {
       return { file: f.split(path.sep).join("/"), raw: buf.length, gzip: gz(buf) };
     })
     .sort((a, b) => b.raw - a.raw);
-  const entries = new Set(["node.js", "web.js", "workerd.js"]);
+  const entries = new Set(["deno.js", "node.js", "web.js", "workerd.js"]);
   // What Node loads: the wasm, the glue, the snippet, api.js and its one entry.
   const loaded = rows.filter((r) => !entries.has(r.file) || r.file === "node.js");
   const sum = (k, rs) => rs.reduce((s, r) => s + r[k], 0);

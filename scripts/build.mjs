@@ -1,18 +1,20 @@
 // Builds the npm package into pkg/: release wasm, wasm-bindgen (web target), wasm-opt from the
-// binaryen npm package, then the per-runtime entries and the TypeScript declarations.
+// binaryen npm package, then the per-runtime entries (ESM, and the CommonJS ones bundled from them)
+// and the TypeScript declarations.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureNodeModules, ensureRust } from "./setup.mjs";
 import { log, root, run } from "./lib.mjs";
-import { writeDeclarations } from "./declarations.mjs";
 
 const pkg = path.join(root, "pkg");
 const wasmIn = path.join(root, "target/wasm32-unknown-unknown/release/svc_sdk.wasm");
 
 ensureRust();
 ensureNodeModules();
-// esbuild is one of the npm dependencies just installed, so the minifier is loaded after them.
+// esbuild and typescript are npm dependencies just installed, so what uses them is loaded after them.
 const { minifyTree } = await import("./minify.mjs");
+const { writeCommonJs } = await import("./commonjs.mjs");
+const { writeDeclarations } = await import("./declarations.mjs");
 
 log("cargo build --release --target wasm32-unknown-unknown");
 run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "-p", "svc-sdk", "--lib"]);
@@ -80,7 +82,13 @@ export * from "./api.js";
 import "./workerd.js";
 export { SvcLimiter, durableObjectStore } from "${cloudflare}";
 `,
-  "web.js": `// Browser, Deno and bundler entry: the wasm is fetched next to this file.
+  "deno.js": `// Deno entry: the wasm is imported as a module (source phase), so no read permission is needed.
+import source wasmModule from "./svc_sdk_bg.wasm";
+import { initSync } from "./svc_sdk.js";
+initSync({ module: wasmModule });
+export * from "./api.js";
+`,
+  "web.js": `// Browser and bundler entry: the wasm is fetched next to this file.
 import init from "./svc_sdk.js";
 await init({ module_or_path: new URL("./svc_sdk_bg.wasm", import.meta.url) });
 export * from "./api.js";
@@ -88,7 +96,8 @@ export * from "./api.js";
 };
 for (const [name, text] of Object.entries(entries)) writeFileSync(path.join(pkg, name), text);
 
-writeDeclarations(pkg, snippet, ops, regions, built.__types ? built.__types() : {});
+writeDeclarations(pkg, ops, built.__types ? built.__types() : {});
 rmSync(path.join(pkg, ".gitignore"), { force: true });
 minifyTree(pkg);
+await writeCommonJs(pkg);
 log(`pkg/ written: wasm ${statSync(wasm).size} bytes, glue ${statSync(path.join(pkg, "svc_sdk.js")).size} bytes`);

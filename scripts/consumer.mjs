@@ -1,7 +1,8 @@
 // Packs the built package with `npm pack` and installs the tarball into a fresh consumer
 // project (.tmp/consumer), exactly as a user installs it; the JS tests are copied in beside it.
 // The consumer also depends on `redis`, svc-sdk's optional peer dependency, as a user who wants it
-// adds it (`npm install redis`), at the version pinned in our devDependencies (so from npm's cache).
+// adds it (`npm install redis`), and has the global types of a TypeScript user (Node's, Cloudflare's),
+// each at the version pinned in our devDependencies (so from npm's cache).
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root, run } from "./lib.mjs";
@@ -14,11 +15,13 @@ export function packAndInstall() {
   mkdirSync(consumer, { recursive: true });
   run("npm", ["pack", "--silent", "--pack-destination", tmp], { stdio: ["ignore", "ignore", "inherit"] });
   const tarball = readdirSync(tmp).find((f) => f.endsWith(".tgz"));
-  const { devDependencies } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
-  const dependencies = { "svc-sdk": `file:../${tarball}`, redis: devDependencies.redis };
+  const pinned = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).devDependencies;
+  const ours = (...names) => Object.fromEntries(names.map((n) => [n, pinned[n]]));
+  const dependencies = { "svc-sdk": `file:../${tarball}`, ...ours("redis") };
+  const devDependencies = ours("@types/node", "@cloudflare/workers-types");
   writeFileSync(
     path.join(consumer, "package.json"),
-    JSON.stringify({ name: "svc-sdk-consumer", private: true, type: "module", dependencies }, null, 2),
+    JSON.stringify({ name: "svc-sdk-consumer", private: true, type: "module", dependencies, devDependencies }, null, 2),
   );
   run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: consumer });
   cpSync(path.join(root, "tests/js"), consumer, { recursive: true });

@@ -4,7 +4,7 @@ import path from "node:path";
 import { transformSync } from "esbuild";
 
 export function minifyText(code) {
-  return transformSync(code, { minify: true, keepNames: true, format: "esm", target: "es2022", legalComments: "none" }).code;
+  return transformSync(code, { minify: true, keepNames: true, format: "esm", target: "es2022", supported: { "import-source": true }, legalComments: "none" }).code;
 }
 
 /** Every .js file under `dir`, minified where it lies. */

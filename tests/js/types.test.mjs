@@ -1,41 +1,79 @@
-// The package's declarations, as a TypeScript user meets them: tsc --strict --noEmit on a user file
-// whose @ts-expect-error lines prove that wrong enum values and missing fields do not compile.
+// The package's declarations as TypeScript users meet them: tests/types/consumer.ts compiled by
+// tsc --strict with skipLibCheck: false in one project per module system (node16 CommonJS,
+// nodenext ESM, bundler, node10) and per set of global types (Node's alone, the DOM's,
+// Cloudflare's), and checked by `deno check`; every @ts-expect-error line must be an error. The
+// projects with a worker's global types (the DOM's or Cloudflare's) compile tests/types/cloudflare.ts
+// too. They run in parallel.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { cpSync, writeFileSync, readFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { operations } from "svc-sdk";
+import { pathToFileURL } from "node:url";
+import * as sdk from "svc-sdk";
 
 const root = process.env.SVC_ROOT;
-const dir = process.cwd();
+const consumer = process.cwd();
+const h = await import(pathToFileURL(path.join(root, "tests/runtimes/harness.mjs")));
+const dts = readFileSync(path.join(consumer, "node_modules/svc-sdk/pkg/index.d.ts"), "utf8");
 
-test("the declarations type-check a strict user file; wrong values do not compile", () => {
-  cpSync(path.join(root, "tests/types/consumer.ts"), path.join(dir, "consumer.ts"));
-  writeFileSync(
-    path.join(dir, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        noEmit: true,
-        target: "ES2022",
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        lib: ["ES2022", "DOM", "DOM.Iterable"],
-        types: [],
-        skipLibCheck: false,
-      },
-      files: ["consumer.ts"],
+const NODE = { lib: ["ES2022"], types: ["node"] };
+const DOM = { lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] };
+const WORKERS = { lib: ["ES2022"], types: ["@cloudflare/workers-types"] };
+const BOTH = ["consumer.ts", "cloudflare.ts"];
+
+const projects = [
+  { name: "node16-cjs", type: "commonjs", options: { module: "Node16", moduleResolution: "Node16", ...NODE } },
+  { name: "nodenext-esm", type: "module", options: { module: "NodeNext", moduleResolution: "NodeNext", ...NODE } },
+  { name: "bundler-dom", type: "module", options: { module: "ESNext", moduleResolution: "Bundler", ...DOM }, files: BOTH },
+  { name: "node10-dom", type: "commonjs", options: { module: "CommonJS", moduleResolution: "Node10", ...DOM }, files: BOTH },
+  { name: "workerd", type: "module", options: { module: "ESNext", moduleResolution: "Bundler", customConditions: ["workerd"], ...WORKERS }, files: BOTH },
+];
+
+/** A fresh project <consumer>/types-<name>/ (inside the consumer, so that "svc-sdk" resolves to the installed package). */
+function project(name, files, extra) {
+  const dir = path.join(consumer, `types-${name}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const f of files) cpSync(path.join(root, "tests/types", f), path.join(dir, f));
+  for (const [f, json] of Object.entries(extra)) writeFileSync(path.join(dir, f), JSON.stringify(json, null, 2));
+  return dir;
+}
+
+async function check(label, cmd, args, cwd, env = h.toolEnv()) {
+  const r = await h.runChild(cmd, args, { cwd, env, timeoutMs: 110_000, label });
+  assert.equal(r.code, 0, `${label} failed:\n${r.stdout}${r.stderr}`);
+}
+
+test("the declarations compile, strict and with skipLibCheck: false, everywhere; wrong values do not", { timeout: 120_000 }, async (t) => {
+  const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+  const runs = projects.map(({ name, type, options, files = ["consumer.ts"] }) =>
+    t.test(name, async () => {
+      const compilerOptions = { strict: true, noImplicitOverride: true, noEmit: true, target: "ES2022", skipLibCheck: false, ...options };
+      const dir = project(name, files, { "package.json": { private: true, type }, "tsconfig.json": { compilerOptions, files } });
+      await check(`tsc (${name})`, process.execPath, [tsc, "-p", "tsconfig.json"], dir);
     }),
   );
-  const tsc = path.join(root, "node_modules/typescript/bin/tsc");
-  const r = spawnSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: dir, encoding: "utf8", timeout: 120_000 });
-  assert.equal(r.status, 0, `tsc failed:\n${r.stdout}${r.stderr}`);
+  runs.push(
+    t.test("deno check", async () => {
+      const dir = project("deno", ["consumer.ts"], { "deno.json": { nodeModulesDir: "manual" } });
+      const env = h.toolEnv({ DENO_DIR: path.join(consumer, ".deno"), DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1", NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/" });
+      await check("deno check", h.bin("deno"), ["check", "consumer.ts"], dir, env);
+    }),
+  );
+  await Promise.all(runs);
+});
+
+test("the types declare the package's exports and nothing of the wasm glue", () => {
+  assert.ok(!/^export (\*|\{|type \*)/m.test(dts), "no re-export: every type is declared here");
+  const values = [...dts.matchAll(/^export declare (?:const|function|class) (\w+)/gm)].map((m) => m[1]);
+  assert.deepEqual([...new Set(values)].sort(), Object.keys(sdk).sort());
+  const types = [...dts.matchAll(/^export (?:type|interface) (\w+)/gm)].map((m) => m[1]);
+  const glue = types.filter((n) => n.startsWith("__") || ["InitInput", "InitOutput", "SyncInitInput"].includes(n));
+  assert.deepEqual(glue, []);
 });
 
 test("no operation of the Client is typed any", () => {
-  const dts = readFileSync(path.join(dir, "node_modules/svc-sdk/pkg/index.d.ts"), "utf8");
   const client = dts.slice(dts.indexOf("export declare class Client"), dts.indexOf("export declare function operations"));
   assert.ok(!/\bany\b/.test(client), "the Client declaration mentions any");
-  assert.equal((client.match(/\): Promise</g) ?? []).length, operations().length + 2, "one method per operation, prepare and request");
+  assert.equal((client.match(/\): APIPromise</g) ?? []).length, sdk.operations().length + 1, "one method per operation, and request");
 });

@@ -1,5 +1,7 @@
 // A user's TypeScript file: it must compile under --strict, and each @ts-expect-error line must
 // be an error (tsc fails on an unused @ts-expect-error), so wrong values are caught at compile time.
+// It is compiled as CommonJS and as ESM, under every module resolution, with Node's, the DOM's,
+// Cloudflare's and Deno's global types (tests/js/types.test.mjs).
 import {
   Client,
   SvcError,
@@ -15,6 +17,7 @@ import {
   type RateLimitState,
   type WatchChannel,
 } from "svc-sdk";
+import { redisStore } from "svc-sdk/redis";
 
 const client = new Client({ accessToken: async () => "token", organizationId: "10234695", region: "eu", plan: "premium" });
 
@@ -22,6 +25,23 @@ const client = new Client({ accessToken: async () => "token", organizationId: "1
 new Client({ accessToken: 5, organizationId: "1" });
 // @ts-expect-error: not a region
 new Client({ accessToken: "t", region: "mars" });
+
+const watched = new Client({
+  accessToken: "t",
+  logLevel: "debug",
+  logger: console,
+  onRequest: ({ operationId, method, url, attempt }) => void [operationId, method, url, attempt],
+  onResponse: (info) => {
+    const took: number = info.durationMs;
+    const status: number = info.status;
+    void [took, status, info.operationId];
+  },
+  rateLimit: { store: redisStore({ url: "redis://127.0.0.1:6379" }) },
+});
+// @ts-expect-error: not a log level
+new Client({ accessToken: "t", logLevel: "verbose" });
+// @ts-expect-error: a logger has all four levels
+new Client({ accessToken: "t", logger: { error() {} } });
 
 const asset: FixedAssetInput = {
   asset_name: "Laptop",
@@ -58,6 +78,8 @@ export async function run(): Promise<void> {
   await client.createTask("p1", { task_nam: "Design" });
   // @ts-expect-error: path parameters are strings
   await client.getTask(1, "t1");
+  // @ts-expect-error: a response names its known fields only (the others are kept at run time)
+  void created.fixed_assett_id;
 
   const page: Page<FixedAssetListEntry> = await client.listFixedAssets({ per_page: 10, sort_order: "D" });
   for await (const a of page) {
@@ -75,13 +97,24 @@ export async function run(): Promise<void> {
   const done = await client.deleteTask("p1", taskId);
   const message: string = done.message;
 
+  const { data, response } = await watched.getCurrency("982000000567001").withResponse();
+  const currencyCode: string | undefined = data.currency_code;
+  const answered: [number, Record<string, string>, string] = [response.status, response.headers, response.url];
+  const accounts = await client.listAccounts({}, { headers: { "x-request-id": "r1" }, signal: new AbortController().signal });
+  // @ts-expect-error: header values are strings
+  await client.listAccounts({}, { headers: { "x-request-id": 1 } });
+  const paged = await client.listTasks("p1").withResponse();
+  void [currencyCode, answered, accounts.items, paged.data.items];
+
   try {
     await client.listPlans({ filter_by: "PlanStatus.ACTIVE" });
   } catch (e) {
     if (e instanceof SvcError) {
       const kind: "validation" | "api" | "rate_limited" | "unauthorized" | "network" | "timeout" | "aborted" | "decode" | "config" | "verification" = e.kind;
       const issues: Issue[] | undefined = e.issues;
-      void kind, issues;
+      const headers: Record<string, string> | undefined = e.headers;
+      const cause: unknown = e.cause;
+      void kind, issues, headers, cause;
     }
   }
 
@@ -98,6 +131,12 @@ export async function run(): Promise<void> {
   const state: RateLimitState | null = client.rateLimitState();
   const url: string = regions.au;
   const prepared = await client.prepare("getTask", "p1", "t1");
+  await client.prepare("getTask", "p1", "t1", { per_page: 1 });
+  await client.prepare("createFixedAsset", asset);
+  // @ts-expect-error: getTask takes its two path params before its params
+  await client.prepare("getTask", {});
+  // @ts-expect-error: createTask takes its project's id first
+  await client.prepare("createTask", { task_name: "Design" });
   const raw = await client.request("GET", "books", "/journals", { query: { page: 1 } });
   void [id, cost, receipt, watch, message, checked, scopes, state, url, prepared, raw, operations(), sideways, incomplete, badEvent];
 }

@@ -61,7 +61,8 @@ export function mountSignup(root: HTMLElement, client: Client) {
         details([
           ["Organization id", org.organization_id],
           ["Name", org.name],
-          ["Portal", org.portal_name as string | undefined],
+          // Not a field of the Organization model: the answer keeps it as an unknown field.
+          ["Portal", (org as Record<string, unknown>).portal_name as string | undefined],
           ["Currency", org.currency_code],
           ["Time zone", org.time_zone],
         ]),

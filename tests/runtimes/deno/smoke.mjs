@@ -1,6 +1,7 @@
-// Deno host: `deno run -A smoke.mjs <apiDomain> <accessToken> <organizationId>` inside the consumer
-// project. deno.json sets "nodeModulesDir": "manual", so "svc-sdk" resolves from the consumer's
-// node_modules (npm install), with the package's `deno` export condition. Prints one JSON line.
+// Deno host: `deno run --allow-net=127.0.0.1 smoke.mjs <apiDomain> <accessToken> <organizationId>`
+// inside the consumer project. deno.json sets "nodeModulesDir": "manual", so "svc-sdk" resolves
+// from the consumer's node_modules (npm install), with the package's `deno` export condition.
+// Prints one JSON line.
 import { smoke } from "../scenario.mjs";
 
 const [apiDomain, accessToken, organizationId] = Deno.args;

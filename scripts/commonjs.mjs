@@ -1,0 +1,39 @@
+// The CommonJS entries, bundled by esbuild from the ESM ones after they are written: pkg/node.cjs
+// from pkg/node.js (the wasm read from disk next to the file, instantiated synchronously), and
+// pkg/redis.cjs from pkg/redis.js on node.cjs's SvcError, so that `instanceof` holds between
+// require("svc-sdk") and require("svc-sdk/redis"). The ESM and the CommonJS entries are two
+// instances of the SDK, each with its own wasm and its own SvcError.
+import path from "node:path";
+import { build } from "esbuild";
+
+// wasm-bindgen's glue names the snippet once per imported group: the same module under one key.
+const common = {
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  minify: true,
+  keepNames: true,
+  legalComments: "none",
+  logLevel: "warning",
+  logOverride: { "duplicate-object-key": "silent" },
+};
+
+/** The module URL of the bundle, where the ESM sources read import.meta.url. */
+const moduleUrl = {
+  define: { "import.meta.url": "__svcModuleUrl" },
+  banner: { js: 'var __svcModuleUrl=require("node:url").pathToFileURL(__filename).href;' },
+};
+
+/** Resolves the snippet's runtime.js (SvcError) to node.cjs, which re-exports the very class. */
+const sharedRuntime = {
+  name: "svc-sdk-shared-runtime",
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)runtime\.js$/ }, () => ({ path: "./node.cjs", external: true }));
+  },
+};
+
+export async function writeCommonJs(pkg) {
+  await build({ ...common, ...moduleUrl, entryPoints: [path.join(pkg, "node.js")], outfile: path.join(pkg, "node.cjs") });
+  await build({ ...common, entryPoints: [path.join(pkg, "redis.js")], outfile: path.join(pkg, "redis.cjs"), external: ["redis"], plugins: [sharedRuntime] });
+}
