@@ -35,10 +35,17 @@ let site;
 let siteUrl;
 let browser;
 let buildMs;
+/** What the page's own origin got under /api: a client with apiDomain "/api" calls there. */
+const apiSeen = [];
 
 function serveStatic(dir) {
   const srv = http.createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url, "http://127.0.0.1").pathname);
+    if (pathname.startsWith("/api/")) {
+      apiSeen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
+      res.setHeader("content-type", "application/json");
+      return res.end(JSON.stringify({ code: 0, message: "answered by the page's origin" }));
+    }
     const file = path.join(dir, pathname === "/" ? "index.html" : pathname);
     if (!file.startsWith(dir + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
       res.statusCode = 404;
@@ -107,5 +114,7 @@ test("Chromium (Vite build): import by name, one call, a caught SvcError, still 
   assert.match(report.runtime.userAgent, /Chrome\//);
   h.checkScenario(report, server, TOKEN);
   assert.ok(server.requests.every((r) => r.headers.origin === siteUrl), "the calls came from the page");
+  assert.deepEqual(report.relative, { status: 200, url: `${siteUrl}/api/books/v3/chartofaccounts`, message: "answered by the page's origin" });
+  assert.deepEqual(apiSeen, [{ method: "GET", url: "/api/books/v3/chartofaccounts", authorization: undefined }], "apiDomain \"/api\" resolved against the page's origin");
   console.log(`${report.runtime.userAgent.match(/Chrome\/[\d.]+/)[0]}: vite build ${buildMs} ms, page ${Math.round(performance.now() - started)} ms`);
 });

@@ -1,10 +1,14 @@
-// Browser host, built by Vite: the page reads ?api=&token=&org=, runs the scenario and writes the
+// Browser host, built by Vite: the page reads ?api=&token=&org=, runs the scenario and one call through apiDomain "/api", and writes the
 // report into the DOM (#result, and body[data-status] once done).
+import { Client } from "svc-sdk";
 import { smoke } from "../scenario.mjs";
 
 const q = new URLSearchParams(location.search);
 const report = await smoke({ apiDomain: q.get("api"), accessToken: q.get("token"), organizationId: q.get("org") });
 report.runtime = { name: "browser", userAgent: navigator.userAgent };
+// A client behind a same-origin proxy: apiDomain "/api" resolves against the page's origin.
+const { data, response } = await new Client({ apiDomain: "/api" }).request("GET", "books", "/chartofaccounts").withResponse();
+report.relative = { status: response.status, url: response.url, message: data.message };
 document.getElementById("result").textContent = JSON.stringify(report, null, 2);
 document.getElementById("title").textContent = `svc-sdk smoke in the browser: ${report.ok ? "passed" : "failed"}`;
 document.body.dataset.status = report.ok ? "passed" : "failed";
