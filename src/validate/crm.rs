@@ -128,9 +128,10 @@ pub(super) fn expiry_within_a_week(channel: &Obj, ctx: &mut Ctx) {
     let Some(secs) = parse_timestamp(s) else {
         return;
     };
+    // Whole seconds, as the field is written: both bounds read with one precision.
     let at = secs.saturating_mul(1000);
     let earliest = ctx.now_ms.div_euclid(1000) * 1000;
-    let latest = ctx.now_ms.saturating_add(WEEK_MS);
+    let latest = ctx.now_ms.saturating_add(WEEK_MS).div_euclid(1000) * 1000;
     if at < earliest || at > latest {
         let (min, max) = (iso_utc(earliest), iso_utc(latest));
         ctx.push_at(
@@ -478,6 +479,24 @@ mod tests {
             IssueCode::OutOfRange,
             range,
         );
+    }
+
+    #[test]
+    fn the_bounds_of_channel_expiry_are_whole_seconds_when_now_is_not() {
+        let params = with("channel_expiry", json!("2024-05-08T10:40:01Z"));
+        let found = issues_at(&UPDATE_NOTIFICATION_CHANNELS, &params, NOW + 930);
+        let range = json!({"minimum": NOW_ISO, "maximum": WEEK_ISO});
+        expect_one(
+            &found,
+            at(&[json!("channel_expiry")]),
+            IssueCode::OutOfRange,
+            range,
+        );
+        assert!(found[0]
+            .message
+            .ends_with("one week from now (2024-05-08T10:40:00Z)"));
+        let last = with("channel_expiry", json!(WEEK_ISO));
+        expect_none(&issues_at(&UPDATE_NOTIFICATION_CHANNELS, &last, NOW + 930));
     }
 
     #[test]
