@@ -43,11 +43,13 @@ after(async () => {
 
 const open = (view) => openView(browser, app, view);
 
-test("sign-up: portal_name feedback as the user types, then the new organization", { timeout: 30_000 }, async () => {
+test("sign-up: portal_name feedback once the field is left, then as the user types; then the new organization", { timeout: 30_000 }, async () => {
   const started = performance.now();
   const { page, done } = await open("signup");
   const portal = page.locator("#org-portal");
   await portal.pressSequentially("ab-c", { delay: 15 });
+  assert.equal(await messages(page, "portal_name").count(), 0, "quiet while the field is being typed for the first time");
+  await portal.blur();
   await messages(page, "portal_name").first().waitFor(WAIT);
   const shown = await messages(page, "portal_name").allTextContents();
   assert.ok(shown.some((m) => /at least 5/.test(m)), `too short: ${shown}`);
@@ -108,6 +110,7 @@ test("fixed asset: pickers from the service, the percentage only for declining m
   await percentage.waitFor({ state: "visible", ...WAIT });
 
   await page.fill("#fa-percentage", "150");
+  await page.locator("#fa-percentage").blur();
   await messages(page, "depreciation_percentage").first().waitFor(WAIT);
   assert.match((await messages(page, "depreciation_percentage").allTextContents()).join(" "), /between 0 and 100/);
   await shot(page, "asset-invalid");
@@ -167,6 +170,7 @@ test("notification channel: 11 condition fields are refused (too_many), 10 are s
     return new Date(t - new Date(t).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
   });
   await expiry.fill(eightDays);
+  await expiry.blur();
   await messages(page, "watch.0.channel_expiry").first().waitFor(WAIT);
   assert.match(await messages(page, "watch.0.channel_expiry").first().getAttribute("data-code"), /out_of_range/);
   await expiry.fill(kept);
@@ -196,7 +200,7 @@ test("notification channel: 11 condition fields are refused (too_many), 10 are s
   await page.click("#channel-form button[type=submit]");
   await page.waitForSelector("#view-channel[data-outcome=refused]", WAIT);
   assert.match(await tooMany.textContent(), /at most 10 fields/);
-  assert.match(await page.locator("#channel-status").textContent(), /Not sent/);
+  assert.match(await page.locator("#channel-summary").textContent(), /Not sent: 1 problem to fix/);
   assert.equal(await page.locator("#channel-result").isHidden(), true);
   await shot(page, "channel-refused");
   assert.equal(await received(), before, "the refused channel never reached the service");
