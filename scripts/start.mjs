@@ -12,8 +12,6 @@ import { log, root, run } from "./lib.mjs";
 
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
 const WWW_PORT = Number(process.env.WWW_PORT ?? 5173);
-const TOKEN = "dev-token"; // the sandbox's default token (every scope); it stays in this process
-const ORG = "10234695"; // the sandbox's seeded organization
 const www = path.join(root, "www");
 const dist = path.join(www, "dist");
 
@@ -78,27 +76,24 @@ const sandboxUrl = await new Promise((resolve, reject) => {
 });
 
 // The app's server and the demo data import "svc-sdk" from www/node_modules, as the app does.
-const { startServer } = await import(pathToFileURL(path.join(www, "server.mjs")));
-const { seedFixedAssets } = await import(pathToFileURL(path.join(www, "demo-data.mjs")));
-const seeded = await seedFixedAssets({ apiDomain: sandboxUrl, accessToken: TOKEN, organizationId: ORG });
+const { serveDemo, SANDBOX_TOKEN, SANDBOX_ORG } = await import(pathToFileURL(path.join(www, "demo.mjs")));
 
 let server;
 try {
-  server = await startServer({
+  server = await serveDemo({
     dist,
-    apiDomain: sandboxUrl,
-    accessToken: TOKEN,
-    organizationId: ORG,
+    sandboxUrl,
     port: WWW_PORT,
     onApi: ({ method, path: p, status, ms }) => log(`${method} ${p} -> ${status}${ms === undefined ? "" : ` (${ms} ms)`}`),
   });
 } catch (e) {
-  console.error(`[svc-sdk] the demo app could not listen on 127.0.0.1:${WWW_PORT} (${e.code ?? e.message}); try WWW_PORT=...`);
+  const hint = e.code === "EADDRINUSE" ? `127.0.0.1:${WWW_PORT} is taken; try WWW_PORT=...` : e.code ?? e.message;
+  console.error(`[svc-sdk] the demo app could not start (${hint})`);
   sandbox.stdin.end();
   process.exit(1);
 }
 
-console.log(`sandbox:  ${sandboxUrl}  (token ${TOKEN}, organization ${ORG}, ${seeded.length} demo fixed assets)`);
+console.log(`sandbox:  ${sandboxUrl}  (token ${SANDBOX_TOKEN}, organization ${SANDBOX_ORG}, ${server.seeded.length} demo fixed assets)`);
 console.log(`demo app: ${server.url}/  (the proxy at ${server.url}/api adds the token; the browser never sees it)`);
 console.log("Ctrl-C stops both.");
 

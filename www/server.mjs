@@ -1,6 +1,6 @@
 // The demo app's server: the built app (Vite's output) and, on the same origin, the svc-sdk edge
 // proxy at /api, which adds the token and the organization, so the browser never holds either.
-// Binds 127.0.0.1. Used by `npm start` (scripts/start.mjs) and by tests/js/e2e.test.mjs.
+// Binds 127.0.0.1. Started by demo.mjs, for `npm start` (scripts/start.mjs) and the browser tests.
 //
 //   node www/server.mjs            (after a Vite build into www/dist)
 //   env: SVC_API_DOMAIN (default http://127.0.0.1:8787), SVC_TOKEN (default dev-token),

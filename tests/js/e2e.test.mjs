@@ -1,141 +1,55 @@
-// End to end: the demo app of www/ (copied into the consumer project, so "svc-sdk" resolves from the
-// installed tarball) is built with Vite, served by www/server.mjs with the svc-sdk proxy at /api in
-// front of a sandbox, and driven in Debian's Chromium with playwright-core. Every request of the page
-// stays on its own origin and carries no token. Screenshots go to test-output/e2e-*.png.
+// End to end: the demo app of www/, served as `npm start` serves it (support/demo-app.mjs: copied into
+// the consumer project, so "svc-sdk" resolves from the installed tarball, built with Vite, served by
+// www/server.mjs with the svc-sdk proxy at /api in front of a seeded sandbox), driven in Debian's
+// Chromium with playwright-core. Every request of the page stays on its own origin and carries no
+// token. Screenshots go to test-output/e2e-*.png.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "svc-sdk";
-import { startSandbox } from "./support/sandbox.mjs";
+import { WAIT, launchChromium, messages, noMessage, openView, screenshot, startDemoApp } from "./support/demo-app.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
-const { chromium } = await import(pathToFileURL(path.join(h.root, "node_modules/playwright-core/index.mjs")));
+const shot = (page, name) => screenshot(page, `e2e-${name}`);
 
-const TOKEN = "dev-token"; // the sandbox's default token: the proxy holds it, the page must never see it
-const ORG = "10234695";
-const SEEDED = 7;
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  // No host name resolves: nothing but the loopback addresses can be reached.
-  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-];
-const shots = h.ensureDir(path.join(h.root, "test-output"));
-const shot = (page, name) => page.screenshot({ path: path.join(shots, `e2e-${name}.png`), fullPage: true, timeout: 10_000 });
-const WAIT = { timeout: 10_000 };
-
-let sandbox;
-let appDir;
 let app;
+let appDir;
+let sandbox;
 let browser;
 let direct; // a server-side client straight to the sandbox, to check what the page did
 const timings = {};
 
 before(async () => {
   const started = performance.now();
-  // The app's sources, as a user's project holds them, inside the consumer project.
-  const src = path.join(h.root, "www");
-  appDir = path.join(consumer, "e2e-www");
-  rmSync(appDir, { recursive: true, force: true });
-  cpSync(src, appDir, {
-    recursive: true,
-    filter: (p) => !/^(node_modules|dist|package-lock\.json)(\/|$)/.test(path.relative(src, p)),
-  });
-  const dist = path.join(appDir, "dist");
-  // The sandbox starts while Vite builds; after() stops it whatever happens here.
-  const starting = startSandbox(["--no-rate-limit"]).then((sb) => (sandbox = sb));
-  const build = await h.runChild(h.bin("vite"), ["build", appDir, "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"], {
-    cwd: consumer,
-    env: h.toolEnv(),
-    timeoutMs: 60_000,
-    label: "vite build",
-  });
-  await starting;
-  assert.equal(build.code, 0, build.output);
-  timings.viteBuildMs = build.ms;
+  app = await startDemoApp(consumer, "e2e");
+  ({ appDir, sandbox } = app);
+  timings.viteBuildMs = app.buildMs;
   // The bundled wasm is the installed package's.
-  const wasm = readdirSync(path.join(dist, "assets")).find((f) => f.endsWith(".wasm"));
-  assert.ok(readFileSync(path.join(dist, "assets", wasm)).equals(readFileSync(path.join(consumer, "node_modules/svc-sdk/pkg/svc_sdk_bg.wasm"))), "the app bundles the installed svc-sdk");
-
-  const { startServer } = await import(pathToFileURL(path.join(appDir, "server.mjs")));
-  const { seedFixedAssets } = await import(pathToFileURL(path.join(appDir, "demo-data.mjs")));
-  await seedFixedAssets({ apiDomain: sandbox.url, accessToken: TOKEN, organizationId: ORG, count: SEEDED });
-  app = await startServer({ dist, apiDomain: sandbox.url, accessToken: TOKEN, organizationId: ORG, port: 0 });
-  direct = new Client({ apiDomain: sandbox.url, accessToken: TOKEN, organizationId: ORG, maxRetries: 0 });
-
-  const state = h.ensureDir(path.join(consumer, "e2e-state"));
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: CHROMIUM_ARGS,
-    timeout: 30_000,
-    env: h.toolEnv({ XDG_CONFIG_HOME: h.ensureDir(path.join(state, "config")), XDG_CACHE_HOME: h.ensureDir(path.join(state, "cache")) }),
-  });
+  const wasm = readdirSync(path.join(app.dist, "assets")).find((f) => f.endsWith(".wasm"));
+  assert.ok(readFileSync(path.join(app.dist, "assets", wasm)).equals(readFileSync(path.join(consumer, "node_modules/svc-sdk/pkg/svc_sdk_bg.wasm"))), "the app bundles the installed svc-sdk");
+  direct = new Client({ apiDomain: sandbox.url, accessToken: app.token, organizationId: app.org, maxRetries: 0 });
+  browser = await launchChromium(h.ensureDir(path.join(consumer, "e2e-state")));
   timings.setupMs = Math.round(performance.now() - started);
 }, { timeout: 90_000 });
 
 after(async () => {
   await h.withTimeout(browser?.close() ?? Promise.resolve(), 10_000, "closing Chromium").catch(() => {});
-  await h.withTimeout(app?.close() ?? Promise.resolve(), 5_000, "closing the app server").catch(() => {});
-  await sandbox?.close();
+  await app?.close();
   console.log(`e2e timings: ${JSON.stringify(timings)}`);
 });
 
-/** A fresh page at the app's view; it records what would betray a leak or a broken page. */
-async function open(view) {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  page.setDefaultTimeout(10_000);
-  const problems = [];
-  const bodies = [];
-  page.on("console", (m) => m.type() === "error" && problems.push(`console.error: ${m.text()}`));
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("requestfailed", (r) => problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
-  page.on("request", (r) => {
-    if (!r.url().startsWith(app.url + "/")) problems.push(`a request left the origin: ${r.url()}`);
-    const auth = Object.keys(r.headers()).find((k) => k.toLowerCase() === "authorization");
-    if (auth) problems.push(`a request carried ${auth}: ${r.url()}`);
-  });
-  page.on("response", (r) => {
-    if (!new URL(r.url()).pathname.startsWith("/api/")) return;
-    bodies.push(
-      r.text().then(
-        (text) => {
-          if (text.includes(TOKEN) || JSON.stringify(r.headers()).includes(TOKEN)) problems.push(`the token reached the page: ${r.url()}`);
-        },
-        () => {},
-      ),
-    );
-  });
-  await page.goto(`${app.url}/#${view}`, { timeout: 15_000 });
-  await page.waitForSelector("body[data-ready]", WAIT);
-  return {
-    page,
-    async done() {
-      await Promise.all(bodies);
-      await page.close();
-      assert.deepEqual(problems, [], "no page errors, every request on the page's origin, no token in the page");
-      return bodies.length;
-    },
-  };
-}
+const open = (view) => openView(browser, app, view);
 
-const messages = (page, key) => page.locator(`[data-msg-for="${key}"] > .msg`);
-const noMessage = (page, key) => page.waitForFunction((k) => !document.querySelector(`[data-msg-for="${k}"] > .msg`), key, WAIT);
-
-test("sign-up: portal_name feedback as the user types, then the new organization", { timeout: 30_000 }, async () => {
+test("sign-up: portal_name feedback once the field is left, then as the user types; then the new organization", { timeout: 30_000 }, async () => {
   const started = performance.now();
   const { page, done } = await open("signup");
   const portal = page.locator("#org-portal");
   await portal.pressSequentially("ab-c", { delay: 15 });
+  assert.equal(await messages(page, "portal_name").count(), 0, "quiet while the field is being typed for the first time");
+  await portal.blur();
   await messages(page, "portal_name").first().waitFor(WAIT);
   const shown = await messages(page, "portal_name").allTextContents();
   assert.ok(shown.some((m) => /at least 5/.test(m)), `too short: ${shown}`);
@@ -196,6 +110,7 @@ test("fixed asset: pickers from the service, the percentage only for declining m
   await percentage.waitFor({ state: "visible", ...WAIT });
 
   await page.fill("#fa-percentage", "150");
+  await page.locator("#fa-percentage").blur();
   await messages(page, "depreciation_percentage").first().waitFor(WAIT);
   assert.match((await messages(page, "depreciation_percentage").allTextContents()).join(" "), /between 0 and 100/);
   await shot(page, "asset-invalid");
@@ -255,6 +170,7 @@ test("notification channel: 11 condition fields are refused (too_many), 10 are s
     return new Date(t - new Date(t).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
   });
   await expiry.fill(eightDays);
+  await expiry.blur();
   await messages(page, "watch.0.channel_expiry").first().waitFor(WAIT);
   assert.match(await messages(page, "watch.0.channel_expiry").first().getAttribute("data-code"), /out_of_range/);
   await expiry.fill(kept);
@@ -284,7 +200,7 @@ test("notification channel: 11 condition fields are refused (too_many), 10 are s
   await page.click("#channel-form button[type=submit]");
   await page.waitForSelector("#view-channel[data-outcome=refused]", WAIT);
   assert.match(await tooMany.textContent(), /at most 10 fields/);
-  assert.match(await page.locator("#channel-status").textContent(), /Not sent/);
+  assert.match(await page.locator("#channel-summary").textContent(), /Not sent: 1 problem to fix/);
   assert.equal(await page.locator("#channel-result").isHidden(), true);
   await shot(page, "channel-refused");
   assert.equal(await received(), before, "the refused channel never reached the service");

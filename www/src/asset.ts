@@ -1,7 +1,10 @@
 // New fixed asset: type and account pickers filled from the service, the percentage shown only for
 // declining methods (the rules refuse it with straight_line), checked with validate() as the user goes.
 import { validate, type AccountListEntry, type Client, type FixedAssetInput, type FixedAssetType } from "svc-sdk";
-import { Touched, details, el, focusFirstInvalid, showError, showIssues } from "./issues.ts";
+import { details, el } from "./dom.ts";
+import { reportFailure, showError } from "./issues.ts";
+import { liveForm } from "./live.ts";
+import { requestNote } from "./sent.ts";
 
 const NUMBERS = new Set(["asset_cost", "depreciation_percentage", "total_life", "salvage_value"]);
 /** Fields a fixed asset type carries defaults for. */
@@ -13,11 +16,13 @@ const today = () => new Date().toISOString().slice(0, 10);
 export function mountAsset(root: HTMLElement, client: Client) {
   const form = root.querySelector<HTMLFormElement>("#asset-form")!;
   const result = root.querySelector<HTMLElement>("#asset-result")!;
+  const summary = root.querySelector<HTMLElement>("#asset-summary")!;
   const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
   const control = (name: string) => form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement;
   const method = control("depreciation_method") as HTMLSelectElement;
   const percentageField = form.querySelector<HTMLElement>("#fa-percentage-field")!;
-  const touched = new Touched();
+  /** The fields the user has set themselves: a type's defaults leave them alone. */
+  const edited = new Set<string>();
   let types: FixedAssetType[] = [];
   let loaded: Promise<void> | undefined;
 
@@ -33,12 +38,12 @@ export function mountAsset(root: HTMLElement, client: Client) {
     return out as unknown as FixedAssetInput;
   }
 
-  function check() {
+  function issues() {
     const r = validate("createFixedAsset", params());
-    const issues = r.ok ? [] : r.issues;
-    showIssues(form, issues, (k) => touched.has(k));
-    return issues;
+    return r.ok ? [] : r.issues;
   }
+  const note = requestNote(root.querySelector<HTMLElement>("#asset-sent")!, 'client.prepare("createFixedAsset", params)', () => client.prepare("createFixedAsset", params()));
+  const live = liveForm(form, summary, issues, note.update);
 
   function syncPercentage() {
     percentageField.hidden = !isDeclining(method.value);
@@ -50,7 +55,7 @@ export function mountAsset(root: HTMLElement, client: Client) {
     if (!type) return;
     for (const name of FROM_TYPE) {
       const value = type[name];
-      if (value === undefined || value === null || touched.has(name)) continue;
+      if (value === undefined || value === null || edited.has(name)) continue;
       control(name).value = String(value);
     }
     syncPercentage();
@@ -92,30 +97,28 @@ export function mountAsset(root: HTMLElement, client: Client) {
       typeSelect.replaceChildren(new Option("Choose a type", ""), ...types.map((t) => new Option(t.fixed_asset_type_name ?? t.fixed_asset_type_id, t.fixed_asset_type_id)));
       fillAccounts(accounts);
       form.dataset.loaded = "true";
+      live.refresh();
     } catch (e) {
       typeSelect.replaceChildren(new Option("Could not load the types", ""));
       showError(form, e);
     }
   }
 
-  form.addEventListener("input", (ev) => {
-    const t = ev.target as HTMLElement;
-    if (t.dataset.key) touched.add(t.dataset.key);
-    if (t === method) syncPercentage();
-    if (t.dataset.key === "fixed_asset_type_id") applyType((t as HTMLSelectElement).value);
-    check();
-  });
-  form.addEventListener("change", (ev) => {
-    // Date pickers and selects report some changes as change only.
-    const t = ev.target as HTMLElement;
-    if (t.dataset.key) touched.add(t.dataset.key);
-    check();
-  });
+  // Capture: the type's defaults and the percentage's visibility are in place before the form checks itself.
+  form.addEventListener(
+    "input",
+    (ev) => {
+      const t = ev.target as HTMLElement;
+      if (t.dataset.key) edited.add(t.dataset.key);
+      if (t === method) syncPercentage();
+      if (t.dataset.key === "fixed_asset_type_id") applyType((t as HTMLSelectElement).value);
+    },
+    { capture: true },
+  );
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    touched.all();
-    if (check().length > 0) return focusFirstInvalid(form);
+    if (!live.attempt()) return;
     button.disabled = true;
     result.hidden = true;
     try {
@@ -134,17 +137,16 @@ export function mountAsset(root: HTMLElement, client: Client) {
       result.dataset.fixedAssetId = asset.fixed_asset_id;
       result.hidden = false;
       for (const name of ["asset_name", "asset_cost", "serial_no", "warranty_expiry_date"]) control(name).value = "";
-      touched.reset();
-      showIssues(form, []);
+      live.reset();
     } catch (e) {
-      showError(form, e);
-      focusFirstInvalid(form);
+      reportFailure(form, summary, e);
     } finally {
       button.disabled = false;
     }
   });
 
   syncPercentage();
+  note.update();
   return {
     show() {
       loaded ??= load();

@@ -1,44 +1,50 @@
-// Puts validation issues next to their fields. A form marks each message slot with
+// Puts validation issues next to their fields, in the form's words. A form marks each message slot with
 // data-msg-for="<path joined by dots>" (e.g. "watch.0.events.1") and each control with the same
 // data-key. An issue goes to the slot of its own path, or else of its nearest parent path, or else to
-// the form's own slot (data-msg-for=""), so no issue is ever dropped.
+// the form's own slot (data-msg-for=""), so no issue is ever dropped. A slot may name its place
+// (data-label, and data-one / data-many for a list); otherwise the control's own label does.
 import { SvcError, type Issue } from "svc-sdk";
+import { el, labelOf, toggleToken } from "./dom.ts";
+import { sentence, type Place } from "./words.ts";
 
 export const keyOf = (path: readonly (string | number)[]): string => path.join(".");
 
-/** Which fields the user has touched; after a submit attempt, every field counts as touched. */
-export class Touched {
-  private keys = new Set<string>();
-  private everything = false;
-  add(key: string): void {
-    this.keys.add(key);
-  }
-  all(): void {
-    this.everything = true;
-  }
-  reset(): void {
-    this.keys.clear();
-    this.everything = false;
-  }
-  /** An issue is shown once its own field, or a field below it, has been touched. */
-  has(key: string): boolean {
-    if (this.everything || this.keys.has(key)) return true;
-    for (const k of this.keys) if (k.startsWith(key + ".")) return true;
-    return false;
-  }
+let slotIds = 0;
+
+function placeOf(root: ParentNode, slot: HTMLElement, issueKey: string): Place {
+  const control = [slot.dataset.msgFor ?? "", issueKey]
+    .map((k) => root.querySelector<HTMLElement>(`[data-key="${CSS.escape(k)}"]`))
+    .find((c) => c !== null);
+  const label = slot.dataset.label ?? (control && labelOf(control)) ?? "This field";
+  const place: Place = { label, one: slot.dataset.one, many: slot.dataset.many };
+  if (control instanceof HTMLInputElement) place.dateOnly = control.type === "date";
+  if (control instanceof HTMLSelectElement) place.choice = (v) => [...control.options].find((o) => o.value === v)?.text ?? v;
+  return place;
 }
 
-/** Shows the issues the filter lets through; returns how many were shown. */
-export function showIssues(root: ParentNode, issues: readonly Issue[], visible: (key: string) => boolean = () => true): number {
+type Line = { code: string; text: string };
+
+/** Changes a slot only when its lines change, so that a live region does not repeat itself. */
+function fill(slot: HTMLElement, lines: Line[]): void {
+  const now = [...slot.children].map((c) => `${(c as HTMLElement).dataset.code}\n${c.textContent}`);
+  if (now.join("\n\n") === lines.map((l) => `${l.code}\n${l.text}`).join("\n\n")) return;
+  slot.replaceChildren(...lines.map((l) => el("div", { className: "msg", textContent: l.text, dataset: { code: l.code } })));
+}
+
+/**
+ * Shows the issues the filter lets through, in words; returns the sentences shown. A control whose
+ * slot holds a message is aria-invalid and described by that slot.
+ */
+export function showIssues(root: ParentNode, issues: readonly Issue[], visible: (key: string) => boolean = () => true): string[] {
   const slots = new Map<string, HTMLElement>();
-  for (const el of root.querySelectorAll<HTMLElement>("[data-msg-for]")) {
-    slots.set(el.dataset.msgFor ?? "", el);
-    el.replaceChildren();
+  for (const slot of root.querySelectorAll<HTMLElement>("[data-msg-for]")) {
+    slot.id ||= `msg-${++slotIds}`;
+    slots.set(slot.dataset.msgFor ?? "", slot);
   }
-  for (const el of root.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
-  let shown = 0;
+  const lines = new Map<HTMLElement, Line[]>([...slots.values()].map((s) => [s, []]));
   for (const issue of issues) {
-    if (!visible(keyOf(issue.path))) continue;
+    const key = keyOf(issue.path);
+    if (!visible(key)) continue;
     const at = [...issue.path];
     let slot = slots.get(keyOf(at));
     while (!slot && at.length > 0) {
@@ -46,26 +52,29 @@ export function showIssues(root: ParentNode, issues: readonly Issue[], visible: 
       slot = slots.get(keyOf(at));
     }
     if (!slot) continue;
-    const line = document.createElement("div");
-    line.className = "msg";
-    line.dataset.code = issue.code;
-    line.textContent = issue.message;
-    slot.append(line);
-    const key = keyOf(at);
-    for (const control of root.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) control.setAttribute("aria-invalid", "true");
-    shown++;
+    // A service's own message (no field) is already words; the rules' issues are worded here.
+    const text = slot.dataset.msgFor === "" && issue.path.length === 0 ? issue.message : sentence(issue, placeOf(root, slot, key));
+    lines.get(slot)!.push({ code: issue.code, text });
+  }
+  const shown: string[] = [];
+  for (const [key, slot] of slots) {
+    const mine = lines.get(slot)!;
+    fill(slot, mine);
+    shown.push(...mine.map((l) => l.text));
+    for (const control of root.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) {
+      if (mine.length > 0) control.setAttribute("aria-invalid", "true");
+      else control.removeAttribute("aria-invalid");
+      toggleToken(control, "aria-describedby", slot.id, mine.length > 0);
+    }
   }
   return shown;
 }
 
 /** Shows what a failed call reports: its issues where they belong, or its message at the form level. */
-export function showError(root: ParentNode, error: unknown): void {
-  if (error instanceof SvcError && error.issues?.length) {
-    showIssues(root, error.issues);
-    return;
-  }
+export function showError(root: ParentNode, error: unknown): string[] {
+  if (error instanceof SvcError && error.issues?.length) return showIssues(root, error.issues);
   const message = error instanceof SvcError ? describe(error) : `Something went wrong: ${String(error)}`;
-  showIssues(root, [{ path: [], code: "invalid_value", message }]);
+  return showIssues(root, [{ path: [], code: "invalid_value", message }]);
 }
 
 function describe(e: SvcError): string {
@@ -80,24 +89,22 @@ function describe(e: SvcError): string {
   }
 }
 
+/** The summary after a submit attempt (a role=alert region): how many problems, and which; empty when none. */
+export function showSummary(box: HTMLElement, shown: readonly string[]): void {
+  if (shown.length === 0) return box.replaceChildren();
+  const n = shown.length;
+  box.replaceChildren(el("p", {}, `Not sent: ${n} ${n === 1 ? "problem" : "problems"} to fix.`), el("ul", {}, ...shown.map((s) => el("li", {}, s))));
+}
+
+/** A call that failed: its issues or message on the form, the summary of what to fix, the focus on the first field to fix. */
+export function reportFailure(form: HTMLFormElement, summary: HTMLElement, error: unknown): void {
+  const shown = showError(form, error);
+  // What the service answered was sent: the form's own slot says it, not the summary of what to fix.
+  showSummary(summary, error instanceof SvcError && error.kind === "validation" ? shown : []);
+  focusFirstInvalid(form);
+}
+
 /** Moves the focus to the first control marked invalid, if any. */
 export function focusFirstInvalid(root: ParentNode): void {
   root.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-}
-
-/** Text for a result panel: an element with children, without innerHTML. */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & { dataset?: Record<string, string> } = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  const { dataset, ...rest } = props;
-  Object.assign(node, rest);
-  if (dataset) Object.assign(node.dataset, dataset);
-  node.append(...children);
-  return node;
-}
-
-/** A definition list of label/value pairs. */
-export function details(pairs: [string, string | undefined][]): HTMLDListElement {
-  const dl = el("dl");
-  for (const [k, v] of pairs) if (v !== undefined && v !== "") dl.append(el("dt", {}, k), el("dd", {}, v));
-  return dl;
 }

@@ -1,7 +1,10 @@
-// Organization sign-up: checked with the operation's Standard Schema as the user types; a field's
-// messages appear once the user has touched it, and every message after a submit attempt.
+// Organization sign-up: checked with the operation's Standard Schema; a field speaks once it has been
+// left or the form submitted, then as the user types.
 import { schemaFor, type Client, type Issue, type OrganizationCreateInput } from "svc-sdk";
-import { Touched, details, el, focusFirstInvalid, showError, showIssues } from "./issues.ts";
+import { details, el } from "./dom.ts";
+import { reportFailure } from "./issues.ts";
+import { liveForm } from "./live.ts";
+import { requestNote } from "./sent.ts";
 
 const schema = schemaFor("createOrganization");
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
@@ -10,8 +13,8 @@ const ZONES = ["UTC", "Europe/London", "Europe/Berlin", "America/New_York", "Ame
 export function mountSignup(root: HTMLElement, client: Client) {
   const form = root.querySelector<HTMLFormElement>("#signup-form")!;
   const result = root.querySelector<HTMLElement>("#signup-result")!;
+  const summary = root.querySelector<HTMLElement>("#signup-summary")!;
   const button = form.querySelector("button")!;
-  const touched = new Touched();
 
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const tz = form.querySelector<HTMLSelectElement>("#org-tz")!;
@@ -26,32 +29,18 @@ export function mountSignup(root: HTMLElement, client: Client) {
     return out as unknown as OrganizationCreateInput;
   }
 
-  function check(): readonly Issue[] {
+  function issues(): readonly Issue[] {
     const r = schema["~standard"].validate(params());
     // A Standard Schema may answer asynchronously; this one never does.
-    const issues = r instanceof Promise ? [] : (r.issues ?? []);
-    showIssues(form, issues as Issue[], (k) => touched.has(k));
-    return issues as Issue[];
+    return r instanceof Promise ? [] : ((r.issues ?? []) as Issue[]);
   }
 
-  form.addEventListener("input", (ev) => {
-    const key = (ev.target as HTMLElement).dataset.key;
-    if (key) touched.add(key);
-    check();
-  });
-  form.addEventListener("focusout", (ev) => {
-    const t = ev.target as HTMLInputElement;
-    // Leaving a field that was typed into shows its messages (even when they were hidden).
-    if (t.dataset.key && t.value !== "") {
-      touched.add(t.dataset.key);
-      check();
-    }
-  });
+  const note = requestNote(root.querySelector<HTMLElement>("#signup-sent")!, 'client.prepare("createOrganization", params)', () => client.prepare("createOrganization", params()));
+  const live = liveForm(form, summary, issues, note.update);
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    touched.all();
-    if (check().length > 0) return focusFirstInvalid(form);
+    if (!live.attempt()) return;
     button.disabled = true;
     result.hidden = true;
     try {
@@ -71,19 +60,14 @@ export function mountSignup(root: HTMLElement, client: Client) {
       result.hidden = false;
       form.reset();
       tz.value = zone;
-      touched.reset();
-      showIssues(form, []);
+      live.reset();
     } catch (e) {
-      showError(form, e);
-      focusFirstInvalid(form);
+      reportFailure(form, summary, e);
     } finally {
       button.disabled = false;
     }
   });
 
-  return {
-    show() {
-      form.querySelector<HTMLInputElement>("#org-name")?.focus();
-    },
-  };
+  note.update();
+  return { show() {} };
 }
