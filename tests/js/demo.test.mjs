@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { WAIT, launchChromium, messages, openView, screenshot, startDemoApp } from "./support/demo-app.mjs";
+import { WAIT, daysAhead, launchChromium, messages, openView, screenshot, startDemoApp } from "./support/demo-app.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
@@ -183,10 +183,7 @@ test("notification channel: a number and an expiry in the form's words, the boun
   assert.deepEqual(await messages(page, "watch.0.channel_id").allTextContents(), ["Channel id must be a whole number"]);
 
   const expiry = page.locator('[data-key="watch.0.channel_expiry"]');
-  const eightDays = await page.evaluate(() => {
-    const t = Date.now() + 8 * 24 * 3600 * 1000;
-    return new Date(t - new Date(t).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-  });
+  const eightDays = await daysAhead(page, 8);
   await expiry.fill(eightDays);
   await expiry.blur();
   await messages(page, "watch.0.channel_expiry").first().waitFor(WAIT);

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "svc-sdk";
-import { WAIT, launchChromium, messages, noMessage, openView, screenshot, startDemoApp } from "./support/demo-app.mjs";
+import { WAIT, daysAhead, launchChromium, messages, noMessage, openView, screenshot, startDemoApp } from "./support/demo-app.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
@@ -165,10 +165,7 @@ test("notification channel: 11 condition fields are refused (too_many), 10 are s
   // The expiry: at most one week ahead.
   const expiry = page.locator('[data-key="watch.0.channel_expiry"]');
   const kept = await expiry.inputValue();
-  const eightDays = await page.evaluate(() => {
-    const t = Date.now() + 8 * 24 * 3600 * 1000;
-    return new Date(t - new Date(t).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-  });
+  const eightDays = await daysAhead(page, 8);
   await expiry.fill(eightDays);
   await expiry.blur();
   await messages(page, "watch.0.channel_expiry").first().waitFor(WAIT);

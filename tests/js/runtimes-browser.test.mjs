@@ -10,24 +10,11 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startRecordingServer } from "./support/recording-server.mjs";
+import { launchChromium } from "./support/chromium.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
-const { chromium } = await import(pathToFileURL(path.join(h.root, "node_modules/playwright-core/index.mjs")));
 const TOKEN = "smoke-token-browser";
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  // Belt and braces: no host name resolves, so nothing but the loopback addresses can be reached.
-  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-];
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".svg": "image/svg+xml", ".json": "application/json" };
 
 let server;
@@ -73,14 +60,7 @@ before(async () => {
   site = await serveStatic(dist);
   siteUrl = `http://127.0.0.1:${site.address().port}`;
   const state = h.ensureDir(path.join(path.dirname(pageDir), ".state"));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    timeout: 30_000,
-    // Chromium's crash-report settings and caches stay in the consumer, not in the user's home.
-    env: h.toolEnv({ XDG_CONFIG_HOME: h.ensureDir(path.join(state, "config")), XDG_CACHE_HOME: h.ensureDir(path.join(state, "cache")) }),
-  });
+  browser = await launchChromium(state);
 }, { timeout: 90_000 });
 after(async () => {
   await h.withTimeout(browser?.close() ?? Promise.resolve(), 10_000, "closing Chromium").catch(() => {});

@@ -9,21 +9,8 @@ import { pathToFileURL } from "node:url";
 import { startSandbox } from "./sandbox.mjs";
 
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
-const { chromium } = await import(pathToFileURL(path.join(h.root, "node_modules/playwright-core/index.mjs")));
 
 export const WAIT = { timeout: 10_000 };
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  // No host name resolves: nothing but the loopback addresses can be reached.
-  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-];
 
 /**
  * Copies www/ into <consumer>/<name>-www, builds it while a sandbox starts, seeds the sandbox and serves
@@ -56,16 +43,7 @@ export async function startDemoApp(consumer, name) {
   return Object.assign(app, { url: app.server.url, seeded: app.server.seeded, token: demo.SANDBOX_TOKEN, org: demo.SANDBOX_ORG });
 }
 
-/** Debian's Chromium, its settings and caches inside `stateDir`. */
-export function launchChromium(stateDir) {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: CHROMIUM_ARGS,
-    timeout: 30_000,
-    env: h.toolEnv({ XDG_CONFIG_HOME: h.ensureDir(path.join(stateDir, "config")), XDG_CACHE_HOME: h.ensureDir(path.join(stateDir, "cache")) }),
-  });
-}
+export { launchChromium } from "./chromium.mjs";
 
 /**
  * A fresh page at one of the app's views. done() closes it and fails on a console error, a page error,
@@ -114,5 +92,12 @@ export function screenshot(page, name) {
 }
 
 /** The slot's messages of a field (its data-key / data-msg-for). */
+/** A datetime-local value `days` from now in the page's time zone. */
+export const daysAhead = (page, days) =>
+  page.evaluate((d) => {
+    const t = Date.now() + d * 24 * 3600 * 1000;
+    return new Date(t - new Date(t).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  }, days);
+
 export const messages = (page, key) => page.locator(`[data-msg-for="${key}"] > .msg`);
 export const noMessage = (page, key) => page.waitForFunction((k) => !document.querySelector(`[data-msg-for="${k}"] > .msg`), key, WAIT);
