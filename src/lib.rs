@@ -16,6 +16,7 @@ pub mod json;
 pub mod limit;
 pub mod lossless;
 pub mod model;
+pub mod placement;
 pub mod proxy;
 pub mod redact;
 pub mod request;

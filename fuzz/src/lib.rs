@@ -353,7 +353,7 @@ pub fn validate(data: &[u8]) {
     let json = serde_json::to_string(&issues).expect("issues serialize");
     assert!(serde_json::from_str::<Value>(&json).is_ok());
     if let Some(m) = svc_sdk::json::of_value(&params).as_object() {
-        let _ = request::wire_issues(op, m);
+        let _ = svc_sdk::placement::wire_issues(op, m);
     }
     // What validation lets through, the request builder builds.
     let target = Target::new(Some("us"), None, Some("10234695"), None).expect("target");
