@@ -25,15 +25,15 @@ const moduleUrl = {
   banner: { js: 'var __svcModuleUrl=require("node:url").pathToFileURL(__filename).href;' },
 };
 
-/** Resolves the snippet's runtime.js (SvcError) to node.cjs, which re-exports the very class. */
-const sharedRuntime = {
-  name: "svc-sdk-shared-runtime",
+/** Resolves the snippet's error.js (SvcError) to node.cjs, which re-exports the very class. */
+const sharedError = {
+  name: "svc-sdk-shared-error",
   setup(b) {
-    b.onResolve({ filter: /(^|\/)runtime\.js$/ }, () => ({ path: "./node.cjs", external: true }));
+    b.onResolve({ filter: /(^|\/)error\.js$/ }, () => ({ path: "./node.cjs", external: true }));
   },
 };
 
 export async function writeCommonJs(pkg) {
   await build({ ...common, ...moduleUrl, entryPoints: [path.join(pkg, "node.js")], outfile: path.join(pkg, "node.cjs") });
-  await build({ ...common, entryPoints: [path.join(pkg, "redis.js")], outfile: path.join(pkg, "redis.cjs"), external: ["redis"], plugins: [sharedRuntime] });
+  await build({ ...common, entryPoints: [path.join(pkg, "redis.js")], outfile: path.join(pkg, "redis.cjs"), external: ["redis"], plugins: [sharedError] });
 }

@@ -5,7 +5,7 @@ use super::js::{self, get, to_js_error};
 use super::options::{self, Options, Token};
 use super::platform::{Js, Watchers};
 use super::store::Store;
-use crate::catalog::{self, Method, Operation, Shape};
+use crate::catalog::{Method, Operation, Shape};
 use crate::error::Error;
 use crate::family::Family;
 use crate::issue::{details, Issue, IssueCode, PathSeg};
@@ -22,14 +22,6 @@ use wasm_bindgen_futures::future_to_promise;
 pub struct Client {
     opts: Options,
     transport: Rc<Transport<Js>>,
-}
-
-pub fn operation(id: &JsValue) -> Result<&'static Operation, JsValue> {
-    let name = id
-        .as_string()
-        .ok_or_else(|| to_js_error(&Error::config("the operation id must be a string")))?;
-    catalog::find(&name)
-        .ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(&name))))
 }
 
 fn config(message: impl Into<String>, op: Option<&str>) -> JsValue {
@@ -188,7 +180,7 @@ impl Client {
         path: &[String],
         params: &JsValue,
     ) -> Result<Ready, Error> {
-        let checked = super::params::check(op, params, self.opts.max_request_bytes)
+        let checked = super::upload::check(op, params, self.opts.max_request_bytes)
             .map_err(|issues| Error::validation(issues).with_operation(op.id))?;
         let value = match checked.text.as_deref().map(json::parse) {
             Some(Ok(v)) => v,
@@ -310,7 +302,7 @@ impl Client {
     #[wasm_bindgen(js_name = __call, skip_typescript)]
     pub fn call(&self, id: JsValue, args: js_sys::Array) -> js_sys::Promise {
         settle((|| {
-            let op = operation(&id)?;
+            let op = super::operation_by_id(&id)?;
             let (path, params, options) = split_args(op, &args)?;
             let (options, signal, extra) = call_options(&self.opts, &options, Some(op.id))?;
             let mut ready = self.build(op, &path, &params)?;
@@ -323,7 +315,7 @@ impl Client {
     #[wasm_bindgen(js_name = __prepare, skip_typescript)]
     pub fn prepare(&self, id: JsValue, args: js_sys::Array) -> js_sys::Promise {
         settle((|| {
-            let op = operation(&id)?;
+            let op = super::operation_by_id(&id)?;
             args.push(&JsValue::UNDEFINED);
             let (path, params, options) = split_args(op, &args)?;
             if !options.is_undefined() {
@@ -453,4 +445,18 @@ impl Client {
         request::build_raw(m, f, &path, &self.opts.target, &query, body.as_ref())
             .map_err(|e| to_js_error(&e))
     }
+}
+
+/// The page a list's iteration asks for after one with this `page_context` and this many items
+/// (`response::next_page`), or undefined after the last; `page` is read as JS's `+page` reads it.
+#[wasm_bindgen(js_name = __nextPage, skip_typescript)]
+pub fn next_page(context: JsValue, items: u32) -> JsValue {
+    let more = js::get(&context, "has_more_page").as_bool() == Some(true);
+    let page = js::get(&context, "page");
+    let page = if page.is_undefined() || page.is_null() {
+        1.0
+    } else {
+        page.unchecked_into_f64()
+    };
+    crate::response::next_page(more, page, items as usize).map_or(JsValue::UNDEFINED, JsValue::from)
 }

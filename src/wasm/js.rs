@@ -1,13 +1,17 @@
-//! Imports from the runtime snippet, and conversions between JS values and the pure core.
+//! Imports from the JS snippets (`SvcError`, params as JSON text, and with the client the platform's
+//! files, streams and timers), and conversions between JS values and the pure core.
 
 use crate::error::Error;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
-#[wasm_bindgen(module = "/src/wasm/js/runtime.js")]
+#[wasm_bindgen(module = "/src/wasm/js/error.js")]
 extern "C" {
     #[wasm_bindgen(js_name = makeError)]
     pub fn make_error(json: &str) -> JsValue;
+}
+
+#[wasm_bindgen(module = "/src/wasm/js/params.js")]
+extern "C" {
     /// The JSON text of user params as UTF-8 bytes (one copy into the core, however long), or what
     /// `JSON.stringify` threw (`params::unwritable` says why in words).
     #[wasm_bindgen(js_name = toWire, catch)]
@@ -16,6 +20,11 @@ extern "C" {
     pub fn is_params(value: &JsValue) -> bool;
     /// A shallow copy of an object without one key.
     pub fn without(value: &JsValue, key: &str) -> JsValue;
+}
+
+#[cfg(feature = "client")]
+#[wasm_bindgen(module = "/src/wasm/js/runtime.js")]
+extern "C" {
     /// `{ name, blob }` of an upload's file (a Blob, a File or `{ name, data }`), or null.
     #[wasm_bindgen(js_name = fileOf)]
     pub fn file_of(value: &JsValue) -> JsValue;
@@ -87,7 +96,9 @@ pub fn get(obj: &JsValue, key: &str) -> JsValue {
 }
 
 /// A promise that resolves when the signal aborts, and the function that removes its listener.
+#[cfg(feature = "client")]
 pub fn on_abort(signal: &JsValue) -> (js_sys::Promise, js_sys::Function) {
+    use wasm_bindgen::JsCast;
     let pair = on_abort_pair(signal);
     (pair.get(0).unchecked_into(), pair.get(1).unchecked_into())
 }

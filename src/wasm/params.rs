@@ -1,19 +1,13 @@
-//! Params from JS values: checked to be an object, an upload's files split off, read as JSON text
+//! Params from JS values: checked to be an object, an upload's files left out, read as JSON text
 //! and run through the one rule engine (`crate::validate`).
 
-use super::js::{self, get};
+use super::js;
 use crate::catalog::{BodyKind, Operation};
-use crate::issue::{details, Issue, IssueCode, PathSeg};
+use crate::issue::{details, Issue, IssueCode};
 use crate::json::{self, Json};
 use crate::validate::{self, Source};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-/// Params that passed: their JSON text (None when absent) and an upload's files.
-pub struct Checked {
-    pub text: Option<String>,
-    pub files: JsValue,
-}
 
 /// Why JS params could not be written as JSON text: what `JSON.stringify` threw, explained.
 pub(super) fn unwritable(e: &JsValue) -> Issue {
@@ -102,101 +96,4 @@ pub fn issues(op: &Operation, params: &JsValue, max: usize) -> (Vec<Issue>, Opti
     };
     let found = validate::check(op, &value, crate::clock::now_ms(), Source::Js);
     (found, text)
-}
-
-/// What a call of `op` checks before anything is sent: the params and an upload's files.
-pub fn check(op: &Operation, params: &JsValue, max: usize) -> Result<Checked, Vec<Issue>> {
-    let (mut found, text) = issues(op, params, max);
-    let mut files = JsValue::UNDEFINED;
-    if let BodyKind::Multipart {
-        param,
-        many,
-        accept,
-        ..
-    } = op.body
-    {
-        if js::is_params(params) {
-            let (list, file_issues) = split_files(params, param, many, accept);
-            found.extend(file_issues);
-            files = list.into();
-        }
-    }
-    if found.is_empty() {
-        Ok(Checked { text, files })
-    } else {
-        Err(found)
-    }
-}
-
-fn at(param: &str, index: Option<usize>) -> Vec<PathSeg> {
-    let mut path = vec![PathSeg::Key(param.to_string().into())];
-    path.extend(index.map(PathSeg::Index));
-    path
-}
-
-/// The files of an upload (`[{ name, blob }]`) out of its params, and the issues of those that are not.
-fn split_files(
-    params: &JsValue,
-    param: &str,
-    many: bool,
-    accept: &[&str],
-) -> (js_sys::Array, Vec<Issue>) {
-    let mut found = Vec::new();
-    let files = js_sys::Array::new();
-    let raw = if params.is_undefined() || params.is_null() {
-        JsValue::UNDEFINED
-    } else {
-        get(params, param)
-    };
-    let array = raw.dyn_ref::<js_sys::Array>();
-    if !many && array.is_some() {
-        found.push(Issue {
-            path: at(param, None),
-            code: IssueCode::InvalidType,
-            message: format!("{param} takes one file"),
-            details: details([("expected", "file".into())]),
-        });
-    }
-    if raw.is_undefined() || array.is_some_and(|a| a.length() == 0) {
-        found.push(Issue {
-            path: at(param, None),
-            code: IssueCode::Required,
-            message: format!("{param} needs at least one file"),
-            details: Default::default(),
-        });
-    }
-    let list: Vec<JsValue> = match array {
-        Some(a) if many => a.iter().collect(),
-        Some(_) => vec![],
-        None if raw.is_undefined() => vec![],
-        None => vec![raw.clone()],
-    };
-    for (i, f) in list.iter().enumerate() {
-        let index = many.then_some(i);
-        let file = js::file_of(f);
-        if file.is_null() {
-            found.push(Issue {
-                path: at(param, index),
-                code: IssueCode::InvalidType,
-                message: "a file must be a Blob, a File or { name, data }".into(),
-                details: details([("expected", "file".into())]),
-            });
-            continue;
-        }
-        let name = get(&file, "name").as_string().unwrap_or_default();
-        if name.is_empty() {
-            let mut path = at(param, index);
-            path.push(PathSeg::Key("name".into()));
-            found.push(Issue {
-                path,
-                code: IssueCode::Required,
-                message: "the file needs a name with its extension".into(),
-                details: Default::default(),
-            });
-            continue;
-        }
-        found.extend(validate::file_type_issue(param, index, &name, accept));
-        files.push(&file);
-    }
-    (files, found)
 }

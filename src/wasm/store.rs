@@ -88,3 +88,22 @@ fn message(e: &JsValue) -> String {
         .or_else(|| e.as_string())
         .unwrap_or_else(|| "the store failed".into())
 }
+
+/// One step on a fleet's shared state (`fleet::apply`) for a store that runs steps itself
+/// (`SvcLimiter`): `state` as the store kept it (null: none yet), `now` its clock in ms since the
+/// epoch, `request` the holder's text; gives `fleet::Applied` as an object.
+#[wasm_bindgen(js_name = __fleetApply, skip_typescript)]
+pub fn fleet_apply(state: Option<String>, now: f64, request: &str) -> Result<JsValue, JsValue> {
+    let applied =
+        crate::fleet::apply(state.as_deref(), now as i64, request).map_err(|e| super::to_js_error(&e))?;
+    Ok(super::json_to_js(
+        &serde_json::to_string(&applied).unwrap_or_default(),
+    ))
+}
+
+/// The text of the step that changes nothing but the leases and claims whose time is up
+/// (`fleet::Request::State`): what `SvcLimiter`'s alarm runs, so that JS holds no copy of the format.
+#[wasm_bindgen(js_name = __fleetSweep, skip_typescript)]
+pub fn fleet_sweep() -> String {
+    crate::fleet::Request::State.to_json()
+}

@@ -1,29 +1,11 @@
-// The public surface of svc-sdk, shared by every runtime's entry: the wasm's exports, each call
-// guarded so that a failing core restarts, the JS Client over the wasm one, pages and the proxy.
+// The public surface of svc-sdk, shared by every runtime's entry: the JS Client over the wasm one,
+// pages, the proxy and the receivers, with the validation functions of core.js.
 import * as core from "../../../../../svc_sdk.js";
-import { SvcError } from "./runtime.js";
+import { SvcError } from "./error.js";
 import { OPERATION_IDS, REGIONS } from "./catalog.js";
+import { call, generation, guarded, info } from "./core.js";
 export { SvcError };
-
-let generation = 0;
-
-/**
- * Calls into the wasm. A trap (a bug, or memory spent on an input above the limits the user
- * raised) starts a new wasm instance, so that every Client made before keeps working; the caller
- * gets an SvcError of `kind`.
- */
-function guarded(fn, self, args, kind) {
-  try {
-    return Reflect.apply(fn, self, args);
-  } catch (e) {
-    if (!(e instanceof WebAssembly.RuntimeError)) throw e;
-    core.__wbg_reset_state();
-    generation++;
-    throw new SvcError(kind, `the SDK's core failed on this input (${e.message}) and was restarted; every client keeps working`);
-  }
-}
-
-const call = (name, kind, ...args) => guarded(core[name], undefined, args, kind);
+export { operations, requiredScopes, schemaFor, validate } from "./core.js";
 
 /** The message of anything thrown, without throwing. */
 function messageOf(e) {
@@ -74,14 +56,6 @@ function viaCore(client, name, args, kind = "config") {
   } catch (e) {
     return Promise.reject(e);
   }
-}
-
-const infos = new Map();
-
-function info(id) {
-  let op = infos.get(id);
-  if (op === undefined) infos.set(id, (op = call("__operation", "config", id)));
-  return op;
 }
 
 /** A page of a list: `items`, `page_context`, and async iteration over every item of every page. */
@@ -170,16 +144,6 @@ for (const id of OPERATION_IDS) {
   Object.defineProperty(Client.prototype, id, { value: method, writable: true, configurable: true });
 }
 
-/** Every operation of the table: `{ id, family, method, path, scope, pathParams }`. */
-export function operations() {
-  return call("operations", "config");
-}
-
-/** The sorted, unique scopes the given operations need. */
-export function requiredScopes(ids) {
-  return call("requiredScopes", "config", ids);
-}
-
 /** A notification-channel callback body, checked against the channel's token. */
 export function parseWatchNotification(body, options) {
   return call("parseWatchNotification", "decode", body, options);
@@ -188,26 +152,6 @@ export function parseWatchNotification(body, options) {
 /** A billing event (webhook body or `{ event }` answer) with its event_type checked. */
 export function parseEvent(body, options) {
   return call("parseEvent", "decode", body, options);
-}
-
-/** Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`. */
-export function validate(operationId, params) {
-  return call("validate", "validation", operationId, params);
-}
-
-/** A Standard Schema v1 object for the params of an operation (react-hook-form, any Standard Schema consumer). */
-export function schemaFor(operationId) {
-  info(operationId);
-  return Object.freeze({
-    "~standard": Object.freeze({
-      version: 1,
-      vendor: "svc-sdk",
-      validate(value) {
-        const result = validate(operationId, value);
-        return result.ok ? { value } : { issues: result.issues };
-      },
-    }),
-  });
 }
 
 /**

@@ -1,0 +1,64 @@
+// The calls into the wasm that every entry makes, each guarded so that a failing core restarts, and
+// what svc-sdk and svc-sdk/validate both export: validate, schemaFor, operations, requiredScopes.
+import * as core from "../../../../../svc_sdk.js";
+import { SvcError } from "./error.js";
+
+/** How many times the core was restarted: a Client made before a restart makes its wasm half anew. */
+export let generation = 0;
+
+/**
+ * Calls into the wasm. A trap (a bug, or memory spent on an input above the limits the user
+ * raised) starts a new wasm instance, so that every Client made before keeps working; the caller
+ * gets an SvcError of `kind`.
+ */
+export function guarded(fn, self, args, kind) {
+  try {
+    return Reflect.apply(fn, self, args);
+  } catch (e) {
+    if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+    core.__wbg_reset_state();
+    generation++;
+    throw new SvcError(kind, `the SDK's core failed on this input (${e.message}) and was restarted; every client keeps working`);
+  }
+}
+
+export const call = (name, kind, ...args) => guarded(core[name], undefined, args, kind);
+
+const infos = new Map();
+
+/** `{ id, pathParams, list }` of an operation, asked once; a config SvcError for an unknown id. */
+export function info(id) {
+  let op = infos.get(id);
+  if (op === undefined) infos.set(id, (op = call("__operation", "config", id)));
+  return op;
+}
+
+/** Every operation of the table: `{ id, family, method, path, scope, pathParams }`. */
+export function operations() {
+  return call("operations", "config");
+}
+
+/** The sorted, unique scopes the given operations need. */
+export function requiredScopes(ids) {
+  return call("requiredScopes", "config", ids);
+}
+
+/** Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`. */
+export function validate(operationId, params) {
+  return call("validate", "validation", operationId, params);
+}
+
+/** A Standard Schema v1 object for the params of an operation (react-hook-form, any Standard Schema consumer). */
+export function schemaFor(operationId) {
+  info(operationId);
+  return Object.freeze({
+    "~standard": Object.freeze({
+      version: 1,
+      vendor: "svc-sdk",
+      validate(value) {
+        const result = validate(operationId, value);
+        return result.ok ? { value } : { issues: result.issues };
+      },
+    }),
+  });
+}
