@@ -1,13 +1,17 @@
-// Builds the npm package into pkg/: release wasm, wasm-bindgen (web target), wasm-opt from the
-// binaryen npm package, then the per-runtime entries (ESM, and the CommonJS ones bundled from them)
-// and the TypeScript declarations.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+// Builds the npm package into pkg/: the client's release wasm and, in pkg/validate/, the wasm of
+// validation alone (the same crate without its `client` feature, for svc-sdk/validate). Each goes
+// through wasm-bindgen (web target) and wasm-opt from the binaryen npm package and gets its
+// per-runtime entries; then the CommonJS entries (bundled from the ESM ones) and the TypeScript
+// declarations are written.
+import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureNodeModules, ensureRust } from "./setup.mjs";
 import { log, root, run } from "./lib.mjs";
 
 const pkg = path.join(root, "pkg");
-const wasmIn = path.join(root, "target/wasm32-unknown-unknown/release/svc_sdk.wasm");
+const validateDir = path.join(pkg, "validate");
+const jsDir = path.join(root, "src/wasm/js");
+const WASM_OPT = ["-Oz", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue", "--strip-debug", "--strip-producers"];
 
 ensureRust();
 ensureNodeModules();
@@ -16,88 +20,89 @@ const { minifyTree } = await import("./minify.mjs");
 const { writeCommonJs } = await import("./commonjs.mjs");
 const { writeDeclarations } = await import("./declarations.mjs");
 
-log("cargo build --release --target wasm32-unknown-unknown");
-run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "-p", "svc-sdk", "--lib"]);
-
-rmSync(pkg, { recursive: true, force: true });
-run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", pkg, wasmIn]);
-
-const wasm = path.join(pkg, "svc_sdk_bg.wasm");
-const before = statSync(wasm).size;
-run(path.join(root, "node_modules/.bin/wasm-opt"), ["-Oz", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue", "--strip-debug", "--strip-producers", wasm, "-o", wasm]);
-log(`wasm-opt -Oz: ${before} -> ${statSync(wasm).size} bytes`);
-
-// The snippet holding SvcError: the entries re-export that very module so `instanceof` works.
-function findSnippet(dir) {
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) {
-      const found = findSnippet(p);
-      if (found) return found;
-    } else if (name === "runtime.js") {
-      return p;
-    }
-  }
-  return null;
+/** The directory of `out`'s snippets: where wasm-bindgen copied error.js, which every wasm imports. */
+function snippetDir(out) {
+  const found = readdirSync(path.join(out, "snippets"), { recursive: true }).find((f) => path.basename(f) === "error.js");
+  return path.dirname(path.join(out, "snippets", found));
 }
-const snippetPath = findSnippet(path.join(pkg, "snippets"));
-const snippet = "./" + path.relative(pkg, snippetPath).split(path.sep).join("/");
-// wasm-bindgen copies the modules the wasm imports from; the others of src/wasm/js/ (api.js) go beside them.
-const jsDir = path.join(root, "src/wasm/js");
-for (const name of readdirSync(jsDir)) copyFileSync(path.join(jsDir, name), path.join(path.dirname(snippetPath), name));
-const built = await import(path.join(pkg, "svc_sdk.js"));
-built.initSync({ module: readFileSync(wasm) });
-const regions = built.__regions();
-const ops = built.operations();
 
-// What api.js needs before the wasm is instantiated (an entry instantiates it after its imports ran).
-writeFileSync(
-  path.join(path.dirname(snippetPath), "catalog.js"),
-  `// Written by scripts/build.mjs from the wasm's table.\nexport const REGIONS = ${JSON.stringify(regions)};\nexport const OPERATION_IDS = ${JSON.stringify(ops.map((o) => o.id))};\n`,
-);
+/**
+ * Builds the wasm of a cargo profile and feature set, binds it into `out` (wasm-bindgen), shrinks it
+ * (wasm-opt) and copies the modules of src/wasm/js/ named in `modules` beside its snippets; gives
+ * the snippets' path relative to `out`, as an import of an entry in `out` names it.
+ */
+function buildWasm(profile, features, out, modules) {
+  log(`cargo build --profile ${profile} --target wasm32-unknown-unknown ${features.join(" ")}`.trim());
+  run("cargo", ["build", "--profile", profile, "--target", "wasm32-unknown-unknown", "-p", "svc-sdk", "--lib", ...features]);
+  const input = path.join(root, "target/wasm32-unknown-unknown", profile, "svc_sdk.wasm");
+  run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", out, input]);
+  rmSync(path.join(out, ".gitignore"), { force: true });
+  const wasm = path.join(out, "svc_sdk_bg.wasm");
+  const before = statSync(wasm).size;
+  run(path.join(root, "node_modules/.bin/wasm-opt"), [...WASM_OPT, wasm, "-o", wasm]);
+  log(`wasm-opt -Oz (${profile}): ${before} -> ${statSync(wasm).size} bytes`);
+  const snippets = snippetDir(out);
+  for (const name of modules) copyFileSync(path.join(jsDir, name), path.join(snippets, name));
+  return "./" + path.relative(out, snippets).split(path.sep).join("/");
+}
 
-// The public surface is src/wasm/js/api.js, copied beside the snippet; pkg/api.js names it for the entries.
-const api = snippet.replace(/runtime\.js$/, "api.js");
-writeFileSync(path.join(pkg, "api.js"), `// The public surface of svc-sdk (src/wasm/js/api.js), shared by every runtime's entry.\nexport * from "${api}";\n`);
-
-// The Durable Object limiter and its store (src/wasm/js/cloudflare.js), beside api.js like it.
-const cloudflare = snippet.replace(/runtime\.js$/, "cloudflare.js");
-// svc-sdk/redis keeps text only (the core steps on it): it needs no wasm of its own.
-writeFileSync(path.join(pkg, "redis.js"), `// Redis as a fleet store (src/wasm/js/redis.js).\nexport * from "${snippet.replace(/runtime\.js$/, "redis.js")}";\n`);
-
-const entries = {
-  "node.js": `// Node entry: the wasm bytes are read from disk next to this file.
+/** Writes the entry of each runtime into `dir`: each instantiates the wasm beside it its runtime's way, then re-exports ./api.js. */
+function writeEntries(dir, name) {
+  const entries = {
+    "node.js": `// ${name} for Node: the wasm bytes are read from disk next to this file.
 import { readFileSync } from "node:fs";
 import { initSync } from "./svc_sdk.js";
 initSync({ module: readFileSync(new URL("./svc_sdk_bg.wasm", import.meta.url)) });
-export * from "./api.js";
 `,
-  "workerd.js": `// Cloudflare workerd entry: the bundler hands over the compiled module.
+    "workerd.js": `// ${name} for Cloudflare workerd: the bundler hands over the compiled module.
 import wasmModule from "./svc_sdk_bg.wasm";
 import { initSync } from "./svc_sdk.js";
 initSync({ module: wasmModule });
-export * from "./api.js";
 `,
-  "cloudflare.js": `// svc-sdk/cloudflare: SvcLimiter and durableObjectStore, on the wasm instance of the workerd entry.
-import "./workerd.js";
-export { SvcLimiter, durableObjectStore } from "${cloudflare}";
-`,
-  "deno.js": `// Deno entry: the wasm is imported as a module (source phase), so no read permission is needed.
+    "deno.js": `// ${name} for Deno: the wasm is imported as a module (source phase), so no read permission is needed.
 import source wasmModule from "./svc_sdk_bg.wasm";
 import { initSync } from "./svc_sdk.js";
 initSync({ module: wasmModule });
-export * from "./api.js";
 `,
-  "web.js": `// Browser and bundler entry: the wasm is fetched next to this file.
+    "web.js": `// ${name} for browsers and bundlers: the wasm is fetched next to this file.
 import init from "./svc_sdk.js";
 await init({ module_or_path: new URL("./svc_sdk_bg.wasm", import.meta.url) });
-export * from "./api.js";
 `,
-};
-for (const [name, text] of Object.entries(entries)) writeFileSync(path.join(pkg, name), text);
+  };
+  for (const [file, text] of Object.entries(entries)) writeFileSync(path.join(dir, file), `${text}export * from "./api.js";\n`);
+}
 
-writeDeclarations(pkg, ops, built.__types ? built.__types() : {});
-rmSync(path.join(pkg, ".gitignore"), { force: true });
+rmSync(pkg, { recursive: true, force: true });
+
+// svc-sdk: the client's wasm, with every module of src/wasm/js/ beside its snippets.
+const snippets = buildWasm("release", [], pkg, readdirSync(jsDir));
+const built = await import(path.join(pkg, "svc_sdk.js"));
+built.initSync({ module: readFileSync(path.join(pkg, "svc_sdk_bg.wasm")) });
+const ops = built.operations();
+// What api.js needs before the wasm is instantiated (an entry instantiates it after its imports ran).
+writeFileSync(
+  path.join(pkg, snippets, "catalog.js"),
+  `// Written by scripts/build.mjs from the wasm's table.\nexport const REGIONS = ${JSON.stringify(built.__regions())};\nexport const OPERATION_IDS = ${JSON.stringify(ops.map((o) => o.id))};\n`,
+);
+writeFileSync(path.join(pkg, "api.js"), `// The public surface of svc-sdk (src/wasm/js/api.js), shared by every runtime's entry.\nexport * from "${snippets}/api.js";\n`);
+// svc-sdk/redis keeps text only (the core steps on it): it needs no wasm of its own.
+writeFileSync(path.join(pkg, "redis.js"), `// Redis as a fleet store (src/wasm/js/redis.js).\nexport * from "${snippets}/redis.js";\n`);
+writeFileSync(
+  path.join(pkg, "cloudflare.js"),
+  `// svc-sdk/cloudflare: SvcLimiter and durableObjectStore, on the wasm instance of the workerd entry.\nimport "./workerd.js";\nexport { SvcLimiter, durableObjectStore } from "${snippets}/cloudflare.js";\n`,
+);
+writeEntries(pkg, "svc-sdk");
+
+// svc-sdk/validate: the wasm of the validation engine alone; wasm-bindgen copies the snippets it imports.
+const validateSnippets = buildWasm("validate", ["--no-default-features"], validateDir, ["core.js"]);
+writeFileSync(
+  path.join(validateDir, "api.js"),
+  `// The public surface of svc-sdk/validate (src/wasm/js/core.js), shared by every runtime's entry.\nexport { SvcError } from "${validateSnippets}/error.js";\nexport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`,
+);
+writeEntries(validateDir, "svc-sdk/validate");
+
+writeDeclarations(pkg, ops, built.__types());
 minifyTree(pkg);
 await writeCommonJs(pkg);
-log(`pkg/ written: wasm ${statSync(wasm).size} bytes, glue ${statSync(path.join(pkg, "svc_sdk.js")).size} bytes`);
+const size = (...p) => statSync(path.join(...p)).size;
+log(`pkg/ written: wasm ${size(pkg, "svc_sdk_bg.wasm")} bytes, glue ${size(pkg, "svc_sdk.js")} bytes; pkg/validate/: wasm ${size(validateDir, "svc_sdk_bg.wasm")} bytes, glue ${size(validateDir, "svc_sdk.js")} bytes`);

@@ -1,7 +1,7 @@
 // The CommonJS entries, bundled by esbuild from the ESM ones after they are written: pkg/node.cjs
-// from pkg/node.js (the wasm read from disk next to the file, instantiated synchronously), and
-// pkg/redis.cjs from pkg/redis.js on node.cjs's SvcError, so that `instanceof` holds between
-// require("svc-sdk") and require("svc-sdk/redis"). The ESM and the CommonJS entries are two
+// from pkg/node.js and pkg/validate/node.cjs from pkg/validate/node.js (each wasm read from disk
+// next to its file, instantiated synchronously), and pkg/redis.cjs from pkg/redis.js on node.cjs's
+// SvcError, so that `instanceof` holds between require("svc-sdk") and require("svc-sdk/redis"). The ESM and the CommonJS entries are two
 // instances of the SDK, each with its own wasm and its own SvcError.
 import path from "node:path";
 import { build } from "esbuild";
@@ -34,6 +34,8 @@ const sharedError = {
 };
 
 export async function writeCommonJs(pkg) {
-  await build({ ...common, ...moduleUrl, entryPoints: [path.join(pkg, "node.js")], outfile: path.join(pkg, "node.cjs") });
+  for (const dir of [pkg, path.join(pkg, "validate")]) {
+    await build({ ...common, ...moduleUrl, entryPoints: [path.join(dir, "node.js")], outfile: path.join(dir, "node.cjs") });
+  }
   await build({ ...common, entryPoints: [path.join(pkg, "redis.js")], outfile: path.join(pkg, "redis.cjs"), external: ["redis"], plugins: [sharedError] });
 }

@@ -1,5 +1,5 @@
 // The SDK's own declarations around the generated Client: its options, errors, pages, the
-// functions beside it, and the subpath entries (svc-sdk/redis, svc-sdk/cloudflare). They name only
+// functions beside it, and the subpath entries (svc-sdk/validate, svc-sdk/redis, svc-sdk/cloudflare). They name only
 // the types that every runtime's types declare (Node's @types/node, the DOM, Deno, Cloudflare's).
 
 /** Before the models and the Client. */
@@ -216,6 +216,17 @@ export declare function parseWatchNotification(
 ): WatchNotification;
 /** A billing event (a webhook body or a GET /events/{id} answer); kind "decode" when it is not one. */
 export declare function parseEvent(body: string | Uint8Array, options?: ReceiveOptions): Event & { event_type: EventType };`;
+
+/** What svc-sdk/validate exports: the main entry's declarations of them, re-exported from `index` (".js" or ".cjs"). */
+const VALIDATE = {
+  values: ["SvcError", "operations", "requiredScopes", "schemaFor", "validate"],
+  types: ["Family", "Issue", "IssueCode", "OperationId", "OperationInfo", "OperationParams", "StandardSchemaV1", "ValidationResult"],
+};
+
+/** svc-sdk/validate: validation alone, on a wasm of its own; its SvcError is a class of its own too. */
+export const validate = (index) => `export { ${VALIDATE.values.join(", ")} } from "${index}";
+export type { ${VALIDATE.types.join(", ")} } from "${index}";
+`;
 
 /** svc-sdk/redis, importing the main entry's types through `index` (".js" or ".cjs"). */
 export const redis = (index) => `import type { FleetStore } from "${index}";

@@ -15,9 +15,9 @@ before(async () => {
   built = await buildDocs();
 });
 
-test("typedoc documents svc-sdk, svc-sdk/redis and svc-sdk/cloudflare with no warning", () => {
+test("typedoc documents svc-sdk, svc-sdk/validate, svc-sdk/redis and svc-sdk/cloudflare with no warning", () => {
   assert.deepEqual({ warnings: built.warnings, errors: built.errors }, { warnings: 0, errors: 0 });
-  for (const page of ["modules/svc-sdk.html", "modules/svc-sdk_redis.html", "modules/svc-sdk_cloudflare.html", "classes/svc-sdk.Client.html"]) {
+  for (const page of ["modules/svc-sdk.html", "modules/svc-sdk_validate.html", "modules/svc-sdk_redis.html", "modules/svc-sdk_cloudflare.html", "classes/svc-sdk.Client.html"]) {
     assert.ok(existsSync(path.join(built.out, page)), page);
   }
 });

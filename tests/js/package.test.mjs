@@ -12,7 +12,8 @@ const read = (dir, file) => readFileSync(path.join(dir, file), "utf8");
 test("the tarball holds pkg/, README.md, LICENSE and package.json, and nothing else", () => {
   const files = readdirSync(installed, { recursive: true }).filter((f) => statSync(path.join(installed, f)).isFile());
   assert.deepEqual(files.filter((f) => !f.startsWith("pkg/")).sort(), ["LICENSE", "README.md", "package.json"]);
-  for (const entry of ["index.d.ts", "node.js", "web.js", "workerd.js", "redis.js", "cloudflare.js", "svc_sdk_bg.wasm"]) {
+  const validate = ["validate.d.ts", "validate/node.js", "validate/node.cjs", "validate/web.js", "validate/svc_sdk_bg.wasm"];
+  for (const entry of ["index.d.ts", "node.js", "web.js", "workerd.js", "redis.js", "cloudflare.js", "svc_sdk_bg.wasm", ...validate]) {
     assert.ok(files.includes(`pkg/${entry}`), entry);
   }
   assert.equal(read(installed, "README.md"), read(root, "README.md"));
