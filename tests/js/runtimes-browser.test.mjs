@@ -5,8 +5,6 @@
 // test-output/runtimes-browser.png.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createReadStream, existsSync, statSync } from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startRecordingServer } from "./support/recording-server.mjs";
@@ -15,7 +13,6 @@ import { launchChromium } from "./support/chromium.mjs";
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
 const TOKEN = "smoke-token-browser";
-const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".svg": "image/svg+xml", ".json": "application/json" };
 
 let server;
 let site;
@@ -25,24 +22,13 @@ let buildMs;
 /** What the page's own origin got under /api: a client with apiDomain "/api" calls there. */
 const apiSeen = [];
 
-function serveStatic(dir) {
-  const srv = http.createServer((req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url, "http://127.0.0.1").pathname);
-    if (pathname.startsWith("/api/")) {
-      apiSeen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
-      res.setHeader("content-type", "application/json");
-      return res.end(JSON.stringify({ code: 0, message: "answered by the page's origin" }));
-    }
-    const file = path.join(dir, pathname === "/" ? "index.html" : pathname);
-    if (!file.startsWith(dir + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
-      res.statusCode = 404;
-      return res.end("not found");
-    }
-    res.setHeader("content-type", TYPES[path.extname(file)] ?? "application/octet-stream");
-    res.setHeader("cache-control", "no-store");
-    createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => srv.listen(0, "127.0.0.1", () => resolve(srv)));
+/** The page's own origin answers under /api: a client with apiDomain "/api" calls there. */
+function answerApi(req, res, pathname) {
+  if (!pathname.startsWith("/api/")) return false;
+  apiSeen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
+  res.setHeader("content-type", "application/json");
+  res.end(JSON.stringify({ code: 0, message: "answered by the page's origin" }));
+  return true;
 }
 
 before(async () => {
@@ -57,14 +43,14 @@ before(async () => {
   assert.equal(build.code, 0, build.output);
   buildMs = build.ms;
   server = await h.startScenarioServer(startRecordingServer);
-  site = await serveStatic(dist);
+  site = await h.serveStatic(dist, answerApi);
   siteUrl = `http://127.0.0.1:${site.address().port}`;
   const state = h.ensureDir(path.join(path.dirname(pageDir), ".state"));
   browser = await launchChromium(state);
 }, { timeout: 90_000 });
 after(async () => {
   await h.withTimeout(browser?.close() ?? Promise.resolve(), 10_000, "closing Chromium").catch(() => {});
-  await new Promise((resolve) => (site ? (site.closeAllConnections(), site.close(resolve)) : resolve()));
+  await h.closeServer(site);
   await server?.close();
 });
 

@@ -4,7 +4,8 @@
 // the runtimes resolve "svc-sdk" from the consumer's node_modules, as a user's project does.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, createReadStream, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -210,4 +211,31 @@ export function withTimeout(p, ms, what) {
 export function ensureDir(dir) {
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".svg": "image/svg+xml", ".json": "application/json" };
+
+/**
+ * Serves the files under `dir` on a loopback port (.wasm as application/wasm, nothing cached);
+ * `answer(req, res, pathname)`, when given, answers first what it returns true for.
+ */
+export function serveStatic(dir, answer) {
+  const srv = http.createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url, "http://127.0.0.1").pathname);
+    if (answer?.(req, res, pathname)) return;
+    const file = path.join(dir, pathname === "/" ? "index.html" : pathname);
+    if (!file.startsWith(dir + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
+      res.statusCode = 404;
+      return res.end("not found");
+    }
+    res.setHeader("content-type", TYPES[path.extname(file)] ?? "application/octet-stream");
+    res.setHeader("cache-control", "no-store");
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => srv.listen(0, "127.0.0.1", () => resolve(srv)));
+}
+
+/** Stops a server of serveStatic, its open connections too. */
+export function closeServer(srv) {
+  return new Promise((resolve) => (srv ? (srv.closeAllConnections(), srv.close(resolve)) : resolve()));
 }
