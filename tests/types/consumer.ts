@@ -18,6 +18,8 @@ import {
   type WatchChannel,
 } from "svc-sdk";
 import { redisStore } from "svc-sdk/redis";
+import * as forms from "svc-sdk/validate";
+import type { IssueCode, OperationParams, ValidationResult } from "svc-sdk/validate";
 
 const client = new Client({ accessToken: async () => "token", organizationId: "10234695", region: "eu", plan: "premium" });
 
@@ -139,4 +141,16 @@ export async function run(): Promise<void> {
   await client.prepare("createTask", { task_name: "Design" });
   const raw = await client.request("GET", "books", "/journals", { query: { page: 1 } });
   void [id, cost, receipt, watch, message, checked, scopes, state, url, prepared, raw, operations(), sideways, incomplete, badEvent];
+}
+
+/** svc-sdk/validate: the main entry's functions and types, on a wasm of its own. */
+export function formIssues(values: OperationParams["createOrganization"]): IssueCode[] {
+  const result: ValidationResult = forms.validate("createOrganization", values);
+  // @ts-expect-error: not an operation
+  forms.validate("createOrganisation", values);
+  const checked = forms.schemaFor("createTask")["~standard"].validate({ task_name: "" });
+  const scopes: string[] = forms.requiredScopes(["listPlans"]);
+  const refused = (e: unknown) => e instanceof forms.SvcError && e.kind === "config";
+  void [checked, scopes, forms.operations(), refused];
+  return result.ok ? [] : result.issues.map((i) => i.code);
 }
