@@ -13,6 +13,7 @@ import { alternativesSizes, namedVariant, named, packageSizes, wasmBreakdown } f
 import { profile } from "./profile.mjs";
 import { output } from "../scripts/lib.mjs";
 import { measureFleet } from "./fleet.mjs";
+import { measureValidatePage, validatePageRows, validatePageSection } from "./validate-page.mjs";
 
 const QUICK = process.argv.includes("--quick");
 /** `--report`: write BENCHMARKS.md again from the figures of the last run (target/bench/results.json), measuring nothing. */
@@ -30,9 +31,10 @@ const CONFIG = {
   rateSeconds: QUICK ? 60 : 120,
   fleet: { processes: 8, seconds: 120, callsEach: 50, latencyMs: 300, org: "70000009" },
   listItems: 200,
+  pageLoads: QUICK ? 5 : 15,
   profileMs: 2500,
 };
-const TARGETS = { sizeGzip: 120 * 1024, freshInsideMs: 15, validationVsZod: 1, decodeVsParse: 2, callVsRaw: 1.1, rateShare: 0.95 };
+const TARGETS = { sizeGzip: 120 * 1024, freshInsideMs: 15, validationVsZod: 1, decodeVsParse: 2, callVsRaw: 1.1, rateShare: 0.95, validatePageGzip: 45 * 1024, validatePageVsZod: 1.5 };
 const ORG = "10234695";
 const FRESH = ["none", "svc-sdk", "zod", "valibot"];
 
@@ -61,6 +63,8 @@ async function measure() {
   const sizes = packageSizes();
   const wasm = wasmBreakdown(15);
   const alternatives = alternativesSizes();
+  log(`bench: a page that only validates (Vite, Chromium), ${CONFIG.pageLoads} loads of it and of the zod page`);
+  const validatePage = await measureValidatePage(CONFIG.pageLoads);
 
   // ---- validation: the three implementations agree, then ops/s ----
   log("bench: validation (cross-check)");
@@ -160,7 +164,7 @@ async function measure() {
     commit,
     dirty,
     started, elapsedMs: Date.now() - started, config: CONFIG, env, variant, sizes, wasm, alternatives, agreement, validation,
-    fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet,
+    fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet, validatePage,
   };
 }
 
@@ -254,6 +258,7 @@ function report(R) {
       `| fleet: ${f.processes} Node processes sharing one redis-server, 100/min and 5 in flight (free plan), ${f.queued} calls queued at once, answers after ${f.latencyMs} ms, ${(f.elapsedMs / 1000).toFixed(0)} s | ${f.received} requests, ${f429} × 429, peak ${f.peakInFlight} in flight | the limit, ${allowed} in ${Math.floor(f.elapsedMs / 60_000)} min | ${(fShare * 100).toFixed(1)} % | ≥ 95 %, no 429 | ${yes(fShare >= TARGETS.rateShare && f429 === 0 && f.peakInFlight <= 5)} |`,
     );
   }
+  if (R.validatePage) L.push(...validatePageRows(R.validatePage, TARGETS, yes));
   L.push("");
 
   // package size
@@ -279,6 +284,8 @@ function report(R) {
   L.push("| crate or part | bytes | share | items | there because |", "|---|---|---|---|---|");
   for (const c of wasm.crates) L.push(`| ${c.crate} | ${c.bytes} | ${((100 * c.bytes) / wasm.total).toFixed(1)} % | ${c.items} | ${WHY[c.crate] ?? ""} |`);
   L.push("");
+
+  if (R.validatePage) L.push(...validatePageSection(R.validatePage));
 
   // fresh
   L.push("## A fresh Node process", "");
