@@ -23,14 +23,14 @@ const STAGES = {
     [/__wbg_parse_|^parse$/, "JSON.parse of the decoded text"],
     [/makeTransferable|createAbortSignal|AbortController|AbortSignal|JSTransferable/, "the attempt's AbortController (Node 20)"],
     [/^toWire|^plain |^mark |encode/, "params into wasm (toWire, UTF-8 bytes)"],
-    [/svc_sdk::request|svc_sdk::catalog|svc_sdk::validate|svc_sdk::json|svc_sdk::wasm::client|svc_sdk::wasm::params/, "arguments, validation and request building (wasm)"],
+    [/svc_sdk::request|svc_sdk::placement|svc_sdk::catalog|svc_sdk::validate|svc_sdk::json|svc_sdk::wasm::client|svc_sdk::wasm::params|svc_sdk::wasm::upload/, "arguments, validation and request building (wasm)"],
     [/svc_sdk::send|svc_sdk::wasm::platform|future_to_promise|wasm_bindgen_futures|js_sys::futures|^readAll |^onAbort /, "the send loop (Rust on wasm-bindgen-futures) and its platform"],
     [/undici|^fetch |node:net|net\.js|stream|_http|tcp|(native )?(writev|read)|^onStreamRead|Socket/i, "fetch itself (undici, sockets)"],
   ],
   validate: [
-    [/^plain |^toWire |^mark |encode/, "params into JSON text and UTF-8 (runtime.js toWire)"],
+    [/^plain |^toWire |^mark |encode/, "params into JSON text and UTF-8 (params.js toWire)"],
     [/svc_sdk::json|serde_json|serde_core/, "reading the JSON text into the borrowed tree (src/json.rs)"],
-    [/svc_sdk::validate|svc_sdk::request/, "the rules (src/validate)"],
+    [/svc_sdk::validate|svc_sdk::request|svc_sdk::placement/, "the rules (src/validate, src/placement.rs)"],
     [/^validate |svc_sdk::wasm|__wbg_parse_|dlmalloc|alloc/, "the entry: operation lookup, allocation, result object"],
   ],
 };

@@ -55,7 +55,7 @@ pub fn required_scopes(ids: JsValue) -> Result<Vec<String>, JsValue> {
         .map_err(|m| to_js_error(&Error::config(m)))
 }
 
-/// The kinds and members an `SvcError` takes (`Error::shape`), for runtime.js.
+/// The kinds and members an `SvcError` takes (`Error::shape`), for error.js.
 #[wasm_bindgen(js_name = __errorShape, skip_typescript)]
 pub fn error_shape() -> JsValue {
     json_to_js(&crate::error::Error::shape())
