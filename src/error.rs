@@ -142,11 +142,7 @@ impl Error {
 
     /// Replaces `secret` wherever the message quotes it: a server may echo the credential it was sent.
     pub fn without_secret(mut self, secret: Option<&str>) -> Self {
-        if let Some(secret) = secret.filter(|s| !s.is_empty()) {
-            if self.message.contains(secret) {
-                self.message = self.message.replace(secret, "[redacted]");
-            }
-        }
+        redact_secret(&mut self.message, secret);
         self
     }
 
@@ -164,6 +160,15 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Puts `[redacted]` wherever `text` quotes `secret` as it is; an empty or absent secret changes nothing.
+pub fn redact_secret(text: &mut String, secret: Option<&str>) {
+    if let Some(secret) = secret.filter(|s| !s.is_empty()) {
+        if text.contains(secret) {
+            *text = text.replace(secret, "[redacted]");
+        }
+    }
+}
 
 /// Cuts text that is echoed into a message to a readable length, on a char boundary.
 pub fn shorten(text: &str) -> String {

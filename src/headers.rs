@@ -26,12 +26,8 @@ impl Headers {
 
     /// Every value that quotes `secret`, with `[redacted]` in its place.
     pub fn without_secret(mut self, secret: Option<&str>) -> Headers {
-        if let Some(secret) = secret.filter(|s| !s.is_empty()) {
-            for (_, v) in &mut self.0 {
-                if v.contains(secret) {
-                    *v = v.replace(secret, "[redacted]");
-                }
-            }
+        for (_, v) in &mut self.0 {
+            crate::error::redact_secret(v, secret);
         }
         self
     }

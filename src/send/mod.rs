@@ -16,7 +16,7 @@ pub use note::{Again, Event, Level, Note};
 pub use token::{Credential, Issued, TokenFailure, TokenResult};
 
 use crate::catalog::{Method, Shape};
-use crate::error::{Error, ErrorKind};
+use crate::error::{redact_secret, Error, ErrorKind};
 use crate::fleet::Seen;
 use crate::headers::Headers;
 use crate::limit::{Limits, State};
@@ -92,10 +92,10 @@ impl Head {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    fn without_secret(self, secret: Option<&str>) -> Head {
+    fn without_secret(mut self, secret: Option<&str>) -> Head {
+        redact_secret(&mut self.url, secret);
         Answer {
             headers: self.headers.without_secret(secret),
-            url: note::redact(&self.url, secret),
             ..self
         }
     }
@@ -151,14 +151,9 @@ impl Failure {
     /// The secret out of every text, and the operation set unless it is already.
     fn finish(mut self, secret: Option<&str>, operation: Option<&'static str>) -> Failure {
         self.error = self.error.without_secret(secret);
-        if let (Some(secret), Some(c)) = (secret.filter(|s| !s.is_empty()), &mut self.cause) {
-            for text in [&mut c.message, &mut c.host] {
-                if text.contains(secret) {
-                    *text = text.replace(secret, "[redacted]");
-                }
-            }
-            if let Some(code) = c.code.as_mut().filter(|code| code.contains(secret)) {
-                *code = code.replace(secret, "[redacted]");
+        if let Some(c) = &mut self.cause {
+            for text in [&mut c.message, &mut c.host].into_iter().chain(c.code.as_mut()) {
+                redact_secret(text, secret);
             }
         }
         if let (Some(op), None) = (operation, &self.error.operation_id) {

@@ -1,7 +1,7 @@
 //! What the loop tells of a call as it runs (each attempt, its answer, a wait, the end), at which log level, in which words.
 
 use crate::catalog::Method;
-use crate::error::{Error, ErrorKind};
+use crate::error::{redact_secret, Error, ErrorKind};
 
 /// The levels of `logLevel`, least verbose first; "off" is no level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -93,7 +93,9 @@ impl Note<'_> {
 
     /// The URL without the token.
     pub fn url(&self) -> String {
-        redact(self.url, self.secret)
+        let mut url = self.url.to_string();
+        redact_secret(&mut url, self.secret);
+        url
     }
 
     /// The log line of the event, if it is logged at `at` or a less verbose level.
@@ -147,14 +149,9 @@ impl Note<'_> {
             }
             Event::Failed { error } => format!("{call} failed: {}", error.message),
         };
-        Some((level, redact(&text, self.secret)))
-    }
-}
-
-pub(super) fn redact(text: &str, secret: Option<&str>) -> String {
-    match secret.filter(|s| !s.is_empty()) {
-        Some(s) if text.contains(s) => text.replace(s, "[redacted]"),
-        _ => text.to_string(),
+        let mut text = text;
+        redact_secret(&mut text, self.secret);
+        Some((level, text))
     }
 }
 
