@@ -16,6 +16,11 @@ impl Headers {
         Headers(out)
     }
 
+    /// As `name\nvalue\n` lines, the one string a platform takes back.
+    pub fn to_lines(&self) -> String {
+        lines(&self.0)
+    }
+
     /// The value of `name` (any case).
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0
@@ -31,6 +36,18 @@ impl Headers {
         }
         self
     }
+}
+
+/// Header pairs as `name\nvalue\n` lines, for the one crossing that makes them an object.
+pub fn lines(pairs: &[(String, String)]) -> String {
+    let mut out = String::new();
+    for (k, v) in pairs {
+        out.push_str(k);
+        out.push('\n');
+        out.push_str(v);
+        out.push('\n');
+    }
+    out
 }
 
 impl Serialize for Headers {
@@ -58,6 +75,7 @@ mod tests {
             r#"{"content-type":"application/json","x-rate-limit-remaining":"7"}"#
         );
         assert_eq!(Headers::from_lines(""), Headers::default());
+        assert_eq!(Headers::from_lines(&h.to_lines()), h);
     }
 
     #[test]

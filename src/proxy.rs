@@ -2,6 +2,7 @@
 
 use crate::catalog::{self, BodyKind, Operation};
 use crate::error::{shorten, Error, ErrorKind};
+use crate::headers::Headers;
 use crate::request::parse_query;
 use crate::route::{add_text_param, template, Found, Router};
 use serde_json::{Map, Value};
@@ -120,10 +121,53 @@ pub fn plan(
     })
 }
 
+/// The headers of the service's answer that a proxy hands back; the others stay behind.
+const PASSED_BACK: [&str; 6] = [
+    "content-type",
+    "content-disposition",
+    "retry-after",
+    "x-rate-limit-limit",
+    "x-rate-limit-remaining",
+    "x-rate-limit-reset",
+];
+
+/// The answer's headers a proxy hands back, each value with every spelling of `secret` redacted.
+pub fn passed_back(headers: &Headers, secret: Option<&str>) -> Headers {
+    let secret = secret.filter(|s| !s.is_empty());
+    let pass = |name: &&str| {
+        let value = headers.get(name).filter(|v| !v.is_empty())?;
+        let value = secret.map_or_else(|| value.to_string(), |s| crate::redact::text(value, s));
+        Some((name.to_string(), value))
+    };
+    Headers(PASSED_BACK.iter().filter_map(pass).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_proxy_hands_back_only_its_headers_with_the_token_redacted() {
+        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        let answer = Headers(vec![
+            pair("set-cookie", "s=1"),
+            pair("content-type", "application/json"),
+            pair("x-rate-limit-remaining", "7"),
+            pair("retry-after", ""),
+            pair("content-disposition", "attachment; filename=\"tok-1\\u002d.pdf\""),
+        ]);
+        let passed = passed_back(&answer, Some("tok-1"));
+        assert_eq!(
+            passed.0,
+            [
+                pair("content-type", "application/json"),
+                pair("content-disposition", "attachment; filename=\"[redacted]\\u002d.pdf\""),
+                pair("x-rate-limit-remaining", "7"),
+            ]
+        );
+        assert_eq!(passed_back(&answer, None).get("content-disposition"), answer.get("content-disposition"));
+    }
 
     fn no_headers(_: &str) -> Option<String> {
         None

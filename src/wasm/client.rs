@@ -241,11 +241,16 @@ impl Client {
                     let blob = js::blob(&bytes, content_type);
                     Ok(js::with_response(&blob, &head.to_json()))
                 }
-                Ok(Reply::Raw(answer)) => Ok(js::pass_back(
-                    &answer.raw.response,
-                    answer.raw.secret.as_deref(),
-                    options.timeout_ms as f64,
-                )),
+                Ok(Reply::Raw(answer)) => {
+                    let secret = answer.raw.secret.as_deref();
+                    let headers = crate::proxy::passed_back(&answer.headers, secret);
+                    Ok(js::pass_back(
+                        &answer.raw.response,
+                        &headers.to_lines(),
+                        secret,
+                        options.timeout_ms as f64,
+                    ))
+                }
                 Err(f) => Err(failure_to_js(f)),
             }
         })
@@ -328,7 +333,7 @@ impl Client {
             Ok(js_sys::Promise::resolve(&js::prepared(
                 ready.method.as_str(),
                 &ready.url,
-                &header_lines(&ready.headers),
+                &crate::headers::lines(&ready.headers),
                 &ready.body,
             )))
         })())
@@ -352,18 +357,6 @@ impl Client {
             Ok(self.send(ready, Shape::Empty, None, options, signal))
         })())
     }
-}
-
-/// Headers as `name\nvalue\n` lines, for the one crossing that makes them an object.
-fn header_lines(headers: &[(String, String)]) -> String {
-    let mut lines = String::new();
-    for (k, v) in headers {
-        lines.push_str(k);
-        lines.push('\n');
-        lines.push_str(v);
-        lines.push('\n');
-    }
-    lines
 }
 
 /// The JSON text of a query or body given to `request()`, or the validation error of what JSON cannot hold.

@@ -80,11 +80,16 @@ extern "C" {
     /// `[promise, remove]`: a promise that resolves when the signal aborts, and what removes its listener.
     #[wasm_bindgen(js_name = onAbort)]
     pub fn on_abort_pair(signal: &JsValue) -> js_sys::Array;
-    /// A proxied answer as the Response the proxy gives back: its status, the passed-back headers and
-    /// the body's stream, with every spelling of `secret` redacted, erroring when the service stalls
-    /// for `idle_ms`.
+    /// A proxied answer as the Response the proxy gives back: its status, the headers it passes back
+    /// (`proxy::passed_back`, as lines) and the body's stream, with every spelling of `secret`
+    /// redacted, erroring when the service stalls for `idle_ms`.
     #[wasm_bindgen(js_name = passBack)]
-    pub fn pass_back(response: &JsValue, secret: Option<&str>, idle_ms: f64) -> JsValue;
+    pub fn pass_back(
+        response: &JsValue,
+        headers: &str,
+        secret: Option<&str>,
+        idle_ms: f64,
+    ) -> JsValue;
 }
 
 pub fn to_js_error(e: &Error) -> JsValue {

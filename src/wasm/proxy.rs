@@ -262,9 +262,3 @@ impl Redactor {
         self.0.finish()
     }
 }
-
-/// A header's value with every spelling of `secret` redacted.
-#[wasm_bindgen(js_name = __redactText, skip_typescript)]
-pub fn redact_text(value: &str, secret: &str) -> String {
-    crate::redact::text(value, secret)
-}

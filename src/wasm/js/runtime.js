@@ -1,6 +1,6 @@
 // The JS half of the client's wasm bindings: an upload's files, the platform's streams (bodies read,
 // a proxied body passed on), timers and hooks. The rules, the send loop and the redaction are Rust.
-import { __Redactor, __redactText, __settle } from "../../../../../svc_sdk.js";
+import { __Redactor, __settle } from "../../../../../svc_sdk.js";
 import { SvcError } from "./error.js";
 
 /** `{ name, blob }` of an upload's file: a Blob, a File, or `{ name, data }` with data a Blob, buffer or text; else null. */
@@ -35,10 +35,15 @@ export function blob(bytes, type) {
 
 /** What `prepare()` gives: `{ method, url, headers, body }`; `lines` hold each header's name and value. */
 export function prepared(method, url, lines, body) {
+  return { method, url, headers: headersOf(lines), body: body ?? null };
+}
+
+/** An object of the headers in `name\nvalue\n` lines. */
+function headersOf(lines) {
   const parts = lines.split("\n");
   const headers = {};
   for (let i = 0; i + 1 < parts.length; i += 2) headers[parts[i]] = parts[i + 1];
-  return { method, url, headers, body: body ?? null };
+  return headers;
 }
 
 /** Sets the cause of a network error: an Error with the underlying code and the host. */
@@ -120,17 +125,9 @@ export async function readStream(stream, max) {
   return out;
 }
 
-/** The names of the answer's headers a proxy hands back, each value with the token redacted. */
-const PASSED_BACK = ["content-type", "content-disposition", "retry-after", "x-rate-limit-limit", "x-rate-limit-remaining", "x-rate-limit-reset"];
-
-/** A proxied answer as a Response: its status, the headers passed back and its body, with `secret` redacted from both. */
-export function passBack(res, secret, idleMs) {
-  const headers = {};
-  for (const name of PASSED_BACK) {
-    const v = res.headers.get(name);
-    if (v) headers[name] = secret ? __redactText(v, secret) : v;
-  }
-  return new Response(guarded(res.body, secret, idleMs), { status: res.status, headers });
+/** A proxied answer as a Response: its status, the headers the core passes back (as lines, redacted) and its body, with `secret` redacted. */
+export function passBack(res, lines, secret, idleMs) {
+  return new Response(guarded(res.body, secret, idleMs), { status: res.status, headers: headersOf(lines) });
 }
 
 /** The `[name, value]` entries of a multipart body. */
