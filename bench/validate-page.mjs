@@ -50,8 +50,7 @@ function writePage(lib) {
 async function build(lib) {
   const dir = writePage(lib);
   const dist = path.join(work, "pages", lib.replace("/", "-"));
-  const r = await h.runChild(h.bin("vite"), ["build", dir, "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"], { cwd: consumer, env: h.toolEnv(), timeoutMs: 120_000, label: "vite build" });
-  if (r.code !== 0) throw new Error(`vite build of the ${lib} page failed\n${r.output}`);
+  await h.viteBuild(dir, dist, { cwd: consumer, timeoutMs: 120_000 });
   const files = readdirSync(path.join(dist, "assets")).map((file) => {
     const buf = readFileSync(path.join(dist, "assets", file));
     return { file, raw: buf.length, gzip: gz(buf) };

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { h, installExample, offlineWranglerEnv } from "./support/edge.mjs";
+import { h, installExample } from "./support/edge.mjs";
 import { startSandbox } from "./support/sandbox.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
@@ -23,16 +23,9 @@ before(async () => {
   // Every answer takes SLOW_MS, so that the example's calls overlap; 5 in flight (the free plan).
   sandbox = await startSandbox(["--token", `${TOKEN}=*`, "--no-dev-token", "--faults", "slow=1", "--slow-ms", String(SLOW_MS)]);
   writeFileSync(path.join(dir, ".dev.vars"), `SVC_TOKEN=${JSON.stringify(TOKEN)}\nSVC_API_DOMAIN=${JSON.stringify(sandbox.url)}\n`);
-  const [port, inspectorPort] = [await h.freePort(), await h.freePort()];
-  const started = performance.now();
-  wrangler = h.startChild(
-    process.execPath,
-    [path.join(h.root, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--local-protocol", "http", "--show-interactive-dev-session=false", "--log-level", "info"],
-    { cwd: dir, env: offlineWranglerEnv(dir), label: "wrangler dev" },
-  );
-  url = `http://127.0.0.1:${port}`;
-  await h.waitForHttp(`${url}/limits`, { timeoutMs: 45_000, child: wrangler });
-  console.log(`wrangler dev: the fleet example ready in ${Math.round(performance.now() - started)} ms`);
+  const dev = await h.startWranglerDev(dir, "/limits", 45_000);
+  ({ child: wrangler, url } = dev);
+  console.log(`wrangler dev: the fleet example ready in ${dev.ms} ms`);
 }, { timeout: 60_000 });
 after(async () => {
   await wrangler?.stop();

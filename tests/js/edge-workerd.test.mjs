@@ -1,13 +1,13 @@
 // The Cloudflare example (examples/workerd/worker.mjs + wrangler.toml), copied into the consumer
 // project and served by `wrangler dev` (local workerd) with its secrets and the sandbox's URL in
-// .dev.vars, kept off the network as in runtimes-workerd.test.mjs; then driven from outside
+// .dev.vars, kept off the network (the harness's startWranglerDev); then driven from outside
 // (tests/support/edge.mjs).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { edgeTests, exampleEnv, h, installExample, offlineWranglerEnv, startEdgeSandbox } from "./support/edge.mjs";
+import { edgeTests, exampleEnv, h, installExample, startEdgeSandbox } from "./support/edge.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 let sandbox;
@@ -18,16 +18,9 @@ before(async () => {
   sandbox = await startEdgeSandbox();
   // Local secrets and overrides of [vars], as a developer keeps them (never committed).
   writeFileSync(path.join(dir, ".dev.vars"), Object.entries(exampleEnv(sandbox)).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join("\n") + "\n");
-  const [port, inspectorPort] = [await h.freePort(), await h.freePort()];
-  const started = performance.now();
-  wrangler = h.startChild(
-    process.execPath,
-    [path.join(h.root, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--local-protocol", "http", "--show-interactive-dev-session=false", "--log-level", "info"],
-    { cwd: dir, env: offlineWranglerEnv(dir), label: "wrangler dev" },
-  );
-  url = `http://127.0.0.1:${port}`;
-  await h.waitForHttp(`${url}/hooks/last`, { timeoutMs: 30_000, child: wrangler });
-  console.log(`wrangler dev: worker.mjs ready in ${Math.round(performance.now() - started)} ms`);
+  const dev = await h.startWranglerDev(dir, "/hooks/last", 30_000);
+  ({ child: wrangler, url } = dev);
+  console.log(`wrangler dev: worker.mjs ready in ${dev.ms} ms`);
 }, { timeout: 40_000 });
 after(async () => {
   await wrangler?.stop();

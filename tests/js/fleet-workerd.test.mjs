@@ -158,6 +158,17 @@ async function peek(key) {
   return { ...p, fleet: p.fleet === null ? null : JSON.parse(p.fleet) };
 }
 
+/** What the object holds of `key` once no lease is left, or after 45 s. */
+async function leasesGone(key) {
+  const deadline = Date.now() + 45_000;
+  let p = await peek(key);
+  while (p.fleet.leases.length > 0 && Date.now() < deadline) {
+    await h.sleep(200);
+    p = await peek(key);
+  }
+  return p;
+}
+
 test("acquires from every holder at once: maxConcurrent granted, the rest told to wait; a release lets one in", { timeout: 60_000 }, async () => {
   const key = "at-once";
   const replies = await Promise.all(holders.map((_, i) => acquire(i, key)));
@@ -235,12 +246,7 @@ test("a lease never released is swept by the object's alarm after its lease time
   const got = (await acquire(1, key, LEASE)).outcome.acquire.granted;
   assert.ok(got);
   // No step on this organization from here on: a step would sweep the lease itself.
-  const deadline = Date.now() + 45_000;
-  let p = await peek(key);
-  while (p.fleet.leases.length > 0 && Date.now() < deadline) {
-    await h.sleep(200);
-    p = await peek(key);
-  }
+  const p = await leasesGone(key);
   assert.deepEqual(p.fleet.leases, [], `swept: ${JSON.stringify(p)}`);
   assert.ok(p.alarms >= 1, "by the alarm");
   assert.ok(p.now >= got.until, "not before the lease ended");
@@ -288,12 +294,7 @@ test("a holder whose request dies mid-call never releases; its lease is swept af
     assert.equal(res.status, 500, "the handler threw");
     await res.arrayBuffer();
     assert.equal(await gone, false, "workerd cancelled the call it was making: its answer was never written");
-    const deadline = Date.now() + 45_000;
-    let p = await peek(key);
-    while (p.fleet.leases.length > 0 && Date.now() < deadline) {
-      await h.sleep(200);
-      p = await peek(key);
-    }
+    const p = await leasesGone(key);
     assert.deepEqual(p.fleet.leases, [], `swept: ${JSON.stringify(p)}`);
     assert.ok(p.alarms >= 1, "by the alarm");
     const next = await step(3, key, { acquire: { holder: "holder-3", limits: one, leaseMs: LEASE } });

@@ -34,14 +34,7 @@ function answerApi(req, res, pathname) {
 before(async () => {
   const pageDir = h.installRuntime(consumer, "browser");
   const dist = path.join(path.dirname(pageDir), "dist");
-  const build = await h.runChild(h.bin("vite"), ["build", pageDir, "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"], {
-    cwd: consumer,
-    env: h.toolEnv(),
-    timeoutMs: 60_000,
-    label: "vite build",
-  });
-  assert.equal(build.code, 0, build.output);
-  buildMs = build.ms;
+  buildMs = await h.viteBuild(pageDir, dist, { cwd: consumer });
   server = await h.startScenarioServer(startRecordingServer);
   site = await h.serveStatic(dist, answerApi);
   siteUrl = `http://127.0.0.1:${site.address().port}`;

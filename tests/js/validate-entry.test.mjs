@@ -171,13 +171,7 @@ describe("in headless Chromium, with no init call", () => {
 
   test("a Vite build of a page that imports only svc-sdk/validate", { timeout: 90_000 }, async () => {
     const dist = path.join(path.dirname(pageDir), "dist-vite");
-    const build = await h.runChild(h.bin("vite"), ["build", pageDir, "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"], {
-      cwd: consumer,
-      env: h.toolEnv(),
-      timeoutMs: 60_000,
-      label: "vite build",
-    });
-    assert.equal(build.code, 0, build.output);
+    await h.viteBuild(pageDir, dist, { cwd: consumer });
     const assets = readdirSync(path.join(dist, "assets"));
     assert.deepEqual(assets.filter((f) => f.endsWith(".wasm")).map((f) => statSync(path.join(dist, "assets", f)).size), [statSync(validateWasm).size], "one wasm shipped: the validate one");
     await check(await open(dist, "index.html"));

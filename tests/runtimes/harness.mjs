@@ -4,7 +4,7 @@
 // the runtimes resolve "svc-sdk" from the consumer's node_modules, as a user's project does.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { cpSync, createReadStream, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, createReadStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
@@ -167,11 +167,66 @@ export async function runChild(cmd, args, { cwd, env, timeoutMs, label } = {}) {
   return { ...result, stdout: c.stdout, stderr: c.stderr, output: c.output(), ms: Math.round(performance.now() - started) };
 }
 
+/** Vite's build of the page in `dir` into `dist`, run in `cwd` (the project whose svc-sdk it bundles); its time in ms. */
+export async function viteBuild(dir, dist, { cwd, timeoutMs = 60_000 }) {
+  const r = await runChild(bin("vite"), ["build", dir, "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"], { cwd, env: toolEnv(), timeoutMs, label: "vite build" });
+  assert.equal(r.code, 0, `vite build of ${dir} failed\n${r.output}`);
+  return r.ms;
+}
+
 export function sleep(ms) {
   return new Promise((resolve) => {
     const t = setTimeout(resolve, ms);
     t.unref?.();
   });
+}
+
+/** The version of wrangler installed at the root. */
+export const wranglerVersion = () => JSON.parse(readFileSync(path.join(root, "node_modules/wrangler/package.json"), "utf8")).version;
+
+/**
+ * wrangler must reach no host but loopback: no metrics, no error reports, its npm update check
+ * answered from a fresh cache (and pointed at a closed loopback port should the cache be ignored),
+ * and miniflare's Request.cf object read from a fresh local cache instead of being downloaded.
+ */
+function offlineWranglerEnv(workerDir) {
+  const state = path.join(workerDir, ".state");
+  const tmp = ensureDir(path.join(state, "tmp"));
+  ensureDir(path.join(tmp, "update-check"));
+  writeFileSync(path.join(tmp, "update-check", "wrangler-latest.json"), JSON.stringify({ latest: wranglerVersion(), lastUpdate: Date.now() }));
+  mkdirSync(path.join(workerDir, "node_modules/.mf"), { recursive: true });
+  writeFileSync(path.join(workerDir, "node_modules/.mf/cf.json"), JSON.stringify({ colo: "LOCAL", country: "US", httpProtocol: "HTTP/1.1" }));
+  return toolEnv({
+    TMPDIR: tmp,
+    XDG_CONFIG_HOME: ensureDir(path.join(state, "config")),
+    WRANGLER_LOG_PATH: ensureDir(path.join(state, "logs")),
+    WRANGLER_SEND_METRICS: "false",
+    WRANGLER_SEND_ERROR_REPORTS: "false",
+    npm_registry: "http://127.0.0.1:9/",
+    CI: "1",
+  });
+}
+
+/**
+ * `wrangler dev` (local workerd) of the worker in `dir` on free loopback ports, kept offline; resolves
+ * { child, url, ms } once `readyPath` answers, and stops it if that never happens.
+ */
+export async function startWranglerDev(dir, readyPath, timeoutMs) {
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const started = performance.now();
+  const child = startChild(
+    process.execPath,
+    [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--local-protocol", "http", "--show-interactive-dev-session=false", "--log-level", "info"],
+    { cwd: dir, env: offlineWranglerEnv(dir), label: "wrangler dev" },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${url}${readyPath}`, { timeoutMs, child });
+  } catch (e) {
+    await child.stop();
+    throw e;
+  }
+  return { child, url, ms: Math.round(performance.now() - started) };
 }
 
 /** Polls url until any HTTP answer arrives, or throws after timeoutMs (also if the child exited). */

@@ -29,15 +29,7 @@ export async function startDemoApp(consumer, name) {
     await app.sandbox?.close();
   };
   const starting = startSandbox(["--no-rate-limit"]).then((sb) => (app.sandbox = sb));
-  const build = await h.runChild(h.bin("vite"), ["build", appDir, "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"], {
-    cwd: consumer,
-    env: h.toolEnv(),
-    timeoutMs: 60_000,
-    label: "vite build",
-  });
-  await starting;
-  assert.equal(build.code, 0, build.output);
-  app.buildMs = build.ms;
+  [app.buildMs] = await Promise.all([h.viteBuild(appDir, dist, { cwd: consumer }), starting]);
   const demo = await import(pathToFileURL(path.join(appDir, "demo.mjs")));
   app.server = await demo.serveDemo({ dist, sandboxUrl: app.sandbox.url, port: 0 });
   return Object.assign(app, { url: app.server.url, seeded: app.server.seeded, token: demo.SANDBOX_TOKEN, org: demo.SANDBOX_ORG });

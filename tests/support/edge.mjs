@@ -3,7 +3,7 @@
 // the sandbox's own callbacks and by hand-made callbacks. Used by tests/js/edge-*.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client, SvcError } from "svc-sdk";
@@ -35,30 +35,6 @@ export function startEdgeSandbox() {
 /** What the example reads from its environment (process env, Deno.env, or wrangler's .dev.vars). */
 export function exampleEnv(sandbox) {
   return { SVC_TOKEN: TOKEN, SVC_CHANNEL_TOKEN: CHANNEL_TOKEN, SVC_ORGANIZATION_ID: h.ORG, SVC_API_DOMAIN: sandbox.url };
-}
-
-/**
- * The measures of runtimes-workerd.test.mjs that keep `wrangler dev` off the network: no metrics,
- * no error reports, its npm update check answered from a fresh cache (and pointed at a closed
- * loopback port should the cache be ignored), miniflare's Request.cf read from a local file.
- */
-export function offlineWranglerEnv(workerDir) {
-  const version = JSON.parse(readFileSync(path.join(h.root, "node_modules/wrangler/package.json"), "utf8")).version;
-  const state = path.join(workerDir, ".state");
-  const tmp = h.ensureDir(path.join(state, "tmp"));
-  h.ensureDir(path.join(tmp, "update-check"));
-  writeFileSync(path.join(tmp, "update-check", "wrangler-latest.json"), JSON.stringify({ latest: version, lastUpdate: Date.now() }));
-  mkdirSync(path.join(workerDir, "node_modules/.mf"), { recursive: true });
-  writeFileSync(path.join(workerDir, "node_modules/.mf/cf.json"), JSON.stringify({ colo: "LOCAL", country: "US", httpProtocol: "HTTP/1.1" }));
-  return h.toolEnv({
-    TMPDIR: tmp,
-    XDG_CONFIG_HOME: h.ensureDir(path.join(state, "config")),
-    WRANGLER_LOG_PATH: h.ensureDir(path.join(state, "logs")),
-    WRANGLER_SEND_METRICS: "false",
-    WRANGLER_SEND_ERROR_REPORTS: "false",
-    npm_registry: "http://127.0.0.1:9/",
-    CI: "1",
-  });
 }
 
 /** Waits for the child's "listening on http://127.0.0.1:PORT" line and returns that URL. */
