@@ -236,9 +236,16 @@ impl Window {
         }
     }
 
-    /// Holds every start until `now + wait_ms` (a 429's Retry-After).
+    /// Holds every start until `now + wait_ms` (a 429's Retry-After). A wait of more than a
+    /// minute that reaches the next UTC day is the day's quota spent at the service (its count
+    /// may not be ours: another client, another plan), so the day counts as spent.
     pub(crate) fn back_off(&mut self, wait_ms: i64, now: i64) {
-        self.blocked_until = self.blocked_until.max(now + wait_ms);
+        self.roll(now);
+        let until = now.saturating_add(wait_ms.max(0));
+        if wait_ms > MINUTE_MS && until >= (self.day + 1) * DAY_MS {
+            self.day_count = u32::MAX;
+        }
+        self.blocked_until = self.blocked_until.max(until);
     }
 
     /// The figures at `now` (`rateLimitState()`).
@@ -261,7 +268,16 @@ impl Window {
             queued,
             server_limit: self.server_limit,
             server_remaining: self.server_remaining,
+            blocked_until: self.blocked_until(limits, now),
         }
+    }
+
+    /// Until when no call may start (ms since the epoch): the next UTC day once the day's quota
+    /// is spent, or the end of the server's back-off; `None` when calls may start.
+    fn blocked_until(&self, limits: &Limits, now: i64) -> Option<i64> {
+        let quota = (self.day_count >= limits.daily).then_some((self.day + 1) * DAY_MS);
+        let back_off = (self.blocked_until > now).then_some(self.blocked_until);
+        quota.max(back_off)
     }
 }
 
@@ -296,9 +312,22 @@ pub struct State {
     pub server_limit: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server_remaining: Option<u32>,
+    /// Until when every call is refused at once (ms since the epoch), while the daily quota is
+    /// spent or the service asked to wait longer than a call waits (`rate_limited`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked_until: Option<i64>,
 }
 
 impl State {
+    /// The limits these figures are of.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            per_minute: self.requests_per_minute,
+            max_concurrent: self.max_concurrent,
+            daily: self.daily_quota,
+        }
+    }
+
     /// Why a call waits at these figures, in words for a log line.
     pub fn holding(&self) -> String {
         if self.remaining_today == 0 {
@@ -334,6 +363,7 @@ impl State {
             queued: o.field("queued")?,
             server_limit: o.optional("serverLimit")?,
             server_remaining: o.optional("serverRemaining")?,
+            blocked_until: o.optional("blockedUntil")?,
         })
     }
 }
@@ -359,6 +389,11 @@ impl Limiter {
         self.next_ticket += 1;
         self.queue.push_back(t);
         t
+    }
+
+    /// How many calls wait in the queue.
+    pub fn queued(&self) -> u32 {
+        self.queue.len() as u32
     }
 
     /// The ticket at the head of the queue.

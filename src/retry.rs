@@ -71,31 +71,50 @@ pub fn delete_already_done(method: Method, status: u16, earlier_uncertain: bool)
     method == Method::Delete && status == 404 && earlier_uncertain
 }
 
-/// Milliseconds to wait from a Retry-After value: delta-seconds or an HTTP date.
+/// Milliseconds to wait from a Retry-After value as RFC 9110 (section 10.2.3) defines it:
+/// delay-seconds (`1*DIGIT`) or an HTTP-date; anything else (`1e3`, `0.5`, `-1`) is no value.
 pub fn parse_retry_after(value: &str, now_ms: i64) -> Option<u64> {
-    let v = value.trim();
-    if let Ok(secs) = v.parse::<u64>() {
+    let v = value.trim_matches([' ', '\t']);
+    if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
+        let secs = v.parse::<u64>().unwrap_or(u64::MAX);
         return Some(secs.saturating_mul(1000));
     }
-    if let Some(secs) = crate::decimal::parse(v) {
-        return (secs >= 0.0).then_some((secs * 1000.0) as u64);
-    }
     let at = parse_http_date(v)?;
-    Some((at * 1000 - now_ms).max(0) as u64)
+    Some(at.saturating_mul(1000).saturating_sub(now_ms).max(0) as u64)
 }
 
-/// Seconds since the epoch of an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
+/// Seconds since the epoch of an HTTP-date: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), or
+/// the obsolete forms a recipient must accept (`Sunday, 06-Nov-94 08:49:37 GMT`,
+/// `Sun Nov  6 08:49:37 1994`).
 pub fn parse_http_date(s: &str) -> Option<i64> {
     let parts: Vec<&str> = s.split_whitespace().collect();
-    let [_, day, month, year, time, "GMT"] = parts.as_slice() else {
-        return None;
+    let (day, month, year, time) = match parts.as_slice() {
+        [_, day, month, year, time, "GMT"] if year.len() == 4 => (*day, *month, year.to_string(), *time),
+        [_, date, time, "GMT"] => {
+            let mut d = date.split('-');
+            let (day, month, yy) = (d.next()?, d.next()?, d.next()?);
+            if d.next().is_some() || yy.len() != 2 {
+                return None;
+            }
+            let yy: u32 = yy.parse().ok()?;
+            (day, month, format!("{}", if yy < 70 { 2000 + yy } else { 1900 + yy }), *time)
+        }
+        [_, month, day, time, year] if year.len() == 4 => (*day, *month, year.to_string(), *time),
+        _ => return None,
     };
-    let m = MONTH_ABBREVIATIONS.iter().position(|x| x == month)? as u32 + 1;
+    if !(1..=2).contains(&day.len()) || !day.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let m = MONTH_ABBREVIATIONS.iter().position(|x| *x == month)? as u32 + 1;
     let date = format!("{year:0>4}-{m:02}-{day:0>2}");
     let (y, mo, d) = parse_date(&date)?;
     let t: Vec<u32> = time
         .split(':')
-        .map(|p| p.parse().ok())
+        .map(|p| {
+            (p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| p.parse().ok())
+                .flatten()
+        })
         .collect::<Option<_>>()?;
     let [h, mi, se] = t.as_slice() else {
         return None;
@@ -172,7 +191,16 @@ mod tests {
     #[test]
     fn retry_after_in_seconds_or_as_a_date() {
         assert_eq!(parse_retry_after("2", 0), Some(2000));
-        assert_eq!(parse_retry_after("0.5", 0), Some(500));
+        assert_eq!(parse_retry_after("0.5", 0), None, "delay-seconds are digits only");
+        assert_eq!(parse_retry_after("1e3", 0), None);
+        assert_eq!(parse_retry_after("+5", 0), None);
+        assert_eq!(parse_retry_after("", 0), None);
+        assert_eq!(parse_retry_after(" 7 ", 0), Some(7000));
+        assert_eq!(
+            parse_retry_after("99999999999999999999999", 0),
+            Some(u64::MAX),
+            "too many digits is a very long wait, not none"
+        );
         let now = parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT").unwrap() * 1000;
         assert_eq!(
             parse_retry_after("Sun, 06 Nov 1994 08:49:40 GMT", now),
@@ -184,6 +212,17 @@ mod tests {
         );
         assert_eq!(parse_retry_after("soon", now), None);
         assert_eq!(parse_retry_after("-1", now), None);
+        for obsolete in ["Sunday, 06-Nov-94 08:49:40 GMT", "Sun Nov  6 08:49:40 1994"] {
+            assert_eq!(parse_retry_after(obsolete, now), Some(3000), "{obsolete}");
+        }
+        for bad in [
+            "Sun, 06 Nov 1994 08:49:40 UTC",
+            "Sun, 06 Nov 94 08:49:40 GMT",
+            "Sun, 06 Nov 1994 8:49:40 GMT",
+            "Sun, 31 Feb 1994 08:49:40 GMT",
+        ] {
+            assert_eq!(parse_retry_after(bad, now), None, "{bad}");
+        }
         assert_eq!(
             Policy::new(2).next_delay(Get, 0, Outcome::Status(429, Some(60_001)), 0.0),
             None

@@ -500,6 +500,7 @@ fn state_of_changes_nothing() {
             queued: 0,
             server_limit: None,
             server_remaining: None,
+            blocked_until: None,
         },
         "the ended lease is out of flight and keeps its place"
     );

@@ -3,15 +3,27 @@
 use super::queue::{self, Queue, Slot};
 use super::race::{race, First};
 use super::token::{self, Issued};
-use super::{abort, aborted, pause, Failure, Platform};
+use super::{abort, aborted, pause, Deadline, Failure, Platform};
 use crate::error::{Error, ErrorKind};
 use crate::fleet::{Acquire, Outcome, Reply, Request, Seen, TokenClaim};
 use crate::limit::{Limits, State};
+use crate::retry::MAX_RETRY_AFTER_MS;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::future::{poll_fn, Future};
 use std::task::{Poll, Waker};
+
+/// Whether a wait is for another holder's release (its length only a bound, not the wait).
+fn on_release(outcome: &Outcome) -> bool {
+    matches!(
+        outcome,
+        Outcome::Acquire(Acquire::Wait {
+            on_release: true,
+            ..
+        })
+    )
+}
 
 /// The longest wait between two asks while another holder may free a slot or store the token
 /// (a store tells no one of a change): the delay a release can add before the next call starts.
@@ -59,11 +71,12 @@ impl Fleet {
         let fallback = options.fallback_share.map(|share| {
             let l = options.limits;
             let part = |n: u32| ((f64::from(n) * share).floor() as u32).max(1);
-            Queue::new(Limits {
+            let limits = Limits {
                 per_minute: part(l.per_minute),
                 max_concurrent: part(l.max_concurrent),
                 daily: part(l.daily),
-            })
+            };
+            Queue::new(limits, u32::MAX)
         });
         Fleet {
             options,
@@ -148,6 +161,7 @@ impl Fleet {
         &'a self,
         p: &'a P,
         signal: Option<&P::Signal>,
+        deadline: Deadline,
         waits: impl FnOnce(Option<u64>, &str),
     ) -> Result<Held<'a, P>, Failure> {
         let mut waits = Some(waits);
@@ -167,7 +181,8 @@ impl Fleet {
                             tell(ms, why);
                         }
                     };
-                    return Ok(Held::Local(queue::admit(q, p, signal, tell).await?, q));
+                    let slot = queue::admit(q, p, signal, deadline, tell).await?;
+                    return Ok(Held::Local(slot, q));
                 }
             };
             let wait = match reply.outcome {
@@ -188,6 +203,12 @@ impl Fleet {
                 }
                 other => return Err(unexpected(&other)),
             };
+            let now = p.now_ms();
+            let long = !on_release(&reply.outcome) && wait as u64 > MAX_RETRY_AFTER_MS;
+            if long || !deadline.holds(now, wait as u64) {
+                let why = reply.state.holding();
+                return Err(deadline.cannot_wait(now, wait as u64, MAX_RETRY_AFTER_MS, &why));
+            }
             if let Some(tell) = waits.take() {
                 tell(Some(wait as u64), &reply.state.holding());
             }

@@ -1,5 +1,6 @@
 //! The send loop as platform-free async Rust: token, limiter, attempts with timeout and abort, retries, decoding.
 
+mod deadline;
 mod fleet;
 mod note;
 mod queue;
@@ -11,6 +12,7 @@ mod sim;
 #[cfg(test)]
 mod tests;
 
+pub use deadline::Deadline;
 pub use fleet::Options as FleetOptions;
 pub use note::{Again, Event, Level, Note};
 pub use token::{Credential, Issued, TokenFailure, TokenResult};
@@ -205,8 +207,9 @@ pub trait Platform {
     /// A number in [0, 1), for the jitter of retries.
     fn random(&self) -> f64;
 
-    /// `Some(message)` once `signal` fired: its reason's message, or `ABORTED`.
-    fn aborted(&self, signal: &Self::Signal) -> Option<String>;
+    /// Once `signal` fired: how the call ends (`aborted`, or `timeout` for a timeout's reason such
+    /// as `AbortSignal.timeout`'s) and its reason's message, or `ABORTED`.
+    fn aborted(&self, signal: &Self::Signal) -> Option<(ErrorKind, String)>;
 
     /// Resolves when `signal` fires (at once if it has); dropping it removes the listener.
     fn on_abort(&self, signal: &Self::Signal) -> impl Future<Output = ()>;
@@ -244,6 +247,9 @@ enum Gate {
 pub struct Options {
     /// The wait for each attempt (0: none).
     pub timeout_ms: u32,
+    /// The wait for the whole call, from its start to its result (0: none): queue, token,
+    /// attempts, Retry-After and back-off.
+    pub deadline_ms: u32,
     pub max_retries: u32,
     pub max_response_bytes: usize,
     /// Hand back the answer undecoded with its body unread (the proxy's forward).
@@ -295,13 +301,21 @@ pub struct Transport<P: Platform> {
     credential: Credential,
     gate: Gate,
     refresh: token::Refresh,
+    /// The most calls of this client that wait for the limiter at once.
+    max_queued: u32,
 }
 
 impl<P: Platform> Transport<P> {
-    pub fn new(platform: P, credential: Credential, limiting: Limiting) -> Transport<P> {
+    /// A transport whose limiter lets at most `max_queued` calls wait at once.
+    pub fn new(
+        platform: P,
+        credential: Credential,
+        limiting: Limiting,
+        max_queued: u32,
+    ) -> Transport<P> {
         let gate = match limiting {
             Limiting::Off => Gate::Off,
-            Limiting::Local(limits) => Gate::Local(queue::Queue::new(limits)),
+            Limiting::Local(limits) => Gate::Local(queue::Queue::new(limits, max_queued)),
             Limiting::Fleet(options) => Gate::Fleet(Box::new(fleet::Fleet::new(options))),
         };
         Transport {
@@ -309,6 +323,7 @@ impl<P: Platform> Transport<P> {
             credential,
             gate,
             refresh: token::Refresh::default(),
+            max_queued,
         }
     }
 
@@ -334,7 +349,18 @@ impl<P: Platform> Transport<P> {
             Credential::Static(t) => Some(t.clone()),
             _ => None,
         };
-        let out = self.run(call, &mut secret).await;
+        let p = &self.platform;
+        let deadline = Deadline::new(p.now_ms(), call.options.deadline_ms);
+        let timer = async {
+            match deadline.left(p.now_ms()) {
+                Some(ms) => p.sleep(ms).await,
+                None => pending().await,
+            }
+        };
+        let out = match race(self.run(call, &mut secret, deadline), timer).await {
+            First::A(out) => out,
+            First::B(()) => Err(deadline.passed()),
+        };
         let secret = secret.as_deref();
         match out {
             Ok(Reply::Json { text, head }) => Ok(Reply::Json {
@@ -359,6 +385,7 @@ impl<P: Platform> Transport<P> {
         &self,
         call: &Call<'_, P>,
         secret: &mut Option<String>,
+        deadline: Deadline,
     ) -> Result<Reply<P::Raw>, Failure> {
         let p = &self.platform;
         let policy = Policy::new(call.options.max_retries);
@@ -386,18 +413,21 @@ impl<P: Platform> Transport<P> {
                 }
             };
             let got = self
-                .limited(call, n, authorization.as_deref(), secret.as_deref())
+                .limited(call, n, authorization.as_deref(), secret.as_deref(), deadline)
                 .await;
             let answer = match got {
                 Ok(answer) => answer,
                 Err(f) => {
+                    if call.signal.is_some_and(|s| p.aborted(s).is_some()) {
+                        return Err(f);
+                    }
                     let outcome = match f.error.kind {
                         ErrorKind::Timeout => Outcome::Timeout,
                         ErrorKind::Network => Outcome::Network,
                         _ => return Err(f),
                     };
-                    let Some(ms) = policy.next_delay(call.method, retries, outcome, p.random())
-                    else {
+                    let next = policy.next_delay(call.method, retries, outcome, p.random());
+                    let Some(ms) = next.filter(|ms| deadline.holds(p.now_ms(), *ms)) else {
                         return Err(f);
                     };
                     let again = Again::NoAnswer(f.error.kind);
@@ -430,7 +460,8 @@ impl<P: Platform> Transport<P> {
             if status == 429 || status >= 500 {
                 let after = retry_after_ms(answer.header("retry-after"), p.now_ms());
                 let outcome = Outcome::Status(status, after);
-                if let Some(ms) = policy.next_delay(call.method, retries, outcome, p.random()) {
+                let next = policy.next_delay(call.method, retries, outcome, p.random());
+                if let Some(ms) = next.filter(|ms| deadline.holds(p.now_ms(), *ms)) {
                     discard(p, answer.raw);
                     let told = after.is_some();
                     let again = Again::Status { status, told };
@@ -471,6 +502,7 @@ impl<P: Platform> Transport<P> {
         n: u32,
         authorization: Option<&str>,
         secret: Option<&str>,
+        deadline: Deadline,
     ) -> Result<Answer<Got<P::Raw>>, Failure> {
         let p = &self.platform;
         let queued = |ms: Option<u64>, why: &str| {
@@ -484,13 +516,16 @@ impl<P: Platform> Transport<P> {
         match &self.gate {
             Gate::Off => attempt(call).await,
             Gate::Local(q) => {
-                let slot = queue::admit(q, p, call.signal, queued).await?;
+                let slot = queue::admit(q, p, call.signal, deadline, queued).await?;
                 let got = attempt(call).await;
                 drop(slot);
                 local(q, &got);
                 got
             }
-            Gate::Fleet(f) => match f.admit(p, call.signal, queued).await? {
+            Gate::Fleet(f) if f.state(p.now_ms()).queued >= self.max_queued => {
+                Err(queue::queue_full(self.max_queued, f.state(p.now_ms()).limits()))
+            }
+            Gate::Fleet(f) => match f.admit(p, call.signal, deadline, queued).await? {
                 fleet::Held::Local(slot, q) => {
                     let got = attempt(call).await;
                     drop(slot);
@@ -519,7 +554,7 @@ fn seen<R>(got: &Result<Answer<R>, Failure>, now: i64) -> Seen {
     let num = |name: &str| answer.header(name)?.trim().parse::<u64>().ok();
     let count = |name: &str| num(name).and_then(|n| u32::try_from(n).ok());
     let back_off_ms = (answer.status == 429)
-        .then(|| retry_after_ms(answer.header("retry-after"), now).unwrap_or(1_000) as i64);
+        .then(|| retry_after_ms(answer.header("retry-after"), now).map_or(1_000, saturate));
     Seen {
         limit: count("x-rate-limit-limit"),
         remaining: count("x-rate-limit-remaining"),
@@ -548,14 +583,14 @@ async fn attempt<P: Platform>(
     authorization: Option<&str>,
     secret: Option<&str>,
 ) -> Result<Answer<Got<P::Raw>>, Failure> {
-    if let Some(message) = call.signal.and_then(|s| p.aborted(s)) {
-        return Err(Error::new(ErrorKind::Aborted, message).into());
+    if let Some((kind, message)) = call.signal.and_then(|s| p.aborted(s)) {
+        return Err(Error::new(kind, message).into());
     }
     let Options {
         timeout_ms,
-        max_retries: _,
         max_response_bytes,
         raw,
+        ..
     } = call.options;
     let req = Outgoing {
         method: call.method,
@@ -592,7 +627,7 @@ async fn attempt<P: Platform>(
         First::A(()) => Err(aborted(p, call.signal)),
         First::B(First::A(Err(f))) if f.error.kind == ErrorKind::Network => {
             match call.signal.and_then(|s| p.aborted(s)) {
-                Some(message) => Err(Error::new(ErrorKind::Aborted, message).into()),
+                Some((kind, message)) => Err(Error::new(kind, message).into()),
                 None => Err(f),
             }
         }
@@ -623,10 +658,12 @@ async fn abort<P: Platform>(p: &P, signal: Option<&P::Signal>) {
     }
 }
 
-/// The `aborted` error of a call whose signal fired.
+/// The `aborted` (or `timeout`) error of a call whose signal fired.
 fn aborted<P: Platform>(p: &P, signal: Option<&P::Signal>) -> Failure {
-    let message = signal.and_then(|s| p.aborted(s));
-    Error::new(ErrorKind::Aborted, message.as_deref().unwrap_or(ABORTED)).into()
+    let (kind, message) = signal
+        .and_then(|s| p.aborted(s))
+        .unwrap_or((ErrorKind::Aborted, ABORTED.to_string()));
+    Error::new(kind, message).into()
 }
 
 /// Waits `ms` before a retry, or fails with `aborted` when the signal fires first.
@@ -635,6 +672,11 @@ async fn pause<P: Platform>(p: &P, signal: Option<&P::Signal>, ms: u64) -> Resul
         First::A(()) => Err(aborted(p, signal)),
         First::B(()) => Ok(()),
     }
+}
+
+/// A wait in ms as a time offset: `i64::MAX` for any longer.
+fn saturate(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
 }
 
 fn retry_after_ms(value: Option<&str>, now: i64) -> Option<u64> {

@@ -1,10 +1,11 @@
 //! The client's limiter shared by its calls: the waiting queue, each waiting call's waker, and admission.
 
 use super::race::{race, First};
-use super::{abort, aborted, Failure, Platform};
+use super::{abort, aborted, Deadline, Failure, Platform};
 use crate::error::{Error, ErrorKind};
 use crate::fleet::Seen;
 use crate::limit::{Admit, Limiter, Limits, State};
+use crate::retry::MAX_RETRY_AFTER_MS;
 use std::cell::RefCell;
 use std::future::{pending, Future};
 use std::pin::Pin;
@@ -20,14 +21,17 @@ pub struct Queue {
 struct Inner {
     limiter: Limiter,
     waiters: Vec<(u64, Waker)>,
+    /// The most calls that wait at once; one more is refused.
+    max_queued: u32,
 }
 
 impl Queue {
-    pub fn new(limits: Limits) -> Queue {
+    pub fn new(limits: Limits, max_queued: u32) -> Queue {
         Queue {
             inner: RefCell::new(Inner {
                 limiter: Limiter::new(limits),
                 waiters: Vec::new(),
+                max_queued,
             }),
         }
     }
@@ -70,15 +74,25 @@ impl Queue {
     }
 }
 
-/// Waits for a slot: resolves to the slot (given back when dropped), a `rate_limited` error once
-/// the daily quota is spent, or an `aborted` one, the call then out of the queue.
-/// `waits` is told, once, when and why the call first has to wait.
+/// Waits for a slot: resolves to the slot (given back when dropped), a `rate_limited` error at
+/// once when the queue is full, the daily quota spent, or the wait longer than the deadline
+/// allows (or than a minute: a long Retry-After), or an `aborted` one, the call then out of the
+/// queue. `waits` is told, once, when and why the call first has to wait.
 pub(super) async fn admit<'a, P: Platform>(
     q: &'a Queue,
     p: &'a P,
     signal: Option<&P::Signal>,
+    deadline: Deadline,
     waits: impl FnOnce(Option<u64>, &str),
 ) -> Result<Slot<'a, P>, Failure> {
+    let full = {
+        let inner = q.inner.borrow();
+        let waiting = inner.limiter.queued();
+        (waiting >= inner.max_queued).then(|| (waiting, inner.limiter.limits()))
+    };
+    if let Some((waiting, limits)) = full {
+        return Err(queue_full(waiting, limits));
+    }
     let ticket = q.inner.borrow_mut().limiter.enqueue();
     let queued = Queued { q, ticket };
     let mut waits = Some(waits);
@@ -99,6 +113,12 @@ pub(super) async fn admit<'a, P: Platform>(
             }
             Admit::Wait(ms) => ms,
         };
+        if let Some(ms) = wait.map(|ms| ms.max(0) as u64) {
+            if ms > MAX_RETRY_AFTER_MS || !deadline.holds(now, ms) {
+                let why = q.state(now).holding();
+                return Err(deadline.cannot_wait(now, ms, MAX_RETRY_AFTER_MS, &why));
+            }
+        }
         if let Some(tell) = waits.take() {
             let why = q.state(now).holding();
             tell(wait.map(|ms| ms.max(0) as u64), &why);
@@ -127,6 +147,20 @@ pub(super) fn quota_spent(daily: u32, ms: i64) -> Failure {
         format!("the daily quota of {daily} requests of this plan is spent; it renews at the next day (UTC)"),
     );
     e.retry_after_ms = Some(ms.max(0) as u64);
+    e.into()
+}
+
+/// The `rate_limited` error of a call refused because `waiting` calls already wait: its
+/// `retryAfterMs` the time the queue takes to drain at the per-minute limit.
+pub(super) fn queue_full(waiting: u32, limits: Limits) -> Failure {
+    let drain = u64::from(waiting) * 60_000 / u64::from(limits.per_minute.max(1));
+    let mut e = Error::new(
+        ErrorKind::RateLimited,
+        format!(
+            "{waiting} calls already wait in the limiter's queue, the most it holds (rateLimit.maxQueued); this call was not sent"
+        ),
+    );
+    e.retry_after_ms = Some(drain);
     e.into()
 }
 

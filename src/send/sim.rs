@@ -1,6 +1,7 @@
 //! A scripted platform for the tests: answers per attempt, a virtual clock, recorded requests, and an executor.
 
 use super::{Answer, Failure, Level, Note, Outgoing, Platform, TokenResult, ABORTED};
+use crate::error::ErrorKind;
 use crate::headers::Headers;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -296,12 +297,13 @@ impl Platform for Sim {
         self.0.jitter.get()
     }
 
-    fn aborted(&self, signal: &Signal) -> Option<String> {
-        signal
-            .fired
-            .borrow()
-            .as_ref()
-            .map(|r| r.clone().unwrap_or_else(|| ABORTED.into()))
+    fn aborted(&self, signal: &Signal) -> Option<(ErrorKind, String)> {
+        let fired = signal.fired.borrow();
+        let reason = fired.as_ref()?;
+        Some(match reason.as_deref() {
+            Some(r) if r.starts_with("TimeoutError") => (ErrorKind::Timeout, r.to_string()),
+            r => (ErrorKind::Aborted, r.unwrap_or(ABORTED).to_string()),
+        })
     }
 
     fn on_abort(&self, signal: &Signal) -> impl Future<Output = ()> {

@@ -20,6 +20,7 @@ type Out = Result<Reply<Raw>, Failure>;
 fn options() -> Options {
     Options {
         timeout_ms: TIMEOUT,
+        deadline_ms: 0,
         max_retries: 2,
         max_response_bytes: 1 << 20,
         raw: false,
@@ -45,7 +46,7 @@ fn get(url: &str) -> Call<'_, Sim> {
 
 fn transport(w: &Rc<World>, credential: Credential, limits: Option<Limits>) -> Transport<Sim> {
     let limiting = limits.map_or(Limiting::Off, Limiting::Local);
-    Transport::new(Sim(w.clone()), credential, limiting)
+    Transport::new(Sim(w.clone()), credential, limiting, 1_000)
 }
 
 fn static_token(w: &Rc<World>) -> Transport<Sim> {
@@ -858,6 +859,7 @@ fn a_timed_out_attempt_gives_its_slot_back() {
     );
 }
 
+mod deadline;
 mod fleet;
 
 #[test]

@@ -15,7 +15,6 @@ use crate::send::{self, Credential, Failure, Reply, Transport};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::future_to_promise;
 
 /// A client of the Svc API. Holds the options; the token only ever goes into the Authorization header.
 #[wasm_bindgen(skip_typescript)]
@@ -32,10 +31,12 @@ fn config(message: impl Into<String>, op: Option<&str>) -> JsValue {
     })
 }
 
-/// Path params, params and options from the arguments of an operation method, checked.
+/// Path params, params and options from the arguments of an operation method, checked; a path
+/// param longer than `max` (maxRequestBytes) is refused before it is copied into the core.
 fn split_args(
     op: &Operation,
     args: &js_sys::Array,
+    max: usize,
 ) -> Result<(Vec<String>, JsValue, JsValue), JsValue> {
     let names: Vec<&str> = op.path_params().collect();
     let n = names.len() as u32;
@@ -49,6 +50,19 @@ fn split_args(
     for (i, name) in names.iter().enumerate() {
         let arg = args.get(i as u32);
         match arg.dyn_ref::<js_sys::JsString>() {
+            Some(s) if s.length() as usize > max => {
+                let issue = Issue {
+                    path: vec![PathSeg::Key(name.to_string().into())],
+                    code: IssueCode::TooLong,
+                    message: format!(
+                        "{name} is longer than maxRequestBytes ({max}) and was not read"
+                    ),
+                    details: details([("maximum", max.into())]),
+                };
+                return Err(to_js_error(
+                    &Error::validation(vec![issue]).with_operation(op.id),
+                ));
+            }
             Some(s) if s.is_valid_utf16() => path.push(arg.as_string().unwrap_or_default()),
             Some(_) => {
                 let message = format!(
@@ -100,6 +114,7 @@ fn call_options(
 ) -> Result<CallOptions, JsValue> {
     let defaults = send::Options {
         timeout_ms: opts.timeout_ms,
+        deadline_ms: opts.deadline_ms,
         max_retries: opts.max_retries,
         max_response_bytes: opts.max_response_bytes,
         raw: false,
@@ -117,6 +132,7 @@ fn call_options(
     Ok((
         send::Options {
             timeout_ms: count("timeoutMs", defaults.timeout_ms),
+            deadline_ms: count("deadlineMs", defaults.deadline_ms),
             max_retries: count("maxRetries", defaults.max_retries),
             ..defaults
         },
@@ -203,6 +219,7 @@ impl Client {
         let ready = self.ready(op, path, params)?;
         let options = send::Options {
             timeout_ms: self.opts.timeout_ms,
+            deadline_ms: self.opts.deadline_ms,
             max_retries: self.opts.max_retries,
             max_response_bytes: self.opts.max_response_bytes,
             raw: true,
@@ -220,7 +237,7 @@ impl Client {
         signal: Option<JsValue>,
     ) -> js_sys::Promise {
         let transport = self.transport.clone();
-        future_to_promise(async move {
+        super::tasks::spawn(async move {
             let call = send::Call {
                 method: ready.method,
                 url: &ready.url,
@@ -290,7 +307,8 @@ impl Client {
             js_sys::Date::now() as u64
         );
         let limiting = opts.limiting(holder);
-        let transport = Rc::new(Transport::new(platform, credential, limiting));
+        let queued = opts.max_queued;
+        let transport = Rc::new(Transport::new(platform, credential, limiting, queued));
         Ok(Client { opts, transport })
     }
 
@@ -308,7 +326,7 @@ impl Client {
     pub fn call(&self, id: JsValue, args: js_sys::Array) -> js_sys::Promise {
         settle((|| {
             let op = super::operation_by_id(&id)?;
-            let (path, params, options) = split_args(op, &args)?;
+            let (path, params, options) = split_args(op, &args, self.opts.max_request_bytes)?;
             let (options, signal, extra) = call_options(&self.opts, &options, Some(op.id))?;
             let mut ready = self.build(op, &path, &params)?;
             request::merge_headers(&mut ready.headers, &extra);
@@ -322,7 +340,7 @@ impl Client {
         settle((|| {
             let op = super::operation_by_id(&id)?;
             args.push(&JsValue::UNDEFINED);
-            let (path, params, options) = split_args(op, &args)?;
+            let (path, params, options) = split_args(op, &args, self.opts.max_request_bytes)?;
             if !options.is_undefined() {
                 return Err(config(
                     format!("prepare takes ({}, ...pathParams, params?)", op.id),
@@ -359,11 +377,18 @@ impl Client {
     }
 }
 
-/// The JSON text of a query or body given to `request()`, or the validation error of what JSON cannot hold.
-fn wire_text(value: &JsValue) -> Result<String, JsValue> {
-    js::to_wire(value)
-        .map(|bytes| String::from_utf8_lossy(&bytes.to_vec()).into_owned())
-        .map_err(|e| to_js_error(&Error::validation(vec![super::params::unwritable(&e)])))
+/// The JSON text of a query or body given to `request()`, or the validation error of what JSON
+/// cannot hold, or of more than `max` bytes (maxRequestBytes), which is not read into the core.
+fn wire_text(value: &JsValue, what: &str, max: usize) -> Result<String, JsValue> {
+    let bytes = js::to_wire(value)
+        .map_err(|e| to_js_error(&Error::validation(vec![super::params::unwritable(&e)])))?;
+    if bytes.length() as usize > max {
+        return Err(config(
+            format!("the {what} is more than maxRequestBytes ({max}) as JSON and was not read"),
+            None,
+        ));
+    }
+    Ok(String::from_utf8_lossy(&bytes.to_vec()).into_owned())
 }
 
 impl Client {
@@ -387,7 +412,14 @@ impl Client {
                     None,
                 )
             })?;
+        let max = self.opts.max_request_bytes;
         let path = match path.dyn_ref::<js_sys::JsString>() {
+            Some(s) if s.length() as usize > max => {
+                return Err(config(
+                    format!("path is longer than maxRequestBytes ({max}) and was not read"),
+                    None,
+                ))
+            }
             Some(s) if s.is_valid_utf16() => path.as_string().unwrap_or_default(),
             Some(_) => return Err(config(
                 "path holds a lone surrogate: it is not Unicode text and cannot be sent as it is",
@@ -405,7 +437,7 @@ impl Client {
         let query = if query.is_undefined() {
             serde_json::Map::new()
         } else {
-            match serde_json::from_str(&wire_text(&query)?) {
+            match serde_json::from_str(&wire_text(&query, "query", max)?) {
                 Ok(serde_json::Value::Object(m)) => m,
                 _ => return Err(config("query must be an object", None)),
             }
@@ -415,7 +447,7 @@ impl Client {
             None
         } else {
             Some(
-                serde_json::from_str(&wire_text(&body)?)
+                serde_json::from_str(&wire_text(&body, "body", max)?)
                     .map_err(|e| config(format!("body: {e}"), None))?,
             )
         };

@@ -13,6 +13,7 @@ client! {
     mod settle;
     mod store;
     mod table;
+    mod tasks;
     mod upload;
 }
 
@@ -45,7 +46,10 @@ pub fn required_scopes(ids: JsValue) -> Result<Vec<String>, JsValue> {
             "requiredScopes takes an array of operation ids",
         ))
     };
-    let array: js_sys::Array = ids.dyn_into().map_err(|_| bad())?;
+    if !js::is_array(&ids) {
+        return Err(bad());
+    }
+    let array = js::members(&ids).map_err(|_| bad())?;
     let names: Vec<String> = array
         .iter()
         .map(|v| v.as_string().ok_or_else(bad))

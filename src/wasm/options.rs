@@ -46,9 +46,10 @@ impl fmt::Debug for Fleet {
     }
 }
 
-const RATE_LIMIT_KEYS: [&str; 6] = [
+const RATE_LIMIT_KEYS: [&str; 7] = [
     "requestsPerMinute",
     "maxConcurrent",
+    "maxQueued",
     "store",
     "leaseMs",
     "storeTimeoutMs",
@@ -59,7 +60,7 @@ const RATE_LIMIT_KEYS: [&str; 6] = [
 fn fleet(v: &JsValue) -> Result<Option<Fleet>, JsValue> {
     let store = get(v, "store");
     if store.is_undefined() {
-        for key in &RATE_LIMIT_KEYS[3..] {
+        for key in &RATE_LIMIT_KEYS[4..] {
             if !get(v, key).is_undefined() {
                 return Err(config(format!("rateLimit.{key} needs rateLimit.store")));
             }
@@ -95,6 +96,10 @@ pub struct Options {
     pub plan: &'static str,
     pub max_retries: u32,
     pub timeout_ms: u32,
+    /// The whole call's deadline (`deadlineMs`; 0: none).
+    pub deadline_ms: u32,
+    /// `rateLimit.maxQueued`: the most calls that wait for the limiter at once.
+    pub max_queued: u32,
     pub rate_limit: Option<(Option<u32>, Option<u32>)>,
     /// `rateLimit.store` and how to use it.
     pub fleet: Option<Fleet>,
@@ -107,7 +112,7 @@ pub struct Options {
     pub on_response: Option<js_sys::Function>,
 }
 
-const KNOWN: [&str; 16] = [
+const KNOWN: [&str; 17] = [
     "accessToken",
     "organizationId",
     "region",
@@ -116,6 +121,7 @@ const KNOWN: [&str; 16] = [
     "plan",
     "maxRetries",
     "timeoutMs",
+    "deadlineMs",
     "rateLimit",
     "fetch",
     "maxRequestBytes",
@@ -134,7 +140,22 @@ const REQUEST_BYTES: f64 = 10_485_760.0;
 const RESPONSE_BYTES: f64 = 33_554_432.0;
 /// Above this, one body held in the core at a time no longer fits its memory with room to spare.
 pub const BYTES_LIMIT: f64 = 268_435_456.0;
-const CALL_OPTIONS: [&str; 4] = ["signal", "timeoutMs", "maxRetries", "headers"];
+const CALL_OPTIONS: [&str; 5] = ["signal", "timeoutMs", "deadlineMs", "maxRetries", "headers"];
+/// The most characters the per-call headers may hold together, names and values.
+const HEADERS_MAX: usize = 65_536;
+/// The default of `deadlineMs`: ten minutes for a whole call, waits and retries included.
+pub const DEADLINE_MS: u32 = 600_000;
+/// The default of `rateLimit.maxQueued`, and the most it may be.
+const MAX_QUEUED: u32 = 1_000;
+const MAX_QUEUED_LIMIT: u32 = 1_000_000;
+
+/// The config error of an object whose keys could not be read (a Proxy that throws).
+fn unreadable(what: &str, e: &JsValue) -> JsValue {
+    config(format!(
+        "{what} could not be read: {}",
+        super::message_of(e)
+    ))
+}
 
 fn config(message: impl Into<String>) -> JsValue {
     to_js_error(&Error::config(message))
@@ -189,14 +210,14 @@ pub fn byte_limit(obj: &JsValue, key: &str, default: f64, max: f64) -> Result<us
 
 /// Checks that `obj` is an object of options each named in `names`; `what` names it in messages.
 pub fn check_keys(obj: &JsValue, names: &[&str], what: &str) -> Result<(), JsValue> {
-    if !obj.is_object() || js_sys::Array::is_array(obj) || obj.is_function() {
+    if !obj.is_object() || super::js::is_array(obj) || obj.is_function() {
         return Err(config(format!(
             "{what} must be an object {{ {} }}",
             names.join(", ")
         )));
     }
-    for key in js_sys::Object::keys(obj.unchecked_ref::<js_sys::Object>()).iter() {
-        let key = key.as_string().unwrap_or_default();
+    let keys = super::js::keys(obj).map_err(|e| unreadable(what, &e))?;
+    for key in keys {
         if !names.contains(&key.as_str()) {
             return Err(config(format!(
                 "unknown option {} of {what}; the options are {}",
@@ -215,13 +236,20 @@ pub fn call_headers(v: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
         return Ok(Vec::new());
     }
     let usage = "headers must be an object of header names and string values";
-    if !h.is_object() || js_sys::Array::is_array(&h) || h.is_function() {
+    if !h.is_object() || super::js::is_array(&h) || h.is_function() {
         return Err(config(usage));
     }
     let mut out = Vec::new();
-    for key in js_sys::Object::keys(h.unchecked_ref::<js_sys::Object>()).iter() {
-        let name = key.as_string().unwrap_or_default();
-        let value = get(&h, &name).as_string().ok_or_else(|| config(usage))?;
+    let mut size = 0;
+    for name in super::js::keys(&h).map_err(|e| unreadable("headers", &e))? {
+        let value = get(&h, &name);
+        size += name.len() + value.dyn_ref::<js_sys::JsString>().map_or(0, |s| s.length() as usize);
+        if size > HEADERS_MAX {
+            return Err(config(format!(
+                "headers are longer than {HEADERS_MAX} characters in all, more than a service reads"
+            )));
+        }
+        let value = value.as_string().ok_or_else(|| config(usage))?;
         out.push((name, value));
     }
     crate::request::extra_headers(&out).map_err(|e| to_js_error(&e))?;
@@ -262,6 +290,7 @@ pub fn check_call(v: &JsValue) -> Result<(), JsValue> {
         return Err(config("signal must be an AbortSignal"));
     }
     opt_count(v, "timeoutMs", 0, TIMEOUT_MAX)?;
+    opt_count(v, "deadlineMs", 0, TIMEOUT_MAX)?;
     opt_count(v, "maxRetries", 0, RETRIES_MAX)?;
     call_headers(v)?;
     Ok(())
@@ -297,7 +326,7 @@ impl Options {
 }
 
 pub fn read(options: &JsValue) -> Result<Options, JsValue> {
-    if !options.is_object() || js_sys::Array::is_array(options) {
+    if !options.is_object() || super::js::is_array(options) {
         return Err(config(
             "new Client(options) needs an options object with at least accessToken",
         ));
@@ -356,12 +385,14 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         _ => return Err(config("fetch must be a function")),
     };
     let mut fleet_options = None;
+    let mut max_queued = MAX_QUEUED;
     let rate_limit = match get(options, "rateLimit") {
         v if v.is_undefined() => Some((None, None)),
         v if v.as_bool() == Some(false) => None,
         v if v.is_object() => {
             check_keys(&v, &RATE_LIMIT_KEYS, "rateLimit")?;
             fleet_options = fleet(&v)?;
+            max_queued = opt_count(&v, "maxQueued", MAX_QUEUED, MAX_QUEUED_LIMIT)?;
             let per_minute = get(&v, "requestsPerMinute");
             let concurrent = get(&v, "maxConcurrent");
             let per_minute = (!per_minute.is_undefined())
@@ -370,14 +401,14 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
             let concurrent = (!concurrent.is_undefined())
                 .then(|| opt_count(&v, "maxConcurrent", 0, 10_000))
                 .transpose()?;
-            if per_minute == Some(0) || concurrent == Some(0) {
+            if per_minute == Some(0) || concurrent == Some(0) || max_queued == 0 {
                 return Err(config("rateLimit values must be at least 1"));
             }
             Some((per_minute, concurrent))
         }
         _ => {
             return Err(config(
-                "rateLimit must be false or { requestsPerMinute?, maxConcurrent?, store?, leaseMs?, storeTimeoutMs?, fallbackShare? }",
+                "rateLimit must be false or { requestsPerMinute?, maxConcurrent?, maxQueued?, store?, leaseMs?, storeTimeoutMs?, fallbackShare? }",
             ))
         }
     };
@@ -388,6 +419,8 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         plan,
         max_retries: opt_count(options, "maxRetries", 2, RETRIES_MAX)?,
         timeout_ms: opt_count(options, "timeoutMs", 60_000, TIMEOUT_MAX)?,
+        deadline_ms: opt_count(options, "deadlineMs", DEADLINE_MS, TIMEOUT_MAX)?,
+        max_queued,
         rate_limit,
         fleet: fleet_options,
         max_request_bytes: byte_limit(options, "maxRequestBytes", REQUEST_BYTES, BYTES_LIMIT)?,

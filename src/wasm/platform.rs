@@ -174,7 +174,7 @@ impl Platform for Js {
         let promise = match &self.fetch {
             Some(f) => f
                 .call2(&JsValue::UNDEFINED, &url, &init)
-                .map(|v| js_sys::Promise::resolve(&v)),
+                .map(|v| js::resolved(&v)),
             None => global_fetch(req.url, &init),
         };
         let response = match promise {
@@ -224,10 +224,18 @@ impl Platform for Js {
         js::discard(&raw.response);
     }
 
+    /// A wait longer than a JS timer holds (2^31 - 1 ms, past which it fires at once) is a chain
+    /// of timers.
     fn sleep(&self, ms: u64) -> impl Future<Output = ()> {
-        let wait = settle::timer(ms as f64);
+        const MOST: u64 = i32::MAX as u64;
+        let first = settle::timer(ms.min(MOST) as f64);
         async move {
-            let _ = wait.await;
+            let _ = first.await;
+            let mut left = ms.saturating_sub(MOST);
+            while left > 0 {
+                let _ = settle::timer(left.min(MOST) as f64).await;
+                left = left.saturating_sub(MOST);
+            }
         }
     }
 
@@ -239,12 +247,18 @@ impl Platform for Js {
         js_sys::Math::random()
     }
 
-    fn aborted(&self, signal: &JsValue) -> Option<String> {
+    /// A reason named `TimeoutError` (`AbortSignal.timeout`) ends the call as a timeout.
+    fn aborted(&self, signal: &JsValue) -> Option<(ErrorKind, String)> {
         if get(signal, "aborted").as_bool() != Some(true) {
             return None;
         }
         let reason = get(signal, "reason");
-        Some(string_of(&reason, "message").unwrap_or_else(|| send::ABORTED.to_string()))
+        let kind = match string_of(&reason, "name").as_deref() {
+            Some("TimeoutError") => ErrorKind::Timeout,
+            _ => ErrorKind::Aborted,
+        };
+        let message = string_of(&reason, "message").unwrap_or_else(|| send::ABORTED.to_string());
+        Some((kind, message))
     }
 
     fn on_abort(&self, signal: &JsValue) -> impl Future<Output = ()> {
@@ -264,7 +278,7 @@ impl Platform for Js {
                 .map_err(|_| TokenFailure::Threw),
             None => Ok(JsValue::UNDEFINED),
         };
-        let promise = called.map(|v| settle::promise(&js_sys::Promise::resolve(&v)));
+        let promise = called.map(|v| settle::promise(&js::resolved(&v)));
         async move {
             match promise?.await {
                 Ok(v) => Ok(issued(&v)),
@@ -298,18 +312,26 @@ impl Platform for Js {
     }
 }
 
+/// The longest token read from the token function, in characters: more is no token.
+const TOKEN_MAX: u32 = 16_384;
+
 /// What the token function gave: a string, or `{ token, expiresAt }` with `expiresAt` in ms since
 /// the epoch or a Date; anything else `None`.
 fn issued(v: &JsValue) -> Option<Issued> {
-    if let Some(token) = v.as_string() {
-        return Some(token.into());
-    }
-    let token = string_of(v, "token")?;
-    let at = get(v, "expiresAt");
-    let expires_at = match at.dyn_ref::<js_sys::Date>() {
-        Some(date) => Some(date.get_time()),
-        None => at.as_f64(),
+    let fits = |t: &JsValue| {
+        t.dyn_ref::<js_sys::JsString>()
+            .map(|s| s.length() <= TOKEN_MAX)
     };
+    if fits(v) == Some(true) {
+        return v.as_string().map(Issued::from);
+    }
+    let token = get(v, "token");
+    if fits(&token) != Some(true) {
+        return None;
+    }
+    let token = token.as_string()?;
+    let at = get(v, "expiresAt");
+    let expires_at = js::time_of(&at).or_else(|| at.as_f64());
     Some(Issued {
         token,
         expires_at: expires_at.filter(|n| n.is_finite()).map(|n| n as i64),

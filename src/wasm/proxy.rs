@@ -86,8 +86,16 @@ impl Proxy {
 
 /// A JSON answer of the proxy itself.
 fn answer(status: u16, body: &Value) -> Result<JsValue, JsValue> {
+    answer_with(status, body, None)
+}
+
+/// A JSON answer of the proxy itself, with a Retry-After of so many seconds.
+fn answer_with(status: u16, body: &Value, retry_after: Option<u64>) -> Result<JsValue, JsValue> {
     let headers = web_sys::Headers::new()?;
     headers.set("content-type", "application/json")?;
+    if let Some(secs) = retry_after {
+        headers.set("retry-after", &secs.to_string())?;
+    }
     let init = web_sys::ResponseInit::new();
     init.set_status(status);
     init.set_headers(&headers);
@@ -104,18 +112,27 @@ fn refused(e: &Error) -> Result<JsValue, JsValue> {
     )
 }
 
+/// The answer to a request whose forward a restart of the core stopped (`core.js`): 503.
+#[wasm_bindgen(js_name = __proxyFailed, skip_typescript)]
+pub fn stopped(error: JsValue) -> Result<JsValue, JsValue> {
+    failed(&error)
+}
+
 /// A forward that failed (an SvcError of the send loop): 504 for a timeout, 429 for the limits,
-/// else 502.
+/// 503 for a forward the proxy stopped, else 502.
 fn failed(e: &JsValue) -> Result<JsValue, JsValue> {
     let status = match get(e, "kind").as_string().as_deref() {
         Some("timeout") => 504,
         Some("rate_limited") => 429,
+        Some("aborted") => 503,
         _ => 502,
     };
     let message = get(e, "message")
         .as_string()
         .unwrap_or_else(|| "the service could not be reached".into());
-    answer(status, &json!({ "code": 1000, "message": message }))
+    let wait = get(e, "retryAfterMs").as_f64().filter(|ms| *ms >= 0.0);
+    let retry_after = wait.map(|ms| (ms / 1000.0).ceil() as u64);
+    answer_with(status, &json!({ "code": 1000, "message": message }), retry_after)
 }
 
 fn unreadable() -> Error {

@@ -75,7 +75,7 @@ impl Store {
         let method: js_sys::Function = get(&self.object, name).unchecked_into();
         let args: js_sys::Array = args.iter().collect();
         let called = method.apply(&self.object, &args).map_err(|e| message(&e))?;
-        settle::promise(&js_sys::Promise::resolve(&called))
+        settle::promise(&super::js::resolved(&called))
             .await
             .map_err(|e| message(&e))
     }

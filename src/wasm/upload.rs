@@ -7,7 +7,6 @@ use crate::catalog::{BodyKind, Operation};
 use crate::issue::{details, Issue, IssueCode, PathSeg};
 use crate::validate;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// Params that passed: their JSON text (None when absent) and an upload's files.
 pub struct Checked {
@@ -59,7 +58,18 @@ fn split_files(
     } else {
         get(params, param)
     };
-    let array = raw.dyn_ref::<js_sys::Array>();
+    let array = js::is_array(&raw).then(|| {
+        js::members(&raw).unwrap_or_else(|_| {
+            found.push(Issue {
+                path: at(param, None),
+                code: IssueCode::InvalidType,
+                message: format!("{param} could not be read: reading its members threw"),
+                details: details([("expected", "array".into())]),
+            });
+            js_sys::Array::new()
+        })
+    });
+    let array = array.as_ref();
     if !many && array.is_some() {
         found.push(Issue {
             path: at(param, None),

@@ -17,7 +17,7 @@ fn fleet(
         store_timeout_ms: 3_000,
         fallback_share: fallback,
     };
-    Transport::new(Sim(w.clone()), credential, Limiting::Fleet(options))
+    Transport::new(Sim(w.clone()), credential, Limiting::Fleet(options), 1_000)
 }
 
 fn holders(w: &Rc<World>, n: usize) -> Vec<Transport<Sim>> {

@@ -3,7 +3,7 @@
 import * as core from "../../../../../svc_sdk.js";
 import { SvcError } from "./error.js";
 import { OPERATION_IDS, REGIONS } from "./catalog.js";
-import { call, generation, guarded, info } from "./core.js";
+import { call, generation, guarded, info, settling } from "./core.js";
 export { SvcError };
 export { operations, requiredScopes, schemaFor, validate } from "./core.js";
 
@@ -48,11 +48,11 @@ function coreOf(client) {
   return s.core;
 }
 
-/** Calls a method of a client's wasm half; a failure before anything is sent is a rejection. */
+/** Calls a method of a client's wasm half; a failure before anything is sent is a rejection, and a restart of the core ends the call. */
 function viaCore(client, name, args, kind = "config") {
   try {
     const c = coreOf(client);
-    return guarded(c[name], c, args, kind);
+    return settling(guarded(c[name], c, args, kind));
   } catch (e) {
     return Promise.reject(e);
   }
@@ -165,10 +165,11 @@ export function createProxy(options) {
   const make = () => guarded(Reflect.construct, undefined, [core.__Proxy, [copy]], "config");
   let proxy = make();
   let made = generation;
+  const restarted = (error) => call("__proxyFailed", "config", error);
   return function handle(request) {
     try {
       if (made !== generation) [proxy, made] = [make(), generation];
-      return guarded(proxy.handle, proxy, [request], "config");
+      return settling(guarded(proxy.handle, proxy, [request], "config"), restarted);
     } catch (e) {
       return Promise.reject(e);
     }

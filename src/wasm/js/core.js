@@ -6,6 +6,35 @@ import { SvcError } from "./error.js";
 /** How many times the core was restarted: a Client made before a restart makes its wasm half anew. */
 export let generation = 0;
 
+/** What ends each pending call of the running core if it is restarted: its calls' futures die with it. */
+const pending = new Set();
+
+/**
+ * The promise of a call of the running core that settles whatever becomes of the core: on a restart
+ * it rejects with an SvcError, or resolves with `onRestart(error)` when given (a proxy's answer).
+ */
+export function settling(promise, onRestart) {
+  return new Promise((resolve, reject) => {
+    const end = (error) => (onRestart ? resolve(onRestart(error)) : reject(error));
+    pending.add(end);
+    promise.then(
+      (v) => pending.delete(end) && resolve(v),
+      (e) => pending.delete(end) && reject(e),
+    );
+  });
+}
+
+/** Starts a new instance after a trap and ends every call the old one held. */
+export function restart(e) {
+  core.__wbg_reset_state();
+  generation++;
+  const stranded = [...pending];
+  pending.clear();
+  for (const end of stranded) {
+    end(new SvcError("aborted", `the SDK's core was restarted (${e.message}) while this call was pending: it was stopped, and may have reached the service; every client keeps working`));
+  }
+}
+
 /**
  * Calls into the wasm. A trap (a bug, or memory spent on an input above the limits the user
  * raised) starts a new wasm instance, so that every Client made before keeps working; the caller
@@ -16,8 +45,7 @@ export function guarded(fn, self, args, kind) {
     return Reflect.apply(fn, self, args);
   } catch (e) {
     if (!(e instanceof WebAssembly.RuntimeError)) throw e;
-    core.__wbg_reset_state();
-    generation++;
+    restart(e);
     throw new SvcError(kind, `the SDK's core failed on this input (${e.message}) and was restarted; every client keeps working`);
   }
 }

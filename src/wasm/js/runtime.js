@@ -1,7 +1,8 @@
 // The JS half of the client's wasm bindings: an upload's files, the platform's streams (bodies read,
 // a proxied body passed on), timers and hooks. The rules, the send loop and the redaction are Rust.
-import { __Redactor, __settle } from "../../../../../svc_sdk.js";
+import { __Redactor, __run, __settle } from "../../../../../svc_sdk.js";
 import { SvcError } from "./error.js";
+import { generation, restart } from "./core.js";
 
 /** `{ name, blob }` of an upload's file: a Blob, a File, or `{ name, data }` with data a Blob, buffer or text; else null. */
 export function fileOf(f) {
@@ -65,14 +66,43 @@ export function onAbort(signal) {
   return [promise, remove];
 }
 
+/** `[promise, resolve, reject]`: a promise and the functions that settle it. */
+export function deferred() {
+  let resolve, reject;
+  const promise = new Promise((a, b) => ((resolve = a), (reject = b)));
+  return [promise, resolve, reject];
+}
+
+/** Runs the core's woken tasks on the microtask queue; a trap in one restarts the core. */
+export function scheduleRun() {
+  const g = generation;
+  queueMicrotask(() => g === generation && guard(__run));
+}
+
+/** Calls into the core from a callback of the runtime: a trap restarts it instead of escaping. */
+function guard(fn, ...args) {
+  try {
+    fn(...args);
+  } catch (e) {
+    if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+    restart(e);
+  }
+}
+
+/** Settles wait `id` of the core of generation `g`; a wait of a core since restarted is dropped, and a trap restarts it. */
+function settle(g, id, ok, value) {
+  if (g === generation) guard(__settle, id, ok, value);
+}
+
 /** Settles wait `id` of the core when `promise` settles. */
 export function watch(promise, id) {
-  promise.then((v) => __settle(id, true, v), (e) => __settle(id, false, e));
+  const g = generation;
+  promise.then((v) => settle(g, id, true, v), (e) => settle(g, id, false, e));
 }
 
 /** A timer that settles wait `id` of the core after `ms`. */
 export function timer(ms, id) {
-  return setTimeout(__settle, ms, id, true, undefined);
+  return setTimeout(settle, ms, generation, id, true, undefined);
 }
 
 export function clearTimer(handle) {
@@ -85,19 +115,19 @@ export function discard(res) {
   if (body && typeof body.cancel === "function") body.cancel().catch(() => {});
 }
 
-/** Every byte of an answer's body, or null once it is known to be above `max` bytes. */
+/**
+ * Every byte of an answer's body, or null once it is known to be above `max` bytes. The bytes are
+ * counted as they stream, decompressed: a Content-Length counts the compressed bytes only.
+ */
 export async function readAll(res, declared, max) {
-  const length = declared == null ? NaN : Number(declared);
   const body = res.body;
-  if (length > max) {
+  if (Number(declared) > max) {
     discard(res);
     return null;
   }
-  if (length <= max || !body || typeof body.getReader !== "function") {
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    return bytes.length > max ? null : bytes;
-  }
-  return readStream(body, max);
+  if (body && typeof body.getReader === "function") return readStream(body, max);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  return bytes.length > max ? null : bytes;
 }
 
 /** Every byte of a stream, or null (the stream let go) once more than `max` bytes came. */
@@ -152,8 +182,9 @@ function guarded(body, secret, idleMs) {
     return Promise.race([reader.read(), stalled]).finally(() => clearTimeout(timer));
   };
   let live = redactor;
+  const born = generation;
   const done = () => {
-    live?.free();
+    if (born === generation) live?.free();
     live = undefined;
   };
   return new ReadableStream({
@@ -161,6 +192,7 @@ function guarded(body, secret, idleMs) {
       try {
         for (;;) {
           const { done: end, value } = await next();
+          if (live && born !== generation) throw new SvcError("aborted", "the SDK's core was restarted while this answer was being passed on: it was cut off");
           const out = live ? (end ? live.finish() : live.push(value)) : value;
           if (out && out.length) controller.enqueue(out);
           if (end) {
