@@ -180,7 +180,7 @@ impl Window {
         self.roll(now);
         if self.day_count >= limits.daily {
             return Verdict::QuotaSpent {
-                until: (self.day + 1) * DAY_MS,
+                until: ((self.day + 1) * DAY_MS).max(self.blocked_until),
             };
         }
         if now < self.blocked_until {

@@ -24,6 +24,12 @@ export function settling(promise, onRestart) {
   });
 }
 
+/** Calls `end(error)` if the core restarts before the returned function is called. */
+export function onRestart(end) {
+  pending.add(end);
+  return () => pending.delete(end);
+}
+
 /** Starts a new instance after a trap and ends every call the old one held. */
 export function restart(e) {
   core.__wbg_reset_state();

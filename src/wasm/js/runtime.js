@@ -2,7 +2,7 @@
 // a proxied body passed on), timers and hooks. The rules, the send loop and the redaction are Rust.
 import { __Redactor, __run, __settle } from "../../../../../svc_sdk.js";
 import { SvcError } from "./error.js";
-import { generation, restart } from "./core.js";
+import { generation, onRestart, restart } from "./core.js";
 
 /** `{ name, blob }` of an upload's file: a Blob, a File, or `{ name, data }` with data a Blob, buffer or text; else null. */
 export function fileOf(f) {
@@ -173,17 +173,22 @@ function guarded(body, secret, idleMs) {
   if (!body) return null;
   const reader = body.getReader();
   const redactor = secret ? new __Redactor(secret) : undefined;
+  let stop;
+  const stopped = new Promise((_, reject) => (stop = reject));
+  stopped.catch(() => {});
+  const forget = onRestart((e) => stop(e));
   const next = () => {
-    if (!(idleMs > 0)) return reader.read();
+    if (!(idleMs > 0)) return Promise.race([reader.read(), stopped]);
     let timer;
     const stalled = new Promise((_, reject) => {
       timer = setTimeout(() => reject(new SvcError("timeout", `the service sent nothing more for ${idleMs} ms`)), idleMs);
     });
-    return Promise.race([reader.read(), stalled]).finally(() => clearTimeout(timer));
+    return Promise.race([reader.read(), stalled, stopped]).finally(() => clearTimeout(timer));
   };
   let live = redactor;
   const born = generation;
   const done = () => {
+    forget();
     if (born === generation) live?.free();
     live = undefined;
   };
@@ -192,7 +197,7 @@ function guarded(body, secret, idleMs) {
       try {
         for (;;) {
           const { done: end, value } = await next();
-          if (live && born !== generation) throw new SvcError("aborted", "the SDK's core was restarted while this answer was being passed on: it was cut off");
+          if (born !== generation) throw new SvcError("aborted", "the SDK's core was restarted while this answer was passed on: it was cut off");
           const out = live ? (end ? live.finish() : live.push(value)) : value;
           if (out && out.length) controller.enqueue(out);
           if (end) {
