@@ -29,10 +29,13 @@ impl Headers {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Every value that quotes `secret`, with `[redacted]` in its place.
+    /// Every value that quotes `secret`, in any of its spellings, with `[redacted]` in its place.
+    #[cfg(feature = "client")]
     pub fn without_secret(mut self, secret: Option<&str>) -> Headers {
-        for (_, v) in &mut self.0 {
-            crate::error::redact_secret(v, secret);
+        if let Some(secret) = secret.filter(|s| !s.is_empty()) {
+            for (_, v) in &mut self.0 {
+                *v = crate::redact::text(v, secret);
+            }
         }
         self
     }
@@ -79,11 +82,18 @@ mod tests {
     }
 
     #[test]
-    fn a_quoted_secret_is_redacted() {
-        let h = Headers(vec![("x-echo".into(), "Svc-oauthtoken s3cr3t".into())]);
-        assert_eq!(
-            h.without_secret(Some("s3cr3t")).get("x-echo"),
-            Some("Svc-oauthtoken [redacted]")
-        );
+    #[cfg(feature = "client")]
+    fn a_quoted_secret_is_redacted_in_every_spelling() {
+        let h = Headers(vec![
+            ("x-echo".into(), "Svc-oauthtoken s3cr3t".into()),
+            ("x-json".into(), r#"{"t":"s\u0033cr\u0033t"}"#.into()),
+            ("x-other".into(), "s3cr3".into()),
+        ]);
+        let h = h.without_secret(Some("s3cr3t"));
+        assert_eq!(h.get("x-echo"), Some("Svc-oauthtoken [redacted]"));
+        assert_eq!(h.get("x-json"), Some(r#"{"t":"[redacted]"}"#));
+        assert_eq!(h.get("x-other"), Some("s3cr3"));
+        assert_eq!(h.clone().without_secret(Some("")), h);
+        assert_eq!(h.clone().without_secret(None), h);
     }
 }

@@ -26,6 +26,7 @@ client! {
     pub mod fleet;
     pub mod limit;
     pub mod lossless;
+    pub mod origin;
     pub mod proxy;
     pub mod redact;
     pub mod request;

@@ -1,7 +1,7 @@
 //! The edge proxy's planning: which operation a forwarded request is, and its params.
 
 use crate::catalog::{self, BodyKind, Operation};
-use crate::error::{shorten, Error, ErrorKind};
+use crate::error::{quoted, shorten, Error, ErrorKind};
 use crate::headers::Headers;
 use crate::request::parse_query;
 use crate::route::{add_text_param, template, Found, Router};
@@ -56,11 +56,115 @@ pub fn refuse(status: u16, message: impl Into<String>) -> Error {
     Error::new(ErrorKind::Api, message).with_status(status)
 }
 
-/// The plan for a request the proxy received: its method, raw path (possibly below a prefix such
-/// as `/api`), raw query (without `?`), its headers (`header` is asked with lower-case names) and
-/// its body text. An error carries the status the proxy answers with: 404 for no operation at the
-/// path, 405 for a method the path does not take, 400 for a query that is not well encoded or a
-/// JSON body that is not an object.
+/// An operation found for a request the proxy received, with its path values.
+#[derive(Debug)]
+pub struct Routed {
+    pub op: &'static Operation,
+    values: Vec<(String, String)>,
+}
+
+/// The operation at a request's method and raw path (possibly below a prefix such as `/api`): 404
+/// for none at the path, 405 for a method the path does not take.
+pub fn route(method: &str, path: &str) -> Result<Routed, Error> {
+    let (router, most) = router()?;
+    let found = match routable_tail(path, *most) {
+        Some(tail) => router.find_below_prefix(method, tail),
+        None => Found::NotFound,
+    };
+    match found {
+        Found::Op(op, values) => Ok(Routed { op, values }),
+        Found::NotFound => Err(refuse(404, format!("no operation at {}", shorten(path)))),
+        Found::MethodNotAllowed(m) => Err(refuse(
+            405,
+            format!("{method} is not allowed here; allowed: {}", m.join(", ")),
+        )),
+    }
+}
+
+/// The media type of a Content-Type value: lower-case, without its parameters.
+pub fn media_type(content_type: &str) -> String {
+    let essence = content_type.split(';').next().unwrap_or_default();
+    essence.trim().to_ascii_lowercase()
+}
+
+impl Routed {
+    /// 415 unless a request that may carry a body (POST, PUT, PATCH) has the media type of the
+    /// operation's body: `application/json`, or `multipart/form-data` for an upload. Either one
+    /// makes a browser ask (preflight) before sending it cross-site, which a form or a plain
+    /// `fetch` with `text/plain` or no Content-Type does not.
+    pub fn admit(&self, content_type: Option<&str>) -> Result<(), Error> {
+        if !self.op.method.has_body() {
+            return Ok(());
+        }
+        let (want, what) = match self.op.body {
+            BodyKind::Multipart { .. } => ("multipart/form-data", "its files as a FormData"),
+            _ => ("application/json", "a JSON object"),
+        };
+        if content_type.map(media_type).as_deref() == Some(want) {
+            return Ok(());
+        }
+        let got = content_type.map_or_else(|| "none".to_string(), quoted);
+        Err(refuse(
+            415,
+            format!(
+                "{} takes {what} with Content-Type: {want} (this one has {got}); nothing else is forwarded",
+                self.op.id
+            ),
+        ))
+    }
+
+    /// The plan: the params read from the raw query (without `?`), the headers (`header` is
+    /// asked with lower-case names) and the body text; 400 for a query that is not well encoded or
+    /// a JSON body that is not an object.
+    pub fn plan(
+        self,
+        query: &str,
+        header: impl Fn(&str) -> Option<String>,
+        body: Option<&str>,
+    ) -> Result<Plan, Error> {
+        let Routed { op, values } = self;
+        let mut params = Map::new();
+        let pairs =
+            parse_query(query).ok_or_else(|| refuse(400, "the query is not well encoded"))?;
+        for (k, v) in pairs {
+            let wanted = if op.method.has_body() {
+                op.query.contains(&k.as_str())
+            } else {
+                k != "organization_id"
+            };
+            if wanted {
+                add_text_param(&mut params, op.params, &k, &v);
+            }
+        }
+        for (param, name) in op.headers {
+            if let Some(v) = header(&name.to_ascii_lowercase()) {
+                add_text_param(&mut params, op.params, param, &v);
+            }
+        }
+        if op.body == BodyKind::Json {
+            let text = body.unwrap_or_default();
+            if !text.trim().is_empty() {
+                match serde_json::from_str::<Value>(text) {
+                    Ok(Value::Object(m)) => params.extend(m),
+                    _ => return Err(refuse(400, "the body must be a JSON object")),
+                }
+            }
+        }
+        let path_params = values
+            .into_iter()
+            .filter(|(k, _)| k != "version")
+            .map(|(_, v)| v)
+            .collect();
+        Ok(Plan {
+            op,
+            path_params,
+            params,
+        })
+    }
+}
+
+/// The plan for a request the proxy received, in one step: `route`, `Routed::admit` with its
+/// Content-Type (read through `header`), and `Routed::plan`.
 pub fn plan(
     method: &str,
     path: &str,
@@ -68,57 +172,9 @@ pub fn plan(
     header: impl Fn(&str) -> Option<String>,
     body: Option<&str>,
 ) -> Result<Plan, Error> {
-    let (router, most) = router()?;
-    let found = match routable_tail(path, *most) {
-        Some(tail) => router.find_below_prefix(method, tail),
-        None => Found::NotFound,
-    };
-    let (op, values) = match found {
-        Found::Op(op, values) => (op, values),
-        Found::NotFound => return Err(refuse(404, format!("no operation at {}", shorten(path)))),
-        Found::MethodNotAllowed(m) => {
-            return Err(refuse(
-                405,
-                format!("{method} is not allowed here; allowed: {}", m.join(", ")),
-            ))
-        }
-    };
-    let mut params = Map::new();
-    let pairs = parse_query(query).ok_or_else(|| refuse(400, "the query is not well encoded"))?;
-    for (k, v) in pairs {
-        let wanted = if op.method.has_body() {
-            op.query.contains(&k.as_str())
-        } else {
-            k != "organization_id"
-        };
-        if wanted {
-            add_text_param(&mut params, op.params, &k, &v);
-        }
-    }
-    for (param, name) in op.headers {
-        if let Some(v) = header(&name.to_ascii_lowercase()) {
-            add_text_param(&mut params, op.params, param, &v);
-        }
-    }
-    if op.body == BodyKind::Json {
-        let text = body.unwrap_or_default();
-        if !text.trim().is_empty() {
-            match serde_json::from_str::<Value>(text) {
-                Ok(Value::Object(m)) => params.extend(m),
-                _ => return Err(refuse(400, "the body must be a JSON object")),
-            }
-        }
-    }
-    let path_params = values
-        .into_iter()
-        .filter(|(k, _)| k != "version")
-        .map(|(_, v)| v)
-        .collect();
-    Ok(Plan {
-        op,
-        path_params,
-        params,
-    })
+    let routed = route(method, path)?;
+    routed.admit(header("content-type").as_deref())?;
+    routed.plan(query, header, body)
 }
 
 /// The headers of the service's answer that a proxy hands back; the others stay behind.
@@ -173,6 +229,10 @@ mod tests {
         None
     }
 
+    fn json_body(name: &str) -> Option<String> {
+        (name == "content-type").then(|| "application/json".into())
+    }
+
     fn status(r: Result<Plan, Error>) -> (u16, String) {
         let e = r.expect_err("an error");
         assert_eq!(e.kind, ErrorKind::Api);
@@ -205,7 +265,7 @@ mod tests {
             "post",
             &path,
             "page=2",
-            no_headers,
+            json_body,
             Some(r#" {"amount": 12.5, "account_id": "460000000000000012345"} "#),
         )
         .unwrap();
@@ -217,7 +277,7 @@ mod tests {
         );
         // No body, or a blank one, is no params.
         for body in [None, Some(""), Some(" \n")] {
-            assert!(plan("POST", &path, "", no_headers, body)
+            assert!(plan("POST", &path, "", json_body, body)
                 .unwrap()
                 .params
                 .is_empty());
@@ -239,7 +299,7 @@ mod tests {
             "",
             |n| {
                 asked.borrow_mut().push(n.to_string());
-                Some("true".into())
+                Some(if n == "content-type" { "Application/JSON; charset=utf-8" } else { "true" }.into())
             },
             None,
         )
@@ -255,11 +315,49 @@ mod tests {
         let path = crate::route::template(op);
         for body in ["[1]", "\"x\"", "12", "null", "{", "{\"a\":1} x"] {
             assert_eq!(
-                status(plan("POST", &path, "", no_headers, Some(body))),
+                status(plan("POST", &path, "", json_body, Some(body))),
                 (400, "the body must be a JSON object".to_string()),
                 "{body}"
             );
         }
+    }
+
+    #[test]
+    fn a_body_is_forwarded_only_with_the_media_type_of_its_operation() {
+        let path = |id: &str| crate::route::template(catalog::find(id).unwrap());
+        let with = |ct: Option<&'static str>| move |n: &str| ct.filter(|_| n == "content-type").map(String::from);
+        let json = path("createExpense");
+        let upload = path("addExpenseAttachment").replace("{expense_id}", "1");
+        for ct in ["application/json", "APPLICATION/Json ; charset=UTF-8", "application/json;x=1"] {
+            assert!(plan("POST", &json, "", with(Some(ct)), Some("{}")).is_ok(), "{ct}");
+        }
+        let ok = plan("POST", &upload, "", with(Some("multipart/form-data; boundary=x")), None);
+        assert_eq!(ok.unwrap().op.id, "addExpenseAttachment");
+        for (path, ct, message) in [
+            (&json, None, "createExpense takes a JSON object with Content-Type: application/json (this one has none); nothing else is forwarded"),
+            (&json, Some("text/plain;charset=UTF-8"), "createExpense takes a JSON object with Content-Type: application/json (this one has \"text/plain;charset=UTF-8\"); nothing else is forwarded"),
+            (&json, Some("application/x-www-form-urlencoded"), ""),
+            (&json, Some("multipart/form-data; boundary=x"), ""),
+            (&json, Some("application/json-seq"), ""),
+            (&json, Some("application/jsonx"), ""),
+            (&json, Some("application/json, text/plain"), ""),
+            (&json, Some(""), ""),
+            (&upload, None, "addExpenseAttachment takes its files as a FormData with Content-Type: multipart/form-data (this one has none); nothing else is forwarded"),
+            (&upload, Some("application/json"), ""),
+            (&upload, Some("text/plain"), ""),
+        ] {
+            let (code, got) = status(plan("POST", path, "", with(ct), Some("{}")));
+            assert_eq!(code, 415, "{ct:?}");
+            assert!(got.contains(message), "{got}");
+        }
+        // A request that takes no body needs no Content-Type, whatever it says.
+        let get = path("listExpenses");
+        for ct in [None, Some("text/plain")] {
+            assert!(plan("GET", &get, "", with(ct), Some("x")).is_ok());
+        }
+        // 404 and 405 come first.
+        assert_eq!(status(plan("POST", "/nothing", "", no_headers, None)).0, 404);
+        assert_eq!(status(plan("PATCH", &json, "", no_headers, None)).0, 405);
     }
 
     #[test]

@@ -393,11 +393,13 @@ pub fn authorization(token: &str) -> Result<String, Error> {
 /// The headers a call adds (`headers` of its options), checked: a header name, a value a header
 /// can carry as it is, and none of the headers the client sets for its token and organization.
 pub fn extra_headers(headers: &[(String, String)]) -> Result<(), Error> {
-    const OWN: [&str; 3] = [
-        "authorization",
-        "x-com-svc-invoice-organizationid",
-        "x-com-svc-subscriptions-organizationid",
-    ];
+    let own = |name: &str| {
+        name.eq_ignore_ascii_case("authorization")
+            || Family::ALL.iter().any(|f| match f.org_placement() {
+                OrgPlacement::Header(h) => name.eq_ignore_ascii_case(h),
+                _ => false,
+            })
+    };
     let refuse = |name: &str, why: &str| {
         Err(Error::config(format!(
             "headers: {} {why}",
@@ -409,7 +411,7 @@ pub fn extra_headers(headers: &[(String, String)]) -> Result<(), Error> {
         if name.is_empty() || !name.bytes().all(tchar) {
             return refuse(name, "is not a header name");
         }
-        if OWN.iter().any(|own| name.eq_ignore_ascii_case(own)) {
+        if own(name) {
             return refuse(
                 name,
                 "is set by the client (from accessToken and organizationId) and cannot be given per call",
@@ -492,10 +494,7 @@ mod tests {
         );
         for (bad, why) in [
             (pair("authorization", "x"), "is set by the client"),
-            (
-                pair("X-com-svc-invoice-organizationid", "1"),
-                "is set by the client",
-            ),
+            (pair("AUTHORIZATION", "x"), "is set by the client"),
             (pair("X-Bad Name", "1"), "is not a header name"),
             (pair("", "1"), "is not a header name"),
             (pair("X-A", "a\r\nInjected: 1"), "printable ASCII"),
@@ -503,6 +502,22 @@ mod tests {
         ] {
             let e = extra_headers(std::slice::from_ref(&bad)).unwrap_err();
             assert!(e.message.contains(why), "{bad:?}: {}", e.message);
+        }
+        // Every family's organization header, in any case, whichever family the call is of.
+        let org_headers: Vec<&str> = Family::ALL
+            .iter()
+            .filter_map(|f| match f.org_placement() {
+                OrgPlacement::Header(h) => Some(h),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(org_headers.len(), 2);
+        for name in org_headers {
+            for name in [name.to_string(), name.to_ascii_lowercase(), name.to_ascii_uppercase()] {
+                let e = extra_headers(&[pair("X-Trace-Id", "1"), pair(&name, "2")]).unwrap_err();
+                assert_eq!(e.kind, crate::error::ErrorKind::Config);
+                assert!(e.message.contains("is set by the client"), "{name}");
+            }
         }
         let mut headers = vec![pair("Accept", "application/json"), pair("X-A", "1")];
         merge_headers(

@@ -150,9 +150,11 @@ impl Failure {
         }
     }
 
-    /// The secret out of every text, and the operation set unless it is already.
+    /// The secret out of every text (the answer's headers too), and the operation set unless it is already.
     fn finish(mut self, secret: Option<&str>, operation: Option<&'static str>) -> Failure {
         self.error = self.error.without_secret(secret);
+        let headers = self.error.headers.take();
+        self.error.headers = headers.map(|h| Box::new(h.without_secret(secret)));
         if let Some(c) = &mut self.cause {
             for text in [&mut c.message, &mut c.host].into_iter().chain(c.code.as_mut()) {
                 redact_secret(text, secret);

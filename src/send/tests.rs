@@ -693,9 +693,17 @@ fn the_token_is_in_no_error() {
             );
         }
     };
-    // A string token echoed by the server, and by a failing connection (message, code, cause).
-    let w = World::new(vec![json(401, &echo)]);
-    check(block_on(&w, static_token(&w).send(&get("https://api.example.com/a"))).unwrap_err());
+    // A string token echoed by the server (in its headers too, in any spelling), and by a failing
+    // connection (message, code, cause).
+    let escaped = TOKEN.replace('3', "\\u0033");
+    let w = World::new(vec![json(401, &echo)
+        .header("www-authenticate", &auth(TOKEN))
+        .header("x-echo", &format!(r#"{{"t":"{escaped}"}}"#))]);
+    let f = block_on(&w, static_token(&w).send(&get("https://api.example.com/a"))).unwrap_err();
+    let headers = f.error.headers.as_deref().expect("the answer's headers");
+    assert_eq!(headers.get("www-authenticate"), Some(&*auth("[redacted]")));
+    assert_eq!(headers.get("x-echo"), Some(r#"{"t":"[redacted]"}"#));
+    check(f);
     let what = format!("cannot send {}", auth(TOKEN));
     let w = World::new(vec![fail(&what, Some(TOKEN))]);
     let f = block_on(

@@ -5,6 +5,7 @@ use super::js::{self, get};
 use super::settle;
 use super::store::Store;
 use crate::error::{Error, ErrorKind};
+use crate::origin;
 use crate::request::host_of;
 use crate::send::{
     self, Answer, Event, Failure, Issued, Level, Note, Outgoing, Platform, TokenFailure,
@@ -139,7 +140,8 @@ fn answer_of(value: JsValue) -> Result<Response, Failure> {
     Ok(Response::from(value.unchecked_into::<web_sys::Response>()))
 }
 
-/// The request's init: method, headers (with the Authorization of this attempt), body, signal.
+/// The request's init: method, headers (with the Authorization of this attempt), body, signal, and
+/// redirects not followed (`origin::redirected` makes an error of one).
 /// Header values reach here checked (printable ASCII), so `Headers::set` cannot throw.
 fn init(req: &Outgoing<'_, JsValue>, signal: &web_sys::AbortSignal) -> web_sys::RequestInit {
     let headers = Headers::new();
@@ -156,6 +158,7 @@ fn init(req: &Outgoing<'_, JsValue>, signal: &web_sys::AbortSignal) -> web_sys::
         init.set_body(req.body);
     }
     init.set_signal(Some(signal));
+    init.set_redirect(web_sys::RequestRedirect::Manual);
     init
 }
 
@@ -182,16 +185,34 @@ impl Platform for Js {
             Err(e) => Err(e),
         }
         .map_err(|e| network(req.url, &e))?;
+        let url = string_of(&response, "url").filter(|u| !u.is_empty());
+        let lines = js::header_lines(&response);
+        let response_type = string_of(&response, "type").unwrap_or_default();
+        let followed = get(&response, "redirected").as_bool() == Some(true);
+        let answer = answer_of(response)?;
+        let url = url.unwrap_or_else(|| req.url.to_string());
+        let mut headers = crate::headers::Headers::from_lines(&lines);
+        let came = origin::Came {
+            status: answer.status(),
+            response_type: &response_type,
+            followed,
+            url: &url,
+            location: headers.get("location"),
+        };
+        if let Some(mut e) = origin::redirected(&came, req.url) {
+            let raw: web_sys::Response = answer.into();
+            js::discard(&raw);
+            headers.0.retain(|(k, _)| k != "location");
+            e.headers = e.status.map(|_| Box::new(headers));
+            return Err(e.into());
+        }
         let Some(controller) = guard.0.take() else {
             return Err(Error::config("the attempt lost its controller").into());
         };
-        let url = string_of(&response, "url").filter(|u| !u.is_empty());
-        let lines = js::header_lines(&response);
-        let answer = answer_of(response)?;
         Ok(Answer {
             status: answer.status(),
-            url: url.unwrap_or_else(|| req.url.to_string()),
-            headers: crate::headers::Headers::from_lines(&lines),
+            url,
+            headers,
             raw: Raw {
                 response: answer.into(),
                 controller,

@@ -23,6 +23,8 @@ pub struct Proxy(Rc<Inner>);
 
 struct Inner {
     allowed: Vec<&'static str>,
+    /// `allowedOrigins`: a request with an Origin not among them is refused.
+    origins: Option<Vec<String>>,
     limit: usize,
     client: Client,
 }
@@ -68,10 +70,15 @@ impl Proxy {
             PROXIED_BODY_MAX,
             super::options::BYTES_LIMIT,
         )?;
-        let rest = js::without(&js::without(&options, "allow"), "maxBodyBytes");
+        let origins = allowed_origins(&get(&options, "allowedOrigins"))?;
+        let mut rest = options;
+        for own in ["allow", "maxBodyBytes", "allowedOrigins"] {
+            rest = js::without(&rest, own);
+        }
         let client = Client::new(rest)?;
         Ok(Proxy(Rc::new(Inner {
             allowed,
+            origins,
             limit,
             client,
         })))
@@ -82,6 +89,21 @@ impl Proxy {
         let inner = self.0.clone();
         future_to_promise(async move { inner.handle(request).await })
     }
+}
+
+/// `allowedOrigins`: not given, or an array of origins (`crate::origin::allowed`).
+fn allowed_origins(v: &JsValue) -> Result<Option<Vec<String>>, JsValue> {
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    let usage = "allowedOrigins must be an array of origins such as \"https://app.example.com\"";
+    let list = v.dyn_ref::<js_sys::Array>().ok_or_else(|| config(usage))?;
+    let texts = (0..list.length())
+        .map(|i| list.get(i).as_string().ok_or_else(|| config(usage)))
+        .collect::<Result<Vec<_>, _>>()?;
+    crate::origin::allowed(&texts)
+        .map(Some)
+        .map_err(|e| to_js_error(&e))
 }
 
 /// A JSON answer of the proxy itself.
@@ -184,8 +206,19 @@ impl Inner {
         method: &str,
         headers: &JsValue,
     ) -> Result<Forward, Error> {
+        let origin = header(headers, "origin");
+        crate::origin::admitted(self.origins.as_deref(), origin.as_deref())?;
         let url = web_sys::Url::new(url).map_err(|_| unreadable())?;
-        let content_type = header(headers, "content-type").unwrap_or_default();
+        let routed = crate::proxy::route(method, &url.pathname())?;
+        if !self.allowed.contains(&routed.op.id) {
+            return Err(refuse(
+                403,
+                format!("this proxy does not forward {}", routed.op.id),
+            ));
+        }
+        let content_type = header(headers, "content-type");
+        routed.admit(content_type.as_deref())?;
+        let content_type = content_type.unwrap_or_default();
         let too_large = || {
             let limit = self.limit;
             refuse(
@@ -208,9 +241,8 @@ impl Inner {
         } else {
             None
         };
-        let multipart = content_type.starts_with("multipart/form-data");
-        let text = match (&bytes, multipart) {
-            (Some(b), false) => {
+        let text = match (&bytes, routed.op.body) {
+            (Some(b), BodyKind::Json) => {
                 let text = String::from_utf8_lossy(&b.to_vec()).into_owned();
                 Some(
                     text.strip_prefix('\u{feff}')
@@ -221,19 +253,11 @@ impl Inner {
             _ => None,
         };
         let search = url.search();
-        let plan = crate::proxy::plan(
-            method,
-            &url.pathname(),
+        let plan = routed.plan(
             search.strip_prefix('?').unwrap_or(&search),
             |name| header(headers, name),
             text.as_deref(),
         )?;
-        if !self.allowed.contains(&plan.op.id) {
-            return Err(refuse(
-                403,
-                format!("this proxy does not forward {}", plan.op.id),
-            ));
-        }
         let params = js_sys::JSON::parse(&Value::Object(plan.params).to_string())
             .map_err(|_| unreadable())?;
         if let BodyKind::Multipart { param, many, .. } = plan.op.body {

@@ -53,7 +53,8 @@ test("invalid bodies are refused with 400 and the issues; unknown paths with 404
   const body = await res.json();
   assert.ok(body.issues.some((i) => i.code === "required"));
   assert.equal((await fetch(`${proxy.url}/api/nothing/here`)).status, 404);
-  assert.equal((await fetch(`${proxy.url}/books/v3/fixedassets`, { method: "POST", body: "not json" })).status, 400);
+  const json = { "content-type": "application/json" };
+  assert.equal((await fetch(`${proxy.url}/books/v3/fixedassets`, { method: "POST", headers: json, body: "not json" })).status, 400);
 });
 
 test("the token never appears in what the browser receives", async () => {

@@ -26,6 +26,11 @@ const apiSeen = [];
 function answerApi(req, res, pathname) {
   if (!pathname.startsWith("/api/")) return false;
   apiSeen.push({ method: req.method, url: req.url, authorization: req.headers.authorization });
+  if (pathname === "/api/books/v3/redirected") {
+    res.writeHead(307, { location: "/api/books/v3/chartofaccounts?followed=1" });
+    res.end();
+    return true;
+  }
   res.setHeader("content-type", "application/json");
   res.end(JSON.stringify({ code: 0, message: "answered by the page's origin" }));
   return true;
@@ -74,6 +79,10 @@ test("Chromium (Vite build): import by name, one call, a caught SvcError, still 
   h.checkScenario(report, server, TOKEN);
   assert.ok(server.requests.every((r) => r.headers.origin === siteUrl), "the calls came from the page");
   assert.deepEqual(report.relative, { status: 200, url: `${siteUrl}/api/books/v3/chartofaccounts`, message: "answered by the page's origin" });
-  assert.deepEqual(apiSeen, [{ method: "GET", url: "/api/books/v3/chartofaccounts", authorization: undefined }], "apiDomain \"/api\" resolved against the page's origin");
+  assert.deepEqual(report.redirect, { kind: "api", message: "the service answered with a redirect, which is not followed (the browser does not tell where to): point apiDomain at the host that answers without redirecting" });
+  assert.deepEqual(apiSeen, [
+    { method: "GET", url: "/api/books/v3/chartofaccounts", authorization: undefined },
+    { method: "GET", url: "/api/books/v3/redirected", authorization: undefined },
+  ], "apiDomain \"/api\" resolved against the page's origin; the redirect was not followed");
   console.log(`${report.runtime.userAgent.match(/Chrome\/[\d.]+/)[0]}: vite build ${buildMs} ms, page ${Math.round(performance.now() - started)} ms`);
 });

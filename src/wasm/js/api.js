@@ -158,7 +158,9 @@ export function parseEvent(body, options) {
  * An edge handler `(request) => Promise<Response>` that forwards the allowed operations to the
  * service with the token and the organization added: a browser Client points its apiDomain here
  * and never holds the token. Requests are routed by the catalog and validated before forwarding;
- * a body above `maxBodyBytes` is answered with 413 and never forwarded.
+ * a body above `maxBodyBytes` is answered with 413, a body without its operation's Content-Type
+ * with 415, and a request from an Origin outside `allowedOrigins` (when given) with 403, and none
+ * of them is forwarded.
  */
 export function createProxy(options) {
   const copy = copied(options, "the options of createProxy");
