@@ -295,8 +295,29 @@ pub fn decode(data: &[u8]) {
                 let v: Value = serde_json::from_str(&out)
                     .unwrap_or_else(|e| panic!("decode made invalid JSON ({e}): {out}"));
                 assert_ids_are_strings(&v, false);
-                if let Shape::List(_) = op.response {
-                    assert!(v["items"].is_array(), "a page without items: {out}");
+                match op.response {
+                    Shape::Key(_) => assert!(v.is_object(), "a resource that is no object: {out}"),
+                    Shape::KeyArray(_) => {
+                        assert!(v.is_array(), "a resource that is no array: {out}")
+                    }
+                    Shape::KeyOrOneElementArray(_) => assert!(
+                        v.is_object() || v.as_array().is_some_and(|a| a.len() > 1),
+                        "a resource that is no object: {out}"
+                    ),
+                    Shape::TopLevel => assert!(
+                        v.as_object().is_some_and(|o| !o.is_empty()),
+                        "no resource fields: {out}"
+                    ),
+                    Shape::List(_) => {
+                        assert!(v["items"].is_array(), "a page without items: {out}");
+                        if let Some(pc) = v.get("page_context") {
+                            assert!(
+                                response::PageContext::read(pc).is_ok(),
+                                "a page_context not as documented: {out}"
+                            );
+                        }
+                    }
+                    Shape::Empty | Shape::Binary => {}
                 }
             }
         }
