@@ -453,6 +453,30 @@ pub fn webhook(data: &[u8]) {
     }
     let _ = webhook::parse_event(&body);
 
+    // The body read as the URL an event was posted to: it passes only holding the token once.
+    if let Some(t) = token {
+        match webhook::verify_event_url(&body, "token", t) {
+            Ok(()) => {
+                let query = body.split('#').next().and_then(|u| u.split_once('?'));
+                let pairs = query.and_then(|(_, q)| request::parse_query(q));
+                let given: Vec<String> = pairs
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|(k, _)| k == "token")
+                    .map(|(_, v)| v)
+                    .collect();
+                assert_eq!(given, [t], "an event URL accepted without its token");
+            }
+            Err(e) if t.is_empty() => assert_eq!(e.kind, ErrorKind::Config),
+            Err(e) => {
+                assert_eq!(e.kind, ErrorKind::Verification);
+                if let Err(other) = webhook::verify_event_url(&body, "token", CANARY) {
+                    assert_eq!(e, other, "the verification error depends on the token");
+                }
+            }
+        }
+    }
+
     let a = token.unwrap_or("").as_bytes();
     let b = body.as_bytes();
     assert_eq!(webhook::constant_time_eq(a, b), a == b);
