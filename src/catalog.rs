@@ -69,8 +69,10 @@ pub enum BodyKind {
 /// Where the resource sits in a successful response.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
-    /// Under the first of these keys that is present.
+    /// An object under the first of these keys that is present.
     Key(&'static [&'static str]),
+    /// An array under the first of these keys that is present (a result type ending in `[]`).
+    KeyArray(&'static [&'static str]),
     /// Under a key, either as an object or as a one-element array.
     KeyOrOneElementArray(&'static str),
     /// Resource fields next to `code` and `message`.
@@ -154,6 +156,12 @@ impl Operation {
     pub const fn key(self, key: &'static [&'static str]) -> Self {
         Operation {
             response: Shape::Key(key),
+            ..self
+        }
+    }
+    pub const fn key_array(self, key: &'static [&'static str]) -> Self {
+        Operation {
+            response: Shape::KeyArray(key),
             ..self
         }
     }
@@ -333,7 +341,7 @@ catalog! {
         .ts("QueryParams", "Message");
     addExpenseAttachment: op(Books, POST, "/expenses/{expense_id}/attachment", "SvcBooks.expenses.CREATE")
         .files("files", "attachment", true, ATTACHMENT_TYPES)
-        .key(&["comments", "documents"])
+        .key_array(&["comments", "documents"])
         .rules(&crate::validate::books::ADD_EXPENSE_ATTACHMENT)
         .ts("{ files: FileInput[] }", "ExpenseAttachmentResult");
     // books: vendor credits and refunds
@@ -418,7 +426,7 @@ catalog! {
     removeProjectUser: op(Invoice, DELETE, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.DELETE").empty()
         .rules(&crate::validate::invoice::REMOVE_PROJECT_USER)
         .ts("QueryParams", "Message");
-    addProjectComment: op(Invoice, POST, "/projects/{project_id}/comments", "SvcInvoice.projects.CREATE").key(&["comments", "comment"])
+    addProjectComment: op(Invoice, POST, "/projects/{project_id}/comments", "SvcInvoice.projects.CREATE").key_array(&["comments", "comment"])
         .rules(&crate::validate::invoice::ADD_PROJECT_COMMENT)
         .ts("ProjectCommentInput", "ProjectComment[]");
     listProjectComments: op(Invoice, GET, "/projects/{project_id}/comments", "SvcInvoice.projects.READ").list("comments")
@@ -468,7 +476,7 @@ catalog! {
         .rules(&crate::validate::billing::LIST_EVENTS)
         .ts("EventListQuery", "Event");
     // crm: notification channels
-    updateNotificationChannels: op(Crm, PATCH, "/actions/watch", "SvcCRM.notifications.ALL").key(&["watch"])
+    updateNotificationChannels: op(Crm, PATCH, "/actions/watch", "SvcCRM.notifications.ALL").key_array(&["watch"])
         .rules(&crate::validate::crm::UPDATE_NOTIFICATION_CHANNELS)
         .ts("WatchParams", "WatchResult[]");
     // ---- published by the vendor, not shown in the spec ----
@@ -501,7 +509,7 @@ catalog! {
     addJournalAttachment: op(Books, POST, "/journals/{journal_id}/attachment", "SvcBooks.accountants.CREATE").vendor().files("files", "attachment", true, ATTACHMENT_TYPES).empty()
         .rules(&crate::validate::books::ADD_JOURNAL_ATTACHMENT)
         .ts("{ files: FileInput[] }", "Message");
-    addJournalComment: op(Books, POST, "/journals/{journal_id}/comments", "SvcBooks.accountants.CREATE").vendor().key(&["comment"])
+    addJournalComment: op(Books, POST, "/journals/{journal_id}/comments", "SvcBooks.accountants.CREATE").vendor().key_array(&["comment"])
         .rules(&crate::validate::books::ADD_JOURNAL_COMMENT)
         .ts("JournalCommentInput", "JournalComment[]");
     deleteJournalComment: op(Books, DELETE, "/journals/{journal_id}/comments/{comment_id}", "SvcBooks.accountants.DELETE").vendor().empty()
@@ -522,7 +530,7 @@ catalog! {
     writeOffFixedAsset: op(Books, POST, "/fixedassets/{fixed_asset_id}/writeoff", "SvcBooks.fixedasset.CREATE").vendor().empty()
         .rules(&crate::validate::books::WRITE_OFF_FIXED_ASSET)
         .ts("FixedAssetWriteOffInput", "Message");
-    getFixedAssetForecast: op(Books, GET, "/fixedassets/{fixed_asset_id}/forecast", "SvcBooks.fixedasset.READ").vendor().key(&["data"])
+    getFixedAssetForecast: op(Books, GET, "/fixedassets/{fixed_asset_id}/forecast", "SvcBooks.fixedasset.READ").vendor().key_array(&["data"])
         .ts("QueryParams", "FixedAssetForecastEntry[]");
     getFixedAssetHistory: op(Books, GET, "/fixedassets/{fixed_asset_id}/history", "SvcBooks.fixedasset.READ").vendor().list("asset_history")
         .rules(&crate::validate::books::FIXED_ASSET_HISTORY)
@@ -604,17 +612,17 @@ catalog! {
     updateProjectByUniqueField: op(Invoice, PUT, "/projects", "SvcInvoice.projects.UPDATE").vendor().headers(UNIQUE_FIELD_HEADERS).key(&["project"])
         .rules(&crate::validate::invoice::UPDATE_PROJECT_BY_UNIQUE_FIELD)
         .ts("ProjectUniqueFieldUpdateInput", "Project");
-    addProjectUsers: op(Invoice, POST, "/projects/{project_id}/users", "SvcInvoice.projects.CREATE").vendor().key(&["users"])
+    addProjectUsers: op(Invoice, POST, "/projects/{project_id}/users", "SvcInvoice.projects.CREATE").vendor().key_array(&["users"])
         .rules(&crate::validate::invoice::ADD_PROJECT_USERS)
         .ts("ProjectUsersInput", "ProjectUser[]");
-    inviteProjectUser: op(Invoice, POST, "/projects/{project_id}/users/invite", "SvcInvoice.projects.CREATE").vendor().key(&["users"])
+    inviteProjectUser: op(Invoice, POST, "/projects/{project_id}/users/invite", "SvcInvoice.projects.CREATE").vendor().key_array(&["users"])
         .rules(&crate::validate::invoice::INVITE_PROJECT_USER)
         .ts("ProjectUserDetailsInput", "ProjectUser[]");
     listProjectUsers: op(Invoice, GET, "/projects/{project_id}/users", "SvcInvoice.projects.READ").vendor().list("users")
         .ts("QueryParams", "ProjectUser");
     getProjectUser: op(Invoice, GET, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.READ").vendor().key(&["user"])
         .ts("QueryParams", "ProjectUser");
-    updateProjectUser: op(Invoice, PUT, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.UPDATE").vendor().key(&["users"])
+    updateProjectUser: op(Invoice, PUT, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.UPDATE").vendor().key_array(&["users"])
         .rules(&crate::validate::invoice::UPDATE_PROJECT_USER)
         .ts("ProjectUserDetailsInput", "ProjectUser[]");
     listRecurringInvoices: op(Invoice, GET, "/recurringinvoices", "SvcInvoice.invoices.READ").vendor().list("recurring_invoices")
@@ -809,6 +817,20 @@ mod tests {
         for item in crate::model::results::resources(ROW.response, answer) {
             let back = decode(&item).unwrap();
             crate::model::results::assert_kept(&item, &back, "getJournal");
+        }
+    }
+
+    #[test]
+    fn a_key_holds_an_array_exactly_when_the_result_type_is_one() {
+        // Result types that are arrays under another name.
+        const ARRAYS: &[&str] = &["ExpenseAttachmentResult"];
+        for op in OPERATIONS {
+            let array = op.ts.1.ends_with("[]") || ARRAYS.contains(&op.ts.1);
+            match op.response {
+                Shape::Key(_) => assert!(!array, "{}: {} under .key()", op.id, op.ts.1),
+                Shape::KeyArray(_) => assert!(array, "{}: {} under .key_array()", op.id, op.ts.1),
+                _ => {}
+            }
         }
     }
 

@@ -123,6 +123,48 @@ pub fn decode(
     decode_shape(op.response, status, content_type, body).map_err(|e| e.with_operation(op.id))
 }
 
+/// Where a shape's resource sits and what it must be, in words, for the messages of a bad answer.
+fn expected(shape: Shape) -> String {
+    match shape {
+        Shape::Key(keys) => format!("`{}` (an object) was expected", keys[0]),
+        Shape::KeyArray(keys) => format!("`{}` (an array) was expected", keys[0]),
+        Shape::KeyOrOneElementArray(key) => format!("`{key}` (an object) was expected"),
+        Shape::List(key) => format!("`{key}` (an array) was expected"),
+        Shape::TopLevel => "the resource's fields next to `code` and `message` were expected".into(),
+        Shape::Empty | Shape::Binary => "an answer was expected".into(),
+    }
+}
+
+/// The JSON type of a value's text, in words.
+fn json_type(value: &str) -> &'static str {
+    match value.as_bytes().first() {
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    }
+}
+
+/// The words of a JSON value's type, for a `serde_json::Value`.
+fn value_type(v: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match v {
+        Value::Object(_) => "an object",
+        Value::Array(_) => "an array",
+        Value::String(_) => "a string",
+        Value::Bool(_) => "a boolean",
+        Value::Null => "null",
+        Value::Number(_) => "a number",
+    }
+}
+
+/// A 2xx answer that does not hold what its row says: a `decode` error.
+fn off_row(status: u16, message: String) -> Error {
+    Error::decode(message).with_status(status)
+}
+
 pub fn decode_shape(
     shape: Shape,
     status: u16,
@@ -143,7 +185,15 @@ pub fn decode_shape(
     let text = std::str::from_utf8(body)
         .map_err(|_| Error::decode("the response is not UTF-8 text").with_status(status))?;
     if text.trim().is_empty() {
-        return Ok(Decoded::Json(String::from(r#"{"code":0,"message":""}"#)));
+        // Only an answer without a resource may be empty (a DELETE answered 204, say).
+        if shape == Shape::Empty {
+            return Ok(Decoded::Json(String::from(r#"{"code":0,"message":""}"#)));
+        }
+        let want = expected(shape);
+        return Err(off_row(
+            status,
+            format!("the response is empty, where {want}"),
+        ));
     }
     let doc = lossless::Document::parse(text).map_err(|e| {
         Error::decode(format!("the response is not a JSON object: {e}")).with_status(status)
@@ -152,20 +202,36 @@ pub fn decode_shape(
     if !code_is_success(&envelope_code(members)) {
         return Err(error_from(status, body));
     }
-    let missing =
-        |key: &str| Error::decode(format!("the response has no `{key}`")).with_status(status);
+    let found = |keys: &[&str]| {
+        keys.iter().find_map(|k| find(members, k)).ok_or_else(|| {
+            let want = expected(shape);
+            off_row(status, format!("the response has no `{}`, where {want}", keys[0]))
+        })
+    };
+    let wrong = |key: &str, value: &str| {
+        let want = expected(shape);
+        off_row(
+            status,
+            format!("the response's `{key}` is {}, where {want}", json_type(value)),
+        )
+    };
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     match shape {
-        Shape::Key(keys) => {
-            let m = keys
-                .iter()
-                .find_map(|k| find(members, k))
-                .ok_or_else(|| missing(keys[0]))?;
+        Shape::Key(keys) | Shape::KeyArray(keys) => {
+            let m = found(keys)?;
+            let opening = if matches!(shape, Shape::Key(_)) { '{' } else { '[' };
+            if !m.value.starts_with(opening) {
+                return Err(wrong(m.key, m.value));
+            }
             doc.write_value(m.value, &mut out);
         }
         Shape::KeyOrOneElementArray(key) => {
-            let m = find(members, key).ok_or_else(|| missing(key))?;
-            doc.write_value(one_element(m.value).unwrap_or(m.value), &mut out);
+            let m = found(&[key])?;
+            let value = one_element(m.value).unwrap_or(m.value);
+            if !(value.starts_with('{') || several_objects(value)) {
+                return Err(wrong(m.key, value));
+            }
+            doc.write_value(value, &mut out);
         }
         Shape::TopLevel => {
             out.push('{');
@@ -184,20 +250,31 @@ pub fn decode_shape(
                 doc.write_value(m.value, &mut out);
             }
             out.push('}');
+            if first {
+                let want = expected(shape);
+                return Err(off_row(
+                    status,
+                    format!("the response has only `code` and `message`, where {want}"),
+                ));
+            }
         }
         Shape::List(key) => {
-            let items = find(members, key).ok_or_else(|| missing(key))?;
+            let items = found(&[key])?;
             if !items.value.starts_with('[') {
-                return Err(
-                    Error::decode(format!("`{key}` in the response is not an array"))
-                        .with_status(status),
-                );
+                return Err(wrong(items.key, items.value));
             }
             out.push_str("{\"items\":");
             doc.write_value(items.value, &mut out);
             if let Some(pc) = find(members, "page_context") {
+                let value = one_element(pc.value).unwrap_or(pc.value);
+                let read = serde_json::from_str(value)
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| PageContext::read(&v));
+                if let Err(why) = read {
+                    return Err(off_row(status, format!("the response's {why}")));
+                }
                 out.push_str(",\"page_context\":");
-                doc.write_value(pc.value, &mut out);
+                doc.write_value(value, &mut out);
             }
             out.push('}');
         }
@@ -215,6 +292,12 @@ fn one_element(value: &str) -> Option<&str> {
     }
 }
 
+/// Whether `value` is an array of more than one object (what a one-or-array key may hold besides one object).
+fn several_objects(value: &str) -> bool {
+    lossless::array_items(value)
+        .is_ok_and(|items| items.len() > 1 && items.iter().all(|i| i.starts_with('{')))
+}
+
 /// A JSON error envelope in an otherwise binary answer.
 fn json_error(status: u16, body: &[u8]) -> Option<Error> {
     let text = std::str::from_utf8(body).ok()?;
@@ -222,21 +305,155 @@ fn json_error(status: u16, body: &[u8]) -> Option<Error> {
     (!code_is_success(&envelope_code(&members))).then(|| error_from(status, body))
 }
 
-/// The page a list's iteration asks for after `page`: the next one while the service says there
-/// are more and this page was not empty.
-pub fn next_page(has_more_page: bool, page: f64, items: usize) -> Option<f64> {
-    (has_more_page && items > 0).then_some(page + 1.0)
+/// What a list's `page_context` tells the pager: the page the answer is (when it says) and whether
+/// more follow.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PageContext {
+    pub page: Option<u64>,
+    pub has_more_page: bool,
+}
+
+/// A JSON number that is a whole number from 1 to 2^53 - 1.
+fn positive_integer(v: &serde_json::Value) -> Option<u64> {
+    let n = v.as_f64()?;
+    (n >= 1.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0).then_some(n as u64)
+}
+
+impl PageContext {
+    /// Checks a `page_context`: an object, its `page`, when given, a positive integer, its
+    /// `has_more_page`, when given, a boolean. The error says what is wrong, after "the response's".
+    pub fn read(v: &serde_json::Value) -> Result<PageContext, String> {
+        let fields = v
+            .as_object()
+            .ok_or_else(|| format!("`page_context` is {}, not an object", value_type(v)))?;
+        let page = match fields.get("page") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(p) => Some(positive_integer(p).ok_or_else(|| {
+                format!("`page_context.page` is {}, not a positive integer", describe(p))
+            })?),
+        };
+        let has_more_page = match fields.get("has_more_page") {
+            None | Some(serde_json::Value::Null) => false,
+            Some(serde_json::Value::Bool(b)) => *b,
+            Some(m) => {
+                return Err(format!(
+                    "`page_context.has_more_page` is {}, not a boolean",
+                    value_type(m)
+                ))
+            }
+        };
+        Ok(PageContext {
+            page,
+            has_more_page,
+        })
+    }
+}
+
+/// A number as it was sent, anything else by its type.
+fn describe(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Number(n) => n.to_string(),
+        other => value_type(other).to_string(),
+    }
+}
+
+/// The page a list's iteration asks for after page `asked` came with `context` and `items` items:
+/// the next one while the service says more follow and this page was not empty. An answer that is
+/// not the page asked for, or says more follow without saying which page it is, is a `decode`
+/// error: a service that answers the same page again and again would otherwise be asked forever.
+pub fn next_page(
+    asked: u64,
+    context: Option<PageContext>,
+    items: usize,
+) -> Result<Option<u64>, Error> {
+    let Some(context) = context else {
+        return Ok(None);
+    };
+    let more = context.has_more_page && items > 0;
+    match context.page {
+        Some(page) if page != asked => Err(Error::decode(format!(
+            "page {asked} was asked for and the service answered page {page}: the pages do not advance, so the iteration ends here"
+        ))),
+        None if more => Err(Error::decode(format!(
+            "the service says more pages follow page {asked} without saying which page it answered: that the pages advance cannot be told, so the iteration ends here"
+        ))),
+        _ => Ok(more.then_some(asked + 1)),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn context(page: Option<u64>, has_more_page: bool) -> Option<PageContext> {
+        Some(PageContext {
+            page,
+            has_more_page,
+        })
+    }
+
     #[test]
     fn the_next_page_follows_has_more_page_and_stops_on_an_empty_page() {
-        assert_eq!(next_page(true, 1.0, 200), Some(2.0));
-        assert_eq!(next_page(false, 1.0, 200), None);
-        assert_eq!(next_page(true, 3.0, 0), None);
+        assert_eq!(next_page(1, context(Some(1), true), 200), Ok(Some(2)));
+        assert_eq!(next_page(7, context(Some(7), true), 1), Ok(Some(8)));
+        assert_eq!(next_page(1, context(Some(1), false), 200), Ok(None));
+        assert_eq!(next_page(3, context(Some(3), true), 0), Ok(None));
+        assert_eq!(next_page(1, None, 200), Ok(None));
+        assert_eq!(next_page(2, context(None, false), 5), Ok(None));
+    }
+
+    #[test]
+    fn pages_that_do_not_advance_end_the_iteration_with_a_decode_error() {
+        for (asked, answered) in [(2, 1), (5, 3), (4, 4 + 1)] {
+            let e = next_page(asked, context(Some(answered), true), 10).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Decode);
+            assert_eq!(
+                e.message,
+                format!("page {asked} was asked for and the service answered page {answered}: the pages do not advance, so the iteration ends here")
+            );
+        }
+        assert_eq!(
+            next_page(2, context(Some(1), false), 10).unwrap_err().kind,
+            ErrorKind::Decode,
+            "a repeated last page is refused too"
+        );
+        let e = next_page(1, context(None, true), 10).unwrap_err();
+        assert!(e.message.contains("without saying which page"), "{e}");
+        // A server answering page 1 whatever it is asked: the second page is refused.
+        let mut asked = 1;
+        let mut pages = 0;
+        let end = loop {
+            match next_page(asked, context(Some(1), true), 10) {
+                Ok(Some(next)) => (asked, pages) = (next, pages + 1),
+                other => break other,
+            }
+        };
+        assert_eq!((pages, end.unwrap_err().kind), (1, ErrorKind::Decode));
+    }
+
+    #[test]
+    fn a_page_context_is_an_object_with_a_positive_page_and_a_boolean_has_more_page() {
+        let read = |v: Value| PageContext::read(&v);
+        assert_eq!(
+            read(json!({"page": 2, "per_page": 1, "has_more_page": true})),
+            Ok(PageContext { page: Some(2), has_more_page: true })
+        );
+        assert_eq!(read(json!({})), Ok(PageContext { page: None, has_more_page: false }));
+        assert_eq!(read(json!({"page": 3.0})).unwrap().page, Some(3));
+        for (bad, why) in [
+            (json!("p"), "`page_context` is a string, not an object"),
+            (json!([{"page": 1}, {"page": 2}]), "`page_context` is an array, not an object"),
+            (json!(null), "`page_context` is null, not an object"),
+            (json!({"page": 0}), "`page_context.page` is 0, not a positive integer"),
+            (json!({"page": -1}), "`page_context.page` is -1, not a positive integer"),
+            (json!({"page": 1.5}), "`page_context.page` is 1.5, not a positive integer"),
+            (json!({"page": "2"}), "`page_context.page` is a string, not a positive integer"),
+            (json!({"page": 1e300}), "`page_context.page` is 1e+300, not a positive integer"),
+            (json!({"has_more_page": "true"}), "`page_context.has_more_page` is a string, not a boolean"),
+            (json!({"has_more_page": 1}), "`page_context.has_more_page` is a number, not a boolean"),
+        ] {
+            assert_eq!(read(bad.clone()), Err(why.to_string()), "{bad}");
+        }
     }
     use crate::catalog::find;
     use serde_json::{json, Value};
@@ -358,6 +575,110 @@ mod tests {
             err("listFixedAssets", 200, r#"{"code":0,"fixedassets":{}}"#).kind,
             ErrorKind::Decode
         );
+    }
+
+    #[test]
+    fn a_resource_that_is_null_missing_or_of_another_type_is_a_decode_error() {
+        let refused = |op: &str, body: &str, message: &str| {
+            let e = err(op, 200, body);
+            assert_eq!(
+                (e.kind, e.status, e.message.as_str(), e.operation_id.as_deref()),
+                (ErrorKind::Decode, Some(200), message, Some(op)),
+                "{op} {body}"
+            );
+        };
+        let currency = "where `currency` (an object) was expected";
+        for (op, body, got) in [
+            ("getCurrency", r#"{"code":0,"currency":null}"#, "null"),
+            ("getCurrency", r#"{"code":0,"currency":"USD"}"#, "a string"),
+            ("getCurrency", r#"{"code":0,"currency":7}"#, "a number"),
+            ("getCurrency", r#"{"code":0,"currency":true}"#, "a boolean"),
+            ("getCurrency", r#"{"code":0,"currency":[{"currency_id":1}]}"#, "an array"),
+            ("createCurrency", r#"{"code":0,"currency":null}"#, "null"),
+            ("createCurrency", r#"{"code":0,"currency":[]}"#, "an array"),
+            ("createCurrency", r#"{"code":0,"currency":[null]}"#, "null"),
+            ("createCurrency", r#"{"code":0,"currency":["a","b"]}"#, "an array"),
+        ] {
+            refused(op, body, &format!("the response's `currency` is {got}, {currency}"));
+        }
+        refused(
+            "getCurrency",
+            r#"{"code":0,"message":"ok"}"#,
+            &format!("the response has no `currency`, {currency}"),
+        );
+        for op in ["getCurrency", "createCurrency"] {
+            refused(op, "", &format!("the response is empty, {currency}"));
+            refused(op, " \n", &format!("the response is empty, {currency}"));
+        }
+        refused(
+            "updateNotificationChannels",
+            r#"{"watch":{"code":"SUCCESS"}}"#,
+            "the response's `watch` is an object, where `watch` (an array) was expected",
+        );
+        refused(
+            "listFixedAssets",
+            r#"{"code":0,"fixedassets":null}"#,
+            "the response's `fixedassets` is null, where `fixedassets` (an array) was expected",
+        );
+        refused(
+            "listFixedAssets",
+            "",
+            "the response is empty, where `fixedassets` (an array) was expected",
+        );
+        refused(
+            "getAccount",
+            r#"{"code":0,"message":"ok"}"#,
+            "the response has only `code` and `message`, where the resource's fields next to `code` and `message` were expected",
+        );
+        refused(
+            "getAccount",
+            "",
+            "the response is empty, where the resource's fields next to `code` and `message` were expected",
+        );
+        for body in [r#""a string""#, "[]", "null", "7"] {
+            assert_eq!(err("getCurrency", 200, body).kind, ErrorKind::Decode, "{body}");
+            assert_eq!(err("deleteCurrency", 200, body).kind, ErrorKind::Decode, "{body}");
+        }
+    }
+
+    #[test]
+    fn an_answer_without_a_resource_may_be_empty() {
+        for status in [200, 204] {
+            let op = find("deleteCurrency").unwrap();
+            assert_eq!(
+                decode(op, status, None, b"").unwrap(),
+                Decoded::Json(r#"{"code":0,"message":""}"#.into())
+            );
+        }
+        assert_eq!(
+            ok("markAccountActive", r#"{"code":0,"message":"done"}"#),
+            json!({"code":0,"message":"done"})
+        );
+    }
+
+    #[test]
+    fn a_page_context_that_is_not_as_documented_is_a_decode_error() {
+        for (context, why) in [
+            (r#""p""#, "`page_context` is a string, not an object"),
+            ("null", "`page_context` is null, not an object"),
+            (r#"{"page":0}"#, "`page_context.page` is 0, not a positive integer"),
+            (r#"{"page":"1"}"#, "`page_context.page` is a string, not a positive integer"),
+            (r#"{"page":1,"has_more_page":"yes"}"#, "`page_context.has_more_page` is a string, not a boolean"),
+        ] {
+            let body = format!(r#"{{"code":0,"fixedassets":[],"page_context":{context}}}"#);
+            let e = err("listFixedAssets", 200, &body);
+            assert_eq!(
+                (e.kind, e.message),
+                (ErrorKind::Decode, format!("the response's {why}")),
+                "{body}"
+            );
+        }
+        // The vendor's examples hold it in a one-element array at times: the page gets the object.
+        let v = ok(
+            "listFixedAssets",
+            r#"{"code":0,"fixedassets":[],"page_context":[{"page":1,"per_page":100}]}"#,
+        );
+        assert_eq!(v, json!({"items":[],"page_context":{"page":1,"per_page":100}}));
     }
 
     #[test]

@@ -121,6 +121,44 @@ pub fn parse_event(body: &str) -> Result<Event, Error> {
     serde_json::from_str(&event_text(body)?).map_err(|e| decode_error("event", e))
 }
 
+/// The query parameter of the webhook URL that carries its token, unless another is named.
+pub const EVENT_TOKEN_PARAM: &str = "token";
+
+/// Checks the URL a billing event was posted to: the webhook URL registered with the service, the
+/// token embedded in its query parameter `param` (the spec shows no signing, and the service posts
+/// to the URL as it was given). The token must be there once and equal `expected`, compared in
+/// constant time; anything else is kind `verification`, and no message quotes either token. An
+/// empty `expected` is a `config` error.
+pub fn verify_event_url(url: &str, param: &str, expected: &str) -> Result<(), Error> {
+    if expected.is_empty() {
+        return Err(Error::config(
+            "the webhook's token is empty: an unset variable must not turn verification off",
+        ));
+    }
+    let refused = |why: &str| {
+        Error::new(
+            ErrorKind::Verification,
+            format!("the event's URL {why}: it was not posted to the webhook URL registered with its token"),
+        )
+    };
+    let query = url
+        .split('#')
+        .next()
+        .and_then(|u| u.split_once('?'))
+        .map_or("", |(_, q)| q);
+    let pairs = crate::request::parse_query(query).ok_or_else(|| refused("has a query that is not well encoded"))?;
+    let mut given = pairs.iter().filter(|(k, _)| k == param).map(|(_, v)| v);
+    let token = match (given.next(), given.next()) {
+        (Some(token), None) => token,
+        (None, _) => return Err(refused(&format!("has no {} parameter", crate::error::quoted(param)))),
+        (Some(_), Some(_)) => return Err(refused(&format!("has its {} parameter more than once", crate::error::quoted(param)))),
+    };
+    if !constant_time_eq(expected.as_bytes(), token.as_bytes()) {
+        return Err(refused(&format!("holds a {} that is not the webhook's token", crate::error::quoted(param))));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,6 +222,35 @@ mod tests {
         assert!(!constant_time_eq(b"", b"a"));
         assert!(constant_time_eq(b"", b""));
         assert!(!constant_time_eq(&[0xff], &[0x00]));
+    }
+
+    #[test]
+    fn an_event_url_holds_the_webhook_token_once() {
+        let ok = |url: &str, param: &str| verify_event_url(url, param, "hook s3cret/+");
+        assert_eq!(ok("https://app.example/hooks/events?token=hook%20s3cret%2F%2B", "token"), Ok(()));
+        assert_eq!(ok("/hooks/events?a=1&token=hook+s3cret/%2B#x", "token"), Ok(()));
+        assert_eq!(ok("https://h/e?k=hook%20s3cret%2F%2B&token=no", "k"), Ok(()));
+        for (url, why) in [
+            ("https://h/e", "has no \"token\" parameter"),
+            ("https://h/e?tok=hook%20s3cret%2F%2B", "has no \"token\" parameter"),
+            ("https://h/e#token=hook%20s3cret%2F%2B", "has no \"token\" parameter"),
+            ("https://h/e?token=", "holds a \"token\" that is not the webhook's token"),
+            ("https://h/e?token=hook%20s3cret%2F", "holds a \"token\" that is not the webhook's token"),
+            ("https://h/e?token=HOOK%20S3CRET%2F%2B", "holds a \"token\" that is not the webhook's token"),
+            ("https://h/e?token=hook%20s3cret%2F%2B&token=x", "has its \"token\" parameter more than once"),
+            ("https://h/e?token=%zz", "has a query that is not well encoded"),
+        ] {
+            let e = ok(url, "token").unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Verification, "{url}");
+            assert_eq!(
+                e.message,
+                format!("the event's URL {why}: it was not posted to the webhook URL registered with its token"),
+                "{url}"
+            );
+            assert!(!e.to_json().contains("s3cret"), "{url}");
+        }
+        let e = verify_event_url("https://h/e?token=", "token", "").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Config);
     }
 
     #[test]

@@ -3,15 +3,17 @@
 //   /api/...        the proxy: a browser's token-less Client calls the allowed operations through it;
 //                   the server validates, adds the token and organization, and never hands them out.
 //   /hooks/svc      notification-channel callbacks, verified against the channel's token.
-//   /hooks/events   billing events (webhook bodies).
+//   /hooks/events   billing events (webhook bodies), verified against the token of the webhook URL
+//                   registered with the service: https://<this server>/hooks/events?token=<SVC_EVENTS_TOKEN>.
 //   /hooks/last     the last callbacks and events received (a demo aid).
-// Environment: SVC_TOKEN, SVC_CHANNEL_TOKEN, SVC_ORGANIZATION_ID, SVC_REGION or SVC_API_DOMAIN, PORT.
+// Environment: SVC_TOKEN, SVC_CHANNEL_TOKEN, SVC_EVENTS_TOKEN, SVC_ORGANIZATION_ID, SVC_REGION or SVC_API_DOMAIN, PORT.
 import { createProxy, parseEvent, parseWatchNotification, SvcError } from "svc-sdk";
 import type { Event, Region, WatchNotification } from "svc-sdk";
 
 const env = (name: string) => Deno.env.get(name) || undefined;
 const channelToken = env("SVC_CHANNEL_TOKEN") ?? "";
-if (!env("SVC_TOKEN") || !channelToken) throw new Error("set SVC_TOKEN and SVC_CHANNEL_TOKEN");
+const eventsToken = env("SVC_EVENTS_TOKEN") ?? "";
+if (!env("SVC_TOKEN") || !channelToken || !eventsToken) throw new Error("set SVC_TOKEN, SVC_CHANNEL_TOKEN and SVC_EVENTS_TOKEN");
 
 const proxy = createProxy({
   accessToken: env("SVC_TOKEN")!,
@@ -25,7 +27,7 @@ const proxy = createProxy({
 const last: { notifications: Omit<WatchNotification, "token">[]; events: Event[] } = { notifications: [], events: [] };
 const remember = <T>(list: T[], item: T) => list.splice(0, list.length, item, ...list.slice(0, 9));
 
-// 200 with a summary; 401 when the callback's token does not match; 400 when the body is not one.
+// 200 with a summary; 401 when the callback's or the event URL's token does not match; 400 when the body is not one.
 function receive(parse: () => unknown): Response {
   try {
     return Response.json({ received: parse() });
@@ -49,7 +51,7 @@ async function handle(request: Request): Promise<Response> {
   if (pathname === "/hooks/events" && request.method === "POST") {
     const body = await request.text();
     return receive(() => {
-      const event = parseEvent(body);
+      const event = parseEvent(body, { token: eventsToken, url: request.url });
       remember(last.events, event);
       return { event_id: event.event_id, event_type: event.event_type };
     });

@@ -2,9 +2,10 @@
 //   /api/...        the proxy: a browser's token-less Client calls the allowed operations through it;
 //                   the worker validates, adds the token and organization, and never hands them out.
 //   /hooks/svc      notification-channel callbacks, verified against the channel's token.
-//   /hooks/events   billing events (webhook bodies).
+//   /hooks/events   billing events (webhook bodies), verified against the token of the webhook URL
+//                   registered with the service: https://<this worker>/hooks/events?token=<SVC_EVENTS_TOKEN>.
 //   /hooks/last     the last callbacks and events received (a demo aid).
-// Bindings: SVC_TOKEN and SVC_CHANNEL_TOKEN (secrets), SVC_ORGANIZATION_ID, SVC_REGION or SVC_API_DOMAIN (vars).
+// Bindings: SVC_TOKEN, SVC_CHANNEL_TOKEN and SVC_EVENTS_TOKEN (secrets), SVC_ORGANIZATION_ID, SVC_REGION or SVC_API_DOMAIN (vars).
 import { createProxy, parseEvent, parseWatchNotification, SvcError } from "svc-sdk";
 
 // What browsers may call; any other operation is refused with 403.
@@ -38,9 +39,10 @@ export default {
       });
     }
     if (pathname === "/hooks/events" && request.method === "POST") {
+      if (!env.SVC_EVENTS_TOKEN) return new Response("SVC_EVENTS_TOKEN is not set", { status: 500 });
       const body = await request.text();
       return receive(() => {
-        const event = parseEvent(body);
+        const event = parseEvent(body, { token: env.SVC_EVENTS_TOKEN, url: request.url });
         remember(last.events, event);
         return { event_id: event.event_id, event_type: event.event_type };
       });
@@ -50,7 +52,7 @@ export default {
   },
 };
 
-// 200 with a summary; 401 when the callback's token does not match; 400 when the body is not one.
+// 200 with a summary; 401 when the callback's or the event URL's token does not match; 400 when the body is not one.
 function receive(parse) {
   try {
     return Response.json({ received: parse() });

@@ -295,8 +295,29 @@ pub fn decode(data: &[u8]) {
                 let v: Value = serde_json::from_str(&out)
                     .unwrap_or_else(|e| panic!("decode made invalid JSON ({e}): {out}"));
                 assert_ids_are_strings(&v, false);
-                if let Shape::List(_) = op.response {
-                    assert!(v["items"].is_array(), "a page without items: {out}");
+                match op.response {
+                    Shape::Key(_) => assert!(v.is_object(), "a resource that is no object: {out}"),
+                    Shape::KeyArray(_) => {
+                        assert!(v.is_array(), "a resource that is no array: {out}")
+                    }
+                    Shape::KeyOrOneElementArray(_) => assert!(
+                        v.is_object() || v.as_array().is_some_and(|a| a.len() > 1),
+                        "a resource that is no object: {out}"
+                    ),
+                    Shape::TopLevel => assert!(
+                        v.as_object().is_some_and(|o| !o.is_empty()),
+                        "no resource fields: {out}"
+                    ),
+                    Shape::List(_) => {
+                        assert!(v["items"].is_array(), "a page without items: {out}");
+                        if let Some(pc) = v.get("page_context") {
+                            assert!(
+                                response::PageContext::read(pc).is_ok(),
+                                "a page_context not as documented: {out}"
+                            );
+                        }
+                    }
+                    Shape::Empty | Shape::Binary => {}
                 }
             }
         }
@@ -431,6 +452,30 @@ pub fn webhook(data: &[u8]) {
         Err(e) => assert_eq!(e.kind, ErrorKind::Decode),
     }
     let _ = webhook::parse_event(&body);
+
+    // The body read as the URL an event was posted to: it passes only holding the token once.
+    if let Some(t) = token {
+        match webhook::verify_event_url(&body, "token", t) {
+            Ok(()) => {
+                let query = body.split('#').next().and_then(|u| u.split_once('?'));
+                let pairs = query.and_then(|(_, q)| request::parse_query(q));
+                let given: Vec<String> = pairs
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|(k, _)| k == "token")
+                    .map(|(_, v)| v)
+                    .collect();
+                assert_eq!(given, [t], "an event URL accepted without its token");
+            }
+            Err(e) if t.is_empty() => assert_eq!(e.kind, ErrorKind::Config),
+            Err(e) => {
+                assert_eq!(e.kind, ErrorKind::Verification);
+                if let Err(other) = webhook::verify_event_url(&body, "token", CANARY) {
+                    assert_eq!(e, other, "the verification error depends on the token");
+                }
+            }
+        }
+    }
 
     let a = token.unwrap_or("").as_bytes();
     let b = body.as_bytes();

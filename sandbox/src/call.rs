@@ -107,7 +107,7 @@ impl Reply {
         env.insert("code".into(), 0.into());
         env.insert("message".into(), self.message.into());
         match (shape, self.body) {
-            (Shape::Key(keys), Body::Record(v)) => {
+            (Shape::Key(keys) | Shape::KeyArray(keys), Body::Record(v)) => {
                 env.insert(keys[0].into(), v);
             }
             (Shape::KeyOrOneElementArray(key), Body::Record(v)) => {

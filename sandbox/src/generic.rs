@@ -68,7 +68,7 @@ pub fn place(path: &'static str) -> Option<Place> {
 
 fn key(shape: Shape) -> Option<&'static str> {
     match shape {
-        Shape::Key(keys) => keys.first().copied(),
+        Shape::Key(keys) | Shape::KeyArray(keys) => keys.first().copied(),
         Shape::KeyOrOneElementArray(key) => Some(key),
         _ => None,
     }
@@ -93,7 +93,7 @@ pub fn action(op: &Operation) -> Option<Action> {
     }
     let one = matches!(
         op.response,
-        Shape::Key(_) | Shape::KeyOrOneElementArray(_) | Shape::TopLevel
+        Shape::Key(_) | Shape::KeyArray(_) | Shape::KeyOrOneElementArray(_) | Shape::TopLevel
     );
     match (op.method, place.item.is_some()) {
         (Method::Post, false) if key(op.response).is_some() => Some(Action::Create),

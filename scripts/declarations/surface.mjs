@@ -225,8 +225,19 @@ export declare function parseWatchNotification(
   body: string | Uint8Array,
   options: ({ token: string; skipVerification?: never } | { skipVerification: true; token?: never }) & ReceiveOptions,
 ): WatchNotification;
-/** A billing event (a webhook body or a GET /events/{id} answer); kind "decode" when it is not one. */
-export declare function parseEvent(body: string | Uint8Array, options?: ReceiveOptions): Event & { event_type: EventType };`;
+/**
+ * A billing event (a webhook body or a GET /events/{id} answer); kind "decode" when it is not one.
+ * Register the webhook URL with a token in its query (\`?token=...\`, or the parameter \`param\` names)
+ * and pass that token and the URL the request came to (\`request.url\`): kind "verification" when the
+ * URL does not hold the token (constant-time). The token is required (a missing, null or empty one is a
+ * config error); reading a body without verifying it is \`{ skipVerification: true }\`.
+ */
+export declare function parseEvent(
+  body: string | Uint8Array,
+  options:
+    | ({ token: string; url: string | URL; param?: string; skipVerification?: never } & ReceiveOptions)
+    | ({ skipVerification: true; token?: never; url?: never; param?: never } & ReceiveOptions),
+): Event & { event_type: EventType };`;
 
 /** What svc-sdk/validate exports: the main entry's declarations of them, re-exported from `index` (".js" or ".cjs"). */
 const VALIDATE = {

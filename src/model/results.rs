@@ -35,7 +35,7 @@ pub fn decoder(result: &str) -> Option<Decode> {
 /// The resources of an answer as the row's shape finds them (each item of a list).
 pub fn resources(shape: Shape, body: &Value) -> Vec<Value> {
     match shape {
-        Shape::Key(keys) => keys
+        Shape::Key(keys) | Shape::KeyArray(keys) => keys
             .iter()
             .filter_map(|k| body.get(*k))
             .take(1)

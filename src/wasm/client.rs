@@ -472,16 +472,42 @@ impl Client {
     }
 }
 
-/// The page a list's iteration asks for after one with this `page_context` and this many items
-/// (`response::next_page`), or undefined after the last; `page` is read as JS's `+page` reads it.
+/// The page a list's iteration asks for after page `asked` (a page number, or the params of the
+/// first call: their `page`, else 1) came with this `page_context` and this many items
+/// (`response::next_page`): undefined after the last, a `decode` error when the pages do not
+/// advance or the page_context is not as documented.
 #[wasm_bindgen(js_name = __nextPage, skip_typescript)]
-pub fn next_page(context: JsValue, items: u32) -> JsValue {
-    let more = js::get(&context, "has_more_page").as_bool() == Some(true);
-    let page = js::get(&context, "page");
-    let page = if page.is_undefined() || page.is_null() {
-        1.0
+pub fn next_page(asked: JsValue, context: JsValue, items: u32) -> Result<JsValue, JsValue> {
+    let fail = |message: String| to_js_error(&Error::decode(message));
+    let page = if asked.is_object() {
+        js::get(&asked, "page")
     } else {
-        page.unchecked_into_f64()
+        asked
     };
-    crate::response::next_page(more, page, items as usize).map_or(JsValue::UNDEFINED, JsValue::from)
+    let asked = if page.is_undefined() || page.is_null() {
+        1
+    } else {
+        let text = page.as_string();
+        page.as_f64()
+            .filter(|n| *n >= 1.0 && n.fract() == 0.0 && *n <= 9_007_199_254_740_991.0)
+            .map(|n| n as u64)
+            .or_else(|| text.and_then(|t| t.parse().ok()).filter(|n| *n >= 1))
+            .ok_or_else(|| fail("the page asked for is not a positive integer".into()))?
+    };
+    let context = if context.is_undefined() {
+        None
+    } else {
+        let text = js_sys::JSON::stringify(&context)
+            .ok()
+            .and_then(|t| t.as_string())
+            .ok_or_else(|| fail("the page's page_context could not be read".into()))?;
+        let value = serde_json::from_str(&text)
+            .map_err(|e| fail(format!("the page's page_context could not be read: {e}")))?;
+        let read = crate::response::PageContext::read(&value)
+            .map_err(|why| fail(format!("the page's {why}")))?;
+        Some(read)
+    };
+    crate::response::next_page(asked, context, items as usize)
+        .map(|next| next.map_or(JsValue::UNDEFINED, |n| JsValue::from(n as f64)))
+        .map_err(|e| to_js_error(&e))
 }

@@ -32,28 +32,26 @@ fn config_error(message: String) -> JsValue {
     to_js_error(&Error::config(message))
 }
 
-/// A notification-channel callback body, checked against the channel's token (`{ token }`), or
-/// read without it only when asked in so many words (`{ skipVerification: true }`).
-#[wasm_bindgen(js_name = parseWatchNotification, skip_typescript)]
-pub fn parse_watch_notification(body: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    const USAGE: &str = "parseWatchNotification(body, { token }) needs the channel's token, a non-empty string; \
-         an unset variable must not turn verification off, so reading without it is { skipVerification: true }";
-    let (options, max) = receiver_options(
-        &options,
-        "parseWatchNotification",
-        &["token", "skipVerification", "maxBodyBytes"],
-    )?;
-    let skip = js::get(&options, "skipVerification");
-    let token = js::get(&options, "token");
-    let token = match (skip.as_bool(), token.as_string()) {
-        (Some(true), _) if !token.is_undefined() => {
-            return Err(config_error(
-                "parseWatchNotification takes either token or skipVerification: true, not both"
-                    .into(),
-            ))
+/// The token a receiver verifies with, from `{ token }` (a non-empty string), or `None` when asked
+/// in so many words (`{ skipVerification: true }`, with none of `with_token`); anything else is a
+/// config error, `usage` first when the token is missing.
+fn verification(
+    options: &JsValue,
+    function: &str,
+    with_token: &[&str],
+    usage: &str,
+) -> Result<Option<String>, JsValue> {
+    let skip = js::get(options, "skipVerification");
+    let token = js::get(options, "token");
+    match (skip.as_bool(), token.as_string()) {
+        (Some(true), _) if with_token.iter().any(|k| !js::get(options, k).is_undefined()) => {
+            Err(config_error(format!(
+                "{function} takes either {} or skipVerification: true, not both",
+                with_token.join(" and ")
+            )))
         }
-        (Some(true), _) => None,
-        (None, Some(t)) if !t.is_empty() && skip.is_undefined() => Some(t),
+        (Some(true), _) => Ok(None),
+        (None, Some(t)) if !t.is_empty() && skip.is_undefined() => Ok(Some(t)),
         (None, _) if skip.is_undefined() => {
             let got = if token.is_undefined() {
                 "no token".to_string()
@@ -67,24 +65,70 @@ pub fn parse_watch_notification(body: JsValue, options: JsValue) -> Result<JsVal
                     token.js_typeof().as_string().unwrap_or_default()
                 )
             };
-            return Err(config_error(format!("{USAGE} (got {got})")));
+            Err(config_error(format!("{usage} (got {got})")))
         }
-        _ => {
-            return Err(config_error(
-                "skipVerification must be true when it is given".into(),
-            ))
-        }
-    };
+        _ => Err(config_error(
+            "skipVerification must be true when it is given".into(),
+        )),
+    }
+}
+
+/// A notification-channel callback body, checked against the channel's token (`{ token }`), or
+/// read without it only when asked in so many words (`{ skipVerification: true }`).
+#[wasm_bindgen(js_name = parseWatchNotification, skip_typescript)]
+pub fn parse_watch_notification(body: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    const USAGE: &str = "parseWatchNotification(body, { token }) needs the channel's token, a non-empty string; \
+         an unset variable must not turn verification off, so reading without it is { skipVerification: true }";
+    let (options, max) = receiver_options(
+        &options,
+        "parseWatchNotification",
+        &["token", "skipVerification", "maxBodyBytes"],
+    )?;
+    let token = verification(&options, "parseWatchNotification", &["token"], USAGE)?;
     let body = body_text(&body, max)?;
     crate::webhook::watch_notification_text(&body, token.as_deref())
         .map(|text| json_to_js(&text))
         .map_err(|e| to_js_error(&e))
 }
 
-/// A billing event (webhook body or `{ event }` answer) with its event_type checked.
+/// A billing event (webhook body or `{ event }` answer) with its event_type checked, posted to the
+/// webhook URL registered with a token in its query (`{ token, url, param? }`: `url` is the URL the
+/// request came to), or read without it only when asked in so many words (`{ skipVerification: true }`).
 #[wasm_bindgen(js_name = parseEvent, skip_typescript)]
 pub fn parse_event(body: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    let (_, max) = receiver_options(&options, "parseEvent", &["maxBodyBytes"])?;
+    const USAGE: &str = "parseEvent(body, { token, url }) needs the webhook's token, a non-empty string, and the URL \
+         the event was posted to (request.url), whose `token` query parameter must hold it (register the webhook URL \
+         with it); an unset variable must not turn verification off, so reading without it is { skipVerification: true }";
+    let (options, max) = receiver_options(
+        &options,
+        "parseEvent",
+        &["token", "url", "param", "skipVerification", "maxBodyBytes"],
+    )?;
+    if options.is_undefined() {
+        return Err(config_error(format!("{USAGE} (got no options)")));
+    }
+    if let Some(token) = verification(&options, "parseEvent", &["token", "url", "param"], USAGE)? {
+        let url = js::get(&options, "url");
+        let url = url
+            .as_string()
+            .or_else(|| url.is_object().then(|| js::get(&url, "href").as_string()).flatten())
+            .ok_or_else(|| {
+                config_error(
+                    "parseEvent's url must be the URL the event was posted to (request.url), a string or a URL".into(),
+                )
+            })?;
+        let param = js::get(&options, "param");
+        let param = match param.as_string() {
+            None if param.is_undefined() => crate::webhook::EVENT_TOKEN_PARAM.to_string(),
+            Some(p) if !p.is_empty() => p,
+            _ => {
+                return Err(config_error(
+                    "parseEvent's param must name the URL's query parameter that holds the token, a non-empty string".into(),
+                ))
+            }
+        };
+        crate::webhook::verify_event_url(&url, &param, &token).map_err(|e| to_js_error(&e))?;
+    }
     let body = body_text(&body, max)?;
     crate::webhook::event_text(&body)
         .map(|text| json_to_js(&text))

@@ -26,12 +26,13 @@ test("receivers refuse a body above maxBodyBytes before reading it: text, bytes,
     " ".repeat(64 * MiB) + notification,
   ];
   for (const body of cases) {
-    thrown(() => parseEvent(body), refused);
+    thrown(() => parseEvent(body, { skipVerification: true }), refused);
+    thrown(() => parseEvent(body, { token: "hook", url: "https://h/e?token=hook" }), refused);
     thrown(() => parseWatchNotification(body, { token: "chan" }), refused);
     thrown(() => parseWatchNotification(body, { skipVerification: true }), refused);
     await stillWorks(env);
   }
-  thrown(() => parseEvent("{}", { maxBodyBytes: 1 }), refused);
+  thrown(() => parseEvent("{}", { skipVerification: true, maxBodyBytes: 1 }), refused);
   const padded = " ".repeat(2 * MiB) + notification;
   thrown(() => parseWatchNotification(padded, { token: "chan" }), refused);
   assert.equal(parseWatchNotification(padded, { token: "chan", maxBodyBytes: 3 * MiB }).channel_id, "1");

@@ -192,7 +192,7 @@ test("plans and their events", async () => {
   const one = await client.getEvent(events[events.length - 1].event_id);
   assert.equal(one.event_id, events[events.length - 1].event_id);
   const raw = await client.request("GET", "billing", `/events/${one.event_id}`);
-  assert.equal(parseEvent(JSON.stringify(raw)).event_type, one.event_type);
+  assert.equal(parseEvent(JSON.stringify(raw), { skipVerification: true }).event_type, one.event_type);
 });
 
 test("notification channels: the sandbox posts the documented callback to a loopback receiver", async () => {

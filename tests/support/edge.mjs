@@ -14,6 +14,7 @@ export const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tes
 /** The secrets the example holds: neither may reach a browser. */
 export const TOKEN = "edge-access-token-5f1c9a";
 export const CHANNEL_TOKEN = "edge-channel-token-77e2";
+export const EVENTS_TOKEN = "edge-events-token-3b90";
 const CHANNEL = "1000000068001";
 const FORGED_CHANNEL = "1000000068002";
 const RECORD = "5000000000000000001";
@@ -34,7 +35,7 @@ export function startEdgeSandbox() {
 
 /** What the example reads from its environment (process env, Deno.env, or wrangler's .dev.vars). */
 export function exampleEnv(sandbox) {
-  return { SVC_TOKEN: TOKEN, SVC_CHANNEL_TOKEN: CHANNEL_TOKEN, SVC_ORGANIZATION_ID: h.ORG, SVC_API_DOMAIN: sandbox.url };
+  return { SVC_TOKEN: TOKEN, SVC_CHANNEL_TOKEN: CHANNEL_TOKEN, SVC_EVENTS_TOKEN: EVENTS_TOKEN, SVC_ORGANIZATION_ID: h.ORG, SVC_API_DOMAIN: sandbox.url };
 }
 
 /** Waits for the child's "listening on http://127.0.0.1:PORT" line and returns that URL. */
@@ -162,27 +163,34 @@ export function edgeTests(ctx) {
     assert.deepEqual(ok.json().received, { module: "Deals", operation: "delete", ids: [RECORD] });
   });
 
-  test("receiver: a billing event of the sandbox posted to /hooks/events is parsed", { timeout: 15_000 }, async () => {
+  test("receiver: a billing event of the sandbox posted to the webhook URL with its token is parsed; a forged one is refused", { timeout: 15_000 }, async () => {
     const events = (await client().listEvents()).items;
     assert.ok(events.length >= 1, "the seeded plans have events");
     const raw = await call(`/api/billing/v1/events/${events[0].event_id}`);
     assert.equal(raw.status, 200, raw.text);
     const { event } = raw.json();
-    const res = await post("/hooks/events", JSON.stringify(event));
+    const hook = `/hooks/events?token=${EVENTS_TOKEN}`;
+    for (const forged of ["/hooks/events", "/hooks/events?token=", `/hooks/events?token=${EVENTS_TOKEN.slice(0, -1)}`, "/hooks/events?token=someone-elses-token", `/hooks/events?tokens=${EVENTS_TOKEN}`]) {
+      const res = await post(forged, JSON.stringify(event));
+      assert.equal(res.status, 401, `${forged}: ${res.text}`);
+      assert.equal(res.json().error, "verification");
+    }
+    assert.deepEqual((await call("/hooks/last")).json().events, [], "nothing forged was remembered");
+    const res = await post(hook, JSON.stringify(event));
     assert.equal(res.status, 200, `${res.text}\n${why()}`);
     assert.deepEqual(res.json().received, { event_id: event.event_id, event_type: event.event_type });
     assert.ok(["subscription_activation", "subscription_upgraded", "subscription_downgraded", "billing_date_changed"].includes(event.event_type));
     const last = (await call("/hooks/last")).json();
     assert.equal(last.events[0].event_id, event.event_id);
     assert.equal(last.events[0].payload, event.payload, "the payload is kept as sent");
-    assert.equal((await post("/hooks/events", JSON.stringify({ event_type: "subscription_created" }))).status, 400, "no event_id");
-    assert.equal((await post("/hooks/events", "")).status, 400);
+    assert.equal((await post(hook, JSON.stringify({ event_type: "subscription_created" }))).status, 400, "no event_id");
+    assert.equal((await post(hook, "")).status, 400);
   });
 
-  test("no answer of the example carries the access token or the channel token", { timeout: 5_000 }, () => {
+  test("no answer of the example carries the access token, the channel token or the events token", { timeout: 5_000 }, () => {
     assert.ok(seen.length >= 25, `the tests above ran to their end (${seen.length} answers seen)`);
     for (const [what, , headers, body] of seen) {
-      for (const secret of [TOKEN, CHANNEL_TOKEN]) {
+      for (const secret of [TOKEN, CHANNEL_TOKEN, EVENTS_TOKEN]) {
         assert.ok(!body.includes(secret), `${what}: body`);
         assert.ok(!headers.some(([k, v]) => `${k}: ${v}`.includes(secret)), `${what}: headers`);
       }

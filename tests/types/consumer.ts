@@ -6,6 +6,8 @@ import {
   Client,
   SvcError,
   operations,
+  parseEvent,
+  parseWatchNotification,
   regions,
   requiredScopes,
   schemaFor,
@@ -141,6 +143,23 @@ export async function run(): Promise<void> {
   await client.prepare("createTask", { task_name: "Design" });
   const raw = await client.request("GET", "books", "/journals", { query: { page: 1 } });
   void [id, cost, receipt, watch, message, checked, scopes, state, url, prepared, raw, operations(), sideways, incomplete, badEvent];
+}
+
+/** The receivers verify unless told in so many words not to: the options are required. */
+export function received(body: string, url: string, token: string) {
+  const event = parseEvent(body, { token, url });
+  const fromUrl = parseEvent(body, { token, url: new URL(url), param: "key", maxBodyBytes: 4096 });
+  const unverified = parseEvent(body, { skipVerification: true });
+  // @ts-expect-error: verifying an event takes the token and the URL it came to
+  parseEvent(body);
+  // @ts-expect-error: the token alone does not verify an event: the URL holds it
+  parseEvent(body, { token });
+  // @ts-expect-error: either a token or skipVerification
+  parseEvent(body, { token, url, skipVerification: true });
+  const notification = parseWatchNotification(body, { token });
+  // @ts-expect-error: verifying a notification takes the channel's token
+  parseWatchNotification(body);
+  return [event.event_type, fromUrl.event_id, unverified.event_time, notification.channel_id];
 }
 
 /** svc-sdk/validate: the main entry's functions and types, on a wasm of its own. */

@@ -58,18 +58,21 @@ function viaCore(client, name, args, kind = "config") {
   }
 }
 
-/** A page of a list: `items`, `page_context`, and async iteration over every item of every page. */
-function makePage(data, pager) {
+/**
+ * A page of a list: `items`, `page_context`, and async iteration over every item of every page.
+ * `asked` is what asked for it (the call's params); the core says which page comes next, if any.
+ */
+function makePage(data, pager, asked) {
   const page = { items: data.items, ...(data.page_context !== undefined ? { page_context: data.page_context } : {}) };
   Object.defineProperty(page, Symbol.asyncIterator, {
     enumerable: false,
     value: async function* () {
-      let current = page;
+      let [current, at] = [page, asked];
       for (;;) {
+        const next = call("__nextPage", "decode", at, current.page_context, current.items.length);
         for (const item of current.items) yield item;
-        const next = call("__nextPage", "decode", current.page_context, current.items.length);
         if (next === undefined) return;
-        current = await pager(next);
+        [current, at] = [await pager(next), next];
       }
     },
   });
@@ -98,7 +101,7 @@ function invoke(client, id, args) {
     more[n] = { ...(more[n] ?? {}), page };
     return invoke(client, id, more);
   };
-  return answered(sent.then(({ data, response }) => ({ data: makePage(data, next), response })));
+  return answered(sent.then(({ data, response }) => ({ data: makePage(data, next, args[n]), response })));
 }
 
 /** A client of the Svc API. The token only ever goes into the Authorization header. */
