@@ -177,7 +177,7 @@ pub fn too_large(max: usize) -> Error {
 /// What the loop needs of its host: fetch, the body, timers, the clock, randomness, the call's
 /// abort signal and the user's token function. Implemented once per platform (JS; the tests);
 /// every decision is the pure modules' (`limit`, `retry`, `request`, `response`). The loop runs on
-/// any single-threaded executor: wasm-bindgen-futures in wasm, a scripted one in the tests.
+/// any single-threaded executor: `wasm::tasks` in wasm, a scripted one in the tests.
 pub trait Platform {
     /// A request body: JSON text, or a form with files.
     type Body;

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::future_to_promise;
+
 
 /// The default of the proxy's `maxBodyBytes`: a request with its uploads.
 const PROXIED_BODY_MAX: f64 = 10_485_760.0;
@@ -39,8 +39,9 @@ impl Proxy {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Proxy, JsValue> {
         let allow = get(&options, "allow");
-        let ids = allow
-            .dyn_ref::<js_sys::Array>()
+        let ids = js::is_array(&allow)
+            .then(|| js::members(&allow).ok())
+            .flatten()
             .filter(|a| a.length() > 0)
             .ok_or_else(|| config("createProxy needs allow: the operation ids it forwards"))?;
         let mut allowed = Vec::new();
@@ -87,7 +88,7 @@ impl Proxy {
     /// The Response to one request; a rejection only for what is not a Request.
     pub fn handle(&self, request: JsValue) -> js_sys::Promise {
         let inner = self.0.clone();
-        future_to_promise(async move { inner.handle(request).await })
+        super::tasks::spawn(async move { inner.handle(request).await })
     }
 }
 
@@ -97,7 +98,10 @@ fn allowed_origins(v: &JsValue) -> Result<Option<Vec<String>>, JsValue> {
         return Ok(None);
     }
     let usage = "allowedOrigins must be an array of origins such as \"https://app.example.com\"";
-    let list = v.dyn_ref::<js_sys::Array>().ok_or_else(|| config(usage))?;
+    if !js::is_array(v) {
+        return Err(config(usage));
+    }
+    let list = js::members(v).map_err(|_| config(usage))?;
     let texts = (0..list.length())
         .map(|i| list.get(i).as_string().ok_or_else(|| config(usage)))
         .collect::<Result<Vec<_>, _>>()?;
