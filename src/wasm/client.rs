@@ -150,24 +150,33 @@ struct Ready {
 }
 
 impl Ready {
-    fn of(prepared: Prepared, files: &JsValue) -> Ready {
+    /// The request with its body; a file that seemed a Blob but cannot be sent as one is a
+    /// validation issue.
+    fn of(prepared: Prepared, files: &JsValue) -> Result<Ready, Error> {
         let multipart = matches!(prepared.body, Body::Multipart { .. });
         let body = match &prepared.body {
             Body::None => JsValue::UNDEFINED,
             Body::Json(text) => JsValue::from_str(text),
-            Body::Multipart { field } => js::form_data(field, files),
+            Body::Multipart { field } => js::form_data(field, files).map_err(|e| {
+                Error::validation(vec![Issue {
+                    path: vec![PathSeg::Key(field.to_string().into())],
+                    code: IssueCode::InvalidType,
+                    message: format!("a file could not be read: {}", super::message_of(&e)),
+                    details: details([("expected", "file".into())]),
+                }])
+            })?,
         };
         let headers = prepared
             .headers
             .into_iter()
             .filter(|(k, _)| !(multipart && k == "Content-Type"))
             .collect();
-        Ready {
+        Ok(Ready {
             method: prepared.method,
             url: prepared.url,
             headers,
             body,
-        }
+        })
     }
 }
 
@@ -205,7 +214,7 @@ impl Client {
         let refs: Vec<&str> = path.iter().map(String::as_str).collect();
         let prepared = request::build_json(op, &self.opts.target, &refs, &value)
             .map_err(|e| e.with_operation(op.id))?;
-        Ok(Ready::of(prepared, &checked.files))
+        Ready::of(prepared, &checked.files).map_err(|e| e.with_operation(op.id))
     }
 
     /// The edge proxy's upstream call: the promise of the answer as it came, as a Response to pass
@@ -261,12 +270,18 @@ impl Client {
                 Ok(Reply::Raw(answer)) => {
                     let secret = answer.raw.secret.as_deref();
                     let headers = crate::proxy::passed_back(&answer.headers, secret);
-                    Ok(js::pass_back(
+                    js::pass_back(
                         &answer.raw.response,
+                        answer.status,
                         &headers.to_lines(),
                         secret,
                         options.timeout_ms as f64,
-                    ))
+                    )
+                    .map_err(|e| {
+                        let why = super::message_of(&e);
+                        let f = Failure::network("the service", &why, None, None);
+                        failure_to_js(f)
+                    })
                 }
                 Err(f) => Err(failure_to_js(f)),
             }
@@ -370,7 +385,7 @@ impl Client {
         settle((|| {
             let prepared = self.start_request(method, family, path, init)?;
             let (options, signal, extra) = call_options(&self.opts, &options, None)?;
-            let mut ready = Ready::of(prepared, &JsValue::UNDEFINED);
+            let mut ready = Ready::of(prepared, &JsValue::UNDEFINED).map_err(|e| to_js_error(&e))?;
             request::merge_headers(&mut ready.headers, &extra);
             Ok(self.send(ready, Shape::Empty, None, options, signal))
         })())

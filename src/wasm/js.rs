@@ -28,9 +28,10 @@ extern "C" {
     /// `{ name, blob }` of an upload's file (a Blob, a File or `{ name, data }`), or null.
     #[wasm_bindgen(js_name = fileOf)]
     pub fn file_of(value: &JsValue) -> JsValue;
-    /// A FormData with every file (`{ name, blob }`) under `field`.
-    #[wasm_bindgen(js_name = formData)]
-    pub fn form_data(field: &str, files: &JsValue) -> JsValue;
+    /// A FormData with every file (`{ name, blob }`) under `field`, or what a file that is not
+    /// what it seems threw.
+    #[wasm_bindgen(js_name = formData, catch)]
+    pub fn form_data(field: &str, files: &JsValue) -> Result<JsValue, JsValue>;
     /// A Blob of these bytes.
     pub fn blob(bytes: &[u8], content_type: &str) -> JsValue;
     /// What `prepare()` gives: `{ method, url, headers, body }` (`lines`: each header's name and value).
@@ -87,14 +88,15 @@ extern "C" {
     pub fn on_abort_pair(signal: &JsValue) -> js_sys::Array;
     /// A proxied answer as the Response the proxy gives back: its status, the headers it passes back
     /// (`proxy::passed_back`, as lines) and the body's stream, with every spelling of `secret`
-    /// redacted, erroring when the service stalls for `idle_ms`.
-    #[wasm_bindgen(js_name = passBack)]
+    /// redacted, erroring when the service stalls for `idle_ms`; what reading the answer threw.
+    #[wasm_bindgen(js_name = passBack, catch)]
     pub fn pass_back(
         response: &JsValue,
+        status: u16,
         headers: &str,
         secret: Option<&str>,
         idle_ms: f64,
-    ) -> JsValue;
+    ) -> Result<JsValue, JsValue>;
 }
 
 /// The built-ins the core calls on values a user gave, each with `catch`: a Proxy, a getter or a

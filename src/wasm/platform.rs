@@ -11,7 +11,7 @@ use crate::send::{
     self, Answer, Event, Failure, Issued, Level, Note, Outgoing, Platform, TokenFailure,
     TokenResult,
 };
-use gloo_net::http::{Headers, Response};
+use gloo_net::http::Headers;
 use std::future::Future;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -82,7 +82,10 @@ impl Watchers {
 
 /// An answer's body unread, with the controller that lets go of it.
 pub struct Raw {
-    pub response: web_sys::Response,
+    /// What the fetch resolved to: a Response, or whatever a `fetch` option gave.
+    pub response: JsValue,
+    /// Its Content-Length, as it said.
+    declared: Option<String>,
     controller: web_sys::AbortController,
     /// The token the attempt carried, which a proxied body must not show.
     pub secret: Option<String>,
@@ -130,14 +133,20 @@ fn network(url: &str, e: &JsValue) -> Failure {
 
 /// The answer of a fetch as gloo-net reads it, once it is known to have headers to read (a custom
 /// fetch may resolve to anything).
-fn answer_of(value: JsValue) -> Result<Response, Failure> {
-    let headers = get(&value, "headers");
+/// Its status read as a property (never through a getter of web-sys, which a Proxy or a plain
+/// object makes throw).
+fn answer_of(value: &JsValue) -> Result<u16, Failure> {
+    let not_a_response =
+        || Failure::from(Error::config("the fetch option resolved to something that is not a Response"));
+    let headers = get(value, "headers");
     if !get(&headers, "get").is_function() {
-        return Err(
-            Error::config("the fetch option resolved to something that is not a Response").into(),
-        );
+        return Err(not_a_response());
     }
-    Ok(Response::from(value.unchecked_into::<web_sys::Response>()))
+    let status = get(value, "status").as_f64().unwrap_or(-1.0);
+    if status.fract() != 0.0 || !(0.0..=599.0).contains(&status) {
+        return Err(not_a_response());
+    }
+    Ok(status as u16)
 }
 
 /// The request's init: method, headers (with the Authorization of this attempt), body, signal, and
@@ -189,19 +198,18 @@ impl Platform for Js {
         let lines = js::header_lines(&response);
         let response_type = string_of(&response, "type").unwrap_or_default();
         let followed = get(&response, "redirected").as_bool() == Some(true);
-        let answer = answer_of(response)?;
+        let status = answer_of(&response)?;
         let url = url.unwrap_or_else(|| req.url.to_string());
         let mut headers = crate::headers::Headers::from_lines(&lines);
         let came = origin::Came {
-            status: answer.status(),
+            status,
             response_type: &response_type,
             followed,
             url: &url,
             location: headers.get("location"),
         };
         if let Some(mut e) = origin::redirected(&came, req.url) {
-            let raw: web_sys::Response = answer.into();
-            js::discard(&raw);
+            js::discard(&response);
             headers.0.retain(|(k, _)| k != "location");
             e.headers = e.status.map(|_| Box::new(headers));
             return Err(e.into());
@@ -209,12 +217,14 @@ impl Platform for Js {
         let Some(controller) = guard.0.take() else {
             return Err(Error::config("the attempt lost its controller").into());
         };
+        let declared = headers.get("content-length").map(str::to_string);
         Ok(Answer {
-            status: answer.status(),
+            status,
             url,
             headers,
             raw: Raw {
-                response: answer.into(),
+                response,
+                declared,
                 controller,
                 secret: req.secret.map(str::to_string),
             },
@@ -224,13 +234,11 @@ impl Platform for Js {
     async fn read(&self, raw: Raw, max: usize) -> Result<Vec<u8>, Failure> {
         let Raw {
             response,
+            declared,
             controller,
             ..
         } = raw;
         let mut guard = AbortOnDrop(Some(controller));
-        let declared = Response::from(Clone::clone(&response))
-            .headers()
-            .get("content-length");
         let bytes = settle::promise(&js::read_all(&response, declared, max as f64))
             .await
             .map_err(|e| Failure::network("the service", &super::message_of(&e), None, None))?;

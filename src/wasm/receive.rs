@@ -159,7 +159,8 @@ fn body_text(body: &JsValue, max: usize) -> Result<String, JsValue> {
         }
         return Ok(text);
     }
-    if let Some(bytes) = body.dyn_ref::<js_sys::Uint8Array>() {
+    let view = js_sys::ArrayBuffer::is_view(body);
+    if let Some(bytes) = body.dyn_ref::<js_sys::Uint8Array>().filter(|_| view) {
         let len = bytes.length() as usize;
         if len > max {
             return Err(too_large(len, max));

@@ -9,6 +9,9 @@ export let generation = 0;
 /** What ends each pending call of the running core if it is restarted: its calls' futures die with it. */
 const pending = new Set();
 
+/** The running core's timers, cleared when it is restarted (no dead wait keeps a process alive). */
+export const timers = new Set();
+
 /**
  * The promise of a call of the running core that settles whatever becomes of the core: on a restart
  * it rejects with an SvcError, or resolves with `onRestart(error)` when given (a proxy's answer).
@@ -34,6 +37,8 @@ export function onRestart(end) {
 export function restart(e) {
   core.__wbg_reset_state();
   generation++;
+  for (const t of timers) clearTimeout(t);
+  timers.clear();
   const stranded = [...pending];
   pending.clear();
   for (const end of stranded) {

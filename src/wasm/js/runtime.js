@@ -2,7 +2,7 @@
 // a proxied body passed on), timers and hooks. The rules, the send loop and the redaction are Rust.
 import { __Redactor, __run, __settle } from "../../../../../svc_sdk.js";
 import { SvcError } from "./error.js";
-import { generation, onRestart, restart } from "./core.js";
+import { generation, onRestart, restart, timers } from "./core.js";
 
 /** `{ name, blob }` of an upload's file: a Blob, a File, or `{ name, data }` with data a Blob, buffer or text; else null. */
 export function fileOf(f) {
@@ -94,25 +94,40 @@ function settle(g, id, ok, value) {
   if (g === generation) guard(__settle, id, ok, value);
 }
 
-/** Settles wait `id` of the core when `promise` settles. */
+/** Settles wait `id` of the core when `promise` settles (a `then` that throws rejects it). */
 export function watch(promise, id) {
   const g = generation;
-  promise.then((v) => settle(g, id, true, v), (e) => settle(g, id, false, e));
+  try {
+    promise.then((v) => settle(g, id, true, v), (e) => settle(g, id, false, e));
+  } catch (e) {
+    queueMicrotask(() => settle(g, id, false, e));
+  }
 }
 
 /** A timer that settles wait `id` of the core after `ms`. */
 export function timer(ms, id) {
-  return setTimeout(settle, ms, generation, id, true, undefined);
+  const g = generation;
+  const handle = setTimeout(() => {
+    timers.delete(handle);
+    settle(g, id, true, undefined);
+  }, ms);
+  timers.add(handle);
+  return handle;
 }
 
 export function clearTimer(handle) {
+  timers.delete(handle);
   clearTimeout(handle);
 }
 
 /** Lets go of an unread body. */
 export function discard(res) {
-  const body = res && res.body;
-  if (body && typeof body.cancel === "function") body.cancel().catch(() => {});
+  try {
+    const body = res && res.body;
+    if (body && typeof body.cancel === "function") body.cancel().catch(() => {});
+  } catch {
+    // A body that cannot even be reached holds nothing to let go of.
+  }
 }
 
 /**
@@ -156,8 +171,10 @@ export async function readStream(stream, max) {
 }
 
 /** A proxied answer as a Response: its status, the headers the core passes back (as lines, redacted) and its body, with `secret` redacted. */
-export function passBack(res, lines, secret, idleMs) {
-  return new Response(guarded(res.body, secret, idleMs), { status: res.status, headers: headersOf(lines) });
+export function passBack(res, status, lines, secret, idleMs) {
+  // The statuses a Response may not give a body.
+  const body = [204, 205, 304].includes(status) ? (discard(res), null) : guarded(res.body, secret, idleMs);
+  return new Response(body, { status, headers: headersOf(lines) });
 }
 
 /** The `[name, value]` entries of a multipart body. */
