@@ -385,9 +385,11 @@ impl<P: Platform> Transport<P> {
                     Some(request::authorization(token).map_err(|e| e.without_secret(Some(token)))?)
                 }
             };
+            // A failure to get a slot (a spent quota, an unreachable fleet store, an abort) is the
+            // call's: nothing was sent, and the limiter or the store already waited what it may.
             let got = self
                 .limited(call, n, authorization.as_deref(), secret.as_deref())
-                .await;
+                .await?;
             let answer = match got {
                 Ok(answer) => answer,
                 Err(f) => {
@@ -463,15 +465,15 @@ impl<P: Platform> Transport<P> {
 }
 
 impl<P: Platform> Transport<P> {
-    /// One attempt inside the limits: a slot of the limiter or the fleet first, given back with
-    /// what the answer said of the limits.
+    /// One attempt inside the limits: a slot of the limiter or the fleet first (`Err` without
+    /// one), given back with what the answer said of the limits; the attempt's own result inside.
     async fn limited(
         &self,
         call: &Call<'_, P>,
         n: u32,
         authorization: Option<&str>,
         secret: Option<&str>,
-    ) -> Result<Answer<Got<P::Raw>>, Failure> {
+    ) -> Result<Result<Answer<Got<P::Raw>>, Failure>, Failure> {
         let p = &self.platform;
         let queued = |ms: Option<u64>, why: &str| {
             p.note(&call.note(n, secret, Event::Queued { ms, why }));
@@ -481,7 +483,7 @@ impl<P: Platform> Transport<P> {
             let now = p.now_ms();
             q.observe(seen(got, now), now);
         };
-        match &self.gate {
+        Ok(match &self.gate {
             Gate::Off => attempt(call).await,
             Gate::Local(q) => {
                 let slot = queue::admit(q, p, call.signal, queued).await?;
@@ -506,7 +508,7 @@ impl<P: Platform> Transport<P> {
                     got
                 }
             },
-        }
+        })
     }
 }
 
