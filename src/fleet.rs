@@ -10,7 +10,12 @@
 //! in-process `limit::Limiter`'s; here calls in flight are leases, so that a holder that dies
 //! (an evicted isolate, an exception, a timeout) loses its slot after the lease time, its place in
 //! the minute window kept as if it answered when its lease ended.
+//!
+//! What a state holds is bounded at every step by the store's clock ([`HORIZON_MS`]): a state
+//! written by a holder with a wrong clock, or corrupted or hostile, cannot make a holder wait
+//! beyond a day nor ask again and again without waiting.
 
+use crate::calendar::DAY_MS;
 use crate::error::Error;
 use crate::json::{self, Json, Obj};
 use crate::limit::{Limits, State, Verdict, Window, MINUTE_MS};
@@ -19,6 +24,13 @@ use std::fmt;
 
 mod step;
 pub use step::{apply, Applied, Outcome, Reply, Request, Seen};
+
+/// The furthest past the store's clock that a back-off, a lease or a claim may end: a lease is at
+/// most a day (`leaseMs`), and no Retry-After or reset asks a fleet to stop for longer. A later
+/// time in a state (a year-3000 back-off, a lease until 10^15 ms) comes from a wrong clock or a
+/// corrupted or hostile state, and ends there instead; an answer after `now` counts as answered
+/// `now` (`Window::bound`).
+pub const HORIZON_MS: i64 = DAY_MS;
 
 /// The shared state of one organization. Its JSON text is what a store keeps.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -226,20 +238,36 @@ impl Fleet {
         let before = self.clone();
         let out = f(self);
         if *self != before {
-            self.version = before.version + 1;
+            self.version = before.version.wrapping_add(1);
         }
         out
     }
 
     fn new_id(&mut self) -> u64 {
         let id = self.next_id;
-        self.next_id += 1;
+        self.next_id = id.wrapping_add(1);
         id
     }
 
-    /// Ends the leases and the claim whose time is up: a dead holder's slot comes back, and its
-    /// place in the window lasts a minute from the end of its lease, as if it answered then.
+    /// Bounds the state's times at `now` (see [`HORIZON_MS`]): leases and the claim end by
+    /// `now + HORIZON_MS`, and one that ended more than a minute ago is kept from then (its place
+    /// in the window is gone either way), so that no later sum on a time overflows.
+    fn bound(&mut self, now: i64) {
+        let (earliest, latest) = (
+            now.saturating_sub(MINUTE_MS),
+            now.saturating_add(HORIZON_MS),
+        );
+        self.window.bound(now, latest);
+        for l in self.leases.iter_mut().chain(self.claim.as_mut()) {
+            l.until = l.until.clamp(earliest, latest);
+        }
+    }
+
+    /// Ends the leases and the claim whose time is up (after [`Fleet::bound`]): a dead holder's
+    /// slot comes back, and its place in the window lasts a minute from the end of its lease, as
+    /// if it answered then.
     fn sweep(&mut self, now: i64) {
+        self.bound(now);
         let mut ended: Vec<i64> = Vec::new();
         self.leases.retain(|l| {
             let alive = l.until > now;
@@ -271,7 +299,7 @@ impl Fleet {
                 Verdict::Go => {
                     f.window.start();
                     let id = f.new_id();
-                    let until = now + lease_ms.max(1);
+                    let until = lease_end(now, lease_ms);
                     f.leases.push(Lease {
                         id,
                         holder: holder.to_string(),
@@ -307,7 +335,7 @@ impl Fleet {
         self.step(|f| {
             f.sweep(now);
             let l = f.leases.iter_mut().find(|l| l.id == lease)?;
-            l.until = l.until.max(now + lease_ms.max(1));
+            l.until = l.until.max(lease_end(now, lease_ms));
             Some(l.until)
         })
     }
@@ -338,9 +366,10 @@ impl Fleet {
         self.step(|f| f.window.observe(limit, remaining, reset_secs, now));
     }
 
-    /// A 429: no holder starts a call before `now + wait_ms` (its Retry-After).
+    /// A 429: no holder starts a call before `now + wait_ms` (its Retry-After), at most
+    /// [`HORIZON_MS`] from now.
     pub fn back_off(&mut self, wait_ms: i64, now: i64) {
-        self.step(|f| f.window.back_off(wait_ms, now));
+        self.step(|f| f.window.back_off(wait_ms.clamp(0, HORIZON_MS), now));
     }
 
     /// The token to use, or the claim to refresh it (one holder at a time), or a wait.
@@ -363,7 +392,7 @@ impl Fleet {
                 Some(c) => TokenClaim::Wait { until: c.until },
                 None => {
                     let id = f.new_id();
-                    let until = now + lease_ms.max(1);
+                    let until = lease_end(now, lease_ms);
                     f.claim = Some(Lease {
                         id,
                         holder: holder.to_string(),
@@ -445,6 +474,11 @@ impl Fleet {
         let claim = self.claim.as_ref().map(|c| c.until);
         self.leases.iter().map(|l| l.until).chain(claim).min()
     }
+}
+
+/// The end of a lease or claim of `lease_ms` taken at `now`: at least a ms, at most [`HORIZON_MS`].
+fn lease_end(now: i64, lease_ms: i64) -> i64 {
+    now.saturating_add(lease_ms.clamp(1, HORIZON_MS))
 }
 
 #[cfg(test)]

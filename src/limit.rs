@@ -202,6 +202,18 @@ impl Window {
         Verdict::Go
     }
 
+    /// Bounds the times a shared state may hold beyond reason (a holder's wrong clock, a corrupted
+    /// or hostile store) at the store's `now`: answers out of order are sorted, those of more than
+    /// a minute ago dropped, later ones counted as answered `now`; a back-off ends by `latest`.
+    pub(crate) fn bound(&mut self, now: i64, latest: i64) {
+        self.answered.make_contiguous().sort_unstable();
+        self.answered.retain(|t| now.saturating_sub(*t) < MINUTE_MS);
+        for t in &mut self.answered {
+            *t = (*t).min(now);
+        }
+        self.blocked_until = self.blocked_until.min(latest);
+    }
+
     /// A call starts (after a `Verdict::Go`): it counts for the day.
     pub(crate) fn start(&mut self) {
         self.day_count += 1;

@@ -65,7 +65,7 @@ export interface RateLimitOptions {
   store?: FleetStore;
   /** How long a call in flight or a token refresh holds its place unless renewed (default 30000 ms): what a holder that dies keeps. */
   leaseMs?: number;
-  /** How long a call waits for an unreachable store before it fails with a network error, unsent (default 10000 ms). */
+  /** How long a call waits for a store that does not answer, connecting included, before it fails with a network error, unsent and not tried again (default 10000 ms). */
   storeTimeoutMs?: number;
   /** While the store is unreachable, keep to this share (0 to 1) of the limits in this process instead of failing. */
   fallbackShare?: number;

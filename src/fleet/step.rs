@@ -207,8 +207,17 @@ impl Reply {
     }
 }
 
+/// The latest time a store's clock may tell: JS's latest Date (year 275760), far enough from
+/// `i64::MAX` that no sum on the state's times overflows.
+const CLOCK_MAX: i64 = 8_640_000_000_000_000;
+
 /// Runs `request` at `now` (the store's clock) on the state a store kept (`None`: none yet).
 pub fn apply(state: Option<&str>, now: i64, request: &str) -> Result<Applied, Error> {
+    if !(0..=CLOCK_MAX).contains(&now) {
+        return Err(Error::decode(format!(
+            "the fleet store's clock says {now}, which is not a time in ms since the epoch"
+        )));
+    }
     let request = Request::from_json(request)?;
     let mut fleet = match state {
         Some(text) => Fleet::from_json(text)?,

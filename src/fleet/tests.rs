@@ -545,3 +545,231 @@ fn one_holder_decides_as_the_in_process_limiter() {
         assert_eq!(s.state(now), l.state(now), "at {now}");
     }
 }
+
+/// Year 3000 on the epoch clock, as a holder with a wrong clock or a hostile state may write it.
+const YEAR_3000: i64 = 32_503_680_000_000;
+
+/// A state as a store may hold it, with `window`, `leases` and `claim` as given.
+fn state_text(window: &str, leases: &str, claim: &str) -> String {
+    format!(
+        r#"{{"version":7,"limits":{{"perMinute":3,"maxConcurrent":2,"daily":1000}},"window":{window},"leases":{leases}{claim},"nextId":9}}"#
+    )
+}
+
+/// Runs `request` at `now` on `state` through its text, as a store does; the state after it.
+fn apply_at(state: &mut String, now: i64, request: &Request) -> Reply {
+    let applied = apply(Some(state), now, &request.to_json()).unwrap();
+    if let Some(text) = applied.state {
+        *state = text;
+    }
+    Reply::from_json(&applied.reply).unwrap()
+}
+
+fn acquire_request(lim: Limits) -> Request {
+    Request::Acquire {
+        holder: "b".into(),
+        limits: lim,
+        lease_ms: LEASE,
+    }
+}
+
+#[test]
+fn a_back_off_until_the_year_3000_ends_a_day_after_the_stores_clock() {
+    let lim = limits(3, 2, 1000);
+    let now = 20_000 * DAY_MS + 5_000;
+    let window =
+        format!(r#"{{"answered":[],"day":20000,"dayCount":0,"blockedUntil":{YEAR_3000}}}"#);
+    let mut state = state_text(&window, "[]", "");
+    let got = apply_at(&mut state, now, &acquire_request(lim));
+    assert_eq!(
+        got.outcome,
+        Outcome::Acquire(Acquire::Wait {
+            until: now + HORIZON_MS,
+            on_release: false
+        })
+    );
+    assert!(
+        state.contains(&format!(r#""blockedUntil":{}"#, now + HORIZON_MS)),
+        "{state}"
+    );
+    let got = apply_at(&mut state, now + HORIZON_MS, &acquire_request(lim));
+    assert!(
+        matches!(got.outcome, Outcome::Acquire(Acquire::Granted { .. })),
+        "{got:?}"
+    );
+    let mut s = Store::new(lim);
+    s.run(|f| f.back_off(i64::MAX, now));
+    assert_eq!(
+        s.run(|f| f.acquire("a", lim, now, LEASE)),
+        Acquire::QuotaSpent {
+            until: now + HORIZON_MS
+        },
+        "a Retry-After past the day's end is the day's quota spent, held for a day at most"
+    );
+}
+
+#[test]
+fn answers_in_the_future_count_as_answered_now() {
+    let lim = limits(3, 2, 1000);
+    let now = 20_000 * DAY_MS + 5_000;
+    let window = format!(
+        r#"{{"answered":[{YEAR_3000},{},{YEAR_3000}],"day":20000,"dayCount":3,"blockedUntil":0}}"#,
+        now + 1
+    );
+    let mut state = state_text(&window, "[]", "");
+    let got = apply_at(&mut state, now, &acquire_request(lim));
+    assert_eq!(
+        got.outcome,
+        Outcome::Acquire(Acquire::Wait {
+            until: now + MINUTE_MS,
+            on_release: false
+        }),
+        "the three places free a minute from now, not in the year 3000"
+    );
+    assert_eq!(got.state.remaining_this_minute, 0);
+    let got = apply_at(&mut state, now + MINUTE_MS, &acquire_request(lim));
+    assert!(
+        matches!(got.outcome, Outcome::Acquire(Acquire::Granted { .. })),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn a_lease_or_a_claim_until_10_to_the_15_ends_within_a_day() {
+    let lim = limits(3, 1, 1000);
+    let now = 20_000 * DAY_MS + 5_000;
+    let window = r#"{"answered":[],"day":20000,"dayCount":1,"blockedUntil":0}"#;
+    let far = 1_000_000_000_000_000_i64;
+    let lease = format!(r#"[{{"id":3,"holder":"a","until":{far}}}]"#);
+    let claim = format!(r#","claim":{{"id":4,"holder":"a","until":{far}}}"#);
+    let mut state = state_text(window, &lease, &claim);
+    let got = apply_at(&mut state, now, &acquire_request(lim));
+    assert_eq!(
+        got.outcome,
+        Outcome::Acquire(Acquire::Wait {
+            until: now + HORIZON_MS,
+            on_release: true
+        })
+    );
+    let claim_token = Request::TokenClaim {
+        holder: "b".into(),
+        lease_ms: LEASE,
+    };
+    let got = apply_at(&mut state, now, &claim_token);
+    assert_eq!(
+        got.outcome,
+        Outcome::Token(TokenClaim::Wait {
+            until: now + HORIZON_MS
+        })
+    );
+    let applied = apply(Some(&state), now, &Request::State.to_json()).unwrap();
+    assert_eq!(
+        applied.wake_at,
+        Some(now + HORIZON_MS),
+        "a store's alarm within a day"
+    );
+    let later = now + HORIZON_MS;
+    assert!(matches!(
+        apply_at(&mut state, later, &acquire_request(lim)).outcome,
+        Outcome::Acquire(Acquire::Granted { .. })
+    ));
+    assert!(matches!(
+        apply_at(&mut state, later, &claim_token).outcome,
+        Outcome::Token(TokenClaim::Refresh { .. })
+    ));
+}
+
+/// Whatever times a state holds, every step at a sane clock answers without overflow or panic,
+/// and every wait it asks for ends after now and within a day and a minute: no holder can spin
+/// (ask again at once, forever) or wait for years.
+#[test]
+fn no_time_in_a_state_makes_a_holder_spin_or_wait_past_a_day() {
+    let lim = limits(3, 2, 5);
+    let now = 20_000 * DAY_MS + 5_000;
+    let times = [
+        i64::MIN,
+        -1,
+        0,
+        now - MINUTE_MS - 1,
+        now - 1,
+        now,
+        now + 1,
+        YEAR_3000,
+        i64::MAX,
+    ];
+    let mut seen = 0;
+    for (i, &t) in times.iter().enumerate() {
+        let u = times[(i * 5 + 3) % times.len()];
+        let window = format!(
+            r#"{{"answered":[{t},{u}],"day":{t},"dayCount":{},"blockedUntil":{u},"serverLimit":1,"serverRemaining":0}}"#,
+            i % 7
+        );
+        let leases = format!(
+            r#"[{{"id":18446744073709551615,"holder":"a","until":{u}}},{{"id":1,"holder":"a","until":{t}}}]"#
+        );
+        let claim = format!(r#","claim":{{"id":2,"holder":"a","until":{t}}}"#);
+        let text = state_text(&window, &leases, &claim)
+            .replace(r#""version":7"#, r#""version":18446744073709551615"#)
+            .replace(r#""nextId":9"#, r#""nextId":18446744073709551615"#);
+        for request in [
+            acquire_request(lim),
+            Request::TokenClaim {
+                holder: "b".into(),
+                lease_ms: i64::MAX,
+            },
+            Request::Renew {
+                lease: 1,
+                lease_ms: i64::MAX,
+            },
+            Request::Release {
+                lease: 1,
+                seen: Seen {
+                    back_off_ms: Some(i64::MAX),
+                    reset_secs: Some(u64::MAX),
+                    remaining: Some(0),
+                    ..Seen::default()
+                },
+            },
+            Request::State,
+        ] {
+            let mut state = text.clone();
+            let got = apply_at(&mut state, now, &request);
+            let until = match got.outcome {
+                Outcome::Acquire(Acquire::Wait { until, .. })
+                | Outcome::Token(TokenClaim::Wait { until }) => Some(until),
+                _ => None,
+            };
+            if let Some(until) = until {
+                seen += 1;
+                assert!(
+                    until > now && until <= now + HORIZON_MS + MINUTE_MS,
+                    "{request:?} on {text}: wait until {until}"
+                );
+            }
+            let f = Fleet::from_json(&state).unwrap();
+            let v: serde_json::Value = serde_json::from_str(&state).unwrap();
+            let window = &v["window"];
+            let answered = window["answered"].as_array().unwrap();
+            assert!(
+                answered.iter().all(|a| a.as_i64().unwrap() <= now),
+                "{state}"
+            );
+            let blocked = window["blockedUntil"].as_i64().unwrap();
+            let ends = f.leases.iter().chain(&f.claim).map(|l| l.until);
+            assert!(
+                ends.chain([blocked]).all(|e| e <= now + HORIZON_MS),
+                "{state}"
+            );
+        }
+    }
+    assert!(seen >= times.len(), "the states made holders wait: {seen}");
+}
+
+#[test]
+fn a_store_clock_that_is_not_a_time_is_a_decode_error() {
+    for now in [-1, i64::MIN, 8_640_000_000_000_001, i64::MAX] {
+        let e = apply(None, now, &Request::State.to_json()).unwrap_err();
+        assert_eq!(e.kind, crate::error::ErrorKind::Decode);
+        assert!(e.message.contains("clock"), "{}", e.message);
+    }
+}

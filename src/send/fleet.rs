@@ -1,12 +1,18 @@
 //! A client's side of a fleet store: its calls in line for the store, slots as leases kept alive while a call runs, the shared token, and an unreachable store.
+//!
+//! Every wait on the store is bounded by `store_timeout_ms`, counted for each call from when it
+//! began to wait or from when the store last answered this process, whichever is later: a call
+//! in line behind another that waits for an unreachable store fails with it, not one timeout
+//! later. Every wait a reply asks for is at least a ms and at most what a bounded state allows
+//! (`crate::fleet::HORIZON_MS`).
 
 use super::queue::{self, Queue, Slot};
 use super::race::{race, First};
 use super::token::{self, Issued};
 use super::{abort, aborted, pause, Deadline, Failure, Platform};
 use crate::error::{Error, ErrorKind};
-use crate::fleet::{Acquire, Outcome, Reply, Request, Seen, TokenClaim};
-use crate::limit::{Limits, State};
+use crate::fleet::{Acquire, Outcome, Reply, Request, Seen, TokenClaim, HORIZON_MS};
+use crate::limit::{Limits, State, MINUTE_MS};
 use crate::retry::MAX_RETRY_AFTER_MS;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -27,11 +33,14 @@ fn on_release(outcome: &Outcome) -> bool {
 
 /// The longest wait between two asks while another holder may free a slot or store the token
 /// (a store tells no one of a change): the delay a release can add before the next call starts.
-const POLL_MS: i64 = 50;
+const POLL_MS: u64 = 50;
 /// The longest wait for one step's reply before the store counts as unreachable.
 const STEP_MS: u64 = 5_000;
 /// The first pause before a step is tried again on an unreachable store; doubled up to a second.
 const RETRY_MS: u64 = 100;
+/// The longest wait a reply can ask for: a back-off or a lease ends within `HORIZON_MS`, and a
+/// full window frees a minute after that.
+const WAIT_MAX_MS: i64 = HORIZON_MS + MINUTE_MS;
 
 /// How a client shares its organization's limits through a store.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,6 +66,11 @@ pub(super) struct Fleet {
     token_line: Line,
     /// The fleet's figures as the last reply told them.
     last: Cell<Option<State>>,
+    /// When the store last answered a step of this process.
+    answered_at: Cell<i64>,
+    /// Since when the store has not answered this process: the start of the first step that
+    /// failed since its last reply (not before that reply). `None` while it answers.
+    down_since: Cell<Option<i64>>,
     fallback: Option<Queue>,
 }
 
@@ -83,6 +97,8 @@ impl Fleet {
             line: Line::default(),
             token_line: Line::default(),
             last: Cell::new(None),
+            answered_at: Cell::new(i64::MIN),
+            down_since: Cell::new(None),
             fallback,
         }
     }
@@ -102,55 +118,89 @@ impl Fleet {
         i64::from(self.options.lease_ms)
     }
 
-    /// One step, its reply read; `Err` with why when the store could not be reached in time.
-    async fn step<P: Platform>(&self, p: &P, request: &Request) -> Result<Reply, String> {
-        let most = STEP_MS.min(u64::from(self.options.store_timeout_ms));
-        let text = match race(p.store_step(request.to_json()), p.sleep(most)).await {
-            First::A(got) => got?,
-            First::B(()) => return Err(format!("no reply within {most} ms")),
-        };
-        let reply = Reply::from_json(&text).map_err(|e| e.message)?;
-        self.last.set(Some(reply.state));
-        Ok(reply)
-    }
-
-    /// A step tried again while the store is unreachable, for `store_timeout_ms` at most; then
-    /// a `network` error that says nothing was sent. An abort ends the wait.
-    async fn step_waiting<P: Platform>(
+    /// One step, its reply read, given `most` ms; `Err` with why when the store did not answer in
+    /// time. Tells `down_since` and `answered_at` what it saw.
+    async fn step<P: Platform>(
         &self,
         p: &P,
         request: &Request,
-        signal: Option<&P::Signal>,
-    ) -> Result<Reply, Failure> {
-        let started = p.now_ms();
-        let mut pause_ms = RETRY_MS;
-        loop {
-            let why = match self.step(p, request).await {
-                Ok(reply) => return Ok(reply),
-                Err(why) => why,
-            };
-            let waited = p.now_ms() - started;
-            let limit = i64::from(self.options.store_timeout_ms);
-            if waited >= limit {
-                return Err(unreachable(limit, &why));
+        most: u64,
+    ) -> Result<Reply, String> {
+        let began = p.now_ms();
+        let text = match race(p.store_step(request.to_json()), p.sleep(most)).await {
+            First::A(got) => got,
+            First::B(()) => Err(format!("no reply within {most} ms")),
+        };
+        let reply = text.and_then(|t| Reply::from_json(&t).map_err(|e| e.message));
+        match &reply {
+            Ok(reply) => {
+                self.down_since.set(None);
+                self.answered_at.set(p.now_ms());
+                self.last.set(Some(reply.state));
             }
-            pause(p, signal, pause_ms.min((limit - waited) as u64)).await?;
-            pause_ms = (pause_ms * 2).min(1_000);
+            Err(_) if self.down_since.get().is_none() => {
+                self.down_since.set(Some(began.max(self.answered_at.get())));
+            }
+            Err(_) => {}
         }
+        reply
     }
 
-    /// A step, tried again while the store is unreachable (`step_waiting`); `Err(fallback)` at
-    /// once when it is unreachable and the process has a fallback limiter to turn to instead.
+    /// A step that no call waits on (renewing, releasing, dropping a token or a claim): one try of
+    /// `store_timeout_ms` at most; a store that does not answer lets the lease or claim end.
+    async fn step_once<P: Platform>(&self, p: &P, request: &Request) -> Result<Reply, String> {
+        let most = STEP_MS.min(u64::from(self.options.store_timeout_ms));
+        self.step(p, request, most).await
+    }
+
+    /// A step for a call that began to wait for the store at `since`, tried again while the store
+    /// does not answer, until it has not answered for `store_timeout_ms` of the call's wait
+    /// (counted from `since`, or from the start of the outage if later: the first step of this
+    /// process, or of this call, that failed); then a `network` error that says nothing was sent.
+    /// `Err(fallback)` at the first failure instead when the process has a fallback limiter. An
+    /// abort ends the wait.
     async fn ask<P: Platform>(
         &self,
         p: &P,
         request: &Request,
         signal: Option<&P::Signal>,
+        since: i64,
     ) -> Result<Result<Reply, &Queue>, Failure> {
-        match (&self.fallback, self.step(p, request).await) {
-            (_, Ok(reply)) => Ok(Ok(reply)),
-            (Some(q), Err(_)) => Ok(Err(q)),
-            (None, Err(_)) => self.step_waiting(p, request, signal).await.map(Ok),
+        let limit = i64::from(self.options.store_timeout_ms);
+        let mut failed_at: Option<i64> = None;
+        // The ms left of the call's wait; `None` once it is spent on a store that does not answer
+        // (a store not known to be down gets one try).
+        let left = |now: i64, failed_at: Option<i64>| {
+            let outage = match (self.down_since.get(), failed_at) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let from = since.max(outage.unwrap_or(now)).min(now);
+            let left = from.saturating_add(limit) - now;
+            (left > 0 || outage.is_none()).then_some(left.max(0) as u64)
+        };
+        let mut pause_ms = RETRY_MS;
+        let mut why = String::from("no step was tried");
+        loop {
+            let began = p.now_ms();
+            let Some(ms) = left(began, failed_at) else {
+                return match &self.fallback {
+                    Some(q) => Ok(Err(q)),
+                    None => Err(unreachable(limit, &why)),
+                };
+            };
+            match self.step(p, request, STEP_MS.min(ms)).await {
+                Ok(reply) => return Ok(Ok(reply)),
+                Err(e) => why = e,
+            }
+            failed_at.get_or_insert(began);
+            if let Some(q) = &self.fallback {
+                return Ok(Err(q));
+            }
+            if let Some(ms) = left(p.now_ms(), failed_at) {
+                pause(p, signal, pause_ms.min(ms)).await?;
+                pause_ms = (pause_ms * 2).min(1_000);
+            }
         }
     }
 
@@ -165,6 +215,7 @@ impl Fleet {
         waits: impl FnOnce(Option<u64>, &str),
     ) -> Result<Held<'a, P>, Failure> {
         let mut waits = Some(waits);
+        let since = p.now_ms();
         let place = self.line.wait_turn(p, signal).await?;
         let acquire = Request::Acquire {
             holder: self.options.holder.clone(),
@@ -172,7 +223,7 @@ impl Fleet {
             lease_ms: self.lease_ms(),
         };
         loop {
-            let reply = match self.ask(p, &acquire, signal).await? {
+            let reply = match self.ask(p, &acquire, signal, since).await? {
                 Ok(reply) => reply,
                 Err(q) => {
                     drop(place);
@@ -188,7 +239,7 @@ impl Fleet {
             let wait = match reply.outcome {
                 Outcome::Acquire(Acquire::Granted { lease, .. }) => return Ok(Held::Lease(lease)),
                 Outcome::Acquire(Acquire::Wait { until, on_release }) => {
-                    let ms = (until - reply.now).max(1);
+                    let ms = wait_ms(until, reply.now);
                     if on_release {
                         ms.min(POLL_MS)
                     } else {
@@ -196,10 +247,8 @@ impl Fleet {
                     }
                 }
                 Outcome::Acquire(Acquire::QuotaSpent { until }) => {
-                    return Err(queue::quota_spent(
-                        self.options.limits.daily,
-                        until - reply.now,
-                    ))
+                    let ms = until.saturating_sub(reply.now).clamp(0, HORIZON_MS);
+                    return Err(queue::quota_spent(self.options.limits.daily, ms));
                 }
                 other => return Err(unexpected(&other)),
             };
@@ -210,9 +259,9 @@ impl Fleet {
                 return Err(deadline.cannot_wait(now, wait as u64, MAX_RETRY_AFTER_MS, &why));
             }
             if let Some(tell) = waits.take() {
-                tell(Some(wait as u64), &reply.state.holding());
+                tell(Some(wait), &reply.state.holding());
             }
-            pause(p, signal, wait as u64).await?;
+            pause(p, signal, wait).await?;
         }
     }
 
@@ -225,14 +274,14 @@ impl Fleet {
                 lease,
                 lease_ms: self.lease_ms(),
             };
-            let _ = self.step(p, &renew).await;
+            let _ = self.step_once(p, &renew).await;
         }
     }
 
     /// The call holding `lease` got its answer (or none): its slot frees, and what the answer
     /// said of the limits is the fleet's. A store that cannot be told lets the lease end.
     pub async fn release<P: Platform>(&self, p: &P, lease: u64, seen: Seen) {
-        let _ = self.step(p, &Request::Release { lease, seen }).await;
+        let _ = self.step_once(p, &Request::Release { lease, seen }).await;
     }
 
     /// The fleet's token: the stored one, or this holder's refresh when no one else's is under
@@ -242,24 +291,27 @@ impl Fleet {
         p: &P,
         signal: Option<&P::Signal>,
     ) -> Result<String, Failure> {
+        let since = p.now_ms();
         let _place = self.token_line.wait_turn(p, signal).await?;
         let claim = Request::TokenClaim {
             holder: self.options.holder.clone(),
             lease_ms: self.lease_ms(),
         };
         loop {
-            let Ok(reply) = self.ask(p, &claim, signal).await? else {
+            let Ok(reply) = self.ask(p, &claim, signal, since).await? else {
                 return Ok(token::checked(p.token(), p, signal).await?.token);
             };
             let wait = match reply.outcome {
                 Outcome::Token(TokenClaim::Use { token }) => return Ok(token),
-                Outcome::Token(TokenClaim::Wait { until }) => (until - reply.now).clamp(1, POLL_MS),
+                Outcome::Token(TokenClaim::Wait { until }) => {
+                    wait_ms(until, reply.now).min(POLL_MS)
+                }
                 Outcome::Token(TokenClaim::Refresh { claim, .. }) => {
                     return self.refresh(p, signal, claim).await;
                 }
                 other => return Err(unexpected(&other)),
             };
-            pause(p, signal, wait as u64).await?;
+            pause(p, signal, wait).await?;
         }
     }
 
@@ -273,7 +325,7 @@ impl Fleet {
         let Issued { token, expires_at } = match token::checked(p.token(), p, signal).await {
             Ok(issued) => issued,
             Err(f) => {
-                let _ = self.step(p, &Request::TokenAbandon { claim }).await;
+                let _ = self.step_once(p, &Request::TokenAbandon { claim }).await;
                 return Err(f);
             }
         };
@@ -282,21 +334,28 @@ impl Fleet {
             token: token.clone(),
             expires_at,
         };
-        // Refused (the claim ended and another holder's token is stored): this one still works.
-        let _ = self.step_waiting(p, &store, signal).await;
+        // Refused (the claim ended and another holder's token is stored), or the store did not
+        // answer (the claim ends with its lease): this one still works.
+        let _ = self.ask(p, &store, signal, p.now_ms()).await;
         Ok(token)
     }
 
     /// A 401 to a call that carried `token`: the fleet drops it, once for everyone.
     pub async fn invalidate<P: Platform>(&self, p: &P, token: &str) {
-        let _ = self
-            .step(
-                p,
-                &Request::TokenInvalidate {
-                    token: token.into(),
-                },
-            )
-            .await;
+        let invalidate = Request::TokenInvalidate {
+            token: token.into(),
+        };
+        let _ = self.step_once(p, &invalidate).await;
+    }
+}
+
+/// The wait a reply asks for, until `until` on the store's clock `now`: at most `WAIT_MAX_MS`; a
+/// poll when the time has passed (a store that says wait but names no later time), so that
+/// asking again never spins.
+fn wait_ms(until: i64, now: i64) -> u64 {
+    match until.saturating_sub(now) {
+        ms if ms <= 0 => POLL_MS,
+        ms => ms.min(WAIT_MAX_MS) as u64,
     }
 }
 

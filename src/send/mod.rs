@@ -414,9 +414,11 @@ impl<P: Platform> Transport<P> {
                     Some(request::authorization(token).map_err(|e| e.without_secret(Some(token)))?)
                 }
             };
+            // A failure to get a slot (a spent quota, an unreachable fleet store, an abort) is the
+            // call's: nothing was sent, and the limiter or the store already waited what it may.
             let got = self
                 .limited(call, n, authorization.as_deref(), secret.as_deref(), deadline)
-                .await;
+                .await?;
             let answer = match got {
                 Ok(answer) => answer,
                 Err(f) => {
@@ -496,8 +498,8 @@ impl<P: Platform> Transport<P> {
 }
 
 impl<P: Platform> Transport<P> {
-    /// One attempt inside the limits: a slot of the limiter or the fleet first, given back with
-    /// what the answer said of the limits.
+    /// One attempt inside the limits: a slot of the limiter or the fleet first (`Err` without
+    /// one), given back with what the answer said of the limits; the attempt's own result inside.
     async fn limited(
         &self,
         call: &Call<'_, P>,
@@ -505,7 +507,7 @@ impl<P: Platform> Transport<P> {
         authorization: Option<&str>,
         secret: Option<&str>,
         deadline: Deadline,
-    ) -> Result<Answer<Got<P::Raw>>, Failure> {
+    ) -> Result<Result<Answer<Got<P::Raw>>, Failure>, Failure> {
         let p = &self.platform;
         let queued = |ms: Option<u64>, why: &str| {
             p.note(&call.note(n, secret, Event::Queued { ms, why }));
@@ -515,7 +517,7 @@ impl<P: Platform> Transport<P> {
             let now = p.now_ms();
             q.observe(seen(got, now), now);
         };
-        match &self.gate {
+        Ok(match &self.gate {
             Gate::Off => attempt(call).await,
             Gate::Local(q) => {
                 let slot = queue::admit(q, p, call.signal, deadline, queued).await?;
@@ -525,7 +527,7 @@ impl<P: Platform> Transport<P> {
                 got
             }
             Gate::Fleet(f) if f.state(p.now_ms()).queued >= self.max_queued => {
-                Err(queue::queue_full(self.max_queued, f.state(p.now_ms()).limits()))
+                return Err(queue::queue_full(self.max_queued, f.state(p.now_ms()).limits()));
             }
             Gate::Fleet(f) => match f.admit(p, call.signal, deadline, queued).await? {
                 fleet::Held::Local(slot, q) => {
@@ -543,7 +545,7 @@ impl<P: Platform> Transport<P> {
                     got
                 }
             },
-        }
+        })
     }
 }
 

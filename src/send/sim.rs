@@ -117,6 +117,12 @@ pub struct World {
     pub store: RefCell<Option<String>>,
     /// While set, the store cannot be reached.
     pub store_down: Cell<bool>,
+    /// While set, the store never answers a step (a connection that never opens, a user's
+    /// `step` whose promise never settles).
+    pub store_hangs: Cell<bool>,
+    /// While set, the store answers every step with this reply instead of running it (a store
+    /// of the user's that runs steps its own way).
+    pub store_reply: RefCell<Option<String>>,
     /// Steps the store ran.
     pub store_steps: Cell<u32>,
     /// What the loop told of its calls: each note's log line at debug, or its hook's name.
@@ -334,7 +340,13 @@ impl Platform for Sim {
             if w.store_down.get() {
                 return Err("connection refused".into());
             }
+            if w.store_hangs.get() {
+                return pending().await;
+            }
             w.store_steps.set(w.store_steps.get() + 1);
+            if let Some(reply) = w.store_reply.borrow().clone() {
+                return Ok(reply);
+            }
             let state = w.store.borrow().clone();
             let applied =
                 crate::fleet::apply(state.as_deref(), w.now(), &request).map_err(|e| e.message)?;

@@ -1,6 +1,7 @@
 //! Transports sharing one fleet store on virtual time: the limits across holders, dead holders' leases, one token for all, an unreachable store.
 
 use super::*;
+use crate::fleet::{Acquire, Outcome, TokenClaim};
 
 const LEASE: u32 = 10_000;
 
@@ -14,7 +15,7 @@ fn fleet(
         limits: limits(5, 2, 1000).unwrap(),
         holder: holder.into(),
         lease_ms: LEASE,
-        store_timeout_ms: 3_000,
+        store_timeout_ms: STORE_TIMEOUT as u32,
         fallback_share: fallback,
     };
     Transport::new(Sim(w.clone()), credential, Limiting::Fleet(options), 1_000)
@@ -219,4 +220,270 @@ fn the_calls_of_one_holder_share_its_refresh() {
     let out = run(&w, (0..3).map(|_| send_at(&w, 0, &t, &c)).collect());
     assert!(out.into_iter().all(|o| o.unwrap().is_ok()));
     assert_eq!(w.token_calls.get(), 1);
+}
+
+/// The store's timeout of `fleet`'s transports.
+const STORE_TIMEOUT: i64 = 3_000;
+
+/// A call sent from `at` ms on, as a task of `run` that also gives how long it took.
+fn timed<'a>(
+    w: &'a Rc<World>,
+    at: u64,
+    t: &'a Transport<Sim>,
+    c: &'a Call<'a, Sim>,
+) -> Task<'a, Option<(i64, Out)>> {
+    let start = sleep(w, at);
+    Box::pin(async move {
+        start.await;
+        let from = w.now();
+        let out = t.send(c).await;
+        Some((w.now() - from, out))
+    })
+}
+
+/// Every call waiting for a store that refuses, or never answers (a connection that never opens,
+/// a step whose promise never settles), fails unsent within `store_timeout_ms` of its start: the
+/// calls in line behind the first fail with it, a GET is not tried again (the store was), and the
+/// token's wait is bounded too. Then the store answers and the same transports' calls go.
+#[test]
+fn every_wait_on_a_store_that_does_not_answer_ends_at_the_store_timeout() {
+    for hangs in [false, true] {
+        let w = World::new((0..3).map(|_| ok()).collect()).with_tokens(vec![token("t1")]);
+        let t = fleet(&w, "h", Credential::Static(TOKEN.into()), None);
+        let with_function = fleet(&w, "f", Credential::Function, None);
+        w.store_down.set(!hangs);
+        w.store_hangs.set(hangs);
+        let c = get("https://api.example.com/things");
+        let begun = w.now();
+        let tasks = vec![
+            timed(&w, 0, &t, &c),
+            timed(&w, 0, &t, &c),
+            timed(&w, 0, &t, &c),
+            timed(&w, 1_000, &t, &c),
+            timed(&w, 2_500, &t, &c),
+            timed(&w, 0, &with_function, &c),
+        ];
+        for (i, out) in run(&w, tasks).into_iter().enumerate() {
+            let (took, out) = out.unwrap();
+            let e = error(out);
+            assert_eq!(e.kind, ErrorKind::Network, "{e:?}");
+            assert!(e.message.contains("not sent"), "{}", e.message);
+            assert!(
+                took <= STORE_TIMEOUT + 10,
+                "call {i} (store hangs: {hangs}) took {took} ms"
+            );
+        }
+        assert!(w.now() - begun <= 2_500 + STORE_TIMEOUT + 10);
+        assert!(w.seen.borrow().is_empty(), "nothing was sent");
+        assert_eq!(w.token_calls.get(), 0);
+        w.store_down.set(false);
+        w.store_hangs.set(false);
+        assert_eq!(block_on(&w, t.send(&c)), Ok(envelope(c.url)));
+        assert_eq!(block_on(&w, with_function.send(&c)), Ok(envelope(c.url)));
+    }
+}
+
+/// A store that stops answering while a call runs: the call's answer still comes, and the
+/// release that nobody can hear waits no longer than the store's timeout.
+#[test]
+fn a_store_that_stops_answering_mid_call_delays_the_answer_by_its_timeout_at_most() {
+    let w = World::new(vec![ok().after(500), ok()]);
+    let t = &holders(&w, 1)[0];
+    let c = get("https://api.example.com/things");
+    let begun = w.now();
+    let call = async {
+        let stops = async {
+            sleep(&w, 100).await;
+            w.store_hangs.set(true);
+            std::future::pending::<()>().await;
+        };
+        match race(t.send(&c), stops).await {
+            First::A(out) => out,
+            First::B(()) => unreachable!(),
+        }
+    };
+    assert_eq!(block_on(&w, call), Ok(envelope(c.url)));
+    let took = w.now() - begun;
+    assert!(
+        (500..=500 + STORE_TIMEOUT + 10).contains(&took),
+        "{took} ms"
+    );
+}
+
+/// A state whose times are far in the future (year 3000 back-off and answers, a lease until
+/// 10^15 ms): the call asks the store a few times and waits at most a day, never in a loop of
+/// immediate asks; what the store keeps afterwards is bounded.
+#[test]
+fn a_state_from_the_year_3000_makes_no_holder_spin() {
+    const YEAR_3000: i64 = 32_503_680_000_000;
+    let window = |answered: &str, blocked: i64| {
+        format!(r#"{{"answered":[{answered}],"day":0,"dayCount":0,"blockedUntil":{blocked}}}"#)
+    };
+    let state = |window: String, leases: &str| {
+        format!(
+            r#"{{"version":3,"limits":{{"perMinute":5,"maxConcurrent":2,"daily":1000}},"window":{window},"leases":{leases},"nextId":9}}"#
+        )
+    };
+    let y = YEAR_3000;
+    let far = 1_000_000_000_000_000_i64;
+    let cases = [
+        // A back-off until the year 3000, bounded to a day: longer than a call waits, so it ends
+        // at once as rate_limited with that wait.
+        (state(window("", y), "[]"), Some(DAY_MS), 3),
+        // Five answers in the year 3000 fill the minute: they count as answered now.
+        (
+            state(window(&[y; 5].map(|t| t.to_string()).join(","), 0), "[]"),
+            Some(60_000),
+            3,
+        ),
+        // Two leases until 10^15 hold both slots: the call asks every 50 ms for a release
+        // (another holder's cannot be heard otherwise), no faster.
+        (
+            state(
+                window("", 0),
+                &format!(
+                    r#"[{{"id":1,"holder":"x","until":{far}}},{{"id":2,"holder":"x","until":{far}}}]"#
+                ),
+            ),
+            None,
+            10_000 / 50 + 2,
+        ),
+    ];
+    for (text, goes_after, most_steps) in cases {
+        let w = World::new(vec![ok()]);
+        let t = &holders(&w, 1)[0];
+        *w.store.borrow_mut() = Some(text.clone());
+        let c = get("https://api.example.com/things");
+        let begun = w.now();
+        let out = block_on(&w, async {
+            match race(t.send(&c), sleep(&w, 10_000)).await {
+                First::A(out) => Some(out),
+                First::B(()) => None,
+            }
+        });
+        let steps = w.store_steps.get();
+        assert!(steps <= most_steps, "{steps} store steps in 10 s on {text}");
+        assert!(
+            waits(&w)
+                .iter()
+                .all(|ms| (1..=DAY_MS as u64 + 60_000).contains(ms)),
+            "{:?}",
+            waits(&w)
+        );
+        let kept = w.store.borrow().clone().unwrap();
+        assert!(!kept.contains(&YEAR_3000.to_string()), "{kept}");
+        assert!(!kept.contains(&far.to_string()), "{kept}");
+        match goes_after {
+            Some(ms) if ms as u64 > crate::retry::MAX_RETRY_AFTER_MS => {
+                let e = error(out.expect("it ended at once"));
+                assert_eq!(e.kind, ErrorKind::RateLimited, "{}", e.message);
+                assert!(e.retry_after_ms <= Some(ms as u64 + 60_000), "{e:?}");
+                assert!(w.now() - begun <= 3 * super::super::sim::STORE_MS as i64, "at once, after the store's reply");
+            }
+            Some(ms) if ms <= 10_000 => {
+                assert_eq!(out, Some(Ok(envelope(c.url))));
+                assert!(w.now() - begun >= ms, "went after {} ms", w.now() - begun);
+            }
+            Some(ms) => {
+                assert_eq!(out, None, "still waiting after 10 s");
+                assert_eq!(block_on(&w, t.send(&c)), Ok(envelope(c.url)));
+                assert!(
+                    w.now() - begun <= ms + 10_000,
+                    "went after {} ms",
+                    w.now() - begun
+                );
+                assert!(w.store_steps.get() <= steps + 3);
+            }
+            None => assert_eq!(out, None),
+        }
+    }
+}
+
+/// A store that runs steps its own way and answers with times it cannot mean: a wait until a
+/// time already passed is a poll (50 ms), not an ask again at once; one until `i64::MAX` waits
+/// at most a day and a minute; a quota said spent until then renews within a day.
+#[test]
+fn a_store_replying_with_impossible_times_makes_no_holder_spin() {
+    let reply = |outcome: Outcome| {
+        let state = crate::fleet::Fleet::new(limits(5, 2, 1000).unwrap()).state_of(0);
+        let now = 1_000_000;
+        serde_json::to_string(&crate::fleet::Reply {
+            now,
+            state,
+            outcome,
+        })
+        .unwrap()
+    };
+    let c = get("https://api.example.com/things");
+    for (outcome, most_steps) in [
+        (
+            Acquire::Wait {
+                until: 0,
+                on_release: false,
+            },
+            10_000 / 50 + 2,
+        ),
+        (
+            Acquire::Wait {
+                until: i64::MIN,
+                on_release: true,
+            },
+            10_000 / 50 + 2,
+        ),
+        (
+            Acquire::Wait {
+                until: i64::MAX,
+                on_release: false,
+            },
+            1,
+        ),
+    ] {
+        let w = World::new(vec![ok()]);
+        let t = &holders(&w, 1)[0];
+        *w.store_reply.borrow_mut() = Some(reply(Outcome::Acquire(outcome)));
+        let out = block_on(&w, async {
+            match race(t.send(&c), sleep(&w, 10_000)).await {
+                First::A(out) => Some(out),
+                First::B(()) => None,
+            }
+        });
+        if most_steps == 1 {
+            let e = error(out.expect("a wait past any deadline ends the call at once"));
+            assert_eq!(e.kind, ErrorKind::RateLimited, "{}", e.message);
+        } else {
+            assert_eq!(out, None);
+        }
+        let steps = w.store_steps.get();
+        assert!(steps <= most_steps, "{outcome:?}: {steps} steps in 10 s");
+        assert!(
+            waits(&w)
+                .iter()
+                .all(|ms| (1..=DAY_MS as u64 + 60_000).contains(ms)),
+            "{outcome:?}: {:?}",
+            waits(&w)
+        );
+    }
+    let w = World::new(vec![ok()]).with_tokens(vec![]);
+    let t = fleet(&w, "f", Credential::Function, None);
+    *w.store_reply.borrow_mut() = Some(reply(Outcome::Token(TokenClaim::Wait { until: 0 })));
+    let out = block_on(&w, async {
+        match race(t.send(&c), sleep(&w, 10_000)).await {
+            First::A(out) => Some(out),
+            First::B(()) => None,
+        }
+    });
+    assert_eq!(out, None);
+    assert!(
+        w.store_steps.get() <= 10_000 / 50 + 2,
+        "{}",
+        w.store_steps.get()
+    );
+    let w = World::new(vec![ok()]);
+    let t = &holders(&w, 1)[0];
+    *w.store_reply.borrow_mut() = Some(reply(Outcome::Acquire(Acquire::QuotaSpent {
+        until: i64::MAX,
+    })));
+    let e = error(block_on(&w, t.send(&c)));
+    assert_eq!(e.kind, ErrorKind::RateLimited);
+    assert_eq!(e.retry_after_ms, Some(DAY_MS as u64));
 }

@@ -22,9 +22,15 @@ export function redisStore(options = {}) {
     (connected ??= (async () => {
       if (client) return client.isOpen ? client : client.connect().then(() => client);
       const { createClient } = await import("redis");
-      const own = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy: (n) => Math.min(50 * 2 ** n, 1000) } });
+      // A first connection that fails fails the step (the core asks again within storeTimeoutMs)
+      // instead of holding every step until the server answers; once open, a lost connection is
+      // reopened, and steps fail at once meanwhile (disableOfflineQueue).
+      let opened = false;
+      const reconnectStrategy = (n) => opened && Math.min(50 * 2 ** n, 1000);
+      const own = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy } });
       own.on("error", () => {});
       await own.connect();
+      opened = true;
       return own;
     })().catch((e) => {
       connected = undefined;
