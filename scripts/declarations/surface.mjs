@@ -42,7 +42,13 @@ export interface ClientOptions {
   crmVersion?: string;
   plan?: ServicePlan;
   maxRetries?: number;
+  /** The wait for each attempt's answer, in ms (default 60000; 0: none); a call past it is retried or fails with kind "timeout". */
   timeoutMs?: number;
+  /** The wait for the whole call, in ms, from its start to its result: the limiter's queue, the token function,
+   *  every attempt, Retry-After and back-off waits (default 600000, ten minutes; 0: none). At it the call fails with
+   *  kind "timeout"; a wait known to pass it (a Retry-After, a full minute) fails at once with kind "rate_limited"
+   *  and \`retryAfterMs\`. */
+  deadlineMs?: number;
   rateLimit?: false | RateLimitOptions;
   fetch?: typeof fetch;
   /** The largest params a call sends, as JSON (default 10 MiB); larger ones are a validation error. */
@@ -61,6 +67,8 @@ export type AccessToken = string | { token: string; expiresAt?: number | Date };
 export interface RateLimitOptions {
   requestsPerMinute?: number;
   maxConcurrent?: number;
+  /** The most calls of this client that wait for the limiter at once (default 1000); one more fails at once with kind "rate_limited". */
+  maxQueued?: number;
   /** Share the organization's limits and token with every client using this store (a fleet). */
   store?: FleetStore;
   /** How long a call in flight or a token refresh holds its place unless renewed (default 30000 ms): what a holder that dies keeps. */
@@ -80,8 +88,12 @@ export type FleetStore =
     };
 
 export interface CallOptions {
+  /** Ends the call with kind "aborted", or "timeout" for \`AbortSignal.timeout()\`. */
   signal?: AbortSignal;
+  /** This call's wait for each attempt, over the client's. */
   timeoutMs?: number;
+  /** This call's deadline for the whole of it, over the client's \`deadlineMs\`. */
+  deadlineMs?: number;
   maxRetries?: number;
   /** Extra request headers; Authorization and the organization headers are refused. */
   headers?: Record<string, string>;
