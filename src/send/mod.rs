@@ -404,8 +404,8 @@ impl<P: Platform> Transport<P> {
             } else if let Credential::Function = self.credential {
                 generation = Some(self.refresh.generation());
                 *secret = Some(match &self.gate {
-                    Gate::Fleet(f) => f.token(p, call.signal).await?,
-                    _ => token::checked(p.token(), p, call.signal).await?.token,
+                    Gate::Fleet(f) => Box::pin(f.token(p, call.signal)).await?,
+                    _ => Box::pin(token::checked(p.token(), p, call.signal)).await?.token,
                 });
             }
             let authorization = match (&self.credential, secret.as_deref()) {
@@ -450,13 +450,13 @@ impl<P: Platform> Transport<P> {
                 refreshed = Some(match &self.gate {
                     Gate::Fleet(f) => {
                         if let Some(token) = secret.as_deref() {
-                            f.invalidate(p, token).await;
+                            Box::pin(f.invalidate(p, token)).await;
                         }
-                        f.token(p, call.signal).await?
+                        Box::pin(f.token(p, call.signal)).await?
                     }
                     _ => {
                         let joined = self.refresh.join(generation, || Box::pin(p.token()));
-                        token::checked(joined, p, call.signal).await?.token
+                        Box::pin(token::checked(joined, p, call.signal)).await?.token
                     }
                 });
                 continue;
@@ -512,7 +512,9 @@ impl<P: Platform> Transport<P> {
         let queued = |ms: Option<u64>, why: &str| {
             p.note(&call.note(n, secret, Event::Queued { ms, why }));
         };
-        let attempt = |call| attempt(p, call, n, authorization, secret);
+        // Boxed, as is each step below that only some states hold: a call waiting in the queue
+        // then holds the queue's small future, not room for the attempt's (memory per queued call).
+        let attempt = |call| Box::pin(attempt(p, call, n, authorization, secret));
         let local = |q: &queue::Queue, got: &Result<Answer<Got<P::Raw>>, Failure>| {
             let now = p.now_ms();
             q.observe(seen(got, now), now);
@@ -529,7 +531,7 @@ impl<P: Platform> Transport<P> {
             Gate::Fleet(f) if f.state(p.now_ms()).queued >= self.max_queued => {
                 return Err(queue::queue_full(self.max_queued, f.state(p.now_ms()).limits()));
             }
-            Gate::Fleet(f) => match f.admit(p, call.signal, deadline, queued).await? {
+            Gate::Fleet(f) => match Box::pin(f.admit(p, call.signal, deadline, queued)).await? {
                 fleet::Held::Local(slot, q) => {
                     let got = attempt(call).await;
                     drop(slot);
@@ -541,7 +543,7 @@ impl<P: Platform> Transport<P> {
                         First::A(got) => got,
                         First::B(never) => match never {},
                     };
-                    f.release(p, lease, seen(&got, p.now_ms())).await;
+                    Box::pin(f.release(p, lease, seen(&got, p.now_ms()))).await;
                     got
                 }
             },
