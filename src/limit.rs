@@ -11,6 +11,9 @@ use std::collections::VecDeque;
 
 pub const MINUTE_MS: i64 = 60_000;
 
+/// The longest a service's back-off holds: a Retry-After of more than a day is taken as a day.
+pub const MOST_BACK_OFF_MS: i64 = DAY_MS;
+
 /// The limits of a plan, or as configured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -253,7 +256,7 @@ impl Window {
     /// may not be ours: another client, another plan), so the day counts as spent.
     pub(crate) fn back_off(&mut self, wait_ms: i64, now: i64) {
         self.roll(now);
-        let until = now.saturating_add(wait_ms.max(0));
+        let until = now.saturating_add(wait_ms.clamp(0, MOST_BACK_OFF_MS));
         if wait_ms > MINUTE_MS && until >= (self.day + 1) * DAY_MS {
             self.day_count = u32::MAX;
         }

@@ -685,8 +685,10 @@ fn saturate(ms: u64) -> i64 {
     i64::try_from(ms).unwrap_or(i64::MAX)
 }
 
+/// The wait a Retry-After asks for, a day at most (`limit::MOST_BACK_OFF_MS`).
 fn retry_after_ms(value: Option<&str>, now: i64) -> Option<u64> {
-    value.and_then(|v| retry::parse_retry_after(v, now))
+    let most = crate::limit::MOST_BACK_OFF_MS as u64;
+    value.and_then(|v| retry::parse_retry_after(v, now).map(|ms| ms.min(most)))
 }
 
 /// The final answer decoded (`Client::decode`): its result, the delete an earlier attempt did,

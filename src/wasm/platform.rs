@@ -84,7 +84,8 @@ impl Watchers {
 pub struct Raw {
     /// What the fetch resolved to: a Response, or whatever a `fetch` option gave.
     pub response: JsValue,
-    /// Its Content-Length, as it said.
+    /// Its Content-Length, as it said, when it counts the bytes the body gives: not for an
+    /// encoded (compressed) body, whose inflated bytes are counted as they stream instead.
     declared: Option<String>,
     controller: web_sys::AbortController,
     /// The token the attempt carried, which a proxied body must not show.
@@ -217,7 +218,13 @@ impl Platform for Js {
         let Some(controller) = guard.0.take() else {
             return Err(Error::config("the attempt lost its controller").into());
         };
-        let declared = headers.get("content-length").map(str::to_string);
+        let encoded = headers
+            .get("content-encoding")
+            .is_some_and(|e| !e.trim().eq_ignore_ascii_case("identity"));
+        let declared = match encoded {
+            true => None,
+            false => headers.get("content-length").map(str::to_string),
+        };
         Ok(Answer {
             status,
             url,

@@ -187,3 +187,17 @@ fn a_timeout_signal_ends_the_call_as_a_timeout() {
     assert_eq!(e.kind, ErrorKind::Timeout);
     assert_eq!(w.seen.borrow().len(), 1, "not retried after the caller's timeout");
 }
+
+#[test]
+fn a_retry_after_of_years_holds_for_a_day() {
+    let w = World::new(vec![
+        json(429, r#"{"code":1070,"message":"later"}"#)
+            .header("Retry-After", "99999999999999999999999"),
+    ]);
+    let t = transport(&w, Credential::Static(TOKEN.into()), limits(100, 5, 1_000));
+    let e = error(block_on(&w, t.send(&get("https://api.example.com/a"))));
+    assert_eq!(e.kind, ErrorKind::RateLimited);
+    assert_eq!(e.retry_after_ms, Some(DAY_MS as u64));
+    let until = t.rate_limit_state().unwrap().blocked_until.unwrap();
+    assert_eq!(until, w.now() + DAY_MS);
+}

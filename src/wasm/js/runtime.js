@@ -131,16 +131,18 @@ export function discard(res) {
 }
 
 /**
- * Every byte of an answer's body, or null once it is known to be above `max` bytes. The bytes are
- * counted as they stream, decompressed: a Content-Length counts the compressed bytes only.
+ * Every byte of an answer's body, or null once it is known to be above `max` bytes. `declared` is
+ * the Content-Length when it counts the body's bytes (the core leaves it out for a compressed body):
+ * then the body is read whole, else its bytes are counted as they stream.
  */
 export async function readAll(res, declared, max) {
   const body = res.body;
-  if (Number(declared) > max) {
+  const length = declared == null ? NaN : Number(declared);
+  if (length > max) {
     discard(res);
     return null;
   }
-  if (body && typeof body.getReader === "function") return readStream(body, max);
+  if (!(length <= max) && body && typeof body.getReader === "function") return readStream(body, max);
   const bytes = new Uint8Array(await res.arrayBuffer());
   return bytes.length > max ? null : bytes;
 }
