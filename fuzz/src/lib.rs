@@ -635,7 +635,9 @@ pub fn request(data: &[u8]) {
         }
         Err(e) => {
             assert_eq!(e.kind, ErrorKind::Config);
-            if !token.is_empty() {
+            // A refused token that is a piece of the refusals' wording (" ", "n ") is in it anyway.
+            let wording = ["", "\n", " "].map(|t| request::authorization(t).unwrap_err().to_json());
+            if !token.is_empty() && !wording.iter().any(|w| w.contains(token.as_str())) {
                 assert!(
                     !e.to_json().contains(token.as_str()),
                     "the token in an error"
