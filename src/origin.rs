@@ -125,8 +125,14 @@ mod tests {
     #[test]
     fn an_origin_is_scheme_host_and_port_only() {
         for (url, want) in [
-            ("https://evil.example/steal?token=x#f", Some("https://evil.example")),
-            ("HTTPS://User:pass@Evil.Example:8443/p", Some("https://evil.example:8443")),
+            (
+                "https://evil.example/steal?token=x#f",
+                Some("https://evil.example"),
+            ),
+            (
+                "HTTPS://User:pass@Evil.Example:8443/p",
+                Some("https://evil.example:8443"),
+            ),
             ("http://127.0.0.1:9/x", Some("http://127.0.0.1:9")),
             ("https://a.example:443/", Some("https://a.example")),
             ("http://a.example:80", Some("http://a.example")),
@@ -135,7 +141,10 @@ mod tests {
             ("\\\\other.example/x", Some("https://other.example")),
             ("https:\\\\other.example\\x", Some("https://other.example")),
             (" https://ev\til.example/x ", Some("https://evil.example")),
-            ("/books/v3/elsewhere?secret=1", Some("https://www.svcapis.com")),
+            (
+                "/books/v3/elsewhere?secret=1",
+                Some("https://www.svcapis.com"),
+            ),
             ("elsewhere", Some("https://www.svcapis.com")),
             ("?page=2", Some("https://www.svcapis.com")),
             ("javascript:alert(1)", None),
@@ -174,14 +183,25 @@ mod tests {
             );
         }
         let e = redirected(&came(302, None), BASE).unwrap();
-        assert!(e.message.contains("(a redirect to no Location)"), "{}", e.message);
+        assert!(
+            e.message.contains("(a redirect to no Location)"),
+            "{}",
+            e.message
+        );
         let e = redirected(&came(307, Some("/other?secret=1")), BASE).unwrap();
-        assert!(e.message.contains("to https://www.svcapis.com)"), "{}", e.message);
+        assert!(
+            e.message.contains("to https://www.svcapis.com)"),
+            "{}",
+            e.message
+        );
         assert!(!e.message.contains("secret"));
         let e = redirected(&came(308, Some("ftp://x.example/s3cr3t")), BASE).unwrap();
         assert!(e.message.contains("not an http(s) URL"), "{}", e.message);
         for status in [200, 204, 400, 401, 404, 429, 500] {
-            assert_eq!(redirected(&came(status, Some("https://x.example/")), BASE), None);
+            assert_eq!(
+                redirected(&came(status, Some("https://x.example/")), BASE),
+                None
+            );
         }
     }
 
@@ -194,7 +214,9 @@ mod tests {
         };
         let e = redirected(&opaque, BASE).unwrap();
         assert_eq!((e.kind, e.status), (ErrorKind::Api, None));
-        assert!(e.message.starts_with("the service answered with a redirect, which is not followed"));
+        assert!(e
+            .message
+            .starts_with("the service answered with a redirect, which is not followed"));
         let followed = Came {
             status: 200,
             followed: true,
@@ -203,7 +225,12 @@ mod tests {
         };
         let e = redirected(&followed, BASE).unwrap();
         assert_eq!((e.kind, e.status), (ErrorKind::Api, Some(200)));
-        assert!(e.message.contains("followed a redirect to https://evil.example,"), "{}", e.message);
+        assert!(
+            e.message
+                .contains("followed a redirect to https://evil.example,"),
+            "{}",
+            e.message
+        );
         assert!(!e.message.contains("s3cr3t"));
     }
 
@@ -211,15 +238,30 @@ mod tests {
     fn allowed_origins_are_origins_as_browsers_send_them() {
         let list = |l: &[&str]| allowed(&l.iter().map(|s| s.to_string()).collect::<Vec<_>>());
         assert_eq!(
-            list(&["https://app.example.com", "http://127.0.0.1:5173", "http://[::1]:8080"]).unwrap(),
-            ["https://app.example.com", "http://127.0.0.1:5173", "http://[::1]:8080"]
+            list(&[
+                "https://app.example.com",
+                "http://127.0.0.1:5173",
+                "http://[::1]:8080"
+            ])
+            .unwrap(),
+            [
+                "https://app.example.com",
+                "http://127.0.0.1:5173",
+                "http://[::1]:8080"
+            ]
         );
         assert_eq!(list(&[]).unwrap(), Vec::<String>::new());
         for (bad, hint) in [
             ("https://app.example.com/", Some("https://app.example.com")),
             ("https://App.example.com", Some("https://app.example.com")),
-            ("https://app.example.com:443", Some("https://app.example.com")),
-            ("https://app.example.com/path", Some("https://app.example.com")),
+            (
+                "https://app.example.com:443",
+                Some("https://app.example.com"),
+            ),
+            (
+                "https://app.example.com/path",
+                Some("https://app.example.com"),
+            ),
             ("app.example.com", None),
             ("*", None),
             ("null", None),
@@ -230,7 +272,11 @@ mod tests {
             assert_eq!(e.kind, ErrorKind::Config);
             assert!(e.message.starts_with("allowedOrigins: "), "{}", e.message);
             match hint {
-                Some(h) => assert!(e.message.ends_with(&format!("; did you mean {h}?")), "{}", e.message),
+                Some(h) => assert!(
+                    e.message.ends_with(&format!("; did you mean {h}?")),
+                    "{}",
+                    e.message
+                ),
                 None => assert!(!e.message.contains("did you mean"), "{}", e.message),
             }
         }
@@ -243,7 +289,12 @@ mod tests {
         assert!(admitted(Some(&list), None).is_ok());
         assert!(admitted(Some(&list), Some("https://app.example.com")).is_ok());
         assert!(admitted(Some(&list), Some("HTTPS://APP.EXAMPLE.COM")).is_ok());
-        for origin in ["https://evil.example", "null", "", "https://app.example.com.evil.example"] {
+        for origin in [
+            "https://evil.example",
+            "null",
+            "",
+            "https://app.example.com.evil.example",
+        ] {
             let e = admitted(Some(&list), Some(origin)).unwrap_err();
             assert_eq!((e.kind, e.status), (ErrorKind::Api, Some(403)), "{origin}");
             assert!(e.message.contains("(allowedOrigins)"));

@@ -211,18 +211,27 @@ mod tests {
             pair("content-type", "application/json"),
             pair("x-rate-limit-remaining", "7"),
             pair("retry-after", ""),
-            pair("content-disposition", "attachment; filename=\"tok-1\\u002d.pdf\""),
+            pair(
+                "content-disposition",
+                "attachment; filename=\"tok-1\\u002d.pdf\"",
+            ),
         ]);
         let passed = passed_back(&answer, Some("tok-1"));
         assert_eq!(
             passed.0,
             [
                 pair("content-type", "application/json"),
-                pair("content-disposition", "attachment; filename=\"[redacted]\\u002d.pdf\""),
+                pair(
+                    "content-disposition",
+                    "attachment; filename=\"[redacted]\\u002d.pdf\""
+                ),
                 pair("x-rate-limit-remaining", "7"),
             ]
         );
-        assert_eq!(passed_back(&answer, None).get("content-disposition"), answer.get("content-disposition"));
+        assert_eq!(
+            passed_back(&answer, None).get("content-disposition"),
+            answer.get("content-disposition")
+        );
     }
 
     fn no_headers(_: &str) -> Option<String> {
@@ -299,7 +308,14 @@ mod tests {
             "",
             |n| {
                 asked.borrow_mut().push(n.to_string());
-                Some(if n == "content-type" { "Application/JSON; charset=utf-8" } else { "true" }.into())
+                Some(
+                    if n == "content-type" {
+                        "Application/JSON; charset=utf-8"
+                    } else {
+                        "true"
+                    }
+                    .into(),
+                )
             },
             None,
         )
@@ -325,13 +341,28 @@ mod tests {
     #[test]
     fn a_body_is_forwarded_only_with_the_media_type_of_its_operation() {
         let path = |id: &str| crate::route::template(catalog::find(id).unwrap());
-        let with = |ct: Option<&'static str>| move |n: &str| ct.filter(|_| n == "content-type").map(String::from);
+        let with = |ct: Option<&'static str>| {
+            move |n: &str| ct.filter(|_| n == "content-type").map(String::from)
+        };
         let json = path("createExpense");
         let upload = path("addExpenseAttachment").replace("{expense_id}", "1");
-        for ct in ["application/json", "APPLICATION/Json ; charset=UTF-8", "application/json;x=1"] {
-            assert!(plan("POST", &json, "", with(Some(ct)), Some("{}")).is_ok(), "{ct}");
+        for ct in [
+            "application/json",
+            "APPLICATION/Json ; charset=UTF-8",
+            "application/json;x=1",
+        ] {
+            assert!(
+                plan("POST", &json, "", with(Some(ct)), Some("{}")).is_ok(),
+                "{ct}"
+            );
         }
-        let ok = plan("POST", &upload, "", with(Some("multipart/form-data; boundary=x")), None);
+        let ok = plan(
+            "POST",
+            &upload,
+            "",
+            with(Some("multipart/form-data; boundary=x")),
+            None,
+        );
         assert_eq!(ok.unwrap().op.id, "addExpenseAttachment");
         for (path, ct, message) in [
             (&json, None, "createExpense takes a JSON object with Content-Type: application/json (this one has none); nothing else is forwarded"),
@@ -356,7 +387,10 @@ mod tests {
             assert!(plan("GET", &get, "", with(ct), Some("x")).is_ok());
         }
         // 404 and 405 come first.
-        assert_eq!(status(plan("POST", "/nothing", "", no_headers, None)).0, 404);
+        assert_eq!(
+            status(plan("POST", "/nothing", "", no_headers, None)).0,
+            404
+        );
         assert_eq!(status(plan("PATCH", &json, "", no_headers, None)).0, 405);
     }
 

@@ -513,7 +513,11 @@ mod tests {
             .collect();
         assert_eq!(org_headers.len(), 2);
         for name in org_headers {
-            for name in [name.to_string(), name.to_ascii_lowercase(), name.to_ascii_uppercase()] {
+            for name in [
+                name.to_string(),
+                name.to_ascii_lowercase(),
+                name.to_ascii_uppercase(),
+            ] {
                 let e = extra_headers(&[pair("X-Trace-Id", "1"), pair(&name, "2")]).unwrap_err();
                 assert_eq!(e.kind, crate::error::ErrorKind::Config);
                 assert!(e.message.contains("is set by the client"), "{name}");

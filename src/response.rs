@@ -130,7 +130,9 @@ fn expected(shape: Shape) -> String {
         Shape::KeyArray(keys) => format!("`{}` (an array) was expected", keys[0]),
         Shape::KeyOrOneElementArray(key) => format!("`{key}` (an object) was expected"),
         Shape::List(key) => format!("`{key}` (an array) was expected"),
-        Shape::TopLevel => "the resource's fields next to `code` and `message` were expected".into(),
+        Shape::TopLevel => {
+            "the resource's fields next to `code` and `message` were expected".into()
+        }
         Shape::Empty | Shape::Binary => "an answer was expected".into(),
     }
 }
@@ -205,21 +207,31 @@ pub fn decode_shape(
     let found = |keys: &[&str]| {
         keys.iter().find_map(|k| find(members, k)).ok_or_else(|| {
             let want = expected(shape);
-            off_row(status, format!("the response has no `{}`, where {want}", keys[0]))
+            off_row(
+                status,
+                format!("the response has no `{}`, where {want}", keys[0]),
+            )
         })
     };
     let wrong = |key: &str, value: &str| {
         let want = expected(shape);
         off_row(
             status,
-            format!("the response's `{key}` is {}, where {want}", json_type(value)),
+            format!(
+                "the response's `{key}` is {}, where {want}",
+                json_type(value)
+            ),
         )
     };
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     match shape {
         Shape::Key(keys) | Shape::KeyArray(keys) => {
             let m = found(keys)?;
-            let opening = if matches!(shape, Shape::Key(_)) { '{' } else { '[' };
+            let opening = if matches!(shape, Shape::Key(_)) {
+                '{'
+            } else {
+                '['
+            };
             if !m.value.starts_with(opening) {
                 return Err(wrong(m.key, m.value));
             }
@@ -329,7 +341,10 @@ impl PageContext {
         let page = match fields.get("page") {
             None | Some(serde_json::Value::Null) => None,
             Some(p) => Some(positive_integer(p).ok_or_else(|| {
-                format!("`page_context.page` is {}, not a positive integer", describe(p))
+                format!(
+                    "`page_context.page` is {}, not a positive integer",
+                    describe(p)
+                )
             })?),
         };
         let has_more_page = match fields.get("has_more_page") {
@@ -436,21 +451,54 @@ mod tests {
         let read = |v: Value| PageContext::read(&v);
         assert_eq!(
             read(json!({"page": 2, "per_page": 1, "has_more_page": true})),
-            Ok(PageContext { page: Some(2), has_more_page: true })
+            Ok(PageContext {
+                page: Some(2),
+                has_more_page: true
+            })
         );
-        assert_eq!(read(json!({})), Ok(PageContext { page: None, has_more_page: false }));
+        assert_eq!(
+            read(json!({})),
+            Ok(PageContext {
+                page: None,
+                has_more_page: false
+            })
+        );
         assert_eq!(read(json!({"page": 3.0})).unwrap().page, Some(3));
         for (bad, why) in [
             (json!("p"), "`page_context` is a string, not an object"),
-            (json!([{"page": 1}, {"page": 2}]), "`page_context` is an array, not an object"),
+            (
+                json!([{"page": 1}, {"page": 2}]),
+                "`page_context` is an array, not an object",
+            ),
             (json!(null), "`page_context` is null, not an object"),
-            (json!({"page": 0}), "`page_context.page` is 0, not a positive integer"),
-            (json!({"page": -1}), "`page_context.page` is -1, not a positive integer"),
-            (json!({"page": 1.5}), "`page_context.page` is 1.5, not a positive integer"),
-            (json!({"page": "2"}), "`page_context.page` is a string, not a positive integer"),
-            (json!({"page": 1e300}), "`page_context.page` is 1e+300, not a positive integer"),
-            (json!({"has_more_page": "true"}), "`page_context.has_more_page` is a string, not a boolean"),
-            (json!({"has_more_page": 1}), "`page_context.has_more_page` is a number, not a boolean"),
+            (
+                json!({"page": 0}),
+                "`page_context.page` is 0, not a positive integer",
+            ),
+            (
+                json!({"page": -1}),
+                "`page_context.page` is -1, not a positive integer",
+            ),
+            (
+                json!({"page": 1.5}),
+                "`page_context.page` is 1.5, not a positive integer",
+            ),
+            (
+                json!({"page": "2"}),
+                "`page_context.page` is a string, not a positive integer",
+            ),
+            (
+                json!({"page": 1e300}),
+                "`page_context.page` is 1e+300, not a positive integer",
+            ),
+            (
+                json!({"has_more_page": "true"}),
+                "`page_context.has_more_page` is a string, not a boolean",
+            ),
+            (
+                json!({"has_more_page": 1}),
+                "`page_context.has_more_page` is a number, not a boolean",
+            ),
         ] {
             assert_eq!(read(bad.clone()), Err(why.to_string()), "{bad}");
         }
@@ -582,7 +630,12 @@ mod tests {
         let refused = |op: &str, body: &str, message: &str| {
             let e = err(op, 200, body);
             assert_eq!(
-                (e.kind, e.status, e.message.as_str(), e.operation_id.as_deref()),
+                (
+                    e.kind,
+                    e.status,
+                    e.message.as_str(),
+                    e.operation_id.as_deref()
+                ),
                 (ErrorKind::Decode, Some(200), message, Some(op)),
                 "{op} {body}"
             );
@@ -593,13 +646,25 @@ mod tests {
             ("getCurrency", r#"{"code":0,"currency":"USD"}"#, "a string"),
             ("getCurrency", r#"{"code":0,"currency":7}"#, "a number"),
             ("getCurrency", r#"{"code":0,"currency":true}"#, "a boolean"),
-            ("getCurrency", r#"{"code":0,"currency":[{"currency_id":1}]}"#, "an array"),
+            (
+                "getCurrency",
+                r#"{"code":0,"currency":[{"currency_id":1}]}"#,
+                "an array",
+            ),
             ("createCurrency", r#"{"code":0,"currency":null}"#, "null"),
             ("createCurrency", r#"{"code":0,"currency":[]}"#, "an array"),
             ("createCurrency", r#"{"code":0,"currency":[null]}"#, "null"),
-            ("createCurrency", r#"{"code":0,"currency":["a","b"]}"#, "an array"),
+            (
+                "createCurrency",
+                r#"{"code":0,"currency":["a","b"]}"#,
+                "an array",
+            ),
         ] {
-            refused(op, body, &format!("the response's `currency` is {got}, {currency}"));
+            refused(
+                op,
+                body,
+                &format!("the response's `currency` is {got}, {currency}"),
+            );
         }
         refused(
             "getCurrency",
@@ -636,8 +701,16 @@ mod tests {
             "the response is empty, where the resource's fields next to `code` and `message` were expected",
         );
         for body in [r#""a string""#, "[]", "null", "7"] {
-            assert_eq!(err("getCurrency", 200, body).kind, ErrorKind::Decode, "{body}");
-            assert_eq!(err("deleteCurrency", 200, body).kind, ErrorKind::Decode, "{body}");
+            assert_eq!(
+                err("getCurrency", 200, body).kind,
+                ErrorKind::Decode,
+                "{body}"
+            );
+            assert_eq!(
+                err("deleteCurrency", 200, body).kind,
+                ErrorKind::Decode,
+                "{body}"
+            );
         }
     }
 
@@ -661,9 +734,18 @@ mod tests {
         for (context, why) in [
             (r#""p""#, "`page_context` is a string, not an object"),
             ("null", "`page_context` is null, not an object"),
-            (r#"{"page":0}"#, "`page_context.page` is 0, not a positive integer"),
-            (r#"{"page":"1"}"#, "`page_context.page` is a string, not a positive integer"),
-            (r#"{"page":1,"has_more_page":"yes"}"#, "`page_context.has_more_page` is a string, not a boolean"),
+            (
+                r#"{"page":0}"#,
+                "`page_context.page` is 0, not a positive integer",
+            ),
+            (
+                r#"{"page":"1"}"#,
+                "`page_context.page` is a string, not a positive integer",
+            ),
+            (
+                r#"{"page":1,"has_more_page":"yes"}"#,
+                "`page_context.has_more_page` is a string, not a boolean",
+            ),
         ] {
             let body = format!(r#"{{"code":0,"fixedassets":[],"page_context":{context}}}"#);
             let e = err("listFixedAssets", 200, &body);
@@ -678,7 +760,10 @@ mod tests {
             "listFixedAssets",
             r#"{"code":0,"fixedassets":[],"page_context":[{"page":1,"per_page":100}]}"#,
         );
-        assert_eq!(v, json!({"items":[],"page_context":{"page":1,"per_page":100}}));
+        assert_eq!(
+            v,
+            json!({"items":[],"page_context":{"page":1,"per_page":100}})
+        );
     }
 
     #[test]

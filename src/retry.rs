@@ -89,7 +89,9 @@ pub fn parse_retry_after(value: &str, now_ms: i64) -> Option<u64> {
 pub fn parse_http_date(s: &str) -> Option<i64> {
     let parts: Vec<&str> = s.split_whitespace().collect();
     let (day, month, year, time) = match parts.as_slice() {
-        [_, day, month, year, time, "GMT"] if year.len() == 4 => (*day, *month, year.to_string(), *time),
+        [_, day, month, year, time, "GMT"] if year.len() == 4 => {
+            (*day, *month, year.to_string(), *time)
+        }
         [_, date, time, "GMT"] => {
             let mut d = date.split('-');
             let (day, month, yy) = (d.next()?, d.next()?, d.next()?);
@@ -97,7 +99,12 @@ pub fn parse_http_date(s: &str) -> Option<i64> {
                 return None;
             }
             let yy: u32 = yy.parse().ok()?;
-            (day, month, format!("{}", if yy < 70 { 2000 + yy } else { 1900 + yy }), *time)
+            (
+                day,
+                month,
+                format!("{}", if yy < 70 { 2000 + yy } else { 1900 + yy }),
+                *time,
+            )
         }
         [_, month, day, time, year] if year.len() == 4 => (*day, *month, year.to_string(), *time),
         _ => return None,
@@ -191,7 +198,11 @@ mod tests {
     #[test]
     fn retry_after_in_seconds_or_as_a_date() {
         assert_eq!(parse_retry_after("2", 0), Some(2000));
-        assert_eq!(parse_retry_after("0.5", 0), None, "delay-seconds are digits only");
+        assert_eq!(
+            parse_retry_after("0.5", 0),
+            None,
+            "delay-seconds are digits only"
+        );
         assert_eq!(parse_retry_after("1e3", 0), None);
         assert_eq!(parse_retry_after("+5", 0), None);
         assert_eq!(parse_retry_after("", 0), None);

@@ -146,15 +146,29 @@ pub fn verify_event_url(url: &str, param: &str, expected: &str) -> Result<(), Er
         .next()
         .and_then(|u| u.split_once('?'))
         .map_or("", |(_, q)| q);
-    let pairs = crate::request::parse_query(query).ok_or_else(|| refused("has a query that is not well encoded"))?;
+    let pairs = crate::request::parse_query(query)
+        .ok_or_else(|| refused("has a query that is not well encoded"))?;
     let mut given = pairs.iter().filter(|(k, _)| k == param).map(|(_, v)| v);
     let token = match (given.next(), given.next()) {
         (Some(token), None) => token,
-        (None, _) => return Err(refused(&format!("has no {} parameter", crate::error::quoted(param)))),
-        (Some(_), Some(_)) => return Err(refused(&format!("has its {} parameter more than once", crate::error::quoted(param)))),
+        (None, _) => {
+            return Err(refused(&format!(
+                "has no {} parameter",
+                crate::error::quoted(param)
+            )))
+        }
+        (Some(_), Some(_)) => {
+            return Err(refused(&format!(
+                "has its {} parameter more than once",
+                crate::error::quoted(param)
+            )))
+        }
     };
     if !constant_time_eq(expected.as_bytes(), token.as_bytes()) {
-        return Err(refused(&format!("holds a {} that is not the webhook's token", crate::error::quoted(param))));
+        return Err(refused(&format!(
+            "holds a {} that is not the webhook's token",
+            crate::error::quoted(param)
+        )));
     }
     Ok(())
 }
@@ -227,18 +241,51 @@ mod tests {
     #[test]
     fn an_event_url_holds_the_webhook_token_once() {
         let ok = |url: &str, param: &str| verify_event_url(url, param, "hook s3cret/+");
-        assert_eq!(ok("https://app.example/hooks/events?token=hook%20s3cret%2F%2B", "token"), Ok(()));
-        assert_eq!(ok("/hooks/events?a=1&token=hook+s3cret/%2B#x", "token"), Ok(()));
-        assert_eq!(ok("https://h/e?k=hook%20s3cret%2F%2B&token=no", "k"), Ok(()));
+        assert_eq!(
+            ok(
+                "https://app.example/hooks/events?token=hook%20s3cret%2F%2B",
+                "token"
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            ok("/hooks/events?a=1&token=hook+s3cret/%2B#x", "token"),
+            Ok(())
+        );
+        assert_eq!(
+            ok("https://h/e?k=hook%20s3cret%2F%2B&token=no", "k"),
+            Ok(())
+        );
         for (url, why) in [
             ("https://h/e", "has no \"token\" parameter"),
-            ("https://h/e?tok=hook%20s3cret%2F%2B", "has no \"token\" parameter"),
-            ("https://h/e#token=hook%20s3cret%2F%2B", "has no \"token\" parameter"),
-            ("https://h/e?token=", "holds a \"token\" that is not the webhook's token"),
-            ("https://h/e?token=hook%20s3cret%2F", "holds a \"token\" that is not the webhook's token"),
-            ("https://h/e?token=HOOK%20S3CRET%2F%2B", "holds a \"token\" that is not the webhook's token"),
-            ("https://h/e?token=hook%20s3cret%2F%2B&token=x", "has its \"token\" parameter more than once"),
-            ("https://h/e?token=%zz", "has a query that is not well encoded"),
+            (
+                "https://h/e?tok=hook%20s3cret%2F%2B",
+                "has no \"token\" parameter",
+            ),
+            (
+                "https://h/e#token=hook%20s3cret%2F%2B",
+                "has no \"token\" parameter",
+            ),
+            (
+                "https://h/e?token=",
+                "holds a \"token\" that is not the webhook's token",
+            ),
+            (
+                "https://h/e?token=hook%20s3cret%2F",
+                "holds a \"token\" that is not the webhook's token",
+            ),
+            (
+                "https://h/e?token=HOOK%20S3CRET%2F%2B",
+                "holds a \"token\" that is not the webhook's token",
+            ),
+            (
+                "https://h/e?token=hook%20s3cret%2F%2B&token=x",
+                "has its \"token\" parameter more than once",
+            ),
+            (
+                "https://h/e?token=%zz",
+                "has a query that is not well encoded",
+            ),
         ] {
             let e = ok(url, "token").unwrap_err();
             assert_eq!(e.kind, ErrorKind::Verification, "{url}");

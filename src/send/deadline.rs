@@ -97,12 +97,23 @@ mod tests {
     #[test]
     fn a_wait_that_cannot_be_made_is_rate_limited_with_its_length() {
         let d = Deadline::new(0, 60_000);
-        let f = d.cannot_wait(0, 81_633_000, 60_000, "the service asked to wait (Retry-After)");
+        let f = d.cannot_wait(
+            0,
+            81_633_000,
+            60_000,
+            "the service asked to wait (Retry-After)",
+        );
         assert_eq!(f.error.kind, ErrorKind::RateLimited);
         assert_eq!(f.error.retry_after_ms, Some(81_633_000));
         assert!(f.error.message.contains("22.6 h"), "{}", f.error.message);
         let f = d.cannot_wait(50_000, 30_000, 60_000, "x");
-        assert!(f.error.message.contains("the 10000 ms left of its deadline"), "{}", f.error.message);
+        assert!(
+            f.error
+                .message
+                .contains("the 10000 ms left of its deadline"),
+            "{}",
+            f.error.message
+        );
         assert_eq!(d.passed().error.kind, ErrorKind::Timeout);
     }
 }

@@ -156,7 +156,10 @@ impl Failure {
         let headers = self.error.headers.take();
         self.error.headers = headers.map(|h| Box::new(h.without_secret(secret)));
         if let Some(c) = &mut self.cause {
-            for text in [&mut c.message, &mut c.host].into_iter().chain(c.code.as_mut()) {
+            for text in [&mut c.message, &mut c.host]
+                .into_iter()
+                .chain(c.code.as_mut())
+            {
                 redact_secret(text, secret);
             }
         }
@@ -405,7 +408,11 @@ impl<P: Platform> Transport<P> {
                 generation = Some(self.refresh.generation());
                 *secret = Some(match &self.gate {
                     Gate::Fleet(f) => Box::pin(f.token(p, call.signal)).await?,
-                    _ => Box::pin(token::checked(p.token(), p, call.signal)).await?.token,
+                    _ => {
+                        Box::pin(token::checked(p.token(), p, call.signal))
+                            .await?
+                            .token
+                    }
                 });
             }
             let authorization = match (&self.credential, secret.as_deref()) {
@@ -417,7 +424,13 @@ impl<P: Platform> Transport<P> {
             // A failure to get a slot (a spent quota, an unreachable fleet store, an abort) is the
             // call's: nothing was sent, and the limiter or the store already waited what it may.
             let got = self
-                .limited(call, n, authorization.as_deref(), secret.as_deref(), deadline)
+                .limited(
+                    call,
+                    n,
+                    authorization.as_deref(),
+                    secret.as_deref(),
+                    deadline,
+                )
                 .await?;
             let answer = match got {
                 Ok(answer) => answer,
@@ -456,7 +469,9 @@ impl<P: Platform> Transport<P> {
                     }
                     _ => {
                         let joined = self.refresh.join(generation, || Box::pin(p.token()));
-                        Box::pin(token::checked(joined, p, call.signal)).await?.token
+                        Box::pin(token::checked(joined, p, call.signal))
+                            .await?
+                            .token
                     }
                 });
                 continue;
@@ -529,7 +544,10 @@ impl<P: Platform> Transport<P> {
                 got
             }
             Gate::Fleet(f) if f.state(p.now_ms()).queued >= self.max_queued => {
-                return Err(queue::queue_full(self.max_queued, f.state(p.now_ms()).limits()));
+                return Err(queue::queue_full(
+                    self.max_queued,
+                    f.state(p.now_ms()).limits(),
+                ));
             }
             Gate::Fleet(f) => match Box::pin(f.admit(p, call.signal, deadline, queued)).await? {
                 fleet::Held::Local(slot, q) => {

@@ -385,7 +385,8 @@ impl Client {
         settle((|| {
             let prepared = self.start_request(method, family, path, init)?;
             let (options, signal, extra) = call_options(&self.opts, &options, None)?;
-            let mut ready = Ready::of(prepared, &JsValue::UNDEFINED).map_err(|e| to_js_error(&e))?;
+            let mut ready =
+                Ready::of(prepared, &JsValue::UNDEFINED).map_err(|e| to_js_error(&e))?;
             request::merge_headers(&mut ready.headers, &extra);
             Ok(self.send(ready, Shape::Empty, None, options, signal))
         })())

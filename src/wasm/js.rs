@@ -114,6 +114,7 @@ extern "C" {
 }
 
 /// The own enumerable keys of an object, or what reading them threw.
+#[cfg(feature = "client")]
 pub fn keys(v: &JsValue) -> Result<Vec<String>, JsValue> {
     Ok(object_keys(v)?
         .iter()
@@ -132,11 +133,13 @@ pub fn members(v: &JsValue) -> Result<js_sys::Array, JsValue> {
 }
 
 /// `Promise.resolve(v)`; a value whose reading throws is a rejected promise.
+#[cfg(feature = "client")]
 pub fn resolved(v: &JsValue) -> js_sys::Promise {
     promise_resolve(v).unwrap_or_else(|e| js_sys::Promise::reject(&e))
 }
 
 /// The time of a Date in ms since the epoch, or `None` for anything else (a Proxy of a Date).
+#[cfg(feature = "client")]
 pub fn time_of(v: &JsValue) -> Option<f64> {
     use wasm_bindgen::JsCast;
     v.dyn_ref::<js_sys::Date>()?;

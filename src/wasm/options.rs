@@ -243,7 +243,10 @@ pub fn call_headers(v: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
     let mut size = 0;
     for name in super::js::keys(&h).map_err(|e| unreadable("headers", &e))? {
         let value = get(&h, &name);
-        size += name.len() + value.dyn_ref::<js_sys::JsString>().map_or(0, |s| s.length() as usize);
+        size += name.len()
+            + value
+                .dyn_ref::<js_sys::JsString>()
+                .map_or(0, |s| s.length() as usize);
         if size > HEADERS_MAX {
             return Err(config(format!(
                 "headers are longer than {HEADERS_MAX} characters in all, more than a service reads"

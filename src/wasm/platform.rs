@@ -137,8 +137,11 @@ fn network(url: &str, e: &JsValue) -> Failure {
 /// Its status read as a property (never through a getter of web-sys, which a Proxy or a plain
 /// object makes throw).
 fn answer_of(value: &JsValue) -> Result<u16, Failure> {
-    let not_a_response =
-        || Failure::from(Error::config("the fetch option resolved to something that is not a Response"));
+    let not_a_response = || {
+        Failure::from(Error::config(
+            "the fetch option resolved to something that is not a Response",
+        ))
+    };
     let headers = get(value, "headers");
     if !get(&headers, "get").is_function() {
         return Err(not_a_response());

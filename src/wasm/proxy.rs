@@ -12,7 +12,6 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-
 /// The default of the proxy's `maxBodyBytes`: a request with its uploads.
 const PROXIED_BODY_MAX: f64 = 10_485_760.0;
 
@@ -158,7 +157,11 @@ fn failed(e: &JsValue) -> Result<JsValue, JsValue> {
         .unwrap_or_else(|| "the service could not be reached".into());
     let wait = get(e, "retryAfterMs").as_f64().filter(|ms| *ms >= 0.0);
     let retry_after = wait.map(|ms| (ms / 1000.0).ceil() as u64);
-    answer_with(status, &json!({ "code": 1000, "message": message }), retry_after)
+    answer_with(
+        status,
+        &json!({ "code": 1000, "message": message }),
+        retry_after,
+    )
 }
 
 fn unreadable() -> Error {

@@ -44,7 +44,11 @@ fn verification(
     let skip = js::get(options, "skipVerification");
     let token = js::get(options, "token");
     match (skip.as_bool(), token.as_string()) {
-        (Some(true), _) if with_token.iter().any(|k| !js::get(options, k).is_undefined()) => {
+        (Some(true), _)
+            if with_token
+                .iter()
+                .any(|k| !js::get(options, k).is_undefined()) =>
+        {
             Err(config_error(format!(
                 "{function} takes either {} or skipVerification: true, not both",
                 with_token.join(" and ")

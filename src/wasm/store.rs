@@ -94,8 +94,8 @@ fn message(e: &JsValue) -> String {
 /// epoch, `request` the holder's text; gives `fleet::Applied` as an object.
 #[wasm_bindgen(js_name = __fleetApply, skip_typescript)]
 pub fn fleet_apply(state: Option<String>, now: f64, request: &str) -> Result<JsValue, JsValue> {
-    let applied =
-        crate::fleet::apply(state.as_deref(), now as i64, request).map_err(|e| super::to_js_error(&e))?;
+    let applied = crate::fleet::apply(state.as_deref(), now as i64, request)
+        .map_err(|e| super::to_js_error(&e))?;
     Ok(super::json_to_js(
         &serde_json::to_string(&applied).unwrap_or_default(),
     ))

@@ -119,7 +119,10 @@ fn a_queue_wait_longer_than_what_is_left_fails_at_once_with_its_length() {
     assert_eq!(w.now(), start);
     assert_eq!(t.rate_limit_state().unwrap().queued, 0, "out of the queue");
     let c = with_deadline(get("https://api.example.com/c"), 120_000);
-    assert!(block_on(&w, t.send(&c)).is_ok(), "a call with time enough waits");
+    assert!(
+        block_on(&w, t.send(&c)).is_ok(),
+        "a call with time enough waits"
+    );
 }
 
 #[test]
@@ -142,7 +145,12 @@ fn a_call_waiting_for_a_slot_ends_at_the_deadline_and_leaves_the_queue() {
 fn the_queue_is_bounded_and_a_call_over_it_fails_at_once() {
     let w = World::new(vec![Step::Hang, Step::Hang, Step::Hang]);
     let limiting = Limiting::Local(limits(100, 1, 1_000).unwrap());
-    let t = Transport::new(Sim(w.clone()), Credential::Static(TOKEN.into()), limiting, 2);
+    let t = Transport::new(
+        Sim(w.clone()),
+        Credential::Static(TOKEN.into()),
+        limiting,
+        2,
+    );
     let timed = |c: Call<'static, Sim>| Call {
         options: Options {
             timeout_ms: 1_000,
@@ -153,12 +161,20 @@ fn the_queue_is_bounded_and_a_call_over_it_fails_at_once() {
     };
     let calls: Vec<_> = ["a", "b", "c", "d"]
         .iter()
-        .map(|u| timed(get(Box::leak(format!("https://api.example.com/{u}").into_boxed_str()))))
+        .map(|u| {
+            timed(get(Box::leak(
+                format!("https://api.example.com/{u}").into_boxed_str(),
+            )))
+        })
         .collect();
     let out = run(&w, calls.iter().map(|c| send_at(&w, 0, &t, c)).collect());
     let over = out[3].clone().unwrap().unwrap_err().error;
     assert_eq!(over.kind, ErrorKind::RateLimited);
-    assert!(over.message.contains("rateLimit.maxQueued"), "{}", over.message);
+    assert!(
+        over.message.contains("rateLimit.maxQueued"),
+        "{}",
+        over.message
+    );
     assert!(over.retry_after_ms.is_some());
     for queued in &out[1..3] {
         let e = queued.clone().unwrap().unwrap_err().error;
@@ -185,15 +201,17 @@ fn a_timeout_signal_ends_the_call_as_a_timeout() {
     );
     let e = out[0].clone().unwrap().unwrap_err().error;
     assert_eq!(e.kind, ErrorKind::Timeout);
-    assert_eq!(w.seen.borrow().len(), 1, "not retried after the caller's timeout");
+    assert_eq!(
+        w.seen.borrow().len(),
+        1,
+        "not retried after the caller's timeout"
+    );
 }
 
 #[test]
 fn a_retry_after_of_years_holds_for_a_day() {
-    let w = World::new(vec![
-        json(429, r#"{"code":1070,"message":"later"}"#)
-            .header("Retry-After", "99999999999999999999999"),
-    ]);
+    let w = World::new(vec![json(429, r#"{"code":1070,"message":"later"}"#)
+        .header("Retry-After", "99999999999999999999999")]);
     let t = transport(&w, Credential::Static(TOKEN.into()), limits(100, 5, 1_000));
     let e = error(block_on(&w, t.send(&get("https://api.example.com/a"))));
     assert_eq!(e.kind, ErrorKind::RateLimited);

@@ -378,7 +378,10 @@ fn a_state_from_the_year_3000_makes_no_holder_spin() {
                 let e = error(out.expect("it ended at once"));
                 assert_eq!(e.kind, ErrorKind::RateLimited, "{}", e.message);
                 assert!(e.retry_after_ms <= Some(ms as u64 + 60_000), "{e:?}");
-                assert!(w.now() - begun <= 3 * super::super::sim::STORE_MS as i64, "at once, after the store's reply");
+                assert!(
+                    w.now() - begun <= 3 * super::super::sim::STORE_MS as i64,
+                    "at once, after the store's reply"
+                );
             }
             Some(ms) if ms <= 10_000 => {
                 assert_eq!(out, Some(Ok(envelope(c.url))));
