@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { Client, createProxy, parseEvent, parseWatchNotification, validate } from "svc-sdk";
-import { ORG, TOKEN, rejection, setUp, stillWorks, svcError, thrown } from "./support/hardening.mjs";
+import { ORG, TOKEN, fillCoreMemory, rejection, setUp, stillWorks, svcError, thrown } from "./support/hardening.mjs";
 
 const env = setUp();
 const MiB = 1 << 20;
@@ -97,18 +97,7 @@ test("a wasm instance that fails (its memory spent) restarts: Clients, proxies a
   const before = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: env.sandbox.url });
   const limited = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: env.sandbox.url, rateLimit: { requestsPerMinute: 1000, maxConcurrent: 1 } });
   const proxy = createProxy({ accessToken: TOKEN, organizationId: ORG, apiDomain: env.sandbox.url, allow: ["listCurrencies"] });
-  // The glue module the package's entry loaded: its exports are the running instance's.
-  const glue = await import(new URL("./node_modules/svc-sdk/pkg/svc_sdk.js", import.meta.url));
-  const { memory } = glue.initSync({ module: new Uint8Array(0) });
-  for (let pages = 4096; pages >= 1; pages >>= 1) {
-    for (;;) {
-      try {
-        memory.grow(pages);
-      } catch {
-        break;
-      }
-    }
-  }
+  await fillCoreMemory();
   const body = " ".repeat(20 * MiB) + notification;
   const e = thrown(() => parseWatchNotification(body, { token: "chan", maxBodyBytes: 64 * MiB }), svcError("decode"));
   assert.match(e.message, /restarted/);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import zlib from "node:zlib";
 import { Client, SvcError, createProxy, parseWatchNotification } from "svc-sdk";
-import { ORG, TOKEN, rejection, setUp, stillWorks, svcError, thrown } from "./support/hardening.mjs";
+import { ORG, TOKEN, coreGlue, fillCoreMemory, rejection, setUp, stillWorks, svcError, thrown } from "./support/hardening.mjs";
 import { startSandbox } from "./support/sandbox.mjs";
 
 const env = setUp();
@@ -45,25 +45,9 @@ function within(promise, ms, what) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** Fills the running wasm's memory so that the next large allocation traps (as a bug or a spent memory would). */
-async function fillCoreMemory() {
-  const glue = await import(new URL("./node_modules/svc-sdk/pkg/svc_sdk.js", import.meta.url));
-  const { memory } = glue.initSync({ module: new Uint8Array(0) });
-  for (let pages = 4096; pages >= 1; pages >>= 1) {
-    for (;;) {
-      try {
-        memory.grow(pages);
-      } catch {
-        break;
-      }
-    }
-  }
-}
-
 /** The byte length of the running wasm's memory. */
 async function coreMemory() {
-  const glue = await import(new URL("./node_modules/svc-sdk/pkg/svc_sdk.js", import.meta.url));
-  return glue.initSync({ module: new Uint8Array(0) }).memory.buffer.byteLength;
+  return (await coreGlue()).initSync({ module: new Uint8Array(0) }).memory.buffer.byteLength;
 }
 
 test("a core restart settles every pending call of every client: in flight, queued, waiting for a token or a Retry-After, and proxied", { timeout: 120_000 }, async () => {

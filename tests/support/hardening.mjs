@@ -75,3 +75,22 @@ export function thrown(fn, check) {
   }
   assert.fail("returned; an SvcError was expected");
 }
+
+/** The glue module the package's entry loaded (in the consumer project): its exports are the running instance's. */
+export function coreGlue() {
+  return import(new URL("../node_modules/svc-sdk/pkg/svc_sdk.js", import.meta.url));
+}
+
+/** Fills the running wasm's memory, so that the next large allocation traps (as a bug or a spent memory would). */
+export async function fillCoreMemory() {
+  const { memory } = (await coreGlue()).initSync({ module: new Uint8Array(0) });
+  for (let pages = 4096; pages >= 1; pages >>= 1) {
+    for (;;) {
+      try {
+        memory.grow(pages);
+      } catch {
+        break;
+      }
+    }
+  }
+}
