@@ -16,7 +16,10 @@ let redis;
 before(async () => {
   redis = await startRedis();
 });
+/** Every redisStore the file made: closed after it, so that no client reconnects to a stopped server and keeps the process alive. */
+const stores = [];
 after(async () => {
+  await Promise.all(stores.map((s) => s.close().catch(() => {})));
   await redis?.stop();
 });
 
@@ -28,7 +31,7 @@ const YEAR_3000 = 32_503_680_000_000;
 
 /** A Client of `store` (redisStore of `url` if a string) with the store timeout of the file. */
 function fleetClient(store, { accessToken = TOKEN, ...rateLimit } = {}) {
-  if (typeof store === "string") store = redisStore({ url: store, prefix: `settle-${Math.random()}:` });
+  if (typeof store === "string") stores.push((store = redisStore({ url: store, prefix: `settle-${Math.random()}:` })));
   return new Client({ accessToken, organizationId: ORG, apiDomain: env.sandbox.url, rateLimit: { store, storeTimeoutMs: STORE_TIMEOUT_MS, ...rateLimit } });
 }
 

@@ -50,6 +50,8 @@ export function redisStore(options = {}) {
       if (client || !connected) return;
       const own = await connected.catch(() => null);
       connected = undefined;
+      // A client that is reconnecting to a server gone is stopped at once; an open one quits.
+      if (own && !own.isReady) return own.disconnect().catch(() => {});
       await own?.quit().catch(() => own.disconnect());
     },
   };
