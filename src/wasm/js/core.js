@@ -18,7 +18,13 @@ export const timers = new Set();
  */
 export function settling(promise, onRestart) {
   return new Promise((resolve, reject) => {
-    const end = (error) => (onRestart ? resolve(onRestart(error)) : reject(error));
+    const end = (error) => {
+      try {
+        onRestart ? resolve(onRestart(error)) : reject(error);
+      } catch (e) {
+        reject(e);
+      }
+    };
     pending.add(end);
     promise.then(
       (v) => pending.delete(end) && resolve(v),
