@@ -14,21 +14,20 @@ export const timers = new Set();
 
 /**
  * The promise of a call of the running core that settles whatever becomes of the core: on a restart
- * it rejects with an SvcError, or resolves with `onRestart(error)` when given (a proxy's answer).
+ * it rejects with an SvcError, or resolves with `answer(error)` when given (a proxy's answer).
  */
-export function settling(promise, onRestart) {
+export function settling(promise, answer) {
   return new Promise((resolve, reject) => {
-    const end = (error) => {
+    const forget = onRestart((error) => {
       try {
-        onRestart ? resolve(onRestart(error)) : reject(error);
+        answer ? resolve(answer(error)) : reject(error);
       } catch (e) {
         reject(e);
       }
-    };
-    pending.add(end);
+    });
     promise.then(
-      (v) => pending.delete(end) && resolve(v),
-      (e) => pending.delete(end) && reject(e),
+      (v) => forget() && resolve(v),
+      (e) => forget() && reject(e),
     );
   });
 }
@@ -39,8 +38,14 @@ export function onRestart(end) {
   return () => pending.delete(end);
 }
 
+/** Restarts the core if `e` is a trap (and ends every call the old one held); rethrows anything else. */
+export function restartOnTrap(e) {
+  if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+  restart(e);
+}
+
 /** Starts a new instance after a trap and ends every call the old one held. */
-export function restart(e) {
+function restart(e) {
   core.__wbg_reset_state();
   generation++;
   for (const t of timers) clearTimeout(t);
@@ -61,8 +66,7 @@ export function guarded(fn, self, args, kind) {
   try {
     return Reflect.apply(fn, self, args);
   } catch (e) {
-    if (!(e instanceof WebAssembly.RuntimeError)) throw e;
-    restart(e);
+    restartOnTrap(e);
     throw new SvcError(kind, `the SDK's core failed on this input (${e.message}) and was restarted; every client keeps working`);
   }
 }

@@ -2,7 +2,7 @@
 // a proxied body passed on), timers and hooks. The rules, the send loop and the redaction are Rust.
 import { __Redactor, __run, __settle } from "../../../../../svc_sdk.js";
 import { SvcError } from "./error.js";
-import { generation, onRestart, restart, timers } from "./core.js";
+import { generation, onRestart, restartOnTrap, timers } from "./core.js";
 
 /** `{ name, blob }` of an upload's file: a Blob, a File, or `{ name, data }` with data a Blob, buffer or text; else null. */
 export function fileOf(f) {
@@ -84,8 +84,7 @@ function guard(fn, ...args) {
   try {
     fn(...args);
   } catch (e) {
-    if (!(e instanceof WebAssembly.RuntimeError)) throw e;
-    restart(e);
+    restartOnTrap(e);
   }
 }
 
