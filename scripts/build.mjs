@@ -1,5 +1,5 @@
-// Builds the npm package into pkg/: the client's release wasm and, in pkg/validate/, the wasm of
-// validation alone (the same crate without its `client` feature, for svc-sdk/validate). Each goes
+// Builds the npm package into pkg/: the client's release wasm (crate svc-sdk) and, in pkg/validate/,
+// the wasm of validation alone (crate svc-validate: svc-core and its binding, for svc-sdk/validate). Each goes
 // through wasm-bindgen (web target) and wasm-opt from the binaryen npm package and gets its
 // per-runtime entries; then the CommonJS entries (bundled from the ESM ones) and the TypeScript
 // declarations are written.
@@ -11,6 +11,7 @@ import { log, root, run } from "./lib.mjs";
 const pkg = path.join(root, "pkg");
 const validateDir = path.join(pkg, "validate");
 const jsDir = path.join(root, "src/wasm/js");
+const bindingJsDir = path.join(root, "validate/src/wasm/js");
 const WASM_OPT = ["-Oz", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue", "--strip-debug", "--strip-producers"];
 
 ensureRust();
@@ -20,29 +21,29 @@ const { minifyTree } = await import("./minify.mjs");
 const { writeCommonJs } = await import("./commonjs.mjs");
 const { writeDeclarations } = await import("./declarations.mjs");
 
-/** The directory of `out`'s snippets: where wasm-bindgen copied error.js, which every wasm imports. */
-function snippetDir(out) {
-  const found = readdirSync(path.join(out, "snippets"), { recursive: true }).find((f) => path.basename(f) === "error.js");
+/** The directory of `out`'s snippets where wasm-bindgen copied `file` (error.js: the binding's). */
+function snippetDir(out, file = "error.js") {
+  const found = readdirSync(path.join(out, "snippets"), { recursive: true }).find((f) => path.basename(f) === file);
   return path.dirname(path.join(out, "snippets", found));
 }
 
 /**
- * Builds the wasm of a cargo profile and feature set, binds it into `out` (wasm-bindgen), shrinks it
- * (wasm-opt) and copies the modules of src/wasm/js/ named in `modules` beside its snippets; gives
- * the snippets' path relative to `out`, as an import of an entry in `out` names it.
+ * Builds the wasm of a crate at a cargo profile, binds it into `out` as svc_sdk.js (wasm-bindgen),
+ * shrinks it (wasm-opt) and copies the binding's core.js beside the binding's snippets; gives the
+ * snippets' path relative to `out`, as an import of an entry in `out` names it.
  */
-function buildWasm(profile, features, out, modules) {
-  log(`cargo build --profile ${profile} --target wasm32-unknown-unknown ${features.join(" ")}`.trim());
-  run("cargo", ["build", "--profile", profile, "--target", "wasm32-unknown-unknown", "-p", "svc-sdk", "--lib", ...features]);
-  const input = path.join(root, "target/wasm32-unknown-unknown", profile, "svc_sdk.wasm");
-  run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", out, input]);
+function buildWasm(profile, crate, out) {
+  log(`cargo build --profile ${profile} --target wasm32-unknown-unknown -p ${crate}`);
+  run("cargo", ["build", "--profile", profile, "--target", "wasm32-unknown-unknown", "-p", crate, "--lib"]);
+  const input = path.join(root, "target/wasm32-unknown-unknown", profile, `${crate.replaceAll("-", "_")}.wasm`);
+  run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-name", "svc_sdk", "--out-dir", out, input]);
   rmSync(path.join(out, ".gitignore"), { force: true });
   const wasm = path.join(out, "svc_sdk_bg.wasm");
   const before = statSync(wasm).size;
   run(path.join(root, "node_modules/.bin/wasm-opt"), [...WASM_OPT, wasm, "-o", wasm]);
   log(`wasm-opt -Oz (${profile}): ${before} -> ${statSync(wasm).size} bytes`);
   const snippets = snippetDir(out);
-  for (const name of modules) copyFileSync(path.join(jsDir, name), path.join(snippets, name));
+  copyFileSync(path.join(bindingJsDir, "core.js"), path.join(snippets, "core.js"));
   return "./" + path.relative(out, snippets).split(path.sep).join("/");
 }
 
@@ -74,8 +75,15 @@ await init({ module_or_path: new URL("./svc_sdk_bg.wasm", import.meta.url) });
 
 rmSync(pkg, { recursive: true, force: true });
 
-// svc-sdk: the client's wasm, with every module of src/wasm/js/ beside its snippets.
-const snippets = buildWasm("release", [], pkg, readdirSync(jsDir));
+// svc-sdk: the client's wasm, with every module of src/wasm/js/ beside its snippets, where the
+// binding's error.js and core.js are re-exported (one instance of each, one SvcError).
+const bindingSnippets = buildWasm("release", "svc-sdk", pkg);
+const snippets = "./" + path.relative(pkg, snippetDir(pkg, "runtime.js")).split(path.sep).join("/");
+for (const name of readdirSync(jsDir)) copyFileSync(path.join(jsDir, name), path.join(pkg, snippets, name));
+for (const name of ["error.js", "core.js"]) {
+  const from = path.posix.relative(snippets, bindingSnippets);
+  writeFileSync(path.join(pkg, snippets, name), `export * from "${from}/${name}";\n`);
+}
 const built = await import(path.join(pkg, "svc_sdk.js"));
 built.initSync({ module: readFileSync(path.join(pkg, "svc_sdk_bg.wasm")) });
 const ops = built.operations();
@@ -94,7 +102,7 @@ writeFileSync(
 writeEntries(pkg, "svc-sdk");
 
 // svc-sdk/validate: the wasm of the validation engine alone; wasm-bindgen copies the snippets it imports.
-const validateSnippets = buildWasm("validate", ["--no-default-features"], validateDir, ["core.js"]);
+const validateSnippets = buildWasm("validate", "svc-validate", validateDir);
 writeFileSync(
   path.join(validateDir, "api.js"),
   `// The public surface of svc-sdk/validate (src/wasm/js/core.js), shared by every runtime's entry.\nexport { SvcError } from "${validateSnippets}/error.js";\nexport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`,

@@ -1,41 +1,17 @@
-//! svc-sdk: the client core for the Svc business API, native and WebAssembly.
-#![recursion_limit = "256"]
+//! svc-sdk: the client for the Svc business API, native and WebAssembly, on the pure core (`svc_core`).
 
-/// Items of the client (feature `client`): without them the crate is the validation engine alone.
-macro_rules! client {
-    ($($item:item)*) => { $(#[cfg(feature = "client")] $item)* };
-}
+pub use svc_core::{
+    calendar, catalog, clock, decimal, error, family, headers, issue, json, lossless, model,
+    placement, plans, redact, request, response, route, sorted, validate,
+};
 
-pub mod calendar;
-pub mod catalog;
-pub mod clock;
-pub mod decimal;
-pub mod error;
-#[cfg(test)]
-pub mod examples;
-pub mod family;
-pub mod headers;
-pub mod issue;
-pub mod json;
-pub mod model;
-pub mod placement;
-pub mod sorted;
-pub mod validate;
-
-client! {
-    pub mod fleet;
-    pub mod limit;
-    pub mod lossless;
-    pub mod origin;
-    pub mod proxy;
-    pub mod redact;
-    pub mod request;
-    pub mod response;
-    pub mod retry;
-    pub mod route;
-    pub mod send;
-    pub mod webhook;
-}
+pub mod fleet;
+pub mod limit;
+pub mod origin;
+pub mod proxy;
+pub mod retry;
+pub mod send;
+pub mod webhook;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

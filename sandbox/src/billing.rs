@@ -63,7 +63,7 @@ pub fn insert_plan(
             code::DUPLICATE,
             format!(
                 "A plan with the code {:?} already exists.",
-                svc_sdk::error::shorten(&code)
+                svc_core::error::shorten(&code)
             ),
         ));
     }
@@ -76,7 +76,7 @@ pub fn insert_plan(
     }
     let t = time::timestamp(now_ms);
     let mut url = format!("{base}/subscribe/");
-    svc_sdk::request::encode_segment(&code, &mut url);
+    svc_core::request::encode_segment(&code, &mut url);
     defaults(
         &mut rec,
         json!({

@@ -13,8 +13,8 @@ use crate::store::{Ids, Org, Receipt, Store};
 use crate::time;
 use crate::unique::{self, Upsert};
 use serde_json::{json, Value};
-use svc_sdk::issue::{IssueCode, PathSeg};
-use svc_sdk::model::books::{FiscalYearStartMonth, JournalStatus};
+use svc_core::issue::{IssueCode, PathSeg};
+use svc_core::model::books::{FiscalYearStartMonth, JournalStatus};
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createOrganization", create_organization),
@@ -510,7 +510,7 @@ fn delete_account_transaction(store: &mut Store, req: &Req) -> Result<Reply, Api
         .ok_or_else(|| {
             ApiError::not_found(format!(
                 "The transaction {:?} does not exist.",
-                svc_sdk::error::shorten(id)
+                svc_core::error::shorten(id)
             ))
         })?;
     if kind == "journal" {
@@ -702,7 +702,7 @@ fn remove_comment(rec: &mut Record, id: &str) -> Result<(), ApiError> {
         }
         _ => Err(ApiError::not_found(format!(
             "The comment {:?} does not exist.",
-            svc_sdk::error::shorten(id)
+            svc_core::error::shorten(id)
         ))),
     }
 }
@@ -919,7 +919,7 @@ fn month_end(start: (i32, u32, u32), months: i64) -> String {
     let index = i64::from(start.0) * 12 + i64::from(start.1 - 1) + months;
     let (y, m) = (index.div_euclid(12), index.rem_euclid(12) as u32 + 1);
     let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
-    let first_of_next = svc_sdk::calendar::days_from_civil(ny as i32, nm, 1);
+    let first_of_next = svc_core::calendar::days_from_civil(ny as i32, nm, 1);
     time::date((first_of_next - 1) * time::DAY_MS)
 }
 
@@ -956,8 +956,8 @@ pub fn forecast(asset: &Record, today: &str) -> Vec<Value> {
     let start = ["depreciation_start_date", "asset_purchase_date"]
         .iter()
         .find_map(|k| asset.get(*k).and_then(Value::as_str))
-        .and_then(svc_sdk::calendar::parse_date)
-        .or_else(|| svc_sdk::calendar::parse_date(today))
+        .and_then(svc_core::calendar::parse_date)
+        .or_else(|| svc_core::calendar::parse_date(today))
         .unwrap_or((1970, 1, 1));
     let cents = |f: f64| (f * 100.0).round() / 100.0;
     let mut out = Vec::new();

@@ -5,7 +5,7 @@ use crate::multipart::Part;
 use crate::record::Record;
 use crate::store::Store;
 use serde_json::{Map, Value};
-use svc_sdk::catalog::{Operation, Shape};
+use svc_core::catalog::{Operation, Shape};
 
 /// One call as a handler sees it: the operation, the organization, path values, params and files.
 pub struct Req<'a> {

@@ -2,8 +2,8 @@
 
 use crate::faults::Rates;
 use crate::limits::Policy;
-use svc_sdk::catalog::{Operation, CRM_WATCH_SCOPES};
-use svc_sdk::limit::{Limits, PLANS};
+use svc_core::catalog::{Operation, CRM_WATCH_SCOPES};
+use svc_core::plans::{Limits, PLANS};
 
 pub const USAGE: &str = "\
 usage: sandbox [flags]
@@ -236,7 +236,7 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use svc_sdk::catalog::find;
+    use svc_core::catalog::find;
 
     fn parse(args: &[&str]) -> Result<Config, String> {
         Config::from_args(args.iter().map(|s| s.to_string()))

@@ -8,7 +8,7 @@ use crate::store::Store;
 use crate::time::{self, HOUR_MS, WEEK_MS};
 use serde_json::{json, Map, Value};
 use std::time::Duration;
-use svc_sdk::issue::{IssueCode, PathSeg};
+use svc_core::issue::{IssueCode, PathSeg};
 
 pub const HANDLERS: &[(&str, Handler)] = &[("updateNotificationChannels", update_channels)];
 
@@ -365,7 +365,7 @@ pub fn deliver(d: &Delivery) -> Result<u16, String> {
 mod tests {
     use super::*;
     use crate::record::json_obj;
-    use svc_sdk::catalog::find;
+    use svc_core::catalog::find;
 
     fn call(store: &mut Store, params: Value, now_ms: i64) -> Result<Value, ApiError> {
         let params = json_obj(params);

@@ -1,7 +1,7 @@
 //! The error envelope: `ApiError`, the application codes, and the issues of validation errors.
 
 use serde_json::{json, Map, Value};
-use svc_sdk::issue::{Issue, IssueCode, PathSeg};
+use svc_core::issue::{Issue, IssueCode, PathSeg};
 
 /// Application codes of the envelope. The documents give 0, 1000, 1002, 4031, 20004 and 20077;
 /// the others are the sandbox's own (listed in sandbox/README.md).

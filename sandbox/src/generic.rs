@@ -7,7 +7,7 @@ use crate::record::{patch, stamp, Record};
 use crate::resource::Resource;
 use crate::store::{Ids, Org, Store};
 use std::borrow::Cow;
-use svc_sdk::catalog::{BodyKind, Method, Operation, Shape};
+use svc_core::catalog::{BodyKind, Method, Operation, Shape};
 
 /// What a row does to its collection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,8 +191,8 @@ mod tests {
     use crate::record::json_obj;
     use crate::resource::NAMED;
     use serde_json::{json, Value};
-    use svc_sdk::catalog::{find, op, OPERATIONS};
-    use svc_sdk::family::Family;
+    use svc_core::catalog::{find, op, OPERATIONS};
+    use svc_core::family::Family;
 
     #[test]
     fn places_of_collections_items_and_actions() {

@@ -377,7 +377,7 @@ fn split_target(target: &str) -> Result<(String, String), ReadError> {
     })
 }
 
-pub use svc_sdk::request::{parse_query, percent_decode};
+pub use svc_core::request::{parse_query, percent_decode};
 
 /// An answer to write.
 #[derive(Debug)]
@@ -549,7 +549,7 @@ pub fn loopback_url(url: &str) -> Result<LoopbackUrl, String> {
             None => (authority.to_string(), None),
         },
     };
-    if !svc_sdk::family::is_loopback(&host) {
+    if !svc_core::family::is_loopback(&host) {
         return Err(format!(
             "{host:?} is not a loopback host; the sandbox only delivers to loopback URLs"
         ));

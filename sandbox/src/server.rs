@@ -20,13 +20,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
-use svc_sdk::catalog::{BodyKind, Operation, OPERATIONS};
-use svc_sdk::error::shorten;
-use svc_sdk::family::OrgPlacement;
-use svc_sdk::issue::{details, Issue, IssueCode, PathSeg};
-use svc_sdk::request::AUTHORIZATION_SCHEME;
-use svc_sdk::route::{add_text_param, Found, Router};
-use svc_sdk::validate;
+use svc_core::catalog::{BodyKind, Operation, OPERATIONS};
+use svc_core::error::shorten;
+use svc_core::family::OrgPlacement;
+use svc_core::issue::{details, Issue, IssueCode, PathSeg};
+use svc_core::request::AUTHORIZATION_SCHEME;
+use svc_core::route::{add_text_param, Found, Router};
+use svc_core::validate;
 
 /// How long an idle keep-alive connection is kept (longer than the advertised timeout).
 const IDLE: Duration = Duration::from_secs(75);
@@ -595,7 +595,7 @@ fn json_body(body: &[u8]) -> Result<Record, ApiError> {
             code: IssueCode::InvalidType,
             message: format!(
                 "the body must be a JSON object, got {}",
-                validate::type_name(&svc_sdk::json::of_value(&other))
+                validate::type_name(&svc_core::json::of_value(&other))
             ),
             details: details([("expected", "object".into())]),
         }])),
@@ -750,7 +750,7 @@ fn sandbox_endpoint(sh: &Shared, req: &Request) -> Response {
             Ok(json!({ "code": 0, "token": token, "minted": tokens.minted.len() }))
         }
         ("POST", ["tokens", token, "revoke"]) => {
-            let token = svc_sdk::request::percent_decode(token, false).unwrap_or_default();
+            let token = svc_core::request::percent_decode(token, false).unwrap_or_default();
             lock(&sh.tokens).revoked.push(token);
             Ok(json!({ "code": 0, "message": "The token is no longer accepted." }))
         }

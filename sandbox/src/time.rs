@@ -1,12 +1,12 @@
 //! Wall-clock helpers: dates and timestamps in the formats the documents use.
 
-pub use svc_sdk::calendar::{civil_from_days, DAY_MS, WEEK_MS};
-use svc_sdk::calendar::{days_from_civil, parse_timestamp, MONTH_ABBREVIATIONS};
+pub use svc_core::calendar::{civil_from_days, DAY_MS, WEEK_MS};
+use svc_core::calendar::{days_from_civil, parse_timestamp, MONTH_ABBREVIATIONS};
 
 pub const HOUR_MS: i64 = 3_600_000;
 
 pub fn now_ms() -> i64 {
-    svc_sdk::clock::now_ms()
+    svc_core::clock::now_ms()
 }
 
 /// `yyyy-mm-dd` (UTC).
@@ -62,7 +62,7 @@ pub fn until_next_day(ms: i64) -> i64 {
 
 /// Day number of a `yyyy-mm-dd` date.
 pub fn day_of(date: &str) -> Option<i64> {
-    svc_sdk::calendar::parse_date(date).map(|(y, m, d)| days_from_civil(y, m, d))
+    svc_core::calendar::parse_date(date).map(|(y, m, d)| days_from_civil(y, m, d))
 }
 
 #[cfg(test)]

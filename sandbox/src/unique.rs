@@ -7,7 +7,7 @@ use crate::record::{id_text, text_of, Record};
 use crate::resource::Resource;
 use crate::store::{Ids, Org, Store};
 use serde_json::Value;
-use svc_sdk::catalog::UNIQUE_FIELD_HEADERS;
+use svc_core::catalog::UNIQUE_FIELD_HEADERS;
 
 /// The three params, in the catalog's order: the field's name, its value, and whether to create.
 fn param(i: usize) -> &'static str {
@@ -73,8 +73,8 @@ impl UniqueField {
 
     /// Checks the body against the rules of `create` before an upsert creates a record.
     pub fn check_create(&self, create: &str) -> Result<(), ApiError> {
-        let op = svc_sdk::catalog::find(create).expect("the create is in the catalog");
-        let issues = svc_sdk::validate::validate(op, &Value::Object(self.body.clone()));
+        let op = svc_core::catalog::find(create).expect("the create is in the catalog");
+        let issues = svc_core::validate::validate(op, &Value::Object(self.body.clone()));
         match issues.is_empty() {
             true => Ok(()),
             false => Err(ApiError::invalid(issues)),
@@ -85,8 +85,8 @@ impl UniqueField {
     pub fn not_found(&self, noun: &str) -> ApiError {
         ApiError::not_found(format!(
             "No {noun} has {:?} in its custom field {:?}.",
-            svc_sdk::error::shorten(&self.value),
-            svc_sdk::error::shorten(&self.key)
+            svc_core::error::shorten(&self.value),
+            svc_core::error::shorten(&self.key)
         ))
     }
 }

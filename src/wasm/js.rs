@@ -1,28 +1,9 @@
-//! Imports from the JS snippets (`SvcError`, params as JSON text, and with the client the platform's
-//! files, streams and timers), and conversions between JS values and the pure core.
+//! Imports from the client's JS snippet (the platform's files, streams and timers), over the
+//! binding's (`svc_validate::js`).
 
-use crate::error::Error;
+pub use svc_validate::js::*;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/wasm/js/error.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = makeError)]
-    pub fn make_error(json: &str) -> JsValue;
-}
-
-#[wasm_bindgen(module = "/src/wasm/js/params.js")]
-extern "C" {
-    /// The JSON text of user params as UTF-8 bytes (one copy into the core, however long), or what
-    /// `JSON.stringify` threw (`params::unwritable` says why in words).
-    #[wasm_bindgen(js_name = toWire, catch)]
-    pub fn to_wire(value: &JsValue) -> Result<js_sys::Uint8Array, JsValue>;
-    #[wasm_bindgen(js_name = isParams)]
-    pub fn is_params(value: &JsValue) -> bool;
-    /// A shallow copy of an object without one key.
-    pub fn without(value: &JsValue, key: &str) -> JsValue;
-}
-
-#[cfg(feature = "client")]
 #[wasm_bindgen(module = "/src/wasm/js/runtime.js")]
 extern "C" {
     /// `{ name, blob }` of an upload's file (a Blob, a File or `{ name, data }`), or null.
@@ -99,68 +80,7 @@ extern "C" {
     ) -> Result<JsValue, JsValue>;
 }
 
-/// The built-ins the core calls on values a user gave, each with `catch`: a Proxy, a getter or a
-/// revoked object that throws becomes an `Err` here instead of an exception through the wasm.
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
-    fn object_keys(v: &JsValue) -> Result<js_sys::Array, JsValue>;
-    #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
-    fn array_is_array(v: &JsValue) -> Result<bool, JsValue>;
-    #[wasm_bindgen(js_namespace = Array, js_name = from, catch)]
-    fn array_from(v: &JsValue) -> Result<js_sys::Array, JsValue>;
-    #[wasm_bindgen(js_namespace = Promise, js_name = resolve, catch)]
-    fn promise_resolve(v: &JsValue) -> Result<js_sys::Promise, JsValue>;
-}
-
-/// The own enumerable keys of an object, or what reading them threw.
-#[cfg(feature = "client")]
-pub fn keys(v: &JsValue) -> Result<Vec<String>, JsValue> {
-    Ok(object_keys(v)?
-        .iter()
-        .filter_map(|k| k.as_string())
-        .collect())
-}
-
-/// Whether `v` is an array (a revoked Proxy is not).
-pub fn is_array(v: &JsValue) -> bool {
-    array_is_array(v).unwrap_or(false)
-}
-
-/// The members of an array or iterable as a plain array, or what reading them threw.
-pub fn members(v: &JsValue) -> Result<js_sys::Array, JsValue> {
-    array_from(v)
-}
-
-/// `Promise.resolve(v)`; a value whose reading throws is a rejected promise.
-#[cfg(feature = "client")]
-pub fn resolved(v: &JsValue) -> js_sys::Promise {
-    promise_resolve(v).unwrap_or_else(|e| js_sys::Promise::reject(&e))
-}
-
-/// The time of a Date in ms since the epoch, or `None` for anything else (a Proxy of a Date).
-#[cfg(feature = "client")]
-pub fn time_of(v: &JsValue) -> Option<f64> {
-    use wasm_bindgen::JsCast;
-    v.dyn_ref::<js_sys::Date>()?;
-    let get_time = get(&js_sys::Date::new_0(), "getTime")
-        .dyn_into::<js_sys::Function>()
-        .ok()?;
-    js_sys::Reflect::apply(&get_time, v, &js_sys::Array::new())
-        .ok()?
-        .as_f64()
-}
-
-pub fn to_js_error(e: &Error) -> JsValue {
-    make_error(&e.to_json())
-}
-
-pub fn get(obj: &JsValue, key: &str) -> JsValue {
-    js_sys::Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
-}
-
 /// A promise that resolves when the signal aborts, and the function that removes its listener.
-#[cfg(feature = "client")]
 pub fn on_abort(signal: &JsValue) -> (js_sys::Promise, js_sys::Function) {
     use wasm_bindgen::JsCast;
     let pair = on_abort_pair(signal);

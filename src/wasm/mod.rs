@@ -1,104 +1,16 @@
-//! The `#[wasm_bindgen]` surface: the validation exports every wasm has and, with the client, the JS
-//! `Client`, the proxy and the receivers.
+//! The client's `#[wasm_bindgen]` surface: the JS `Client`, the proxy and the receivers, over the
+//! validation binding (`svc_validate`), whose exports this wasm has too.
 
+pub mod client;
 mod js;
-mod params;
+mod options;
+mod platform;
+mod proxy;
+mod receive;
+mod settle;
+mod store;
+mod table;
+mod tasks;
+mod upload;
 
-client! {
-    pub mod client;
-    mod options;
-    mod platform;
-    mod proxy;
-    mod receive;
-    mod settle;
-    mod store;
-    mod table;
-    mod tasks;
-    mod upload;
-}
-
-use crate::catalog::{self, Operation};
-use crate::error::Error;
-use wasm_bindgen::prelude::*;
-
-pub(crate) use js::to_js_error;
-
-#[wasm_bindgen(start)]
-fn start() {
-    std::panic::set_hook(Box::new(|_| wasm_bindgen::handler::schedule_reinit()));
-}
-
-pub(crate) fn json_to_js(text: &str) -> JsValue {
-    js_sys::JSON::parse(text).unwrap_or(JsValue::NULL)
-}
-
-/// Every operation of the table: `{ id, family, method, path, scope, pathParams }`.
-#[wasm_bindgen(js_name = operations, skip_typescript)]
-pub fn operations() -> JsValue {
-    json_to_js(&serde_json::to_string(&catalog::operation_infos()).unwrap_or_default())
-}
-
-/// The sorted, unique scopes the given operations need.
-#[wasm_bindgen(js_name = requiredScopes, skip_typescript)]
-pub fn required_scopes(ids: JsValue) -> Result<Vec<String>, JsValue> {
-    let bad = || {
-        to_js_error(&Error::config(
-            "requiredScopes takes an array of operation ids",
-        ))
-    };
-    if !js::is_array(&ids) {
-        return Err(bad());
-    }
-    let array = js::members(&ids).map_err(|_| bad())?;
-    let names: Vec<String> = array
-        .iter()
-        .map(|v| v.as_string().ok_or_else(bad))
-        .collect::<Result<_, _>>()?;
-    catalog::required_scopes(names.iter().map(String::as_str))
-        .map(|scopes| scopes.into_iter().map(String::from).collect())
-        .map_err(|m| to_js_error(&Error::config(m)))
-}
-
-/// The kinds and members an `SvcError` takes (`Error::shape`), for error.js.
-#[wasm_bindgen(js_name = __errorShape, skip_typescript)]
-pub fn error_shape() -> JsValue {
-    json_to_js(&crate::error::Error::shape())
-}
-
-/// The row of an operation id; a config SvcError for anything else.
-pub(crate) fn operation_by_id(id: &JsValue) -> Result<&'static Operation, JsValue> {
-    let name = id
-        .as_string()
-        .ok_or_else(|| to_js_error(&Error::config("the operation id must be a string")))?;
-    catalog::find(&name)
-        .ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(&name))))
-}
-
-/// Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`.
-#[wasm_bindgen(js_name = validate, skip_typescript)]
-pub fn validate(operation_id: JsValue, params: JsValue) -> Result<JsValue, JsValue> {
-    let op = operation_by_id(&operation_id)?;
-    let (issues, _) = params::issues(op, &params, usize::MAX);
-    if issues.is_empty() {
-        return Ok(json_to_js(r#"{"ok":true}"#));
-    }
-    let text = serde_json::to_string(&issues).unwrap_or_default();
-    Ok(json_to_js(&format!(r#"{{"ok":false,"issues":{text}}}"#)))
-}
-
-/// `{ id, pathParams, list }` of an operation, for the pages of a list; a config SvcError for an unknown id.
-#[wasm_bindgen(js_name = __operation, skip_typescript)]
-pub fn operation(operation_id: JsValue) -> Result<JsValue, JsValue> {
-    let op = operation_by_id(&operation_id)?;
-    let names: Vec<&str> = op.path_params().collect();
-    let list = matches!(op.response, catalog::Shape::List(_));
-    let info = serde_json::json!({ "id": op.id, "pathParams": names, "list": list });
-    Ok(json_to_js(&info.to_string()))
-}
-
-/// The message of anything thrown, or a word for it when it has none.
-pub(crate) fn message_of(e: &JsValue) -> String {
-    js::get(e, "message")
-        .as_string()
-        .unwrap_or_else(|| "reading them threw".into())
-}
+pub(crate) use svc_validate::{json_to_js, message_of, operation_by_id, params, to_js_error};

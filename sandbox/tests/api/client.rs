@@ -5,7 +5,7 @@ use sandbox::{Config, Server};
 use serde_json::Value;
 use std::io;
 use std::time::Duration;
-use svc_sdk::catalog::Operation;
+use svc_core::catalog::Operation;
 
 pub struct Sandbox {
     pub server: Server,

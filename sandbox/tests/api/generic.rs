@@ -2,8 +2,8 @@
 
 use crate::client::{expect, id, Sandbox};
 use serde_json::json;
-use svc_sdk::catalog::{op, Method, Operation, Shape};
-use svc_sdk::family::Family;
+use svc_core::catalog::{op, Method, Operation, Shape};
+use svc_core::family::Family;
 
 const fn row(id: &'static str, method: Method, path: &'static str, response: Shape) -> Operation {
     let row = op(Family::Books, method, path, "SvcBooks.widgets.ALL").named(id);
@@ -255,7 +255,7 @@ static GET_JOURNAL: [Operation; 1] = [row(
 
 #[test]
 fn a_row_added_next_to_a_handler_sees_the_records_the_handler_keeps() {
-    let extra: &'static [Operation] = match svc_sdk::catalog::find("getJournal") {
+    let extra: &'static [Operation] = match svc_core::catalog::find("getJournal") {
         Some(_) => &[],
         None => &GET_JOURNAL,
     };

@@ -2,7 +2,7 @@
 
 use crate::client::{expect, Sandbox};
 use serde_json::json;
-use svc_sdk::catalog::OPERATIONS;
+use svc_core::catalog::OPERATIONS;
 
 #[test]
 fn every_catalog_row_reaches_its_operation() {

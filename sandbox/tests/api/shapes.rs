@@ -3,8 +3,8 @@
 use crate::client::{expect, id, Sandbox};
 use sandbox::http::ClientResponse;
 use serde_json::{json, Value};
-use svc_sdk::catalog::find;
-use svc_sdk::response::{decode, Decoded};
+use svc_core::catalog::find;
+use svc_core::response::{decode, Decoded};
 
 fn decoded(op: &str, r: &ClientResponse) -> Value {
     match decode(

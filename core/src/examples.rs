@@ -5,7 +5,7 @@ use crate::catalog::{BodyKind, Operation, OPERATIONS};
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 
-const VENDOR_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/vendor");
+const VENDOR_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/vendor");
 
 /// Samples of the rows whose operation the vendor publishes no example of: path values and params.
 const SAMPLES: &[(&str, &[&str], &str)] = &[

@@ -1,17 +1,17 @@
 //! Params from JS values: checked to be an object, an upload's files left out, read as JSON text
-//! and run through the one rule engine (`crate::validate`).
+//! and run through the one rule engine (`svc_core::validate`).
 
-use super::js;
-use crate::catalog::{BodyKind, Operation};
-use crate::issue::{details, Issue, IssueCode};
-use crate::json::{self, Json};
-use crate::validate::{self, Source};
+use crate::js;
+use svc_core::catalog::{BodyKind, Operation};
+use svc_core::issue::{details, Issue, IssueCode};
+use svc_core::json::{self, Json};
+use svc_core::validate::{self, Source};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Why JS params could not be written as JSON text: what `JSON.stringify` threw, explained.
-pub(super) fn unwritable(e: &JsValue) -> Issue {
-    let message = super::message_of(e);
+pub fn unwritable(e: &JsValue) -> Issue {
+    let message = crate::message_of(e);
     let why = if e.is_instance_of::<js_sys::RangeError>() {
         format!(
             "they are nested too deeply (at most {} levels of nesting)",
@@ -36,7 +36,7 @@ fn top(code: IssueCode, message: String, d: serde_json::Map<String, serde_json::
 }
 
 /// The issue of params that could not be read as JSON (a cycle, too deep, a throwing getter).
-pub(super) fn unreadable(message: String) -> Issue {
+pub fn unreadable(message: String) -> Issue {
     top(
         IssueCode::InvalidFormat,
         message,
@@ -94,6 +94,6 @@ pub fn issues(op: &Operation, params: &JsValue, max: usize) -> (Vec<Issue>, Opti
             return (vec![unreadable(message)], None);
         }
     };
-    let found = validate::check(op, &value, crate::clock::now_ms(), Source::Js);
+    let found = validate::check(op, &value, svc_core::clock::now_ms(), Source::Js);
     (found, text)
 }

@@ -269,7 +269,7 @@ pub fn resolve_api_domain(
 
 /// The host of `authority` (`host[:port]`, no user info) when it is a plain name, an IPv4 or a bracketed IPv6 address
 /// and any port is digits.
-pub(crate) fn host_of(authority: &str) -> Option<&str> {
+pub fn host_of(authority: &str) -> Option<&str> {
     let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
         let end = rest.find(']')?;
         let host = &authority[..end + 2];

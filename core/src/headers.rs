@@ -30,7 +30,6 @@ impl Headers {
     }
 
     /// Every value that quotes `secret`, in any of its spellings, with `[redacted]` in its place.
-    #[cfg(feature = "client")]
     pub fn without_secret(mut self, secret: Option<&str>) -> Headers {
         if let Some(secret) = secret.filter(|s| !s.is_empty()) {
             for (_, v) in &mut self.0 {
@@ -82,7 +81,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg(feature = "client")]
     fn a_quoted_secret_is_redacted_in_every_spelling() {
         let h = Headers(vec![
             ("x-echo".into(), "Svc-oauthtoken s3cr3t".into()),

@@ -1,0 +1,27 @@
+//! svc-core: the pure core of svc-sdk (the JSON reader, the catalog, models, rules, request building
+//! and decoding), shared by the client, the validation-only wasm and the sandbox.
+#![recursion_limit = "256"]
+
+pub mod calendar;
+pub mod catalog;
+pub mod clock;
+pub mod decimal;
+pub mod error;
+#[cfg(test)]
+pub mod examples;
+pub mod family;
+pub mod headers;
+pub mod issue;
+pub mod json;
+pub mod lossless;
+pub mod model;
+pub mod placement;
+pub mod plans;
+pub mod redact;
+pub mod request;
+pub mod response;
+pub mod route;
+pub mod sorted;
+pub mod validate;
+
+pub use error::{Error, ErrorKind};

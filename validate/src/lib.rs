@@ -1,0 +1,92 @@
+//! svc-validate: the thin `#[wasm_bindgen]` binding of the pure core's validation (svc-sdk/validate),
+//! which the client's wasm links too: validate, operations, requiredScopes, the SvcError shape.
+#![cfg(target_arch = "wasm32")]
+
+pub mod js;
+pub mod params;
+
+use svc_core::catalog::{self, Operation};
+use svc_core::error::Error;
+use wasm_bindgen::prelude::*;
+
+pub use js::to_js_error;
+
+#[wasm_bindgen(start)]
+fn start() {
+    std::panic::set_hook(Box::new(|_| wasm_bindgen::handler::schedule_reinit()));
+}
+
+pub fn json_to_js(text: &str) -> JsValue {
+    js_sys::JSON::parse(text).unwrap_or(JsValue::NULL)
+}
+
+/// Every operation of the table: `{ id, family, method, path, scope, pathParams }`.
+#[wasm_bindgen(js_name = operations, skip_typescript)]
+pub fn operations() -> JsValue {
+    json_to_js(&serde_json::to_string(&catalog::operation_infos()).unwrap_or_default())
+}
+
+/// The sorted, unique scopes the given operations need.
+#[wasm_bindgen(js_name = requiredScopes, skip_typescript)]
+pub fn required_scopes(ids: JsValue) -> Result<Vec<String>, JsValue> {
+    let bad = || {
+        to_js_error(&Error::config(
+            "requiredScopes takes an array of operation ids",
+        ))
+    };
+    if !js::is_array(&ids) {
+        return Err(bad());
+    }
+    let array = js::members(&ids).map_err(|_| bad())?;
+    let names: Vec<String> = array
+        .iter()
+        .map(|v| v.as_string().ok_or_else(bad))
+        .collect::<Result<_, _>>()?;
+    catalog::required_scopes(names.iter().map(String::as_str))
+        .map(|scopes| scopes.into_iter().map(String::from).collect())
+        .map_err(|m| to_js_error(&Error::config(m)))
+}
+
+/// The kinds and members an `SvcError` takes (`Error::shape`), for error.js.
+#[wasm_bindgen(js_name = __errorShape, skip_typescript)]
+pub fn error_shape() -> JsValue {
+    json_to_js(&Error::shape())
+}
+
+/// The row of an operation id; a config SvcError for anything else.
+pub fn operation_by_id(id: &JsValue) -> Result<&'static Operation, JsValue> {
+    let name = id
+        .as_string()
+        .ok_or_else(|| to_js_error(&Error::config("the operation id must be a string")))?;
+    catalog::find(&name)
+        .ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(&name))))
+}
+
+/// Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`.
+#[wasm_bindgen(js_name = validate, skip_typescript)]
+pub fn validate(operation_id: JsValue, params: JsValue) -> Result<JsValue, JsValue> {
+    let op = operation_by_id(&operation_id)?;
+    let (issues, _) = params::issues(op, &params, usize::MAX);
+    if issues.is_empty() {
+        return Ok(json_to_js(r#"{"ok":true}"#));
+    }
+    let text = serde_json::to_string(&issues).unwrap_or_default();
+    Ok(json_to_js(&format!(r#"{{"ok":false,"issues":{text}}}"#)))
+}
+
+/// `{ id, pathParams, list }` of an operation, for the pages of a list; a config SvcError for an unknown id.
+#[wasm_bindgen(js_name = __operation, skip_typescript)]
+pub fn operation(operation_id: JsValue) -> Result<JsValue, JsValue> {
+    let op = operation_by_id(&operation_id)?;
+    let names: Vec<&str> = op.path_params().collect();
+    let list = matches!(op.response, catalog::Shape::List(_));
+    let info = serde_json::json!({ "id": op.id, "pathParams": names, "list": list });
+    Ok(json_to_js(&info.to_string()))
+}
+
+/// The message of anything thrown, or a word for it when it has none.
+pub fn message_of(e: &JsValue) -> String {
+    js::get(e, "message")
+        .as_string()
+        .unwrap_or_else(|| "reading them threw".into())
+}
