@@ -1,6 +1,7 @@
 // The params that the validation benchmarks check: a createFixedAsset body and a watch update
-// (updateNotificationChannels params), each valid and invalid. The invalid ones break several rules
-// at once, none of them inside a union member, so every implementation reports the same issues.
+// (updateNotificationChannels params), each valid and invalid, and a flat createOrganization body. The
+// invalid ones break several rules at once, none of them inside a union member, so every
+// implementation reports the same issues.
 
 const tags = [{ tag_id: "3640355000000000333", tag_option_id: "3640355000000000335" }];
 const customFields = [{ customfield_id: "3640355000000000401", value: "IT" }];
@@ -88,9 +89,22 @@ export const watchInvalid = {
   ],
 };
 
+/** Seven flat fields: the four required ones (portal_name 5 to 30 letters and digits) and three optional, two of them from value sets. */
+export const organizationValid = {
+  name: "Zillium Inc",
+  currency_code: "USD",
+  time_zone: "PST",
+  portal_name: "zilluminc",
+  fiscal_year_start_month: "january",
+  language_code: "en",
+  industry_size: "small scale",
+};
+
+/** `id` names a case in the results (bench/results/*.json), so it stays fixed when a name's wording changes. */
 export const CASES = [
-  { name: "createFixedAsset, valid", op: "createFixedAsset", body: fixedAssetValid, ok: true },
-  { name: "createFixedAsset, invalid (6 issues)", op: "createFixedAsset", body: fixedAssetInvalid, ok: false },
-  { name: "watch update, valid (10 nested fields)", op: "updateNotificationChannels", body: watchValid, ok: true },
-  { name: "watch update, invalid (6 issues)", op: "updateNotificationChannels", body: watchInvalid, ok: false },
+  { id: "fixedAssetValid", name: "createFixedAsset, valid", op: "createFixedAsset", body: fixedAssetValid, ok: true },
+  { id: "fixedAssetInvalid", name: "createFixedAsset, invalid (6 issues)", op: "createFixedAsset", body: fixedAssetInvalid, ok: false },
+  { id: "watchValid", name: "watch update, valid (10 nested fields)", op: "updateNotificationChannels", body: watchValid, ok: true },
+  { id: "watchInvalid", name: "watch update, invalid (6 issues)", op: "updateNotificationChannels", body: watchInvalid, ok: false },
+  { id: "organizationValid", name: "createOrganization, valid (7 flat fields)", op: "createOrganization", body: organizationValid, ok: true },
 ];

@@ -1,10 +1,8 @@
 // Shared pieces of the benchmarks: what to build, the installed package, the sandbox, statistics.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { log, output, root, run } from "../scripts/lib.mjs";
 import { startSandbox as startTestSandbox } from "../tests/support/sandbox.mjs";
 
@@ -19,7 +17,7 @@ export const sandboxBin = path.join(root, "target/release/sandbox");
 
 /** Builds pkg/ with scripts/build.mjs when it is missing. */
 export function ensurePackage() {
-  if (existsSync(path.join(pkgDir, "svc_sdk_bg.wasm")) && existsSync(path.join(pkgDir, "node.js"))) return false;
+  if (existsSync(path.join(pkgDir, "node.js")) && existsSync(path.join(pkgDir, "validate/node.js"))) return false;
   log("bench: pkg/ is missing, building it (scripts/build.mjs)");
   run(process.execPath, [path.join(root, "scripts/build.mjs")]);
   return true;
@@ -35,6 +33,11 @@ export function ensureSandbox() {
 
 const same = (a, b) => existsSync(a) && existsSync(b) && readFileSync(a).equals(readFileSync(b));
 
+/** Every file under `dir`, as paths relative to it. */
+export function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true }).filter((f) => statSync(path.join(dir, f)).isFile());
+}
+
 /**
  * Packs pkg/ with `npm pack` and installs the tarball into target/bench/consumer, as
  * scripts/consumer.mjs does for the tests, but in a place of its own: consumer.mjs starts by
@@ -43,7 +46,7 @@ const same = (a, b) => existsSync(a) && existsSync(b) && readFileSync(a).equals(
  */
 export function ensureConsumer() {
   const installed = path.join(consumer, "node_modules/svc-sdk/pkg");
-  const current = ["svc_sdk_bg.wasm", "svc_sdk.js", "api.js", "node.js", "validate/svc_sdk_bg.wasm", "validate/svc_sdk.js"].every((f) => same(path.join(pkgDir, f), path.join(installed, f)));
+  const current = existsSync(installed) && filesUnder(installed).length === filesUnder(pkgDir).length && filesUnder(pkgDir).every((f) => same(path.join(pkgDir, f), path.join(installed, f)));
   if (current && existsSync(path.join(consumer, "node_modules/redis"))) return false;
   log("bench: packing pkg/ and installing it into target/bench/consumer");
   rmSync(consumer, { recursive: true, force: true });
@@ -64,9 +67,11 @@ function devRedis() {
   return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).devDependencies.redis;
 }
 
-/** The installed package's Node entry, resolved from the consumer project like `import "svc-sdk"`. */
+/** The installed package's Node entry, resolved from the consumer project like `import "svc-sdk"` (the ESM entry, not `require`'s). */
 export function sdkEntry() {
-  return pathToFileURL(createRequire(path.join(consumer, "package.json")).resolve("svc-sdk")).href;
+  const url = output(process.execPath, ["--input-type=module", "-e", 'console.log(import.meta.resolve("svc-sdk"))'], { cwd: consumer });
+  if (!url?.startsWith("file:")) throw new Error(`svc-sdk does not resolve from ${consumer}`);
+  return url;
 }
 
 /** Starts the release sandbox on a free loopback port; it exits when this process does (stdin pipe). */

@@ -2,11 +2,11 @@
 // its function names (wasm-opt -Oz -g), so that the profile names the Rust functions:
 // `node --cpu-prof bench/profile-worker.mjs <named dir> <workload> <arg> <ms>`: the workload is decode
 // (arg: the list file), call (arg: the sandbox URL), raw-call (the same request with a bare fetch),
-// validate-fixed-asset or validate-watch.
+// validate-fixed-asset, validate-watch or validate-organization.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { fixedAssetValid, watchValid } from "./bodies.mjs";
+import { fixedAssetValid, organizationValid, watchValid } from "./bodies.mjs";
 
 const [dir, workload, arg, msArg = "2500"] = process.argv.slice(2);
 const glue = await import(pathToFileURL(path.join(dir, "node.js")).href);
@@ -37,7 +37,10 @@ if (workload === "decode") {
     n++;
   }
 } else {
-  const [op, body] = workload === "validate-watch" ? ["updateNotificationChannels", watchValid] : ["createFixedAsset", fixedAssetValid];
+  const [op, body] = {
+    "validate-watch": ["updateNotificationChannels", watchValid],
+    "validate-organization": ["createOrganization", organizationValid],
+  }[workload] ?? ["createFixedAsset", fixedAssetValid];
   while (performance.now() - start < ms) {
     for (let i = 0; i < 100; i++) glue.validate(op, body);
     n += 100;

@@ -9,29 +9,29 @@ import { root } from "./lib.mjs";
 
 const STAGES = {
   decode: [
-    [/svc_sdk::lossless/, "scan and id rewrite in wasm (svc_sdk::lossless)"],
-    [/svc_sdk::response/, "envelope decode in wasm (svc_sdk::response)"],
+    [/svc_\w+::lossless/, "scan and id rewrite in wasm (svc_sdk::lossless)"],
+    [/svc_\w+::response/, "envelope decode in wasm (svc_sdk::response)"],
     [/__wbg_parse_/, "JSON.parse of the rewritten text (and its UTF-8 copy out of wasm)"],
     [/__wbg_prototypesetcall|getArrayU8FromWasm0|bytes_of/, "copy of the body into wasm memory"],
     [/^makePage|__wbg_makePage/, "page object (makePage)"],
     [/^attempt |undici|readablestream|abort_controller|webstreams|js_transferable|^fetch /, "the fetch attempt (Response, arrayBuffer, AbortController, timer)"],
     [/^toWire|^walk |__wbg_toWire|passStringToWasm|encodeUtf8/, "params into wasm (toWire, UTF-8 copy)"],
-    [/svc_sdk::validate|svc_sdk::request/, "validation and request building"],
+    [/svc_\w+::validate|svc_\w+::request/, "validation and request building"],
   ],
   call: [
-    [/svc_sdk::lossless|svc_sdk::response/, "response decode in wasm (lossless scan, envelope)"],
+    [/svc_\w+::lossless|svc_\w+::response/, "response decode in wasm (lossless scan, envelope)"],
     [/__wbg_parse_|^parse$/, "JSON.parse of the decoded text"],
     [/makeTransferable|createAbortSignal|AbortController|AbortSignal|JSTransferable/, "the attempt's AbortController (Node 20)"],
     [/^toWire|^plain |^mark |encode/, "params into wasm (toWire, UTF-8 bytes)"],
-    [/svc_sdk::request|svc_sdk::placement|svc_sdk::catalog|svc_sdk::validate|svc_sdk::json|svc_sdk::wasm::client|svc_sdk::wasm::params|svc_sdk::wasm::upload/, "arguments, validation and request building (wasm)"],
-    [/svc_sdk::send|svc_sdk::wasm::platform|future_to_promise|wasm_bindgen_futures|js_sys::futures|^readAll |^onAbort /, "the send loop (Rust on wasm-bindgen-futures) and its platform"],
+    [/svc_\w+::request|svc_\w+::placement|svc_\w+::catalog|svc_\w+::validate|svc_\w+::json|svc_\w+::wasm::client|svc_\w+::wasm::params|svc_\w+::wasm::upload/, "arguments, validation and request building (wasm)"],
+    [/svc_\w+::send|svc_\w+::wasm::platform|future_to_promise|wasm_bindgen_futures|js_sys::futures|^readAll |^onAbort /, "the send loop (Rust on wasm-bindgen-futures) and its platform"],
     [/undici|^fetch |node:net|net\.js|stream|_http|tcp|(native )?(writev|read)|^onStreamRead|Socket/i, "fetch itself (undici, sockets)"],
   ],
   validate: [
     [/^plain |^toWire |^mark |encode/, "params into JSON text and UTF-8 (params.js toWire)"],
-    [/svc_sdk::json|serde_json|serde_core/, "reading the JSON text into the borrowed tree (src/json.rs)"],
-    [/svc_sdk::validate|svc_sdk::request|svc_sdk::placement/, "the rules (src/validate, src/placement.rs)"],
-    [/^validate |svc_sdk::wasm|__wbg_parse_|dlmalloc|alloc/, "the entry: operation lookup, allocation, result object"],
+    [/svc_\w+::json|serde_json|serde_core/, "reading the JSON text into the borrowed tree (src/json.rs)"],
+    [/svc_\w+::validate|svc_\w+::request|svc_\w+::placement/, "the rules (src/validate, src/placement.rs)"],
+    [/^validate |svc_\w+::wasm|__wbg_parse_|dlmalloc|alloc/, "the entry: operation lookup, allocation, result object"],
   ],
 };
 

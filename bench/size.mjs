@@ -1,92 +1,141 @@
 // Package size: raw and gzip -9 of what a runtime loads, the largest items of the wasm (twiggy), and
 // what each crate costs. Names come from a copy of the package built from the same release wasm with
 // `wasm-opt -Oz -g` (names kept, same code), since the shipped wasm has its name section stripped.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { spawnSync } from "node:child_process";
-import { log, pkgDir, root, run, work } from "./lib.mjs";
+import { filesUnder, log, pkgDir, root, run, work } from "./lib.mjs";
 import { output } from "../scripts/lib.mjs";
-import { minifyText } from "../scripts/minify.mjs";
 
-const releaseWasm = path.join(root, "target/wasm32-unknown-unknown/release/svc_sdk.wasm");
+const wasmTarget = path.join(root, "target/wasm32-unknown-unknown");
 const wasmOpt = path.join(root, "node_modules/.bin/wasm-opt");
 /** The features scripts/build.mjs enables for wasm-opt. */
 const FEATURES = ["--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue"];
 export const named = path.join(work, "named");
 
 const gz = (buf) => gzipSync(buf, { level: 9 }).length;
+const slash = (f) => f.split(path.sep).join("/");
 
-function files(dir, rel = "") {
-  const out = [];
-  for (const name of readdirSync(path.join(dir, rel))) {
-    const r = path.join(rel, name);
-    if (statSync(path.join(dir, r)).isDirectory()) out.push(...files(dir, r));
-    else out.push(r);
-  }
-  return out;
+/** Relative module specifiers of static imports and re-exports (`import … from "./x"`, `import "./x"`, `export … from "./x"`, minified or not). */
+const IMPORT = /(?:\bfrom|\bimport)\s*["'](\.{1,2}\/[^"']+)["']/g;
+/** Relative paths of wasm files named in the code (`new URL("./x.wasm", import.meta.url)` and the like). */
+const WASM = /["'](\.{0,2}\/?[^"'\s]+\.wasm)["']/g;
+
+/**
+ * What the Node entry loads: pkg/node.js and, followed from it, every module it imports statically
+ * and every wasm file its code names, as paths relative to pkg/. Works for wasm-bindgen's layout
+ * (glue, snippets, api.js) and for one bundled module per entry alike.
+ */
+export function loadedFiles(entry = "node.js", dir = pkgDir) {
+  const seen = new Set();
+  const visit = (rel) => {
+    const file = path.join(dir, rel);
+    if (seen.has(rel) || !existsSync(file)) return;
+    seen.add(rel);
+    if (!rel.endsWith(".js") && !rel.endsWith(".mjs")) return;
+    const text = readFileSync(file, "utf8");
+    const here = path.dirname(rel);
+    for (const m of text.matchAll(IMPORT)) visit(slash(path.normalize(path.join(here, m[1]))));
+    for (const m of text.matchAll(WASM)) visit(slash(path.normalize(path.join(here, m[1]))));
+  };
+  visit(entry);
+  return [...seen];
 }
 
-/** Raw and gzip sizes of every file of svc-sdk in pkg/ that a runtime loads (not the .d.ts; pkg/validate/ is bench/validate-page.mjs's). */
+/** Raw and gzip sizes of every file in pkg/ that a runtime loads (not the .d.ts; pkg/validate/ is bench/validate-page.mjs's), and the sum of what the Node entry loads. */
 export function packageSizes() {
-  const rows = files(pkgDir)
-    .filter((f) => (f.endsWith(".js") || f.endsWith(".wasm")) && !f.startsWith(`validate${path.sep}`))
+  const loaded = new Set(loadedFiles());
+  const rows = filesUnder(pkgDir)
+    .map(slash)
+    .filter((f) => (f.endsWith(".js") || f.endsWith(".wasm")) && !f.startsWith("validate/"))
     .map((f) => {
       const buf = readFileSync(path.join(pkgDir, f));
-      return { file: f.split(path.sep).join("/"), raw: buf.length, gzip: gz(buf) };
+      return { file: f, raw: buf.length, gzip: gz(buf), loaded: loaded.has(f) };
     })
     .sort((a, b) => b.raw - a.raw);
-  const entries = new Set(["deno.js", "node.js", "web.js", "workerd.js"]);
-  // What Node loads: the wasm, the glue, the snippet, api.js and its one entry.
-  const loaded = rows.filter((r) => !entries.has(r.file) || r.file === "node.js");
-  const sum = (k, rs) => rs.reduce((s, r) => s + r[k], 0);
-  const wasm = rows.find((r) => r.file === "svc_sdk_bg.wasm");
-  const glue = loaded.filter((r) => r !== wasm);
-  return {
-    rows,
-    wasm,
-    glue: { raw: sum("raw", glue), gzip: sum("gzip", glue), files: glue.map((r) => r.file) },
-    total: { raw: sum("raw", loaded), gzip: sum("gzip", loaded) },
-  };
+  const sum = (rs) => ({ raw: rs.reduce((s, r) => s + r.raw, 0), gzip: rs.reduce((s, r) => s + r.gzip, 0), files: rs.map((r) => r.file) });
+  const inNode = rows.filter((r) => r.loaded);
+  return { rows, wasm: sum(inNode.filter((r) => r.file.endsWith(".wasm"))), glue: sum(inNode.filter((r) => !r.file.endsWith(".wasm"))), total: sum(inNode) };
+}
+
+/** Export names and import names of a wasm module, to tell whether two builds bind to the same JS. */
+function signature(buf) {
+  const m = new WebAssembly.Module(buf);
+  return { exports: WebAssembly.Module.exports(m).map((e) => e.name).sort().join(","), imports: new Set(WebAssembly.Module.imports(m).map((i) => i.name)) };
+}
+
+/** The wasm files cargo built for wasm32 (every profile but debug), newest first. */
+function builtWasms() {
+  if (!existsSync(wasmTarget)) return [];
+  return readdirSync(wasmTarget)
+    .filter((profile) => profile !== "debug")
+    .flatMap((profile) => {
+      const dir = path.join(wasmTarget, profile);
+      return statSync(dir).isDirectory() ? readdirSync(dir).filter((f) => f.endsWith(".wasm")).map((f) => path.join(dir, f)) : [];
+    })
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
 }
 
 /**
- * A copy of the package whose wasm keeps its names: wasm-bindgen on the release wasm, then wasm-opt
- * -Oz -g. The glue wasm-bindgen writes is compared with pkg/'s to be sure that both come from one
- * build; when they differ (pkg/ is older than the release wasm), pkg/ is rebuilt first.
+ * The wasm that `entry` of pkg/ loads, built again with its names into `out`: the cargo output whose
+ * wasm-bindgen output has the shipped wasm's exports and imports (so pkg/'s JS binds to it), through
+ * `wasm-opt -Oz -g` (names kept, same code). `{ missing }` with the reason when no cargo output matches.
+ */
+function namedWasm(entry, out) {
+  const shippedFile = loadedFiles(entry).filter((f) => f.endsWith(".wasm")).sort((a, b) => statSync(path.join(pkgDir, b)).size - statSync(path.join(pkgDir, a)).size)[0];
+  if (!shippedFile) return { missing: `pkg/${entry} loads no wasm file that the bench could find` };
+  const shipped = signature(readFileSync(path.join(pkgDir, shippedFile)));
+  const scratch = path.join(work, "named-bindgen");
+  try {
+    for (const input of builtWasms()) {
+      for (const flags of [["--experimental-reset-state-function"], []]) {
+        rmSync(scratch, { recursive: true, force: true });
+        const r = spawnSync("wasm-bindgen", ["--target", "web", ...flags, "--out-dir", scratch, input], { encoding: "utf8" });
+        if (r.status !== 0) continue;
+        const bound = path.join(scratch, readdirSync(scratch).find((f) => f.endsWith(".wasm")));
+        const sig = signature(readFileSync(bound));
+        if (sig.exports !== shipped.exports || ![...shipped.imports].every((i) => sig.imports.has(i))) continue;
+        run(wasmOpt, ["-Oz", "-g", ...FEATURES, "--strip-producers", bound, "-o", out]);
+        return { input: path.relative(root, input), wasmFile: shippedFile, bindgenBytes: statSync(bound).size, namedBytes: statSync(out).size, namedWasm: out };
+      }
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return { missing: `no wasm under target/wasm32-unknown-unknown binds like pkg/${shippedFile}` };
+}
+
+/**
+ * A copy of the package whose wasm keeps its names, for twiggy and the profiles: pkg/ copied whole
+ * into target/bench/named with the wasm of the Node entry replaced by namedWasm's. When no cargo
+ * output matches, pkg/ is rebuilt once (it may be older than the cargo output); `{ missing }` when
+ * still none does (then no names: no twiggy, no profiles).
  */
 export function namedVariant() {
-  const bindgen = () => {
-    rmSync(named, { recursive: true, force: true });
-    mkdirSync(named, { recursive: true });
-    run("wasm-bindgen", ["--target", "web", "--out-dir", named, releaseWasm]);
-  };
-  if (!existsSync(releaseWasm)) run(process.execPath, [path.join(root, "scripts/build.mjs")]);
-  bindgen();
-  const sameGlue = () => minifyText(readFileSync(path.join(named, "svc_sdk.js"), "utf8")) === readFileSync(path.join(pkgDir, "svc_sdk.js"), "utf8");
+  const out = path.join(work, "named.wasm");
   let rebuilt = false;
-  if (!sameGlue()) {
-    log("bench: pkg/ was not built from the current release wasm; rebuilding it (scripts/build.mjs)");
+  let n = namedWasm("node.js", out);
+  if (n.missing && n.missing.startsWith("no wasm")) {
+    log("bench: no cargo output binds like pkg/'s wasm; rebuilding pkg/ (scripts/build.mjs)");
     run(process.execPath, [path.join(root, "scripts/build.mjs")]);
-    bindgen();
     rebuilt = true;
+    n = namedWasm("node.js", out);
   }
-  const glueMatches = sameGlue();
-  const before = statSync(path.join(named, "svc_sdk_bg.wasm")).size;
-  const namedWasm = path.join(named, "named.wasm");
-  run(wasmOpt, ["-Oz", "-g", ...FEATURES, "--strip-producers", path.join(named, "svc_sdk_bg.wasm"), "-o", namedWasm]);
-  // The JS files of pkg/ beside it, so that named/node.js is the whole package with a named wasm;
-  // the modules of src/wasm/js/ unminified, so that profiles name their functions.
-  for (const f of files(pkgDir)) {
-    if (!f.endsWith(".js")) continue;
-    mkdirSync(path.dirname(path.join(named, f)), { recursive: true });
+  if (n.missing) return { ...n, rebuilt };
+  rmSync(named, { recursive: true, force: true });
+  cpSync(pkgDir, named, { recursive: true });
+  copyFileSync(out, path.join(named, n.wasmFile));
+  // The modules of src/wasm/js/ unminified where pkg/ has them as snippets, so that profiles name their functions.
+  for (const f of filesUnder(named).map(slash)) {
     const own = path.join(root, "src/wasm/js", path.basename(f));
-    const source = f.startsWith("snippets") && existsSync(own) ? own : path.join(pkgDir, f);
-    copyFileSync(source, path.join(named, f));
+    if (f.startsWith("snippets/") && f.endsWith(".js") && existsSync(own)) copyFileSync(own, path.join(named, f));
   }
-  copyFileSync(namedWasm, path.join(named, "svc_sdk_bg.wasm"));
-  return { bindgenBytes: before, namedBytes: statSync(namedWasm).size, rebuilt, sameGlue: glueMatches };
+  return { ...n, rebuilt };
 }
+
+/** The wasm of svc-sdk/validate (what pkg/validate/node.js loads) with its names, for its twiggy breakdown. */
+export const namedValidateWasm = () => namedWasm("validate/node.js", path.join(work, "named-validate.wasm"));
 
 function twiggy(args) {
   const r = spawnSync("twiggy", args, { encoding: "utf8", maxBuffer: 256 << 20 });
@@ -126,9 +175,8 @@ function crateOf(item) {
 }
 
 /** Top items and per-crate sums of the named wasm, the name sections left out (the shipped wasm has none). */
-export function wasmBreakdown(top = 15) {
+export function wasmBreakdown(namedWasm, top = 15) {
   ensureTwiggy();
-  const namedWasm = path.join(named, "named.wasm");
   const items = JSON.parse(twiggy(["top", "-f", "json", namedWasm]));
   const code = items.filter((i) => !NAME_SECTIONS.test(i.name) && !/^Σ/.test(i.name));
   const names = items.filter((i) => NAME_SECTIONS.test(i.name)).reduce((s, i) => s + i.shallow_size, 0);
@@ -227,7 +275,7 @@ function dataSegments(file) {
   return out;
 }
 
-/** Sizes of zod and valibot with the two benchmark schemas, bundled and minified (esbuild), for scale. */
+/** Sizes of zod and valibot with the benchmark's schemas, bundled and minified (esbuild), for scale. */
 export function alternativesSizes() {
   const esbuild = path.join(root, "node_modules/.bin/esbuild");
   if (!existsSync(esbuild)) return null;

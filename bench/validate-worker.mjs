@@ -1,6 +1,7 @@
 // One run of the validation benchmark for one implementation, in a process of its own:
 // `node bench/validate-worker.mjs <svc-sdk|zod|valibot> <sdk entry URL> <ms per case>`.
-// Prints one JSON line: ops/s per case, and the issue count each case gave.
+// Prints one JSON line: ops/s per case, and the issue count each case gave. The svc-sdk run also
+// times `JSON.stringify` of each body the same way, right after it (the floor of a valid body).
 import { CASES } from "./bodies.mjs";
 
 const [lib, entry, perCase = "600"] = process.argv.slice(2);
@@ -19,13 +20,13 @@ if (lib === "svc-sdk") {
 
 let sink = 0;
 /** Calls per second over about `ms` milliseconds, in batches so that the clock is read rarely. */
-function measure(c, ms) {
+function measure(c, ms, f = { call, count }) {
   let n = 0;
   let batch = 64;
   const start = performance.now();
   let elapsed = 0;
   while (elapsed < ms) {
-    for (let i = 0; i < batch; i++) sink += count(call(c));
+    for (let i = 0; i < batch; i++) sink += f.count(f.call(c));
     n += batch;
     elapsed = performance.now() - start;
     if (elapsed < ms / 20) batch *= 2;
@@ -33,11 +34,17 @@ function measure(c, ms) {
   return (n / elapsed) * 1000;
 }
 
+const stringify = { call: (c) => JSON.stringify(c.body), count: (r) => (r.length > 0 ? 0 : 1) };
+
 const out = { lib, cases: {} };
 for (const c of CASES) {
   const issues = count(call(c));
   measure(c, budget / 3); // warm-up: the JIT settles
   out.cases[c.name] = { opsPerSec: measure(c, budget), issues };
+  if (lib === "svc-sdk") {
+    measure(c, budget / 3, stringify);
+    out.cases[c.name].stringifyOpsPerSec = measure(c, budget, stringify);
+  }
 }
 out.sink = sink;
 console.log(JSON.stringify(out));

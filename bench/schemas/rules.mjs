@@ -6,6 +6,8 @@ export const DEPRECIATION_METHODS = ["declining_method", "straight_line", "200_d
 export const DEPRECIATION_FREQUENCIES = ["yearly", "monthly"];
 export const COMPUTATION_TYPES = ["prorata_basis", "no_prorata"];
 export const EVENT_OPERATIONS = ["create", "delete", "edit", "all"];
+export const FISCAL_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+export const INDUSTRY_SIZES = ["small scale", "medium scale", "large scale"];
 export const MAX_FIELDS = 10;
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -14,6 +16,12 @@ export const notBlank = (s) => s.trim() !== "";
 
 /** Present, not null, not a blank string (books.rs `given`). */
 export const given = (v) => v !== undefined && v !== null && !(typeof v === "string" && v.trim() === "");
+
+/** 5 to 30 characters (Unicode scalar values, as Rust's `chars().count()`), ASCII letters and digits only (format.rs `Alnum`). */
+export const isPortalName = (s) => [...s].length >= 5 && [...s].length <= 30 && /^[A-Za-z0-9]+$/.test(s);
+
+/** One of `allowed`, or a blank string for "not set" (mod.rs `OneOfUnlessBlank`). */
+export const oneOfUnlessBlank = (allowed) => (s) => s.trim() === "" || allowed.includes(s);
 
 const allDigits = (s) => s.length > 0 && /^[0-9]+$/.test(s);
 

@@ -1,12 +1,12 @@
-// The rules of createFixedAsset (src/validate/books.rs) and updateNotificationChannels
+// The rules of createFixedAsset and createOrganization (src/validate/books.rs) and updateNotificationChannels
 // (src/validate/crm.rs) in valibot 1.x, for the validation benchmark. Unknown keys are kept
 // (looseObject), absent and null optionals pass (nullish), a blank required string is missing, every
 // issue is reported in one pass (the cross-field checks are rawCheck actions, which valibot runs
 // even when a field already failed).
 import * as v from "valibot";
 import {
-  COMPUTATION_TYPES, DEPRECIATION_FREQUENCIES, DEPRECIATION_METHODS, MAX_FIELDS,
-  countFields, eventIssue, expiryInRange, given, isDate, isHttpUrl, notBlank, parseTimestamp,
+  COMPUTATION_TYPES, DEPRECIATION_FREQUENCIES, DEPRECIATION_METHODS, FISCAL_MONTHS, INDUSTRY_SIZES, MAX_FIELDS,
+  countFields, eventIssue, expiryInRange, given, isDate, isHttpUrl, notBlank, isPortalName, oneOfUnlessBlank, parseTimestamp,
 } from "./rules.mjs";
 
 const isObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
@@ -126,6 +126,26 @@ const channel = v.looseObject({
 
 export const updateNotificationChannels = v.looseObject({
   watch: v.pipe(v.array(channel), v.minLength(1, "watch needs at least one member")),
+});
+
+// ---- createOrganization ----
+
+const address = v.looseObject({ street_address1: optStr, street_address2: optStr, city: optStr, state: optStr, country: optStr, zip: optStr });
+
+export const createOrganization = v.looseObject({
+  name: reqStr("name"),
+  currency_code: reqStr("currency_code"),
+  time_zone: reqStr("time_zone"),
+  portal_name: v.pipe(reqStr("portal_name"), v.check(isPortalName, "portal_name must be 5 to 30 letters and digits")),
+  fiscal_year_start_month: v.nullish(v.picklist(FISCAL_MONTHS)),
+  date_format: optStr,
+  field_separator: optStr,
+  language_code: optStr,
+  industry_type: optStr,
+  industry_size: v.nullish(v.pipe(v.string(), v.check(oneOfUnlessBlank(INDUSTRY_SIZES), `industry_size must be one of ${INDUSTRY_SIZES.join(", ")}`))),
+  org_address: optStr,
+  remit_to_address: optStr,
+  address: v.nullish(address),
 });
 
 /** The call that is benchmarked. */

@@ -1,11 +1,11 @@
-// The rules of createFixedAsset (src/validate/books.rs) and updateNotificationChannels
+// The rules of createFixedAsset and createOrganization (src/validate/books.rs) and updateNotificationChannels
 // (src/validate/crm.rs) in zod 4, for the validation benchmark. Unknown keys are kept (looseObject),
 // absent and null optionals pass (nullish), a blank required string is missing, every issue is
 // reported in one pass (the cross-field checks run with `when`, even when a field already failed).
 import * as z from "zod";
 import {
-  COMPUTATION_TYPES, DEPRECIATION_FREQUENCIES, DEPRECIATION_METHODS, MAX_FIELDS,
-  countFields, eventIssue, expiryInRange, given, isDate, isHttpUrl, notBlank, parseTimestamp,
+  COMPUTATION_TYPES, DEPRECIATION_FREQUENCIES, DEPRECIATION_METHODS, FISCAL_MONTHS, INDUSTRY_SIZES, MAX_FIELDS,
+  countFields, eventIssue, expiryInRange, given, isDate, isHttpUrl, notBlank, isPortalName, oneOfUnlessBlank, parseTimestamp,
 } from "./rules.mjs";
 
 const always = { when: () => true };
@@ -110,6 +110,26 @@ const channel = z.looseObject({
 
 export const updateNotificationChannels = z.looseObject({
   watch: z.array(channel).min(1, { message: "watch needs at least one member" }),
+});
+
+// ---- createOrganization ----
+
+const address = z.looseObject({ street_address1: optStr, street_address2: optStr, city: optStr, state: optStr, country: optStr, zip: optStr });
+
+export const createOrganization = z.looseObject({
+  name: reqStr("name"),
+  currency_code: reqStr("currency_code"),
+  time_zone: reqStr("time_zone"),
+  portal_name: reqStr("portal_name").refine(isPortalName, { message: "portal_name must be 5 to 30 letters and digits" }),
+  fiscal_year_start_month: z.enum(FISCAL_MONTHS).nullish(),
+  date_format: optStr,
+  field_separator: optStr,
+  language_code: optStr,
+  industry_type: optStr,
+  industry_size: z.string().refine(oneOfUnlessBlank(INDUSTRY_SIZES), { message: `industry_size must be one of ${INDUSTRY_SIZES.join(", ")}` }).nullish(),
+  org_address: optStr,
+  remit_to_address: optStr,
+  address: address.nullish(),
 });
 
 /** The call that is benchmarked. */
