@@ -702,6 +702,26 @@ pub struct OperationInfo {
     pub source: Source,
 }
 
+impl crate::json::ToJson for OperationInfo {
+    fn write_json(&self, out: &mut String) {
+        let mut m = crate::json::write::Members::new(out);
+        m.str("id", self.id);
+        m.str("family", self.family);
+        m.str("method", self.method.as_str());
+        m.str("path", self.path);
+        m.str("scope", self.scope);
+        m.value("pathParams", &self.path_params);
+        m.str(
+            "source",
+            match self.source {
+                Source::Spec => "spec",
+                Source::Vendor => "vendor",
+            },
+        );
+        m.end();
+    }
+}
+
 pub fn operation_infos() -> Vec<OperationInfo> {
     OPERATIONS
         .iter()
