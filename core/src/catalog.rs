@@ -747,6 +747,13 @@ mod tests {
     use std::collections::HashSet;
 
     #[test]
+    fn the_core_writes_the_operations_as_serde_json_writes_them() {
+        use crate::json::ToJson;
+        let infos = operation_infos();
+        assert_eq!(infos.to_json_text(), serde_json::to_string(&infos).unwrap());
+    }
+
+    #[test]
     fn no_operation_or_route_is_declared_twice() {
         let ids: HashSet<_> = OPERATIONS.iter().map(|o| o.id).collect();
         assert_eq!(ids.len(), OPERATIONS.len());

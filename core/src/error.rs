@@ -260,6 +260,33 @@ mod tests {
     }
 
     #[test]
+    fn the_core_writes_an_error_as_serde_json_writes_it() {
+        use crate::issue::{details, IssueCode, PathSeg};
+        let issue = |path: Vec<PathSeg>, d| Issue {
+            path,
+            code: IssueCode::OutOfRange,
+            message: "a \"quoted\" \\ \u{1} \n é".into(),
+            details: d,
+        };
+        let mut e = Error::validation(vec![
+            issue(
+                vec![PathSeg::Key("lines".into()), PathSeg::Index(3)],
+                details([("minimum", (-5i64).into()), ("maximum", u32::MAX.into())]),
+            ),
+            issue(vec![], details([("allowed", ["a", "b\tc"].into_iter().collect())])),
+            issue(vec![], Default::default()),
+        ]);
+        e.status = Some(400);
+        e.code = Some(-1);
+        e.retry_after_ms = Some(u64::MAX);
+        e.operation_id = Some("createTask".into());
+        e.headers = Some(Box::new(Headers(vec![("x-a".into(), "\u{7f}\"".into())])));
+        assert_eq!(e.to_json(), serde_json::to_string(&e).unwrap());
+        let plain = Error::config("no");
+        assert_eq!(plain.to_json(), serde_json::to_string(&plain).unwrap());
+    }
+
+    #[test]
     fn an_echoed_secret_is_redacted() {
         let e = Error::new(ErrorKind::Api, "token s3cr3t is not valid for s3cr3t-org");
         assert_eq!(
