@@ -273,7 +273,10 @@ mod tests {
                 vec![PathSeg::Key("lines".into()), PathSeg::Index(3)],
                 details([("minimum", (-5i64).into()), ("maximum", u32::MAX.into())]),
             ),
-            issue(vec![], details([("allowed", ["a", "b\tc"].into_iter().collect())])),
+            issue(
+                vec![],
+                details([("allowed", ["a", "b\tc"].into_iter().collect())]),
+            ),
             issue(vec![], Default::default()),
         ]);
         e.status = Some(400);

@@ -462,7 +462,7 @@ impl<'a> Reader<'a> {
                 }
                 return match self.peek_or_null() {
                     b'e' | b'E' => self.exponent(positive, significand, before + after),
-                    _ => self.from_parts(positive, significand, before + after),
+                    _ => self.float_of_parts(positive, significand, before + after),
                 };
             }
             self.i += 1;
@@ -477,7 +477,7 @@ impl<'a> Reader<'a> {
         }
         match self.peek_or_null() {
             b'e' | b'E' => self.exponent(positive, significand, before + after),
-            _ => self.from_parts(positive, significand, before + after),
+            _ => self.float_of_parts(positive, significand, before + after),
         }
     }
 
@@ -518,7 +518,7 @@ impl<'a> Reader<'a> {
         } else {
             starting.saturating_sub(exp)
         };
-        self.from_parts(positive, significand, exp)
+        self.float_of_parts(positive, significand, exp)
     }
 
     fn long_integer(&mut self, positive: bool, significand: u64) -> Result<f64> {
@@ -531,12 +531,12 @@ impl<'a> Reader<'a> {
                 }
                 b'.' => return self.decimal(positive, significand, exponent),
                 b'e' | b'E' => return self.exponent(positive, significand, exponent),
-                _ => return self.from_parts(positive, significand, exponent),
+                _ => return self.float_of_parts(positive, significand, exponent),
             }
         }
     }
 
-    fn from_parts(&self, positive: bool, significand: u64, mut exponent: i32) -> Result<f64> {
+    fn float_of_parts(&self, positive: bool, significand: u64, mut exponent: i32) -> Result<f64> {
         let mut f = significand as f64;
         loop {
             match POW10.get(exponent.unsigned_abs() as usize) {
