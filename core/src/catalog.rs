@@ -702,6 +702,26 @@ pub struct OperationInfo {
     pub source: Source,
 }
 
+impl crate::json::ToJson for OperationInfo {
+    fn write_json(&self, out: &mut String) {
+        let mut m = crate::json::write::Members::new(out);
+        m.str("id", self.id);
+        m.str("family", self.family);
+        m.str("method", self.method.as_str());
+        m.str("path", self.path);
+        m.str("scope", self.scope);
+        m.value("pathParams", &self.path_params);
+        m.str(
+            "source",
+            match self.source {
+                Source::Spec => "spec",
+                Source::Vendor => "vendor",
+            },
+        );
+        m.end();
+    }
+}
+
 pub fn operation_infos() -> Vec<OperationInfo> {
     OPERATIONS
         .iter()
@@ -725,6 +745,13 @@ mod rows;
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn the_core_writes_the_operations_as_serde_json_writes_them() {
+        use crate::json::ToJson;
+        let infos = operation_infos();
+        assert_eq!(infos.to_json_text(), serde_json::to_string(&infos).unwrap());
+    }
 
     #[test]
     fn no_operation_or_route_is_declared_twice() {

@@ -32,10 +32,9 @@ pub fn parse(s: &str) -> Option<f64> {
         json.push('e');
         json.push_str(e);
     }
-    match serde_json::from_str(&json) {
-        Ok(serde_json::Value::Number(n)) => n.as_f64().filter(|f| f.is_finite()),
-        _ => None,
-    }
+    crate::json::number(&json)
+        .map(crate::json::Num::as_f64)
+        .filter(|f| f.is_finite())
 }
 
 /// A non-empty run of ASCII digits as a number (`None` past `u32::MAX`).

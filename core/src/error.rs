@@ -2,6 +2,7 @@
 
 use crate::headers::Headers;
 use crate::issue::Issue;
+use crate::json::write::{self, Members, ToJson};
 use serde::Serialize;
 use std::fmt;
 
@@ -23,6 +24,22 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    /// The kind as JSON and API.md write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Validation => "validation",
+            ErrorKind::Api => "api",
+            ErrorKind::RateLimited => "rate_limited",
+            ErrorKind::Unauthorized => "unauthorized",
+            ErrorKind::Network => "network",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Aborted => "aborted",
+            ErrorKind::Decode => "decode",
+            ErrorKind::Config => "config",
+            ErrorKind::Verification => "verification",
+        }
+    }
+
     pub const ALL: [ErrorKind; 10] = [
         ErrorKind::Validation,
         ErrorKind::Api,
@@ -83,11 +100,12 @@ impl Error {
                 .filter(|k| !matches!(*k, "kind" | "message"))
                 .collect()
         });
-        format!(
-            r#"{{"kinds":{},"fields":{}}}"#,
-            serde_json::to_string(&ErrorKind::ALL).unwrap_or_default(),
-            serde_json::to_string(&fields).unwrap_or_default()
-        )
+        let mut out = String::new();
+        let mut m = Members::new(&mut out);
+        m.value("kinds", &ErrorKind::ALL.map(ErrorKind::name)[..]);
+        m.value("fields", &fields);
+        m.end();
+        out
     }
 
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
@@ -147,9 +165,38 @@ impl Error {
     }
 
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| {
-            r#"{"kind":"decode","message":"error could not be serialized"}"#.to_string()
-        })
+        self.to_json_text()
+    }
+}
+
+impl ToJson for Error {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::new(out);
+        m.str("kind", self.kind.name());
+        m.str("message", &self.message);
+        if let Some(status) = self.status {
+            write::integer(m.key("status"), i64::from(status));
+        }
+        if let Some(code) = self.code {
+            write::integer(m.key("code"), code);
+        }
+        if !self.issues.is_empty() {
+            m.value("issues", &self.issues);
+        }
+        if let Some(ms) = self.retry_after_ms {
+            write::unsigned(m.key("retryAfterMs"), ms);
+        }
+        if let Some(id) = &self.operation_id {
+            m.str("operationId", id);
+        }
+        if let Some(headers) = &self.headers {
+            let mut h = Members::new(m.key("headers"));
+            for (k, v) in &headers.0 {
+                h.str(k, v);
+            }
+            h.end();
+        }
+        m.end();
     }
 }
 
@@ -181,7 +228,7 @@ pub fn shorten(text: &str) -> String {
 
 /// Text echoed into a message, shortened and quoted as a JSON string (the JS engine writes it alike).
 pub fn quoted(text: &str) -> String {
-    serde_json::to_string(&shorten(text)).unwrap_or_default()
+    shorten(text).as_str().to_json_text()
 }
 
 #[cfg(test)]
@@ -210,6 +257,36 @@ mod tests {
             e.to_json(),
             r#"{"kind":"rate_limited","message":"slow down","status":429,"retryAfterMs":1500,"operationId":"listPlans"}"#
         );
+    }
+
+    #[test]
+    fn the_core_writes_an_error_as_serde_json_writes_it() {
+        use crate::issue::{details, IssueCode, PathSeg};
+        let issue = |path: Vec<PathSeg>, d| Issue {
+            path,
+            code: IssueCode::OutOfRange,
+            message: "a \"quoted\" \\ \u{1} \n é".into(),
+            details: d,
+        };
+        let mut e = Error::validation(vec![
+            issue(
+                vec![PathSeg::Key("lines".into()), PathSeg::Index(3)],
+                details([("minimum", (-5i64).into()), ("maximum", u32::MAX.into())]),
+            ),
+            issue(
+                vec![],
+                details([("allowed", ["a", "b\tc"].into_iter().collect())]),
+            ),
+            issue(vec![], Default::default()),
+        ]);
+        e.status = Some(400);
+        e.code = Some(-1);
+        e.retry_after_ms = Some(u64::MAX);
+        e.operation_id = Some("createTask".into());
+        e.headers = Some(Box::new(Headers(vec![("x-a".into(), "\u{7f}\"".into())])));
+        assert_eq!(e.to_json(), serde_json::to_string(&e).unwrap());
+        let plain = Error::config("no");
+        assert_eq!(plain.to_json(), serde_json::to_string(&plain).unwrap());
     }
 
     #[test]

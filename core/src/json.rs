@@ -6,14 +6,19 @@ use std::borrow::Cow;
 use std::fmt;
 
 mod fields;
+mod read;
+pub mod write;
 pub use fields::{expect, Field};
+pub use read::{number, parse, Error};
+pub use write::ToJson;
 
 /// A JSON value whose strings borrow the text they were read from (unless they held escapes).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Json<'a> {
     Null,
     Bool(bool),
-    Num(Num),
+    /// A number as the text it was read from (`Json::as_num` reads its value).
+    Num(Cow<'a, str>),
     Str(Cow<'a, str>),
     Arr(Vec<Json<'a>>),
     Obj(Obj<'a>),
@@ -35,11 +40,6 @@ static NULL: Json<'static> = Json::Null;
 
 /// The deepest nesting `parse` reads (serde_json's recursion limit).
 pub const MAX_NESTING: usize = 128;
-
-/// Parses JSON text (at most `MAX_NESTING` levels of nesting).
-pub fn parse(text: &str) -> Result<Json<'_>, serde_json::Error> {
-    serde_json::from_str(text)
-}
 
 /// A view of a `serde_json::Value` (its strings borrowed).
 pub fn of_value(value: &serde_json::Value) -> Json<'_> {
@@ -74,19 +74,6 @@ impl Num {
     /// Whether JSON wrote it as an integer that fits 64 bits.
     pub fn is_integer(self) -> bool {
         !matches!(self, Num::F(_))
-    }
-}
-
-impl fmt::Display for Num {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Num::U(u) => write!(f, "{u}"),
-            Num::I(i) => write!(f, "{i}"),
-            Num::F(x) => match serde_json::Number::from_f64(x) {
-                Some(n) => write!(f, "{n}"),
-                None => f.write_str("null"),
-            },
-        }
     }
 }
 
@@ -215,25 +202,24 @@ impl<'a> Json<'a> {
         }
     }
 
-    pub fn as_f64(&self) -> Option<f64> {
+    /// The value of a number, as serde_json classifies it.
+    pub fn as_num(&self) -> Option<Num> {
         match self {
-            Json::Num(n) => Some(n.as_f64()),
+            Json::Num(text) => number(text),
             _ => None,
         }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        self.as_num().map(Num::as_f64)
     }
 
     pub fn as_u64(&self) -> Option<u64> {
-        match self {
-            Json::Num(n) => n.as_u64(),
-            _ => None,
-        }
+        self.as_num().and_then(Num::as_u64)
     }
 
     pub fn as_i64(&self) -> Option<i64> {
-        match self {
-            Json::Num(n) => n.as_i64(),
-            _ => None,
-        }
+        self.as_num().and_then(Num::as_i64)
     }
 
     pub fn is_null(&self) -> bool {
@@ -259,9 +245,12 @@ impl Serialize for Json<'_> {
         match self {
             Json::Null => s.serialize_unit(),
             Json::Bool(b) => s.serialize_bool(*b),
-            Json::Num(Num::U(u)) => s.serialize_u64(*u),
-            Json::Num(Num::I(i)) => s.serialize_i64(*i),
-            Json::Num(Num::F(f)) => s.serialize_f64(*f),
+            Json::Num(_) => match self.as_num() {
+                Some(Num::U(u)) => s.serialize_u64(u),
+                Some(Num::I(i)) => s.serialize_i64(i),
+                Some(Num::F(f)) => s.serialize_f64(f),
+                None => s.serialize_unit(),
+            },
             Json::Str(text) => s.serialize_str(text),
             Json::Arr(items) => s.collect_seq(items),
             Json::Obj(m) => m.serialize(s),
@@ -325,15 +314,17 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_u64<E>(self, u: u64) -> Result<Json<'de>, E> {
-        Ok(Json::Num(Num::U(u)))
+        Ok(Json::Num(Cow::Owned(u.to_string())))
     }
 
     fn visit_i64<E>(self, i: i64) -> Result<Json<'de>, E> {
-        Ok(Json::Num(if i < 0 { Num::I(i) } else { Num::U(i as u64) }))
+        Ok(Json::Num(Cow::Owned(i.to_string())))
     }
 
+    /// A float without its text is written as serde_json writes it (native code only: `of_value`).
     fn visit_f64<E>(self, f: f64) -> Result<Json<'de>, E> {
-        Ok(Json::Num(Num::F(f)))
+        Ok(serde_json::Number::from_f64(f)
+            .map_or(Json::Null, |n| Json::Num(Cow::Owned(n.to_string()))))
     }
 
     fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Json<'de>, E> {
@@ -404,9 +395,10 @@ mod tests {
         ));
         assert!(matches!(v.get("b"), Some(Json::Str(Cow::Owned(s))) if s == "escAped"));
         let n = v["n"].as_array().unwrap();
-        assert_eq!(n[0], Json::Num(Num::U(1)));
-        assert_eq!(n[1], Json::Num(Num::I(-2)));
-        assert_eq!(n[2], Json::Num(Num::F(1.5)));
+        assert_eq!(n[0].as_num(), Some(Num::U(1)));
+        assert_eq!(n[1].as_num(), Some(Num::I(-2)));
+        assert_eq!(n[2].as_num(), Some(Num::F(1.5)));
+        assert!(matches!(n[2], Json::Num(Cow::Borrowed("1.5"))));
         assert_eq!(n[3].as_u64(), Some(u64::MAX));
         assert!(v["missing"].is_null());
     }
@@ -443,13 +435,19 @@ mod tests {
     }
 
     #[test]
-    fn numbers_print_as_serde_json_prints_them() {
-        for text in ["0", "-1", "9007199254740993", "1.5", "1e21", "-0.0"] {
-            let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
-            let Json::Num(n) = parse(text).unwrap() else {
-                panic!("{text}")
-            };
-            assert_eq!(n.to_string(), theirs.to_string(), "{text}");
+    fn numbers_are_written_as_the_text_they_were_read_from() {
+        for text in [
+            "0",
+            "-1",
+            "9007199254740993",
+            "1.5",
+            "1.50",
+            "1e21",
+            "1E+21",
+            "-0.0",
+            "1e-7",
+        ] {
+            assert_eq!(parse(text).unwrap().to_json_text(), text);
         }
     }
 
@@ -459,8 +457,199 @@ mod tests {
         let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
         let ours = parse(text).unwrap();
         assert_eq!(serde_json::to_string(&ours).unwrap(), theirs.to_string());
-        let rest = serde_json::to_string(&ours.as_object().unwrap().without(|k| k == "b")).unwrap();
+        assert_eq!(ours.to_json_text(), theirs.to_string());
+        let rest = ours
+            .as_object()
+            .unwrap()
+            .without(|k| k == "b")
+            .to_json_text();
         assert_eq!(rest, r#"{"a":[1,-2,1.5,"x\"y",null,true],"a2":"é"}"#);
+    }
+
+    /// Whether our reading of a text is serde_json's: the same values (numbers as serde_json
+    /// classifies and rounds them, keys in the same order), or the same error message.
+    fn same_as_serde_json(text: &str) {
+        fn same(ours: &Json, theirs: &serde_json::Value) -> bool {
+            use serde_json::Value;
+            match (ours, theirs) {
+                (Json::Null, Value::Null) => true,
+                (Json::Bool(a), Value::Bool(b)) => a == b,
+                (Json::Str(a), Value::String(b)) => a == b,
+                (Json::Num(_), Value::Number(n)) => match ours.as_num() {
+                    Some(Num::U(u)) => n.as_u64() == Some(u) && n.is_u64(),
+                    Some(Num::I(i)) => n.as_i64() == Some(i) && n.is_i64() && !n.is_u64(),
+                    Some(Num::F(f)) => {
+                        n.is_f64() && n.as_f64().map(f64::to_bits) == Some(f.to_bits())
+                    }
+                    None => false,
+                },
+                (Json::Arr(a), Value::Array(b)) => {
+                    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
+                }
+                (Json::Obj(a), Value::Object(b)) => {
+                    a.len() == b.len()
+                        && a.iter().zip(b).all(|((k, x), (l, y))| k == l && same(x, y))
+                }
+                _ => false,
+            }
+        }
+        match (parse(text), serde_json::from_str::<serde_json::Value>(text)) {
+            (Ok(ours), Ok(theirs)) => {
+                assert!(same(&ours, &theirs), "{text:?}: {ours:?} vs {theirs:?}");
+                let written = ours.to_json_text();
+                assert!(same(&parse(&written).unwrap(), &theirs), "{written:?}");
+                fn has_float(v: &serde_json::Value) -> bool {
+                    match v {
+                        serde_json::Value::Number(n) => n.is_f64(),
+                        serde_json::Value::Array(a) => a.iter().any(has_float),
+                        serde_json::Value::Object(m) => m.values().any(has_float),
+                        _ => false,
+                    }
+                }
+                if !has_float(&theirs) {
+                    assert_eq!(written, theirs.to_string(), "{text:?}");
+                }
+            }
+            (Err(ours), Err(theirs)) => assert_eq!(ours.message(), theirs.to_string(), "{text:?}"),
+            (ours, theirs) => panic!("{text:?}: {ours:?} vs {theirs:?}"),
+        }
+    }
+
+    #[test]
+    fn odd_texts_are_read_as_serde_json_reads_them() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        let deep_objects = |n: usize| format!("{}1{}", r#"{"a":"#.repeat(n), "}".repeat(n));
+        let texts = [
+            "0",
+            "-0",
+            "-0.0",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "1E-7",
+            "1e+2",
+            "1.5e308",
+            "2e308",
+            "123456789012345678901234567890",
+            "-123456789012345678901234567890",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "0.1",
+            "0.30000000000000004",
+            "1.7976931348623157e308",
+            "4.9e-324",
+            "2.2250738585072014e-308",
+            "0.000001",
+            "123.456e-2",
+            "1.00000000000000000000000000001",
+            "0e999999999999",
+            "1e999999999999",
+            "1e-999999999999",
+            "01",
+            "-",
+            "-a",
+            "1.",
+            "1.e3",
+            ".5",
+            "1e",
+            "1e+",
+            "+1",
+            "1x",
+            "0x10",
+            "--1",
+            "1.5.5",
+            r#""a\u0041\n\t\"\\\/\b\f\r""#,
+            r#""\ud83d\ude00""#,
+            r#""\ud800""#,
+            r#""\udc00""#,
+            r#""\ud800\u0041""#,
+            r#""\ud800x""#,
+            r#""\ud800\n""#,
+            r#""\u00e9""#,
+            r#""\uD83D\uDE00""#,
+            r#""\u12""#,
+            r#""\u12G4""#,
+            r#""\x""#,
+            "\"a\u{1}b\"",
+            "\"tab\there\"",
+            "\"é ü 😀\"",
+            "\"unterminated",
+            "\"\\",
+            "[1,]",
+            "[1,,2]",
+            "[,1]",
+            "{\"a\":1,}",
+            "{,}",
+            "{\"a\" 1}",
+            "{\"a\":}",
+            "{1:2}",
+            "{\"a\":1 \"b\":2}",
+            "[1 2]",
+            "[",
+            "{",
+            "{\"a\"",
+            "{\"a\":1",
+            "[1",
+            "tru",
+            "trux",
+            "nul",
+            "nulll",
+            "false ",
+            " \n\t[ 1 , {\"x\" : null} ]\r\n",
+            "",
+            " ",
+            "[]]",
+            "{}x",
+            "\n\n  [1,\n  x]",
+            "/* c */ 1",
+            "[1] // c",
+            "NaN",
+            "Infinity",
+            "{\"a\":1,\"a\":2,\"b\":3}",
+            "\u{feff}1",
+        ];
+        for text in texts {
+            same_as_serde_json(text);
+        }
+        for n in [126, 127, 128, 129, 200] {
+            same_as_serde_json(&deep(n));
+            same_as_serde_json(&deep_objects(n));
+        }
+    }
+
+    #[test]
+    fn the_vendor_fixtures_and_every_cut_of_them_are_read_as_serde_json_reads_them() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/vendor");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        let mut read = 0;
+        for file in files
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "json"))
+        {
+            let text = std::fs::read_to_string(file).unwrap();
+            same_as_serde_json(&text);
+            let compact = serde_json::from_str::<serde_json::Value>(&text)
+                .unwrap()
+                .to_string();
+            same_as_serde_json(&compact);
+            for (i, _) in text.char_indices().step_by(23) {
+                same_as_serde_json(&text[..i]);
+                let mut changed = text.clone();
+                changed.replace_range(
+                    i..i + text[i..].chars().next().map_or(0, char::len_utf8),
+                    "\"",
+                );
+                same_as_serde_json(&changed);
+            }
+            read += 1;
+        }
+        assert!(read > 100, "{read}");
     }
 
     #[test]

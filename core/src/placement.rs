@@ -2,12 +2,11 @@
 //! cannot travel there: the part of an operation's rules that the table, not its schema, gives.
 
 use crate::catalog::Operation;
-use crate::issue::{details, Issue, IssueCode, PathSeg};
+use crate::issue::{details, Details, Issue, IssueCode, PathSeg};
 use crate::json::{Json, Obj};
-use serde_json::{Map, Value};
 
 /// An issue of the top-level param `path`.
-pub(crate) fn issue(path: &str, code: IssueCode, message: String, d: Map<String, Value>) -> Issue {
+pub(crate) fn issue(path: &str, code: IssueCode, message: String, d: Details) -> Issue {
     Issue {
         path: vec![PathSeg::Key(path.to_string().into())],
         code,
@@ -20,7 +19,7 @@ pub(crate) fn issue(path: &str, code: IssueCode, message: String, d: Map<String,
 pub(crate) fn scalar_text(name: &str, v: &Json) -> Result<String, Box<Issue>> {
     match v {
         Json::Str(s) => Ok(s.to_string()),
-        Json::Num(n) => Ok(n.to_string()),
+        Json::Num(text) => Ok(text.to_string()),
         Json::Bool(b) => Ok(b.to_string()),
         other => Err(Box::new(issue(
             name,

@@ -4,7 +4,7 @@ use crate::catalog::{BodyKind, Method, Operation};
 use crate::error::Error;
 use crate::family::{normalize_api_domain, region_domain, Family, OrgPlacement};
 use crate::issue::{details, Issue, IssueCode};
-use crate::json::{self, Json, Obj};
+use crate::json::{self, Json, Obj, ToJson};
 use crate::placement::{in_query, issue, scalar_text, wire_issues};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -200,7 +200,7 @@ pub fn build_json(
                 name,
                 IssueCode::Required,
                 format!("path parameter {name} is required"),
-                Map::new(),
+                Default::default(),
             ));
         } else if *value == "." || *value == ".." {
             issues.push(issue(
@@ -270,11 +270,10 @@ pub fn build_json(
         BodyKind::Json => {
             let moved = |k: &str| op.query.contains(&k) || op.headers.iter().any(|(p, _)| *p == k);
             let text = if params.keys().any(moved) {
-                serde_json::to_string(&params.without(moved))
+                params.without(moved).to_json_text()
             } else {
-                serde_json::to_string(params)
-            }
-            .map_err(|e| Error::config(format!("params could not be written as JSON: {e}")))?;
+                params.to_json_text()
+            };
             headers.push(("Content-Type".into(), "application/json".into()));
             Body::Json(text)
         }

@@ -1,6 +1,6 @@
 //! The error envelope: `ApiError`, the application codes, and the issues of validation errors.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use svc_core::issue::{Issue, IssueCode, PathSeg};
 
 /// Application codes of the envelope. The documents give 0, 1000, 1002, 4031, 20004 and 20077;
@@ -81,7 +81,7 @@ pub fn issue(path: &[PathSeg], code: IssueCode, message: impl Into<String>) -> I
         path: path.to_vec(),
         code,
         message: message.into(),
-        details: Map::new(),
+        details: Default::default(),
     }
 }
 
@@ -104,7 +104,7 @@ mod tests {
             path: vec![PathSeg::Key("name".into())],
             code: IssueCode::Required,
             message: "name is required".into(),
-            details: Map::new(),
+            details: Default::default(),
         };
         let e = ApiError::invalid(vec![issue]);
         assert_eq!(e.status, 400);

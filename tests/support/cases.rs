@@ -294,10 +294,16 @@ pub fn each(mut each: impl FnMut(Case)) {
 /// Generated params per operation (about 20,000 over the 61 rows of the spec).
 const GENERATED_PER_OPERATION: usize = 330;
 
-/// The issues of a case as the golden corpus holds them: one line of JSON.
+/// The issues of a case as the golden corpus holds them: one line of JSON, written by the core's
+/// own writer (what the validation wasm sends), which must match serde_json's byte for byte.
 pub fn issues_line(case: &Case) -> String {
     let issues = validate::validate_from(case.op, case.checked, case.now, validate::Source::Js);
-    serde_json::to_string(&issues).expect("issues are JSON")
+    let line = svc_sdk::json::ToJson::to_json_text(&issues);
+    debug_assert_eq!(
+        line,
+        serde_json::to_string(&issues).expect("issues are JSON")
+    );
+    line
 }
 
 /// Where the golden corpus lives: the key and the issues of every case, one line each

@@ -7,6 +7,8 @@ pub mod params;
 
 use svc_core::catalog::{self, Operation};
 use svc_core::error::Error;
+use svc_core::json::write::Members;
+use svc_core::json::ToJson;
 use wasm_bindgen::prelude::*;
 
 pub use js::to_js_error;
@@ -23,7 +25,7 @@ pub fn json_to_js(text: &str) -> JsValue {
 /// Every operation of the table: `{ id, family, method, path, scope, pathParams }`.
 #[wasm_bindgen(js_name = operations, skip_typescript)]
 pub fn operations() -> JsValue {
-    json_to_js(&serde_json::to_string(&catalog::operation_infos()).unwrap_or_default())
+    json_to_js(&catalog::operation_infos().to_json_text())
 }
 
 /// The sorted, unique scopes the given operations need.
@@ -70,8 +72,10 @@ pub fn validate(operation_id: JsValue, params: JsValue) -> Result<JsValue, JsVal
     if issues.is_empty() {
         return Ok(json_to_js(r#"{"ok":true}"#));
     }
-    let text = serde_json::to_string(&issues).unwrap_or_default();
-    Ok(json_to_js(&format!(r#"{{"ok":false,"issues":{text}}}"#)))
+    let mut text = String::from(r#"{"ok":false,"issues":"#);
+    issues.write_json(&mut text);
+    text.push('}');
+    Ok(json_to_js(&text))
 }
 
 /// `{ id, pathParams, list }` of an operation, for the pages of a list; a config SvcError for an unknown id.
@@ -80,8 +84,13 @@ pub fn operation(operation_id: JsValue) -> Result<JsValue, JsValue> {
     let op = operation_by_id(&operation_id)?;
     let names: Vec<&str> = op.path_params().collect();
     let list = matches!(op.response, catalog::Shape::List(_));
-    let info = serde_json::json!({ "id": op.id, "pathParams": names, "list": list });
-    Ok(json_to_js(&info.to_string()))
+    let mut text = String::new();
+    let mut m = Members::new(&mut text);
+    m.str("id", op.id);
+    m.value("pathParams", &names);
+    m.value("list", &list);
+    m.end();
+    Ok(json_to_js(&text))
 }
 
 /// The message of anything thrown, or a word for it when it has none.

@@ -3,7 +3,7 @@
 
 use crate::js;
 use svc_core::catalog::{BodyKind, Operation};
-use svc_core::issue::{details, Issue, IssueCode};
+use svc_core::issue::{details, Details, Issue, IssueCode};
 use svc_core::json::{self, Json};
 use svc_core::validate::{self, Source};
 use wasm_bindgen::prelude::*;
@@ -26,7 +26,7 @@ pub fn unwritable(e: &JsValue) -> Issue {
 }
 
 /// An issue at the top of the params.
-fn top(code: IssueCode, message: String, d: serde_json::Map<String, serde_json::Value>) -> Issue {
+fn top(code: IssueCode, message: String, d: Details) -> Issue {
     Issue {
         path: vec![],
         code,
@@ -88,7 +88,8 @@ pub fn issues(op: &Operation, params: &JsValue, max: usize) -> (Vec<Issue>, Opti
         Some(Ok(v)) => v,
         Some(Err(e)) => {
             let message = format!(
-                "params could not be read: {e} (at most {} levels of nesting)",
+                "params could not be read: {} (at most {} levels of nesting)",
+                e.message(),
                 json::MAX_NESTING
             );
             return (vec![unreadable(message)], None);

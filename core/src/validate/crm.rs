@@ -7,7 +7,6 @@ use super::{
 };
 use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use crate::json::{Json, Obj};
-use serde_json::Value;
 
 /// The operation half of an `events` entry.
 pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];
@@ -89,10 +88,7 @@ fn check_event(event: &str, ctx: &mut Ctx) {
                         crate::error::quoted(event),
                         EVENT_OPERATIONS.join(", ")
                     ),
-                    details([(
-                        "allowed",
-                        EVENT_OPERATIONS.iter().map(|o| Value::from(*o)).collect(),
-                    )]),
+                    details([("allowed", EVENT_OPERATIONS.iter().copied().collect())]),
                 );
             }
         }
@@ -223,7 +219,7 @@ mod tests {
     use super::*;
     use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
     use crate::validate::Issue;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     /// Modules whose records a channel can watch, by API name; custom modules are allowed too.
     const SUPPORTED_MODULES: &[&str] = &[

@@ -8,9 +8,9 @@ pub mod crm;
 pub mod inventory;
 pub mod invoice;
 
-use crate::issue::{details, Issue, IssueCode, PathSeg};
+use crate::issue::{details, Details, Issue, IssueCode, PathSeg};
 use crate::json::{self, Json, Num, Obj};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The JSON type a field takes.
 #[derive(Clone, Copy, Debug)]
@@ -166,7 +166,7 @@ impl Check {
 fn loose_integer(map: &Obj, field: &'static str, text: IntText, ctx: &mut Ctx) {
     let ok = match map.get(field) {
         None | Some(Json::Null) => true,
-        Some(Json::Num(n)) => n.is_integer(),
+        Some(n @ Json::Num(_)) => n.as_num().is_some_and(Num::is_integer),
         Some(Json::Str(s)) => text.allows(s),
         Some(Json::Obj(m)) => m.contains_key(UNREPRESENTABLE),
         Some(_) => false,
@@ -187,7 +187,7 @@ fn not_empty(map: &Obj, field: &'static str, ctx: &mut Ctx) {
             field,
             IssueCode::Required,
             format!("{field} needs at least one member"),
-            Map::new(),
+            Details::default(),
         );
     }
 }
@@ -206,7 +206,7 @@ fn not_allowed(field: &'static str, why: &str, ctx: &mut Ctx) {
         field,
         IssueCode::NotAllowed,
         format!("{field} {why}"),
-        Map::new(),
+        Details::default(),
     );
 }
 
@@ -294,12 +294,7 @@ impl Ctx {
         }
     }
 
-    pub fn push(
-        &mut self,
-        code: IssueCode,
-        message: impl Into<String>,
-        details: Map<String, Value>,
-    ) {
+    pub fn push(&mut self, code: IssueCode, message: impl Into<String>, details: Details) {
         self.issues.push(Issue {
             path: self.path.clone(),
             code,
@@ -314,7 +309,7 @@ impl Ctx {
         key: &str,
         code: IssueCode,
         message: impl Into<String>,
-        details: Map<String, Value>,
+        details: Details,
     ) {
         self.path.push(PathSeg::Key(key.to_string().into()));
         self.push(code, message, details);
@@ -428,7 +423,7 @@ pub fn check_object(schema: &Schema, map: &Obj, ctx: &mut Ctx) {
                 field.name,
                 IssueCode::Required,
                 format!("{} is required", field.name),
-                Map::new(),
+                Details::default(),
             ),
             None | Some(Json::Null) => {}
             Some(v) => ctx.enter(PathSeg::Key(field.name.into()), |ctx| {
@@ -512,7 +507,7 @@ pub fn file_type_issue(
         ),
         details: details([
             ("format", "file type".into()),
-            ("allowed", accept.iter().map(|a| Value::from(*a)).collect()),
+            ("allowed", accept.iter().copied().collect()),
         ]),
     })
 }
@@ -565,7 +560,7 @@ pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
         ctx.push(
             IssueCode::Required,
             format!("{} is required", field_label(field)),
-            Map::new(),
+            Details::default(),
         );
         return;
     }
@@ -576,7 +571,7 @@ pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
         }
         (Kind::Str, Json::Str(_)) => true,
         (Kind::Num, Json::Num(_)) => true,
-        (Kind::Int | Kind::Id, Json::Num(n)) => n.is_integer(),
+        (Kind::Int | Kind::Id, Json::Num(_)) => v.as_num().is_some_and(Num::is_integer),
         (Kind::Bool | Kind::BoolLike, Json::Bool(_)) => true,
         (Kind::BoolLike, Json::Str(s)) => s == "true" || s == "false",
         (Kind::Id, Json::Str(s)) => !s.is_empty(),
@@ -613,9 +608,9 @@ pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
         );
         return;
     }
-    if let (Kind::Id | Kind::Int, Json::Num(n), Source::Js) = (&field.kind, v, ctx.source) {
-        if !is_exact_in_js(*n) {
-            push_inexact(field, *n, ctx);
+    if let (Kind::Id | Kind::Int, Some(n), Source::Js) = (&field.kind, v.as_num(), ctx.source) {
+        if !is_exact_in_js(n) {
+            push_inexact(field, n, ctx);
             return;
         }
     }
@@ -637,6 +632,11 @@ fn is_exact_in_js(n: Num) -> bool {
 
 fn push_inexact(field: &Field, n: Num, ctx: &mut Ctx) {
     let label = field_label(field);
+    let n = match n {
+        Num::U(u) => u.to_string(),
+        Num::I(i) => i.to_string(),
+        Num::F(_) => String::new(),
+    };
     let message = if matches!(field.kind, Kind::Id) {
         format!("{label} {n} is beyond 2^53 - 1, where a JS number loses digits: give the id as a string")
     } else {
@@ -689,19 +689,18 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
         }
         (Rule::Range(min, max), _) => {
             let n = match v {
-                Json::Num(n) => Some(n.as_f64()),
+                Json::Num(_) => v.as_f64(),
                 Json::Str(s) => crate::decimal::parse(s.trim()),
                 _ => None,
             };
             match n {
                 Some(n) if n >= *min && n <= *max => {}
                 Some(_) => {
-                    let (min, max) = (num(*min), num(*max));
-                    let text = |v: &Value| serde_json::to_string(v).unwrap_or_default();
+                    let (min, max) = (*min as i64, *max as i64);
                     ctx.push(
                         IssueCode::OutOfRange,
-                        format!("{label} must be between {} and {}", text(&min), text(&max)),
-                        details([("minimum", min), ("maximum", max)]),
+                        format!("{label} must be between {min} and {max}"),
+                        details([("minimum", min.into()), ("maximum", max.into())]),
                     )
                 }
                 None => ctx.push(
@@ -748,16 +747,8 @@ fn not_one_of(label: &str, allowed: &[&str], s: &str, ctx: &mut Ctx) {
             allowed.join(", "),
             crate::error::quoted(s)
         ),
-        details([("allowed", allowed.iter().map(|a| Value::from(*a)).collect())]),
+        details([("allowed", allowed.iter().copied().collect())]),
     )
-}
-
-fn num(f: f64) -> Value {
-    if f.fract() == 0.0 && f.abs() < 1e15 {
-        Value::from(f as i64)
-    } else {
-        Value::from(f)
-    }
 }
 
 /// Helpers shared by the rule tests of every family.
@@ -816,7 +807,11 @@ pub(crate) mod testing {
         let issue = &issues[0];
         assert_eq!(json!(issue.path), path, "{issue:#?}");
         assert_eq!(issue.code, code, "{issue:#?}");
-        assert_eq!(Value::Object(issue.details.clone()), details, "{issue:#?}");
+        assert_eq!(
+            serde_json::to_value(&issue.details).unwrap(),
+            details,
+            "{issue:#?}"
+        );
         assert!(!issue.message.is_empty(), "{issue:#?}");
     }
 
@@ -960,7 +955,10 @@ mod tests {
         );
         let path = serde_json::to_value(&issues[4].path).unwrap();
         assert_eq!(path, json!(["lines", 2, "name"]));
-        assert_eq!(issues[4].details["maximum"], json!(3));
+        assert_eq!(
+            issues[4].details.get("maximum"),
+            Some(&crate::issue::Detail::Int(3))
+        );
     }
 
     #[test]

@@ -1,0 +1,612 @@
+//! The JSON reader: one pass over the bytes of the text, strings borrowed where they hold no escape,
+//! accepting and refusing exactly what serde_json does, with its messages and positions.
+
+use super::{Json, Num, Obj, MAX_NESTING};
+use std::borrow::Cow;
+use std::fmt;
+
+/// Why JSON text could not be read, and where (serde_json's words and line and column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    code: Code,
+    line: usize,
+    column: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Code {
+    EofList,
+    EofObject,
+    EofString,
+    EofValue,
+    ExpectedColon,
+    ExpectedListCommaOrEnd,
+    ExpectedObjectCommaOrEnd,
+    ExpectedIdent,
+    ExpectedValue,
+    InvalidEscape,
+    InvalidNumber,
+    NumberOutOfRange,
+    ControlCharacter,
+    KeyMustBeAString,
+    LoneLeadingSurrogate,
+    TrailingComma,
+    TrailingCharacters,
+    UnexpectedEndOfHexEscape,
+    RecursionLimitExceeded,
+}
+
+impl Code {
+    fn words(self) -> &'static str {
+        match self {
+            Code::EofList => "EOF while parsing a list",
+            Code::EofObject => "EOF while parsing an object",
+            Code::EofString => "EOF while parsing a string",
+            Code::EofValue => "EOF while parsing a value",
+            Code::ExpectedColon => "expected `:`",
+            Code::ExpectedListCommaOrEnd => "expected `,` or `]`",
+            Code::ExpectedObjectCommaOrEnd => "expected `,` or `}`",
+            Code::ExpectedIdent => "expected ident",
+            Code::ExpectedValue => "expected value",
+            Code::InvalidEscape => "invalid escape",
+            Code::InvalidNumber => "invalid number",
+            Code::NumberOutOfRange => "number out of range",
+            Code::ControlCharacter => {
+                "control character (\\u0000-\\u001F) found while parsing a string"
+            }
+            Code::KeyMustBeAString => "key must be a string",
+            Code::LoneLeadingSurrogate => "lone leading surrogate in hex escape",
+            Code::TrailingComma => "trailing comma",
+            Code::TrailingCharacters => "trailing characters",
+            Code::UnexpectedEndOfHexEscape => "unexpected end of hex escape",
+            Code::RecursionLimitExceeded => "recursion limit exceeded",
+        }
+    }
+}
+
+impl Error {
+    /// The message as serde_json writes it: `expected value at line 1 column 5`.
+    pub fn message(&self) -> String {
+        let mut out = String::from(self.code.words());
+        out.push_str(" at line ");
+        out.push_str(&self.line.to_string());
+        out.push_str(" column ");
+        out.push_str(&self.column.to_string());
+        out
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+impl std::error::Error for Error {}
+
+type Result<T> = std::result::Result<T, Error>;
+
+/// Reads JSON text into a `Json` that borrows it.
+pub fn parse(text: &str) -> Result<Json<'_>> {
+    let mut r = Reader {
+        text,
+        bytes: text.as_bytes(),
+        i: 0,
+        depth: MAX_NESTING,
+    };
+    let value = r.value()?;
+    match r.whitespace() {
+        Some(_) => Err(r.peek_error(Code::TrailingCharacters)),
+        None => Ok(value),
+    }
+}
+
+/// The number that JSON number text stands for, as serde_json classifies it.
+pub fn number(text: &str) -> Option<Num> {
+    let mut r = Reader {
+        text,
+        bytes: text.as_bytes(),
+        i: 0,
+        depth: MAX_NESTING,
+    };
+    let positive = r.bytes.first() != Some(&b'-');
+    r.i = usize::from(!positive);
+    let n = r.integer(positive).ok()?;
+    (r.i == r.bytes.len()).then_some(n)
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    i: usize,
+    depth: usize,
+}
+
+macro_rules! overflow {
+    ($a:ident * 10 + $b:ident, $c:expr) => {
+        $a >= $c / 10 && ($a > $c / 10 || $b > $c % 10)
+    };
+}
+
+impl<'a> Reader<'a> {
+    #[cold]
+    fn error_at(&self, code: Code, at: usize) -> Error {
+        let before = &self.bytes[..at];
+        let start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        Error {
+            code,
+            line: 1 + before[..start].iter().filter(|&&b| b == b'\n').count(),
+            column: at - start,
+        }
+    }
+
+    /// An error at the byte just read.
+    fn error(&self, code: Code) -> Error {
+        self.error_at(code, self.i)
+    }
+
+    /// An error at the byte about to be read.
+    fn peek_error(&self, code: Code) -> Error {
+        self.error_at(code, (self.i + 1).min(self.bytes.len()))
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.i).copied()
+    }
+
+    fn peek_or_null(&self) -> u8 {
+        self.peek().unwrap_or(0)
+    }
+
+    fn next(&mut self) -> Option<u8> {
+        let b = self.peek()?;
+        self.i += 1;
+        Some(b)
+    }
+
+    fn whitespace(&mut self) -> Option<u8> {
+        while let Some(b) = self.peek() {
+            match b {
+                b' ' | b'\n' | b'\t' | b'\r' => self.i += 1,
+                _ => return Some(b),
+            }
+        }
+        None
+    }
+
+    fn value(&mut self) -> Result<Json<'a>> {
+        let Some(peek) = self.whitespace() else {
+            return Err(self.peek_error(Code::EofValue));
+        };
+        match peek {
+            b'n' => {
+                self.i += 1;
+                self.ident(b"ull").map(|_| Json::Null)
+            }
+            b't' => {
+                self.i += 1;
+                self.ident(b"rue").map(|_| Json::Bool(true))
+            }
+            b'f' => {
+                self.i += 1;
+                self.ident(b"alse").map(|_| Json::Bool(false))
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = self.i;
+                let positive = peek != b'-';
+                self.i += usize::from(!positive);
+                self.integer(positive)?;
+                Ok(Json::Num(Cow::Borrowed(&self.text[start..self.i])))
+            }
+            b'"' => {
+                self.i += 1;
+                self.string().map(Json::Str)
+            }
+            b'[' => {
+                self.enter()?;
+                let items = self.array();
+                self.depth += 1;
+                items.map(Json::Arr)
+            }
+            b'{' => {
+                self.enter()?;
+                let members = self.object();
+                self.depth += 1;
+                members.map(|m| Json::Obj(Obj::from_members(m)))
+            }
+            _ => Err(self.peek_error(Code::ExpectedValue)),
+        }
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth -= 1;
+        if self.depth == 0 {
+            return Err(self.peek_error(Code::RecursionLimitExceeded));
+        }
+        self.i += 1;
+        Ok(())
+    }
+
+    fn ident(&mut self, rest: &[u8]) -> Result<()> {
+        for &want in rest {
+            match self.next() {
+                None => return Err(self.error(Code::EofValue)),
+                Some(b) if b != want => return Err(self.error(Code::ExpectedIdent)),
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn array(&mut self) -> Result<Vec<Json<'a>>> {
+        let mut items = Vec::new();
+        loop {
+            let Some(peek) = self.whitespace() else {
+                return Err(self.peek_error(Code::EofList));
+            };
+            if peek == b']' {
+                self.i += 1;
+                return Ok(items);
+            }
+            if !items.is_empty() {
+                if peek != b',' {
+                    return Err(self.peek_error(Code::ExpectedListCommaOrEnd));
+                }
+                self.i += 1;
+                match self.whitespace() {
+                    Some(b']') => return Err(self.peek_error(Code::TrailingComma)),
+                    Some(_) => {}
+                    None => return Err(self.peek_error(Code::EofValue)),
+                }
+            }
+            items.push(self.value()?);
+        }
+    }
+
+    fn object(&mut self) -> Result<Vec<(Cow<'a, str>, Json<'a>)>> {
+        let mut members = Vec::new();
+        loop {
+            let Some(peek) = self.whitespace() else {
+                return Err(self.peek_error(Code::EofObject));
+            };
+            if peek == b'}' {
+                self.i += 1;
+                return Ok(members);
+            }
+            if members.is_empty() {
+                if peek != b'"' {
+                    return Err(self.peek_error(Code::KeyMustBeAString));
+                }
+            } else if peek == b',' {
+                self.i += 1;
+                match self.whitespace() {
+                    Some(b'"') => {}
+                    Some(b'}') => return Err(self.peek_error(Code::TrailingComma)),
+                    Some(_) => return Err(self.peek_error(Code::KeyMustBeAString)),
+                    None => return Err(self.peek_error(Code::EofValue)),
+                }
+            } else {
+                return Err(self.peek_error(Code::ExpectedObjectCommaOrEnd));
+            }
+            self.i += 1;
+            let key = self.string()?;
+            match self.whitespace() {
+                Some(b':') => self.i += 1,
+                Some(_) => return Err(self.peek_error(Code::ExpectedColon)),
+                None => return Err(self.peek_error(Code::EofObject)),
+            }
+            members.push((key, self.value()?));
+        }
+    }
+
+    /// A string after its opening quote: borrowed from the text unless it holds an escape.
+    fn string(&mut self) -> Result<Cow<'a, str>> {
+        let mut start = self.i;
+        let mut owned: Option<String> = None;
+        loop {
+            while let Some(&b) = self.bytes.get(self.i) {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.i += 1;
+            }
+            let Some(b) = self.peek() else {
+                return Err(self.error(Code::EofString));
+            };
+            let run = &self.text[start..self.i];
+            self.i += 1;
+            match b {
+                b'"' => {
+                    return Ok(match owned {
+                        None => Cow::Borrowed(run),
+                        Some(mut s) => {
+                            s.push_str(run);
+                            Cow::Owned(s)
+                        }
+                    })
+                }
+                b'\\' => {
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(run);
+                    self.escape(s)?;
+                    start = self.i;
+                }
+                _ => return Err(self.error(Code::ControlCharacter)),
+            }
+        }
+    }
+
+    fn escape(&mut self, out: &mut String) -> Result<()> {
+        let Some(b) = self.next() else {
+            return Err(self.error(Code::EofString));
+        };
+        out.push(match b {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => self.unicode_escape()?,
+            _ => return Err(self.error(Code::InvalidEscape)),
+        });
+        Ok(())
+    }
+
+    fn hex4(&mut self) -> Result<u32> {
+        let Some(digits) = self.bytes.get(self.i..self.i + 4) else {
+            self.i = self.bytes.len();
+            return Err(self.error(Code::EofString));
+        };
+        self.i += 4;
+        let mut n = 0;
+        for &d in digits {
+            let v = match d {
+                b'0'..=b'9' => d - b'0',
+                b'a'..=b'f' => d - b'a' + 10,
+                b'A'..=b'F' => d - b'A' + 10,
+                _ => return Err(self.error(Code::InvalidEscape)),
+            };
+            n = n * 16 + u32::from(v);
+        }
+        Ok(n)
+    }
+
+    /// The character of a `\u` escape (a surrogate pair is two escapes; a lone surrogate is an error).
+    fn unicode_escape(&mut self) -> Result<char> {
+        let n = self.hex4()?;
+        if (0xDC00..=0xDFFF).contains(&n) {
+            return Err(self.error(Code::LoneLeadingSurrogate));
+        }
+        if !(0xD800..=0xDBFF).contains(&n) {
+            return char::from_u32(n).ok_or_else(|| self.error(Code::InvalidEscape));
+        }
+        for want in [b'\\', b'u'] {
+            match self.peek() {
+                None => return Err(self.error(Code::EofString)),
+                Some(b) => {
+                    self.i += 1;
+                    if b != want {
+                        return Err(self.error(Code::UnexpectedEndOfHexEscape));
+                    }
+                }
+            }
+        }
+        let n2 = self.hex4()?;
+        if !(0xDC00..=0xDFFF).contains(&n2) {
+            return Err(self.error(Code::LoneLeadingSurrogate));
+        }
+        char::from_u32((((n - 0xD800) << 10) | (n2 - 0xDC00)) + 0x1_0000)
+            .ok_or_else(|| self.error(Code::InvalidEscape))
+    }
+
+    /// A number after its sign, read as serde_json reads it (its float arithmetic included).
+    fn integer(&mut self, positive: bool) -> Result<Num> {
+        let Some(first) = self.next() else {
+            return Err(self.error(Code::EofValue));
+        };
+        match first {
+            b'0' => match self.peek_or_null() {
+                b'0'..=b'9' => Err(self.peek_error(Code::InvalidNumber)),
+                _ => self.after_integer(positive, 0),
+            },
+            b'1'..=b'9' => {
+                let mut significand = u64::from(first - b'0');
+                loop {
+                    match self.peek_or_null() {
+                        c @ b'0'..=b'9' => {
+                            let digit = u64::from(c - b'0');
+                            if overflow!(significand * 10 + digit, u64::MAX) {
+                                return self.long_integer(positive, significand).map(Num::F);
+                            }
+                            self.i += 1;
+                            significand = significand * 10 + digit;
+                        }
+                        _ => return self.after_integer(positive, significand),
+                    }
+                }
+            }
+            _ => Err(self.error(Code::InvalidNumber)),
+        }
+    }
+
+    fn after_integer(&mut self, positive: bool, significand: u64) -> Result<Num> {
+        Ok(match self.peek_or_null() {
+            b'.' => Num::F(self.decimal(positive, significand, 0)?),
+            b'e' | b'E' => Num::F(self.exponent(positive, significand, 0)?),
+            _ if positive => Num::U(significand),
+            _ => {
+                let neg = (significand as i64).wrapping_neg();
+                if neg >= 0 {
+                    Num::F(-(significand as f64))
+                } else {
+                    Num::I(neg)
+                }
+            }
+        })
+    }
+
+    fn decimal(&mut self, positive: bool, mut significand: u64, before: i32) -> Result<f64> {
+        self.i += 1;
+        let mut after = 0;
+        while let c @ b'0'..=b'9' = self.peek_or_null() {
+            let digit = u64::from(c - b'0');
+            if overflow!(significand * 10 + digit, u64::MAX) {
+                while let b'0'..=b'9' = self.peek_or_null() {
+                    self.i += 1;
+                }
+                return match self.peek_or_null() {
+                    b'e' | b'E' => self.exponent(positive, significand, before + after),
+                    _ => self.float_of_parts(positive, significand, before + after),
+                };
+            }
+            self.i += 1;
+            significand = significand * 10 + digit;
+            after -= 1;
+        }
+        if after == 0 {
+            return Err(match self.peek() {
+                Some(_) => self.peek_error(Code::InvalidNumber),
+                None => self.peek_error(Code::EofValue),
+            });
+        }
+        match self.peek_or_null() {
+            b'e' | b'E' => self.exponent(positive, significand, before + after),
+            _ => self.float_of_parts(positive, significand, before + after),
+        }
+    }
+
+    fn exponent(&mut self, positive: bool, significand: u64, starting: i32) -> Result<f64> {
+        self.i += 1;
+        let positive_exp = match self.peek_or_null() {
+            b'+' => {
+                self.i += 1;
+                true
+            }
+            b'-' => {
+                self.i += 1;
+                false
+            }
+            _ => true,
+        };
+        let mut exp = match self.next() {
+            None => return Err(self.error(Code::EofValue)),
+            Some(c @ b'0'..=b'9') => i32::from(c - b'0'),
+            Some(_) => return Err(self.error(Code::InvalidNumber)),
+        };
+        while let c @ b'0'..=b'9' = self.peek_or_null() {
+            self.i += 1;
+            let digit = i32::from(c - b'0');
+            if overflow!(exp * 10 + digit, i32::MAX) {
+                if significand != 0 && positive_exp {
+                    return Err(self.error(Code::NumberOutOfRange));
+                }
+                while let b'0'..=b'9' = self.peek_or_null() {
+                    self.i += 1;
+                }
+                return Ok(if positive { 0.0 } else { -0.0 });
+            }
+            exp = exp * 10 + digit;
+        }
+        let exp = if positive_exp {
+            starting.saturating_add(exp)
+        } else {
+            starting.saturating_sub(exp)
+        };
+        self.float_of_parts(positive, significand, exp)
+    }
+
+    fn long_integer(&mut self, positive: bool, significand: u64) -> Result<f64> {
+        let mut exponent = 0;
+        loop {
+            match self.peek_or_null() {
+                b'0'..=b'9' => {
+                    self.i += 1;
+                    exponent += 1;
+                }
+                b'.' => return self.decimal(positive, significand, exponent),
+                b'e' | b'E' => return self.exponent(positive, significand, exponent),
+                _ => return self.float_of_parts(positive, significand, exponent),
+            }
+        }
+    }
+
+    fn float_of_parts(&self, positive: bool, significand: u64, mut exponent: i32) -> Result<f64> {
+        let mut f = significand as f64;
+        loop {
+            match POW10.get(exponent.unsigned_abs() as usize) {
+                Some(&pow) => {
+                    if exponent >= 0 {
+                        f *= pow;
+                        if f.is_infinite() {
+                            return Err(self.error(Code::NumberOutOfRange));
+                        }
+                    } else {
+                        f /= pow;
+                    }
+                    break;
+                }
+                None => {
+                    if f == 0.0 {
+                        break;
+                    }
+                    if exponent >= 0 {
+                        return Err(self.error(Code::NumberOutOfRange));
+                    }
+                    f /= 1e308;
+                    exponent += 308;
+                }
+            }
+        }
+        Ok(if positive { f } else { -f })
+    }
+}
+
+/// 1e0 ..= 1e308, for reading a decimal number as serde_json reads it.
+#[rustfmt::skip]
+static POW10: [f64; 309] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23,
+    1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30, 1e31,
+    1e32, 1e33, 1e34, 1e35, 1e36, 1e37, 1e38, 1e39,
+    1e40, 1e41, 1e42, 1e43, 1e44, 1e45, 1e46, 1e47,
+    1e48, 1e49, 1e50, 1e51, 1e52, 1e53, 1e54, 1e55,
+    1e56, 1e57, 1e58, 1e59, 1e60, 1e61, 1e62, 1e63,
+    1e64, 1e65, 1e66, 1e67, 1e68, 1e69, 1e70, 1e71,
+    1e72, 1e73, 1e74, 1e75, 1e76, 1e77, 1e78, 1e79,
+    1e80, 1e81, 1e82, 1e83, 1e84, 1e85, 1e86, 1e87,
+    1e88, 1e89, 1e90, 1e91, 1e92, 1e93, 1e94, 1e95,
+    1e96, 1e97, 1e98, 1e99, 1e100, 1e101, 1e102, 1e103,
+    1e104, 1e105, 1e106, 1e107, 1e108, 1e109, 1e110, 1e111,
+    1e112, 1e113, 1e114, 1e115, 1e116, 1e117, 1e118, 1e119,
+    1e120, 1e121, 1e122, 1e123, 1e124, 1e125, 1e126, 1e127,
+    1e128, 1e129, 1e130, 1e131, 1e132, 1e133, 1e134, 1e135,
+    1e136, 1e137, 1e138, 1e139, 1e140, 1e141, 1e142, 1e143,
+    1e144, 1e145, 1e146, 1e147, 1e148, 1e149, 1e150, 1e151,
+    1e152, 1e153, 1e154, 1e155, 1e156, 1e157, 1e158, 1e159,
+    1e160, 1e161, 1e162, 1e163, 1e164, 1e165, 1e166, 1e167,
+    1e168, 1e169, 1e170, 1e171, 1e172, 1e173, 1e174, 1e175,
+    1e176, 1e177, 1e178, 1e179, 1e180, 1e181, 1e182, 1e183,
+    1e184, 1e185, 1e186, 1e187, 1e188, 1e189, 1e190, 1e191,
+    1e192, 1e193, 1e194, 1e195, 1e196, 1e197, 1e198, 1e199,
+    1e200, 1e201, 1e202, 1e203, 1e204, 1e205, 1e206, 1e207,
+    1e208, 1e209, 1e210, 1e211, 1e212, 1e213, 1e214, 1e215,
+    1e216, 1e217, 1e218, 1e219, 1e220, 1e221, 1e222, 1e223,
+    1e224, 1e225, 1e226, 1e227, 1e228, 1e229, 1e230, 1e231,
+    1e232, 1e233, 1e234, 1e235, 1e236, 1e237, 1e238, 1e239,
+    1e240, 1e241, 1e242, 1e243, 1e244, 1e245, 1e246, 1e247,
+    1e248, 1e249, 1e250, 1e251, 1e252, 1e253, 1e254, 1e255,
+    1e256, 1e257, 1e258, 1e259, 1e260, 1e261, 1e262, 1e263,
+    1e264, 1e265, 1e266, 1e267, 1e268, 1e269, 1e270, 1e271,
+    1e272, 1e273, 1e274, 1e275, 1e276, 1e277, 1e278, 1e279,
+    1e280, 1e281, 1e282, 1e283, 1e284, 1e285, 1e286, 1e287,
+    1e288, 1e289, 1e290, 1e291, 1e292, 1e293, 1e294, 1e295,
+    1e296, 1e297, 1e298, 1e299, 1e300, 1e301, 1e302, 1e303,
+    1e304, 1e305, 1e306, 1e307, 1e308,
+];
