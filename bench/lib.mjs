@@ -43,7 +43,7 @@ const same = (a, b) => existsSync(a) && existsSync(b) && readFileSync(a).equals(
  */
 export function ensureConsumer() {
   const installed = path.join(consumer, "node_modules/svc-sdk/pkg");
-  const current = ["svc_sdk_bg.wasm", "svc_sdk.js", "api.js", "node.js", "validate/svc_sdk_bg.wasm", "validate/svc_sdk.js"].every((f) => same(path.join(pkgDir, f), path.join(installed, f)));
+  const current = ["svc_sdk_bg.wasm", "svc_sdk.js", "node.js", "validate/svc_sdk_bg.wasm", "validate/svc_sdk.js"].every((f) => same(path.join(pkgDir, f), path.join(installed, f)));
   if (current && existsSync(path.join(consumer, "node_modules/redis"))) return false;
   log("bench: packing pkg/ and installing it into target/bench/consumer");
   rmSync(consumer, { recursive: true, force: true });

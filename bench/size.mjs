@@ -7,7 +7,6 @@ import { gzipSync } from "node:zlib";
 import { spawnSync } from "node:child_process";
 import { log, pkgDir, root, run, work } from "./lib.mjs";
 import { output } from "../scripts/lib.mjs";
-import { minifyText } from "../scripts/minify.mjs";
 
 const releaseWasm = path.join(root, "target/wasm32-unknown-unknown/release/svc_sdk.wasm");
 const wasmOpt = path.join(root, "node_modules/.bin/wasm-opt");
@@ -37,7 +36,7 @@ export function packageSizes() {
     })
     .sort((a, b) => b.raw - a.raw);
   const entries = new Set(["deno.js", "node.js", "web.js", "workerd.js"]);
-  // What Node loads: the wasm, the glue, the snippet, api.js and its one entry.
+  // What Node loads: the wasm, svc_sdk.js (the glue and every snippet, bundled) and its one entry.
   const loaded = rows.filter((r) => !entries.has(r.file) || r.file === "node.js");
   const sum = (k, rs) => rs.reduce((s, r) => s + r[k], 0);
   const wasm = rows.find((r) => r.file === "svc_sdk_bg.wasm");
@@ -52,8 +51,8 @@ export function packageSizes() {
 
 /**
  * A copy of the package whose wasm keeps its names: wasm-bindgen on the release wasm, then wasm-opt
- * -Oz -g. The glue wasm-bindgen writes is compared with pkg/'s to be sure that both come from one
- * build; when they differ (pkg/ is older than the release wasm), pkg/ is rebuilt first.
+ * -Oz -g. When pkg/'s wasm is older than the release wasm, pkg/ is rebuilt first (its svc_sdk.js
+ * bundles the glue with the snippets, so it is not compared with wasm-bindgen's).
  */
 export function namedVariant() {
   const bindgen = () => {
@@ -63,7 +62,7 @@ export function namedVariant() {
   };
   if (!existsSync(releaseWasm)) run(process.execPath, [path.join(root, "scripts/build.mjs")]);
   bindgen();
-  const sameGlue = () => minifyText(readFileSync(path.join(named, "svc_sdk.js"), "utf8")) === readFileSync(path.join(pkgDir, "svc_sdk.js"), "utf8");
+  const sameGlue = () => statSync(path.join(pkgDir, "svc_sdk_bg.wasm")).mtimeMs >= statSync(releaseWasm).mtimeMs;
   let rebuilt = false;
   if (!sameGlue()) {
     log("bench: pkg/ was not built from the current release wasm; rebuilding it (scripts/build.mjs)");
