@@ -1,8 +1,8 @@
 // Builds the npm package into pkg/: the client's release wasm (crate svc-sdk) and, in pkg/validate/,
 // the wasm of validation alone (crate svc-validate: svc-core and its binding, for svc-sdk/validate). Each goes
-// through wasm-bindgen (web target) and wasm-opt from the binaryen npm package and gets its
-// per-runtime entries; then the CommonJS entries (bundled from the ESM ones) and the TypeScript
-// declarations are written.
+// through wasm-bindgen (web target) and wasm-opt from the binaryen npm package; esbuild bundles its
+// glue and snippets into one module, svc_sdk.js, which the per-runtime entries re-export; then the
+// CommonJS entries (bundled from the ESM ones) and the TypeScript declarations are written.
 import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureNodeModules, ensureRust } from "./setup.mjs";
@@ -20,6 +20,7 @@ ensureNodeModules();
 const { minifyTree } = await import("./minify.mjs");
 const { writeCommonJs } = await import("./commonjs.mjs");
 const { writeDeclarations } = await import("./declarations.mjs");
+const { build: esbuild } = await import("esbuild");
 
 /** The directory of `out`'s snippets where wasm-bindgen copied `file` (error.js: the binding's). */
 function snippetDir(out, file = "error.js") {
@@ -47,8 +48,8 @@ function buildWasm(profile, crate, out) {
   return "./" + path.relative(out, snippets).split(path.sep).join("/");
 }
 
-/** Writes the entry of each runtime into `dir`: each instantiates the wasm beside it its runtime's way, then re-exports ./api.js. */
-function writeEntries(dir, name) {
+/** Writes the entry of each runtime into `dir`: each instantiates the wasm beside it its runtime's way, then re-exports the public `names` of ./svc_sdk.js. */
+function writeEntries(dir, name, names) {
   const entries = {
     "node.js": `// ${name} for Node: the wasm bytes are read from disk next to this file.
 import { readFileSync } from "node:fs";
@@ -70,7 +71,42 @@ import init from "./svc_sdk.js";
 await init({ module_or_path: new URL("./svc_sdk_bg.wasm", import.meta.url) });
 `,
   };
-  for (const [file, text] of Object.entries(entries)) writeFileSync(path.join(dir, file), `${text}export * from "./api.js";\n`);
+  for (const [file, text] of Object.entries(entries)) writeFileSync(path.join(dir, file), `${text}export { ${names.join(", ")} } from "./svc_sdk.js";\n`);
+}
+
+// Not minified here: minifyTree does it once for every file, names kept.
+const bundling = {
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  legalComments: "none",
+  logLevel: "warning",
+  // wasm-bindgen's glue names the snippet once per imported group: the same module under one key.
+  logOverride: { "duplicate-object-key": "silent" },
+  write: false,
+  metafile: true,
+};
+
+/** Resolves the imports that `filter` matches to `to`, kept as imports (the one instance every entry shares). */
+const onto = (filter, to) => ({ name: `svc-sdk-onto-${to}`, setup: (b) => b.onResolve({ filter }, () => ({ path: to, external: true })) });
+
+/** Bundles `contents` (an entry's text, resolved in `dir`) into `out`; gives the names it exports. */
+async function bundle(dir, contents, out, options = {}) {
+  const { outputFiles, metafile } = await esbuild({ ...bundling, ...options, stdin: { contents, resolveDir: dir, sourcefile: `(${path.basename(out)})` }, outfile: out });
+  writeFileSync(out, outputFiles[0].text);
+  return Object.values(metafile.outputs)[0].exports;
+}
+
+/**
+ * Bundles `dir`'s glue and every snippet into one module, svc_sdk.js, that exports the public
+ * surface of `surface` (an entry's text) and the glue's `internal` names; drops what it bundled.
+ * Gives the public names, which each runtime's entry re-exports.
+ */
+async function bundleGlue(dir, surface, internal) {
+  const names = await bundle(dir, `${surface}export { ${internal.join(", ")} } from "./svc_sdk.js";\n`, path.join(dir, "svc_sdk.js"));
+  rmSync(path.join(dir, "snippets"), { recursive: true });
+  return names.filter((n) => !internal.includes(n)).sort();
 }
 
 rmSync(pkg, { recursive: true, force: true });
@@ -92,22 +128,26 @@ writeFileSync(
   path.join(pkg, snippets, "catalog.js"),
   `// Written by scripts/build.mjs from the wasm's table.\nexport const REGIONS = ${JSON.stringify(built.__regions())};\nexport const OPERATION_IDS = ${JSON.stringify(ops.map((o) => o.id))};\n`,
 );
-writeFileSync(path.join(pkg, "api.js"), `// The public surface of svc-sdk (src/wasm/js/api.js), shared by every runtime's entry.\nexport * from "${snippets}/api.js";\n`);
+// One module holds the glue and every snippet: the entries, svc-sdk/cloudflare and svc-sdk/redis
+// import it, so that they share one wasm instance and one SvcError.
+const snippet = (name) => `${snippets}/${name}`;
+const cloudflare = readFileSync(path.join(pkg, snippet("cloudflare.js")), "utf8");
+const redis = readFileSync(path.join(pkg, snippet("redis.js")), "utf8");
+const names = await bundleGlue(pkg, `export * from "${snippet("api.js")}";\n`, ["default", "initSync", "__fleetApply", "__fleetSweep"]);
+const shared = onto(/(^|\/)(svc_sdk|api|error)\.js$/, "./svc_sdk.js");
+await bundle(pkg, `// svc-sdk/cloudflare: SvcLimiter and durableObjectStore, on the wasm instance of the workerd entry.\nimport "./workerd.js";\n${cloudflare}`, path.join(pkg, "cloudflare.js"), { plugins: [onto(/^\.\/workerd\.js$/, "./workerd.js"), shared] });
 // svc-sdk/redis keeps text only (the core steps on it): it needs no wasm of its own.
-writeFileSync(path.join(pkg, "redis.js"), `// Redis as a fleet store (src/wasm/js/redis.js).\nexport * from "${snippets}/redis.js";\n`);
-writeFileSync(
-  path.join(pkg, "cloudflare.js"),
-  `// svc-sdk/cloudflare: SvcLimiter and durableObjectStore, on the wasm instance of the workerd entry.\nimport "./workerd.js";\nexport { SvcLimiter, durableObjectStore } from "${snippets}/cloudflare.js";\n`,
-);
-writeEntries(pkg, "svc-sdk");
+await bundle(pkg, redis, path.join(pkg, "redis.js"), { plugins: [shared], external: ["redis"] });
+writeEntries(pkg, "svc-sdk", names);
 
 // svc-sdk/validate: the wasm of the validation engine alone; wasm-bindgen copies the snippets it imports.
 const validateSnippets = buildWasm("validate", "svc-validate", validateDir);
-writeFileSync(
-  path.join(validateDir, "api.js"),
-  `// The public surface of svc-sdk/validate (src/wasm/js/core.js), shared by every runtime's entry.\nexport { SvcError } from "${validateSnippets}/error.js";\nexport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`,
+const validateNames = await bundleGlue(
+  validateDir,
+  `export { SvcError } from "${validateSnippets}/error.js";\nexport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`,
+  ["default", "initSync"],
 );
-writeEntries(validateDir, "svc-sdk/validate");
+writeEntries(validateDir, "svc-sdk/validate", validateNames);
 
 writeDeclarations(pkg, ops, built.__types());
 minifyTree(pkg);

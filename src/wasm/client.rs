@@ -396,15 +396,14 @@ impl Client {
 /// The JSON text of a query or body given to `request()`, or the validation error of what JSON
 /// cannot hold, or of more than `max` bytes (maxRequestBytes), which is not read into the core.
 fn wire_text(value: &JsValue, what: &str, max: usize) -> Result<String, JsValue> {
-    let bytes = js::to_wire(value)
+    let wire = js::to_wire(value)
         .map_err(|e| to_js_error(&Error::validation(vec![super::params::unwritable(&e)])))?;
-    if bytes.length() as usize > max {
-        return Err(config(
+    js::text_within(&wire, max).ok_or_else(|| {
+        config(
             format!("the {what} is more than maxRequestBytes ({max}) as JSON and was not read"),
             None,
-        ));
-    }
-    Ok(String::from_utf8_lossy(&bytes.to_vec()).into_owned())
+        )
+    })
 }
 
 impl Client {

@@ -12,10 +12,10 @@ extern "C" {
 
 #[wasm_bindgen(module = "/src/wasm/js/params.js")]
 extern "C" {
-    /// The JSON text of user params as UTF-8 bytes (one copy into the core, however long), or what
+    /// The JSON text of user params, still a JS string (`text_within` brings it in), or what
     /// `JSON.stringify` threw (`params::unwritable` says why in words).
     #[wasm_bindgen(js_name = toWire, catch)]
-    pub fn to_wire(value: &JsValue) -> Result<js_sys::Uint8Array, JsValue>;
+    pub fn to_wire(value: &JsValue) -> Result<js_sys::JsString, JsValue>;
     #[wasm_bindgen(js_name = isParams)]
     pub fn is_params(value: &JsValue) -> bool;
     /// A shallow copy of an object without one key.
@@ -69,6 +69,16 @@ pub fn time_of(v: &JsValue) -> Option<f64> {
     js_sys::Reflect::apply(&get_time, v, &js_sys::Array::new())
         .ok()?
         .as_f64()
+}
+
+/// A JS string as UTF-8 text written once into the wasm's memory, or `None` when it is more than
+/// `max` bytes as UTF-8 (one of more than `max` UTF-16 units is not copied at all).
+pub fn text_within(s: &js_sys::JsString, max: usize) -> Option<String> {
+    if s.length() as usize > max {
+        return None;
+    }
+    let text = String::from(s);
+    (text.len() <= max).then_some(text)
 }
 
 pub fn to_js_error(e: &Error) -> JsValue {

@@ -64,18 +64,28 @@ pub fn operation_by_id(id: &JsValue) -> Result<&'static Operation, JsValue> {
         .ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(&name))))
 }
 
-/// Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`.
-#[wasm_bindgen(js_name = validate, skip_typescript)]
-pub fn validate(operation_id: JsValue, params: JsValue) -> Result<JsValue, JsValue> {
+/// The index of an operation in the table, which `__validate` takes; a config SvcError for anything else.
+#[wasm_bindgen(js_name = __operationIndex, skip_typescript)]
+pub fn operation_index(operation_id: JsValue) -> Result<u32, JsValue> {
     let op = operation_by_id(&operation_id)?;
+    Ok(catalog::OPERATIONS
+        .iter()
+        .position(|o| std::ptr::eq(o, op))
+        .unwrap_or_default() as u32)
+}
+
+/// Checks params of the operation at `index` without sending anything: nothing when they are
+/// valid, else the JSON text of their issues (core.js makes `{ ok: true }` or `{ ok: false, issues }`).
+#[wasm_bindgen(js_name = __validate, skip_typescript)]
+pub fn validate(index: u32, params: JsValue) -> Option<String> {
+    let op = catalog::OPERATIONS.get(index as usize)?;
     let (issues, _) = params::issues(op, &params, usize::MAX);
     if issues.is_empty() {
-        return Ok(json_to_js(r#"{"ok":true}"#));
+        return None;
     }
-    let mut text = String::from(r#"{"ok":false,"issues":"#);
+    let mut text = String::new();
     issues.write_json(&mut text);
-    text.push('}');
-    Ok(json_to_js(&text))
+    Some(text)
 }
 
 /// `{ id, pathParams, list }` of an operation, for the pages of a list; a config SvcError for an unknown id.

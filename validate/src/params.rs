@@ -65,16 +65,13 @@ fn text_of(op: &Operation, params: &JsValue, max: usize) -> Result<Option<String
         _ => params.clone(),
     };
     let wire = js::to_wire(&params).map_err(|e| unwritable(&e))?;
-    if wire.length() as usize > max {
-        return Err(top(
+    js::text_within(&wire, max).map(Some).ok_or_else(|| {
+        top(
             IssueCode::TooLong,
             format!("params are more than maxRequestBytes ({max}) as JSON"),
             details([("maximum", max.into())]),
-        ));
-    }
-    String::from_utf8(wire.to_vec())
-        .map(Some)
-        .map_err(|_| unreadable("params could not be read: they are not Unicode text".into()))
+        )
+    })
 }
 
 /// Every issue of the params of `op` (files aside), with their text when there is none.

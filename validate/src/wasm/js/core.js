@@ -92,9 +92,14 @@ export function requiredScopes(ids) {
   return call("requiredScopes", "config", ids);
 }
 
+const indices = new Map();
+
 /** Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`. */
 export function validate(operationId, params) {
-  return call("validate", "validation", operationId, params);
+  let index = indices.get(operationId);
+  if (index === undefined) indices.set(operationId, (index = call("__operationIndex", "validation", operationId)));
+  const issues = call("__validate", "validation", index, params);
+  return issues === undefined ? { ok: true } : { ok: false, issues: JSON.parse(issues) };
 }
 
 /** A Standard Schema v1 object for the params of an operation (react-hook-form, any Standard Schema consumer). */

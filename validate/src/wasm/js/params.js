@@ -36,11 +36,9 @@ function mark(key, v) {
   return v;
 }
 
-const encoder = new TextEncoder();
-
-/** JSON text of user params as UTF-8, with markers where JSON cannot hold a value; throws what `JSON.stringify` throws. */
+/** JSON text of user params, with markers where JSON cannot hold a value; throws what `JSON.stringify` throws. */
 export function toWire(value) {
-  return encoder.encode(JSON.stringify(value ?? null, plain(value, 0) ? undefined : mark) ?? "null");
+  return JSON.stringify(value ?? null, plain(value, 0) ? undefined : mark) ?? "null";
 }
 
 /** Whether JSON.stringify writes a value exactly as it is: then no copy is needed. */
