@@ -6,7 +6,7 @@
 import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureNodeModules, ensureRust } from "./setup.mjs";
-import { log, root, run } from "./lib.mjs";
+import { log, output, root, run } from "./lib.mjs";
 
 const pkg = path.join(root, "pkg");
 const validateDir = path.join(pkg, "validate");
@@ -149,7 +149,10 @@ const validateNames = await bundleGlue(
 );
 writeEntries(validateDir, "svc-sdk/validate", validateNames);
 
-writeDeclarations(pkg, ops, built.__types());
+// The rows' TypeScript types stay out of the wasm: a native run of the table prints them.
+const types = output("cargo", ["run", "--quiet", "-p", "svc-core", "--example", "types"]);
+if (types === null) throw new Error("cargo run -p svc-core --example types failed");
+writeDeclarations(pkg, ops, JSON.parse(types));
 minifyTree(pkg);
 await writeCommonJs(pkg);
 const size = (...p) => statSync(path.join(...p)).size;

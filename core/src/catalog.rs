@@ -111,7 +111,9 @@ pub struct Operation {
     pub response: Shape,
     /// The rules its params must pass.
     pub params: &'static Schema,
-    /// The TypeScript types of its params and of its result (a list's item type).
+    /// The TypeScript types of its params and of its result (a list's item type): read natively by the
+    /// declarations build (`cargo run -p svc-core --example types`), so kept out of the wasm.
+    #[cfg(not(target_arch = "wasm32"))]
     pub ts: (&'static str, &'static str),
     pub source: Source,
 }
@@ -144,6 +146,7 @@ pub const fn op(
         org: true,
         response,
         params: &Schema::EMPTY,
+        #[cfg(not(target_arch = "wasm32"))]
         ts: ("QueryParams", "Message"),
         source: Source::Spec,
     }
@@ -198,11 +201,16 @@ impl Operation {
     pub const fn rules(self, params: &'static Schema) -> Self {
         Operation { params, ..self }
     }
+    #[cfg(not(target_arch = "wasm32"))]
     pub const fn ts(self, params: &'static str, result: &'static str) -> Self {
         Operation {
             ts: (params, result),
             ..self
         }
+    }
+    #[cfg(target_arch = "wasm32")]
+    pub const fn ts(self, _params: &'static str, _result: &'static str) -> Self {
+        self
     }
     /// A row that only the vendor's examples document.
     pub const fn vendor(self) -> Self {

@@ -18,7 +18,7 @@ function method(op, t) {
   ${op.id}(${[...args(op, t), "options?: CallOptions"].join(", ")}): APIPromise<${data}>;`;
 }
 
-/** The declarations that depend on the rows; `types` is the wasm's `__types()` (params, result, list, paramsRequired per id). */
+/** The declarations that depend on the rows; `types` is what `cargo run -p svc-core --example types` prints (params, result, list, paramsRequired per id). */
 export function operationDeclarations(ops, types, clientTail) {
   const typesOf = (op) => types[op.id] ?? {};
   const rows = (line) => ops.map((op) => `  ${op.id}: ${line(op, typesOf(op))};`).join("\n");

@@ -370,7 +370,15 @@ fn unreachable(waited_ms: i64, why: &str) -> Failure {
 }
 
 fn unexpected(outcome: &Outcome) -> Failure {
-    Error::decode(format!("the fleet store answered a step with {outcome:?}")).into()
+    let kind = match outcome {
+        Outcome::Acquire(_) => "Acquire",
+        Outcome::Renewed(_) => "Renewed",
+        Outcome::Released(_) => "Released",
+        Outcome::Token(_) => "Token",
+        Outcome::Taken(_) => "Taken",
+        Outcome::Done => "Done",
+    };
+    Error::decode(format!("the fleet store answered a step with {kind}")).into()
 }
 
 /// The calls of this process waiting to ask the store, first come first served: only the first
