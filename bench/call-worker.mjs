@@ -55,9 +55,11 @@ const perRound = Number(perRoundArg);
 for (const fn of Object.values(variants)) await perCall(fn, perRound); // warm-up: JIT, keep-alive sockets
 const rounds = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
 const names = Object.keys(variants);
+const others = names.filter((k) => k !== "sdk" && k !== "raw");
 for (let r = 0; r < Number(roundsArg); r++) {
-  // Rotate the order each round so that no variant always runs right after another.
-  const order = names.map((_, i) => names[(i + r) % names.length]);
+  // The SDK and the raw fetch right after each other (which goes first alternates), so that their ratio
+  // in a round sees the same machine; the other variants after them, rotated.
+  const order = [...(r % 2 ? ["raw", "sdk"] : ["sdk", "raw"]), ...others.map((_, i) => others[(i + r) % others.length])];
   for (const k of order) rounds[k].push(await perCall(variants[k], perRound));
 }
 // Where the time falls: the SDK's fetch wrapped to take the time it is called and the time it resolves
