@@ -225,7 +225,9 @@ const yes = (b) => (b ? "**met**" : "**missed**");
 const dateOf = (t) => new Date(t).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
 const usPer = (opsPerSec) => 1e6 / opsPerSec;
 /** svc-sdk's time ÷ JSON.stringify's for one body: the median over runs of each run's median of paired slices. */
-const stringifyRatio = (validation, name) => median(validation.stringifyRatio[name]);
+function stringifyRatio(validation, name) {
+  return median(validation.stringifyRatio[name]);
+}
 
 /**
  * Issue 26's table for one run: per row the figure (`value`, in `unit`), what it is compared with,
