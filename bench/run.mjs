@@ -323,7 +323,7 @@ function issueRows(R) {
     figure: "one call on the loopback sandbox",
     value: median(call.rounds.sdk), unit: "µs",
     short: `${x(callRatio)} raw fetch (${us(median(call.rounds.sdk))})`,
-    detail: `${us(median(call.rounds.sdk))} (getCurrency, sequential, median of ${C.callRounds} rounds × ${C.callsPerRound} calls)`,
+    detail: `${us(median(call.rounds.sdk))} (getCurrency, sequential, in turns with the raw fetch; median of ${C.callRounds} rounds × ${C.callsPerRound} calls)`,
     comparison: `raw fetch + res.json() ${us(median(call.rounds.raw))}`,
     ratio: callRatio, ratioOf: "raw fetch",
     target: `≤ ${TARGETS.callVsRaw}× raw fetch`,
@@ -512,7 +512,9 @@ function report(R) {
   // call
   L.push("## One call against a raw fetch", "");
   L.push(`\`getCurrency\` (${call.url}) on the release sandbox over loopback (\`--no-rate-limit\`), one call at a time; the raw fetch sends the`);
-  L.push(`request \`client.prepare()\` gives, with the same headers. ${CONFIG.callRounds} rounds of ${CONFIG.callsPerRound} calls per variant, the order rotated each round:`, "");
+  L.push(`request \`client.prepare()\` gives, with the same headers. ${CONFIG.callRounds} rounds of ${CONFIG.callsPerRound} calls per variant. In each round the SDK`);
+  L.push("and the raw fetch are called in turns and each gives its median call (a shared machine's pauses land on single calls);");
+  L.push("the other variants follow, µs per call over the round, the order rotated:", "");
   L.push("| | µs per call (median) | rounds (min–max) |", "|---|---|---|");
   const C = {
     raw: "raw `fetch` + `res.json()`",
