@@ -620,6 +620,56 @@ mod tests {
     }
 
     #[test]
+    fn texts_drawn_at_random_from_json_tokens_are_read_as_serde_json_reads_them() {
+        const TOKENS: [&str; 32] = [
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ":",
+            "\"k\"",
+            "\"",
+            "\\",
+            "\\u",
+            "d83d",
+            "de00",
+            "00e9",
+            "1",
+            "-",
+            "0",
+            "9",
+            ".",
+            "e",
+            "E",
+            "+",
+            "18446744073709551616",
+            " ",
+            "\n",
+            "true",
+            "nul",
+            "null",
+            "x",
+            "é",
+            "\u{1}",
+            "\\n",
+            "2e308",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..200_000 {
+            let len = 1 + next() % 14;
+            let text: String = (0..len).map(|_| TOKENS[(next() % 32) as usize]).collect();
+            same_as_serde_json(&text);
+        }
+    }
+
+    #[test]
     fn the_vendor_fixtures_and_every_cut_of_them_are_read_as_serde_json_reads_them() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/vendor");
         let mut files: Vec<_> = std::fs::read_dir(dir)
