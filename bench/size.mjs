@@ -75,13 +75,12 @@ export function namedVariant() {
   const namedWasm = path.join(named, "named.wasm");
   run(wasmOpt, ["-Oz", "-g", ...FEATURES, "--strip-producers", path.join(named, "svc_sdk_bg.wasm"), "-o", namedWasm]);
   // The JS files of pkg/ beside it, so that named/node.js is the whole package with a named wasm;
-  // the modules of src/wasm/js/ unminified, so that profiles name their functions.
+  // svc_sdk.js as scripts/build.mjs bundled it before minifying, so that profiles name its functions.
+  const unminified = path.join(root, "target/svc_sdk.unminified.js");
   for (const f of files(pkgDir)) {
     if (!f.endsWith(".js")) continue;
     mkdirSync(path.dirname(path.join(named, f)), { recursive: true });
-    const own = path.join(root, "src/wasm/js", path.basename(f));
-    const source = f.startsWith("snippets") && existsSync(own) ? own : path.join(pkgDir, f);
-    copyFileSync(source, path.join(named, f));
+    copyFileSync(f === "svc_sdk.js" && existsSync(unminified) ? unminified : path.join(pkgDir, f), path.join(named, f));
   }
   copyFileSync(namedWasm, path.join(named, "svc_sdk_bg.wasm"));
   return { bindgenBytes: before, namedBytes: statSync(namedWasm).size, rebuilt, sameGlue: glueMatches };

@@ -150,6 +150,8 @@ const validateNames = await bundleGlue(
 writeEntries(validateDir, "svc-sdk/validate", validateNames);
 
 writeDeclarations(pkg, ops, built.__types());
+// The client's bundle before it is minified, for the benchmarks' profiles (bench/size.mjs: namedVariant).
+copyFileSync(path.join(pkg, "svc_sdk.js"), path.join(root, "target/svc_sdk.unminified.js"));
 minifyTree(pkg);
 await writeCommonJs(pkg);
 const size = (...p) => statSync(path.join(...p)).size;
