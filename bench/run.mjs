@@ -263,8 +263,8 @@ function report(R) {
 
   // package size
   L.push("## Package size", "");
-  L.push("Sizes of `pkg/` as built by `scripts/build.mjs` (gzip -9 is zlib at level 9). Node loads the wasm, `svc_sdk.js`, the");
-  L.push("snippet, `api.js` and `node.js`; the other entries are the same size for their runtimes.", "");
+  L.push("Sizes of `pkg/` as built by `scripts/build.mjs` (gzip -9 is zlib at level 9). Node loads the wasm, `svc_sdk.js` (the");
+  L.push("glue and every snippet, bundled) and `node.js`; the other entries are the same size for their runtimes.", "");
   L.push("| file | raw | gzip -9 |", "|---|---|---|");
   for (const r of sizes.rows) L.push(`| \`${r.file}\` | ${kb(r.raw)} | ${kb(r.gzip)} |`);
   L.push(`| **what Node loads** | **${kb(sizes.total.raw)}** | **${kb(sizes.total.gzip)}** |`, "");
