@@ -126,11 +126,9 @@ export function namedVariant() {
   rmSync(named, { recursive: true, force: true });
   cpSync(pkgDir, named, { recursive: true });
   copyFileSync(out, path.join(named, n.wasmFile));
-  // The modules of src/wasm/js/ unminified where pkg/ has them as snippets, so that profiles name their functions.
-  for (const f of filesUnder(named).map(slash)) {
-    const own = path.join(root, "src/wasm/js", path.basename(f));
-    if (f.startsWith("snippets/") && f.endsWith(".js") && existsSync(own)) copyFileSync(own, path.join(named, f));
-  }
+  // svc_sdk.js as scripts/build.mjs bundled it before minifying, so that profiles name its functions.
+  const unminified = path.join(root, "target/svc_sdk.unminified.js");
+  if (existsSync(unminified)) copyFileSync(unminified, path.join(named, "svc_sdk.js"));
   return { ...n, rebuilt };
 }
 

@@ -153,6 +153,8 @@ writeEntries(validateDir, "svc-sdk/validate", validateNames);
 const types = output("cargo", ["run", "--quiet", "-p", "svc-core", "--example", "types"]);
 if (types === null) throw new Error("cargo run -p svc-core --example types failed");
 writeDeclarations(pkg, ops, JSON.parse(types));
+// The client's bundle before it is minified, for the benchmarks' profiles (bench/size.mjs: namedVariant).
+copyFileSync(path.join(pkg, "svc_sdk.js"), path.join(root, "target/svc_sdk.unminified.js"));
 minifyTree(pkg);
 await writeCommonJs(pkg);
 const size = (...p) => statSync(path.join(...p)).size;

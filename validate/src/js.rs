@@ -20,6 +20,9 @@ extern "C" {
     pub fn is_params(value: &JsValue) -> bool;
     /// A shallow copy of an object without one key.
     pub fn without(value: &JsValue, key: &str) -> JsValue;
+    /// `TextEncoder.encodeInto` of the text into the view: the bytes written, or `None` when it did not all fit.
+    #[wasm_bindgen(js_name = writeInto)]
+    fn write_into(text: &js_sys::JsString, into: &js_sys::Uint8Array) -> Option<u32>;
 }
 
 /// The built-ins the core calls on values a user gave, each with `catch`: a Proxy, a getter or a
@@ -71,13 +74,28 @@ pub fn time_of(v: &JsValue) -> Option<f64> {
         .as_f64()
 }
 
-/// A JS string as UTF-8 text written once into the wasm's memory, or `None` when it is more than
-/// `max` bytes as UTF-8 (one of more than `max` UTF-16 units is not copied at all).
+/// A JS string as UTF-8 text written once into the wasm's memory (`encodeInto`, no copy in JS),
+/// or `None` when it is more than `max` bytes as UTF-8 (one of more than `max` UTF-16 units is not
+/// copied at all). ASCII fits in one byte per unit; anything else is written again into three.
 pub fn text_within(s: &js_sys::JsString, max: usize) -> Option<String> {
-    if s.length() as usize > max {
+    let units = s.length() as usize;
+    if units > max {
         return None;
     }
-    let text = String::from(s);
+    let mut bytes = Vec::new();
+    for room in [units, units.checked_mul(3)?] {
+        bytes.reserve_exact(room);
+        // SAFETY: the view spans `room` bytes of the vector's spare capacity and is used only by
+        // `write_into`, which allocates nothing in the wasm (its memory cannot move meanwhile).
+        let view = unsafe { js_sys::Uint8Array::view_mut_raw(bytes.as_mut_ptr(), room) };
+        if let Some(written) = write_into(s, &view) {
+            // SAFETY: `encodeInto` initialised the first `written` bytes, at most `room`.
+            unsafe { bytes.set_len(written as usize) };
+            break;
+        }
+    }
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     (text.len() <= max).then_some(text)
 }
 

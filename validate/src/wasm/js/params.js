@@ -36,6 +36,14 @@ function mark(key, v) {
   return v;
 }
 
+const encoder = new TextEncoder();
+
+/** Writes text as UTF-8 into a view of the wasm's memory; the bytes written, or nothing when it did not all fit. */
+export function writeInto(text, into) {
+  const { read, written } = encoder.encodeInto(text, into);
+  return read === text.length ? written : undefined;
+}
+
 /** JSON text of user params, with markers where JSON cannot hold a value; throws what `JSON.stringify` throws. */
 export function toWire(value) {
   return JSON.stringify(value ?? null, plain(value, 0) ? undefined : mark) ?? "null";
