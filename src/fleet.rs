@@ -225,7 +225,7 @@ impl Fleet {
     /// The text a store keeps: compact JSON.
     pub fn to_json(&self) -> String {
         // Plain data with string keys: serializing it cannot fail.
-        serde_json::to_string(self).unwrap_or_default()
+        crate::json::to_string(self)
     }
 
     /// What a store compares and sets: raised by one on every change.

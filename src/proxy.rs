@@ -3,8 +3,9 @@
 use crate::catalog::{self, BodyKind, Operation};
 use crate::error::{quoted, shorten, Error, ErrorKind};
 use crate::headers::Headers;
+use crate::json::{self, Json, Obj, ToJson};
 use crate::request::parse_query;
-use crate::route::{add_text_param, template, Found, Router};
+use crate::route::{add_text_param_json, template, Found, Router};
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
 
@@ -15,6 +16,14 @@ pub struct Plan {
     pub op: &'static Operation,
     pub path_params: Vec<String>,
     pub params: Map<String, Value>,
+}
+
+/// A `Plan` whose params are JSON text (what the wasm hands to JavaScript).
+#[derive(Debug)]
+pub struct PlanText {
+    pub op: &'static Operation,
+    pub path_params: Vec<String>,
+    pub params: String,
 }
 
 /// The router of the catalog and the most segments any of its routes has.
@@ -122,8 +131,29 @@ impl Routed {
         header: impl Fn(&str) -> Option<String>,
         body: Option<&str>,
     ) -> Result<Plan, Error> {
+        let PlanText {
+            op,
+            path_params,
+            params,
+        } = self.plan_text(query, header, body)?;
+        let params = serde_json::from_str(&params)
+            .map_err(|_| refuse(400, "the body must be a JSON object"))?;
+        Ok(Plan {
+            op,
+            path_params,
+            params,
+        })
+    }
+
+    /// `plan`, its params as JSON text.
+    pub fn plan_text(
+        self,
+        query: &str,
+        header: impl Fn(&str) -> Option<String>,
+        body: Option<&str>,
+    ) -> Result<PlanText, Error> {
         let Routed { op, values } = self;
-        let mut params = Map::new();
+        let mut params = Obj::default();
         let pairs =
             parse_query(query).ok_or_else(|| refuse(400, "the query is not well encoded"))?;
         for (k, v) in pairs {
@@ -133,19 +163,23 @@ impl Routed {
                 k != "organization_id"
             };
             if wanted {
-                add_text_param(&mut params, op.params, &k, &v);
+                add_text_param_json(&mut params, op.params, &k, &v);
             }
         }
         for (param, name) in op.headers {
             if let Some(v) = header(&name.to_ascii_lowercase()) {
-                add_text_param(&mut params, op.params, param, &v);
+                add_text_param_json(&mut params, op.params, param, &v);
             }
         }
         if op.body == BodyKind::Json {
             let text = body.unwrap_or_default();
             if !text.trim().is_empty() {
-                match serde_json::from_str::<Value>(text) {
-                    Ok(Value::Object(m)) => params.extend(m),
+                match json::parse(text) {
+                    Ok(Json::Obj(m)) => {
+                        for (k, v) in m.into_members() {
+                            params.insert(k, v);
+                        }
+                    }
                     _ => return Err(refuse(400, "the body must be a JSON object")),
                 }
             }
@@ -155,10 +189,10 @@ impl Routed {
             .filter(|(k, _)| k != "version")
             .map(|(_, v)| v)
             .collect();
-        Ok(Plan {
+        Ok(PlanText {
             op,
             path_params,
-            params,
+            params: params.to_json_text(),
         })
     }
 }

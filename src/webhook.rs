@@ -1,10 +1,10 @@
 //! Receiving: notification-channel callbacks (with their token checked in constant time) and billing events.
 
 use crate::error::{Error, ErrorKind};
+use crate::json::{self, Json};
 use crate::lossless;
 use crate::model::billing::{Event, EVENT_TYPES};
 use crate::model::crm::WatchNotification;
-use serde_json::Value;
 
 /// Whether two byte strings are equal, in a time that depends only on the length of `expected`.
 pub fn constant_time_eq(expected: &[u8], given: &[u8]) -> bool {
@@ -22,16 +22,32 @@ fn decode_error(what: &str, e: impl std::fmt::Display) -> Error {
     )
 }
 
-type FieldCheck<'a> = (&'a str, bool, fn(&Value) -> bool, &'a str);
+type FieldCheck<'a> = (&'a str, bool, fn(&Json) -> bool, &'a str);
+
+fn is_string(v: &Json) -> bool {
+    matches!(v, Json::Str(_))
+}
+
+fn is_number(v: &Json) -> bool {
+    matches!(v, Json::Num(_))
+}
+
+fn is_array(v: &Json) -> bool {
+    matches!(v, Json::Arr(_))
+}
+
+fn is_object(v: &Json) -> bool {
+    matches!(v, Json::Obj(_))
+}
 
 /// Checks that the fields of a JSON object have their JSON types: (name, required, test, expected).
-fn check_fields(what: &str, v: &Value, fields: &[FieldCheck]) -> Result<(), Error> {
+fn check_fields(what: &str, v: &Json, fields: &[FieldCheck]) -> Result<(), Error> {
     let obj = v
         .as_object()
         .ok_or_else(|| decode_error(what, "it is not a JSON object"))?;
     for (name, required, ok, expected) in fields {
         match obj.get(*name) {
-            None | Some(Value::Null) if !required => {}
+            None | Some(Json::Null) if !required => {}
             Some(x) if ok(x) => {}
             _ => return Err(decode_error(what, format!("`{name}` must be {expected}"))),
         }
@@ -43,24 +59,24 @@ fn check_fields(what: &str, v: &Value, fields: &[FieldCheck]) -> Result<(), Erro
 /// With `token`, the body's token must match it (kind `verification` otherwise).
 pub fn watch_notification_text(body: &str, token: Option<&str>) -> Result<String, Error> {
     let text = lossless::rewrite(body.trim()).map_err(|e| decode_error("notification", e))?;
-    let v: Value = serde_json::from_str(&text).map_err(|e| decode_error("notification", e))?;
+    let v = json::parse(&text).map_err(|e| decode_error("notification", e))?;
     check_fields(
         "notification",
         &v,
         &[
-            ("module", true, Value::is_string, "a string"),
-            ("operation", true, Value::is_string, "a string"),
-            ("channel_id", true, Value::is_string, "an id"),
-            ("token", false, Value::is_string, "a string"),
-            ("server_time", false, Value::is_number, "a number"),
-            ("ids", false, Value::is_array, "an array"),
-            ("affected_values", false, Value::is_array, "an array"),
-            ("affected_fields", false, Value::is_array, "an array"),
-            ("query_params", false, Value::is_object, "an object"),
+            ("module", true, is_string, "a string"),
+            ("operation", true, is_string, "a string"),
+            ("channel_id", true, is_string, "an id"),
+            ("token", false, is_string, "a string"),
+            ("server_time", false, is_number, "a number"),
+            ("ids", false, is_array, "an array"),
+            ("affected_values", false, is_array, "an array"),
+            ("affected_fields", false, is_array, "an array"),
+            ("query_params", false, is_object, "an object"),
         ],
     )?;
     if let Some(expected) = token {
-        let given = v.get("token").and_then(Value::as_str).unwrap_or("");
+        let given = v.get("token").and_then(Json::as_str).unwrap_or("");
         if !constant_time_eq(expected.as_bytes(), given.as_bytes()) {
             return Err(Error::new(
                 ErrorKind::Verification,
@@ -92,18 +108,21 @@ pub fn event_text(body: &str) -> Result<String, Error> {
         None => body.trim(),
     };
     let text = lossless::rewrite(raw).map_err(|e| decode_error("event", e))?;
-    let v: Value = serde_json::from_str(&text).map_err(|e| decode_error("event", e))?;
+    let v = json::parse(&text).map_err(|e| decode_error("event", e))?;
     check_fields(
         "event",
         &v,
         &[
-            ("event_id", true, Value::is_string, "an id"),
-            ("event_type", true, Value::is_string, "a string"),
-            ("event_time", false, Value::is_string, "a string"),
-            ("webhooks", false, Value::is_array, "an array"),
+            ("event_id", true, is_string, "an id"),
+            ("event_type", true, is_string, "a string"),
+            ("event_time", false, is_string, "a string"),
+            ("webhooks", false, is_array, "an array"),
         ],
     )?;
-    let kind = v["event_type"].as_str().unwrap_or_default();
+    let kind = v
+        .get("event_type")
+        .and_then(Json::as_str)
+        .unwrap_or_default();
     if !EVENT_TYPES.contains(&kind) {
         return Err(decode_error(
             "event",

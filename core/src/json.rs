@@ -7,9 +7,11 @@ use std::fmt;
 
 mod fields;
 mod read;
+mod ser;
 pub mod write;
 pub use fields::{expect, Field};
 pub use read::{number, parse, Error};
+pub use ser::to_string;
 pub use write::ToJson;
 
 /// A JSON value whose strings borrow the text they were read from (unless they held escapes).
@@ -80,6 +82,22 @@ impl Num {
 impl<'a> Obj<'a> {
     pub fn get(&self, key: &str) -> Option<&Json<'a>> {
         self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Json<'a>> {
+        self.0.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Sets member `key`: in the place of the member of that key, or last.
+    pub fn insert(&mut self, key: Cow<'a, str>, value: Json<'a>) {
+        match self.get_mut(&key) {
+            Some(slot) => *slot = value,
+            None => self.0.push((key, value)),
+        }
+    }
+
+    pub fn into_members(self) -> impl Iterator<Item = (Cow<'a, str>, Json<'a>)> {
+        self.0.into_iter()
     }
 
     pub fn contains_key(&self, key: &str) -> bool {

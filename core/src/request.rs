@@ -296,6 +296,23 @@ pub fn build_raw(
     query: &Map<String, Value>,
     body: Option<&Value>,
 ) -> Result<Prepared, Error> {
+    let query = Value::Object(query.clone());
+    let query = json::of_value(&query);
+    let empty = Obj::default();
+    let query = query.as_object().unwrap_or(&empty);
+    let body = body.map(json::of_value);
+    build_raw_json(method, family, path, target, query, body.as_ref())
+}
+
+/// `build_raw` for a query and body read from JSON text (`json::parse`).
+pub fn build_raw_json(
+    method: Method,
+    family: Family,
+    path: &str,
+    target: &Target,
+    query: &Obj,
+    body: Option<&Json>,
+) -> Result<Prepared, Error> {
     if !path.starts_with('/')
         || path.contains(['?', '#'])
         || path.chars().any(|c| c.is_control() || c.is_whitespace())
@@ -340,8 +357,8 @@ pub fn build_raw(
         _ => {}
     }
     let mut issues = Vec::new();
-    for (name, value) in query {
-        match scalar_text(name, &json::of_value(value)) {
+    for (name, value) in query.iter() {
+        match scalar_text(name, value) {
             Ok(text) => push_query(&mut url, &mut first, name, &text),
             Err(e) => issues.push(*e),
         }
@@ -352,7 +369,7 @@ pub fn build_raw(
     let body = match body {
         Some(v) if method.has_body() => {
             headers.push(("Content-Type".into(), "application/json".into()));
-            Body::Json(v.to_string())
+            Body::Json(v.to_json_text())
         }
         Some(_) => {
             return Err(Error::config(format!(

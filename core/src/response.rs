@@ -2,6 +2,7 @@
 
 use crate::catalog::{Operation, Shape};
 use crate::error::{Error, ErrorKind};
+use crate::json::{self, Json, Num};
 use crate::lossless::{self, Member};
 use crate::request::host_of;
 
@@ -19,15 +20,15 @@ fn find<'a>(members: &'a [Member<'a>], key: &str) -> Option<&'a Member<'a>> {
 }
 
 /// The envelope's `code`: 0, "SUCCESS" or absent mean success.
-fn envelope_code(members: &[Member<'_>]) -> Option<serde_json::Value> {
-    find(members, "code").and_then(|m| serde_json::from_str(m.value).ok())
+fn envelope_code<'a>(members: &'a [Member<'a>]) -> Option<Json<'a>> {
+    find(members, "code").and_then(|m| json::parse(m.value).ok())
 }
 
-fn code_is_success(code: &Option<serde_json::Value>) -> bool {
+fn code_is_success(code: &Option<Json>) -> bool {
     match code {
         None => true,
-        Some(serde_json::Value::Number(n)) => n.as_i64() == Some(0),
-        Some(serde_json::Value::String(s)) => s.eq_ignore_ascii_case("success"),
+        Some(Json::Num(_)) => code.as_ref().and_then(Json::as_i64) == Some(0),
+        Some(Json::Str(s)) => s.eq_ignore_ascii_case("success"),
         Some(_) => false,
     }
 }
@@ -68,7 +69,7 @@ pub fn error_from(status: u16, body: &[u8]) -> Error {
     let message = members
         .as_deref()
         .and_then(|m| find(m, "message"))
-        .and_then(|m| serde_json::from_str::<serde_json::Value>(m.value).ok())
+        .and_then(|m| json::parse(m.value).ok())
         .and_then(|v| v.as_str().map(str::to_string))
         .filter(|m| !m.is_empty());
     let kind = if (200..300).contains(&status) {
@@ -78,11 +79,11 @@ pub fn error_from(status: u16, body: &[u8]) -> Error {
     };
     let message = match (message, &code) {
         (Some(m), _) => m,
-        (None, Some(serde_json::Value::String(c))) => c.clone(),
+        (None, Some(Json::Str(c))) => c.to_string(),
         (None, _) => format!("HTTP {status}: {}", status_text(status)),
     };
     let mut err = Error::new(kind, message).with_status(status);
-    err.code = code.and_then(|c| c.as_i64());
+    err.code = code.as_ref().and_then(Json::as_i64);
     err
 }
 
@@ -149,16 +150,15 @@ fn json_type(value: &str) -> &'static str {
     }
 }
 
-/// The words of a JSON value's type, for a `serde_json::Value`.
-fn value_type(v: &serde_json::Value) -> &'static str {
-    use serde_json::Value;
+/// The words of a JSON value's type.
+fn value_type(v: &Json) -> &'static str {
     match v {
-        Value::Object(_) => "an object",
-        Value::Array(_) => "an array",
-        Value::String(_) => "a string",
-        Value::Bool(_) => "a boolean",
-        Value::Null => "null",
-        Value::Number(_) => "a number",
+        Json::Obj(_) => "an object",
+        Json::Arr(_) => "an array",
+        Json::Str(_) => "a string",
+        Json::Bool(_) => "a boolean",
+        Json::Null => "null",
+        Json::Num(_) => "a number",
     }
 }
 
@@ -279,9 +279,9 @@ pub fn decode_shape(
             doc.write_value(items.value, &mut out);
             if let Some(pc) = find(members, "page_context") {
                 let value = one_element(pc.value).unwrap_or(pc.value);
-                let read = serde_json::from_str(value)
+                let read = json::parse(value)
                     .map_err(|e| e.to_string())
-                    .and_then(|v| PageContext::read(&v));
+                    .and_then(|v| PageContext::read_json(&v));
                 if let Err(why) = read {
                     return Err(off_row(status, format!("the response's {why}")));
                 }
@@ -326,7 +326,7 @@ pub struct PageContext {
 }
 
 /// A JSON number that is a whole number from 1 to 2^53 - 1.
-fn positive_integer(v: &serde_json::Value) -> Option<u64> {
+fn positive_integer(v: &Json) -> Option<u64> {
     let n = v.as_f64()?;
     (n >= 1.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0).then_some(n as u64)
 }
@@ -335,11 +335,16 @@ impl PageContext {
     /// Checks a `page_context`: an object, its `page`, when given, a positive integer, its
     /// `has_more_page`, when given, a boolean. The error says what is wrong, after "the response's".
     pub fn read(v: &serde_json::Value) -> Result<PageContext, String> {
+        PageContext::read_json(&json::of_value(v))
+    }
+
+    /// `read` for a value read from JSON text (`json::parse`).
+    pub fn read_json(v: &Json) -> Result<PageContext, String> {
         let fields = v
             .as_object()
             .ok_or_else(|| format!("`page_context` is {}, not an object", value_type(v)))?;
         let page = match fields.get("page") {
-            None | Some(serde_json::Value::Null) => None,
+            None | Some(Json::Null) => None,
             Some(p) => Some(positive_integer(p).ok_or_else(|| {
                 format!(
                     "`page_context.page` is {}, not a positive integer",
@@ -348,8 +353,8 @@ impl PageContext {
             })?),
         };
         let has_more_page = match fields.get("has_more_page") {
-            None | Some(serde_json::Value::Null) => false,
-            Some(serde_json::Value::Bool(b)) => *b,
+            None | Some(Json::Null) => false,
+            Some(Json::Bool(b)) => *b,
             Some(m) => {
                 return Err(format!(
                     "`page_context.has_more_page` is {}, not a boolean",
@@ -364,11 +369,13 @@ impl PageContext {
     }
 }
 
-/// A number as it was sent, anything else by its type.
-fn describe(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::Number(n) => n.to_string(),
-        other => value_type(other).to_string(),
+/// A number as it was sent (an integer as serde_json writes it), anything else by its type.
+fn describe(v: &Json) -> String {
+    match (v, v.as_num()) {
+        (_, Some(Num::U(u))) => u.to_string(),
+        (_, Some(Num::I(i))) => i.to_string(),
+        (Json::Num(text), _) => text.to_string(),
+        (other, _) => value_type(other).to_string(),
     }
 }
 

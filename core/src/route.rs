@@ -2,6 +2,7 @@
 //! params of a call read back from query and header text, typed as its rules expect.
 
 use crate::catalog::Operation;
+use crate::json::{Json, Obj};
 use crate::request::percent_decode;
 use crate::validate::{Kind, Schema};
 use serde_json::{Map, Value};
@@ -181,6 +182,46 @@ pub fn coerce(kind: Option<Kind>, text: &str) -> Value {
         _ => None,
     };
     parsed.unwrap_or_else(|| Value::String(text.to_string()))
+}
+
+/// `coerce` as a JSON value written without a float printer: a number in JSON's spelling of its
+/// text (`5.` is `5`, the same number once JavaScript reads it).
+pub fn coerce_json(kind: Option<Kind>, text: &str) -> Json<'static> {
+    let t = text.trim();
+    let integer = |n: i64| {
+        let mut out = String::new();
+        crate::json::write::integer(&mut out, n);
+        Json::Num(out.into())
+    };
+    let parsed =
+        match kind {
+            Some(Kind::Int) => t.parse::<i64>().ok().map(integer),
+            Some(Kind::Num) => t.parse::<i64>().ok().map(integer).or_else(|| {
+                crate::decimal::json_spelling(t).map(|spelled| Json::Num(spelled.into()))
+            }),
+            Some(Kind::Bool) | Some(Kind::BoolLike) => match t {
+                "true" => Some(Json::Bool(true)),
+                "false" => Some(Json::Bool(false)),
+                _ => None,
+            },
+            _ => None,
+        };
+    parsed.unwrap_or_else(|| Json::Str(text.to_string().into()))
+}
+
+/// `add_text_param` on params read from JSON text.
+pub fn add_text_param_json(params: &mut Obj<'_>, schema: &Schema, name: &str, text: &str) {
+    let (kind, array) = match schema.field(name).map(|f| f.kind) {
+        Some(Kind::Arr(item)) => (Some(item.kind), true),
+        other => (other, false),
+    };
+    let v = coerce_json(kind, text);
+    match params.get_mut(name) {
+        Some(Json::Arr(items)) if array || items.len() > 1 => items.push(v),
+        Some(first) => *first = Json::Arr(vec![std::mem::replace(first, Json::Null), v]),
+        None if array => params.insert(name.to_string().into(), Json::Arr(vec![v])),
+        None => params.insert(name.to_string().into(), v),
+    }
 }
 
 /// Adds a param read from text; repeated names and array fields collect into an array.

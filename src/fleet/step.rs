@@ -171,7 +171,7 @@ impl Request {
 
     /// Its text, for the store.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        crate::json::to_string(self)
     }
 }
 
@@ -269,7 +269,7 @@ pub fn apply(state: Option<&str>, now: i64, request: &str) -> Result<Applied, Er
         state: (version != expected).then(|| fleet.to_json()),
         expected,
         version,
-        reply: serde_json::to_string(&reply).unwrap_or_default(),
+        reply: crate::json::to_string(&reply),
         wake_at: fleet.next_end(),
     })
 }

@@ -91,7 +91,7 @@ impl<R> Answer<R> {
 impl Head {
     /// `{ status, url, headers }` as JSON text.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        crate::json::to_string(self)
     }
 
     fn without_secret(mut self, secret: Option<&str>) -> Head {

@@ -331,7 +331,7 @@ impl Client {
     #[wasm_bindgen(js_name = rateLimitState)]
     pub fn rate_limit_state(&self) -> JsValue {
         match self.transport.rate_limit_state() {
-            Some(state) => super::json_to_js(&serde_json::to_string(&state).unwrap_or_default()),
+            Some(state) => super::json_to_js(&json::to_string(&state)),
             None => JsValue::NULL,
         }
     }
@@ -449,40 +449,38 @@ impl Client {
             ));
         }
         let query = get(&init, "query");
-        let query = if query.is_undefined() {
-            serde_json::Map::new()
-        } else {
-            match serde_json::from_str(&wire_text(&query, "query", max)?) {
-                Ok(serde_json::Value::Object(m)) => m,
-                _ => return Err(config("query must be an object", None)),
-            }
-        };
-        let body = get(&init, "body");
-        let body = if body.is_undefined() {
+        let query_text = if query.is_undefined() {
             None
         } else {
-            Some(
-                serde_json::from_str(&wire_text(&body, "body", max)?)
-                    .map_err(|e| config(format!("body: {e}"), None))?,
-            )
+            Some(wire_text(&query, "query", max)?)
         };
-        let query_value = serde_json::Value::Object(query);
-        let mut issues =
-            crate::validate::unrepresentable_issues(&json::of_value(&query_value), "query");
+        let query = match query_text.as_deref().map(json::parse) {
+            None => json::Obj::default(),
+            Some(Ok(Json::Obj(m))) => m,
+            Some(_) => return Err(config("query must be an object", None)),
+        };
+        let body = get(&init, "body");
+        let body_text = if body.is_undefined() {
+            None
+        } else {
+            Some(wire_text(&body, "body", max)?)
+        };
+        let body = body_text
+            .as_deref()
+            .map(json::parse)
+            .transpose()
+            .map_err(|e| config(format!("body: {e}"), None))?;
+        let query = Json::Obj(query);
+        let mut issues = crate::validate::unrepresentable_issues(&query, "query");
         if let Some(body) = &body {
-            issues.extend(crate::validate::unrepresentable_issues(
-                &json::of_value(body),
-                "body",
-            ));
+            issues.extend(crate::validate::unrepresentable_issues(body, "body"));
         }
         if !issues.is_empty() {
             return Err(to_js_error(&Error::validation(issues)));
         }
-        let query = match query_value {
-            serde_json::Value::Object(m) => m,
-            _ => serde_json::Map::new(),
-        };
-        request::build_raw(m, f, &path, &self.opts.target, &query, body.as_ref())
+        let empty = json::Obj::default();
+        let query = query.as_object().unwrap_or(&empty);
+        request::build_raw_json(m, f, &path, &self.opts.target, query, body.as_ref())
             .map_err(|e| to_js_error(&e))
     }
 }
@@ -516,9 +514,9 @@ pub fn next_page(asked: JsValue, context: JsValue, items: u32) -> Result<JsValue
             .ok()
             .and_then(|t| t.as_string())
             .ok_or_else(|| fail("the page's page_context could not be read".into()))?;
-        let value = serde_json::from_str(&text)
+        let value = json::parse(&text)
             .map_err(|e| fail(format!("the page's page_context could not be read: {e}")))?;
-        let read = crate::response::PageContext::read(&value)
+        let read = crate::response::PageContext::read_json(&value)
             .map_err(|why| fail(format!("the page's {why}")))?;
         Some(read)
     };

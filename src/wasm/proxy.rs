@@ -6,8 +6,8 @@ use super::js::{self, get, to_js_error};
 use super::settle;
 use crate::catalog::{self, BodyKind};
 use crate::error::{quoted, Error, ErrorKind};
+use crate::json::ToJson;
 use crate::proxy::refuse;
-use serde_json::{json, Value};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -109,13 +109,26 @@ fn allowed_origins(v: &JsValue) -> Result<Option<Vec<String>>, JsValue> {
         .map_err(|e| to_js_error(&e))
 }
 
+/// The body of the proxy's own answers: `{"code":…,"message":…}`, then the issues when there are.
+fn body(code: u16, message: &str, issues: Option<&[crate::issue::Issue]>) -> String {
+    let mut out = String::new();
+    let mut members = crate::json::write::Members::new(&mut out);
+    crate::json::write::unsigned(members.key("code"), code.into());
+    members.str("message", message);
+    if let Some(issues) = issues {
+        crate::json::write::array(members.key("issues"), issues, |o, i| i.write_json(o));
+    }
+    members.end();
+    out
+}
+
 /// A JSON answer of the proxy itself.
-fn answer(status: u16, body: &Value) -> Result<JsValue, JsValue> {
+fn answer(status: u16, body: &str) -> Result<JsValue, JsValue> {
     answer_with(status, body, None)
 }
 
 /// A JSON answer of the proxy itself, with a Retry-After of so many seconds.
-fn answer_with(status: u16, body: &Value, retry_after: Option<u64>) -> Result<JsValue, JsValue> {
+fn answer_with(status: u16, body: &str, retry_after: Option<u64>) -> Result<JsValue, JsValue> {
     let headers = web_sys::Headers::new()?;
     headers.set("content-type", "application/json")?;
     if let Some(secs) = retry_after {
@@ -124,17 +137,14 @@ fn answer_with(status: u16, body: &Value, retry_after: Option<u64>) -> Result<Js
     let init = web_sys::ResponseInit::new();
     init.set_status(status);
     init.set_headers(&headers);
-    web_sys::Response::new_with_opt_str_and_init(Some(&body.to_string()), &init).map(Into::into)
+    web_sys::Response::new_with_opt_str_and_init(Some(body), &init).map(Into::into)
 }
 
 /// A request the proxy cannot route or read, answered with the status its error carries (404,
 /// 405, 413...) or 400.
 fn refused(e: &Error) -> Result<JsValue, JsValue> {
     let status = e.status.unwrap_or(400);
-    answer(
-        status,
-        &json!({ "code": 1000 + status, "message": e.message }),
-    )
+    answer(status, &body(1000 + status, &e.message, None))
 }
 
 /// The answer to a request whose forward a restart of the core stopped (`core.js`): 503.
@@ -157,11 +167,7 @@ fn failed(e: &JsValue) -> Result<JsValue, JsValue> {
         .unwrap_or_else(|| "the service could not be reached".into());
     let wait = get(e, "retryAfterMs").as_f64().filter(|ms| *ms >= 0.0);
     let retry_after = wait.map(|ms| (ms / 1000.0).ceil() as u64);
-    answer_with(
-        status,
-        &json!({ "code": 1000, "message": message }),
-        retry_after,
-    )
+    answer_with(status, &body(1000, &message, None), retry_after)
 }
 
 fn unreadable() -> Error {
@@ -195,10 +201,9 @@ impl Inner {
         let sent = match self.client.forward(op, &path, &params) {
             Ok(sent) => sent,
             Err(e) if e.kind == ErrorKind::Validation => {
-                let body = json!({ "code": 1001, "message": e.message, "issues": e.issues });
-                return answer(400, &body);
+                return answer(400, &body(1001, &e.message, Some(&e.issues)));
             }
-            Err(e) => return answer(502, &json!({ "code": 1000, "message": e.message })),
+            Err(e) => return answer(502, &body(1000, &e.message, None)),
         };
         match settle::promise(&sent).await {
             Ok(response) => Ok(response),
@@ -260,13 +265,12 @@ impl Inner {
             _ => None,
         };
         let search = url.search();
-        let plan = routed.plan(
+        let plan = routed.plan_text(
             search.strip_prefix('?').unwrap_or(&search),
             |name| header(headers, name),
             text.as_deref(),
         )?;
-        let params = js_sys::JSON::parse(&Value::Object(plan.params).to_string())
-            .map_err(|_| unreadable())?;
+        let params = js_sys::JSON::parse(&plan.params).map_err(|_| unreadable())?;
         if let BodyKind::Multipart { param, many, .. } = plan.op.body {
             let body = bytes.unwrap_or_else(|| js_sys::Uint8Array::new_with_length(0));
             let entries = settle::promise(&js::form_entries(&body, &content_type))

@@ -96,9 +96,7 @@ fn message(e: &JsValue) -> String {
 pub fn fleet_apply(state: Option<String>, now: f64, request: &str) -> Result<JsValue, JsValue> {
     let applied = crate::fleet::apply(state.as_deref(), now as i64, request)
         .map_err(|e| super::to_js_error(&e))?;
-    Ok(super::json_to_js(
-        &serde_json::to_string(&applied).unwrap_or_default(),
-    ))
+    Ok(super::json_to_js(&crate::json::to_string(&applied)))
 }
 
 /// The text of the step that changes nothing but the leases and claims whose time is up

@@ -7,9 +7,11 @@ use wasm_bindgen::prelude::*;
 /// The regions and their API domains, for the package's `regions` export.
 #[wasm_bindgen(js_name = __regions, skip_typescript)]
 pub fn regions() -> JsValue {
-    let map: serde_json::Map<String, serde_json::Value> = crate::family::REGIONS
-        .iter()
-        .map(|(r, d)| (r.to_string(), (*d).into()))
-        .collect();
-    json_to_js(&serde_json::Value::Object(map).to_string())
+    let mut text = String::new();
+    let mut members = crate::json::write::Members::new(&mut text);
+    for (region, domain) in crate::family::REGIONS {
+        members.str(region, domain);
+    }
+    members.end();
+    json_to_js(&text)
 }
