@@ -46,7 +46,7 @@ fn check_fields(what: &str, v: &Json, fields: &[FieldCheck]) -> Result<(), Error
         .as_object()
         .ok_or_else(|| decode_error(what, "it is not a JSON object"))?;
     for (name, required, ok, expected) in fields {
-        match obj.get(*name) {
+        match obj.get(name) {
             None | Some(Json::Null) if !required => {}
             Some(x) if ok(x) => {}
             _ => return Err(decode_error(what, format!("`{name}` must be {expected}"))),

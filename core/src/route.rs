@@ -248,6 +248,56 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_text_param_as_json_text_is_the_value_coerce_gives() {
+        use crate::json::ToJson;
+        let kinds = [
+            None,
+            Some(Kind::Int),
+            Some(Kind::Num),
+            Some(Kind::Bool),
+            Some(Kind::Str),
+        ];
+        let texts = [
+            "2",
+            " 7 ",
+            "+5",
+            "-0",
+            "007",
+            "5.",
+            ".5",
+            "-.5e-3",
+            "1e3",
+            "1E+2",
+            "1.50",
+            "1e400",
+            "9223372036854775808",
+            "-9223372036854775809",
+            "12.5",
+            "true",
+            "false",
+            "x",
+            "",
+            "nan",
+            "inf",
+            "1e",
+            "--1",
+            "0x10",
+        ];
+        for kind in kinds {
+            for text in texts {
+                let ours: Value =
+                    serde_json::from_str(&coerce_json(kind, text).to_json_text()).unwrap();
+                let theirs = coerce(kind, text);
+                let same = match (&ours, &theirs) {
+                    (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+                    _ => ours == theirs,
+                };
+                assert!(same, "{kind:?} {text:?}: {ours} vs {theirs}");
+            }
+        }
+    }
+
+    #[test]
     fn paths_that_are_empty_or_not_rooted_find_nothing_without_panicking() {
         let router = Router::new(crate::catalog::OPERATIONS.iter()).unwrap();
         for path in ["", "é", "éa/b", "a", "ü/books/v3/journals"] {

@@ -773,3 +773,74 @@ fn a_store_clock_that_is_not_a_time_is_a_decode_error() {
         assert!(e.message.contains("clock"), "{}", e.message);
     }
 }
+
+#[test]
+fn the_core_writes_states_steps_and_replies_as_serde_json_writes_them() {
+    let lim = limits(3, 2, 1000);
+    let day = 20_000 * DAY_MS;
+    let steps = [
+        acquire_request(lim),
+        Request::Renew {
+            lease: 1,
+            lease_ms: LEASE,
+        },
+        Request::Release {
+            lease: 1,
+            seen: Seen {
+                limit: Some(100),
+                remaining: Some(0),
+                reset_secs: Some(60),
+                back_off_ms: Some(-1),
+            },
+        },
+        Request::Release {
+            lease: 9,
+            seen: Seen::default(),
+        },
+        Request::TokenClaim {
+            holder: "b\"\n".into(),
+            lease_ms: LEASE,
+        },
+        Request::TokenStore {
+            claim: 2,
+            token: "tok\u{1}é".into(),
+            expires_at: Some(day + 1),
+        },
+        Request::TokenStore {
+            claim: 3,
+            token: "t".into(),
+            expires_at: None,
+        },
+        Request::TokenAbandon { claim: 4 },
+        Request::TokenInvalidate { token: "t".into() },
+        Request::State,
+    ];
+    let mut state: Option<String> = None;
+    for (i, request) in steps.iter().enumerate() {
+        assert_eq!(request.to_json(), serde_json::to_string(request).unwrap());
+        let now = day + i as i64 * 1_000;
+        let applied = apply(state.as_deref(), now, &request.to_json()).unwrap();
+        assert_eq!(
+            crate::json::to_string(&applied),
+            serde_json::to_string(&applied).unwrap()
+        );
+        let reply = Reply::from_json(&applied.reply).unwrap();
+        assert_eq!(
+            crate::json::to_string(&reply),
+            serde_json::to_string(&reply).unwrap()
+        );
+        let fleet =
+            Fleet::from_json(applied.state.as_deref().or(state.as_deref()).unwrap()).unwrap();
+        assert_eq!(fleet.to_json(), serde_json::to_string(&fleet).unwrap());
+        if applied.state.is_some() {
+            state = applied.state;
+        }
+    }
+    let mut limiter = Limiter::new(lim);
+    limiter.enqueue();
+    let figures = limiter.state(day);
+    assert_eq!(
+        crate::json::to_string(&figures),
+        serde_json::to_string(&figures).unwrap()
+    );
+}
