@@ -4,11 +4,22 @@
 /// again in JSON's spelling and read by the JSON parser: core's float parser and its tables (about
 /// 14 KB gzip of the wasm) stay out of the build.
 pub fn parse(s: &str) -> Option<f64> {
-    json_spelling(s).and_then(|json| crate::json::number(&json).map(crate::json::Num::as_f64))
+    spelled(s).and_then(|json| finite(&json))
 }
 
 /// `s` in JSON's spelling when `parse` reads it as a finite number.
 pub fn json_spelling(s: &str) -> Option<String> {
+    spelled(s).filter(|json| finite(json).is_some())
+}
+
+fn finite(json: &str) -> Option<f64> {
+    crate::json::number(json)
+        .map(crate::json::Num::as_f64)
+        .filter(|f| f.is_finite())
+}
+
+/// `s` in JSON's spelling, if it has the shape of a decimal number.
+fn spelled(s: &str) -> Option<String> {
     let (sign, rest) = match s.as_bytes().first()? {
         b'-' => ("-", &s[1..]),
         b'+' => ("", &s[1..]),
@@ -37,10 +48,7 @@ pub fn json_spelling(s: &str) -> Option<String> {
         json.push('e');
         json.push_str(e);
     }
-    crate::json::number(&json)
-        .map(crate::json::Num::as_f64)
-        .filter(|f| f.is_finite())
-        .map(|_| json)
+    Some(json)
 }
 
 /// A non-empty run of ASCII digits as a number (`None` past `u32::MAX`).
