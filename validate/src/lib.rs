@@ -7,7 +7,7 @@ pub mod params;
 
 use svc_core::catalog::{self, Operation};
 use svc_core::error::Error;
-use svc_core::json::write::Members;
+use svc_core::json::write::{self, Members};
 use svc_core::json::ToJson;
 use wasm_bindgen::prelude::*;
 
@@ -64,28 +64,15 @@ pub fn operation_by_id(id: &JsValue) -> Result<&'static Operation, JsValue> {
         .ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(&name))))
 }
 
-/// The index of an operation in the table, which `__validate` takes; a config SvcError for anything else.
-#[wasm_bindgen(js_name = __operationIndex, skip_typescript)]
-pub fn operation_index(operation_id: JsValue) -> Result<u32, JsValue> {
-    let op = operation_by_id(&operation_id)?;
-    Ok(catalog::OPERATIONS
-        .iter()
-        .position(|o| std::ptr::eq(o, op))
-        .unwrap_or_default() as u32)
-}
-
 /// Checks params of the operation at `index` without sending anything: nothing when they are
 /// valid, else the JSON text of their issues (core.js makes `{ ok: true }` or `{ ok: false, issues }`).
 #[wasm_bindgen(js_name = __validate, skip_typescript)]
-pub fn validate(index: u32, params: JsValue) -> Option<String> {
-    let op = catalog::OPERATIONS.get(index as usize)?;
+pub fn validate(index: u32, params: JsValue) -> Result<Option<String>, JsValue> {
+    let op = catalog::OPERATIONS
+        .get(index as usize)
+        .ok_or_else(|| to_js_error(&Error::config("no operation has this index")))?;
     let (issues, _) = params::issues(op, &params, usize::MAX);
-    if issues.is_empty() {
-        return None;
-    }
-    let mut text = String::new();
-    issues.write_json(&mut text);
-    Some(text)
+    Ok((!issues.is_empty()).then(|| issues.to_json_text()))
 }
 
 /// `{ id, pathParams, list }` of an operation, for the pages of a list; a config SvcError for an unknown id.
@@ -99,6 +86,8 @@ pub fn operation(operation_id: JsValue) -> Result<JsValue, JsValue> {
     m.str("id", op.id);
     m.value("pathParams", &names);
     m.value("list", &list);
+    let index = catalog::OPERATIONS.iter().position(|o| std::ptr::eq(o, op));
+    write::integer(m.key("index"), index.unwrap_or_default() as i64);
     m.end();
     Ok(json_to_js(&text))
 }

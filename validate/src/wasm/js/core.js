@@ -75,7 +75,7 @@ export const call = (name, kind, ...args) => guarded(core[name], undefined, args
 
 const infos = new Map();
 
-/** `{ id, pathParams, list }` of an operation, asked once; a config SvcError for an unknown id. */
+/** `{ id, pathParams, list, index }` of an operation (`index`: its row, which `__validate` takes), asked once; a config SvcError for an unknown id. */
 export function info(id) {
   let op = infos.get(id);
   if (op === undefined) infos.set(id, (op = call("__operation", "config", id)));
@@ -92,13 +92,9 @@ export function requiredScopes(ids) {
   return call("requiredScopes", "config", ids);
 }
 
-const indices = new Map();
-
 /** Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`. */
 export function validate(operationId, params) {
-  let index = indices.get(operationId);
-  if (index === undefined) indices.set(operationId, (index = call("__operationIndex", "validation", operationId)));
-  const issues = call("__validate", "validation", index, params);
+  const issues = call("__validate", "validation", info(operationId).index, params);
   return issues === undefined ? { ok: true } : { ok: false, issues: JSON.parse(issues) };
 }
 
