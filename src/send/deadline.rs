@@ -19,6 +19,11 @@ impl Deadline {
         }
     }
 
+    /// When the call must have settled (ms since the epoch); `None` without a deadline.
+    pub fn at(&self) -> Option<i64> {
+        self.at
+    }
+
     /// What is left at `now`, in ms; `None` without a deadline.
     pub fn left(&self, now: i64) -> Option<u64> {
         self.at.map(|at| at.saturating_sub(now).max(0) as u64)

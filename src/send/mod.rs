@@ -1,5 +1,6 @@
 //! The send loop as platform-free async Rust: token, limiter, attempts with timeout and abort, retries, decoding.
 
+mod alarm;
 mod deadline;
 mod fleet;
 mod note;
@@ -25,9 +26,13 @@ use crate::limit::{Limits, State};
 use crate::request;
 use crate::response::{self, Decoded};
 use crate::retry::{self, Outcome, Policy};
+use alarm::Alarm;
 use race::{race, First};
 use std::fmt;
 use std::future::{pending, Future};
+
+/// A step of the loop as a future of its own: its state and its code stay out of the caller's.
+type Boxed<'a, T> = std::pin::Pin<Box<dyn Future<Output = T> + 'a>>;
 
 /// The message of an abort whose reason has none.
 pub const ABORTED: &str = "the call was aborted";
@@ -356,13 +361,15 @@ impl<P: Platform> Transport<P> {
         };
         let p = &self.platform;
         let deadline = Deadline::new(p.now_ms(), call.options.deadline_ms);
+        let alarm = Alarm::new(p);
         let timer = async {
-            match deadline.left(p.now_ms()) {
-                Some(ms) => p.sleep(ms).await,
+            match deadline.at() {
+                Some(at) => alarm.until(at).await,
                 None => pending().await,
             }
         };
-        let out = match race(self.run(call, &mut secret, deadline), timer).await {
+        let run: Boxed<'_, _> = Box::pin(self.run(call, &mut secret, deadline, &alarm));
+        let out = match race(run, timer).await {
             First::A(out) => out,
             First::B(()) => Err(deadline.passed()),
         };
@@ -391,6 +398,7 @@ impl<P: Platform> Transport<P> {
         call: &Call<'_, P>,
         secret: &mut Option<String>,
         deadline: Deadline,
+        alarm: &Alarm<'_, P>,
     ) -> Result<Reply<P::Raw>, Failure> {
         let p = &self.platform;
         let policy = Policy::new(call.options.max_retries);
@@ -423,15 +431,15 @@ impl<P: Platform> Transport<P> {
             };
             // A failure to get a slot (a spent quota, an unreachable fleet store, an abort) is the
             // call's: nothing was sent, and the limiter or the store already waited what it may.
-            let got = self
-                .limited(
-                    call,
-                    n,
-                    authorization.as_deref(),
-                    secret.as_deref(),
-                    deadline,
-                )
-                .await?;
+            let got: Boxed<'_, _> = Box::pin(self.limited(
+                call,
+                n,
+                authorization.as_deref(),
+                secret.as_deref(),
+                deadline,
+                alarm,
+            ));
+            let got = got.await?;
             let answer = match got {
                 Ok(answer) => answer,
                 Err(f) => {
@@ -522,6 +530,7 @@ impl<P: Platform> Transport<P> {
         authorization: Option<&str>,
         secret: Option<&str>,
         deadline: Deadline,
+        alarm: &Alarm<'_, P>,
     ) -> Result<Result<Answer<Got<P::Raw>>, Failure>, Failure> {
         let p = &self.platform;
         let queued = |ms: Option<u64>, why: &str| {
@@ -529,7 +538,8 @@ impl<P: Platform> Transport<P> {
         };
         // Boxed, as is each step below that only some states hold: a call waiting in the queue
         // then holds the queue's small future, not room for the attempt's (memory per queued call).
-        let attempt = |call| Box::pin(attempt(p, call, n, authorization, secret));
+        let attempt =
+            |call| -> Boxed<'_, _> { Box::pin(attempt(p, call, n, authorization, secret, alarm)) };
         let local = |q: &queue::Queue, got: &Result<Answer<Got<P::Raw>>, Failure>| {
             let now = p.now_ms();
             q.observe(seen(got, now), now);
@@ -606,6 +616,7 @@ async fn attempt<P: Platform>(
     n: u32,
     authorization: Option<&str>,
     secret: Option<&str>,
+    alarm: &Alarm<'_, P>,
 ) -> Result<Answer<Got<P::Raw>>, Failure> {
     if let Some((kind, message)) = call.signal.and_then(|s| p.aborted(s)) {
         return Err(Error::new(kind, message).into());
@@ -644,7 +655,7 @@ async fn attempt<P: Platform>(
     let timeout = async {
         match timeout_ms {
             0 => pending().await,
-            ms => p.sleep(ms.into()).await,
+            ms => alarm.until(sent.saturating_add(ms.into())).await,
         }
     };
     let out = match race(abort(p, call.signal), race(exchange, timeout)).await {

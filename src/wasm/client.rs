@@ -12,6 +12,8 @@ use crate::issue::{details, Issue, IssueCode, PathSeg};
 use crate::json::{self, Json};
 use crate::request::{self, Body, Prepared};
 use crate::send::{self, Credential, Failure, Reply, Transport};
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -257,7 +259,8 @@ impl Client {
                 options,
                 signal: signal.as_ref(),
             };
-            match transport.send(&call).await {
+            let sent: Pin<Box<dyn Future<Output = _>>> = Box::pin(transport.send(&call));
+            match sent.await {
                 Ok(Reply::Json { text, head }) => Ok(js::with_response(
                     &super::json_to_js(&text),
                     &head.to_json(),

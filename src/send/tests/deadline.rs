@@ -219,3 +219,41 @@ fn a_retry_after_of_years_holds_for_a_day() {
     let until = t.rate_limit_state().unwrap().blocked_until.unwrap();
     assert_eq!(until, w.now() + DAY_MS);
 }
+
+#[test]
+fn a_call_with_a_deadline_and_a_timeout_sets_one_timer() {
+    let w = World::new(vec![ok().after(100)]);
+    let t = static_token(&w);
+    let c = with_deadline(get("https://api.example.com/a"), 600_000);
+    assert_eq!(block_on(&w, t.send(&c)), Ok(envelope(c.url)));
+    assert_eq!(
+        *w.sleeps.borrow(),
+        [u64::from(TIMEOUT)],
+        "the attempt's timeout, which comes first, serves the deadline too"
+    );
+}
+
+#[test]
+fn a_timeout_before_the_deadline_fails_the_attempt_and_the_timer_is_set_again_for_the_deadline() {
+    let w = World::new(vec![Step::Hang, Step::Hang]);
+    let t = static_token(&w);
+    let c = with_deadline(get("https://api.example.com/a"), 1_500);
+    let c = Call {
+        options: Options {
+            timeout_ms: 1_000,
+            ..c.options
+        },
+        ..c
+    };
+    let start = w.now();
+    let e = error(block_on(&w, t.send(&c)));
+    assert_eq!(e.kind, ErrorKind::Timeout);
+    assert!(e.message.contains("deadline of 1500 ms"), "{}", e.message);
+    assert_eq!(
+        w.now() - start,
+        1_500,
+        "the deadline, not the second attempt's timeout"
+    );
+    assert_eq!(w.seen.borrow().len(), 2);
+    assert_eq!(w.cancelled.get(), 2, "both hung requests were let go");
+}
