@@ -89,7 +89,7 @@ const bundling = {
   metafile: true,
 };
 
-/** Resolves the imports that `filter` matches to `to`, kept as imports (the one instance every entry shares). */
+/** Resolves the imports that `filter` matches to `to`, kept as imports: the entry whose instance and SvcError they share. */
 const onto = (filter, to) => ({ name: `svc-sdk-onto-${to}`, setup: (b) => b.onResolve({ filter }, () => ({ path: to, external: true })) });
 
 /** Bundles `contents` (an entry's text, resolved in `dir`) into `out`; gives the names it exports. */
