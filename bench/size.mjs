@@ -126,9 +126,9 @@ export function namedVariant() {
   rmSync(named, { recursive: true, force: true });
   cpSync(pkgDir, named, { recursive: true });
   copyFileSync(out, path.join(named, n.wasmFile));
-  // svc_sdk.js as scripts/build.mjs bundled it before minifying, so that profiles name its functions.
-  const unminified = path.join(root, "target/svc_sdk.unminified.js");
-  if (existsSync(unminified)) copyFileSync(unminified, path.join(named, "svc_sdk.js"));
+  // node.js as scripts/build.mjs bundled it before minifying, so that profiles name its functions.
+  const unminified = path.join(root, "target/node.unminified.js");
+  if (existsSync(unminified)) copyFileSync(unminified, path.join(named, "node.js"));
   return { ...n, rebuilt };
 }
 

@@ -1,8 +1,9 @@
 // Builds the npm package into pkg/: the client's release wasm (crate svc-sdk) and, in pkg/validate/,
 // the wasm of validation alone (crate svc-validate: svc-core and its binding, for svc-sdk/validate). Each goes
 // through wasm-bindgen (web target) and wasm-opt from the binaryen npm package; esbuild bundles its
-// glue and snippets into one module, svc_sdk.js, which the per-runtime entries re-export; then the
-// CommonJS entries (bundled from the ESM ones) and the TypeScript declarations are written.
+// glue, snippets and instantiation into one module per runtime (node.js, deno.js, workerd.js, web.js),
+// so an entry is one JS file and its wasm; then the CommonJS entries (bundled from the ESM ones) and
+// the TypeScript declarations are written.
 import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureNodeModules, ensureRust } from "./setup.mjs";
@@ -48,30 +49,30 @@ function buildWasm(profile, crate, out) {
   return "./" + path.relative(out, snippets).split(path.sep).join("/");
 }
 
-/** Writes the entry of each runtime into `dir`: each instantiates the wasm beside it its runtime's way, then re-exports the public `names` of ./svc_sdk.js. */
-function writeEntries(dir, name, names) {
-  const entries = {
-    "node.js": `// ${name} for Node: the wasm bytes are read from disk next to this file.
-import { readFileSync } from "node:fs";
-import { initSync } from "./svc_sdk.js";
-initSync({ module: readFileSync(new URL("./svc_sdk_bg.wasm", import.meta.url)) });
-`,
-    "workerd.js": `// ${name} for Cloudflare workerd: the bundler hands over the compiled module.
-import wasmModule from "./svc_sdk_bg.wasm";
-import { initSync } from "./svc_sdk.js";
-initSync({ module: wasmModule });
-`,
-    "deno.js": `// ${name} for Deno: the wasm is imported as a module (source phase), so no read permission is needed.
-import source wasmModule from "./svc_sdk_bg.wasm";
-import { initSync } from "./svc_sdk.js";
-initSync({ module: wasmModule });
-`,
-    "web.js": `// ${name} for browsers and bundlers: the wasm is fetched next to this file.
-import init from "./svc_sdk.js";
-await init({ module_or_path: new URL("./svc_sdk_bg.wasm", import.meta.url) });
-`,
-  };
-  for (const [file, text] of Object.entries(entries)) writeFileSync(path.join(dir, file), `${text}export { ${names.join(", ")} } from "./svc_sdk.js";\n`);
+/** How each runtime's entry gets the wasm beside it and instantiates it, before its exports are used. */
+const RUNTIMES = {
+  "node.js": ["// Node: the wasm bytes are read from disk next to this file.", 'import { readFileSync } from "node:fs";', 'initSync({ module: readFileSync(new URL("./svc_sdk_bg.wasm", import.meta.url)) });'],
+  "workerd.js": ["// Cloudflare workerd: the bundler hands over the compiled module.", 'import wasmModule from "./svc_sdk_bg.wasm";', "initSync({ module: wasmModule });"],
+  "deno.js": ["// Deno: the wasm is imported as a module (source phase), so no read permission is needed.", 'import source wasmModule from "./svc_sdk_bg.wasm";', "initSync({ module: wasmModule });"],
+  "web.js": ["// Browsers and bundlers: the wasm is fetched next to this file.", "", 'await init({ module_or_path: new URL("./svc_sdk_bg.wasm", import.meta.url) });'],
+};
+
+/**
+ * Bundles each runtime's entry of `dir` into one module: wasm-bindgen's glue (./svc_sdk.js), every
+ * snippet, the instantiation its runtime's way and the `surface` (an entry's text); the wasm file stays
+ * beside it. Drops the glue and snippets it bundled and gives the names the entries export.
+ */
+async function writeEntries(dir, surface) {
+  const exported = [];
+  for (const [file, [comment, imports, init]] of Object.entries(RUNTIMES)) {
+    const text = `${comment}\n${imports}\nimport init, { initSync } from "./svc_sdk.js";\n${init}\n${surface}`;
+    const names = await bundle(dir, text, path.join(dir, file), { external: ["node:*", "./svc_sdk_bg.wasm"], supported: { "import-source": true } });
+    exported.push(names.sort().join(", "));
+  }
+  if (new Set(exported).size !== 1) throw new Error(`the entries of ${dir} export different names: ${exported.join(" | ")}`);
+  rmSync(path.join(dir, "svc_sdk.js"));
+  rmSync(path.join(dir, "snippets"), { recursive: true });
+  return exported[0].split(", ");
 }
 
 // Not minified here: minifyTree does it once for every file, names kept.
@@ -88,7 +89,7 @@ const bundling = {
   metafile: true,
 };
 
-/** Resolves the imports that `filter` matches to `to`, kept as imports (the one instance every entry shares). */
+/** Resolves the imports that `filter` matches to `to`, kept as imports: the entry whose instance and SvcError they share. */
 const onto = (filter, to) => ({ name: `svc-sdk-onto-${to}`, setup: (b) => b.onResolve({ filter }, () => ({ path: to, external: true })) });
 
 /** Bundles `contents` (an entry's text, resolved in `dir`) into `out`; gives the names it exports. */
@@ -96,17 +97,6 @@ async function bundle(dir, contents, out, options = {}) {
   const { outputFiles, metafile } = await esbuild({ ...bundling, ...options, stdin: { contents, resolveDir: dir, sourcefile: `(${path.basename(out)})` }, outfile: out });
   writeFileSync(out, outputFiles[0].text);
   return Object.values(metafile.outputs)[0].exports;
-}
-
-/**
- * Bundles `dir`'s glue and every snippet into one module, svc_sdk.js, that exports the public
- * surface of `surface` (an entry's text) and the glue's `internal` names; drops what it bundled.
- * Gives the public names, which each runtime's entry re-exports.
- */
-async function bundleGlue(dir, surface, internal) {
-  const names = await bundle(dir, `${surface}export { ${internal.join(", ")} } from "./svc_sdk.js";\n`, path.join(dir, "svc_sdk.js"));
-  rmSync(path.join(dir, "snippets"), { recursive: true });
-  return names.filter((n) => !internal.includes(n)).sort();
 }
 
 rmSync(pkg, { recursive: true, force: true });
@@ -128,34 +118,38 @@ writeFileSync(
   path.join(pkg, snippets, "catalog.js"),
   `// Written by scripts/build.mjs from the wasm's table.\nexport const REGIONS = ${JSON.stringify(built.__regions())};\nexport const OPERATION_IDS = ${JSON.stringify(ops.map((o) => o.id))};\n`,
 );
-// One module holds the glue and every snippet: the entries, svc-sdk/cloudflare and svc-sdk/redis
-// import it, so that they share one wasm instance and one SvcError.
+// Each entry is one module of glue, snippets and instantiation. svc-sdk/cloudflare and svc-sdk/redis
+// import the entry of their runtime, so that they share its wasm instance and its SvcError; the wasm's
+// fleet steps that cloudflare needs hang on SvcError under a symbol, not as exports of the entry.
 const snippet = (name) => `${snippets}/${name}`;
-const cloudflare = readFileSync(path.join(pkg, snippet("cloudflare.js")), "utf8");
-const redis = readFileSync(path.join(pkg, snippet("redis.js")), "utf8");
-const names = await bundleGlue(pkg, `export * from "${snippet("api.js")}";\n`, ["default", "initSync", "__fleetApply", "__fleetSweep"]);
-const shared = onto(/(^|\/)(svc_sdk|api|error)\.js$/, "./svc_sdk.js");
-await bundle(pkg, `// svc-sdk/cloudflare: SvcLimiter and durableObjectStore, on the wasm instance of the workerd entry.\nimport "./workerd.js";\n${cloudflare}`, path.join(pkg, "cloudflare.js"), { plugins: [onto(/^\.\/workerd\.js$/, "./workerd.js"), shared] });
-// svc-sdk/redis keeps text only (the core steps on it): it needs no wasm of its own.
-await bundle(pkg, redis, path.join(pkg, "redis.js"), { plugins: [shared], external: ["redis"] });
-writeEntries(pkg, "svc-sdk", names);
+const internal = `import { __fleetApply, __fleetSweep } from "./svc_sdk.js";
+import { SvcError } from "${snippet("api.js")}";
+Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze({ initSync, __fleetApply, __fleetSweep }) });
+`;
+const names = await writeEntries(pkg, `${internal}export * from "${snippet("api.js")}";\n`);
+log(`svc-sdk entries export ${names.length} names`);
+await bundle(pkg, readFileSync(path.join(jsDir, "cloudflare.js"), "utf8"), path.join(pkg, "cloudflare.js"), { plugins: [onto(/^\.\/workerd\.js$/, "./workerd.js")] });
+// svc-sdk/redis keeps text only (the core steps on it): it needs no wasm of its own, only the SvcError
+// of the entry beside it, one variant per runtime as package.json's exports pair them.
+const redis = readFileSync(path.join(jsDir, "redis.js"), "utf8");
+for (const [file, entry] of [["redis.js", "node.js"], ["redis-deno.js", "deno.js"], ["redis-workerd.js", "workerd.js"], ["redis-web.js", "web.js"]]) {
+  await bundle(pkg, redis, path.join(pkg, file), { plugins: [onto(/^\.\/node\.js$/, `./${entry}`)], external: ["redis"] });
+}
 
 // svc-sdk/validate: the wasm of the validation engine alone; wasm-bindgen copies the snippets it imports.
 const validateSnippets = buildWasm("validate", "svc-validate", validateDir);
-const validateNames = await bundleGlue(
+await writeEntries(
   validateDir,
   `export { SvcError } from "${validateSnippets}/error.js";\nexport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`,
-  ["default", "initSync"],
 );
-writeEntries(validateDir, "svc-sdk/validate", validateNames);
 
 // The rows' TypeScript types stay out of the wasm: a native run of the table prints them.
 const types = output("cargo", ["run", "--quiet", "-p", "svc-core", "--example", "types"]);
 if (types === null) throw new Error("cargo run -p svc-core --example types failed");
 writeDeclarations(pkg, ops, JSON.parse(types));
-// The client's bundle before it is minified, for the benchmarks' profiles (bench/size.mjs: namedVariant).
-copyFileSync(path.join(pkg, "svc_sdk.js"), path.join(root, "target/svc_sdk.unminified.js"));
+// The Node entry before it is minified, for the benchmarks' profiles (bench/size.mjs: namedVariant).
+copyFileSync(path.join(pkg, "node.js"), path.join(root, "target/node.unminified.js"));
 minifyTree(pkg);
 await writeCommonJs(pkg);
 const size = (...p) => statSync(path.join(...p)).size;
-log(`pkg/ written: wasm ${size(pkg, "svc_sdk_bg.wasm")} bytes, glue ${size(pkg, "svc_sdk.js")} bytes; pkg/validate/: wasm ${size(validateDir, "svc_sdk_bg.wasm")} bytes, glue ${size(validateDir, "svc_sdk.js")} bytes`);
+log(`pkg/ written: wasm ${size(pkg, "svc_sdk_bg.wasm")} bytes, node.js ${size(pkg, "node.js")} bytes; pkg/validate/: wasm ${size(validateDir, "svc_sdk_bg.wasm")} bytes, node.js ${size(validateDir, "node.js")} bytes`);

@@ -25,11 +25,11 @@ const moduleUrl = {
   banner: { js: 'var __svcModuleUrl=require("node:url").pathToFileURL(__filename).href;' },
 };
 
-/** Resolves redis.js's import of svc_sdk.js (SvcError) to node.cjs, which re-exports the very class. */
+/** Resolves redis.js's import of node.js (SvcError) to node.cjs, which exports the very class. */
 const sharedError = {
   name: "svc-sdk-shared-error",
   setup(b) {
-    b.onResolve({ filter: /(^|\/)svc_sdk\.js$/ }, () => ({ path: "./node.cjs", external: true }));
+    b.onResolve({ filter: /^\.\/node\.js$/ }, () => ({ path: "./node.cjs", external: true }));
   },
 };
 

@@ -13,9 +13,12 @@ test("the tarball holds pkg/, README.md, LICENSE and package.json, and nothing e
   const files = readdirSync(installed, { recursive: true }).filter((f) => statSync(path.join(installed, f)).isFile());
   assert.deepEqual(files.filter((f) => !f.startsWith("pkg/")).sort(), ["LICENSE", "README.md", "package.json"]);
   const validate = ["validate.d.ts", "validate/node.js", "validate/node.cjs", "validate/web.js", "validate/svc_sdk_bg.wasm"];
-  for (const entry of ["index.d.ts", "node.js", "web.js", "workerd.js", "redis.js", "cloudflare.js", "svc_sdk_bg.wasm", ...validate]) {
+  const redis = ["redis.js", "redis-deno.js", "redis-workerd.js", "redis-web.js", "redis.cjs"];
+  for (const entry of ["index.d.ts", "node.js", "web.js", "workerd.js", ...redis, "cloudflare.js", "svc_sdk_bg.wasm", ...validate]) {
     assert.ok(files.includes(`pkg/${entry}`), entry);
   }
+  // Each ESM entry is one module: no shared glue module, no snippets beside it.
+  assert.deepEqual(files.filter((f) => f.endsWith("svc_sdk.js") || f.includes("snippets/")), []);
   assert.equal(read(installed, "README.md"), read(root, "README.md"));
 });
 

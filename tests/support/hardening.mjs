@@ -76,9 +76,10 @@ export function thrown(fn, check) {
   assert.fail("returned; an SvcError was expected");
 }
 
-/** The glue module the package's entry loaded (in the consumer project): its exports are the running instance's. */
-export function coreGlue() {
-  return import(new URL("../node_modules/svc-sdk/pkg/svc_sdk.js", import.meta.url));
+/** The glue of the running instance (initSync, ...), which the package's entry keeps on SvcError under a symbol, not as exports. */
+export async function coreGlue() {
+  const { SvcError } = await import("svc-sdk");
+  return SvcError[Symbol.for("svc-sdk.internal")];
 }
 
 /** Fills the running wasm's memory, so that the next large allocation traps (as a bug or a spent memory would). */

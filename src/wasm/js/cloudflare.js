@@ -1,8 +1,10 @@
 // svc-sdk/cloudflare: SvcLimiter, the Durable Object that keeps one organization's fleet state and
 // runs each step on it with the wasm's fleet::apply (__fleetApply), and durableObjectStore, the store
 // a Client in any worker reaches it through. The limiter itself is Rust; this is storage and HTTP.
-import { __fleetApply, __fleetSweep } from "../../../../../svc_sdk.js";
-import { SvcError } from "./api.js";
+import { SvcError } from "./workerd.js";
+
+/** The wasm's fleet steps, on the instance of the workerd entry (scripts/build.mjs hangs them on its SvcError). */
+const { __fleetApply, __fleetSweep } = SvcError[Symbol.for("svc-sdk.internal")];
 
 /** The storage key of the fleet's state text. */
 const KEY = "fleet";

@@ -1,7 +1,7 @@
 // Redis as a fleet store (svc-sdk/redis): one organization's shared state as text under one key,
 // loaded with the server's clock and saved by compare-and-set, each one Lua script. The steps on
 // the state are the core's; this only keeps the text.
-import { SvcError } from "./error.js";
+import { SvcError } from "./node.js";
 
 // The state's text and the server's TIME (seconds, microseconds).
 const LOAD = "local t = redis.call('TIME') return { redis.call('HGET', KEYS[1], 's') or false, t[1], t[2] }";
