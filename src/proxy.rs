@@ -5,7 +5,7 @@ use crate::error::{quoted, shorten, Error, ErrorKind};
 use crate::headers::Headers;
 use crate::json::{self, Json, Obj, ToJson};
 use crate::request::parse_query;
-use crate::route::{add_text_param_json, template, Found, Router};
+use crate::route::{add_text_param, template, Found, Router};
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
 
@@ -163,12 +163,12 @@ impl Routed {
                 k != "organization_id"
             };
             if wanted {
-                add_text_param_json(&mut params, op.params, &k, &v);
+                add_text_param(&mut params, op.params, &k, &v);
             }
         }
         for (param, name) in op.headers {
             if let Some(v) = header(&name.to_ascii_lowercase()) {
-                add_text_param_json(&mut params, op.params, param, &v);
+                add_text_param(&mut params, op.params, param, &v);
             }
         }
         if op.body == BodyKind::Json {

@@ -8,7 +8,7 @@ use crate::faults::{Fault, Faults};
 use crate::http::{self, Conn, ReadError, Request, Response};
 use crate::limits::{self, Limiter, Refusal};
 use crate::multipart::{self, Part};
-use crate::record::Record;
+use crate::record::{json_obj, Record};
 use crate::store::Store;
 use crate::{billing, books, crm, generic, inventory, invoice, seed, time};
 use serde_json::{json, Value};
@@ -24,6 +24,7 @@ use svc_core::catalog::{BodyKind, Operation, OPERATIONS};
 use svc_core::error::shorten;
 use svc_core::family::OrgPlacement;
 use svc_core::issue::{details, Issue, IssueCode, PathSeg};
+use svc_core::json::{Json, Obj};
 use svc_core::request::AUTHORIZATION_SCHEME;
 use svc_core::route::{add_text_param, Found, Router};
 use svc_core::validate;
@@ -584,18 +585,18 @@ fn inject_fault(sh: &Shared, t: &mut Trace) -> Result<(), ApiError> {
     }
 }
 
-fn json_body(body: &[u8]) -> Result<Record, ApiError> {
+fn json_body(body: &[u8]) -> Result<Obj<'_>, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Record::new());
+        return Ok(Obj::default());
     }
-    match serde_json::from_slice::<Value>(body) {
-        Ok(Value::Object(m)) => Ok(m),
+    match serde_json::from_slice::<Json>(body) {
+        Ok(Json::Obj(m)) => Ok(m),
         Ok(other) => Err(ApiError::invalid(vec![Issue {
             path: Vec::new(),
             code: IssueCode::InvalidType,
             message: format!(
                 "the body must be a JSON object, got {}",
-                validate::type_name(&svc_core::json::of_value(&other))
+                validate::type_name(&other)
             ),
             details: details([("expected", "object".into())]),
         }])),
@@ -655,7 +656,7 @@ fn read_params(
         OrgPlacement::Query(name) => name,
         _ => "",
     };
-    let mut params = Record::new();
+    let mut params = Obj::default();
     let mut files = Vec::new();
     let mut issues = Vec::new();
     match op.body {
@@ -711,6 +712,7 @@ fn read_params(
             add_text_param(&mut params, schema, param, v);
         }
     }
+    let params = json_obj(serde_json::to_value(Json::Obj(params)).unwrap_or_default());
     Ok((params, files, issues))
 }
 
@@ -876,13 +878,60 @@ mod tests {
 
     #[test]
     fn bodies_must_be_json_objects() {
-        assert_eq!(json_body(b"  ").unwrap(), Record::new());
-        assert_eq!(
-            json_body(br#"{"a":9007199254740993}"#).unwrap()["a"],
-            json!(9007199254740993u64)
-        );
+        assert!(json_body(b"  ").unwrap().is_empty());
         assert_eq!(json_body(b"[1]").unwrap_err().code, code::INVALID);
         assert_eq!(json_body(b"{").unwrap_err().code, code::BAD_REQUEST);
+    }
+
+    fn params_of(id: &str, query: &[(&str, &str)], body: &[u8]) -> Record {
+        let op = OPERATIONS.iter().find(|op| op.id == id).unwrap();
+        let req = Request {
+            method: op.method.as_str().into(),
+            path: String::new(),
+            query: String::new(),
+            http10: false,
+            headers: Vec::new(),
+            body: body.to_vec(),
+        };
+        let query: Vec<(String, String)> = query
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        read_params(&req, op, &query).unwrap().0
+    }
+
+    #[test]
+    fn a_json_body_reads_as_serde_json_reads_it() {
+        let body = br#"{"n":9007199254740993,"f":1.5,"e":1e300,"z":-0.0,"i":-2,
+            "s":"a\"b\u00e9","o":{"x":[1,null,true,0.1]},"big":18446744073709551616,"n":3}"#;
+        assert_eq!(
+            params_of("createPackage", &[("salesorder_id", "5.")], body),
+            json_obj(serde_json::from_slice(&body[..]).unwrap())
+                .into_iter()
+                .chain([("salesorder_id".into(), json!("5."))])
+                .collect::<Record>()
+        );
+    }
+
+    /// Number params read from the query take the number their text spells, written as JSON
+    /// writes it (`60.` is 60); integers take integer text only, as the client's proxy reads them.
+    #[test]
+    fn query_text_is_typed_by_the_one_rule_of_the_core() {
+        let p = params_of(
+            "listVendorCredits",
+            &[
+                ("total_start", "60."),
+                ("total_end", "6e1"),
+                ("total_less_than", "-007.50"),
+                ("page", "2."),
+                ("per_page", "2"),
+            ],
+            b"",
+        );
+        assert_eq!(
+            Value::Object(p).to_string(),
+            r#"{"total_start":60,"total_end":60.0,"total_less_than":-7.5,"page":"2.","per_page":2}"#
+        );
     }
 
     #[test]

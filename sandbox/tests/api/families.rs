@@ -473,6 +473,15 @@ fn books_vendor_credits_and_refunds() {
     assert_eq!(numbers("total_greater_than=60"), ["DN-200"]);
     assert_eq!(numbers("total_less_equals=60&status=open"), ["DN-100"]);
     assert!(numbers("status=void").is_empty());
+    assert_eq!(numbers("total_less_equals=60."), ["DN-100"]);
+    assert_eq!(numbers("total_start=60."), ["DN-100", "DN-200"]);
+    assert!(numbers("total_less_than=6e1").is_empty());
+    let refused = expect(
+        &s.call("books", "GET", "/vendorcredits?page=1.", None),
+        400,
+        1001,
+    );
+    assert_eq!(refused["issues"][0]["expected"], "integer", "{refused}");
 
     let refunds = format!("/vendorcredits/{a_id}/refunds");
     let r = expect(
