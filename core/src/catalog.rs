@@ -201,6 +201,23 @@ impl Operation {
     pub const fn rules(self, params: &'static Schema) -> Self {
         Operation { params, ..self }
     }
+    /// The params are a request type: its declared schema, and its name in the declarations; the
+    /// result's name is `result`.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub const fn params<T: crate::schema::Params>(self, result: &'static str) -> Self {
+        Operation {
+            params: T::SCHEMA,
+            ts: (T::NAME, result),
+            ..self
+        }
+    }
+    #[cfg(target_arch = "wasm32")]
+    pub const fn params<T: crate::schema::Params>(self, _result: &'static str) -> Self {
+        Operation {
+            params: T::SCHEMA,
+            ..self
+        }
+    }
     #[cfg(not(target_arch = "wasm32"))]
     pub const fn ts(self, params: &'static str, result: &'static str) -> Self {
         Operation {
@@ -291,8 +308,7 @@ catalog! {
         .rules(&crate::validate::books::LIST_ORGANIZATIONS)
         .ts("QueryParams", "Organization");
     updateOrganization: op(Books, PUT, "/organizations/{organization_id}", "SvcBooks.settings.UPDATE").key(&["organization"])
-        .rules(&crate::validate::books::UPDATE_ORGANIZATION)
-        .ts("OrganizationUpdateInput", "Organization");
+        .params::<crate::model::books::OrganizationUpdateInput>("Organization");
     // books: chart of accounts
     createAccount: op(Books, POST, "/chartofaccounts", "SvcBooks.accountants.CREATE").key(&["chart_of_account"])
         .rules(&crate::validate::books::CREATE_ACCOUNT)

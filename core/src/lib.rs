@@ -10,6 +10,7 @@ pub mod error;
 #[cfg(test)]
 pub mod examples;
 pub mod family;
+pub mod format;
 pub mod headers;
 pub mod issue;
 pub mod json;
@@ -21,7 +22,9 @@ pub mod redact;
 pub mod request;
 pub mod response;
 pub mod route;
+pub mod schema;
 pub mod sorted;
 pub mod validate;
 
 pub use error::{Error, ErrorKind};
+mod migration_check;

@@ -15,6 +15,10 @@ pub enum NumberOrText {
     Text(String),
 }
 
+impl crate::schema::Shape for NumberOrText {
+    const KIND: crate::schema::Kind = crate::schema::Kind::StrOrNum;
+}
+
 wire! {
     /// Body of `createTask` and `updateTask`.
     request TaskInput {

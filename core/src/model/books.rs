@@ -13,6 +13,11 @@ pub enum Scalar {
     Text(String),
 }
 
+/// Any JSON value: the rules leave its type to the checks that name it.
+impl crate::schema::Shape for Scalar {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Any;
+}
+
 /// Accepts a list, or the single object some examples send in its place (vendor credit `line_items`).
 fn one_or_many<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     d: D,

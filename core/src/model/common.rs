@@ -31,6 +31,10 @@ impl<'de> Deserialize<'de> for Id {
     }
 }
 
+impl crate::schema::Shape for Id {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Id;
+}
+
 impl From<&str> for Id {
     fn from(s: &str) -> Id {
         Id(s.to_string())
@@ -45,6 +49,17 @@ impl std::fmt::Display for Id {
 
 /// Fields that a type does not name, kept so a read-modify-write loses nothing.
 pub type Extra = Map<String, Value>;
+
+/// A tag pair as a request sends it: both ids.
+impl crate::schema::Shape for Tag {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Obj(&crate::schema::Schema {
+        fields: &[
+            crate::schema::opt("tag_id", crate::schema::Kind::Id),
+            crate::schema::opt("tag_option_id", crate::schema::Kind::Id),
+        ],
+        checks: &[],
+    });
+}
 
 /// A tag pair; responses add its names.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
@@ -81,26 +96,28 @@ pub struct PageContext {
 
 /// Declares a wire struct. `name?: T` is optional (omitted when absent), `name: T` is required.
 /// A `response` keeps the fields it does not name in `extra`; a `request` has no `extra`, so
-/// TypeScript catches a misspelt field.
+/// TypeScript catches a misspelt field. A `request` also declares its schema (`Params`): each field
+/// takes the kind and rules its type gives (`Shape`), or the kind after `as` and the rules in `[...]`
+/// it says itself; `checks [...]` after the braces are the checks across its fields.
 macro_rules! wire {
     ($(#[$m:meta])* response $name:ident { $($body:tt)* }) => {
-        $crate::model::common::wire!(@munch [$(#[$m])*] $name [extra] [] $($body)*);
+        $crate::model::common::wire!(@munch [$(#[$m])*] $name [] $($body)*);
     };
-    ($(#[$m:meta])* request $name:ident { $($body:tt)* }) => {
-        $crate::model::common::wire!(@munch [$(#[$m])*] $name [] [] $($body)*);
+    ($(#[$m:meta])* request $name:ident { $($body:tt)* } $(checks [$($c:expr),* $(,)?])?) => {
+        $crate::model::common::wire!(@request [$(#[$m])*] $name [$($($c),*)?] [] [] $($body)*);
     };
-    (@munch $m:tt $name:ident $x:tt [$($acc:tt)*] $(#[$fm:meta])* $f:ident ?: $t:ty, $($rest:tt)*) => {
-        $crate::model::common::wire!(@munch $m $name $x [$($acc)*
+    (@munch $m:tt $name:ident [$($acc:tt)*] $(#[$fm:meta])* $f:ident ?: $t:ty, $($rest:tt)*) => {
+        $crate::model::common::wire!(@munch $m $name [$($acc)*
             $(#[$fm])*
             #[serde(default, skip_serializing_if = "Option::is_none")]
             #[tsify(optional)]
             pub $f: Option<$t>,
         ] $($rest)*);
     };
-    (@munch $m:tt $name:ident $x:tt [$($acc:tt)*] $(#[$fm:meta])* $f:ident : $t:ty, $($rest:tt)*) => {
-        $crate::model::common::wire!(@munch $m $name $x [$($acc)* $(#[$fm])* pub $f: $t,] $($rest)*);
+    (@munch $m:tt $name:ident [$($acc:tt)*] $(#[$fm:meta])* $f:ident : $t:ty, $($rest:tt)*) => {
+        $crate::model::common::wire!(@munch $m $name [$($acc)* $(#[$fm])* pub $f: $t,] $($rest)*);
     };
-    (@munch [$($m:tt)*] $name:ident [extra] [$($acc:tt)*]) => {
+    (@munch [$($m:tt)*] $name:ident [$($acc:tt)*]) => {
         $($m)*
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, tsify::Tsify)]
         pub struct $name {
@@ -110,11 +127,45 @@ macro_rules! wire {
             pub extra: $crate::model::common::Extra,
         }
     };
-    (@munch [$($m:tt)*] $name:ident [] [$($acc:tt)*]) => {
+    (@request $m:tt $name:ident $c:tt [$($acc:tt)*] [$($fields:tt)*]
+        $(#[$fm:meta])* $f:ident ?: $t:ty $(as $k:ident)? $([$($r:ident $(($($a:tt)*))?),* $(,)?])?, $($rest:tt)*) => {
+        $crate::model::common::wire!(@request $m $name $c [$($acc)*
+            $(#[$fm])*
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[tsify(optional)]
+            pub $f: Option<$t>,
+        ] [$($fields)*
+            $crate::schema::of::<$t>(stringify!($f), false)
+                $(.kind($crate::schema::Kind::$k))?
+                $(.with(&[$($crate::schema::Rule::$r $(($($a)*))?),*]))?,
+        ] $($rest)*);
+    };
+    (@request $m:tt $name:ident $c:tt [$($acc:tt)*] [$($fields:tt)*]
+        $(#[$fm:meta])* $f:ident : $t:ty $(as $k:ident)? $([$($r:ident $(($($a:tt)*))?),* $(,)?])?, $($rest:tt)*) => {
+        $crate::model::common::wire!(@request $m $name $c [$($acc)* $(#[$fm])* pub $f: $t,] [$($fields)*
+            $crate::schema::of::<$t>(stringify!($f), true)
+                $(.kind($crate::schema::Kind::$k))?
+                $(.with(&[$($crate::schema::Rule::$r $(($($a)*))?),*]))?,
+        ] $($rest)*);
+    };
+    (@request [$($m:tt)*] $name:ident [$($c:expr),*] [$($acc:tt)*] [$($fields:tt)*]) => {
         $($m)*
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, tsify::Tsify)]
         pub struct $name {
             $($acc)*
+        }
+
+        impl $crate::schema::Params for $name {
+            const SCHEMA: &'static $crate::schema::Schema = &$crate::schema::Schema {
+                fields: &[$($fields)*],
+                checks: &[$($c),*],
+            };
+            const NAME: &'static str = stringify!($name);
+        }
+
+        impl $crate::schema::Shape for $name {
+            const KIND: $crate::schema::Kind =
+                $crate::schema::Kind::Obj(<$name as $crate::schema::Params>::SCHEMA);
         }
     };
 }
@@ -137,6 +188,11 @@ macro_rules! value_set {
                     $($name::$v => $s,)*
                 }
             }
+        }
+
+        impl $crate::schema::Shape for $name {
+            const KIND: $crate::schema::Kind = $crate::schema::Kind::Str;
+            const RULES: &'static [$crate::schema::Rule] = &[$crate::schema::Rule::OneOf(Self::VALUES)];
         }
     };
 }

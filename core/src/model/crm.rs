@@ -49,6 +49,11 @@ pub enum GroupMember {
     Group(FieldSelection),
 }
 
+/// A member's shape is the `GroupMembers` check's to say: a field, or a group in turn.
+impl crate::schema::Shape for GroupMember {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Any;
+}
+
 wire! {
     /// Notify only when the selected fields of a module change.
     request NotificationCondition {

@@ -67,46 +67,6 @@ pub static CREATE_ORGANIZATION: Schema = Schema {
 
 pub static LIST_ORGANIZATIONS: Schema = Schema::EMPTY;
 
-static ORGANIZATION_CUSTOM_FIELD: Schema = Schema {
-    fields: &[
-        opt("index", Kind::Num),
-        opt("value", Kind::Str),
-        opt("label", Kind::Str),
-    ],
-    checks: &[],
-};
-static ORGANIZATION_CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&ORGANIZATION_CUSTOM_FIELD));
-
-pub static UPDATE_ORGANIZATION: Schema = Schema {
-    fields: &[
-        opt("name", Kind::Str),
-        FISCAL_YEAR_START_MONTH,
-        opt("is_logo_uploaded", Kind::Bool),
-        opt("time_zone", Kind::Str),
-        opt("date_format", Kind::Str),
-        opt("field_separator", Kind::Str),
-        opt("language_code", Kind::Str),
-        opt("org_address", Kind::Str),
-        opt("remit_to_address", Kind::Str),
-        opt("address", Kind::Obj(&ADDRESS)),
-        opt("contact_name", Kind::Str),
-        opt("phone", Kind::Str),
-        opt("fax", Kind::Str),
-        opt("website", Kind::Str),
-        opt("email", Kind::Str),
-        opt("currency_id", Kind::Id),
-        opt("companyid_label", Kind::Str),
-        opt("companyid_value", Kind::Str),
-        opt("taxid_label", Kind::Str),
-        opt("taxid_value", Kind::Str),
-        opt(
-            "custom_fields",
-            Kind::Arr(&ORGANIZATION_CUSTOM_FIELD_MEMBER),
-        ),
-    ],
-    checks: &[],
-};
-
 // ---- chart of accounts ----
 
 const ACCOUNT_BODY: Schema = Schema {
@@ -695,6 +655,7 @@ pub static LIST_ALL_VENDOR_CREDIT_REFUNDS: Schema = Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::Params;
     use crate::validate::testing::{edge, expect_all, expect_none, expect_one, issues_at};
     use crate::validate::{Issue, IssueCode};
     use serde_json::json;
@@ -1082,13 +1043,13 @@ mod tests {
             CREATE_ORGANIZATION, example("createOrganization"), ["address", "zip"],
             "94588" => 94588, InvalidType { "expected": "string" };
         update_org_fiscal_year_start_month_april_passes / update_org_fiscal_year_start_month_capitalised_fails:
-            UPDATE_ORGANIZATION, example("updateOrganization"), ["fiscal_year_start_month"],
+            *m::OrganizationUpdateInput::SCHEMA, example("updateOrganization"), ["fiscal_year_start_month"],
             "april" => "April", InvalidValue { "allowed": allowed(m::FiscalYearStartMonth::VALUES) };
         is_logo_uploaded_boolean_passes / is_logo_uploaded_string_fails:
-            UPDATE_ORGANIZATION, example("updateOrganization"), ["is_logo_uploaded"],
+            *m::OrganizationUpdateInput::SCHEMA, example("updateOrganization"), ["is_logo_uploaded"],
             false => "yes", InvalidType { "expected": "boolean" };
         org_custom_field_index_number_passes / org_custom_field_index_string_fails:
-            UPDATE_ORGANIZATION, example("updateOrganization"), ["custom_fields", 0, "index"],
+            *m::OrganizationUpdateInput::SCHEMA, example("updateOrganization"), ["custom_fields", 0, "index"],
             2.5 => "2", InvalidType { "expected": "number" };
     }
 

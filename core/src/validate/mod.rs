@@ -1,6 +1,6 @@
 //! The rule engine: checks raw JSON params against rules kept as data, every issue in one pass.
 
-pub mod format;
+pub use crate::format;
 
 pub mod billing;
 pub mod books;
@@ -12,114 +12,7 @@ use crate::issue::{details, Details, Issue, IssueCode, PathSeg};
 use crate::json::{self, Json, Num, Obj};
 use serde_json::Value;
 
-/// The JSON type a field takes.
-#[derive(Clone, Copy, Debug)]
-pub enum Kind {
-    Str,
-    Num,
-    Int,
-    Bool,
-    /// An identifier: a string, or an integer number as some examples send.
-    Id,
-    /// A string or a number (the spec types some values loosely, e.g. `rate` as a string in requests).
-    StrOrNum,
-    /// A boolean or the strings "true"/"false".
-    BoolLike,
-    Obj(&'static Schema),
-    /// An array whose members are described by the field (its name is not used).
-    Arr(&'static Field),
-    /// Anything JSON.
-    Any,
-}
-
-/// A check on a present, well-typed value.
-#[derive(Clone, Copy, Debug)]
-pub enum Rule {
-    /// At most this many characters.
-    MaxLen(usize),
-    /// Between these numbers of characters, both included.
-    LenBetween(usize, usize),
-    /// A number between these bounds, both included.
-    Range(f64, f64),
-    /// One of these strings.
-    OneOf(&'static [&'static str]),
-    /// One of these strings, or a blank string for "not set" (as the vendor's own examples send).
-    OneOfUnlessBlank(&'static [&'static str]),
-    Format(format::Format),
-    /// An array with at most this many members.
-    MaxItems(usize),
-}
-
-#[derive(Clone, Copy, Debug)]
-pub struct Field {
-    pub name: &'static str,
-    pub kind: Kind,
-    pub required: bool,
-    pub rules: &'static [Rule],
-}
-
-/// How a loose integer may be written as text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IntText {
-    /// Digits after an optional minus sign, blanks around them ignored (`" -12 "`).
-    Signed,
-    /// Digits only (`"1000000068001"`).
-    Digits,
-}
-
-impl IntText {
-    fn allows(self, s: &str) -> bool {
-        match self {
-            IntText::Signed => {
-                let t = s.trim();
-                let digits = t.strip_prefix('-').unwrap_or(t);
-                t.is_empty() || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-            }
-            IntText::Digits => s.trim().is_empty() || s.bytes().all(|b| b.is_ascii_digit()),
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            IntText::Signed => "an integer",
-            IntText::Digits => "an integer or a string of digits",
-        }
-    }
-}
-
-/// A check that looks at the fields of one object, run in the schema's order after its fields and
-/// its unknown keys. The kinds are data; the last three are one-offs of the crm watch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Check {
-    /// `field` (of `Kind::Any`), when given, is an integer or its text as `text` allows; a blank is
-    /// not given.
-    LooseInteger { field: &'static str, text: IntText },
-    /// A list that needs a member: an empty `field` is `required`.
-    NotEmpty(&'static str),
-    /// `field` may not be given while `when` is `equals` (as sent): it applies only to `applies_to`.
-    NotAllowedWhen {
-        field: &'static str,
-        when: &'static str,
-        equals: &'static str,
-        applies_to: &'static str,
-    },
-    /// `field` may be given only while `when` is `equals` (blanks around it ignored); a `when`
-    /// outside its own value set is reported on its own and lets `field` be.
-    NotAllowedUnless {
-        field: &'static str,
-        when: &'static str,
-        equals: &'static str,
-    },
-    /// At most `max` `{field}` members in the group (`{group_operator, group}`) under `field`,
-    /// however deeply nested.
-    MaxFieldsNested { field: &'static str, max: usize },
-    /// Each `events` entry is `{module_api_name}.{operation}`.
-    EventsNameModuleAndOperation,
-    /// `channel_expiry` lies between now and one week from now.
-    ExpiryWithinAWeek,
-    /// Each member of `group` is a `{field}` or a nested group, and is checked as that.
-    GroupMembers,
-}
+pub use crate::schema::{opt, req, Check, Field, IntText, Kind, Rule, Schema};
 
 impl Check {
     fn run(self, schema: &Schema, map: &Obj, ctx: &mut Ctx) {
@@ -208,56 +101,6 @@ fn not_allowed(field: &'static str, why: &str, ctx: &mut Ctx) {
         format!("{field} {why}"),
         Details::default(),
     );
-}
-
-/// The fields of one object and the checks across them.
-#[derive(Clone, Copy, Debug)]
-pub struct Schema {
-    pub fields: &'static [Field],
-    pub checks: &'static [Check],
-}
-
-impl Schema {
-    pub const EMPTY: Schema = Schema {
-        fields: &[],
-        checks: &[],
-    };
-
-    pub fn field(&self, name: &str) -> Option<&'static Field> {
-        self.fields.iter().find(|f| f.name == name)
-    }
-}
-
-pub const fn opt(name: &'static str, kind: Kind) -> Field {
-    Field {
-        name,
-        kind,
-        required: false,
-        rules: &[],
-    }
-}
-
-pub const fn req(name: &'static str, kind: Kind) -> Field {
-    Field {
-        name,
-        kind,
-        required: true,
-        rules: &[],
-    }
-}
-
-impl Field {
-    pub const fn with(self, rules: &'static [Rule]) -> Field {
-        Field { rules, ..self }
-    }
-
-    /// The strings the field's value set allows, when it has one.
-    fn value_set(&self) -> Option<&'static [&'static str]> {
-        self.rules.iter().find_map(|rule| match rule {
-            Rule::OneOf(set) | Rule::OneOfUnlessBlank(set) => Some(*set),
-            _ => None,
-        })
-    }
 }
 
 /// The highest page number or page size (the page context carries them as u32; the documents give none).
