@@ -167,6 +167,9 @@ impl Field {
     }
 }
 
+/// The highest page number or page size (the page context carries them as u32; the documents give none).
+pub const PAGE_MAX: f64 = u32::MAX as f64;
+
 /// The kind and the rules a Rust type gives a field of a request, unless the field says its own.
 pub trait Shape {
     const KIND: Kind;

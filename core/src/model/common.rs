@@ -47,6 +47,17 @@ impl std::fmt::Display for Id {
     }
 }
 
+/// A page number or page size of a list: a whole number from 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(transparent)]
+pub struct PageNumber(pub u32);
+
+impl crate::schema::Shape for PageNumber {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Int;
+    const RULES: &'static [crate::schema::Rule] =
+        &[crate::schema::Rule::Range(1.0, crate::schema::PAGE_MAX)];
+}
+
 /// Fields that a type does not name, kept so a read-modify-write loses nothing.
 pub type Extra = Map<String, Value>;
 

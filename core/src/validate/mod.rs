@@ -103,8 +103,7 @@ fn not_allowed(field: &'static str, why: &str, ctx: &mut Ctx) {
     );
 }
 
-/// The highest page number or page size (the page context carries them as u32; the documents give none).
-pub const PAGE_MAX: f64 = u32::MAX as f64;
+pub use crate::schema::PAGE_MAX;
 /// `page` of every list operation: a whole number from 1.
 pub const PAGE: Field = opt("page", Kind::Int).with(&[Rule::Range(1.0, PAGE_MAX)]);
 /// `per_page` of every list operation: a whole number from 1.
