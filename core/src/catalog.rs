@@ -302,8 +302,7 @@ macro_rules! catalog {
 catalog! {
     // books: organizations
     createOrganization: op(Books, POST, "/organizations", "SvcBooks.settings.CREATE").no_org().key(&["organization"])
-        .rules(&crate::validate::books::CREATE_ORGANIZATION)
-        .ts("OrganizationCreateInput", "Organization");
+        .params::<crate::model::books::OrganizationCreateInput>("Organization");
     listOrganizations: op(Books, GET, "/organizations", "SvcBooks.settings.READ").no_org().list("organizations")
         .rules(&crate::validate::books::LIST_ORGANIZATIONS)
         .ts("QueryParams", "Organization");
@@ -311,52 +310,40 @@ catalog! {
         .params::<crate::model::books::OrganizationUpdateInput>("Organization");
     // books: chart of accounts
     createAccount: op(Books, POST, "/chartofaccounts", "SvcBooks.accountants.CREATE").key(&["chart_of_account"])
-        .rules(&crate::validate::books::CREATE_ACCOUNT)
-        .ts("AccountInput", "Account");
+        .params::<crate::model::books::AccountInput>("Account");
     listAccounts: op(Books, GET, "/chartofaccounts", "SvcBooks.accountants.READ").list("chartofaccounts")
-        .rules(&crate::validate::books::LIST_ACCOUNTS)
-        .ts("AccountListQuery", "AccountListEntry");
+        .params::<crate::model::books::AccountListQuery>("AccountListEntry");
     getAccount: op(Books, GET, "/chartofaccounts/{account_id}", "SvcBooks.accountants.READ").top_level()
         .rules(&crate::validate::books::GET_ACCOUNT)
         .ts("QueryParams", "Account");
     updateAccount: op(Books, PUT, "/chartofaccounts/{account_id}", "SvcBooks.accountants.UPDATE").key(&["chart_of_account"])
-        .rules(&crate::validate::books::UPDATE_ACCOUNT)
-        .ts("AccountInput", "Account");
+        .params::<crate::model::books::AccountInput>("Account");
     // books: journals
     createJournal: op(Books, POST, "/journals", "SvcBooks.accountants.CREATE").key(&["journal"])
-        .rules(&crate::validate::books::CREATE_JOURNAL)
-        .ts("JournalInput", "Journal");
+        .params::<crate::model::books::JournalInput>("Journal");
     // books: fixed assets and their types
     createFixedAsset: op(Books, POST, "/fixedassets", "SvcBooks.fixedasset.CREATE").key(&["fixed_asset"])
-        .rules(&crate::validate::books::CREATE_FIXED_ASSET)
-        .ts("FixedAssetInput", "FixedAsset");
+        .params::<crate::model::books::FixedAssetInput>("FixedAsset");
     listFixedAssets: op(Books, GET, "/fixedassets", "SvcBooks.fixedasset.READ").list("fixedassets")
-        .rules(&crate::validate::books::LIST_FIXED_ASSETS)
-        .ts("FixedAssetListQuery", "FixedAssetListEntry");
+        .params::<crate::model::books::FixedAssetListQuery>("FixedAssetListEntry");
     updateFixedAsset: op(Books, PUT, "/fixedassets/{fixed_asset_id}", "SvcBooks.fixedasset.UPDATE").key(&["fixed_asset"])
-        .rules(&crate::validate::books::UPDATE_FIXED_ASSET)
-        .ts("FixedAssetInput", "FixedAsset");
+        .params::<crate::model::books::FixedAssetInput>("FixedAsset");
     createFixedAssetType: op(Books, POST, "/fixedassettypes", "SvcBooks.fixedasset.CREATE").key(&["fixed_asset_type"])
-        .rules(&crate::validate::books::CREATE_FIXED_ASSET_TYPE)
-        .ts("FixedAssetTypeInput", "FixedAssetType");
+        .params::<crate::model::books::FixedAssetTypeInput>("FixedAssetType");
     listFixedAssetTypes: op(Books, GET, "/fixedassettypes", "SvcBooks.fixedasset.READ").list("fixed_asset_types")
-        .rules(&crate::validate::books::LIST_FIXED_ASSET_TYPES)
-        .ts("FixedAssetTypeListQuery", "FixedAssetType");
+        .params::<crate::model::books::FixedAssetTypeListQuery>("FixedAssetType");
     updateFixedAssetType: op(Books, PUT, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.UPDATE").key(&["fixed_asset_type"])
-        .rules(&crate::validate::books::UPDATE_FIXED_ASSET_TYPE)
-        .ts("FixedAssetTypeUpdateInput", "FixedAssetType");
+        .params::<crate::model::books::FixedAssetTypeUpdateInput>("FixedAssetType");
     deleteFixedAssetType: op(Books, DELETE, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.DELETE").empty()
         .rules(&crate::validate::books::DELETE_FIXED_ASSET_TYPE)
         .ts("QueryParams", "Message");
     // books: expenses
     createExpense: op(Books, POST, "/expenses", "SvcBooks.expenses.CREATE").key(&["expense"])
-        .rules(&crate::validate::books::CREATE_EXPENSE)
-        .ts("ExpenseInput", "Expense");
+        .params::<crate::model::books::ExpenseInput>("Expense");
     updateExpenseByUniqueField: op(Books, PUT, "/expenses", "SvcBooks.expenses.UPDATE")
         .headers(UNIQUE_FIELD_HEADERS)
         .key(&["expense"])
-        .rules(&crate::validate::books::UPDATE_EXPENSE_BY_UNIQUE_FIELD)
-        .ts("ExpenseUniqueFieldUpdateInput", "Expense");
+        .params::<crate::model::books::ExpenseUniqueFieldUpdateInput>("Expense");
     getExpenseReceipt: op(Books, GET, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.READ").binary()
         .rules(&crate::validate::books::GET_EXPENSE_RECEIPT)
         .ts("QueryParams", "Blob");
@@ -370,29 +357,23 @@ catalog! {
         .ts("{ files: FileInput[] }", "ExpenseAttachmentResult");
     // books: vendor credits and refunds
     createVendorCredit: op(Books, POST, "/vendorcredits", "SvcBooks.debitnotes.CREATE").key(&["vendor_credit"])
-        .rules(&crate::validate::books::CREATE_VENDOR_CREDIT)
-        .ts("VendorCreditInput", "VendorCredit");
+        .params::<crate::model::books::VendorCreditInput>("VendorCredit");
     listVendorCredits: op(Books, GET, "/vendorcredits", "SvcBooks.debitnotes.READ").list("vendorcredits")
-        .rules(&crate::validate::books::LIST_VENDOR_CREDITS)
-        .ts("VendorCreditListQuery", "VendorCreditListEntry");
+        .params::<crate::model::books::VendorCreditListQuery>("VendorCreditListEntry");
     createVendorCreditRefund: op(Books, POST, "/vendorcredits/{vendor_credit_id}/refunds", "SvcBooks.debitnotes.CREATE").key(&["vendor_credit_refund"])
-        .rules(&crate::validate::books::CREATE_VENDOR_CREDIT_REFUND)
-        .ts("VendorCreditRefundInput", "VendorCreditRefund");
+        .params::<crate::model::books::VendorCreditRefundInput>("VendorCreditRefund");
     listVendorCreditRefunds: op(Books, GET, "/vendorcredits/{vendor_credit_id}/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds")
-        .rules(&crate::validate::books::LIST_VENDOR_CREDIT_REFUNDS)
-        .ts("VendorCreditRefundListQuery", "VendorCreditRefundListEntry");
+        .params::<crate::model::books::VendorCreditRefundListQuery>("VendorCreditRefundListEntry");
     getVendorCreditRefund: op(Books, GET, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.READ").key(&["vendor_credit_refund"])
         .rules(&crate::validate::books::GET_VENDOR_CREDIT_REFUND)
         .ts("QueryParams", "VendorCreditRefund");
     updateVendorCreditRefund: op(Books, PUT, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.UPDATE").key(&["vendor_credit_refund"])
-        .rules(&crate::validate::books::UPDATE_VENDOR_CREDIT_REFUND)
-        .ts("VendorCreditRefundInput", "VendorCreditRefund");
+        .params::<crate::model::books::VendorCreditRefundInput>("VendorCreditRefund");
     deleteVendorCreditRefund: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.DELETE").empty()
         .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_REFUND)
         .ts("QueryParams", "Message");
     listAllVendorCreditRefunds: op(Books, GET, "/vendorcredits/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds")
-        .rules(&crate::validate::books::LIST_ALL_VENDOR_CREDIT_REFUNDS)
-        .ts("AllVendorCreditRefundsQuery", "VendorCreditRefundListEntry");
+        .params::<crate::model::books::AllVendorCreditRefundsQuery>("VendorCreditRefundListEntry");
     // inventory: packages
     createPackage: op(Inventory, POST, "/packages", "SvcInventory.packages.CREATE").query(&["salesorder_id"]).one_or_array("package")
         .rules(&crate::validate::inventory::CREATE_PACKAGE)
@@ -514,18 +495,15 @@ catalog! {
     markAccountInactive: op(Books, POST, "/chartofaccounts/{account_id}/inactive", "SvcBooks.accountants.CREATE").vendor().empty()
         .ts("QueryParams", "Message");
     listAccountTransactions: op(Books, GET, "/chartofaccounts/transactions", "SvcBooks.accountants.READ").vendor().list("transactions")
-        .rules(&crate::validate::books::LIST_ACCOUNT_TRANSACTIONS)
-        .ts("AccountTransactionListQuery", "AccountTransaction");
+        .params::<crate::model::books::AccountTransactionListQuery>("AccountTransaction");
     deleteAccountTransaction: op(Books, DELETE, "/chartofaccounts/transactions/{transaction_id}", "SvcBooks.accountants.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     listJournals: op(Books, GET, "/journals", "SvcBooks.accountants.READ").vendor().list("journals")
-        .rules(&crate::validate::books::LIST_JOURNALS)
-        .ts("JournalListQuery", "Journal");
+        .params::<crate::model::books::JournalListQuery>("Journal");
     getJournal: op(Books, GET, "/journals/{journal_id}", "SvcBooks.accountants.READ").vendor().key(&["journal"])
         .ts("QueryParams", "Journal");
     updateJournal: op(Books, PUT, "/journals/{journal_id}", "SvcBooks.accountants.UPDATE").vendor().key(&["journal"])
-        .rules(&crate::validate::books::CREATE_JOURNAL)
-        .ts("JournalInput", "Journal");
+        .params::<crate::model::books::JournalInput>("Journal");
     deleteJournal: op(Books, DELETE, "/journals/{journal_id}", "SvcBooks.accountants.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     publishJournal: op(Books, POST, "/journals/{journal_id}/status/publish", "SvcBooks.accountants.CREATE").vendor().empty()
@@ -534,8 +512,7 @@ catalog! {
         .rules(&crate::validate::books::ADD_JOURNAL_ATTACHMENT)
         .ts("{ files: FileInput[] }", "Message");
     addJournalComment: op(Books, POST, "/journals/{journal_id}/comments", "SvcBooks.accountants.CREATE").vendor().key_array(&["comment"])
-        .rules(&crate::validate::books::ADD_JOURNAL_COMMENT)
-        .ts("JournalCommentInput", "JournalComment[]");
+        .params::<crate::model::books::JournalCommentInput>("JournalComment[]");
     deleteJournalComment: op(Books, DELETE, "/journals/{journal_id}/comments/{comment_id}", "SvcBooks.accountants.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     getFixedAsset: op(Books, GET, "/fixedassets/{fixed_asset_id}", "SvcBooks.fixedasset.READ").vendor().key(&["fixed_asset", "fissed-asset"])
@@ -549,30 +526,24 @@ catalog! {
     markFixedAssetDraft: op(Books, POST, "/fixedassets/{fixed_asset_id}/status/draft", "SvcBooks.fixedasset.CREATE").vendor().empty()
         .ts("QueryParams", "Message");
     sellFixedAsset: op(Books, POST, "/fixedassets/{fixed_asset_id}/sell", "SvcBooks.fixedasset.CREATE").vendor().empty()
-        .rules(&crate::validate::books::SELL_FIXED_ASSET)
-        .ts("FixedAssetSaleInput", "Message");
+        .params::<crate::model::books::FixedAssetSaleInput>("Message");
     writeOffFixedAsset: op(Books, POST, "/fixedassets/{fixed_asset_id}/writeoff", "SvcBooks.fixedasset.CREATE").vendor().empty()
-        .rules(&crate::validate::books::WRITE_OFF_FIXED_ASSET)
-        .ts("FixedAssetWriteOffInput", "Message");
+        .params::<crate::model::books::FixedAssetWriteOffInput>("Message");
     getFixedAssetForecast: op(Books, GET, "/fixedassets/{fixed_asset_id}/forecast", "SvcBooks.fixedasset.READ").vendor().key_array(&["data"])
         .ts("QueryParams", "FixedAssetForecastEntry[]");
     getFixedAssetHistory: op(Books, GET, "/fixedassets/{fixed_asset_id}/history", "SvcBooks.fixedasset.READ").vendor().list("asset_history")
-        .rules(&crate::validate::books::FIXED_ASSET_HISTORY)
-        .ts("FixedAssetHistoryQuery", "FixedAssetHistoryEntry");
+        .params::<crate::model::books::FixedAssetHistoryQuery>("FixedAssetHistoryEntry");
     addFixedAssetComment: op(Books, POST, "/fixedassets/{fixed_asset_id}/comments", "SvcBooks.fixedasset.CREATE").vendor().key(&["comment"])
-        .rules(&crate::validate::books::ADD_FIXED_ASSET_COMMENT)
-        .ts("FixedAssetCommentInput", "FixedAssetComment");
+        .params::<crate::model::books::FixedAssetCommentInput>("FixedAssetComment");
     deleteFixedAssetComment: op(Books, DELETE, "/fixedassets/{fixed_asset_id}/comments/{comment_id}", "SvcBooks.fixedasset.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     listExpenses: op(Books, GET, "/expenses", "SvcBooks.expenses.READ").vendor().list("expenses")
-        .rules(&crate::validate::books::LIST_EXPENSES)
-        .ts("ExpenseListQuery", "Expense");
+        .params::<crate::model::books::ExpenseListQuery>("Expense");
     getExpense: op(Books, GET, "/expenses/{expense_id}", "SvcBooks.expenses.READ").vendor().key(&["expense"])
         .rules(&crate::validate::books::GET_EXPENSE)
         .ts("QueryParams", "Expense");
     updateExpense: op(Books, PUT, "/expenses/{expense_id}", "SvcBooks.expenses.UPDATE").vendor().key(&["expense"])
-        .rules(&crate::validate::books::CREATE_EXPENSE)
-        .ts("ExpenseInput", "Expense");
+        .params::<crate::model::books::ExpenseInput>("Expense");
     deleteExpense: op(Books, DELETE, "/expenses/{expense_id}", "SvcBooks.expenses.DELETE").vendor().empty()
         .rules(&crate::validate::books::DELETE_EXPENSE)
         .ts("QueryParams", "Message");
@@ -583,11 +554,9 @@ catalog! {
         .rules(&crate::validate::books::LIST_EXPENSE_COMMENTS)
         .ts("QueryParams", "ExpenseComment");
     getVendorCredit: op(Books, GET, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.READ").vendor().key(&["vendor_credit"])
-        .rules(&crate::validate::books::GET_VENDOR_CREDIT)
-        .ts("VendorCreditGetQuery", "VendorCredit");
+        .params::<crate::model::books::VendorCreditGetQuery>("VendorCredit");
     updateVendorCredit: op(Books, PUT, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.UPDATE").vendor().key(&["vendor_credit"])
-        .rules(&crate::validate::books::CREATE_VENDOR_CREDIT)
-        .ts("VendorCreditInput", "VendorCredit");
+        .params::<crate::model::books::VendorCreditInput>("VendorCredit");
     deleteVendorCredit: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
         .rules(&crate::validate::books::DELETE_VENDOR_CREDIT)
         .ts("QueryParams", "Message");
@@ -604,8 +573,7 @@ catalog! {
         .rules(&crate::validate::books::APPROVE_VENDOR_CREDIT)
         .ts("QueryParams", "Message");
     applyVendorCreditToBills: op(Books, POST, "/vendorcredits/{vendor_credit_id}/bills", "SvcBooks.debitnotes.CREATE").vendor().empty()
-        .rules(&crate::validate::books::APPLY_VENDOR_CREDIT_TO_BILLS)
-        .ts("VendorCreditBillsInput", "Message");
+        .params::<crate::model::books::VendorCreditBillsInput>("Message");
     listVendorCreditBills: op(Books, GET, "/vendorcredits/{vendor_credit_id}/bills", "SvcBooks.debitnotes.READ").vendor().list("bills_credited")
         .rules(&crate::validate::books::LIST_VENDOR_CREDIT_BILLS)
         .ts("QueryParams", "BillCredited");
@@ -613,8 +581,7 @@ catalog! {
         .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_BILL)
         .ts("QueryParams", "Message");
     addVendorCreditComment: op(Books, POST, "/vendorcredits/{vendor_credit_id}/comments", "SvcBooks.debitnotes.CREATE").vendor().key(&["comment"])
-        .rules(&crate::validate::books::ADD_VENDOR_CREDIT_COMMENT)
-        .ts("VendorCreditCommentInput", "VendorCreditComment");
+        .params::<crate::model::books::VendorCreditCommentInput>("VendorCreditComment");
     listVendorCreditComments: op(Books, GET, "/vendorcredits/{vendor_credit_id}/comments", "SvcBooks.debitnotes.READ").vendor().list("comments")
         .rules(&crate::validate::books::LIST_VENDOR_CREDIT_COMMENTS)
         .ts("QueryParams", "VendorCreditComment");
