@@ -585,7 +585,6 @@ wire! {
         line_id?: Id,
         account_id?: Id,
         customer_id?: Id,
-        /// At most 2000 characters.
         description?: LineDescription,
         debit_or_credit: DebitOrCredit,
         amount: f64,
@@ -1012,7 +1011,6 @@ wire! {
     request ExpenseLineItemInput {
         line_item_id?: Id,
         account_id?: Id,
-        /// At most 2000 characters.
         description?: LineDescription,
         amount?: f64,
         tax_id?: Id,
@@ -1279,7 +1277,6 @@ wire! {
         account_id?: Id,
         /// At most 100 characters.
         name?: String [MaxLen(100)],
-        /// At most 2000 characters.
         description?: LineDescription,
         product_type?: String,
         item_order?: i64,
@@ -1795,6 +1792,27 @@ pub(crate) mod tests {
         assert!(decl.contains("Record<string, unknown>"), "{decl}");
         let decl = ExpenseUniqueFieldUpdateInput::DECL;
         assert!(decl.contains("ExpenseInput"), "{decl}");
+    }
+
+    #[test]
+    fn the_unique_field_update_is_its_headers_then_the_expense_flattened() {
+        use crate::schema::Params;
+        let (own, expense) = (ExpenseUniqueFieldUpdateInput::SCHEMA, ExpenseInput::SCHEMA);
+        let names: Vec<_> = own.fields.iter().map(|f| f.name).collect();
+        assert_eq!(
+            names[..3],
+            [
+                "x_unique_identifier_key",
+                "x_unique_identifier_value",
+                "x_upsert"
+            ]
+        );
+        assert_eq!(
+            format!("{:?}", &own.fields[3..]),
+            format!("{:?}", expense.fields)
+        );
+        assert_eq!(own.checks, expense.checks);
+        assert_eq!(own.checks.len(), 2);
     }
 
     #[test]
