@@ -176,7 +176,11 @@ mod tests {
 
     // lists
 
-    const LISTS: [&Schema; 3] = [m::TaskListQuery::SCHEMA, m::PlanListQuery::SCHEMA, m::EventListQuery::SCHEMA];
+    const LISTS: [&Schema; 3] = [
+        m::TaskListQuery::SCHEMA,
+        m::PlanListQuery::SCHEMA,
+        m::EventListQuery::SCHEMA,
+    ];
 
     #[test]
     fn page_and_per_page_of_1_pass() {
@@ -235,7 +239,10 @@ mod tests {
             m::PlanListQuery::SCHEMA,
             json!({"filter_by": "PlanStatus.ACTIVE", "product_id": "903000000045012", "page": 1}),
         );
-        passes(m::EventListQuery::SCHEMA, json!({"page": 1, "per_page": 25}));
+        passes(
+            m::EventListQuery::SCHEMA,
+            json!({"page": 1, "per_page": 25}),
+        );
         passes(&GET_EVENT, json!({}));
     }
 
@@ -262,8 +269,14 @@ mod tests {
 
     #[test]
     fn plan_list_product_id_passes_as_string_or_integer() {
-        passes(m::PlanListQuery::SCHEMA, json!({"product_id": 903000000045012u64}));
-        passes(m::PlanListQuery::SCHEMA, json!({"product_id": "903000000045012"}));
+        passes(
+            m::PlanListQuery::SCHEMA,
+            json!({"product_id": 903000000045012u64}),
+        );
+        passes(
+            m::PlanListQuery::SCHEMA,
+            json!({"product_id": "903000000045012"}),
+        );
     }
 
     #[test]
@@ -369,7 +382,10 @@ mod tests {
 
     #[test]
     fn plan_interval_unit_years_passes() {
-        passes(m::PlanInput::SCHEMA, plan_with("interval_unit", json!("years")));
+        passes(
+            m::PlanInput::SCHEMA,
+            plan_with("interval_unit", json!("years")),
+        );
     }
 
     #[test]
@@ -405,7 +421,10 @@ mod tests {
     #[test]
     fn plan_tax_specification_inter_and_intra_pass() {
         let prefs = json!([{"tax_specification": "inter"}, {"tax_specification": "intra"}]);
-        passes(m::PlanInput::SCHEMA, plan_with("item_tax_preferences", prefs));
+        passes(
+            m::PlanInput::SCHEMA,
+            plan_with("item_tax_preferences", prefs),
+        );
     }
 
     #[test]
@@ -554,7 +573,10 @@ mod tests {
         let cases: [(&str, &Schema); 5] = [
             ("books-as-billing__add_task.json", m::TaskInput::SCHEMA),
             ("books-as-billing__update_task.json", m::TaskInput::SCHEMA),
-            ("books-as-billing__list_tasks.json", m::TaskListQuery::SCHEMA),
+            (
+                "books-as-billing__list_tasks.json",
+                m::TaskListQuery::SCHEMA,
+            ),
             ("books-as-billing__get_task.json", &GET_TASK),
             ("books-as-billing__delete_task.json", &DELETE_TASK),
         ];

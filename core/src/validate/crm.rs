@@ -1,10 +1,10 @@
 //! Rules for the params of the crm operations: the notification channel (watch) update.
 
 use super::{check_object, details, req, Ctx, IssueCode, PathSeg, Schema, UNREPRESENTABLE};
-use crate::model::crm::{ApiRef, FieldSelection};
-use crate::schema::{Params, Shape};
 use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use crate::json::{Json, Obj};
+use crate::model::crm::{ApiRef, FieldSelection};
+use crate::schema::{Params, Shape};
 
 /// The operation half of an `events` entry.
 pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];

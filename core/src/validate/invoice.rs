@@ -25,10 +25,10 @@ pub static UPDATE_RECURRING_INVOICE_TEMPLATE: Schema = Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::invoice as m;
-    use crate::schema::Params;
     use crate::catalog::{find, Method};
     use crate::family::Family;
+    use crate::model::invoice as m;
+    use crate::schema::Params;
     use crate::validate::testing::{edge, expect_all, issues, vendor_request_passes, with};
     use crate::validate::IssueCode;
     use serde_json::json;
@@ -168,14 +168,32 @@ mod tests {
     #[test]
     fn the_vendor_requests_pass() {
         for (file, schema) in [
-            ("books-as-invoice__create_currency.json", m::CurrencyInput::SCHEMA),
-            ("books-as-invoice__update_currency.json", m::CurrencyInput::SCHEMA),
+            (
+                "books-as-invoice__create_currency.json",
+                m::CurrencyInput::SCHEMA,
+            ),
+            (
+                "books-as-invoice__update_currency.json",
+                m::CurrencyInput::SCHEMA,
+            ),
             ("books-as-invoice__get_currency.json", &GET_CURRENCY),
             ("books-as-invoice__delete_currency.json", &DELETE_CURRENCY),
-            ("books-as-invoice__list_currencies.json", m::CurrencyListQuery::SCHEMA),
-            ("books-as-invoice__create_project.json", m::ProjectInput::SCHEMA),
-            ("books-as-invoice__update_project.json", m::ProjectInput::SCHEMA),
-            ("books-as-invoice__list_projects.json", m::ProjectListQuery::SCHEMA),
+            (
+                "books-as-invoice__list_currencies.json",
+                m::CurrencyListQuery::SCHEMA,
+            ),
+            (
+                "books-as-invoice__create_project.json",
+                m::ProjectInput::SCHEMA,
+            ),
+            (
+                "books-as-invoice__update_project.json",
+                m::ProjectInput::SCHEMA,
+            ),
+            (
+                "books-as-invoice__list_projects.json",
+                m::ProjectListQuery::SCHEMA,
+            ),
             (
                 "books-as-invoice__delete_project_user.json",
                 &REMOVE_PROJECT_USER,
@@ -200,7 +218,10 @@ mod tests {
                 "books-as-invoice__create_recurring_invoice.json",
                 m::RecurringInvoiceInput::SCHEMA,
             ),
-            ("books-as-invoice__clone_project.json", m::ProjectCloneInput::SCHEMA),
+            (
+                "books-as-invoice__clone_project.json",
+                m::ProjectCloneInput::SCHEMA,
+            ),
             (
                 "books-as-invoice__add_project_user.json",
                 m::ProjectUsersInput::SCHEMA,
@@ -357,7 +378,10 @@ mod tests {
     #[test]
     fn pages_end_where_the_page_context_does() {
         assert!(issues(m::ProjectListQuery::SCHEMA, &json!({"page": u32::MAX})).is_empty());
-        let found = issues(m::ProjectListQuery::SCHEMA, &json!({"page": u32::MAX as u64 + 1}));
+        let found = issues(
+            m::ProjectListQuery::SCHEMA,
+            &json!({"page": u32::MAX as u64 + 1}),
+        );
         let range = json!({"minimum": 1, "maximum": u32::MAX});
         crate::validate::testing::expect_one(&found, json!(["page"]), IssueCode::OutOfRange, range);
     }
