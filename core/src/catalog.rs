@@ -376,27 +376,21 @@ catalog! {
         .params::<crate::model::books::AllVendorCreditRefundsQuery>("VendorCreditRefundListEntry");
     // inventory: packages
     createPackage: op(Inventory, POST, "/packages", "SvcInventory.packages.CREATE").query(&["salesorder_id"]).one_or_array("package")
-        .rules(&crate::validate::inventory::CREATE_PACKAGE)
-        .ts("PackageInput", "Package");
+        .params::<crate::model::inventory::PackageInput>("Package");
     listPackages: op(Inventory, GET, "/packages", "SvcInventory.packages.READ").list("packagea")
-        .rules(&crate::validate::inventory::LIST_PACKAGES)
-        .ts("PackageListQuery", "Package");
+        .params::<crate::model::inventory::PackageListQuery>("Package");
     getPackage: op(Inventory, GET, "/packages/{package_id}", "SvcInventory.packages.READ").key(&["package"])
         .rules(&crate::validate::inventory::GET_PACKAGE)
         .ts("QueryParams", "Package");
     updatePackage: op(Inventory, PUT, "/packages/{package_id}", "SvcInventory.packages.UPDATE").one_or_array("package")
-        .rules(&crate::validate::inventory::UPDATE_PACKAGE)
-        .ts("PackageUpdateInput", "Package");
+        .params::<crate::model::inventory::PackageUpdateInput>("Package");
     // inventory: composite items
     createCompositeItem: op(Inventory, POST, "/compositeitems", "SvcInventory.compositeitems.CREATE").key(&["composite_item"])
-        .rules(&crate::validate::inventory::CREATE_COMPOSITE_ITEM)
-        .ts("CompositeItemInput", "CompositeItem");
+        .params::<crate::model::inventory::CompositeItemInput>("CompositeItem");
     listCompositeItems: op(Inventory, GET, "/compositeitems", "SvcInventory.compositeitems.READ").list("composite_items")
-        .rules(&crate::validate::inventory::LIST_COMPOSITE_ITEMS)
-        .ts("CompositeItemListQuery", "CompositeItem");
+        .params::<crate::model::inventory::CompositeItemListQuery>("CompositeItem");
     updateCompositeItem: op(Inventory, PUT, "/compositeitems/{composite_item_id}", "SvcInventory.compositeitems.UPDATE").key(&["composite_item"])
-        .rules(&crate::validate::inventory::UPDATE_COMPOSITE_ITEM)
-        .ts("CompositeItemInput", "CompositeItem");
+        .params::<crate::model::inventory::CompositeItemInput>("CompositeItem");
     uploadCompositeItemImage: op(Inventory, POST, "/compositeitems/{composite_item_id}/image", "SvcInventory.compositeitems.CREATE")
         .files("image", "image", false, IMAGE_TYPES)
         .empty()
@@ -404,86 +398,68 @@ catalog! {
         .ts("{ image: FileInput }", "Message");
     // invoice: currencies
     createCurrency: op(Invoice, POST, "/settings/currencies", "SvcInvoice.settings.CREATE").one_or_array("currency")
-        .rules(&crate::validate::invoice::CREATE_CURRENCY)
-        .ts("CurrencyInput", "Currency");
+        .params::<crate::model::invoice::CurrencyInput>("Currency");
     listCurrencies: op(Invoice, GET, "/settings/currencies", "SvcInvoice.settings.READ").list("currencies")
-        .rules(&crate::validate::invoice::LIST_CURRENCIES)
-        .ts("CurrencyListQuery", "CurrencyListEntry");
+        .params::<crate::model::invoice::CurrencyListQuery>("CurrencyListEntry");
     getCurrency: op(Invoice, GET, "/settings/currencies/{currency_id}", "SvcInvoice.settings.READ").key(&["currency"])
         .rules(&crate::validate::invoice::GET_CURRENCY)
         .ts("QueryParams", "Currency");
     updateCurrency: op(Invoice, PUT, "/settings/currencies/{currency_id}", "SvcInvoice.settings.UPDATE").one_or_array("currency")
-        .rules(&crate::validate::invoice::UPDATE_CURRENCY)
-        .ts("CurrencyInput", "Currency");
+        .params::<crate::model::invoice::CurrencyInput>("Currency");
     deleteCurrency: op(Invoice, DELETE, "/settings/currencies/{currency_id}", "SvcInvoice.settings.DELETE").empty()
         .rules(&crate::validate::invoice::DELETE_CURRENCY)
         .ts("QueryParams", "Message");
     // invoice: projects
     createProject: op(Invoice, POST, "/projects", "SvcInvoice.projects.CREATE").key(&["project"])
-        .rules(&crate::validate::invoice::CREATE_PROJECT)
-        .ts("ProjectInput", "Project");
+        .params::<crate::model::invoice::ProjectInput>("Project");
     listProjects: op(Invoice, GET, "/projects", "SvcInvoice.projects.READ").list("projects")
-        .rules(&crate::validate::invoice::LIST_PROJECTS)
-        .ts("ProjectListQuery", "Project");
+        .params::<crate::model::invoice::ProjectListQuery>("Project");
     updateProject: op(Invoice, PUT, "/projects/{project_id}", "SvcInvoice.projects.UPDATE").key(&["project"])
-        .rules(&crate::validate::invoice::UPDATE_PROJECT)
-        .ts("ProjectInput", "Project");
+        .params::<crate::model::invoice::ProjectInput>("Project");
     removeProjectUser: op(Invoice, DELETE, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.DELETE").empty()
         .rules(&crate::validate::invoice::REMOVE_PROJECT_USER)
         .ts("QueryParams", "Message");
     addProjectComment: op(Invoice, POST, "/projects/{project_id}/comments", "SvcInvoice.projects.CREATE").key_array(&["comments", "comment"])
-        .rules(&crate::validate::invoice::ADD_PROJECT_COMMENT)
-        .ts("ProjectCommentInput", "ProjectComment[]");
+        .params::<crate::model::invoice::ProjectCommentInput>("ProjectComment[]");
     listProjectComments: op(Invoice, GET, "/projects/{project_id}/comments", "SvcInvoice.projects.READ").list("comments")
-        .rules(&crate::validate::invoice::LIST_PROJECT_COMMENTS)
-        .ts("ProjectCommentListQuery", "ProjectComment");
+        .params::<crate::model::invoice::ProjectCommentListQuery>("ProjectComment");
     deleteProjectComment: op(Invoice, DELETE, "/projects/{project_id}/comments/{comment_id}", "SvcInvoice.projects.DELETE").empty()
         .rules(&crate::validate::invoice::DELETE_PROJECT_COMMENT)
         .ts("QueryParams", "Message");
     listProjectInvoices: op(Invoice, GET, "/projects/{project_id}/invoices", "SvcInvoice.projects.READ").list("invoices")
-        .rules(&crate::validate::invoice::LIST_PROJECT_INVOICES)
-        .ts("ProjectInvoiceListQuery", "ProjectInvoice");
+        .params::<crate::model::invoice::ProjectInvoiceListQuery>("ProjectInvoice");
     // invoice: recurring invoices
     createRecurringInvoice: op(Invoice, POST, "/recurringinvoices", "SvcInvoice.invoices.CREATE").key(&["recurring_invoice"])
-        .rules(&crate::validate::invoice::CREATE_RECURRING_INVOICE)
-        .ts("RecurringInvoiceInput", "RecurringInvoice");
+        .params::<crate::model::invoice::RecurringInvoiceInput>("RecurringInvoice");
     // billing: tasks
     createTask: op(Billing, POST, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.CREATE").key(&["task"])
-        .rules(&crate::validate::billing::CREATE_TASK)
-        .ts("TaskInput", "Task");
+        .params::<crate::model::billing::TaskInput>("Task");
     listTasks: op(Billing, GET, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.READ").list("tasks")
-        .rules(&crate::validate::billing::LIST_TASKS)
-        .ts("TaskListQuery", "Task");
+        .params::<crate::model::billing::TaskListQuery>("Task");
     getTask: op(Billing, GET, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.READ").key(&["task"])
         .rules(&crate::validate::billing::GET_TASK)
         .ts("QueryParams", "Task");
     updateTask: op(Billing, PUT, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.UPDATE").key(&["task"])
-        .rules(&crate::validate::billing::UPDATE_TASK)
-        .ts("TaskInput", "Task");
+        .params::<crate::model::billing::TaskInput>("Task");
     deleteTask: op(Billing, DELETE, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.DELETE").empty()
         .rules(&crate::validate::billing::DELETE_TASK)
         .ts("QueryParams", "Message");
     // billing: plans
     createPlan: op(Billing, POST, "/plans", "SvcSubscriptions.plans.CREATE").key(&["plan"])
-        .rules(&crate::validate::billing::CREATE_PLAN)
-        .ts("PlanInput", "Plan");
+        .params::<crate::model::billing::PlanInput>("Plan");
     listPlans: op(Billing, GET, "/plans", "SvcSubscriptions.plans.READ").list("plans")
-        .rules(&crate::validate::billing::LIST_PLANS)
-        .ts("PlanListQuery", "Plan");
+        .params::<crate::model::billing::PlanListQuery>("Plan");
     updatePlan: op(Billing, PUT, "/plans/{plan_code}", "SvcSubscriptions.plans.UPDATE").key(&["plan"])
-        .rules(&crate::validate::billing::UPDATE_PLAN)
-        .ts("PlanInput", "Plan");
+        .params::<crate::model::billing::PlanInput>("Plan");
     // billing: events
     getEvent: op(Billing, GET, "/events/{event_id}", "SvcSubscriptions.webhooks.READ").key(&["event"])
         .rules(&crate::validate::billing::GET_EVENT)
         .ts("QueryParams", "Event");
     listEvents: op(Billing, GET, "/events", "SvcSubscriptions.webhooks.READ").list("events")
-        .rules(&crate::validate::billing::LIST_EVENTS)
-        .ts("EventListQuery", "Event");
+        .params::<crate::model::billing::EventListQuery>("Event");
     // crm: notification channels
     updateNotificationChannels: op(Crm, PATCH, "/actions/watch", "SvcCRM.notifications.ALL").key_array(&["watch"])
-        .rules(&crate::validate::crm::UPDATE_NOTIFICATION_CHANNELS)
-        .ts("WatchParams", "WatchResult[]");
+        .params::<crate::model::crm::WatchParams>("WatchResult[]");
     // ---- published by the vendor, not shown in the spec ----
     // books
     getOrganization: op(Books, GET, "/organizations/{organization_id}", "SvcBooks.settings.READ").vendor().key(&["organization"])
@@ -594,39 +570,31 @@ catalog! {
     deleteProject: op(Invoice, DELETE, "/projects/{project_id}", "SvcInvoice.projects.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     cloneProject: op(Invoice, POST, "/projects/{project_id}/clone", "SvcInvoice.projects.CREATE").vendor().key(&["project"])
-        .rules(&crate::validate::invoice::CLONE_PROJECT)
-        .ts("ProjectCloneInput", "Project");
+        .params::<crate::model::invoice::ProjectCloneInput>("Project");
     markProjectActive: op(Invoice, POST, "/projects/{project_id}/active", "SvcInvoice.projects.CREATE").vendor().empty()
         .ts("QueryParams", "Message");
     markProjectInactive: op(Invoice, POST, "/projects/{project_id}/inactive", "SvcInvoice.projects.CREATE").vendor().empty()
         .ts("QueryParams", "Message");
     updateProjectByUniqueField: op(Invoice, PUT, "/projects", "SvcInvoice.projects.UPDATE").vendor().headers(UNIQUE_FIELD_HEADERS).key(&["project"])
-        .rules(&crate::validate::invoice::UPDATE_PROJECT_BY_UNIQUE_FIELD)
-        .ts("ProjectUniqueFieldUpdateInput", "Project");
+        .params::<crate::model::invoice::ProjectUniqueFieldUpdateInput>("Project");
     addProjectUsers: op(Invoice, POST, "/projects/{project_id}/users", "SvcInvoice.projects.CREATE").vendor().key_array(&["users"])
-        .rules(&crate::validate::invoice::ADD_PROJECT_USERS)
-        .ts("ProjectUsersInput", "ProjectUser[]");
+        .params::<crate::model::invoice::ProjectUsersInput>("ProjectUser[]");
     inviteProjectUser: op(Invoice, POST, "/projects/{project_id}/users/invite", "SvcInvoice.projects.CREATE").vendor().key_array(&["users"])
-        .rules(&crate::validate::invoice::INVITE_PROJECT_USER)
-        .ts("ProjectUserDetailsInput", "ProjectUser[]");
+        .params::<crate::model::invoice::ProjectUserDetailsInput>("ProjectUser[]");
     listProjectUsers: op(Invoice, GET, "/projects/{project_id}/users", "SvcInvoice.projects.READ").vendor().list("users")
         .ts("QueryParams", "ProjectUser");
     getProjectUser: op(Invoice, GET, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.READ").vendor().key(&["user"])
         .ts("QueryParams", "ProjectUser");
     updateProjectUser: op(Invoice, PUT, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.UPDATE").vendor().key_array(&["users"])
-        .rules(&crate::validate::invoice::UPDATE_PROJECT_USER)
-        .ts("ProjectUserDetailsInput", "ProjectUser[]");
+        .params::<crate::model::invoice::ProjectUserDetailsInput>("ProjectUser[]");
     listRecurringInvoices: op(Invoice, GET, "/recurringinvoices", "SvcInvoice.invoices.READ").vendor().list("recurring_invoices")
-        .rules(&crate::validate::invoice::LIST_RECURRING_INVOICES)
-        .ts("RecurringInvoiceListQuery", "RecurringInvoice");
+        .params::<crate::model::invoice::RecurringInvoiceListQuery>("RecurringInvoice");
     getRecurringInvoice: op(Invoice, GET, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.READ").vendor().key(&["recurring_invoice"])
         .ts("QueryParams", "RecurringInvoice");
     updateRecurringInvoice: op(Invoice, PUT, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.UPDATE").vendor().key(&["recurring_invoice"])
-        .rules(&crate::validate::invoice::UPDATE_RECURRING_INVOICE)
-        .ts("RecurringInvoiceInput", "RecurringInvoice");
+        .params::<crate::model::invoice::RecurringInvoiceInput>("RecurringInvoice");
     updateRecurringInvoiceByUniqueField: op(Invoice, PUT, "/recurringinvoices", "SvcInvoice.invoices.UPDATE").vendor().headers(UNIQUE_FIELD_HEADERS).key(&["recurring_invoice"])
-        .rules(&crate::validate::invoice::UPDATE_RECURRING_INVOICE_BY_UNIQUE_FIELD)
-        .ts("RecurringInvoiceUniqueFieldUpdateInput", "RecurringInvoice");
+        .params::<crate::model::invoice::RecurringInvoiceUniqueFieldUpdateInput>("RecurringInvoice");
     deleteRecurringInvoice: op(Invoice, DELETE, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.DELETE").vendor().empty()
         .ts("QueryParams", "Message");
     stopRecurringInvoice: op(Invoice, POST, "/recurringinvoices/{recurring_invoice_id}/status/stop", "SvcInvoice.invoices.CREATE").vendor().empty()

@@ -27,4 +27,3 @@ pub mod sorted;
 pub mod validate;
 
 pub use error::{Error, ErrorKind};
-mod migration_check;

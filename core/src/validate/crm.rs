@@ -1,12 +1,10 @@
 //! Rules for the params of the crm operations: the notification channel (watch) update.
 
-use super::format::Format;
-use super::{
-    check_object, details, opt, req, Check, Ctx, Field, IntText, IssueCode, Kind, PathSeg, Rule,
-    Schema, UNREPRESENTABLE,
-};
+use super::{check_object, details, req, Ctx, IssueCode, PathSeg, Schema, UNREPRESENTABLE};
 use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use crate::json::{Json, Obj};
+use crate::model::crm::{ApiRef, FieldSelection};
+use crate::schema::{Params, Shape};
 
 /// The operation half of an `events` entry.
 pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];
@@ -14,61 +12,10 @@ pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];
 /// The format name reported for an `events` entry of the wrong shape.
 pub const EVENT_FORMAT: &str = "{module_api_name}.{operation}";
 
-static API_REF: Schema = Schema {
-    fields: &[opt("api_name", Kind::Str), opt("id", Kind::Id)],
-    checks: &[],
-};
+/// A `{field}` member of a group.
 static FIELD_MEMBER: Schema = Schema {
-    fields: &[req("field", Kind::Obj(&API_REF))],
+    fields: &[req("field", <ApiRef as Shape>::KIND)],
     checks: &[],
-};
-/// Members are objects; which of the two shapes each has is decided by `group_members`.
-static MEMBER: Field = opt("", Kind::Obj(&Schema::EMPTY));
-static GROUP: Schema = Schema {
-    fields: &[
-        req("group_operator", Kind::Str).with(&[Rule::OneOf(&["and", "or"])]),
-        req("group", Kind::Arr(&MEMBER)),
-    ],
-    checks: &[Check::NotEmpty("group"), Check::GroupMembers],
-};
-static CONDITION: Schema = Schema {
-    fields: &[
-        req("type", Kind::Str).with(&[Rule::OneOf(&["field_selection"])]),
-        req("module", Kind::Obj(&API_REF)),
-        req("field_selection", Kind::Obj(&GROUP)),
-    ],
-    checks: &[Check::MaxFieldsNested {
-        field: "field_selection",
-        max: 10,
-    }],
-};
-static CONDITION_ITEM: Field = opt("", Kind::Obj(&CONDITION));
-static EVENT_ITEM: Field = opt("", Kind::Str);
-static CHANNEL: Schema = Schema {
-    fields: &[
-        req("channel_id", Kind::Any),
-        req("events", Kind::Arr(&EVENT_ITEM)),
-        req("notify_url", Kind::Str).with(&[Rule::Format(Format::HttpUrl)]),
-        opt("token", Kind::Str).with(&[Rule::MaxLen(50)]),
-        opt("channel_expiry", Kind::Str).with(&[Rule::Format(Format::Timestamp)]),
-        opt("notification_condition", Kind::Arr(&CONDITION_ITEM)).with(&[Rule::MaxItems(2)]),
-        opt("notify_on_related_action", Kind::Bool),
-    ],
-    checks: &[
-        Check::LooseInteger {
-            field: "channel_id",
-            text: IntText::Digits,
-        },
-        Check::NotEmpty("events"),
-        Check::EventsNameModuleAndOperation,
-        Check::ExpiryWithinAWeek,
-    ],
-};
-static CHANNEL_ITEM: Field = opt("", Kind::Obj(&CHANNEL));
-
-pub static UPDATE_NOTIFICATION_CHANNELS: Schema = Schema {
-    fields: &[req("watch", Kind::Arr(&CHANNEL_ITEM))],
-    checks: &[Check::NotEmpty("watch")],
 };
 
 /// A custom module's API name: letters, digits and underscores, starting with a letter.
@@ -166,7 +113,7 @@ pub(super) fn group_members(group: &Obj, ctx: &mut Ctx) {
             };
             ctx.enter(PathSeg::Index(i), |ctx| match member_shape(member) {
                 Some(MemberShape::Field) => check_object(&FIELD_MEMBER, member, ctx),
-                Some(MemberShape::Group) => check_object(&GROUP, member, ctx),
+                Some(MemberShape::Group) => check_object(FieldSelection::SCHEMA, member, ctx),
                 None if member.contains_key(UNREPRESENTABLE) => {}
                 None => ctx.push(
                     IssueCode::InvalidType,
@@ -217,6 +164,8 @@ pub(super) fn max_fields_nested(map: &Obj, field: &'static str, max: usize, ctx:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::crm as m;
+    use crate::schema::Params;
     use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
     use crate::validate::Issue;
     use serde_json::{json, Value};
@@ -250,7 +199,7 @@ mod tests {
     const WEEK_ISO: &str = "2024-05-08T10:40:00Z";
 
     fn run(params: Value) -> Vec<Issue> {
-        issues_at(&UPDATE_NOTIFICATION_CHANNELS, &params, NOW)
+        issues_at(m::WatchParams::SCHEMA, &params, NOW)
     }
 
     fn passes(params: Value) {
@@ -480,7 +429,7 @@ mod tests {
     #[test]
     fn the_bounds_of_channel_expiry_are_whole_seconds_when_now_is_not() {
         let params = with("channel_expiry", json!("2024-05-08T10:40:01Z"));
-        let found = issues_at(&UPDATE_NOTIFICATION_CHANNELS, &params, NOW + 930);
+        let found = issues_at(m::WatchParams::SCHEMA, &params, NOW + 930);
         let range = json!({"minimum": NOW_ISO, "maximum": WEEK_ISO});
         expect_one(
             &found,
@@ -492,7 +441,7 @@ mod tests {
             .message
             .ends_with("one week from now (2024-05-08T10:40:00Z)"));
         let last = with("channel_expiry", json!(WEEK_ISO));
-        expect_none(&issues_at(&UPDATE_NOTIFICATION_CHANNELS, &last, NOW + 930));
+        expect_none(&issues_at(m::WatchParams::SCHEMA, &last, NOW + 930));
     }
 
     #[test]
