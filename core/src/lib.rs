@@ -21,6 +21,8 @@ pub mod redact;
 pub mod request;
 pub mod response;
 pub mod route;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod rules_doc;
 pub mod sorted;
 pub mod validate;
 
