@@ -22,6 +22,8 @@ pub mod redact;
 pub mod request;
 pub mod response;
 pub mod route;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod rules_doc;
 pub mod schema;
 pub mod sorted;
 pub mod validate;
