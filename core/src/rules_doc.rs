@@ -48,7 +48,7 @@ pub fn markdown() -> String {
 }
 
 /// The table of an operation's params and the checks under it; `None` when it takes none.
-fn table(op: &Operation) -> Option<String> {
+pub fn table(op: &Operation) -> Option<String> {
     let schema = op.params;
     if schema.fields.is_empty() && schema.checks.is_empty() {
         return None;
