@@ -128,8 +128,8 @@ pub static LIST_EVENTS: Schema = Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::issue::{Issue, IssueCode};
     use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
-    use crate::validate::{Issue, IssueCode};
     use serde_json::json;
     use serde_json::Value;
 

@@ -695,8 +695,8 @@ pub static LIST_ALL_VENDOR_CREDIT_REFUNDS: Schema = Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::issue::{Issue, IssueCode};
     use crate::validate::testing::{edge, expect_all, expect_none, expect_one, issues_at};
-    use crate::validate::{Issue, IssueCode};
     use serde_json::json;
     use serde_json::Value;
 
@@ -1507,12 +1507,12 @@ mod tests {
         );
         let required = issues
             .iter()
-            .filter(|i| i.code == IssueCode::Required)
+            .filter(|i| i.code() == IssueCode::Required)
             .count();
         let got: Vec<(String, IssueCode)> = issues
             .iter()
-            .filter(|i| i.code != IssueCode::Required)
-            .map(|i| (i.path_string(), i.code))
+            .filter(|i| i.code() != IssueCode::Required)
+            .map(|i| (i.path_string(), i.code()))
             .collect();
         assert_eq!(required, 7);
         assert_eq!(

@@ -2,8 +2,8 @@
 
 use super::format::Format;
 use super::{
-    check_object, details, opt, req, Check, Ctx, Field, IntText, IssueCode, Kind, PathSeg, Rule,
-    Schema, UNREPRESENTABLE,
+    check_object, opt, req, Check, Ctx, Field, IntText, Kind, PathSeg, Problem, Rule, Schema,
+    UNREPRESENTABLE,
 };
 use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use crate::json::{Json, Obj};
@@ -82,23 +82,26 @@ fn check_event(event: &str, ctx: &mut Ctx) {
         Some((module, operation)) if is_module_name(module) => {
             if !EVENT_OPERATIONS.contains(&operation) {
                 ctx.push(
-                    IssueCode::InvalidValue,
                     format!(
                         "the operation of {} must be one of {}",
-                        crate::error::quoted(event),
+                        crate::echo::quoted(event),
                         EVENT_OPERATIONS.join(", ")
                     ),
-                    details([("allowed", EVENT_OPERATIONS.iter().copied().collect())]),
+                    Problem::InvalidValue {
+                        allowed: EVENT_OPERATIONS,
+                    },
                 );
             }
         }
         _ => ctx.push(
-            IssueCode::InvalidFormat,
             format!(
                 "an event must be {EVENT_FORMAT}, got {}",
-                crate::error::quoted(event)
+                crate::echo::quoted(event)
             ),
-            details([("format", EVENT_FORMAT.into())]),
+            Problem::InvalidFormat {
+                format: EVENT_FORMAT.into(),
+                allowed: None,
+            },
         ),
     }
 }
@@ -132,9 +135,11 @@ pub(super) fn expiry_within_a_week(channel: &Obj, ctx: &mut Ctx) {
         let (min, max) = (iso_utc(earliest), iso_utc(latest));
         ctx.push_at(
             "channel_expiry",
-            IssueCode::OutOfRange,
             format!("channel_expiry must be between now ({min}) and one week from now ({max})"),
-            details([("minimum", min.into()), ("maximum", max.into())]),
+            Problem::OutOfRange {
+                minimum: min.into(),
+                maximum: max.into(),
+            },
         );
     }
 }
@@ -169,9 +174,10 @@ pub(super) fn group_members(group: &Obj, ctx: &mut Ctx) {
                 Some(MemberShape::Group) => check_object(&GROUP, member, ctx),
                 None if member.contains_key(UNREPRESENTABLE) => {}
                 None => ctx.push(
-                    IssueCode::InvalidType,
                     "a group member must be {field: {api_name, id}} or {group_operator, group}",
-                    details([("expected", "field or group".into())]),
+                    Problem::InvalidType {
+                        expected: "field or group".into(),
+                    },
                 ),
             });
         }
@@ -206,9 +212,8 @@ pub(super) fn max_fields_nested(map: &Obj, field: &'static str, max: usize, ctx:
         ctx.enter(PathSeg::Key(field.into()), |ctx| {
             ctx.push_at(
                 "group",
-                IssueCode::TooMany,
                 format!("a {what} may hold at most {max} fields, however nested; it has {n}"),
-                details([("maximum", max.into())]),
+                Problem::TooMany { maximum: max },
             )
         });
     }
@@ -217,8 +222,8 @@ pub(super) fn max_fields_nested(map: &Obj, field: &'static str, max: usize, ctx:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::issue::{Issue, IssueCode};
     use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
-    use crate::validate::Issue;
     use serde_json::{json, Value};
 
     /// Modules whose records a channel can watch, by API name; custom modules are allowed too.

@@ -166,8 +166,8 @@ mod tests {
     use super::*;
     use crate::catalog::find;
     use crate::family::Family;
+    use crate::issue::IssueCode;
     use crate::validate::testing::{edge, expect_all, issues};
-    use crate::validate::IssueCode;
     use serde_json::{json, Value};
 
     fn package() -> Value {
