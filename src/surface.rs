@@ -119,8 +119,10 @@ pub fn declarations() -> String {
     declare::interface(&mut out, "", "ClientOptions", &CLIENT);
     declare::interface(&mut out, "", "RateLimitOptions", &RATE_LIMIT);
     declare::interface(&mut out, "", "CallOptions", &CALL);
-    out.push_str(&IssueCode::declarations());
-    out.push_str(&Error::declarations());
+    for part in [IssueCode::declarations(), Error::declarations()] {
+        out.push('\n');
+        out.push_str(&part);
+    }
     declare::interface(
         &mut out,
         "An operation of the table, as `operations()` gives it.",

@@ -152,8 +152,12 @@ pub const fn names<const N: usize>(members: &[Declared; N]) -> [&'static str; N]
     out
 }
 
-/// `/** doc */` before a declaration indented by `indent`; nothing for an empty doc.
+/// `/** doc */` before a declaration indented by `indent` (a top-level one after a blank line);
+/// nothing for an empty doc.
 pub fn doc(out: &mut String, indent: &str, doc: &str) {
+    if indent.is_empty() && !out.is_empty() {
+        out.push('\n');
+    }
     if doc.is_empty() {
         return;
     }

@@ -475,8 +475,12 @@ impl Error {
             "SvcErrorInit",
             &all,
         );
+        declare::doc(
+            &mut out,
+            "",
+            "The class of every SvcError: `instanceof` works, and narrows to the union of the kinds.",
+        );
         out.push_str(concat!(
-            "/** The class of every SvcError: `instanceof` works, and narrows to the union of the kinds. */\n",
             "export interface SvcErrorConstructor {\n",
             "  new <K extends ErrorKind>(kind: K, message: string, init?: SvcErrorInit): Extract<SvcError, { kind: K }>;\n",
             "  readonly prototype: SvcError;\n",

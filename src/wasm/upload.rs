@@ -49,7 +49,7 @@ fn split_files(
     params: &JsValue,
     param: &str,
     many: bool,
-    accept: &[&str],
+    accept: &'static [&'static str],
 ) -> (js_sys::Array, Vec<Issue>) {
     let mut found = Vec::new();
     let files = js_sys::Array::new();
