@@ -166,9 +166,22 @@ impl IssueCode {
             Declared::new("message", "string"),
         ];
         declare::interface(&mut out, "What every issue has.", "IssueBase", &base);
+        let mut every: Vec<&str> = Vec::new();
+        for code in IssueCode::ALL {
+            for d in code.declared().2 {
+                if !every.contains(&d.name) {
+                    every.push(d.name);
+                }
+            }
+        }
         let mut union = Vec::new();
         for code in IssueCode::ALL {
-            let (variant, about, details) = code.declared();
+            let (variant, about, mut details) = code.declared();
+            for name in &every {
+                if !details.iter().any(|d| d.name == *name) {
+                    details.push(Declared::new(*name, "undefined").optional());
+                }
+            }
             let name = format!("{variant}Issue");
             declare::doc(&mut out, "", about);
             out.push_str(&format!(
@@ -299,7 +312,7 @@ mod tests {
     #[test]
     fn each_code_is_declared_with_its_details() {
         let ts = IssueCode::declarations();
-        assert!(ts.contains("export interface TooLongIssue extends IssueBase {\n  code: \"too_long\";\n  maximum: number;\n}"), "{ts}");
+        assert!(ts.contains("export interface TooLongIssue extends IssueBase {\n  code: \"too_long\";\n  maximum: number;\n  expected?: undefined;\n"), "{ts}");
         assert!(
             ts.contains("  format: string;\n  allowed?: string[];\n"),
             "{ts}"
