@@ -179,7 +179,7 @@ impl IssueCode {
             let (variant, about, mut details) = code.declared();
             for name in &every {
                 if !details.iter().any(|d| d.name == *name) {
-                    details.push(Declared::new(*name, "undefined").optional());
+                    details.push(Declared::new(name, "undefined").optional());
                 }
             }
             let name = format!("{variant}Issue");
