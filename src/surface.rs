@@ -1,4 +1,4 @@
-//! What the JS surface declares of the Rust: the options the client reads (their names, the one list the wasm checks keys against), the log levels, the hooks' infos, the errors, issues and operation infos, as TypeScript.
+//! What the JS surface declares of the Rust: the options the client and the proxy read (their names, the one list the wasm checks keys against), the log levels, the hooks' infos, the errors, issues and operation infos, as TypeScript.
 
 use crate::catalog::OperationInfo;
 use crate::declare::{self, Declared};
@@ -81,6 +81,17 @@ pub const CALL: [Declared; 5] = [
         .doc("Extra request headers; Authorization and the organization headers are refused."),
 ];
 
+/// The options of `createProxy` beside a client's.
+pub const PROXY: [Declared; 3] = [
+    Declared::new("allow", "OperationId[]"),
+    Declared::new("maxBodyBytes", "number")
+        .optional()
+        .doc("The largest request body it reads (default 10 MiB); a larger one is answered with 413 and never forwarded."),
+    Declared::new("allowedOrigins", "string[]")
+        .optional()
+        .doc("The origins browsers may call it from, as they send them (\"https://app.example.com\": lower-case, a port\nonly when not the default), your app's own included: a request whose Origin is another is answered\nwith 403 and never forwarded; one without Origin (no browser sends a write cross-site without it) is\nforwarded. Not given: Origin is not checked."),
+];
+
 /// What `onRequest` is told before each attempt (`js::hook_info`'s arguments).
 pub const REQUEST_HOOK: [Declared; 4] = [
     Declared::new("operationId", "string"),
@@ -119,6 +130,12 @@ pub fn declarations() -> String {
     declare::interface(&mut out, "", "ClientOptions", &CLIENT);
     declare::interface(&mut out, "", "RateLimitOptions", &RATE_LIMIT);
     declare::interface(&mut out, "", "CallOptions", &CALL);
+    declare::interface(
+        &mut out,
+        "Options of createProxy: those of a Client (with the token it adds), and the operations it forwards.\nA body is forwarded only with its operation's Content-Type (application/json, or multipart/form-data\nfor an upload; else 415), which makes a browser ask before sending it from another site.",
+        "ProxyOptions extends ClientOptions",
+        &PROXY,
+    );
     for part in [IssueCode::declarations(), Error::declarations()] {
         out.push('\n');
         out.push_str(&part);
@@ -146,6 +163,7 @@ mod tests {
             "ClientOptions",
             "RateLimitOptions",
             "CallOptions",
+            "ProxyOptions",
             "IssueCode",
             "Issue",
             "ErrorKind",

@@ -95,23 +95,6 @@ export const functions = `export declare function operations(): OperationInfo[];
 export declare function requiredScopes(operationIds: OperationId[]): string[];
 export declare function validate(operationId: OperationId, params: unknown): ValidationResult;
 export declare function schemaFor<Op extends OperationId>(operationId: Op): StandardSchemaV1<OperationParams[Op]>;
-/**
- * Options of createProxy: those of a Client (with the token it adds), and the operations it forwards.
- * A body is forwarded only with its operation's Content-Type (application/json, or multipart/form-data
- * for an upload; else 415), which makes a browser ask before sending it from another site.
- */
-export interface ProxyOptions extends ClientOptions {
-  allow: OperationId[];
-  /** The largest request body it reads (default 10 MiB); a larger one is answered with 413 and never forwarded. */
-  maxBodyBytes?: number;
-  /**
-   * The origins browsers may call it from, as they send them ("https://app.example.com": lower-case, a port
-   * only when not the default), your app's own included: a request whose Origin is another is answered
-   * with 403 and never forwarded; one without Origin (no browser sends a write cross-site without it) is
-   * forwarded. Not given: Origin is not checked.
-   */
-  allowedOrigins?: string[];
-}
 /** An edge handler (workerd, Deno, Node) that forwards the allowed operations with the token and organization added. */
 export declare function createProxy(options: ProxyOptions): (request: Request) => Promise<Response>;
 /** Options of the receivers: a body above maxBodyBytes (default 1 MiB) is refused before it is read. */

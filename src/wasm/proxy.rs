@@ -13,6 +13,9 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// The proxy's own options, which the client it makes does not take.
+const OWN: [&str; 3] = crate::declare::names(&crate::surface::PROXY);
+
 /// The default of the proxy's `maxBodyBytes`: a request with its uploads.
 const PROXIED_BODY_MAX: f64 = 10_485_760.0;
 
@@ -73,7 +76,7 @@ impl Proxy {
         )?;
         let origins = allowed_origins(&get(&options, "allowedOrigins"))?;
         let mut rest = options;
-        for own in ["allow", "maxBodyBytes", "allowedOrigins"] {
+        for own in OWN {
             rest = js::without(&rest, own);
         }
         let client = Client::new(rest)?;
