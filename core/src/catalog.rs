@@ -3,6 +3,7 @@
 //! Request building, `operations()`, `requiredScopes()`, the `Client` methods (made from it at build),
 //! the sandbox's routing and the per-row tests all read `OPERATIONS`.
 
+use crate::declare::Declared;
 use crate::family::Family;
 use crate::validate::Schema;
 use serde::Serialize;
@@ -642,9 +643,9 @@ pub fn unknown_operation(id: &str) -> String {
     match close.first() {
         Some(name) => format!(
             "unknown operation {}; did you mean \"{name}\"?",
-            crate::error::quoted(id)
+            crate::echo::quoted(id)
         ),
-        None => format!("unknown operation {}", crate::error::quoted(id)),
+        None => format!("unknown operation {}", crate::echo::quoted(id)),
     }
 }
 
@@ -659,6 +660,21 @@ pub struct OperationInfo {
     pub scope: &'static str,
     pub path_params: Vec<&'static str>,
     pub source: Source,
+}
+
+impl OperationInfo {
+    /// Its members as `operations()` gives them, and their TypeScript.
+    pub const DECLARED: [Declared; 7] = [
+        Declared::new("id", "OperationId"),
+        Declared::new("family", "Family"),
+        Declared::new("method", "PreparedRequest[\"method\"]"),
+        Declared::new("path", "string"),
+        Declared::new("scope", "string"),
+        Declared::new("pathParams", "string[]"),
+        Declared::new("source", "\"spec\" | \"vendor\"").doc(
+            "Where the operation is documented: the spec, or only the vendor's published examples.",
+        ),
+    ];
 }
 
 impl crate::json::ToJson for OperationInfo {
@@ -710,6 +726,18 @@ mod tests {
         use crate::json::ToJson;
         let infos = operation_infos();
         assert_eq!(infos.to_json_text(), serde_json::to_string(&infos).unwrap());
+        let one: serde_json::Value = serde_json::from_str(&infos[0].to_json_text()).unwrap();
+        let keys: Vec<&str> = one
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            keys,
+            crate::declare::names(&OperationInfo::DECLARED),
+            "as declared"
+        );
     }
 
     #[test]
@@ -802,7 +830,7 @@ mod tests {
             assert_eq!(op.id, "addJournalLabel");
             assert_eq!(values, [("journal_id".into(), "460000000038001".into())]);
 
-            let params = serde_json::json!({ "label": "audit", "color": "red" });
+            let params = serde_json::json!({ "label": "audit", "color": LabelColor::Red.as_str() });
             assert_eq!(crate::validate::validate(&ROW, &params), vec![]);
             let target = crate::request::Target::new(None, None, Some("10234695"), None).unwrap();
             let built =
@@ -820,11 +848,11 @@ mod tests {
             let bad = serde_json::json!({ "label": "a".repeat(21), "color": "blue" });
             let codes: Vec<IssueCode> = crate::validate::validate(&ROW, &bad)
                 .into_iter()
-                .map(|i| i.code)
+                .map(|i| i.code())
                 .collect();
             assert_eq!(codes, [IssueCode::TooLong, IssueCode::InvalidValue]);
             let missing = crate::validate::validate(&ROW, &serde_json::json!({}));
-            assert_eq!(missing[0].code, IssueCode::Required);
+            assert_eq!(missing[0].code(), IssueCode::Required);
         }
 
         #[test]

@@ -6,6 +6,8 @@ pub mod calendar;
 pub mod catalog;
 pub mod clock;
 pub mod decimal;
+pub mod declare;
+pub mod echo;
 pub mod error;
 #[cfg(test)]
 pub mod examples;

@@ -9,10 +9,10 @@ pub static GET_EVENT: Schema = Schema::EMPTY;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::issue::{Issue, IssueCode};
     use crate::model::billing as m;
     use crate::schema::Params;
     use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
-    use crate::validate::{Issue, IssueCode};
     use serde_json::json;
     use serde_json::Value;
 

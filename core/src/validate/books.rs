@@ -53,10 +53,10 @@ pub static DELETE_VENDOR_CREDIT_REFUND: Schema = Schema::EMPTY;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::issue::{Issue, IssueCode};
     use crate::model::books as m;
     use crate::schema::Params;
     use crate::validate::testing::{edge, expect_all, expect_none, expect_one, issues_at};
-    use crate::validate::{Issue, IssueCode};
     use serde_json::json;
     use serde_json::Value;
 
@@ -867,12 +867,12 @@ mod tests {
         );
         let required = issues
             .iter()
-            .filter(|i| i.code == IssueCode::Required)
+            .filter(|i| i.code() == IssueCode::Required)
             .count();
         let got: Vec<(String, IssueCode)> = issues
             .iter()
-            .filter(|i| i.code != IssueCode::Required)
-            .map(|i| (i.path_string(), i.code))
+            .filter(|i| i.code() != IssueCode::Required)
+            .map(|i| (i.path_string(), i.code()))
             .collect();
         assert_eq!(required, 7);
         assert_eq!(

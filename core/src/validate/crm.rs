@@ -1,6 +1,6 @@
 //! Rules for the params of the crm operations: the notification channel (watch) update.
 
-use super::{check_object, details, req, Ctx, IssueCode, PathSeg, Schema, UNREPRESENTABLE};
+use super::{check_object, req, Ctx, PathSeg, Problem, Schema, UNREPRESENTABLE};
 use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use crate::json::{Json, Obj};
 use crate::model::crm::{ApiRef, FieldSelection};
@@ -29,23 +29,26 @@ fn check_event(event: &str, ctx: &mut Ctx) {
         Some((module, operation)) if is_module_name(module) => {
             if !EVENT_OPERATIONS.contains(&operation) {
                 ctx.push(
-                    IssueCode::InvalidValue,
                     format!(
                         "the operation of {} must be one of {}",
-                        crate::error::quoted(event),
+                        crate::echo::quoted(event),
                         EVENT_OPERATIONS.join(", ")
                     ),
-                    details([("allowed", EVENT_OPERATIONS.iter().copied().collect())]),
+                    Problem::InvalidValue {
+                        allowed: EVENT_OPERATIONS,
+                    },
                 );
             }
         }
         _ => ctx.push(
-            IssueCode::InvalidFormat,
             format!(
                 "an event must be {EVENT_FORMAT}, got {}",
-                crate::error::quoted(event)
+                crate::echo::quoted(event)
             ),
-            details([("format", EVENT_FORMAT.into())]),
+            Problem::InvalidFormat {
+                format: EVENT_FORMAT.into(),
+                allowed: None,
+            },
         ),
     }
 }
@@ -79,9 +82,11 @@ pub(super) fn expiry_within_a_week(channel: &Obj, ctx: &mut Ctx) {
         let (min, max) = (iso_utc(earliest), iso_utc(latest));
         ctx.push_at(
             "channel_expiry",
-            IssueCode::OutOfRange,
             format!("channel_expiry must be between now ({min}) and one week from now ({max})"),
-            details([("minimum", min.into()), ("maximum", max.into())]),
+            Problem::OutOfRange {
+                minimum: min.into(),
+                maximum: max.into(),
+            },
         );
     }
 }
@@ -116,9 +121,10 @@ pub(super) fn group_members(group: &Obj, ctx: &mut Ctx) {
                 Some(MemberShape::Group) => check_object(FieldSelection::SCHEMA, member, ctx),
                 None if member.contains_key(UNREPRESENTABLE) => {}
                 None => ctx.push(
-                    IssueCode::InvalidType,
                     "a group member must be {field: {api_name, id}} or {group_operator, group}",
-                    details([("expected", "field or group".into())]),
+                    Problem::InvalidType {
+                        expected: "field or group".into(),
+                    },
                 ),
             });
         }
@@ -153,9 +159,8 @@ pub(super) fn max_fields_nested(map: &Obj, field: &'static str, max: usize, ctx:
         ctx.enter(PathSeg::Key(field.into()), |ctx| {
             ctx.push_at(
                 "group",
-                IssueCode::TooMany,
                 format!("a {what} may hold at most {max} fields, however nested; it has {n}"),
-                details([("maximum", max.into())]),
+                Problem::TooMany { maximum: max },
             )
         });
     }
@@ -164,10 +169,10 @@ pub(super) fn max_fields_nested(map: &Obj, field: &'static str, max: usize, ctx:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::issue::{Issue, IssueCode};
     use crate::model::crm as m;
     use crate::schema::Params;
     use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
-    use crate::validate::Issue;
     use serde_json::{json, Value};
 
     /// Modules whose records a channel can watch, by API name; custom modules are allowed too.

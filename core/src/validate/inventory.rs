@@ -14,10 +14,10 @@ pub static UPLOAD_COMPOSITE_ITEM_IMAGE: Schema = Schema {
 mod tests {
     use crate::catalog::find;
     use crate::family::Family;
+    use crate::issue::IssueCode;
     use crate::model::inventory as m;
     use crate::schema::Params;
     use crate::validate::testing::{edge, expect_all, issues};
-    use crate::validate::IssueCode;
     use serde_json::{json, Value};
 
     fn package() -> Value {

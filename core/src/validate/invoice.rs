@@ -27,10 +27,10 @@ mod tests {
     use super::*;
     use crate::catalog::{find, Method};
     use crate::family::Family;
+    use crate::issue::IssueCode;
     use crate::model::invoice as m;
     use crate::schema::Params;
     use crate::validate::testing::{edge, expect_all, issues, vendor_request_passes, with};
-    use crate::validate::IssueCode;
     use serde_json::json;
     use serde_json::Value;
 

@@ -8,7 +8,7 @@ pub mod crm;
 pub mod inventory;
 pub mod invoice;
 
-use crate::issue::{details, Details, Issue, IssueCode, PathSeg};
+use crate::issue::{Issue, PathSeg, Problem};
 use crate::json::{self, Json, Num, Obj};
 use serde_json::Value;
 
@@ -67,9 +67,10 @@ fn loose_integer(map: &Obj, field: &'static str, text: IntText, ctx: &mut Ctx) {
     if let (false, Some(v)) = (ok, map.get(field)) {
         ctx.push_at(
             field,
-            IssueCode::InvalidType,
             format!("{field} must be {}, got {}", text.describe(), type_name(v)),
-            details([("expected", "integer".into())]),
+            Problem::InvalidType {
+                expected: "integer".into(),
+            },
         );
     }
 }
@@ -78,9 +79,8 @@ fn not_empty(map: &Obj, field: &'static str, ctx: &mut Ctx) {
     if matches!(map.get(field), Some(Json::Arr(items)) if items.is_empty()) {
         ctx.push_at(
             field,
-            IssueCode::Required,
             format!("{field} needs at least one member"),
-            Details::default(),
+            Problem::Required {},
         );
     }
 }
@@ -95,12 +95,7 @@ fn given(map: &Obj, name: &str) -> bool {
 }
 
 fn not_allowed(field: &'static str, why: &str, ctx: &mut Ctx) {
-    ctx.push_at(
-        field,
-        IssueCode::NotAllowed,
-        format!("{field} {why}"),
-        Details::default(),
-    );
+    ctx.push_at(field, format!("{field} {why}"), Problem::NotAllowed {});
 }
 
 pub use crate::schema::PAGE_MAX;
@@ -136,25 +131,15 @@ impl Ctx {
         }
     }
 
-    pub fn push(&mut self, code: IssueCode, message: impl Into<String>, details: Details) {
-        self.issues.push(Issue {
-            path: self.path.clone(),
-            code,
-            message: message.into(),
-            details,
-        });
+    pub fn push(&mut self, message: impl Into<String>, problem: Problem) {
+        self.issues
+            .push(Issue::new(self.path.clone(), message, problem));
     }
 
     /// Records an issue at a child of the current path.
-    pub fn push_at(
-        &mut self,
-        key: &str,
-        code: IssueCode,
-        message: impl Into<String>,
-        details: Details,
-    ) {
+    pub fn push_at(&mut self, key: &str, message: impl Into<String>, problem: Problem) {
         self.path.push(PathSeg::Key(key.to_string().into()));
-        self.push(code, message, details);
+        self.push(message, problem);
         self.path.pop();
     }
 
@@ -206,9 +191,10 @@ pub fn check(op: &impl Rules, params: &Json, now_ms: i64, source: Source) -> Vec
     };
     if let Some(what) = unrepresentable(params) {
         ctx.push(
-            IssueCode::InvalidType,
             format!("params must be an object, got {what}"),
-            details([("expected", "object".into())]),
+            Problem::InvalidType {
+                expected: "object".into(),
+            },
         );
         return ctx.issues;
     }
@@ -227,9 +213,10 @@ pub fn check(op: &impl Rules, params: &Json, now_ms: i64, source: Source) -> Vec
             }
         }
         other => ctx.push(
-            IssueCode::InvalidType,
             format!("params must be an object, got {}", type_name(other)),
-            details([("expected", "object".into())]),
+            Problem::InvalidType {
+                expected: "object".into(),
+            },
         ),
     }
     ctx.issues
@@ -263,9 +250,8 @@ pub fn check_object(schema: &Schema, map: &Obj, ctx: &mut Ctx) {
         match value {
             None | Some(Json::Null) if field.required => ctx.push_at(
                 field.name,
-                IssueCode::Required,
                 format!("{} is required", field.name),
-                Details::default(),
+                Problem::Required {},
             ),
             None | Some(Json::Null) => {}
             Some(v) => ctx.enter(PathSeg::Key(field.name.into()), |ctx| {
@@ -300,9 +286,10 @@ pub fn unrepresentable_issues(v: &Json, path: &str) -> Vec<Issue> {
 fn sweep_unrepresentable(v: &Json, ctx: &mut Ctx) {
     if let Some(what) = unrepresentable(v) {
         ctx.push(
-            IssueCode::InvalidType,
             format!("{what} cannot be sent as JSON"),
-            details([("expected", "a JSON value".into())]),
+            Problem::InvalidType {
+                expected: "a JSON value".into(),
+            },
         );
         return;
     }
@@ -328,7 +315,7 @@ pub fn file_type_issue(
     param: &str,
     index: Option<usize>,
     name: &str,
-    accept: &[&str],
+    accept: &'static [&'static str],
 ) -> Option<Issue> {
     let ext = name
         .rsplit_once('.')
@@ -341,16 +328,15 @@ pub fn file_type_issue(
     path.extend(index.map(PathSeg::Index));
     Some(Issue {
         path,
-        code: IssueCode::InvalidFormat,
         message: format!(
             "{} is not an accepted file type; accepted: {}",
-            crate::error::quoted(name),
+            crate::echo::quoted(name),
             accept.join(", ")
         ),
-        details: details([
-            ("format", "file type".into()),
-            ("allowed", accept.iter().copied().collect()),
-        ]),
+        problem: Problem::InvalidFormat {
+            format: "file type".into(),
+            allowed: Some(accept),
+        },
     })
 }
 
@@ -388,21 +374,21 @@ fn is_blank(v: &Json) -> bool {
 pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
     if let Some(what) = unrepresentable(v) {
         ctx.push(
-            IssueCode::InvalidType,
             format!(
                 "{} must be {}, got {what}",
                 field_label(field),
                 expected_name(&field.kind)
             ),
-            details([("expected", expected_name(&field.kind).into())]),
+            Problem::InvalidType {
+                expected: expected_name(&field.kind).into(),
+            },
         );
         return;
     }
     if field.required && is_blank(v) {
         ctx.push(
-            IssueCode::Required,
             format!("{} is required", field_label(field)),
-            Details::default(),
+            Problem::Required {},
         );
         return;
     }
@@ -426,9 +412,10 @@ pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
             for (i, member) in items.iter().enumerate() {
                 ctx.enter(PathSeg::Index(i), |ctx| match member {
                     Json::Null => ctx.push(
-                        IssueCode::InvalidType,
                         format!("members of {} may not be null", field_label(field)),
-                        details([("expected", expected_name(&item.kind).into())]),
+                        Problem::InvalidType {
+                            expected: expected_name(&item.kind).into(),
+                        },
                     ),
                     m => check_value(item, m, ctx),
                 });
@@ -440,13 +427,14 @@ pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
     if !type_ok {
         let expected = expected_name(&field.kind);
         ctx.push(
-            IssueCode::InvalidType,
             format!(
                 "{} must be {expected}, got {}",
                 field_label(field),
                 type_name(v)
             ),
-            details([("expected", expected.into())]),
+            Problem::InvalidType {
+                expected: expected.into(),
+            },
         );
         return;
     }
@@ -486,9 +474,11 @@ fn push_inexact(field: &Field, n: Num, ctx: &mut Ctx) {
     };
     let bound = MAX_EXACT_INT as i64;
     ctx.push(
-        IssueCode::OutOfRange,
         message,
-        details([("minimum", (-bound).into()), ("maximum", bound.into())]),
+        Problem::OutOfRange {
+            minimum: (-bound).into(),
+            maximum: bound.into(),
+        },
     );
 }
 
@@ -507,9 +497,8 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
             let n = s.chars().count();
             if n > *max {
                 ctx.push(
-                    IssueCode::TooLong,
                     format!("{label} may have at most {max} characters, it has {n}"),
-                    details([("maximum", (*max).into())]),
+                    Problem::TooLong { maximum: *max },
                 );
             }
         }
@@ -517,15 +506,13 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
             let n = s.chars().count();
             if n < *min {
                 ctx.push(
-                    IssueCode::TooShort,
                     format!("{label} needs at least {min} characters, it has {n}"),
-                    details([("minimum", (*min).into())]),
+                    Problem::TooShort { minimum: *min },
                 );
             } else if n > *max {
                 ctx.push(
-                    IssueCode::TooLong,
                     format!("{label} may have at most {max} characters, it has {n}"),
-                    details([("maximum", (*max).into())]),
+                    Problem::TooLong { maximum: *max },
                 );
             }
         }
@@ -540,15 +527,18 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
                 Some(_) => {
                     let (min, max) = (*min as i64, *max as i64);
                     ctx.push(
-                        IssueCode::OutOfRange,
                         format!("{label} must be between {min} and {max}"),
-                        details([("minimum", min.into()), ("maximum", max.into())]),
+                        Problem::OutOfRange {
+                            minimum: min.into(),
+                            maximum: max.into(),
+                        },
                     )
                 }
                 None => ctx.push(
-                    IssueCode::InvalidType,
                     format!("{label} must be a number"),
-                    details([("expected", "number".into())]),
+                    Problem::InvalidType {
+                        expected: "number".into(),
+                    },
                 ),
             }
         }
@@ -561,42 +551,43 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
             not_one_of(label, allowed, s, ctx)
         }
         (Rule::Format(f), Json::Str(s)) if !f.matches(s) => ctx.push(
-            IssueCode::InvalidFormat,
             format!(
                 "{label} must be {}, got {}",
                 f.describe(),
-                crate::error::quoted(s)
+                crate::echo::quoted(s)
             ),
-            details([("format", f.name().into())]),
+            Problem::InvalidFormat {
+                format: f.name().into(),
+                allowed: None,
+            },
         ),
         (Rule::MaxItems(max), Json::Arr(items)) if items.len() > *max => ctx.push(
-            IssueCode::TooMany,
             format!(
                 "{label} may have at most {max} members, it has {}",
                 items.len()
             ),
-            details([("maximum", (*max).into())]),
+            Problem::TooMany { maximum: *max },
         ),
         _ => {}
     }
 }
 
-fn not_one_of(label: &str, allowed: &[&str], s: &str, ctx: &mut Ctx) {
+fn not_one_of(label: &str, allowed: &'static [&'static str], s: &str, ctx: &mut Ctx) {
     ctx.push(
-        IssueCode::InvalidValue,
         format!(
             "{label} must be one of {}, got {}",
             allowed.join(", "),
-            crate::error::quoted(s)
+            crate::echo::quoted(s)
         ),
-        details([("allowed", allowed.iter().copied().collect())]),
+        Problem::InvalidValue { allowed },
     )
 }
 
 /// Helpers shared by the rule tests of every family.
 #[cfg(test)]
 pub(crate) mod testing {
-    use crate::validate::{check_object, Ctx, Issue, IssueCode, Schema};
+    use crate::issue::IssueCode;
+    use crate::validate::{check_object, Ctx, Issue, Schema};
     use serde_json::{json, Value};
 
     /// The issues of `params` against `schema`, checked at time 0.
@@ -648,9 +639,9 @@ pub(crate) mod testing {
         assert_eq!(issues.len(), 1, "{issues:#?}");
         let issue = &issues[0];
         assert_eq!(json!(issue.path), path, "{issue:#?}");
-        assert_eq!(issue.code, code, "{issue:#?}");
+        assert_eq!(issue.code(), code, "{issue:#?}");
         assert_eq!(
-            serde_json::to_value(&issue.details).unwrap(),
+            Value::Object(issue.problem.details()),
             details,
             "{issue:#?}"
         );
@@ -660,7 +651,7 @@ pub(crate) mod testing {
     /// Asserts the issues, in order, by path string and code.
     pub fn expect_all(issues: &[Issue], want: &[(&str, IssueCode)]) {
         let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.path_string(), i.code)).collect();
+            issues.iter().map(|i| (i.path_string(), i.code())).collect();
         let want: Vec<(String, IssueCode)> =
             want.iter().map(|(p, c)| (p.to_string(), *c)).collect();
         assert_eq!(got, want);
@@ -733,7 +724,7 @@ pub(crate) mod testing {
                 $crate::validate::testing::expect_one(
                     &$crate::validate::testing::issues(&$schema, &p),
                     [$(serde_json::json!($at),)? serde_json::json!($path)][0].clone(),
-                    $crate::validate::IssueCode::$code,
+                    $crate::issue::IssueCode::$code,
                     serde_json::json!($details),
                 );
             }
@@ -745,6 +736,7 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::issue::IssueCode;
     use serde_json::json;
 
     static LINE: Schema = Schema {
@@ -781,7 +773,7 @@ mod tests {
             "id": true
         }));
         let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.path_string(), i.code)).collect();
+            issues.iter().map(|i| (i.path_string(), i.code())).collect();
         assert_eq!(
             got,
             vec![
@@ -797,10 +789,7 @@ mod tests {
         );
         let path = serde_json::to_value(&issues[4].path).unwrap();
         assert_eq!(path, json!(["lines", 2, "name"]));
-        assert_eq!(
-            issues[4].details.get("maximum"),
-            Some(&crate::issue::Detail::Int(3))
-        );
+        assert_eq!(issues[4].problem, Problem::TooLong { maximum: 3 });
     }
 
     #[test]
@@ -808,7 +797,7 @@ mod tests {
         let accept = crate::catalog::IMAGE_TYPES;
         assert!(file_type_issue("image", None, "logo.PNG", accept).is_none());
         let issue = file_type_issue("files", Some(1), "notes.txt", accept).unwrap();
-        assert_eq!(issue.code, IssueCode::InvalidFormat);
+        assert_eq!(issue.code(), IssueCode::InvalidFormat);
         assert_eq!(issue.path_string(), "files[1]");
         assert!(file_type_issue("image", None, "png", accept).is_some());
     }
@@ -816,7 +805,7 @@ mod tests {
     #[test]
     fn blank_required_strings_are_missing() {
         let issues = run(json!({"title": "  "}));
-        assert_eq!(issues[0].code, IssueCode::Required);
+        assert_eq!(issues[0].code(), IssueCode::Required);
     }
 
     #[test]
@@ -844,7 +833,7 @@ mod tests {
         let issues = run(json!({"title": "t", "pct": bad.clone(), "extra": {"deep": [bad]}}));
         let got: Vec<String> = issues.iter().map(|i| i.path_string()).collect();
         assert_eq!(got, vec!["pct", "extra.deep[0]"]);
-        assert!(issues.iter().all(|i| i.code == IssueCode::InvalidType));
+        assert!(issues.iter().all(|i| i.code() == IssueCode::InvalidType));
         assert!(
             issues[0].message.contains("Infinity"),
             "{}",
