@@ -14,16 +14,11 @@ fn main() {
             let list = matches!(op.response, Shape::List(_));
             let required = op.params.fields.iter().any(|f| f.required)
                 || matches!(op.body, BodyKind::Multipart { .. });
-            let result = if op.response == Shape::Binary {
-                "Blob"
-            } else {
-                op.ts.1
-            };
             format!(
                 "{}:{{\"list\":{list},\"params\":{},\"result\":{},\"paramsRequired\":{required}}}",
                 quoted(op.id),
-                quoted(op.ts.0),
-                quoted(result)
+                quoted(&op.params_ts()),
+                quoted(&op.result_ts())
             )
         })
         .collect();

@@ -5,6 +5,8 @@
 
 use crate::declare::Declared;
 use crate::family::Family;
+use crate::model::Named;
+use crate::schema::Params;
 use crate::validate::Schema;
 use serde::Serialize;
 
@@ -94,6 +96,37 @@ pub enum Source {
     Vendor,
 }
 
+/// The TypeScript names of a row's params and result (a list's item type), and whether the result is
+/// an array of it.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Types {
+    pub params: &'static str,
+    pub result: &'static str,
+    pub many: bool,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Operation {
+    /// The TypeScript type of its params: an upload's are its files.
+    pub fn params_ts(&self) -> String {
+        match self.body {
+            BodyKind::Multipart { param, many, .. } => {
+                format!("{{ {param}: FileInput{} }}", if many { "[]" } else { "" })
+            }
+            _ => self.ts.params.into(),
+        }
+    }
+    /// The TypeScript type of its result (a list's item type).
+    pub fn result_ts(&self) -> String {
+        match self.response {
+            Shape::Binary => "Blob".into(),
+            _ if self.ts.many => format!("{}[]", self.ts.result),
+            _ => self.ts.result.into(),
+        }
+    }
+}
+
 /// One row of the table.
 #[derive(Clone, Copy, Debug)]
 pub struct Operation {
@@ -112,15 +145,19 @@ pub struct Operation {
     pub response: Shape,
     /// The rules its params must pass.
     pub params: &'static Schema,
-    /// The TypeScript types of its params and of its result (a list's item type): read natively by the
-    /// declarations build (`cargo run -p svc-core --example types`), so kept out of the wasm.
+    /// The TypeScript types of its params and of its result: read natively by the declarations
+    /// build (`cargo run -p svc-core --example types`), so kept out of the wasm.
     #[cfg(not(target_arch = "wasm32"))]
-    pub ts: (&'static str, &'static str),
+    pub ts: Types,
+    /// How the vendor's example answer decodes into its result type (`Named::DECODE`).
+    #[cfg(test)]
+    pub decode: Option<crate::model::results::Decode>,
     pub source: Source,
 }
 
 /// A row with the defaults of its method: params in the query for GET and DELETE, else a JSON body;
-/// the organization sent; a top-level answer, or none for DELETE. The methods below change one part.
+/// the organization sent; a top-level answer, or none for DELETE; no params beyond the query and no
+/// result beyond the answer's code and message (`Message`). The methods below change one part.
 pub const fn op(
     family: Family,
     method: Method,
@@ -148,7 +185,13 @@ pub const fn op(
         response,
         params: &Schema::EMPTY,
         #[cfg(not(target_arch = "wasm32"))]
-        ts: ("QueryParams", "Message"),
+        ts: Types {
+            params: "QueryParams",
+            result: "Message",
+            many: false,
+        },
+        #[cfg(test)]
+        decode: None,
         source: Source::Spec,
     }
 }
@@ -202,33 +245,35 @@ impl Operation {
     pub const fn rules(self, params: &'static Schema) -> Self {
         Operation { params, ..self }
     }
-    /// The params are a request type: its declared schema, and its name in the declarations; the
-    /// result's name is `result`.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub const fn params<T: crate::schema::Params>(self, result: &'static str) -> Self {
+    /// The params are a request type: its declared schema, and its name in the declarations.
+    pub const fn params<T: Params + Named>(self) -> Self {
+        #[cfg(not(target_arch = "wasm32"))]
+        let ts = Types {
+            params: T::NAME,
+            ..self.ts
+        };
         Operation {
             params: T::SCHEMA,
-            ts: (T::NAME, result),
+            #[cfg(not(target_arch = "wasm32"))]
+            ts,
             ..self
         }
     }
-    #[cfg(target_arch = "wasm32")]
-    pub const fn params<T: crate::schema::Params>(self, _result: &'static str) -> Self {
+    /// The result is `R` (a list's item type; `Vec<R>` for an array).
+    pub const fn returns<R: Named>(self) -> Self {
+        #[cfg(not(target_arch = "wasm32"))]
+        let ts = Types {
+            result: R::NAME,
+            many: R::MANY,
+            ..self.ts
+        };
         Operation {
-            params: T::SCHEMA,
+            #[cfg(not(target_arch = "wasm32"))]
+            ts,
+            #[cfg(test)]
+            decode: R::DECODE,
             ..self
         }
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    pub const fn ts(self, params: &'static str, result: &'static str) -> Self {
-        Operation {
-            ts: (params, result),
-            ..self
-        }
-    }
-    #[cfg(target_arch = "wasm32")]
-    pub const fn ts(self, _params: &'static str, _result: &'static str) -> Self {
-        self
     }
     /// A row that only the vendor's examples document.
     pub const fn vendor(self) -> Self {
@@ -290,6 +335,7 @@ pub const ATTACHMENT_TYPES: &[&str] = &[
 /// Image types the composite item image upload accepts.
 pub const IMAGE_TYPES: &[&str] = &["gif", "png", "jpeg", "jpg", "bmp"];
 
+use crate::model::{billing, books, crm, inventory, invoice};
 use Family::{Billing, Books, Crm, Inventory, Invoice};
 use Method::{Delete as DELETE, Get as GET, Patch as PATCH, Post as POST, Put as PUT};
 
@@ -303,312 +349,274 @@ macro_rules! catalog {
 catalog! {
     // books: organizations
     createOrganization: op(Books, POST, "/organizations", "SvcBooks.settings.CREATE").no_org().key(&["organization"])
-        .params::<crate::model::books::OrganizationCreateInput>("Organization");
+        .params::<books::OrganizationCreateInput>().returns::<books::Organization>();
     listOrganizations: op(Books, GET, "/organizations", "SvcBooks.settings.READ").no_org().list("organizations")
         .rules(&crate::validate::books::LIST_ORGANIZATIONS)
-        .ts("QueryParams", "Organization");
+        .returns::<books::Organization>();
     updateOrganization: op(Books, PUT, "/organizations/{organization_id}", "SvcBooks.settings.UPDATE").key(&["organization"])
-        .params::<crate::model::books::OrganizationUpdateInput>("Organization");
+        .params::<books::OrganizationUpdateInput>().returns::<books::Organization>();
     // books: chart of accounts
     createAccount: op(Books, POST, "/chartofaccounts", "SvcBooks.accountants.CREATE").key(&["chart_of_account"])
-        .params::<crate::model::books::AccountInput>("Account");
+        .params::<books::AccountInput>().returns::<books::Account>();
     listAccounts: op(Books, GET, "/chartofaccounts", "SvcBooks.accountants.READ").list("chartofaccounts")
-        .params::<crate::model::books::AccountListQuery>("AccountListEntry");
+        .params::<books::AccountListQuery>().returns::<books::AccountListEntry>();
     getAccount: op(Books, GET, "/chartofaccounts/{account_id}", "SvcBooks.accountants.READ").top_level()
         .rules(&crate::validate::books::GET_ACCOUNT)
-        .ts("QueryParams", "Account");
+        .returns::<books::Account>();
     updateAccount: op(Books, PUT, "/chartofaccounts/{account_id}", "SvcBooks.accountants.UPDATE").key(&["chart_of_account"])
-        .params::<crate::model::books::AccountInput>("Account");
+        .params::<books::AccountInput>().returns::<books::Account>();
     // books: journals
     createJournal: op(Books, POST, "/journals", "SvcBooks.accountants.CREATE").key(&["journal"])
-        .params::<crate::model::books::JournalInput>("Journal");
+        .params::<books::JournalInput>().returns::<books::Journal>();
     // books: fixed assets and their types
     createFixedAsset: op(Books, POST, "/fixedassets", "SvcBooks.fixedasset.CREATE").key(&["fixed_asset"])
-        .params::<crate::model::books::FixedAssetInput>("FixedAsset");
+        .params::<books::FixedAssetInput>().returns::<books::FixedAsset>();
     listFixedAssets: op(Books, GET, "/fixedassets", "SvcBooks.fixedasset.READ").list("fixedassets")
-        .params::<crate::model::books::FixedAssetListQuery>("FixedAssetListEntry");
+        .params::<books::FixedAssetListQuery>().returns::<books::FixedAssetListEntry>();
     updateFixedAsset: op(Books, PUT, "/fixedassets/{fixed_asset_id}", "SvcBooks.fixedasset.UPDATE").key(&["fixed_asset"])
-        .params::<crate::model::books::FixedAssetInput>("FixedAsset");
+        .params::<books::FixedAssetInput>().returns::<books::FixedAsset>();
     createFixedAssetType: op(Books, POST, "/fixedassettypes", "SvcBooks.fixedasset.CREATE").key(&["fixed_asset_type"])
-        .params::<crate::model::books::FixedAssetTypeInput>("FixedAssetType");
+        .params::<books::FixedAssetTypeInput>().returns::<books::FixedAssetType>();
     listFixedAssetTypes: op(Books, GET, "/fixedassettypes", "SvcBooks.fixedasset.READ").list("fixed_asset_types")
-        .params::<crate::model::books::FixedAssetTypeListQuery>("FixedAssetType");
+        .params::<books::FixedAssetTypeListQuery>().returns::<books::FixedAssetType>();
     updateFixedAssetType: op(Books, PUT, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.UPDATE").key(&["fixed_asset_type"])
-        .params::<crate::model::books::FixedAssetTypeUpdateInput>("FixedAssetType");
+        .params::<books::FixedAssetTypeUpdateInput>().returns::<books::FixedAssetType>();
     deleteFixedAssetType: op(Books, DELETE, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.DELETE").empty()
-        .rules(&crate::validate::books::DELETE_FIXED_ASSET_TYPE)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::books::DELETE_FIXED_ASSET_TYPE);
     // books: expenses
     createExpense: op(Books, POST, "/expenses", "SvcBooks.expenses.CREATE").key(&["expense"])
-        .params::<crate::model::books::ExpenseInput>("Expense");
+        .params::<books::ExpenseInput>().returns::<books::Expense>();
     updateExpenseByUniqueField: op(Books, PUT, "/expenses", "SvcBooks.expenses.UPDATE")
         .headers(UNIQUE_FIELD_HEADERS)
         .key(&["expense"])
-        .params::<crate::model::books::ExpenseUniqueFieldUpdateInput>("Expense");
+        .params::<books::ExpenseUniqueFieldUpdateInput>().returns::<books::Expense>();
     getExpenseReceipt: op(Books, GET, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.READ").binary()
-        .rules(&crate::validate::books::GET_EXPENSE_RECEIPT)
-        .ts("QueryParams", "Blob");
+        .rules(&crate::validate::books::GET_EXPENSE_RECEIPT);
     deleteExpenseReceipt: op(Books, DELETE, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.DELETE").empty()
-        .rules(&crate::validate::books::DELETE_EXPENSE_RECEIPT)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::books::DELETE_EXPENSE_RECEIPT);
     addExpenseAttachment: op(Books, POST, "/expenses/{expense_id}/attachment", "SvcBooks.expenses.CREATE")
         .files("files", "attachment", true, ATTACHMENT_TYPES)
         .key_array(&["comments", "documents"])
         .rules(&crate::validate::books::ADD_EXPENSE_ATTACHMENT)
-        .ts("{ files: FileInput[] }", "ExpenseAttachmentResult");
+        .returns::<books::ExpenseAttachmentResult>();
     // books: vendor credits and refunds
     createVendorCredit: op(Books, POST, "/vendorcredits", "SvcBooks.debitnotes.CREATE").key(&["vendor_credit"])
-        .params::<crate::model::books::VendorCreditInput>("VendorCredit");
+        .params::<books::VendorCreditInput>().returns::<books::VendorCredit>();
     listVendorCredits: op(Books, GET, "/vendorcredits", "SvcBooks.debitnotes.READ").list("vendorcredits")
-        .params::<crate::model::books::VendorCreditListQuery>("VendorCreditListEntry");
+        .params::<books::VendorCreditListQuery>().returns::<books::VendorCreditListEntry>();
     createVendorCreditRefund: op(Books, POST, "/vendorcredits/{vendor_credit_id}/refunds", "SvcBooks.debitnotes.CREATE").key(&["vendor_credit_refund"])
-        .params::<crate::model::books::VendorCreditRefundInput>("VendorCreditRefund");
+        .params::<books::VendorCreditRefundInput>().returns::<books::VendorCreditRefund>();
     listVendorCreditRefunds: op(Books, GET, "/vendorcredits/{vendor_credit_id}/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds")
-        .params::<crate::model::books::VendorCreditRefundListQuery>("VendorCreditRefundListEntry");
+        .params::<books::VendorCreditRefundListQuery>().returns::<books::VendorCreditRefundListEntry>();
     getVendorCreditRefund: op(Books, GET, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.READ").key(&["vendor_credit_refund"])
         .rules(&crate::validate::books::GET_VENDOR_CREDIT_REFUND)
-        .ts("QueryParams", "VendorCreditRefund");
+        .returns::<books::VendorCreditRefund>();
     updateVendorCreditRefund: op(Books, PUT, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.UPDATE").key(&["vendor_credit_refund"])
-        .params::<crate::model::books::VendorCreditRefundInput>("VendorCreditRefund");
+        .params::<books::VendorCreditRefundInput>().returns::<books::VendorCreditRefund>();
     deleteVendorCreditRefund: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.DELETE").empty()
-        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_REFUND)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_REFUND);
     listAllVendorCreditRefunds: op(Books, GET, "/vendorcredits/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds")
-        .params::<crate::model::books::AllVendorCreditRefundsQuery>("VendorCreditRefundListEntry");
+        .params::<books::AllVendorCreditRefundsQuery>().returns::<books::VendorCreditRefundListEntry>();
     // inventory: packages
     createPackage: op(Inventory, POST, "/packages", "SvcInventory.packages.CREATE").query(&["salesorder_id"]).one_or_array("package")
-        .params::<crate::model::inventory::PackageInput>("Package");
+        .params::<inventory::PackageInput>().returns::<inventory::Package>();
     listPackages: op(Inventory, GET, "/packages", "SvcInventory.packages.READ").list("packagea")
-        .params::<crate::model::inventory::PackageListQuery>("Package");
+        .params::<inventory::PackageListQuery>().returns::<inventory::Package>();
     getPackage: op(Inventory, GET, "/packages/{package_id}", "SvcInventory.packages.READ").key(&["package"])
         .rules(&crate::validate::inventory::GET_PACKAGE)
-        .ts("QueryParams", "Package");
+        .returns::<inventory::Package>();
     updatePackage: op(Inventory, PUT, "/packages/{package_id}", "SvcInventory.packages.UPDATE").one_or_array("package")
-        .params::<crate::model::inventory::PackageUpdateInput>("Package");
+        .params::<inventory::PackageUpdateInput>().returns::<inventory::Package>();
     // inventory: composite items
     createCompositeItem: op(Inventory, POST, "/compositeitems", "SvcInventory.compositeitems.CREATE").key(&["composite_item"])
-        .params::<crate::model::inventory::CompositeItemInput>("CompositeItem");
+        .params::<inventory::CompositeItemInput>().returns::<inventory::CompositeItem>();
     listCompositeItems: op(Inventory, GET, "/compositeitems", "SvcInventory.compositeitems.READ").list("composite_items")
-        .params::<crate::model::inventory::CompositeItemListQuery>("CompositeItem");
+        .params::<inventory::CompositeItemListQuery>().returns::<inventory::CompositeItem>();
     updateCompositeItem: op(Inventory, PUT, "/compositeitems/{composite_item_id}", "SvcInventory.compositeitems.UPDATE").key(&["composite_item"])
-        .params::<crate::model::inventory::CompositeItemInput>("CompositeItem");
+        .params::<inventory::CompositeItemInput>().returns::<inventory::CompositeItem>();
     uploadCompositeItemImage: op(Inventory, POST, "/compositeitems/{composite_item_id}/image", "SvcInventory.compositeitems.CREATE")
         .files("image", "image", false, IMAGE_TYPES)
         .empty()
-        .rules(&crate::validate::inventory::UPLOAD_COMPOSITE_ITEM_IMAGE)
-        .ts("{ image: FileInput }", "Message");
+        .rules(&crate::validate::inventory::UPLOAD_COMPOSITE_ITEM_IMAGE);
     // invoice: currencies
     createCurrency: op(Invoice, POST, "/settings/currencies", "SvcInvoice.settings.CREATE").one_or_array("currency")
-        .params::<crate::model::invoice::CurrencyInput>("Currency");
+        .params::<invoice::CurrencyInput>().returns::<invoice::Currency>();
     listCurrencies: op(Invoice, GET, "/settings/currencies", "SvcInvoice.settings.READ").list("currencies")
-        .params::<crate::model::invoice::CurrencyListQuery>("CurrencyListEntry");
+        .params::<invoice::CurrencyListQuery>().returns::<invoice::CurrencyListEntry>();
     getCurrency: op(Invoice, GET, "/settings/currencies/{currency_id}", "SvcInvoice.settings.READ").key(&["currency"])
         .rules(&crate::validate::invoice::GET_CURRENCY)
-        .ts("QueryParams", "Currency");
+        .returns::<invoice::Currency>();
     updateCurrency: op(Invoice, PUT, "/settings/currencies/{currency_id}", "SvcInvoice.settings.UPDATE").one_or_array("currency")
-        .params::<crate::model::invoice::CurrencyInput>("Currency");
+        .params::<invoice::CurrencyInput>().returns::<invoice::Currency>();
     deleteCurrency: op(Invoice, DELETE, "/settings/currencies/{currency_id}", "SvcInvoice.settings.DELETE").empty()
-        .rules(&crate::validate::invoice::DELETE_CURRENCY)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::invoice::DELETE_CURRENCY);
     // invoice: projects
     createProject: op(Invoice, POST, "/projects", "SvcInvoice.projects.CREATE").key(&["project"])
-        .params::<crate::model::invoice::ProjectInput>("Project");
+        .params::<invoice::ProjectInput>().returns::<invoice::Project>();
     listProjects: op(Invoice, GET, "/projects", "SvcInvoice.projects.READ").list("projects")
-        .params::<crate::model::invoice::ProjectListQuery>("Project");
+        .params::<invoice::ProjectListQuery>().returns::<invoice::Project>();
     updateProject: op(Invoice, PUT, "/projects/{project_id}", "SvcInvoice.projects.UPDATE").key(&["project"])
-        .params::<crate::model::invoice::ProjectInput>("Project");
+        .params::<invoice::ProjectInput>().returns::<invoice::Project>();
     removeProjectUser: op(Invoice, DELETE, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.DELETE").empty()
-        .rules(&crate::validate::invoice::REMOVE_PROJECT_USER)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::invoice::REMOVE_PROJECT_USER);
     addProjectComment: op(Invoice, POST, "/projects/{project_id}/comments", "SvcInvoice.projects.CREATE").key_array(&["comments", "comment"])
-        .params::<crate::model::invoice::ProjectCommentInput>("ProjectComment[]");
+        .params::<invoice::ProjectCommentInput>().returns::<Vec<invoice::ProjectComment>>();
     listProjectComments: op(Invoice, GET, "/projects/{project_id}/comments", "SvcInvoice.projects.READ").list("comments")
-        .params::<crate::model::invoice::ProjectCommentListQuery>("ProjectComment");
+        .params::<invoice::ProjectCommentListQuery>().returns::<invoice::ProjectComment>();
     deleteProjectComment: op(Invoice, DELETE, "/projects/{project_id}/comments/{comment_id}", "SvcInvoice.projects.DELETE").empty()
-        .rules(&crate::validate::invoice::DELETE_PROJECT_COMMENT)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::invoice::DELETE_PROJECT_COMMENT);
     listProjectInvoices: op(Invoice, GET, "/projects/{project_id}/invoices", "SvcInvoice.projects.READ").list("invoices")
-        .params::<crate::model::invoice::ProjectInvoiceListQuery>("ProjectInvoice");
+        .params::<invoice::ProjectInvoiceListQuery>().returns::<invoice::ProjectInvoice>();
     // invoice: recurring invoices
     createRecurringInvoice: op(Invoice, POST, "/recurringinvoices", "SvcInvoice.invoices.CREATE").key(&["recurring_invoice"])
-        .params::<crate::model::invoice::RecurringInvoiceInput>("RecurringInvoice");
+        .params::<invoice::RecurringInvoiceInput>().returns::<invoice::RecurringInvoice>();
     // billing: tasks
     createTask: op(Billing, POST, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.CREATE").key(&["task"])
-        .params::<crate::model::billing::TaskInput>("Task");
+        .params::<billing::TaskInput>().returns::<billing::Task>();
     listTasks: op(Billing, GET, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.READ").list("tasks")
-        .params::<crate::model::billing::TaskListQuery>("Task");
+        .params::<billing::TaskListQuery>().returns::<billing::Task>();
     getTask: op(Billing, GET, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.READ").key(&["task"])
         .rules(&crate::validate::billing::GET_TASK)
-        .ts("QueryParams", "Task");
+        .returns::<billing::Task>();
     updateTask: op(Billing, PUT, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.UPDATE").key(&["task"])
-        .params::<crate::model::billing::TaskInput>("Task");
+        .params::<billing::TaskInput>().returns::<billing::Task>();
     deleteTask: op(Billing, DELETE, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.DELETE").empty()
-        .rules(&crate::validate::billing::DELETE_TASK)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::billing::DELETE_TASK);
     // billing: plans
     createPlan: op(Billing, POST, "/plans", "SvcSubscriptions.plans.CREATE").key(&["plan"])
-        .params::<crate::model::billing::PlanInput>("Plan");
+        .params::<billing::PlanInput>().returns::<billing::Plan>();
     listPlans: op(Billing, GET, "/plans", "SvcSubscriptions.plans.READ").list("plans")
-        .params::<crate::model::billing::PlanListQuery>("Plan");
+        .params::<billing::PlanListQuery>().returns::<billing::Plan>();
     updatePlan: op(Billing, PUT, "/plans/{plan_code}", "SvcSubscriptions.plans.UPDATE").key(&["plan"])
-        .params::<crate::model::billing::PlanInput>("Plan");
+        .params::<billing::PlanInput>().returns::<billing::Plan>();
     // billing: events
     getEvent: op(Billing, GET, "/events/{event_id}", "SvcSubscriptions.webhooks.READ").key(&["event"])
         .rules(&crate::validate::billing::GET_EVENT)
-        .ts("QueryParams", "Event");
+        .returns::<billing::Event>();
     listEvents: op(Billing, GET, "/events", "SvcSubscriptions.webhooks.READ").list("events")
-        .params::<crate::model::billing::EventListQuery>("Event");
+        .params::<billing::EventListQuery>().returns::<billing::Event>();
     // crm: notification channels
     updateNotificationChannels: op(Crm, PATCH, "/actions/watch", "SvcCRM.notifications.ALL").key_array(&["watch"])
-        .params::<crate::model::crm::WatchParams>("WatchResult[]");
+        .params::<crm::WatchParams>().returns::<Vec<crm::WatchResult>>();
     // ---- published by the vendor, not shown in the spec ----
     // books
     getOrganization: op(Books, GET, "/organizations/{organization_id}", "SvcBooks.settings.READ").vendor().key(&["organization"])
-        .ts("QueryParams", "Organization");
-    deleteAccount: op(Books, DELETE, "/chartofaccounts/{account_id}", "SvcBooks.accountants.DELETE").vendor().empty()
-        .ts("QueryParams", "Message");
-    markAccountActive: op(Books, POST, "/chartofaccounts/{account_id}/active", "SvcBooks.accountants.CREATE").vendor().empty()
-        .ts("QueryParams", "Message");
-    markAccountInactive: op(Books, POST, "/chartofaccounts/{account_id}/inactive", "SvcBooks.accountants.CREATE").vendor().empty()
-        .ts("QueryParams", "Message");
+        .returns::<books::Organization>();
+    deleteAccount: op(Books, DELETE, "/chartofaccounts/{account_id}", "SvcBooks.accountants.DELETE").vendor().empty();
+    markAccountActive: op(Books, POST, "/chartofaccounts/{account_id}/active", "SvcBooks.accountants.CREATE").vendor().empty();
+    markAccountInactive: op(Books, POST, "/chartofaccounts/{account_id}/inactive", "SvcBooks.accountants.CREATE").vendor().empty();
     listAccountTransactions: op(Books, GET, "/chartofaccounts/transactions", "SvcBooks.accountants.READ").vendor().list("transactions")
-        .params::<crate::model::books::AccountTransactionListQuery>("AccountTransaction");
-    deleteAccountTransaction: op(Books, DELETE, "/chartofaccounts/transactions/{transaction_id}", "SvcBooks.accountants.DELETE").vendor().empty()
-        .ts("QueryParams", "Message");
+        .params::<books::AccountTransactionListQuery>().returns::<books::AccountTransaction>();
+    deleteAccountTransaction: op(Books, DELETE, "/chartofaccounts/transactions/{transaction_id}", "SvcBooks.accountants.DELETE").vendor().empty();
     listJournals: op(Books, GET, "/journals", "SvcBooks.accountants.READ").vendor().list("journals")
-        .params::<crate::model::books::JournalListQuery>("Journal");
+        .params::<books::JournalListQuery>().returns::<books::Journal>();
     getJournal: op(Books, GET, "/journals/{journal_id}", "SvcBooks.accountants.READ").vendor().key(&["journal"])
-        .ts("QueryParams", "Journal");
+        .returns::<books::Journal>();
     updateJournal: op(Books, PUT, "/journals/{journal_id}", "SvcBooks.accountants.UPDATE").vendor().key(&["journal"])
-        .params::<crate::model::books::JournalInput>("Journal");
-    deleteJournal: op(Books, DELETE, "/journals/{journal_id}", "SvcBooks.accountants.DELETE").vendor().empty()
-        .ts("QueryParams", "Message");
-    publishJournal: op(Books, POST, "/journals/{journal_id}/status/publish", "SvcBooks.accountants.CREATE").vendor().empty()
-        .ts("QueryParams", "Message");
+        .params::<books::JournalInput>().returns::<books::Journal>();
+    deleteJournal: op(Books, DELETE, "/journals/{journal_id}", "SvcBooks.accountants.DELETE").vendor().empty();
+    publishJournal: op(Books, POST, "/journals/{journal_id}/status/publish", "SvcBooks.accountants.CREATE").vendor().empty();
     addJournalAttachment: op(Books, POST, "/journals/{journal_id}/attachment", "SvcBooks.accountants.CREATE").vendor().files("files", "attachment", true, ATTACHMENT_TYPES).empty()
-        .rules(&crate::validate::books::ADD_JOURNAL_ATTACHMENT)
-        .ts("{ files: FileInput[] }", "Message");
+        .rules(&crate::validate::books::ADD_JOURNAL_ATTACHMENT);
     addJournalComment: op(Books, POST, "/journals/{journal_id}/comments", "SvcBooks.accountants.CREATE").vendor().key_array(&["comment"])
-        .params::<crate::model::books::JournalCommentInput>("JournalComment[]");
-    deleteJournalComment: op(Books, DELETE, "/journals/{journal_id}/comments/{comment_id}", "SvcBooks.accountants.DELETE").vendor().empty()
-        .ts("QueryParams", "Message");
+        .params::<books::JournalCommentInput>().returns::<Vec<books::JournalComment>>();
+    deleteJournalComment: op(Books, DELETE, "/journals/{journal_id}/comments/{comment_id}", "SvcBooks.accountants.DELETE").vendor().empty();
     getFixedAsset: op(Books, GET, "/fixedassets/{fixed_asset_id}", "SvcBooks.fixedasset.READ").vendor().key(&["fixed_asset", "fissed-asset"])
-        .ts("QueryParams", "FixedAsset");
-    deleteFixedAsset: op(Books, DELETE, "/fixedassets/{fixed_asset_id}", "SvcBooks.fixedasset.DELETE").vendor().empty()
-        .ts("QueryParams", "Message");
-    markFixedAssetActive: op(Books, POST, "/fixedassets/{fixed_asset_id}/status/active", "SvcBooks.fixedasset.CREATE").vendor().empty()
-        .ts("QueryParams", "Message");
-    markFixedAssetCancelled: op(Books, POST, "/fixedassets/{fixed_asset_id}/status/cancel", "SvcBooks.fixedasset.CREATE").vendor().empty()
-        .ts("QueryParams", "Message");
-    markFixedAssetDraft: op(Books, POST, "/fixedassets/{fixed_asset_id}/status/draft", "SvcBooks.fixedasset.CREATE").vendor().empty()
-        .ts("QueryParams", "Message");
+        .returns::<books::FixedAsset>();
+    deleteFixedAsset: op(Books, DELETE, "/fixedassets/{fixed_asset_id}", "SvcBooks.fixedasset.DELETE").vendor().empty();
+    markFixedAssetActive: op(Books, POST, "/fixedassets/{fixed_asset_id}/status/active", "SvcBooks.fixedasset.CREATE").vendor().empty();
+    markFixedAssetCancelled: op(Books, POST, "/fixedassets/{fixed_asset_id}/status/cancel", "SvcBooks.fixedasset.CREATE").vendor().empty();
+    markFixedAssetDraft: op(Books, POST, "/fixedassets/{fixed_asset_id}/status/draft", "SvcBooks.fixedasset.CREATE").vendor().empty();
     sellFixedAsset: op(Books, POST, "/fixedassets/{fixed_asset_id}/sell", "SvcBooks.fixedasset.CREATE").vendor().empty()
-        .params::<crate::model::books::FixedAssetSaleInput>("Message");
+        .params::<books::FixedAssetSaleInput>();
     writeOffFixedAsset: op(Books, POST, "/fixedassets/{fixed_asset_id}/writeoff", "SvcBooks.fixedasset.CREATE").vendor().empty()
-        .params::<crate::model::books::FixedAssetWriteOffInput>("Message");
+        .params::<books::FixedAssetWriteOffInput>();
     getFixedAssetForecast: op(Books, GET, "/fixedassets/{fixed_asset_id}/forecast", "SvcBooks.fixedasset.READ").vendor().key_array(&["data"])
-        .ts("QueryParams", "FixedAssetForecastEntry[]");
+        .returns::<Vec<books::FixedAssetForecastEntry>>();
     getFixedAssetHistory: op(Books, GET, "/fixedassets/{fixed_asset_id}/history", "SvcBooks.fixedasset.READ").vendor().list("asset_history")
-        .params::<crate::model::books::FixedAssetHistoryQuery>("FixedAssetHistoryEntry");
+        .params::<books::FixedAssetHistoryQuery>().returns::<books::FixedAssetHistoryEntry>();
     addFixedAssetComment: op(Books, POST, "/fixedassets/{fixed_asset_id}/comments", "SvcBooks.fixedasset.CREATE").vendor().key(&["comment"])
-        .params::<crate::model::books::FixedAssetCommentInput>("FixedAssetComment");
-    deleteFixedAssetComment: op(Books, DELETE, "/fixedassets/{fixed_asset_id}/comments/{comment_id}", "SvcBooks.fixedasset.DELETE").vendor().empty()
-        .ts("QueryParams", "Message");
+        .params::<books::FixedAssetCommentInput>().returns::<books::FixedAssetComment>();
+    deleteFixedAssetComment: op(Books, DELETE, "/fixedassets/{fixed_asset_id}/comments/{comment_id}", "SvcBooks.fixedasset.DELETE").vendor().empty();
     listExpenses: op(Books, GET, "/expenses", "SvcBooks.expenses.READ").vendor().list("expenses")
-        .params::<crate::model::books::ExpenseListQuery>("Expense");
+        .params::<books::ExpenseListQuery>().returns::<books::Expense>();
     getExpense: op(Books, GET, "/expenses/{expense_id}", "SvcBooks.expenses.READ").vendor().key(&["expense"])
         .rules(&crate::validate::books::GET_EXPENSE)
-        .ts("QueryParams", "Expense");
+        .returns::<books::Expense>();
     updateExpense: op(Books, PUT, "/expenses/{expense_id}", "SvcBooks.expenses.UPDATE").vendor().key(&["expense"])
-        .params::<crate::model::books::ExpenseInput>("Expense");
+        .params::<books::ExpenseInput>().returns::<books::Expense>();
     deleteExpense: op(Books, DELETE, "/expenses/{expense_id}", "SvcBooks.expenses.DELETE").vendor().empty()
-        .rules(&crate::validate::books::DELETE_EXPENSE)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::books::DELETE_EXPENSE);
     addExpenseReceipt: op(Books, POST, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.CREATE").vendor().files("receipt", "receipt", false, crate::validate::books::RECEIPT_TYPES).empty()
-        .rules(&crate::validate::books::ADD_EXPENSE_RECEIPT)
-        .ts("{ receipt: FileInput }", "Message");
+        .rules(&crate::validate::books::ADD_EXPENSE_RECEIPT);
     listExpenseComments: op(Books, GET, "/expenses/{expense_id}/comments", "SvcBooks.expenses.READ").vendor().list("comments")
         .rules(&crate::validate::books::LIST_EXPENSE_COMMENTS)
-        .ts("QueryParams", "ExpenseComment");
+        .returns::<books::ExpenseComment>();
     getVendorCredit: op(Books, GET, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.READ").vendor().key(&["vendor_credit"])
-        .params::<crate::model::books::VendorCreditGetQuery>("VendorCredit");
+        .params::<books::VendorCreditGetQuery>().returns::<books::VendorCredit>();
     updateVendorCredit: op(Books, PUT, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.UPDATE").vendor().key(&["vendor_credit"])
-        .params::<crate::model::books::VendorCreditInput>("VendorCredit");
+        .params::<books::VendorCreditInput>().returns::<books::VendorCredit>();
     deleteVendorCredit: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
-        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT);
     markVendorCreditOpen: op(Books, POST, "/vendorcredits/{vendor_credit_id}/status/open", "SvcBooks.debitnotes.CREATE").vendor().empty()
-        .rules(&crate::validate::books::MARK_VENDOR_CREDIT_OPEN)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::books::MARK_VENDOR_CREDIT_OPEN);
     markVendorCreditVoid: op(Books, POST, "/vendorcredits/{vendor_credit_id}/status/void", "SvcBooks.debitnotes.CREATE").vendor().empty()
-        .rules(&crate::validate::books::MARK_VENDOR_CREDIT_VOID)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::books::MARK_VENDOR_CREDIT_VOID);
     submitVendorCredit: op(Books, POST, "/vendorcredits/{vendor_credit_id}/submit", "SvcBooks.debitnotes.CREATE").vendor().empty()
-        .rules(&crate::validate::books::SUBMIT_VENDOR_CREDIT)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::books::SUBMIT_VENDOR_CREDIT);
     approveVendorCredit: op(Books, POST, "/vendorcredits/{vendor_credit_id}/approve", "SvcBooks.debitnotes.CREATE").vendor().empty()
-        .rules(&crate::validate::books::APPROVE_VENDOR_CREDIT)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::books::APPROVE_VENDOR_CREDIT);
     applyVendorCreditToBills: op(Books, POST, "/vendorcredits/{vendor_credit_id}/bills", "SvcBooks.debitnotes.CREATE").vendor().empty()
-        .params::<crate::model::books::VendorCreditBillsInput>("Message");
+        .params::<books::VendorCreditBillsInput>();
     listVendorCreditBills: op(Books, GET, "/vendorcredits/{vendor_credit_id}/bills", "SvcBooks.debitnotes.READ").vendor().list("bills_credited")
         .rules(&crate::validate::books::LIST_VENDOR_CREDIT_BILLS)
-        .ts("QueryParams", "BillCredited");
+        .returns::<books::BillCredited>();
     deleteVendorCreditBill: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/bills/{vendor_credit_bill_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
-        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_BILL)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_BILL);
     addVendorCreditComment: op(Books, POST, "/vendorcredits/{vendor_credit_id}/comments", "SvcBooks.debitnotes.CREATE").vendor().key(&["comment"])
-        .params::<crate::model::books::VendorCreditCommentInput>("VendorCreditComment");
+        .params::<books::VendorCreditCommentInput>().returns::<books::VendorCreditComment>();
     listVendorCreditComments: op(Books, GET, "/vendorcredits/{vendor_credit_id}/comments", "SvcBooks.debitnotes.READ").vendor().list("comments")
         .rules(&crate::validate::books::LIST_VENDOR_CREDIT_COMMENTS)
-        .ts("QueryParams", "VendorCreditComment");
+        .returns::<books::VendorCreditComment>();
     deleteVendorCreditComment: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/comments/{comment_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
-        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_COMMENT)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_COMMENT);
     // invoice (the accounting examples of the same paths stand in)
     getProject: op(Invoice, GET, "/projects/{project_id}", "SvcInvoice.projects.READ").vendor().key(&["project"])
-        .ts("QueryParams", "Project");
-    deleteProject: op(Invoice, DELETE, "/projects/{project_id}", "SvcInvoice.projects.DELETE").vendor().empty()
-        .ts("QueryParams", "Message");
+        .returns::<invoice::Project>();
+    deleteProject: op(Invoice, DELETE, "/projects/{project_id}", "SvcInvoice.projects.DELETE").vendor().empty();
     cloneProject: op(Invoice, POST, "/projects/{project_id}/clone", "SvcInvoice.projects.CREATE").vendor().key(&["project"])
-        .params::<crate::model::invoice::ProjectCloneInput>("Project");
-    markProjectActive: op(Invoice, POST, "/projects/{project_id}/active", "SvcInvoice.projects.CREATE").vendor().empty()
-        .ts("QueryParams", "Message");
-    markProjectInactive: op(Invoice, POST, "/projects/{project_id}/inactive", "SvcInvoice.projects.CREATE").vendor().empty()
-        .ts("QueryParams", "Message");
+        .params::<invoice::ProjectCloneInput>().returns::<invoice::Project>();
+    markProjectActive: op(Invoice, POST, "/projects/{project_id}/active", "SvcInvoice.projects.CREATE").vendor().empty();
+    markProjectInactive: op(Invoice, POST, "/projects/{project_id}/inactive", "SvcInvoice.projects.CREATE").vendor().empty();
     updateProjectByUniqueField: op(Invoice, PUT, "/projects", "SvcInvoice.projects.UPDATE").vendor().headers(UNIQUE_FIELD_HEADERS).key(&["project"])
-        .params::<crate::model::invoice::ProjectUniqueFieldUpdateInput>("Project");
+        .params::<invoice::ProjectUniqueFieldUpdateInput>().returns::<invoice::Project>();
     addProjectUsers: op(Invoice, POST, "/projects/{project_id}/users", "SvcInvoice.projects.CREATE").vendor().key_array(&["users"])
-        .params::<crate::model::invoice::ProjectUsersInput>("ProjectUser[]");
+        .params::<invoice::ProjectUsersInput>().returns::<Vec<invoice::ProjectUser>>();
     inviteProjectUser: op(Invoice, POST, "/projects/{project_id}/users/invite", "SvcInvoice.projects.CREATE").vendor().key_array(&["users"])
-        .params::<crate::model::invoice::ProjectUserDetailsInput>("ProjectUser[]");
+        .params::<invoice::ProjectUserDetailsInput>().returns::<Vec<invoice::ProjectUser>>();
     listProjectUsers: op(Invoice, GET, "/projects/{project_id}/users", "SvcInvoice.projects.READ").vendor().list("users")
-        .ts("QueryParams", "ProjectUser");
+        .returns::<invoice::ProjectUser>();
     getProjectUser: op(Invoice, GET, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.READ").vendor().key(&["user"])
-        .ts("QueryParams", "ProjectUser");
+        .returns::<invoice::ProjectUser>();
     updateProjectUser: op(Invoice, PUT, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.UPDATE").vendor().key_array(&["users"])
-        .params::<crate::model::invoice::ProjectUserDetailsInput>("ProjectUser[]");
+        .params::<invoice::ProjectUserDetailsInput>().returns::<Vec<invoice::ProjectUser>>();
     listRecurringInvoices: op(Invoice, GET, "/recurringinvoices", "SvcInvoice.invoices.READ").vendor().list("recurring_invoices")
-        .params::<crate::model::invoice::RecurringInvoiceListQuery>("RecurringInvoice");
+        .params::<invoice::RecurringInvoiceListQuery>().returns::<invoice::RecurringInvoice>();
     getRecurringInvoice: op(Invoice, GET, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.READ").vendor().key(&["recurring_invoice"])
-        .ts("QueryParams", "RecurringInvoice");
+        .returns::<invoice::RecurringInvoice>();
     updateRecurringInvoice: op(Invoice, PUT, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.UPDATE").vendor().key(&["recurring_invoice"])
-        .params::<crate::model::invoice::RecurringInvoiceInput>("RecurringInvoice");
+        .params::<invoice::RecurringInvoiceInput>().returns::<invoice::RecurringInvoice>();
     updateRecurringInvoiceByUniqueField: op(Invoice, PUT, "/recurringinvoices", "SvcInvoice.invoices.UPDATE").vendor().headers(UNIQUE_FIELD_HEADERS).key(&["recurring_invoice"])
-        .params::<crate::model::invoice::RecurringInvoiceUniqueFieldUpdateInput>("RecurringInvoice");
-    deleteRecurringInvoice: op(Invoice, DELETE, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.DELETE").vendor().empty()
-        .ts("QueryParams", "Message");
+        .params::<invoice::RecurringInvoiceUniqueFieldUpdateInput>().returns::<invoice::RecurringInvoice>();
+    deleteRecurringInvoice: op(Invoice, DELETE, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.DELETE").vendor().empty();
     stopRecurringInvoice: op(Invoice, POST, "/recurringinvoices/{recurring_invoice_id}/status/stop", "SvcInvoice.invoices.CREATE").vendor().empty()
-        .rules(&crate::validate::invoice::CHANGE_RECURRING_INVOICE_STATUS)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::invoice::CHANGE_RECURRING_INVOICE_STATUS);
     resumeRecurringInvoice: op(Invoice, POST, "/recurringinvoices/{recurring_invoice_id}/status/resume", "SvcInvoice.invoices.CREATE").vendor().empty()
-        .rules(&crate::validate::invoice::CHANGE_RECURRING_INVOICE_STATUS)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::invoice::CHANGE_RECURRING_INVOICE_STATUS);
     updateRecurringInvoiceTemplate: op(Invoice, PUT, "/recurringinvoices/{recurring_invoice_id}/templates/{template_id}", "SvcInvoice.invoices.UPDATE").vendor().empty()
-        .rules(&crate::validate::invoice::UPDATE_RECURRING_INVOICE_TEMPLATE)
-        .ts("QueryParams", "Message");
+        .rules(&crate::validate::invoice::UPDATE_RECURRING_INVOICE_TEMPLATE);
     listRecurringInvoiceHistory: op(Invoice, GET, "/recurringinvoices/{recurring_invoice_id}/comments", "SvcInvoice.invoices.READ").vendor().list("comments")
-        .ts("QueryParams", "RecurringInvoiceHistoryEntry");
+        .returns::<invoice::RecurringInvoiceHistoryEntry>();
 }
 
 /// Scopes the CRM notification update also accepts besides `SvcCRM.notifications.ALL`.
@@ -816,7 +824,8 @@ mod tests {
             "SvcBooks.accountants.CREATE",
         )
         .key(&["journal"])
-        .params::<JournalLabelInput>("Journal")
+        .params::<JournalLabelInput>()
+        .returns::<books::Journal>()
         .named("addJournalLabel");
 
         #[test]
@@ -866,7 +875,10 @@ mod tests {
                 table.contains("| `color` | string |  | one of `red`, `green` |"),
                 "{table}"
             );
-            assert_eq!(ROW.ts, ("JournalLabelInput", "Journal"));
+            assert_eq!(
+                (ROW.ts.params, ROW.ts.result),
+                ("JournalLabelInput", "Journal")
+            );
             let decl = <JournalLabelInput as tsify::Tsify>::DECL;
             assert!(
                 decl.contains("label: string") && decl.contains("color?: LabelColor"),
@@ -896,10 +908,12 @@ mod tests {
         // Result types that are arrays under another name.
         const ARRAYS: &[&str] = &["ExpenseAttachmentResult"];
         for op in OPERATIONS {
-            let array = op.ts.1.ends_with("[]") || ARRAYS.contains(&op.ts.1);
+            let array = op.ts.many || ARRAYS.contains(&op.ts.result);
             match op.response {
-                Shape::Key(_) => assert!(!array, "{}: {} under .key()", op.id, op.ts.1),
-                Shape::KeyArray(_) => assert!(array, "{}: {} under .key_array()", op.id, op.ts.1),
+                Shape::Key(_) => assert!(!array, "{}: {} under .key()", op.id, op.ts.result),
+                Shape::KeyArray(_) => {
+                    assert!(array, "{}: {} under .key_array()", op.id, op.ts.result)
+                }
                 _ => {}
             }
         }

@@ -179,8 +179,6 @@ pub trait Shape {
 /// A request type whose declaration (`wire!`) carries its fields' rules: its schema.
 pub trait Params {
     const SCHEMA: &'static Schema;
-    /// The type's name, which the TypeScript declarations give it.
-    const NAME: &'static str;
 }
 
 macro_rules! shape {

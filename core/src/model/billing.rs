@@ -332,14 +332,6 @@ wire! {
     }
 }
 
-/// The result types of this family's rows by the name the row gives, for the decoding test.
-#[cfg(test)]
-pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
-    ("Task", crate::model::results::round_trip::<Task>),
-    ("Plan", crate::model::results::round_trip::<Plan>),
-    ("Event", crate::model::results::round_trip::<Event>),
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1251,6 +1251,13 @@ pub enum ExpenseAttachmentResult {
     Documents(Vec<ExpenseDocument>),
 }
 
+impl super::Named for ExpenseAttachmentResult {
+    const NAME: &'static str = "ExpenseAttachmentResult";
+    #[cfg(test)]
+    const DECODE: Option<super::results::Decode> =
+        Some(super::results::round_trip::<ExpenseAttachmentResult>);
+}
+
 // ---- vendor credits and refunds ----
 
 wire! {
@@ -1640,86 +1647,6 @@ wire! {
         per_page?: PageNumber,
     }
 }
-
-/// The result types of this family's rows by the name the row gives, for the decoding test.
-#[cfg(test)]
-pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
-    ("Account", crate::model::results::round_trip::<Account>),
-    (
-        "AccountListEntry",
-        crate::model::results::round_trip::<AccountListEntry>,
-    ),
-    (
-        "AccountTransaction",
-        crate::model::results::round_trip::<AccountTransaction>,
-    ),
-    (
-        "BillCredited",
-        crate::model::results::round_trip::<BillCredited>,
-    ),
-    ("Expense", crate::model::results::round_trip::<Expense>),
-    (
-        "ExpenseAttachmentResult",
-        crate::model::results::round_trip::<ExpenseAttachmentResult>,
-    ),
-    (
-        "ExpenseComment",
-        crate::model::results::round_trip::<ExpenseComment>,
-    ),
-    (
-        "FixedAsset",
-        crate::model::results::round_trip::<FixedAsset>,
-    ),
-    (
-        "FixedAssetComment",
-        crate::model::results::round_trip::<FixedAssetComment>,
-    ),
-    (
-        "FixedAssetForecastEntry",
-        crate::model::results::round_trip::<FixedAssetForecastEntry>,
-    ),
-    (
-        "FixedAssetHistoryEntry",
-        crate::model::results::round_trip::<FixedAssetHistoryEntry>,
-    ),
-    (
-        "FixedAssetListEntry",
-        crate::model::results::round_trip::<FixedAssetListEntry>,
-    ),
-    (
-        "FixedAssetType",
-        crate::model::results::round_trip::<FixedAssetType>,
-    ),
-    ("Journal", crate::model::results::round_trip::<Journal>),
-    (
-        "JournalComment",
-        crate::model::results::round_trip::<JournalComment>,
-    ),
-    (
-        "Organization",
-        crate::model::results::round_trip::<Organization>,
-    ),
-    (
-        "VendorCredit",
-        crate::model::results::round_trip::<VendorCredit>,
-    ),
-    (
-        "VendorCreditComment",
-        crate::model::results::round_trip::<VendorCreditComment>,
-    ),
-    (
-        "VendorCreditListEntry",
-        crate::model::results::round_trip::<VendorCreditListEntry>,
-    ),
-    (
-        "VendorCreditRefund",
-        crate::model::results::round_trip::<VendorCreditRefund>,
-    ),
-    (
-        "VendorCreditRefundListEntry",
-        crate::model::results::round_trip::<VendorCreditRefundListEntry>,
-    ),
-];
 
 #[cfg(test)]
 pub(crate) mod tests {

@@ -169,6 +169,13 @@ macro_rules! wire {
             #[tsify(type = "Record<string, unknown>")]
             pub extra: $crate::model::common::Extra,
         }
+
+        impl $crate::model::Named for $name {
+            const NAME: &'static str = stringify!($name);
+            #[cfg(test)]
+            const DECODE: Option<$crate::model::results::Decode> =
+                Some($crate::model::results::round_trip::<$name>);
+        }
     };
     (@request $m:tt $name:ident $c:tt [$($acc:tt)*] [$($fields:tt)*]
         $(#[$fm:meta])* ..$f:ident : $t:ty, $($rest:tt)*) => {
@@ -223,6 +230,9 @@ macro_rules! wire {
                     ),
                 }
             };
+        }
+
+        impl $crate::model::Named for $name {
             const NAME: &'static str = stringify!($name);
         }
 

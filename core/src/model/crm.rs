@@ -161,13 +161,6 @@ wire! {
     }
 }
 
-/// The result types of this family's rows by the name the row gives, for the decoding test.
-#[cfg(test)]
-pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[(
-    "WatchResult",
-    crate::model::results::round_trip::<WatchResult>,
-)];
-
 #[cfg(test)]
 mod tests {
     use super::*;

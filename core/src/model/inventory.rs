@@ -412,16 +412,6 @@ wire! {
     }
 }
 
-/// The result types of this family's rows by the name the row gives, for the decoding test.
-#[cfg(test)]
-pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
-    ("Package", crate::model::results::round_trip::<Package>),
-    (
-        "CompositeItem",
-        crate::model::results::round_trip::<CompositeItem>,
-    ),
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -702,37 +702,6 @@ wire! {
     }
 }
 
-/// The result types of this family's rows by the name the row gives, for the decoding test.
-#[cfg(test)]
-pub(crate) const RESULT_TYPES: &[(&str, crate::model::results::Decode)] = &[
-    ("Currency", crate::model::results::round_trip::<Currency>),
-    (
-        "CurrencyListEntry",
-        crate::model::results::round_trip::<CurrencyListEntry>,
-    ),
-    ("Project", crate::model::results::round_trip::<Project>),
-    (
-        "ProjectUser",
-        crate::model::results::round_trip::<ProjectUser>,
-    ),
-    (
-        "ProjectComment",
-        crate::model::results::round_trip::<ProjectComment>,
-    ),
-    (
-        "ProjectInvoice",
-        crate::model::results::round_trip::<ProjectInvoice>,
-    ),
-    (
-        "RecurringInvoice",
-        crate::model::results::round_trip::<RecurringInvoice>,
-    ),
-    (
-        "RecurringInvoiceHistoryEntry",
-        crate::model::results::round_trip::<RecurringInvoiceHistoryEntry>,
-    ),
-];
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
