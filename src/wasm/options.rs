@@ -157,6 +157,16 @@ fn unreadable(what: &str, e: &JsValue) -> JsValue {
     ))
 }
 
+/// A plain copy of the options of `new Client` or `createProxy` (`what`), so that later changes by
+/// the caller do not reach a core made anew from them; anything but an object as it is.
+#[wasm_bindgen(js_name = __copied, skip_typescript)]
+pub fn copied(options: JsValue, what: &str) -> Result<JsValue, JsValue> {
+    if !options.is_object() || super::js::is_array(&options) {
+        return Ok(options);
+    }
+    super::js::copied(&options).map_err(|e| unreadable(what, &e))
+}
+
 fn config(message: impl Into<String>) -> JsValue {
     to_js_error(&Error::config(message))
 }
