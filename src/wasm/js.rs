@@ -50,23 +50,39 @@ pub fn copied(v: &JsValue) -> Result<JsValue, JsValue> {
 }
 
 /// An answer's headers, names in lower case (fetch joins a repeated header's values); none when
-/// they cannot be read.
+/// they cannot be read. A `Headers` crosses as one JSON text of its pairs; what a `fetch` option
+/// gave in its place, if it is no iterable, through its `forEach`.
 pub fn header_pairs(response: &JsValue) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let Ok(headers) = try_get(response, "headers") else {
-        return out;
-    };
-    let read = headers
-        .unchecked_ref::<Pairs>()
-        .for_each(&mut |value: JsValue, name: JsValue| {
-            if let (Some(name), Some(value)) = (name.as_string(), value.as_string()) {
-                out.push((name.to_ascii_lowercase(), value));
+    let read = || -> Result<String, JsValue> {
+        let headers = try_get(response, "headers")?;
+        let pairs = match js_sys::Reflect::get(&headers, &js_sys::Symbol::iterator())?.is_function()
+        {
+            true => members(&headers)?,
+            false => {
+                let pairs = js_sys::Array::new();
+                let add = &mut |value: JsValue, name: JsValue| {
+                    pairs.push(&js_sys::Array::of2(&name, &value));
+                };
+                headers.unchecked_ref::<Pairs>().for_each(add)?;
+                pairs
             }
-        });
-    if read.is_err() {
-        out.clear();
-    }
-    out
+        };
+        Ok(js_sys::JSON::stringify(&pairs)?
+            .as_string()
+            .unwrap_or_default())
+    };
+    let text = read().unwrap_or_default();
+    let Ok(crate::json::Json::Arr(pairs)) = crate::json::parse(&text) else {
+        return Vec::new();
+    };
+    let pair = |p: &crate::json::Json| match p {
+        crate::json::Json::Arr(nv) => match (nv.first()?.as_str(), nv.get(1)?.as_str()) {
+            (Some(name), Some(value)) => Some((name.to_ascii_lowercase(), value.to_string())),
+            _ => None,
+        },
+        _ => None,
+    };
+    pairs.iter().filter_map(pair).collect()
 }
 
 /// An object of headers, for the runtime.

@@ -17,7 +17,8 @@ function into(g, fn, ...args) {
 
 /** Settles wait `id` of the core when `promise` settles (a `then` that throws rejects it). */
 export function watch(promise, id) {
-  const settle = into.bind(undefined, generation, __settle, id);
+  const g = generation;
+  const settle = (ok, v) => into(g, __settle, id, ok, v);
   try {
     promise.then((v) => settle(true, v), (e) => settle(false, e));
   } catch (e) {
