@@ -39,7 +39,7 @@ extern "C" {
 pub fn object(members: &[(&str, JsValue)]) -> js_sys::Object {
     let out = js_sys::Object::new();
     for (k, v) in members {
-        let _ = js_sys::Reflect::set(&out, &JsValue::from_str(k), v);
+        let _ = js_sys::Reflect::set(&out, &name(k), v);
     }
     out
 }

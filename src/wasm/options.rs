@@ -252,7 +252,9 @@ pub fn call_headers(v: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
     let mut out = Vec::new();
     let mut size = 0;
     for name in super::js::keys(&h).map_err(|e| unreadable("headers", &e))? {
-        let value = get(&h, &name);
+        // Read by a name made anew: the user's header names are not kept (`js::name`).
+        let value =
+            js_sys::Reflect::get(&h, &JsValue::from_str(&name)).unwrap_or(JsValue::UNDEFINED);
         size += name.len()
             + value
                 .dyn_ref::<js_sys::JsString>()

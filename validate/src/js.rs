@@ -151,9 +151,28 @@ pub fn get(obj: &JsValue, key: &str) -> JsValue {
     try_get(obj, key).unwrap_or(JsValue::UNDEFINED)
 }
 
+thread_local! {
+    /// The JS strings of the member names the core reads and writes, each made once (making one
+    /// decodes it in JS, which costs more than a lookup here).
+    static NAMES: std::cell::RefCell<Vec<(String, JsValue)>> = Default::default();
+}
+
+/// The JS string of a member name the core uses (a few dozen names: a list is enough).
+pub fn name(key: &str) -> JsValue {
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        if let Some((_, v)) = names.iter().find(|(k, _)| k == key) {
+            return v.clone();
+        }
+        let v = JsValue::from_str(key);
+        names.push((key.to_string(), v.clone()));
+        v
+    })
+}
+
 /// `obj[key]`, or what reading it threw.
 pub fn try_get(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
-    js_sys::Reflect::get(obj, &JsValue::from_str(key))
+    js_sys::Reflect::get(obj, &name(key))
 }
 
 /// `obj[name](...args)`, or what reading or calling it threw (a TypeError when it is no function).
