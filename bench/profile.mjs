@@ -9,8 +9,8 @@ import { root } from "./lib.mjs";
 
 const STAGES = {
   decode: [
-    [/svc_\w+::lossless/, "scan and id rewrite in wasm (svc_sdk::lossless)"],
-    [/svc_\w+::response/, "envelope decode in wasm (svc_sdk::response)"],
+    [/svc_\w+::lossless/, "scan and id rewrite in wasm (svc_core::lossless)"],
+    [/svc_\w+::response/, "envelope decode in wasm (svc_core::response)"],
     [/__wbg_parse_/, "JSON.parse of the rewritten text (and its UTF-8 copy out of wasm)"],
     [/__wbg_prototypesetcall|getArrayU8FromWasm0|bytes_of/, "copy of the body into wasm memory"],
     [/^makePage|__wbg_makePage/, "page object (makePage)"],
@@ -29,8 +29,8 @@ const STAGES = {
   ],
   validate: [
     [/^plain |^toWire |^mark |encode/, "params into JSON text and UTF-8 (params.js toWire)"],
-    [/svc_\w+::json|serde_json|serde_core/, "reading the JSON text into the borrowed tree (src/json.rs)"],
-    [/svc_\w+::validate|svc_\w+::request|svc_\w+::placement/, "the rules (src/validate, src/placement.rs)"],
+    [/svc_\w+::json|serde_json|serde_core/, "reading the JSON text into the borrowed tree (core/src/json/read.rs)"],
+    [/svc_\w+::validate|svc_\w+::request|svc_\w+::placement/, "the rules (core/src/validate, core/src/placement.rs)"],
     [/^validate |svc_\w+::wasm|__wbg_parse_|dlmalloc|alloc/, "the entry: operation lookup, allocation, result object"],
   ],
 };

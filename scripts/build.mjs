@@ -147,7 +147,10 @@ await writeEntries(
 // The rows' TypeScript types stay out of the wasm: a native run of the table prints them.
 const types = output("cargo", ["run", "--quiet", "-p", "svc-core", "--example", "types"]);
 if (types === null) throw new Error("cargo run -p svc-core --example types failed");
-writeDeclarations(pkg, ops, JSON.parse(types));
+// The shapes the Rust owns (options, errors, issues, hook and operation infos), as TypeScript.
+const declared = output("cargo", ["run", "--quiet", "-p", "svc-sdk", "--example", "declarations"]);
+if (declared === null) throw new Error("cargo run -p svc-sdk --example declarations failed");
+writeDeclarations(pkg, ops, JSON.parse(types), declared);
 // The Node entry before it is minified, for the benchmarks' profiles (bench/size.mjs: namedVariant).
 copyFileSync(path.join(pkg, "node.js"), path.join(root, "target/node.unminified.js"));
 minifyTree(pkg);

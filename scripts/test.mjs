@@ -1,32 +1,64 @@
 // `npm test`: installs what is missing, runs the native tests, builds and packs the package,
 // installs the tarball into a fresh consumer project exactly as a user would, and runs the JS,
 // browser and edge-runtime tests there. The node test runner's summary is the last output.
-import { readdirSync } from "node:fs";
+// `npm run test:quick` (scripts/test-quick.mjs) takes the same steps but for the slow tiers.
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { ensureChromium, ensureNodeModules, ensureRedis, ensureRust } from "./setup.mjs";
 import { log, root, run } from "./lib.mjs";
 import { consumer, packAndInstall } from "./consumer.mjs";
 
+/** The native tests: every crate of the workspace. */
+export const NATIVE_TESTS = ["cargo", ["test", "--workspace", "--quiet"]];
 
-ensureRust();
-ensureNodeModules();
-ensureChromium();
-ensureRedis();
+/**
+ * What puts a JS test file in a slow tier, by what it uses: Chromium (support/chromium.mjs, the demo
+ * app's), redis-server, an example project installed and served (support/edge.mjs), or from the
+ * runtimes' harness a runtime's project (workerd, Deno, a browser page), a Vite build, wrangler or a
+ * tool of node_modules/.bin (tsc, deno).
+ */
+const SLOW = /support\/(chromium|demo-app|redis-server|edge)\.mjs|\bh\.(installRuntime|viteBuild|startWranglerDev|bin)\(/;
 
-log("native tests: cargo test --workspace");
-run("cargo", ["test", "--workspace", "--quiet"]);
-run("cargo", ["build", "--quiet", "-p", "sandbox"]);
+/** The JS test files, sorted; with `quick`, those of no slow tier. */
+export function jsTestFiles({ quick = false } = {}) {
+  const dir = path.join(root, "tests/js");
+  const files = readdirSync(dir).filter((f) => f.endsWith(".test.mjs")).sort();
+  return quick ? files.filter((f) => !SLOW.test(readFileSync(path.join(dir, f), "utf8"))) : files;
+}
 
-run("node", [path.join(root, "scripts/build.mjs")]);
+/** Installs what the build and the tests need; with `slow`, Debian's Chromium and redis-server too. */
+export function setUp({ slow = true } = {}) {
+  ensureRust();
+  ensureNodeModules();
+  if (slow) {
+    ensureChromium();
+    ensureRedis();
+  }
+}
 
-packAndInstall();
+/** Builds the sandbox and the package, packs it and installs the tarball into the consumer project. */
+export function buildAndInstall() {
+  run("cargo", ["build", "--quiet", "-p", "sandbox"]);
+  run("node", [path.join(root, "scripts/build.mjs")]);
+  packAndInstall();
+}
 
-log("JS, browser and edge-runtime tests against the installed package");
-const files = readdirSync(path.join(root, "tests/js")).filter((f) => f.endsWith(".test.mjs")).sort();
-const r = spawnSync(
-  process.execPath,
-  ["--test", "--test-reporter=spec", "--test-concurrency=1", ...files],
-  { cwd: consumer, stdio: "inherit", env: { ...process.env, SVC_ROOT: root, SVC_CONSUMER: consumer } },
-);
-process.exit(r.status ?? 1);
+/** Runs `files` of tests/js in the consumer project, `concurrency` files at a time; resolves to the runner's exit status. */
+export function runJsTests(files, { concurrency = 1 } = {}) {
+  const child = spawn(
+    process.execPath,
+    ["--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...files],
+    { cwd: consumer, stdio: "inherit", env: { ...process.env, SVC_ROOT: root, SVC_CONSUMER: consumer } },
+  );
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  setUp();
+  log("native tests: cargo test --workspace");
+  run(...NATIVE_TESTS);
+  buildAndInstall();
+  log("JS, browser and edge-runtime tests against the installed package");
+  process.exit(await runJsTests(jsTestFiles()));
+}

@@ -1,8 +1,8 @@
 //! svc-sdk: the client for the Svc business API, native and WebAssembly, on the pure core (`svc_core`).
 
 pub use svc_core::{
-    calendar, catalog, clock, decimal, error, family, headers, issue, json, lossless, model,
-    placement, plans, redact, request, response, route, sorted, validate,
+    calendar, catalog, clock, decimal, declare, echo, error, family, headers, issue, json,
+    lossless, model, placement, plans, redact, request, response, route, sorted, validate,
 };
 
 pub mod fleet;
@@ -11,6 +11,7 @@ pub mod origin;
 pub mod proxy;
 pub mod retry;
 pub mod send;
+pub mod surface;
 pub mod webhook;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,6 +1,7 @@
 //! Origins: a redirect's target named by its origin alone (redirects are never followed), and the origins a proxy takes requests from.
 
-use crate::error::{quoted, Error, ErrorKind};
+use crate::echo::quoted;
+use crate::error::{Error, ErrorKind};
 
 /// The origin of `url` as a browser writes it (`scheme://host[:port]`, lower-case, the default
 /// port and any user info left out), a relative `url` read against `base`. `None` for a URL
@@ -176,7 +177,7 @@ mod tests {
                 BASE,
             )
             .expect("an error");
-            assert_eq!((e.kind, e.status), (ErrorKind::Api, Some(status)));
+            assert_eq!((e.kind(), e.status()), (ErrorKind::Api, Some(status)));
             assert_eq!(
                 e.message,
                 format!("the service answered {status} (a redirect to https://evil.example:8443), which is not followed: point apiDomain at the host that answers without redirecting")
@@ -213,7 +214,7 @@ mod tests {
             ..came(0, None)
         };
         let e = redirected(&opaque, BASE).unwrap();
-        assert_eq!((e.kind, e.status), (ErrorKind::Api, None));
+        assert_eq!((e.kind(), e.status()), (ErrorKind::Api, None));
         assert!(e
             .message
             .starts_with("the service answered with a redirect, which is not followed"));
@@ -224,7 +225,7 @@ mod tests {
             ..came(200, None)
         };
         let e = redirected(&followed, BASE).unwrap();
-        assert_eq!((e.kind, e.status), (ErrorKind::Api, Some(200)));
+        assert_eq!((e.kind(), e.status()), (ErrorKind::Api, Some(200)));
         assert!(
             e.message
                 .contains("followed a redirect to https://evil.example,"),
@@ -269,7 +270,7 @@ mod tests {
             ("file:///x", None),
         ] {
             let e = list(&["https://ok.example", bad]).unwrap_err();
-            assert_eq!(e.kind, ErrorKind::Config);
+            assert_eq!(e.kind(), ErrorKind::Config);
             assert!(e.message.starts_with("allowedOrigins: "), "{}", e.message);
             match hint {
                 Some(h) => assert!(
@@ -296,7 +297,11 @@ mod tests {
             "https://app.example.com.evil.example",
         ] {
             let e = admitted(Some(&list), Some(origin)).unwrap_err();
-            assert_eq!((e.kind, e.status), (ErrorKind::Api, Some(403)), "{origin}");
+            assert_eq!(
+                (e.kind(), e.status()),
+                (ErrorKind::Api, Some(403)),
+                "{origin}"
+            );
             assert!(e.message.contains("(allowedOrigins)"));
         }
         assert!(admitted(Some(&[]), Some("https://app.example.com")).is_err());

@@ -1,7 +1,8 @@
 //! The edge proxy's planning: which operation a forwarded request is, and its params.
 
 use crate::catalog::{self, BodyKind, Operation};
-use crate::error::{quoted, shorten, Error, ErrorKind};
+use crate::echo::{quoted, shorten};
+use crate::error::{Error, ErrorKind};
 use crate::headers::Headers;
 use crate::json::{self, Json, Obj, ToJson};
 use crate::request::parse_query;
@@ -278,8 +279,8 @@ mod tests {
 
     fn status(r: Result<Plan, Error>) -> (u16, String) {
         let e = r.expect_err("an error");
-        assert_eq!(e.kind, ErrorKind::Api);
-        (e.status.expect("a status"), e.message)
+        assert_eq!(e.kind(), ErrorKind::Api);
+        (e.status().expect("a status"), e.message)
     }
 
     #[test]
@@ -467,9 +468,9 @@ mod tests {
             if path.starts_with('/') && path.len() < 1000 {
                 match (router.find_below_prefix("GET", path), &planned) {
                     (Found::Op(a, _), Ok(p)) => assert_eq!(a.id, p.op.id, "{path:?}"),
-                    (Found::NotFound, Err(e)) => assert_eq!(e.status, Some(404), "{path:?}"),
+                    (Found::NotFound, Err(e)) => assert_eq!(e.status(), Some(404), "{path:?}"),
                     (Found::MethodNotAllowed(_), Err(e)) => {
-                        assert_eq!(e.status, Some(405), "{path:?}")
+                        assert_eq!(e.status(), Some(405), "{path:?}")
                     }
                     (other, planned) => panic!("{path:?}: {other:?} but {planned:?}"),
                 }

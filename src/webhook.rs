@@ -128,7 +128,7 @@ pub fn event_text(body: &str) -> Result<String, Error> {
             "event",
             format!(
                 "event_type {} is not one of the 24 documented types",
-                crate::error::quoted(kind)
+                crate::echo::quoted(kind)
             ),
         ));
     }
@@ -173,20 +173,20 @@ pub fn verify_event_url(url: &str, param: &str, expected: &str) -> Result<(), Er
         (None, _) => {
             return Err(refused(&format!(
                 "has no {} parameter",
-                crate::error::quoted(param)
+                crate::echo::quoted(param)
             )))
         }
         (Some(_), Some(_)) => {
             return Err(refused(&format!(
                 "has its {} parameter more than once",
-                crate::error::quoted(param)
+                crate::echo::quoted(param)
             )))
         }
     };
     if !constant_time_eq(expected.as_bytes(), token.as_bytes()) {
         return Err(refused(&format!(
             "holds a {} that is not the webhook's token",
-            crate::error::quoted(param)
+            crate::echo::quoted(param)
         )));
     }
     Ok(())
@@ -216,14 +216,14 @@ mod tests {
     fn a_wrong_or_missing_token_is_a_verification_error() {
         for expected in ["s3creT", "s3cret!", "", "x"] {
             let e = parse_watch_notification(BODY, Some(expected)).unwrap_err();
-            assert_eq!(e.kind, ErrorKind::Verification, "{expected:?}");
+            assert_eq!(e.kind(), ErrorKind::Verification, "{expected:?}");
             assert!(!e.message.contains("s3cret"));
         }
         let no_token = BODY.replace(r#","token":"s3cret""#, "");
         assert_eq!(
             parse_watch_notification(&no_token, Some("s3cret"))
                 .unwrap_err()
-                .kind,
+                .kind(),
             ErrorKind::Verification
         );
         assert!(parse_watch_notification(&no_token, None).is_ok());
@@ -239,7 +239,7 @@ mod tests {
             r#"{"module":1,"operation":"x","channel_id":1}"#,
         ] {
             assert_eq!(
-                parse_watch_notification(bad, None).unwrap_err().kind,
+                parse_watch_notification(bad, None).unwrap_err().kind(),
                 ErrorKind::Decode,
                 "{bad:?}"
             );
@@ -307,7 +307,7 @@ mod tests {
             ),
         ] {
             let e = ok(url, "token").unwrap_err();
-            assert_eq!(e.kind, ErrorKind::Verification, "{url}");
+            assert_eq!(e.kind(), ErrorKind::Verification, "{url}");
             assert_eq!(
                 e.message,
                 format!("the event's URL {why}: it was not posted to the webhook URL registered with its token"),
@@ -316,7 +316,7 @@ mod tests {
             assert!(!e.to_json().contains("s3cret"), "{url}");
         }
         let e = verify_event_url("https://h/e?token=", "token", "").unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Config);
+        assert_eq!(e.kind(), ErrorKind::Config);
     }
 
     #[test]
@@ -329,7 +329,7 @@ mod tests {
         let wrapped = format!(r#"{{"code":0,"message":"success","event":{bare}}}"#);
         assert_eq!(event_text(&wrapped).unwrap(), text);
         let unknown = bare.replace("payment_thankyou", "payment_teleported");
-        assert_eq!(parse_event(&unknown).unwrap_err().kind, ErrorKind::Decode);
-        assert_eq!(parse_event("nope").unwrap_err().kind, ErrorKind::Decode);
+        assert_eq!(parse_event(&unknown).unwrap_err().kind(), ErrorKind::Decode);
+        assert_eq!(parse_event("nope").unwrap_err().kind(), ErrorKind::Decode);
     }
 }

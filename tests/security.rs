@@ -36,12 +36,12 @@ fn the_token_never_reaches_an_error() {
     ] {
         for token in [format!("{SECRET}{bad}"), format!("{bad}{SECRET}")] {
             let e = authorization(&token).unwrap_err();
-            assert_eq!(e.kind, ErrorKind::Config);
+            assert_eq!(e.kind(), ErrorKind::Config);
             assert!(!shown(&e).contains(SECRET), "{:?}", shown(&e));
         }
     }
     let e = authorization("").unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Config);
+    assert_eq!(e.kind(), ErrorKind::Config);
     // A good token goes into the Authorization header value and nowhere else.
     assert_eq!(
         authorization(SECRET).unwrap(),
@@ -58,7 +58,7 @@ fn webhook_errors_name_neither_token() {
     };
     let given = "given-0a1b2c3d4e";
     let e = watch_notification_text(&body(given), Some(SECRET)).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Verification);
+    assert_eq!(e.kind(), ErrorKind::Verification);
     assert!(!shown(&e).contains(SECRET) && !shown(&e).contains(given));
     let e = watch_notification_text(r#"{"module":1}"#, Some(SECRET)).unwrap_err();
     assert!(!shown(&e).contains(SECRET));
@@ -71,15 +71,15 @@ fn header_values_with_line_breaks_are_refused() {
         let value = format!("v{bad}X-Evil: 1");
         assert!(authorization(&value).is_err(), "token {value:?}");
         let e = Target::new(None, None, Some(&value), None).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Config);
+        assert_eq!(e.kind(), ErrorKind::Config);
         let op = find("updateExpenseByUniqueField").unwrap();
         for param in ["x_unique_identifier_key", "x_unique_identifier_value"] {
             let e = build(op, &target(), &[], &json!({ param: value, "amount": 1 })).unwrap_err();
-            assert_eq!(e.kind, ErrorKind::Validation, "{param} {value:?}");
-            assert_eq!(e.issues[0].path_string(), param);
+            assert_eq!(e.kind(), ErrorKind::Validation, "{param} {value:?}");
+            assert_eq!(e.issues()[0].path_string(), param);
         }
         let e = build(op, &target(), &[], &json!({ "x_upsert": value })).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Validation);
+        assert_eq!(e.kind(), ErrorKind::Validation);
     }
     // Every header of every operation's request, for params that pass, is free of line breaks.
     let op = find("updateExpenseByUniqueField").unwrap();
@@ -177,7 +177,7 @@ fn path_values_cannot_change_the_path() {
             &Value::Null,
         )
         .unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Validation);
+        assert_eq!(e.kind(), ErrorKind::Validation);
     }
 }
 
@@ -228,7 +228,7 @@ fn plain_http_only_for_loopback_hosts() {
         "//127.0.0.1",
     ] {
         let e = Target::new(None, Some(bad), Some("1"), None).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Config, "{bad}");
+        assert_eq!(e.kind(), ErrorKind::Config, "{bad}");
     }
     for ok in [
         "http://127.0.0.1:8787",
@@ -326,6 +326,6 @@ fn the_webhook_token_check_is_constant_time() {
         "s3cr3t-7f3a9c1ee",
     ] {
         let e = watch_notification_text(&body(wrong), Some(SECRET)).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Verification, "{wrong}");
+        assert_eq!(e.kind(), ErrorKind::Verification, "{wrong}");
     }
 }

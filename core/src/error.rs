@@ -1,124 +1,282 @@
-//! The one error type of the SDK, its kinds, and how it reads as JSON for the JS `SvcError`.
+//! The one error type of the SDK: each kind with its own data, how it reads as JSON for the JS `SvcError`, and its TypeScript.
 
+use crate::declare::{self, Declared, Member};
 use crate::headers::Headers;
 use crate::issue::Issue;
-use crate::json::write::{self, Members, ToJson};
-use serde::Serialize;
+use crate::json::write::{Members, ToJson};
 use std::fmt;
 
-/// What went wrong, in the words of API.md.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(target_arch = "wasm32", derive(tsify::Tsify))]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorKind {
-    Validation,
-    Api,
-    RateLimited,
-    Unauthorized,
-    Network,
-    Timeout,
-    Aborted,
-    Decode,
-    Config,
-    Verification,
+impl Member for Vec<Issue> {
+    const TS: &'static str = "Issue[]";
+
+    fn write(&self, out: &mut String) {
+        self.write_json(out);
+    }
 }
 
-impl ErrorKind {
-    /// The kind as JSON and API.md write it.
-    pub fn name(self) -> &'static str {
+impl Member for Headers {
+    const TS: &'static str = "Record<string, string>";
+
+    fn write(&self, out: &mut String) {
+        let mut h = Members::new(out);
+        for (k, v) in &self.0 {
+            h.str(k, v);
+        }
+        h.end();
+    }
+}
+
+/// What a network failure was caused by: its message, code (`ECONNREFUSED`...) and host. JS sets
+/// it as the error's `cause`, apart from the error's JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cause {
+    pub message: String,
+    pub code: Option<String>,
+    pub host: String,
+}
+
+impl Member for Cause {
+    const TS: &'static str = "NetworkCause";
+
+    fn present(&self) -> bool {
+        false
+    }
+
+    fn write(&self, _: &mut String) {}
+}
+
+/// The members an answer that was the error gives its kind: the answer's status, the envelope's
+/// code, the wait its Retry-After asks for (a 429 or 5xx), and its headers.
+macro_rules! answered {
+    ($(#[doc = $doc:literal] $variant:ident $name:literal)*) => {
+        faults! {
+            /// The params broke the rules: every issue found, in one pass.
+            Validation "validation" { issues: Vec<Issue> = "issues" }
+            $(
+                #[doc = $doc]
+                $variant $name {
+                    status: Option<u16> = "status",
+                    code: Option<i64> = "code",
+                    retry_after_ms: Option<u64> = "retryAfterMs",
+                    headers: Option<Box<Headers>> = "headers"
+                }
+            )*
+            /// The request got no answer (its `cause`: the host and the underlying code).
+            Network "network" { cause: Option<Box<Cause>> = "cause" }
+            /// No answer in time, or the call's deadline passed.
+            Timeout "timeout" {}
+            /// The caller's signal ended the call.
+            Aborted "aborted" {}
+            /// An answer (or a body received) that is not what it should be.
+            Decode "decode" { status: Option<u16> = "status", headers: Option<Box<Headers>> = "headers" }
+            /// The SDK was used in a way it cannot work: options, arguments.
+            Config "config" {}
+            /// A received notification or event whose token does not match.
+            Verification "verification" {}
+        }
+    };
+}
+
+/// Declares the kinds: each variant of `Fault` with its data (JSON name, TypeScript), and its name.
+macro_rules! faults {
+    ($(
+        #[doc = $doc:literal]
+        $variant:ident $name:literal { $($field:ident: $ty:ty = $json:literal),* }
+    )*) => {
+        /// What went wrong, with the data of its kind.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Fault {
+            $(#[doc = $doc] $variant { $($field: $ty),* },)*
+        }
+
+        /// The name of a kind, as API.md writes it.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum ErrorKind {
+            $($variant,)*
+        }
+
+        impl ErrorKind {
+            pub const ALL: &'static [ErrorKind] = &[$(ErrorKind::$variant),*];
+
+            /// The kind as JSON and API.md write it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(ErrorKind::$variant => $name,)*
+                }
+            }
+
+            /// The kind's members as JSON names them, each with whether it may be left out.
+            fn members(self) -> &'static [(&'static str, bool)] {
+                match self {
+                    $(ErrorKind::$variant => {
+                        const MEMBERS: &[(&str, bool)] = &[$(($json, <$ty as Member>::OPTIONAL)),*];
+                        MEMBERS
+                    })*
+                }
+            }
+
+            /// The kind's variant name, what it means and its members.
+            fn declared(self) -> (&'static str, &'static str, Vec<Declared>) {
+                match self {
+                    $(ErrorKind::$variant => (
+                        stringify!($variant),
+                        $doc.trim(),
+                        vec![$(Declared::of::<$ty>($json, "")),*],
+                    ),)*
+                }
+            }
+        }
+
+        impl Fault {
+            pub fn kind(&self) -> ErrorKind {
+                match self {
+                    $(Fault::$variant { .. } => ErrorKind::$variant,)*
+                }
+            }
+
+            /// The kind's data with nothing given.
+            pub fn of(kind: ErrorKind) -> Fault {
+                match kind {
+                    $(ErrorKind::$variant => Fault::$variant { $($field: Default::default()),* },)*
+                }
+            }
+
+            /// The kind's members into `m`, its headers last, after `before_headers`.
+            fn write_members(&self, m: &mut Members, before_headers: impl FnOnce(&mut Members)) {
+                match self {
+                    $(Fault::$variant { $($field),* } => {
+                        $(if $json != "headers" {
+                            Member::member($field, m, $json);
+                        })*
+                        before_headers(m);
+                        $(if $json == "headers" {
+                            Member::member($field, m, $json);
+                        })*
+                    })*
+                }
+            }
+        }
+    };
+}
+
+answered! {
+    /// The service answered with an error (or a 2xx whose envelope's code is not 0), or refused on the way (a redirect, a proxy).
+    Api "api"
+    /// Too many calls: the service's 429, or a wait for the limiter that would pass the deadline or a full queue.
+    RateLimited "rate_limited"
+    /// The token was refused (401), or none could be had.
+    Unauthorized "unauthorized"
+}
+
+impl Fault {
+    /// The answer's status, for the kinds an answer gives one.
+    pub fn status(&self) -> Option<u16> {
         match self {
-            ErrorKind::Validation => "validation",
-            ErrorKind::Api => "api",
-            ErrorKind::RateLimited => "rate_limited",
-            ErrorKind::Unauthorized => "unauthorized",
-            ErrorKind::Network => "network",
-            ErrorKind::Timeout => "timeout",
-            ErrorKind::Aborted => "aborted",
-            ErrorKind::Decode => "decode",
-            ErrorKind::Config => "config",
-            ErrorKind::Verification => "verification",
+            Fault::Api { status, .. }
+            | Fault::RateLimited { status, .. }
+            | Fault::Unauthorized { status, .. }
+            | Fault::Decode { status, .. } => *status,
+            _ => None,
         }
     }
 
-    pub const ALL: [ErrorKind; 10] = [
-        ErrorKind::Validation,
-        ErrorKind::Api,
-        ErrorKind::RateLimited,
-        ErrorKind::Unauthorized,
-        ErrorKind::Network,
-        ErrorKind::Timeout,
-        ErrorKind::Aborted,
-        ErrorKind::Decode,
-        ErrorKind::Config,
-        ErrorKind::Verification,
-    ];
+    fn status_mut(&mut self) -> Option<&mut Option<u16>> {
+        match self {
+            Fault::Api { status, .. }
+            | Fault::RateLimited { status, .. }
+            | Fault::Unauthorized { status, .. }
+            | Fault::Decode { status, .. } => Some(status),
+            _ => None,
+        }
+    }
+
+    fn answered_mut(&mut self) -> Option<(&mut Option<i64>, &mut Option<u64>)> {
+        match self {
+            Fault::Api {
+                code,
+                retry_after_ms,
+                ..
+            }
+            | Fault::RateLimited {
+                code,
+                retry_after_ms,
+                ..
+            }
+            | Fault::Unauthorized {
+                code,
+                retry_after_ms,
+                ..
+            } => Some((code, retry_after_ms)),
+            _ => None,
+        }
+    }
+
+    /// The headers of the answer that was the error, where the kind keeps them.
+    pub fn headers_mut(&mut self) -> Option<&mut Option<Box<Headers>>> {
+        match self {
+            Fault::Api { headers, .. }
+            | Fault::RateLimited { headers, .. }
+            | Fault::Unauthorized { headers, .. }
+            | Fault::Decode { headers, .. } => Some(headers),
+            _ => None,
+        }
+    }
 }
 
 /// A failure of any step of a call. Never holds the access token.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Error {
-    pub kind: ErrorKind,
+    pub fault: Fault,
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<u16>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<i64>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub issues: Vec<Issue>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub retry_after_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub operation_id: Option<String>,
-    /// The headers of the answer that was the error.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub headers: Option<Box<Headers>>,
 }
 
+/// The members an `SvcError` may have after `kind` and `message`, in the order it takes them.
+const FIELDS: [&str; 6] = [
+    "status",
+    "code",
+    "issues",
+    "retryAfterMs",
+    "operationId",
+    "headers",
+];
+
 impl Error {
-    /// What JS's `SvcError` takes from an error, as JSON text: `{ kinds, fields }`, the kind names
-    /// and the names of the members after `kind` and `message`, as this type writes them.
+    /// What JS's `SvcError` takes from an error, as JSON text: `{ kinds, fields, lists }`, the kind
+    /// names, the members after `kind` and `message`, and the list members each kind always has.
     pub fn shape() -> String {
-        let full = Error {
-            status: Some(0),
-            code: Some(0),
-            issues: vec![Issue {
-                path: vec![],
-                code: crate::issue::IssueCode::Required,
-                message: String::new(),
-                details: Default::default(),
-            }],
-            retry_after_ms: Some(0),
-            operation_id: Some(String::new()),
-            headers: Some(Box::default()),
-            ..Error::new(ErrorKind::Api, "")
-        };
-        let text = full.to_json();
-        let value = crate::json::parse(&text).unwrap_or(crate::json::Json::Null);
-        let fields: Vec<&str> = value.as_object().map_or_else(Vec::new, |o| {
-            o.keys()
-                .filter(|k| !matches!(*k, "kind" | "message"))
-                .collect()
-        });
         let mut out = String::new();
         let mut m = Members::new(&mut out);
-        m.value("kinds", &ErrorKind::ALL.map(ErrorKind::name)[..]);
-        m.value("fields", &fields);
+        let kinds: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.name()).collect();
+        m.value("kinds", &kinds);
+        m.value("fields", &FIELDS[..]);
+        let mut lists = Members::new(m.key("lists"));
+        for kind in ErrorKind::ALL {
+            let always: Vec<&str> = kind
+                .members()
+                .iter()
+                .filter(|(_, optional)| !optional)
+                .map(|(name, _)| *name)
+                .collect();
+            if !always.is_empty() {
+                lists.value(kind.name(), &always);
+            }
+        }
+        lists.end();
         m.end();
         out
     }
 
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error {
-            kind,
+            fault: Fault::of(kind),
             message: message.into(),
-            status: None,
-            code: None,
-            issues: Vec::new(),
-            retry_after_ms: None,
             operation_id: None,
-            headers: None,
         }
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        self.fault.kind()
     }
 
     pub fn config(message: impl Into<String>) -> Self {
@@ -140,11 +298,59 @@ impl Error {
             n => format!(" (and {} more)", n - 1),
         };
         Error {
-            issues,
-            ..Error::new(
-                ErrorKind::Validation,
-                format!("invalid params: {first}{more}"),
-            )
+            fault: Fault::Validation { issues },
+            message: format!("invalid params: {first}{more}"),
+            operation_id: None,
+        }
+    }
+
+    /// The issues of a validation error; none for the other kinds.
+    pub fn issues(&self) -> &[Issue] {
+        match &self.fault {
+            Fault::Validation { issues } => issues,
+            _ => &[],
+        }
+    }
+
+    pub fn status(&self) -> Option<u16> {
+        self.fault.status()
+    }
+
+    /// What a network failure was caused by.
+    pub fn cause(&self) -> Option<&Cause> {
+        match &self.fault {
+            Fault::Network { cause } => cause.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The envelope's code of the answer that was the error.
+    pub fn code(&self) -> Option<i64> {
+        match &self.fault {
+            Fault::Api { code, .. }
+            | Fault::RateLimited { code, .. }
+            | Fault::Unauthorized { code, .. } => *code,
+            _ => None,
+        }
+    }
+
+    /// How long the service (or the limiter) asks to wait before trying again.
+    pub fn retry_after_ms(&self) -> Option<u64> {
+        match &self.fault {
+            Fault::Api { retry_after_ms, .. }
+            | Fault::RateLimited { retry_after_ms, .. }
+            | Fault::Unauthorized { retry_after_ms, .. } => *retry_after_ms,
+            _ => None,
+        }
+    }
+
+    pub fn headers(&self) -> Option<&Headers> {
+        match &self.fault {
+            Fault::Api { headers, .. }
+            | Fault::RateLimited { headers, .. }
+            | Fault::Unauthorized { headers, .. }
+            | Fault::Decode { headers, .. } => headers.as_deref(),
+            _ => None,
         }
     }
 
@@ -153,49 +359,148 @@ impl Error {
         self
     }
 
+    /// The answer's status, for a kind that keeps one (api, rate_limited, unauthorized, decode).
     pub fn with_status(mut self, status: u16) -> Self {
-        self.status = Some(status);
+        if let Some(s) = self.fault.status_mut() {
+            *s = Some(status);
+        }
+        self
+    }
+
+    /// The envelope's code, for a kind an answer gives one (api, rate_limited, unauthorized).
+    pub fn with_code(mut self, envelope: Option<i64>) -> Self {
+        if let Some((code, _)) = self.fault.answered_mut() {
+            *code = envelope;
+        }
+        self
+    }
+
+    /// The wait asked for, for a kind that keeps one (api, rate_limited, unauthorized).
+    pub fn with_retry_after(mut self, ms: Option<u64>) -> Self {
+        if let Some((_, retry)) = self.fault.answered_mut() {
+            *retry = ms;
+        }
+        self
+    }
+
+    /// The answer's headers, for a kind that keeps them.
+    pub fn with_headers(mut self, answer: &Headers) -> Self {
+        if let Some(h) = self.fault.headers_mut() {
+            *h = Some(Box::new(answer.clone()));
+        }
         self
     }
 
     /// Replaces `secret` wherever the message quotes it: a server may echo the credential it was sent.
     pub fn without_secret(mut self, secret: Option<&str>) -> Self {
-        redact_secret(&mut self.message, secret);
+        crate::redact::literal(&mut self.message, secret);
         self
     }
 
     pub fn to_json(&self) -> String {
         self.to_json_text()
     }
+
+    /// The TypeScript of `ErrorKind` and `SvcError`: an interface per kind with its members, their
+    /// union, and the class's constructor (`instanceof` narrows to the union, `kind` to one kind).
+    pub fn declarations() -> String {
+        let mut out = String::new();
+        let names: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.name()).collect();
+        declare::names_union(&mut out, "The kind of an SvcError.", "ErrorKind", &names);
+        let base = [
+            Declared::new("name", "\"SvcError\""),
+            Declared::new("kind", "ErrorKind"),
+            Declared::new("message", "string"),
+            Declared::new("operationId", "string").optional().doc("The operation of the call that failed."),
+            Declared::new("cause", "unknown")
+                .optional()
+                .doc("What failed underneath (network errors: the host and the underlying code), the token redacted."),
+        ];
+        declare::doc(&mut out, "", "What every SvcError has, whatever its kind.");
+        out.push_str("export interface SvcErrorBase extends Error {\n");
+        declare::members(&mut out, &base, true);
+        out.push_str("}\n");
+        let mut all: Vec<Declared> = Vec::new();
+        let mut union = Vec::new();
+        for kind in ErrorKind::ALL {
+            let (variant, about, own) = kind.declared();
+            let name = format!("{variant}Error");
+            declare::doc(&mut out, "", about);
+            out.push_str(&format!(
+                "export interface {name} extends SvcErrorBase {{\n  readonly kind: \"{}\";\n",
+                kind.name()
+            ));
+            let mut list = own.clone();
+            for field in FIELDS {
+                let absent = Declared::new(field, "undefined").optional();
+                if field != "operationId" && !own.iter().any(|d| d.name == field) {
+                    list.push(absent);
+                }
+            }
+            list.sort_by_key(|d| FIELDS.iter().position(|f| *f == d.name));
+            declare::members(&mut out, &list, true);
+            out.push_str("}\n");
+            for d in own {
+                if FIELDS.contains(&d.name) && !all.iter().any(|a| a.name == d.name) {
+                    all.push(d.optional());
+                }
+            }
+            union.push(name);
+        }
+        declare::doc(
+            &mut out,
+            "",
+            "Every failure of the SDK: narrow it by `kind`.",
+        );
+        out.push_str(&format!("export type SvcError = {};\n", union.join(" | ")));
+        let cause = [
+            Declared::new("code", "string").optional(),
+            Declared::new("host", "string"),
+        ];
+        declare::doc(&mut out, "", "The cause of a network error: the underlying message, its code (`ECONNREFUSED`...) and the host.");
+        out.push_str("export interface NetworkCause extends Error {\n");
+        declare::members(&mut out, &cause, true);
+        out.push_str("}\n");
+        all.push(base[3]);
+        all.push(base[4]);
+        all.sort_by_key(|d| {
+            FIELDS
+                .iter()
+                .position(|f| *f == d.name)
+                .unwrap_or(FIELDS.len())
+        });
+        declare::interface(
+            &mut out,
+            "The members `new SvcError(kind, message, init)` takes.",
+            "SvcErrorInit",
+            &all,
+        );
+        declare::doc(
+            &mut out,
+            "",
+            "The class of every SvcError: `instanceof` works, and narrows to the union of the kinds.",
+        );
+        out.push_str(concat!(
+            "export interface SvcErrorConstructor {\n",
+            "  new <K extends ErrorKind>(kind: K, message: string, init?: SvcErrorInit): Extract<SvcError, { kind: K }>;\n",
+            "  readonly prototype: SvcError;\n",
+            "}\n",
+            "export declare const SvcError: SvcErrorConstructor;\n",
+        ));
+        out
+    }
 }
 
 impl ToJson for Error {
     fn write_json(&self, out: &mut String) {
         let mut m = Members::new(out);
-        m.str("kind", self.kind.name());
+        m.str("kind", self.kind().name());
         m.str("message", &self.message);
-        if let Some(status) = self.status {
-            write::integer(m.key("status"), i64::from(status));
-        }
-        if let Some(code) = self.code {
-            write::integer(m.key("code"), code);
-        }
-        if !self.issues.is_empty() {
-            m.value("issues", &self.issues);
-        }
-        if let Some(ms) = self.retry_after_ms {
-            write::unsigned(m.key("retryAfterMs"), ms);
-        }
-        if let Some(id) = &self.operation_id {
-            m.str("operationId", id);
-        }
-        if let Some(headers) = &self.headers {
-            let mut h = Members::new(m.key("headers"));
-            for (k, v) in &headers.0 {
-                h.str(k, v);
+        self.fault.write_members(&mut m, |m| {
+            if let Some(id) = &self.operation_id {
+                m.str("operationId", id);
             }
-            h.end();
-        }
+        });
         m.end();
     }
 }
@@ -208,32 +513,10 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Puts `[redacted]` wherever `text` quotes `secret` as it is; an empty or absent secret changes nothing.
-pub fn redact_secret(text: &mut String, secret: Option<&str>) {
-    if let Some(secret) = secret.filter(|s| !s.is_empty()) {
-        if text.contains(secret) {
-            *text = text.replace(secret, "[redacted]");
-        }
-    }
-}
-
-/// Cuts text that is echoed into a message to a readable length, on a char boundary.
-pub fn shorten(text: &str) -> String {
-    const MAX: usize = 64;
-    match text.char_indices().nth(MAX) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
-}
-
-/// Text echoed into a message, shortened and quoted as a JSON string (the JS engine writes it alike).
-pub fn quoted(text: &str) -> String {
-    shorten(text).as_str().to_json_text()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::issue::{PathSeg, Problem};
 
     #[test]
     fn the_shape_js_takes_names_every_kind_and_every_member() {
@@ -244,49 +527,74 @@ mod tests {
                 "kinds": ["validation", "api", "rate_limited", "unauthorized", "network",
                           "timeout", "aborted", "decode", "config", "verification"],
                 "fields": ["status", "code", "issues", "retryAfterMs", "operationId", "headers"],
+                "lists": { "validation": ["issues"] },
             })
         );
+        for kind in ErrorKind::ALL {
+            for d in kind.declared().2 {
+                let apart = d.name == "cause" && *kind == ErrorKind::Network;
+                assert!(
+                    FIELDS.contains(&d.name) || apart,
+                    "{} of {}",
+                    d.name,
+                    kind.name()
+                );
+            }
+        }
     }
 
     #[test]
     fn json_uses_the_js_names() {
-        let mut e = Error::new(ErrorKind::RateLimited, "slow down").with_status(429);
-        e.retry_after_ms = Some(1500);
-        let e = e.with_operation("listPlans");
+        let e = Error::new(ErrorKind::RateLimited, "slow down")
+            .with_status(429)
+            .with_retry_after(Some(1500))
+            .with_operation("listPlans");
         assert_eq!(
             e.to_json(),
             r#"{"kind":"rate_limited","message":"slow down","status":429,"retryAfterMs":1500,"operationId":"listPlans"}"#
         );
+        let e = Error::new(ErrorKind::Api, "gone")
+            .with_status(404)
+            .with_code(Some(1002))
+            .with_headers(&Headers(vec![("x-a".into(), "b\"".into())]))
+            .with_operation("getTask");
+        assert_eq!(
+            e.to_json(),
+            r#"{"kind":"api","message":"gone","status":404,"code":1002,"operationId":"getTask","headers":{"x-a":"b\""}}"#
+        );
+        let issue = Issue::new(
+            vec![PathSeg::Key("lines".into()), PathSeg::Index(3)],
+            "a \"quoted\" \\ \u{1} \n é",
+            Problem::OutOfRange {
+                minimum: (-5i64).into(),
+                maximum: i64::from(u32::MAX).into(),
+            },
+        );
+        let e = Error::validation(vec![issue.clone()]).with_operation("createTask");
+        assert_eq!(
+            e.to_json(),
+            format!(
+                r#"{{"kind":"validation","message":{},"issues":[{}],"operationId":"createTask"}}"#,
+                e.message.to_json_text(),
+                serde_json::to_string(&issue).unwrap()
+            )
+        );
+        assert_eq!(
+            Error::config("no").to_json(),
+            r#"{"kind":"config","message":"no"}"#
+        );
+        assert_eq!(Error::config("no").with_status(400).status(), None);
     }
 
     #[test]
-    fn the_core_writes_an_error_as_serde_json_writes_it() {
-        use crate::issue::{details, IssueCode, PathSeg};
-        let issue = |path: Vec<PathSeg>, d| Issue {
-            path,
-            code: IssueCode::OutOfRange,
-            message: "a \"quoted\" \\ \u{1} \n é".into(),
-            details: d,
-        };
-        let mut e = Error::validation(vec![
-            issue(
-                vec![PathSeg::Key("lines".into()), PathSeg::Index(3)],
-                details([("minimum", (-5i64).into()), ("maximum", u32::MAX.into())]),
-            ),
-            issue(
-                vec![],
-                details([("allowed", ["a", "b\tc"].into_iter().collect())]),
-            ),
-            issue(vec![], Default::default()),
-        ]);
-        e.status = Some(400);
-        e.code = Some(-1);
-        e.retry_after_ms = Some(u64::MAX);
-        e.operation_id = Some("createTask".into());
-        e.headers = Some(Box::new(Headers(vec![("x-a".into(), "\u{7f}\"".into())])));
-        assert_eq!(e.to_json(), serde_json::to_string(&e).unwrap());
-        let plain = Error::config("no");
-        assert_eq!(plain.to_json(), serde_json::to_string(&plain).unwrap());
+    fn each_kind_is_declared_with_its_members_and_none_of_the_others() {
+        let ts = Error::declarations();
+        assert!(ts.contains("export interface ValidationError extends SvcErrorBase {\n  readonly kind: \"validation\";\n  readonly status?: undefined;\n  readonly code?: undefined;\n  readonly issues: Issue[];\n"), "{ts}");
+        assert!(ts.contains("  readonly kind: \"decode\";\n  readonly status?: number;\n  readonly code?: undefined;\n"), "{ts}");
+        assert!(
+            ts.contains("export type SvcError = ValidationError | ApiError | RateLimitedError"),
+            "{ts}"
+        );
     }
 
     #[test]
@@ -298,12 +606,5 @@ mod tests {
         );
         assert_eq!(e.clone().without_secret(Some("")).message, e.message);
         assert_eq!(e.clone().without_secret(None).message, e.message);
-    }
-
-    #[test]
-    fn shorten_cuts_on_char_boundaries() {
-        let long = "é".repeat(100);
-        assert_eq!(shorten(&long).chars().count(), 65);
-        assert_eq!(shorten("abc"), "abc");
     }
 }

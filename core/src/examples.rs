@@ -125,7 +125,7 @@ pub fn sample(op: &Operation) -> Sample {
     let (_, path, params) = SAMPLES
         .iter()
         .find(|(id, _, _)| *id == op.id)
-        .unwrap_or_else(|| panic!("{}: no vendor example and no sample in examples.rs", op.id));
+        .unwrap_or_else(|| panic!("{}: no vendor example in tests/fixtures/vendor and no sample: add its path values and params to SAMPLES in core/src/examples.rs", op.id));
     Sample {
         path: path.iter().map(|s| s.to_string()).collect(),
         params: serde_json::from_str(params).unwrap(),

@@ -197,7 +197,7 @@ pub fn region_domain(region: &str) -> Result<&'static str, Error> {
             Error::config(format!(
                 "region must be one of {}, got {}",
                 names.join(", "),
-                crate::error::quoted(region)
+                crate::echo::quoted(region)
             ))
         })
 }
@@ -221,7 +221,7 @@ pub fn resolve_api_domain(
         let Some(origin) = page else {
             return Err(Error::config(format!(
                 "apiDomain {} is a path, which resolves against a web page's origin, and there is no page here: give a full URL such as https://proxy.example.com{domain}",
-                crate::error::quoted(domain)
+                crate::echo::quoted(domain)
             )));
         };
         let full = format!("{}{domain}", origin.trim_end_matches('/'));
@@ -230,7 +230,7 @@ pub fn resolve_api_domain(
     let bad = |why: &str| {
         Error::config(format!(
             "apiDomain {} is not usable: {why}",
-            crate::error::quoted(domain)
+            crate::echo::quoted(domain)
         ))
     };
     let (scheme, rest) = domain

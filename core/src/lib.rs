@@ -6,10 +6,13 @@ pub mod calendar;
 pub mod catalog;
 pub mod clock;
 pub mod decimal;
+pub mod declare;
+pub mod echo;
 pub mod error;
 #[cfg(test)]
 pub mod examples;
 pub mod family;
+pub mod format;
 pub mod headers;
 pub mod issue;
 pub mod json;
@@ -21,6 +24,9 @@ pub mod redact;
 pub mod request;
 pub mod response;
 pub mod route;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod rules_doc;
+pub mod schema;
 pub mod sorted;
 pub mod validate;
 

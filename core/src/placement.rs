@@ -2,17 +2,16 @@
 //! cannot travel there: the part of an operation's rules that the table, not its schema, gives.
 
 use crate::catalog::Operation;
-use crate::issue::{details, Details, Issue, IssueCode, PathSeg};
+use crate::issue::{Issue, PathSeg, Problem};
 use crate::json::{Json, Obj};
 
 /// An issue of the top-level param `path`.
-pub(crate) fn issue(path: &str, code: IssueCode, message: String, d: Details) -> Issue {
-    Issue {
-        path: vec![PathSeg::Key(path.to_string().into())],
-        code,
+pub(crate) fn issue(path: &str, message: String, problem: Problem) -> Issue {
+    Issue::new(
+        vec![PathSeg::Key(path.to_string().into())],
         message,
-        details: d,
-    }
+        problem,
+    )
 }
 
 /// The text of a scalar that travels in a query or a header.
@@ -23,12 +22,11 @@ pub(crate) fn scalar_text(name: &str, v: &Json) -> Result<String, Box<Issue>> {
         Json::Bool(b) => Ok(b.to_string()),
         other => Err(Box::new(issue(
             name,
-            IssueCode::InvalidType,
             format!(
                 "{name} is sent in the URL or a header and must be a string, number or boolean, got {}",
                 crate::validate::type_name(other)
             ),
-            details([("expected", "string, number or boolean".into())]),
+            Problem::InvalidType { expected: "string, number or boolean".into() },
         ))),
     }
 }
@@ -63,9 +61,8 @@ pub fn wire_issues(op: &Operation, params: &Obj) -> Vec<Issue> {
         match scalar_text(param, value) {
             Ok(text) if !text.chars().all(|c| c == ' ' || c.is_ascii_graphic()) => issues.push(issue(
                 param,
-                IssueCode::InvalidFormat,
                 format!("{param} is sent as the {header} header and may hold only printable ASCII characters (no line breaks, no accents or other Unicode)"),
-                details([("format", "header value".into())]),
+                Problem::InvalidFormat { format: "header value".into(), allowed: None },
             )),
             Ok(_) => {}
             Err(e) => issues.push(*e),

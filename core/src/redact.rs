@@ -1,4 +1,4 @@
-//! The access token put out of bytes a proxy passes on, in every JSON spelling and across chunk edges.
+//! The access token put out of text: of bytes a proxy passes on, in every JSON spelling and across chunk edges, and of messages as they quote it.
 
 const MARK: &[u8] = b"[redacted]";
 
@@ -87,6 +87,15 @@ pub fn text(value: &str, secret: &str) -> String {
     let mut out = r.push(value.as_bytes());
     out.extend(r.finish());
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Puts `[redacted]` wherever `text` quotes `secret` as it is; an empty or absent secret changes nothing.
+pub fn literal(text: &mut String, secret: Option<&str>) {
+    if let Some(secret) = secret.filter(|s| !s.is_empty()) {
+        if text.contains(secret) {
+            *text = text.replace(secret, "[redacted]");
+        }
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use crate::catalog::{BodyKind, Method, Operation};
 use crate::error::Error;
 use crate::family::{normalize_api_domain, region_domain, Family, OrgPlacement};
-use crate::issue::{details, Issue, IssueCode};
+use crate::issue::{Issue, Problem};
 use crate::json::{self, Json, Obj, ToJson};
 use crate::placement::{in_query, issue, scalar_text, wire_issues};
 use serde::Serialize;
@@ -42,7 +42,7 @@ impl Target {
         if crm_version.is_empty() || !crm_version.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(Error::config(format!(
                 "crmVersion must be letters and digits such as \"v8\", got {}",
-                crate::error::quoted(crm_version)
+                crate::echo::quoted(crm_version)
             )));
         }
         Ok(Target {
@@ -174,12 +174,13 @@ pub fn build_json(
         other => {
             return Err(Error::validation(vec![Issue {
                 path: vec![],
-                code: IssueCode::InvalidType,
                 message: format!(
                     "params must be an object, got {}",
                     crate::validate::type_name(other)
                 ),
-                details: details([("expected", "object".into())]),
+                problem: Problem::InvalidType {
+                    expected: "object".into(),
+                },
             }]))
         }
     };
@@ -198,16 +199,17 @@ pub fn build_json(
         if value.is_empty() {
             issues.push(issue(
                 name,
-                IssueCode::Required,
                 format!("path parameter {name} is required"),
-                Default::default(),
+                Problem::Required {},
             ));
         } else if *value == "." || *value == ".." {
             issues.push(issue(
                 name,
-                IssueCode::InvalidFormat,
                 format!("path parameter {name} cannot be \"{value}\": it would change the path"),
-                details([("format", "path segment".into())]),
+                Problem::InvalidFormat {
+                    format: "path segment".into(),
+                    allowed: None,
+                },
             ));
         }
     }
@@ -319,7 +321,7 @@ pub fn build_raw_json(
     {
         return Err(Error::config(format!(
             "path must start with / and carry no query, fragment or white space, got {}",
-            crate::error::quoted(path)
+            crate::echo::quoted(path)
         )));
     }
     // URL parsers read `%2e` as a dot too: `/%2e%2e/` would climb out of the family root.
@@ -419,7 +421,7 @@ pub fn extra_headers(headers: &[(String, String)]) -> Result<(), Error> {
     let refuse = |name: &str, why: &str| {
         Err(Error::config(format!(
             "headers: {} {why}",
-            crate::error::quoted(name)
+            crate::echo::quoted(name)
         )))
     };
     for (name, value) in headers {
@@ -497,8 +499,8 @@ mod tests {
                 &json!({}),
             )
             .unwrap_err();
-            assert_eq!(e.issues[0].code, crate::issue::IssueCode::InvalidFormat);
-            assert_eq!(e.issues[0].path_string(), "task_id");
+            assert_eq!(e.issues()[0].code(), crate::issue::IssueCode::InvalidFormat);
+            assert_eq!(e.issues()[0].path_string(), "task_id");
         }
     }
 
@@ -535,7 +537,7 @@ mod tests {
                 name.to_ascii_uppercase(),
             ] {
                 let e = extra_headers(&[pair("X-Trace-Id", "1"), pair(&name, "2")]).unwrap_err();
-                assert_eq!(e.kind, crate::error::ErrorKind::Config);
+                assert_eq!(e.kind(), crate::error::ErrorKind::Config);
                 assert!(e.message.contains("is set by the client"), "{name}");
             }
         }
@@ -565,8 +567,8 @@ mod tests {
                 &json!({"x_unique_identifier_value": bad}),
             )
             .unwrap_err();
-            assert_eq!(e.kind, crate::error::ErrorKind::Validation);
-            assert_eq!(e.issues[0].path_string(), "x_unique_identifier_value");
+            assert_eq!(e.kind(), crate::error::ErrorKind::Validation);
+            assert_eq!(e.issues()[0].path_string(), "x_unique_identifier_value");
         }
         assert!(Target::new(None, None, Some("1\r\nX: y"), None).is_err());
         assert!(authorization("tok\r\nX: y").is_err());
@@ -576,7 +578,7 @@ mod tests {
     #[test]
     fn the_organization_is_required_where_the_family_sends_it() {
         let e = build(find("listPlans").unwrap(), &target(None), &[], &json!({})).unwrap_err();
-        assert_eq!(e.kind, crate::error::ErrorKind::Config);
+        assert_eq!(e.kind(), crate::error::ErrorKind::Config);
         assert!(
             e.message.contains("organizationId is required"),
             "{}",
@@ -629,7 +631,7 @@ mod tests {
             &json!({}),
         )
         .unwrap_err();
-        assert_eq!(e.issues[0].code, crate::issue::IssueCode::Required);
+        assert_eq!(e.issues()[0].code(), crate::issue::IssueCode::Required);
     }
 
     #[test]
@@ -649,7 +651,7 @@ mod tests {
             p.url
         );
         let e = build(op, &target(Some("1")), &[], &json!({"filter_by": {"a": 1}})).unwrap_err();
-        assert_eq!(e.issues[0].code, crate::issue::IssueCode::InvalidType);
+        assert_eq!(e.issues()[0].code(), crate::issue::IssueCode::InvalidType);
     }
 
     #[test]

@@ -82,15 +82,15 @@ pub fn error_from(status: u16, body: &[u8]) -> Error {
         (None, Some(Json::Str(c))) => c.to_string(),
         (None, _) => format!("HTTP {status}: {}", status_text(status)),
     };
-    let mut err = Error::new(kind, message).with_status(status);
-    err.code = code.as_ref().and_then(Json::as_i64);
-    err
+    Error::new(kind, message)
+        .with_status(status)
+        .with_code(code.as_ref().and_then(Json::as_i64))
 }
 
 /// Adds to an answer's error what to do where the fix is known: for a 401, the place that refused
 /// the token (its region, or its host) and why it may have; for a 403, the scope `operation` needs.
 pub fn advise(mut e: Error, url: &str, operation: Option<&str>) -> Error {
-    match e.status {
+    match e.status() {
         Some(401) => {
             let place = crate::family::REGIONS
                 .iter()
@@ -428,14 +428,16 @@ mod tests {
     fn pages_that_do_not_advance_end_the_iteration_with_a_decode_error() {
         for (asked, answered) in [(2, 1), (5, 3), (4, 4 + 1)] {
             let e = next_page(asked, context(Some(answered), true), 10).unwrap_err();
-            assert_eq!(e.kind, ErrorKind::Decode);
+            assert_eq!(e.kind(), ErrorKind::Decode);
             assert_eq!(
                 e.message,
                 format!("page {asked} was asked for and the service answered page {answered}: the pages do not advance, so the iteration ends here")
             );
         }
         assert_eq!(
-            next_page(2, context(Some(1), false), 10).unwrap_err().kind,
+            next_page(2, context(Some(1), false), 10)
+                .unwrap_err()
+                .kind(),
             ErrorKind::Decode,
             "a repeated last page is refused too"
         );
@@ -450,7 +452,7 @@ mod tests {
                 other => break other,
             }
         };
-        assert_eq!((pages, end.unwrap_err().kind), (1, ErrorKind::Decode));
+        assert_eq!((pages, end.unwrap_err().kind()), (1, ErrorKind::Decode));
     }
 
     #[test]
@@ -623,11 +625,11 @@ mod tests {
         );
         assert_eq!(v, json!({"items":[]}));
         assert_eq!(
-            err("listFixedAssets", 200, r#"{"code":0,"message":"ok"}"#).kind,
+            err("listFixedAssets", 200, r#"{"code":0,"message":"ok"}"#).kind(),
             ErrorKind::Decode
         );
         assert_eq!(
-            err("listFixedAssets", 200, r#"{"code":0,"fixedassets":{}}"#).kind,
+            err("listFixedAssets", 200, r#"{"code":0,"fixedassets":{}}"#).kind(),
             ErrorKind::Decode
         );
     }
@@ -638,8 +640,8 @@ mod tests {
             let e = err(op, 200, body);
             assert_eq!(
                 (
-                    e.kind,
-                    e.status,
+                    e.kind(),
+                    e.status(),
                     e.message.as_str(),
                     e.operation_id.as_deref()
                 ),
@@ -709,12 +711,12 @@ mod tests {
         );
         for body in [r#""a string""#, "[]", "null", "7"] {
             assert_eq!(
-                err("getCurrency", 200, body).kind,
+                err("getCurrency", 200, body).kind(),
                 ErrorKind::Decode,
                 "{body}"
             );
             assert_eq!(
-                err("deleteCurrency", 200, body).kind,
+                err("deleteCurrency", 200, body).kind(),
                 ErrorKind::Decode,
                 "{body}"
             );
@@ -757,7 +759,7 @@ mod tests {
             let body = format!(r#"{{"code":0,"fixedassets":[],"page_context":{context}}}"#);
             let e = err("listFixedAssets", 200, &body);
             assert_eq!(
-                (e.kind, e.message),
+                (e.kind(), e.message),
                 (ErrorKind::Decode, format!("the response's {why}")),
                 "{body}"
             );
@@ -799,7 +801,7 @@ mod tests {
             br#"{"code":1002,"message":"no receipt"}"#,
         )
         .unwrap_err();
-        assert_eq!((e.kind, e.code), (ErrorKind::Api, Some(1002)));
+        assert_eq!((e.kind(), e.code()), (ErrorKind::Api, Some(1002)));
     }
 
     #[test]
@@ -810,18 +812,18 @@ mod tests {
             r#"{"code":20004,"message":"The project amount cannot be negative."}"#,
         );
         assert_eq!(
-            (e.kind, e.status, e.code),
+            (e.kind(), e.status(), e.code()),
             (ErrorKind::Api, Some(400), Some(20004))
         );
         assert_eq!(e.message, "The project amount cannot be negative.");
         assert_eq!(e.operation_id.as_deref(), Some("createProject"));
         assert_eq!(
-            err("listPlans", 401, r#"{"code":57,"message":"invalid token"}"#).kind,
+            err("listPlans", 401, r#"{"code":57,"message":"invalid token"}"#).kind(),
             ErrorKind::Unauthorized
         );
         let e = err("listPlans", 429, "");
         assert_eq!(
-            (e.kind, e.message.as_str()),
+            (e.kind(), e.message.as_str()),
             (ErrorKind::RateLimited, "HTTP 429: rate limit exceeded")
         );
         let e = err(
@@ -830,16 +832,16 @@ mod tests {
             r#"{"code":1002,"message":"Task does not exist."}"#,
         );
         assert_eq!(
-            (e.kind, e.status, e.code),
+            (e.kind(), e.status(), e.code()),
             (ErrorKind::Api, Some(200), Some(1002))
         );
         assert_eq!(
             err("getTask", 502, "<html>bad gateway</html>").message,
             "HTTP 502: bad gateway"
         );
-        assert_eq!(err("getTask", 200, "not json").kind, ErrorKind::Decode);
+        assert_eq!(err("getTask", 200, "not json").kind(), ErrorKind::Decode);
         assert_eq!(
-            err("getTask", 200, r#"{"code":0,"message":"ok"}"#).kind,
+            err("getTask", 200, r#"{"code":0,"message":"ok"}"#).kind(),
             ErrorKind::Decode
         );
     }

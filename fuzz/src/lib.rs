@@ -273,9 +273,9 @@ pub fn decode(data: &[u8]) {
         Err(e) => {
             assert_eq!(e.operation_id.as_deref(), Some(op.id));
             if !(200..300).contains(&status) {
-                assert_eq!(e.status, Some(status));
+                assert_eq!(e.status(), Some(status));
                 assert!(matches!(
-                    e.kind,
+                    e.kind(),
                     ErrorKind::Api | ErrorKind::Unauthorized | ErrorKind::RateLimited
                 ));
             }
@@ -429,7 +429,7 @@ pub fn webhook(data: &[u8]) {
                 );
             }
             (Ok(_), Err(e)) => {
-                assert_eq!(e.kind, ErrorKind::Verification);
+                assert_eq!(e.kind(), ErrorKind::Verification);
                 if let Err(other) = webhook::watch_notification_text(&body, Some(CANARY)) {
                     assert_eq!(e, &other, "the verification error depends on the token");
                 }
@@ -449,7 +449,7 @@ pub fn webhook(data: &[u8]) {
             assert!(v["event_id"].is_string());
             assert_ids_are_strings(&v, false);
         }
-        Err(e) => assert_eq!(e.kind, ErrorKind::Decode),
+        Err(e) => assert_eq!(e.kind(), ErrorKind::Decode),
     }
     let _ = webhook::parse_event(&body);
 
@@ -467,9 +467,9 @@ pub fn webhook(data: &[u8]) {
                     .collect();
                 assert_eq!(given, [t], "an event URL accepted without its token");
             }
-            Err(e) if t.is_empty() => assert_eq!(e.kind, ErrorKind::Config),
+            Err(e) if t.is_empty() => assert_eq!(e.kind(), ErrorKind::Config),
             Err(e) => {
-                assert_eq!(e.kind, ErrorKind::Verification);
+                assert_eq!(e.kind(), ErrorKind::Verification);
                 if let Err(other) = webhook::verify_event_url(&body, "token", CANARY) {
                     assert_eq!(e, other, "the verification error depends on the token");
                 }
@@ -634,7 +634,7 @@ pub fn request(data: &[u8]) {
             assert!(!v.chars().any(char::is_control), "{v:?}");
         }
         Err(e) => {
-            assert_eq!(e.kind, ErrorKind::Config);
+            assert_eq!(e.kind(), ErrorKind::Config);
             // A refused token that is a piece of the refusals' wording (" ", "n ") is in it anyway.
             let wording = ["", "\n", " "].map(|t| request::authorization(t).unwrap_err().to_json());
             if !token.is_empty() && !wording.iter().any(|w| w.contains(token.as_str())) {
@@ -784,11 +784,11 @@ pub fn proxy(data: &[u8]) {
         match (router().find_below_prefix(method, &path), &planned) {
             (Found::Op(a, _), Ok(p)) => assert_eq!(a.id, p.op.id, "{path:?}"),
             (Found::Op(..), Err(e)) => {
-                assert!(matches!(e.status, Some(400 | 415)), "{path:?}: {e:?}")
+                assert!(matches!(e.status(), Some(400 | 415)), "{path:?}: {e:?}")
             }
-            (Found::NotFound, Err(e)) => assert_eq!(e.status, Some(404), "{path:?}: {e:?}"),
+            (Found::NotFound, Err(e)) => assert_eq!(e.status(), Some(404), "{path:?}: {e:?}"),
             (Found::MethodNotAllowed(_), Err(e)) => {
-                assert_eq!(e.status, Some(405), "{path:?}: {e:?}")
+                assert_eq!(e.status(), Some(405), "{path:?}: {e:?}")
             }
             (found, planned) => panic!("{path:?}: the router {found:?}, the plan {planned:?}"),
         }
@@ -851,8 +851,8 @@ pub fn proxy(data: &[u8]) {
             }
         }
         Err(e) => {
-            assert_eq!(e.kind, ErrorKind::Api, "{e:?}");
-            match e.status {
+            assert_eq!(e.kind(), ErrorKind::Api, "{e:?}");
+            match e.status() {
                 Some(404) => assert!(e.message.starts_with("no operation at ")),
                 Some(405) => assert!(e.message.starts_with(&format!("{method} is not allowed"))),
                 Some(400) => {}

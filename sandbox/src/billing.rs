@@ -63,7 +63,7 @@ pub fn insert_plan(
             code::DUPLICATE,
             format!(
                 "A plan with the code {:?} already exists.",
-                svc_core::error::shorten(&code)
+                svc_core::echo::shorten(&code)
             ),
         ));
     }

@@ -13,7 +13,7 @@ use crate::store::{Ids, Org, Receipt, Store};
 use crate::time;
 use crate::unique::{self, Upsert};
 use serde_json::{json, Value};
-use svc_core::issue::{IssueCode, PathSeg};
+use svc_core::issue::{PathSeg, Problem};
 use svc_core::model::books::{FiscalYearStartMonth, JournalStatus};
 
 pub const HANDLERS: &[(&str, Handler)] = &[
@@ -510,7 +510,7 @@ fn delete_account_transaction(store: &mut Store, req: &Req) -> Result<Reply, Api
         .ok_or_else(|| {
             ApiError::not_found(format!(
                 "The transaction {:?} does not exist.",
-                svc_core::error::shorten(id)
+                svc_core::echo::shorten(id)
             ))
         })?;
     if kind == "journal" {
@@ -702,7 +702,7 @@ fn remove_comment(rec: &mut Record, id: &str) -> Result<(), ApiError> {
         }
         _ => Err(ApiError::not_found(format!(
             "The comment {:?} does not exist.",
-            svc_core::error::shorten(id)
+            svc_core::echo::shorten(id)
         ))),
     }
 }
@@ -1535,8 +1535,8 @@ fn apply_vendor_credit_to_bills(store: &mut Store, req: &Req) -> Result<Reply, A
                 ];
                 missing.push(issue(
                     &path,
-                    IssueCode::Required,
                     format!("{field} is required"),
+                    Problem::Required {},
                 ));
             }
         }

@@ -8,7 +8,7 @@ use crate::store::Store;
 use crate::time::{self, HOUR_MS, WEEK_MS};
 use serde_json::{json, Map, Value};
 use std::time::Duration;
-use svc_core::issue::{IssueCode, PathSeg};
+use svc_core::issue::{PathSeg, Problem};
 
 pub const HANDLERS: &[(&str, Handler)] = &[("updateNotificationChannels", update_channels)];
 
@@ -71,16 +71,18 @@ fn update_channels(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
         let Some(item) = item.as_object() else {
             issues.push(issue(
                 &at("")[..2],
-                IssueCode::InvalidType,
                 "each watch item must be an object",
+                Problem::InvalidType {
+                    expected: "object".into(),
+                },
             ));
             continue;
         };
         let Some(id) = item.get("channel_id").and_then(id_text) else {
             issues.push(issue(
                 &at("channel_id"),
-                IssueCode::Required,
                 "channel_id is required",
+                Problem::Required {},
             ));
             continue;
         };
@@ -109,8 +111,8 @@ fn update_channels(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
             if ch.get(field).is_none_or(|v| v.is_null()) {
                 issues.push(issue(
                     &at(field),
-                    IssueCode::Required,
                     format!("{field} is required for a new channel"),
+                    Problem::Required {},
                 ));
             }
         }

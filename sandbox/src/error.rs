@@ -1,7 +1,7 @@
 //! The error envelope: `ApiError`, the application codes, and the issues of validation errors.
 
 use serde_json::{json, Value};
-use svc_core::issue::{Issue, IssueCode, PathSeg};
+use svc_core::issue::{Issue, PathSeg, Problem};
 
 /// Application codes of the envelope. The documents give 0, 1000, 1002, 4031, 20004 and 20077;
 /// the others are the sandbox's own (listed in sandbox/README.md).
@@ -76,21 +76,16 @@ impl ApiError {
 }
 
 /// An issue at a path of the params.
-pub fn issue(path: &[PathSeg], code: IssueCode, message: impl Into<String>) -> Issue {
-    Issue {
-        path: path.to_vec(),
-        code,
-        message: message.into(),
-        details: Default::default(),
-    }
+pub fn issue(path: &[PathSeg], message: impl Into<String>, problem: Problem) -> Issue {
+    Issue::new(path.to_vec(), message, problem)
 }
 
 /// A `required` issue for a top-level param.
 pub fn required(name: &str) -> Issue {
     issue(
         &[PathSeg::Key(name.to_string().into())],
-        IssueCode::Required,
         format!("{name} is required"),
+        Problem::Required {},
     )
 }
 
@@ -100,12 +95,11 @@ mod tests {
 
     #[test]
     fn validation_errors_carry_their_issues() {
-        let issue = Issue {
-            path: vec![PathSeg::Key("name".into())],
-            code: IssueCode::Required,
-            message: "name is required".into(),
-            details: Default::default(),
-        };
+        let issue = Issue::new(
+            vec![PathSeg::Key("name".into())],
+            "name is required",
+            Problem::Required {},
+        );
         let e = ApiError::invalid(vec![issue]);
         assert_eq!(e.status, 400);
         let body = e.body();

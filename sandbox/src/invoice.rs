@@ -493,7 +493,7 @@ fn save_users(org: &mut Org, project: &str, users: &[Record], now_ms: i64) -> Re
 fn user_not_on_project(user: &str) -> ApiError {
     ApiError::not_found(format!(
         "The user {:?} is not on this project.",
-        svc_core::error::shorten(user)
+        svc_core::echo::shorten(user)
     ))
 }
 
@@ -658,7 +658,7 @@ fn ensure_unique_name(org: &Org, name: &str, except: Option<&str>) -> Result<(),
             code::DUPLICATE,
             format!(
                 "A recurring invoice named {:?} already exists.",
-                svc_core::error::shorten(name)
+                svc_core::echo::shorten(name)
             ),
         )),
         false => Ok(()),

@@ -21,9 +21,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 use svc_core::catalog::{BodyKind, Operation, OPERATIONS};
-use svc_core::error::shorten;
+use svc_core::echo::shorten;
 use svc_core::family::OrgPlacement;
-use svc_core::issue::{details, Issue, IssueCode, PathSeg};
+use svc_core::issue::{Issue, PathSeg, Problem};
 use svc_core::json::{Json, Obj};
 use svc_core::request::AUTHORIZATION_SCHEME;
 use svc_core::route::{add_text_param, Found, Router};
@@ -593,12 +593,13 @@ fn json_body(body: &[u8]) -> Result<Obj<'_>, ApiError> {
         Ok(Json::Obj(m)) => Ok(m),
         Ok(other) => Err(ApiError::invalid(vec![Issue {
             path: Vec::new(),
-            code: IssueCode::InvalidType,
             message: format!(
                 "the body must be a JSON object, got {}",
                 validate::type_name(&other)
             ),
-            details: details([("expected", "object".into())]),
+            problem: Problem::InvalidType {
+                expected: "object".into(),
+            },
         }])),
         Err(e) => Err(ApiError::bad(
             code::BAD_REQUEST,
@@ -611,27 +612,24 @@ fn file_issues(
     param: &str,
     field: &str,
     many: bool,
-    accept: &[&str],
+    accept: &'static [&'static str],
     files: &[Part],
 ) -> Vec<Issue> {
     let at = [PathSeg::Key(param.to_string().into())];
     if files.is_empty() {
         return vec![issue(
             &at,
-            IssueCode::Required,
             format!("{param} is required: send a file in the multipart field {field}"),
+            Problem::Required {},
         )];
     }
     let mut out = Vec::new();
     if !many && files.len() > 1 {
-        out.push(Issue {
-            details: details([("maximum", 1.into())]),
-            ..issue(
-                &at,
-                IssueCode::TooMany,
-                format!("{param} takes one file, got {}", files.len()),
-            )
-        });
+        out.push(issue(
+            &at,
+            format!("{param} takes one file, got {}", files.len()),
+            Problem::TooMany { maximum: 1 },
+        ));
     }
     for (i, f) in files.iter().enumerate() {
         let name = f.filename.as_deref().unwrap_or("");
@@ -846,6 +844,7 @@ mod tests {
     use super::*;
     use crate::resource::NAMED;
     use std::collections::HashSet;
+    use svc_core::issue::IssueCode;
 
     #[test]
     fn every_operation_is_served_by_its_handler_or_the_generic_store() {
@@ -944,7 +943,7 @@ mod tests {
         };
         let accept = &["png", "gif"];
         assert_eq!(
-            file_issues("image", "image", false, accept, &[])[0].code,
+            file_issues("image", "image", false, accept, &[])[0].code(),
             IssueCode::Required
         );
         assert!(file_issues("image", "image", false, accept, &[file("a.PNG")]).is_empty());
@@ -956,7 +955,7 @@ mod tests {
             &[file("a.png"), file("b.txt")],
         );
         assert_eq!(
-            two.iter().map(|i| i.code).collect::<Vec<_>>(),
+            two.iter().map(|i| i.code()).collect::<Vec<_>>(),
             [IssueCode::TooMany, IssueCode::InvalidFormat]
         );
         let many = file_issues(

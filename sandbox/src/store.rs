@@ -315,7 +315,7 @@ fn missing(res: &Resource, id: &str) -> ApiError {
     ApiError::not_found(format!(
         "The {} {:?} does not exist.",
         res.noun(),
-        svc_core::error::shorten(id)
+        svc_core::echo::shorten(id)
     ))
 }
 

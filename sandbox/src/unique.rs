@@ -85,8 +85,8 @@ impl UniqueField {
     pub fn not_found(&self, noun: &str) -> ApiError {
         ApiError::not_found(format!(
             "No {noun} has {:?} in its custom field {:?}.",
-            svc_core::error::shorten(&self.value),
-            svc_core::error::shorten(&self.key)
+            svc_core::echo::shorten(&self.value),
+            svc_core::echo::shorten(&self.key)
         ))
     }
 }

@@ -449,7 +449,7 @@ mod tests {
             (Some("[]"), r#"{"op":"state"}"#),
         ] {
             let e = apply(state, 0, request).unwrap_err();
-            assert_eq!(e.kind, crate::error::ErrorKind::Decode);
+            assert_eq!(e.kind(), crate::error::ErrorKind::Decode);
         }
     }
 }

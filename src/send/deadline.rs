@@ -55,15 +55,15 @@ impl Deadline {
             }
             _ => format!("the {most_ms} ms a call waits at most"),
         };
-        let mut e = Error::new(
+        Error::new(
             ErrorKind::RateLimited,
             format!(
                 "{why}: the call would have to wait {}, longer than {limit}; it was not sent",
                 duration(wait_ms)
             ),
-        );
-        e.retry_after_ms = Some(wait_ms);
-        e.into()
+        )
+        .with_retry_after(Some(wait_ms))
+        .into()
     }
 }
 
@@ -108,8 +108,8 @@ mod tests {
             60_000,
             "the service asked to wait (Retry-After)",
         );
-        assert_eq!(f.error.kind, ErrorKind::RateLimited);
-        assert_eq!(f.error.retry_after_ms, Some(81_633_000));
+        assert_eq!(f.error.kind(), ErrorKind::RateLimited);
+        assert_eq!(f.error.retry_after_ms(), Some(81_633_000));
         assert!(f.error.message.contains("22.6 h"), "{}", f.error.message);
         let f = d.cannot_wait(50_000, 30_000, 60_000, "x");
         assert!(
@@ -119,6 +119,6 @@ mod tests {
             "{}",
             f.error.message
         );
-        assert_eq!(d.passed().error.kind, ErrorKind::Timeout);
+        assert_eq!(d.passed().error.kind(), ErrorKind::Timeout);
     }
 }

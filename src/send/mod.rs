@@ -19,10 +19,11 @@ pub use note::{Again, Event, Level, Note};
 pub use token::{Credential, Issued, TokenFailure, TokenResult};
 
 use crate::catalog::{Method, Shape};
-use crate::error::{redact_secret, Error, ErrorKind};
+use crate::error::{Cause, Error, ErrorKind, Fault};
 use crate::fleet::Seen;
 use crate::headers::Headers;
 use crate::limit::{Limits, State};
+use crate::redact;
 use crate::request;
 use crate::response::{self, Decoded};
 use crate::retry::{self, Outcome, Policy};
@@ -100,7 +101,7 @@ impl Head {
     }
 
     fn without_secret(mut self, secret: Option<&str>) -> Head {
-        redact_secret(&mut self.url, secret);
+        redact::literal(&mut self.url, secret);
         Answer {
             headers: self.headers.without_secret(secret),
             ..self
@@ -108,24 +109,15 @@ impl Head {
     }
 }
 
-/// What a network failure was caused by, for the JS error's `cause`: its message, code and host.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Cause {
-    pub message: String,
-    pub code: Option<String>,
-    pub host: String,
-}
-
-/// An error leaving the loop, with the cause of a network failure.
+/// An error leaving the loop (a network failure's with its cause).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Failure {
     pub error: Error,
-    pub cause: Option<Cause>,
 }
 
 impl From<Error> for Failure {
     fn from(error: Error) -> Failure {
-        Failure { error, cause: None }
+        Failure { error }
     }
 }
 
@@ -142,30 +134,34 @@ impl Failure {
     /// the inner error's message (else `what`), the code and the host.
     pub fn network(host: &str, what: &str, code: Option<&str>, inner: Option<&str>) -> Failure {
         let code_part = code.map(|c| format!(" ({c})")).unwrap_or_default();
+        let cause = Cause {
+            message: inner.unwrap_or(what).to_string(),
+            code: code.map(str::to_string),
+            host: host.to_string(),
+        };
         Failure {
-            error: Error::new(
-                ErrorKind::Network,
-                format!("the request to {host} failed: {what}{code_part}"),
-            ),
-            cause: Some(Cause {
-                message: inner.unwrap_or(what).to_string(),
-                code: code.map(str::to_string),
-                host: host.to_string(),
-            }),
+            error: Error {
+                fault: Fault::Network {
+                    cause: Some(Box::new(cause)),
+                },
+                message: format!("the request to {host} failed: {what}{code_part}"),
+                operation_id: None,
+            },
         }
     }
 
     /// The secret out of every text (the answer's headers too), and the operation set unless it is already.
     fn finish(mut self, secret: Option<&str>, operation: Option<&'static str>) -> Failure {
         self.error = self.error.without_secret(secret);
-        let headers = self.error.headers.take();
-        self.error.headers = headers.map(|h| Box::new(h.without_secret(secret)));
-        if let Some(c) = &mut self.cause {
+        if let Some(headers) = self.error.fault.headers_mut() {
+            *headers = headers.take().map(|h| Box::new(h.without_secret(secret)));
+        }
+        if let Fault::Network { cause: Some(c) } = &mut self.error.fault {
             for text in [&mut c.message, &mut c.host]
                 .into_iter()
                 .chain(c.code.as_mut())
             {
-                redact_secret(text, secret);
+                redact::literal(text, secret);
             }
         }
         if let (Some(op), None) = (operation, &self.error.operation_id) {
@@ -454,7 +450,7 @@ impl<P: Platform> Transport<P> {
                     if call.signal.is_some_and(|s| p.aborted(s).is_some()) {
                         return Err(f);
                     }
-                    let outcome = match f.error.kind {
+                    let outcome = match f.error.kind() {
                         ErrorKind::Timeout => Outcome::Timeout,
                         ErrorKind::Network => Outcome::Network,
                         _ => return Err(f),
@@ -463,7 +459,7 @@ impl<P: Platform> Transport<P> {
                     let Some(ms) = next.filter(|ms| deadline.holds(p.now_ms(), *ms)) else {
                         return Err(f);
                     };
-                    let again = Again::NoAnswer(f.error.kind);
+                    let again = Again::NoAnswer(f.error.kind());
                     let retrying = Event::Retrying { ms, again };
                     p.note(&call.note(n, secret.as_deref(), retrying));
                     pause(p, call.signal, ms).await?;
@@ -668,7 +664,7 @@ async fn attempt<P: Platform>(
     };
     let out = match race(abort(p, call.signal), race(exchange, timeout)).await {
         First::A(()) => Err(aborted(p, call.signal)),
-        First::B(First::A(Err(f))) if f.error.kind == ErrorKind::Network => {
+        First::B(First::A(Err(f))) if f.error.kind() == ErrorKind::Network => {
             match call.signal.and_then(|s| p.aborted(s)) {
                 Some((kind, message)) => Err(Error::new(kind, message).into()),
                 None => Err(f),
@@ -683,7 +679,7 @@ async fn attempt<P: Platform>(
     };
     if let Err(f) = &out {
         if matches!(
-            f.error.kind,
+            f.error.kind(),
             ErrorKind::Network | ErrorKind::Timeout | ErrorKind::Aborted
         ) {
             let error = &f.error;
@@ -747,10 +743,10 @@ fn decode(
     let content_type = answer.header("content-type");
     response::decode_shape(shape, status, content_type, body).map_err(|mut e| {
         if status == 429 || status >= 500 {
-            e.retry_after_ms = retry_after_ms(answer.header("retry-after"), now);
+            e = e.with_retry_after(retry_after_ms(answer.header("retry-after"), now));
         }
-        if e.status.is_some() {
-            e.headers = Some(Box::new(answer.headers.clone()));
+        if e.status().is_some() {
+            e = e.with_headers(&answer.headers);
         }
         e
     })

@@ -1,7 +1,8 @@
 //! What the loop tells of a call as it runs (each attempt, its answer, a wait, the end), at which log level, in which words.
 
 use crate::catalog::Method;
-use crate::error::{redact_secret, Error, ErrorKind};
+use crate::error::{Error, ErrorKind};
+use crate::redact;
 
 /// The levels of `logLevel`, least verbose first; "off" is no level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -86,7 +87,7 @@ impl Note<'_> {
             Event::Answered { .. } | Event::NoAnswer { .. } => Some(Level::Debug),
             Event::Queued { .. } | Event::Refreshing => Some(Level::Info),
             Event::Retrying { .. } => Some(Level::Warn),
-            Event::Failed { error } if error.kind == ErrorKind::Aborted => Some(Level::Info),
+            Event::Failed { error } if error.kind() == ErrorKind::Aborted => Some(Level::Info),
             Event::Failed { .. } => Some(Level::Error),
         }
     }
@@ -94,7 +95,7 @@ impl Note<'_> {
     /// The URL without the token.
     pub fn url(&self) -> String {
         let mut url = self.url.to_string();
-        redact_secret(&mut url, self.secret);
+        redact::literal(&mut url, self.secret);
         url
     }
 
@@ -150,7 +151,7 @@ impl Note<'_> {
             Event::Failed { error } => format!("{call} failed: {}", error.message),
         };
         let mut text = text;
-        redact_secret(&mut text, self.secret);
+        redact::literal(&mut text, self.secret);
         Some((level, text))
     }
 }

@@ -142,26 +142,26 @@ pub(super) async fn admit<'a, P: Platform>(
 
 /// The `rate_limited` error of a spent daily quota, which renews in `ms`.
 pub(super) fn quota_spent(daily: u32, ms: i64) -> Failure {
-    let mut e = Error::new(
+    Error::new(
         ErrorKind::RateLimited,
         format!("the daily quota of {daily} requests of this plan is spent; it renews at the next day (UTC)"),
-    );
-    e.retry_after_ms = Some(ms.max(0) as u64);
-    e.into()
+    )
+    .with_retry_after(Some(ms.max(0) as u64))
+    .into()
 }
 
 /// The `rate_limited` error of a call refused because `waiting` calls already wait: its
 /// `retryAfterMs` the time the queue takes to drain at the per-minute limit.
 pub(super) fn queue_full(waiting: u32, limits: Limits) -> Failure {
     let drain = u64::from(waiting) * 60_000 / u64::from(limits.per_minute.max(1));
-    let mut e = Error::new(
+    Error::new(
         ErrorKind::RateLimited,
         format!(
             "{waiting} calls already wait in the limiter's queue, the most it holds (rateLimit.maxQueued); this call was not sent"
         ),
-    );
-    e.retry_after_ms = Some(drain);
-    e.into()
+    )
+    .with_retry_after(Some(drain))
+    .into()
 }
 
 /// A place in the queue; dropped before admission (an abort), it leaves the queue.

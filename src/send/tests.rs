@@ -208,7 +208,7 @@ fn a_timeout_of_a_post_is_final() {
     };
     let e = error(block_on(&w, t.send(&c)));
     assert_eq!(
-        (e.kind, e.message.as_str()),
+        (e.kind(), e.message.as_str()),
         (ErrorKind::Timeout, "no answer within 1000 ms")
     );
     assert_eq!(e.operation_id.as_deref(), Some("listThings"));
@@ -231,7 +231,7 @@ fn an_abort_before_the_start_sends_nothing() {
     };
     let e = error(block_on(&w, t.send(&c)));
     assert_eq!(
-        (e.kind, e.message.as_str()),
+        (e.kind(), e.message.as_str()),
         (ErrorKind::Aborted, "the user left")
     );
     assert!(w.seen.borrow().is_empty());
@@ -252,7 +252,10 @@ fn an_abort_during_an_attempt_drops_it() {
         vec![send_at(&w, 0, &t, &c), abort_at(&w, 100, &signal, None)],
     );
     let e = error(out.into_iter().next().flatten().unwrap());
-    assert_eq!((e.kind, e.message.as_str()), (ErrorKind::Aborted, ABORTED));
+    assert_eq!(
+        (e.kind(), e.message.as_str()),
+        (ErrorKind::Aborted, ABORTED)
+    );
     assert_eq!(w.now(), start + 100);
     assert_eq!(w.cancelled.get(), 1);
 }
@@ -275,7 +278,7 @@ fn an_abort_during_a_retry_wait_ends_the_call() {
         ],
     );
     let e = error(out.into_iter().next().flatten().unwrap());
-    assert_eq!((e.kind, e.message.as_str()), (ErrorKind::Aborted, "stop"));
+    assert_eq!((e.kind(), e.message.as_str()), (ErrorKind::Aborted, "stop"));
     assert_eq!(waits(&w), [250]);
     assert_eq!(w.now(), start + 100, "the wait of 250 ms did not run out");
     assert_eq!(w.seen.borrow().len(), 1);
@@ -304,7 +307,7 @@ fn an_abort_while_queued_leaves_the_queue_and_the_next_call_goes() {
     );
     let mut out = out.into_iter().flatten();
     assert_eq!(out.next(), Some(Ok(envelope(a.url))));
-    assert_eq!(error(out.next().unwrap()).kind, ErrorKind::Aborted);
+    assert_eq!(error(out.next().unwrap()).kind(), ErrorKind::Aborted);
     assert_eq!(out.next(), Some(Ok(envelope(c.url))));
     let seen = w.seen.borrow();
     let urls: Vec<_> = seen
@@ -370,10 +373,10 @@ fn a_5xx_is_retried_up_to_max_retries_then_decoded_with_its_retry_after() {
     let t = static_token(&w);
     let e = error(block_on(&w, t.send(&get("https://api.example.com/things"))));
     assert_eq!(
-        (e.kind, e.message.as_str(), e.status, e.code),
+        (e.kind(), e.message.as_str(), e.status(), e.code()),
         (ErrorKind::Api, "boom", Some(503), Some(9))
     );
-    assert_eq!(e.retry_after_ms, Some(3_000));
+    assert_eq!(e.retry_after_ms(), Some(3_000));
     assert_eq!(e.operation_id.as_deref(), Some("listThings"));
     assert_eq!(waits(&w), [375, 750], "exponential back-off with jitter");
     assert_eq!(w.seen.borrow().len(), 3);
@@ -384,7 +387,7 @@ fn a_5xx_is_retried_up_to_max_retries_then_decoded_with_its_retry_after() {
         &w,
         t.send(&call(Method::Post, "https://api.example.com/things")),
     ));
-    assert_eq!((e.status, e.retry_after_ms), (Some(500), None));
+    assert_eq!((e.status(), e.retry_after_ms()), (Some(500), None));
     assert_eq!(
         w.seen.borrow().len(),
         1,
@@ -409,7 +412,7 @@ fn a_401_refreshes_the_token_once() {
         .with_tokens(vec![token("t1"), token("t2")]);
     let t = transport(&w, Credential::Function, None);
     let e = error(block_on(&w, t.send(&get("https://api.example.com/things"))));
-    assert_eq!((e.kind, e.status), (ErrorKind::Unauthorized, Some(401)));
+    assert_eq!((e.kind(), e.status()), (ErrorKind::Unauthorized, Some(401)));
     assert!(
         e.message
             .starts_with("the service at api.example.com answered 401 (invalid token): "),
@@ -424,7 +427,7 @@ fn a_401_refreshes_the_token_once() {
         static_token(&w).send(&get("https://api.example.com/things")),
     ));
     assert_eq!(
-        (e.kind, w.seen.borrow().len()),
+        (e.kind(), w.seen.borrow().len()),
         (ErrorKind::Unauthorized, 1),
         "a string token is not refreshed"
     );
@@ -511,7 +514,7 @@ fn a_refresh_goes_on_for_the_others_when_one_of_its_calls_is_aborted() {
             ],
         );
         assert_eq!(
-            error(out[aborted].clone().unwrap()).kind,
+            error(out[aborted].clone().unwrap()).kind(),
             ErrorKind::Aborted
         );
         assert_eq!(out[1 - aborted], Some(Ok(envelope(urls[1 - aborted]))));
@@ -553,7 +556,7 @@ fn a_token_function_that_fails_or_gives_no_string() {
         let w = World::new(vec![]).with_tokens(vec![TokenStep { after: 5, result }]);
         let t = transport(&w, Credential::Function, None);
         let e = error(block_on(&w, t.send(&get("https://api.example.com/things"))));
-        assert_eq!((e.kind, e.message.as_str()), (kind, message));
+        assert_eq!((e.kind(), e.message.as_str()), (kind, message));
         assert_eq!(e.operation_id.as_deref(), Some("listThings"));
         assert!(w.seen.borrow().is_empty());
     }
@@ -576,12 +579,12 @@ fn a_dropped_connection_is_retried_for_a_get_only() {
         t.send(&call(Method::Post, "https://api.example.com/things")),
     )
     .unwrap_err();
-    assert_eq!(f.error.kind, ErrorKind::Network);
+    assert_eq!(f.error.kind(), ErrorKind::Network);
     assert_eq!(
         f.error.message,
         "the request to api.example.com failed: socket hang up (ECONNRESET)"
     );
-    let cause = f.cause.unwrap();
+    let cause = f.error.cause().unwrap();
     assert_eq!(
         (cause.code.as_deref(), cause.host.as_str()),
         (Some("ECONNRESET"), "api.example.com")
@@ -618,7 +621,7 @@ fn a_delete_404_after_an_uncertain_attempt_is_the_delete_done() {
         let w = World::new(first.into_iter().chain([json(404, not_found)]).collect());
         let e = error(block_on(&w, static_token(&w).send(&del())));
         assert_eq!(
-            (e.kind, e.status),
+            (e.kind(), e.status()),
             (ErrorKind::Api, Some(404)),
             "no earlier attempt could have deleted it"
         );
@@ -670,12 +673,12 @@ fn a_spent_daily_quota_is_a_rate_limited_error() {
         Ok(envelope("https://api.example.com/a"))
     );
     let e = error(block_on(&w, t.send(&get("https://api.example.com/b"))));
-    assert_eq!(e.kind, ErrorKind::RateLimited);
+    assert_eq!(e.kind(), ErrorKind::RateLimited);
     assert_eq!(
         e.message,
         "the daily quota of 1 requests of this plan is spent; it renews at the next day (UTC)"
     );
-    assert_eq!(e.retry_after_ms, Some((DAY_MS - w.now()) as u64));
+    assert_eq!(e.retry_after_ms(), Some((DAY_MS - w.now()) as u64));
     assert_eq!(e.operation_id.as_deref(), Some("listThings"));
     assert_eq!(w.seen.borrow().len(), 1);
     assert_eq!(t.rate_limit_state().unwrap().queued, 0);
@@ -700,7 +703,7 @@ fn the_token_is_in_no_error() {
         .header("www-authenticate", &auth(TOKEN))
         .header("x-echo", &format!(r#"{{"t":"{escaped}"}}"#))]);
     let f = block_on(&w, static_token(&w).send(&get("https://api.example.com/a"))).unwrap_err();
-    let headers = f.error.headers.as_deref().expect("the answer's headers");
+    let headers = f.error.headers().expect("the answer's headers");
     assert_eq!(headers.get("www-authenticate"), Some(&*auth("[redacted]")));
     assert_eq!(headers.get("x-echo"), Some(r#"{"t":"[redacted]"}"#));
     check(f);
@@ -712,7 +715,7 @@ fn the_token_is_in_no_error() {
     )
     .unwrap_err();
     assert_eq!(
-        f.cause.as_ref().unwrap().message,
+        f.error.cause().unwrap().message,
         format!("cannot send {}", auth("[redacted]"))
     );
     check(f);
@@ -791,7 +794,7 @@ fn an_answer_above_max_response_bytes_is_a_decode_error() {
         ..get("https://api.example.com/a")
     };
     let e = error(block_on(&w, static_token(&w).send(&c)));
-    assert_eq!(e.kind, ErrorKind::Decode);
+    assert_eq!(e.kind(), ErrorKind::Decode);
     assert_eq!(
         e.message,
         "the answer is larger than maxResponseBytes (16 bytes) and was not read; raise maxResponseBytes if such an answer is expected"
@@ -827,7 +830,7 @@ fn a_binary_answer_comes_with_its_content_type() {
     let w = World::new(vec![json(200, r#"{"code":3,"message":"no such file"}"#)]);
     let e = error(block_on(&w, static_token(&w).send(&c)));
     assert_eq!(
-        (e.kind, e.message.as_str()),
+        (e.kind(), e.message.as_str()),
         (ErrorKind::Api, "no such file")
     );
 }
@@ -858,7 +861,7 @@ fn a_timed_out_attempt_gives_its_slot_back() {
     };
     let d = get("https://api.example.com/b");
     let out = run(&w, vec![send_at(&w, 0, &t, &c), send_at(&w, 0, &t, &d)]);
-    assert_eq!(error(out[0].clone().unwrap()).kind, ErrorKind::Timeout);
+    assert_eq!(error(out[0].clone().unwrap()).kind(), ErrorKind::Timeout);
     assert_eq!(out[1], Some(Ok(envelope(d.url))));
     let state = t.rate_limit_state().unwrap();
     assert_eq!(
@@ -882,7 +885,7 @@ fn the_loop_tells_each_attempt_its_answer_the_waits_and_the_end() {
         &w,
         t.send(&get("https://api.example.com/things?x=tok")),
     ));
-    assert_eq!(e.status, Some(404));
+    assert_eq!(e.status(), Some(404));
     let url = "svc-sdk listThings GET https://api.example.com/things?x=[redacted]";
     let notes = w.notes.borrow();
     let jittered = notes[5].clone();
@@ -938,7 +941,7 @@ fn an_api_error_carries_the_headers_of_its_answer() {
         &w,
         static_token(&w).send(&get("https://api.example.com/a")),
     ));
-    let headers = e.headers.expect("the answer's headers");
+    let headers = e.headers().expect("the answer's headers");
     assert_eq!(headers.get("x-request-id"), Some("r1"));
     assert_eq!(headers.get("content-type"), Some("application/json"));
 }

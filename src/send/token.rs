@@ -105,7 +105,7 @@ pub(super) async fn checked<P: Platform>(
         )),
         Err(TokenFailure::Threw) => Err(token_error("threw an error")),
         Err(TokenFailure::Error(e))
-            if matches!(e.kind, ErrorKind::Unauthorized | ErrorKind::Aborted) =>
+            if matches!(e.kind(), ErrorKind::Unauthorized | ErrorKind::Aborted) =>
         {
             Err(e.into())
         }

@@ -8,7 +8,7 @@ use super::store::Store;
 use crate::catalog::{Method, Operation, Shape};
 use crate::error::Error;
 use crate::family::Family;
-use crate::issue::{details, Issue, IssueCode, PathSeg};
+use crate::issue::{Issue, PathSeg, Problem};
 use crate::json::{self, Json};
 use crate::request::{self, Body, Prepared};
 use crate::send::{self, Credential, Failure, Reply, Transport};
@@ -55,11 +55,10 @@ fn split_args(
             Some(s) if s.length() as usize > max => {
                 let issue = Issue {
                     path: vec![PathSeg::Key(name.to_string().into())],
-                    code: IssueCode::TooLong,
                     message: format!(
                         "{name} is longer than maxRequestBytes ({max}) and was not read"
                     ),
-                    details: details([("maximum", max.into())]),
+                    problem: Problem::TooLong { maximum: max },
                 };
                 return Err(to_js_error(
                     &Error::validation(vec![issue]).with_operation(op.id),
@@ -72,9 +71,11 @@ fn split_args(
                 );
                 let issue = Issue {
                     path: vec![PathSeg::Key(name.to_string().into())],
-                    code: IssueCode::InvalidFormat,
                     message,
-                    details: details([("format", "Unicode text".into())]),
+                    problem: Problem::InvalidFormat {
+                        format: "Unicode text".into(),
+                        allowed: None,
+                    },
                 };
                 return Err(to_js_error(
                     &Error::validation(vec![issue]).with_operation(op.id),
@@ -162,9 +163,10 @@ impl Ready {
             Body::Multipart { field } => js::form_data(field, files).map_err(|e| {
                 Error::validation(vec![Issue {
                     path: vec![PathSeg::Key(field.to_string().into())],
-                    code: IssueCode::InvalidType,
                     message: format!("a file could not be read: {}", super::message_of(&e)),
-                    details: details([("expected", "file".into())]),
+                    problem: Problem::InvalidType {
+                        expected: "file".into(),
+                    },
                 }])
             })?,
         };
@@ -185,7 +187,7 @@ impl Ready {
 /// An error of the loop as an SvcError, with the cause of a network failure.
 fn failure_to_js(f: Failure) -> JsValue {
     let e = to_js_error(&f.error);
-    if let Some(c) = f.cause {
+    if let Some(c) = f.error.cause() {
         js::with_cause(&e, &c.message, c.code.as_deref(), &c.host);
     }
     e

@@ -1,11 +1,13 @@
 //! Reading and checking the `Client` options object.
 
 use super::js::{get, to_js_error};
+use crate::declare::names;
 use crate::error::{Error, ErrorKind};
 use crate::family::resolve_api_domain;
 use crate::limit::{DEFAULT_PLAN, PLANS};
 use crate::request::Target;
 use crate::send::Level;
+use crate::surface;
 use std::fmt;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -46,15 +48,7 @@ impl fmt::Debug for Fleet {
     }
 }
 
-const RATE_LIMIT_KEYS: [&str; 7] = [
-    "requestsPerMinute",
-    "maxConcurrent",
-    "maxQueued",
-    "store",
-    "leaseMs",
-    "storeTimeoutMs",
-    "fallbackShare",
-];
+const RATE_LIMIT_KEYS: [&str; 7] = names(&surface::RATE_LIMIT);
 
 /// `rateLimit.store`'s options, if there is a store.
 fn fleet(v: &JsValue) -> Result<Option<Fleet>, JsValue> {
@@ -112,25 +106,7 @@ pub struct Options {
     pub on_response: Option<js_sys::Function>,
 }
 
-const KNOWN: [&str; 17] = [
-    "accessToken",
-    "organizationId",
-    "region",
-    "apiDomain",
-    "crmVersion",
-    "plan",
-    "maxRetries",
-    "timeoutMs",
-    "deadlineMs",
-    "rateLimit",
-    "fetch",
-    "maxRequestBytes",
-    "maxResponseBytes",
-    "logLevel",
-    "logger",
-    "onRequest",
-    "onResponse",
-];
+const KNOWN: [&str; 17] = names(&surface::CLIENT);
 
 /// The most a call waits for one attempt: a day (timers of 2^31 ms or more fire at once).
 const TIMEOUT_MAX: u32 = crate::calendar::DAY_MS as u32;
@@ -140,7 +116,7 @@ const REQUEST_BYTES: f64 = 10_485_760.0;
 const RESPONSE_BYTES: f64 = 33_554_432.0;
 /// Above this, one body held in the core at a time no longer fits its memory with room to spare.
 pub const BYTES_LIMIT: f64 = 268_435_456.0;
-const CALL_OPTIONS: [&str; 5] = ["signal", "timeoutMs", "deadlineMs", "maxRetries", "headers"];
+const CALL_OPTIONS: [&str; 5] = names(&surface::CALL);
 /// The most characters the per-call headers may hold together, names and values.
 const HEADERS_MAX: usize = 65_536;
 /// The default of `deadlineMs`: ten minutes for a whole call, waits and retries included.
@@ -231,7 +207,7 @@ pub fn check_keys(obj: &JsValue, names: &[&str], what: &str) -> Result<(), JsVal
         if !names.contains(&key.as_str()) {
             return Err(config(format!(
                 "unknown option {} of {what}; the options are {}",
-                crate::error::quoted(&key),
+                crate::echo::quoted(&key),
                 names.join(", ")
             )));
         }

@@ -217,10 +217,13 @@ impl Platform for Js {
             url: &url,
             location: headers.get("location"),
         };
-        if let Some(mut e) = origin::redirected(&came, req.url) {
+        if let Some(e) = origin::redirected(&came, req.url) {
             js::discard(&response);
             headers.0.retain(|(k, _)| k != "location");
-            e.headers = e.status.map(|_| Box::new(headers));
+            let e = match e.status() {
+                Some(_) => e.with_headers(&headers),
+                None => e,
+            };
             return Err(e.into());
         }
         let Some(controller) = guard.0.take() else {

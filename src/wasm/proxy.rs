@@ -5,12 +5,16 @@ use super::client::Client;
 use super::js::{self, get, to_js_error};
 use super::settle;
 use crate::catalog::{self, BodyKind};
-use crate::error::{quoted, Error, ErrorKind};
+use crate::echo::quoted;
+use crate::error::{Error, ErrorKind};
 use crate::json::ToJson;
 use crate::proxy::refuse;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// The proxy's own options, which the client it makes does not take.
+const OWN: [&str; 3] = crate::declare::names(&crate::surface::PROXY);
 
 /// The default of the proxy's `maxBodyBytes`: a request with its uploads.
 const PROXIED_BODY_MAX: f64 = 10_485_760.0;
@@ -72,7 +76,7 @@ impl Proxy {
         )?;
         let origins = allowed_origins(&get(&options, "allowedOrigins"))?;
         let mut rest = options;
-        for own in ["allow", "maxBodyBytes", "allowedOrigins"] {
+        for own in OWN {
             rest = js::without(&rest, own);
         }
         let client = Client::new(rest)?;
@@ -143,7 +147,7 @@ fn answer_with(status: u16, body: &str, retry_after: Option<u64>) -> Result<JsVa
 /// A request the proxy cannot route or read, answered with the status its error carries (404,
 /// 405, 413...) or 400.
 fn refused(e: &Error) -> Result<JsValue, JsValue> {
-    let status = e.status.unwrap_or(400);
+    let status = e.status().unwrap_or(400);
     answer(status, &body(1000 + status, &e.message, None))
 }
 
@@ -204,8 +208,8 @@ impl Inner {
         };
         let sent = match self.client.forward(op, &path, &params) {
             Ok(sent) => sent,
-            Err(e) if e.kind == ErrorKind::Validation => {
-                return answer(400, &body(1001, &e.message, Some(&e.issues)));
+            Err(e) if e.kind() == ErrorKind::Validation => {
+                return answer(400, &body(1001, &e.message, Some(e.issues())));
             }
             Err(e) => return answer(502, &body(1000, &e.message, None)),
         };

@@ -4,7 +4,7 @@
 use super::js::{self, get};
 use super::params;
 use crate::catalog::{BodyKind, Operation};
-use crate::issue::{details, Issue, IssueCode, PathSeg};
+use crate::issue::{Issue, PathSeg, Problem};
 use crate::validate;
 use wasm_bindgen::prelude::*;
 
@@ -49,7 +49,7 @@ fn split_files(
     params: &JsValue,
     param: &str,
     many: bool,
-    accept: &[&str],
+    accept: &'static [&'static str],
 ) -> (js_sys::Array, Vec<Issue>) {
     let mut found = Vec::new();
     let files = js_sys::Array::new();
@@ -62,9 +62,10 @@ fn split_files(
         js::members(&raw).unwrap_or_else(|_| {
             found.push(Issue {
                 path: at(param, None),
-                code: IssueCode::InvalidType,
                 message: format!("{param} could not be read: reading its members threw"),
-                details: details([("expected", "array".into())]),
+                problem: Problem::InvalidType {
+                    expected: "array".into(),
+                },
             });
             js_sys::Array::new()
         })
@@ -73,17 +74,17 @@ fn split_files(
     if !many && array.is_some() {
         found.push(Issue {
             path: at(param, None),
-            code: IssueCode::InvalidType,
             message: format!("{param} takes one file"),
-            details: details([("expected", "file".into())]),
+            problem: Problem::InvalidType {
+                expected: "file".into(),
+            },
         });
     }
     if raw.is_undefined() || array.is_some_and(|a| a.length() == 0) {
         found.push(Issue {
             path: at(param, None),
-            code: IssueCode::Required,
             message: format!("{param} needs at least one file"),
-            details: Default::default(),
+            problem: Problem::Required {},
         });
     }
     let list: Vec<JsValue> = match array {
@@ -98,9 +99,10 @@ fn split_files(
         if file.is_null() {
             found.push(Issue {
                 path: at(param, index),
-                code: IssueCode::InvalidType,
                 message: "a file must be a Blob, a File or { name, data }".into(),
-                details: details([("expected", "file".into())]),
+                problem: Problem::InvalidType {
+                    expected: "file".into(),
+                },
             });
             continue;
         }
@@ -110,9 +112,8 @@ fn split_files(
             path.push(PathSeg::Key("name".into()));
             found.push(Issue {
                 path,
-                code: IssueCode::Required,
                 message: "the file needs a name with its extension".into(),
-                details: Default::default(),
+                problem: Problem::Required {},
             });
             continue;
         }

@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Client, SvcError, operations, regions, requiredScopes, validate, schemaFor } from "svc-sdk";
-import { startRecordingServer } from "./support/recording-server.mjs";
+import { firstRequest, startRecordingServer } from "./support/recording-server.mjs";
 
 const TOKEN = "sekret-token-9f8e7d";
 let server;
@@ -48,7 +48,7 @@ test("regions, operations and requiredScopes", () => {
   assert.throws(() => requiredScopes("listTasks"), isSvcError("config"));
 });
 
-test("constructor options are checked with clear messages", () => {
+test("constructor options are checked with clear messages", async () => {
   const bad = [
     undefined, null, 42, "token", [],
     {}, { accessToken: "" }, { accessToken: 5 },
@@ -65,8 +65,13 @@ test("constructor options are checked with clear messages", () => {
     { accessToken: "t", organizationId: 2 ** 60 },
   ];
   for (const options of bad) assert.throws(() => new Client(options), isSvcError("config"), JSON.stringify(options));
-  assert.ok(new Client({ accessToken: "t", region: "eu", plan: "premium", rateLimit: false }));
-  assert.ok(new Client({ accessToken: () => "t", apiDomain: "https://proxy.example.com/svc/" }));
+  // Accepted options take effect: the region's domain, no limiter, a plan's limits, a function token and a proxy's path.
+  const eu = { accessToken: "t", region: "eu", plan: "premium", rateLimit: false };
+  assert.equal(new Client(eu).rateLimitState(), null);
+  assert.deepEqual(await firstRequest(eu), { url: `${regions.eu}/billing/v1/plans`, method: "GET", authorization: "Svc-oauthtoken t" });
+  assert.equal(new Client({ accessToken: "t", plan: "premium" }).rateLimitState().maxConcurrent, 10);
+  const proxied = { accessToken: () => "t", apiDomain: "https://proxy.example.com/svc/" };
+  assert.deepEqual(await firstRequest(proxied), { url: "https://proxy.example.com/svc/billing/v1/plans", method: "GET", authorization: "Svc-oauthtoken t" });
 });
 
 test("the organization is required for every family but crm", async () => {

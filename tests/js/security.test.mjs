@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import util from "node:util";
 import { Client, SvcError, createProxy, parseWatchNotification } from "svc-sdk";
-import { startRecordingServer } from "./support/recording-server.mjs";
+import { firstRequest, startRecordingServer } from "./support/recording-server.mjs";
 import { serveHandler } from "./support/node-handler.mjs";
 import { startSandbox } from "./support/sandbox.mjs";
 
@@ -252,7 +252,14 @@ test("the proxy streams the answer and redacts the token even when it is split a
   }
 });
 
-test("http:// to a host that is not loopback is refused for a client with a token, allowed for one pointed at a proxy", () => {
+/** The request went to `apiDomain`: its origin, under its path. */
+function sentUnder(sent, apiDomain) {
+  const [url, base] = [new URL(sent.url), new URL(apiDomain)];
+  assert.equal(url.origin, base.origin, `${apiDomain}: sent to ${sent.url}`);
+  assert.ok(url.pathname.startsWith(base.pathname.replace(/\/$/, "") + "/"), `${apiDomain}: sent to ${sent.url}`);
+}
+
+test("http:// to a host that is not loopback is refused for a client with a token, allowed for one pointed at a proxy", async () => {
   const refused = (options) =>
     assert.throws(() => new Client(options), (e) => e instanceof SvcError && e.kind === "config" && !views(e).includes(TOKEN), options.apiDomain);
   for (const apiDomain of [
@@ -267,14 +274,18 @@ test("http:// to a host that is not loopback is refused for a client with a toke
   ]) {
     refused({ accessToken: TOKEN, apiDomain });
     refused({ accessToken: () => TOKEN, apiDomain });
-    assert.ok(new Client({ apiDomain }), apiDomain);
+    const proxied = await firstRequest({ apiDomain });
+    sentUnder(proxied, apiDomain);
+    assert.equal(proxied.authorization, null, `${apiDomain}: a client with no token sends none`);
   }
   for (const apiDomain of ["http://127.0.0.1@evil.com", "http://evil.com#@127.0.0.1", "ws://127.0.0.1", "/api"]) {
     refused({ accessToken: TOKEN, apiDomain });
     refused({ apiDomain });
   }
   for (const apiDomain of ["http://127.0.0.1:1", "http://localhost:1/api", "http://[::1]:1", "http://app.localhost", "https://example.com"]) {
-    assert.ok(new Client({ accessToken: TOKEN, apiDomain }), apiDomain);
+    const sent = await firstRequest({ accessToken: TOKEN, apiDomain });
+    sentUnder(sent, apiDomain);
+    assert.equal(sent.authorization, `Svc-oauthtoken ${TOKEN}`);
   }
 });
 

@@ -1,5 +1,7 @@
 // A loopback HTTP server that records every request and answers from a queue or a handler.
+import assert from "node:assert/strict";
 import http from "node:http";
+import { Client } from "svc-sdk";
 
 export async function startRecordingServer({ cors } = {}) {
   const requests = [];
@@ -49,4 +51,24 @@ export async function startRecordingServer({ cors } = {}) {
 
 function r_delay(reply) {
   return reply && typeof reply.delayMs === "number" && reply.delayMs > 0;
+}
+
+/**
+ * The one request a Client made with `options` sends for `listPlans()`, through a `fetch` that records
+ * it and answers an empty page: its URL, method and Authorization header (null when there is none).
+ */
+export async function firstRequest(options) {
+  const seen = [];
+  const client = new Client({
+    organizationId: "1",
+    maxRetries: 0,
+    ...options,
+    fetch: async (url, init) => {
+      seen.push({ url: String(url), method: init.method, authorization: new Headers(init.headers).get("authorization") });
+      return Response.json({ code: 0, message: "ok", plans: [] });
+    },
+  });
+  await client.listPlans();
+  assert.equal(seen.length, 1, JSON.stringify(seen));
+  return seen[0];
 }

@@ -173,3 +173,48 @@ export function formIssues(values: OperationParams["createOrganization"]): Issue
   void [checked, scopes, forms.operations(), refused];
   return result.ok ? [] : result.issues.map((i) => i.code);
 }
+
+/** An SvcError narrows by kind to that kind's members, and an Issue by code to its details: no `!` needed. */
+export function narrowed(e: unknown): string {
+  if (!(e instanceof SvcError)) return "";
+  if (e.kind === "validation") return e.issues.map((i) => i.path.join(".")).join(", ");
+  if (e.kind === "rate_limited") return String(e.retryAfterMs ?? 0);
+  if (e.kind === "api") {
+    const answered: [number | undefined, number | undefined, Record<string, string> | undefined] = [e.status, e.code, e.headers];
+    // @ts-expect-error: an api error has no issues
+    e.issues.map(String);
+    return String(answered);
+  }
+  if (e.kind === "config") {
+    // @ts-expect-error: a config error has no status
+    const status: number = e.status;
+    void status;
+  }
+  return `${e.kind} ${e.message} ${e.operationId}`;
+}
+
+export function detail(issue: Issue): string | number {
+  switch (issue.code) {
+    case "too_long":
+      return issue.maximum;
+    case "invalid_type":
+      return issue.expected;
+    case "invalid_value":
+      return issue.allowed.join(", ");
+    case "invalid_format":
+      return `${issue.format} ${issue.allowed?.join(", ")}`;
+    case "out_of_range":
+      return issue.minimum;
+    case "required":
+      // @ts-expect-error: a required issue has no details
+      return issue.maximum;
+    default:
+      return issue.message;
+  }
+}
+
+const made = new SvcError("validation", "bad params", { issues: [] });
+const madeIssues: Issue[] = made.issues;
+// @ts-expect-error: not a kind
+new SvcError("oops", "no such kind");
+void madeIssues;

@@ -3,7 +3,7 @@
 
 use crate::js;
 use svc_core::catalog::{BodyKind, Operation};
-use svc_core::issue::{details, Details, Issue, IssueCode};
+use svc_core::issue::{Issue, Problem};
 use svc_core::json::{self, Json};
 use svc_core::validate::{self, Source};
 use wasm_bindgen::prelude::*;
@@ -26,29 +26,27 @@ pub fn unwritable(e: &JsValue) -> Issue {
 }
 
 /// An issue at the top of the params.
-fn top(code: IssueCode, message: String, d: Details) -> Issue {
-    Issue {
-        path: vec![],
-        code,
-        message,
-        details: d,
-    }
+fn top(message: String, problem: Problem) -> Issue {
+    Issue::new(vec![], message, problem)
 }
 
 /// The issue of params that could not be read as JSON (a cycle, too deep, a throwing getter).
 pub fn unreadable(message: String) -> Issue {
     top(
-        IssueCode::InvalidFormat,
         message,
-        details([("format", "JSON".into())]),
+        Problem::InvalidFormat {
+            format: "JSON".into(),
+            allowed: None,
+        },
     )
 }
 
 fn not_an_object(op: &Operation) -> Issue {
     top(
-        IssueCode::InvalidType,
         format!("params of {} must be an object", op.id),
-        details([("expected", "object".into())]),
+        Problem::InvalidType {
+            expected: "object".into(),
+        },
     )
 }
 
@@ -67,9 +65,8 @@ fn text_of(op: &Operation, params: &JsValue, max: usize) -> Result<Option<String
     let wire = js::to_wire(&params).map_err(|e| unwritable(&e))?;
     js::text_within(&wire, max).map(Some).ok_or_else(|| {
         top(
-            IssueCode::TooLong,
             format!("params are more than maxRequestBytes ({max}) as JSON"),
-            details([("maximum", max.into())]),
+            Problem::TooLong { maximum: max },
         )
     })
 }

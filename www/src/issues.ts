@@ -74,7 +74,7 @@ export function showIssues(root: ParentNode, issues: readonly Issue[], visible: 
 export function showError(root: ParentNode, error: unknown): string[] {
   if (error instanceof SvcError && error.issues?.length) return showIssues(root, error.issues);
   const message = error instanceof SvcError ? describe(error) : `Something went wrong: ${String(error)}`;
-  return showIssues(root, [{ path: [], code: "invalid_value", message }]);
+  return showIssues(root, [{ path: [], code: "invalid_value", message, allowed: [] }]);
 }
 
 function describe(e: SvcError): string {

@@ -90,6 +90,6 @@ export function sentence(issue: Issue, place: Place): string {
     case "not_allowed":
       return `${label} does not apply with these choices`;
     default:
-      return issue.message;
+      return (issue as Issue).message;
   }
 }

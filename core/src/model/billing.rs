@@ -1,6 +1,7 @@
 //! Wire types of the billing family: project tasks, plans, events and their list queries.
 
-use crate::model::common::{value_set, wire, Id, Tag};
+use crate::model::common::{value_set, wire, Id, PageNumber, Tag};
+use crate::schema::{Check, IntText};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tsify::Tsify;
@@ -15,15 +16,24 @@ pub enum NumberOrText {
     Text(String),
 }
 
+impl crate::schema::Shape for NumberOrText {
+    const KIND: crate::schema::Kind = crate::schema::Kind::StrOrNum;
+}
+
 wire! {
     /// Body of `createTask` and `updateTask`.
     request TaskInput {
-        task_name: String,
-        description?: String,
+        task_name: String [MaxLen(100)],
+        description?: String [MaxLen(500)],
         /// Hourly rate, an integer.
-        rate?: NumberOrText,
-        budget_hours?: NumberOrText,
+        rate?: NumberOrText as Any,
+        budget_hours?: NumberOrText as Any,
     }
+    // Typed integer; the vendor examples also send them as text (`"budget_hours": ""`).
+    checks [
+        Check::LooseInteger { field: "rate", text: IntText::Signed },
+        Check::LooseInteger { field: "budget_hours", text: IntText::Signed },
+    ]
 }
 
 wire! {
@@ -54,8 +64,8 @@ wire! {
     /// Query of `listTasks`.
     #[derive(Default)]
     request TaskListQuery {
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -237,8 +247,8 @@ wire! {
     request PlanListQuery {
         filter_by?: PlanFilter,
         product_id?: Id,
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -317,8 +327,8 @@ wire! {
     /// Query of `listEvents`.
     #[derive(Default)]
     request EventListQuery {
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 

@@ -1,6 +1,11 @@
 //! Wire types of the books family (accounting): request, response, list entry and query shapes.
 
-use crate::model::common::{value_set, wire, Extra, Id, Tag};
+use crate::format::Format;
+use crate::model::billing::NumberOrText;
+use crate::model::common::{
+    value_set, wire, Extra, Id, IsoDate, LineDescription, PageNumber, Percentage, Tag,
+};
+use crate::schema::Check;
 use serde::{Deserialize, Deserializer, Serialize};
 use tsify::Tsify;
 
@@ -11,6 +16,11 @@ pub enum Scalar {
     Bool(bool),
     Number(f64),
     Text(String),
+}
+
+/// Any JSON value: the rules leave its type to the checks that name it.
+impl crate::schema::Shape for Scalar {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Any;
 }
 
 /// Accepts a list, or the single object some examples send in its place (vendor credit `line_items`).
@@ -41,7 +51,7 @@ value_set! {
 }
 
 value_set! {
-    IndustrySize { SmallScale = "small scale", MediumScale = "medium scale", LargeScale = "large scale" }
+    blank IndustrySize { SmallScale = "small scale", MediumScale = "medium scale", LargeScale = "large scale" }
 }
 
 value_set! {
@@ -68,7 +78,7 @@ value_set! {
 
 value_set! {
     /// Filter of the chart-of-accounts list.
-    AccountFilter {
+    blank AccountFilter {
         All = "AccountType.All",
         Active = "AccountType.Active",
         Inactive = "AccountType.Inactive",
@@ -81,7 +91,7 @@ value_set! {
 }
 
 value_set! {
-    AccountSortColumn { AccountName = "account_name", AccountType = "account_type" }
+    blank AccountSortColumn { AccountName = "account_name", AccountType = "account_type" }
 }
 
 value_set! {
@@ -137,7 +147,7 @@ value_set! {
 
 value_set! {
     /// Filter of the fixed asset list.
-    FixedAssetFilter {
+    blank FixedAssetFilter {
         All = "Status.All",
         Active = "Status.Active",
         Cancel = "Status.Cancel",
@@ -149,7 +159,7 @@ value_set! {
 }
 
 value_set! {
-    FixedAssetSortColumn {
+    blank FixedAssetSortColumn {
         AssetName = "asset_name",
         AssetNumber = "asset_number",
         AssetCost = "asset_cost",
@@ -160,7 +170,7 @@ value_set! {
 
 value_set! {
     /// `A` ascending, `D` descending.
-    SortOrder { Ascending = "A", Descending = "D" }
+    blank SortOrder { Ascending = "A", Descending = "D" }
 }
 
 value_set! {
@@ -226,19 +236,19 @@ value_set! {
 }
 
 value_set! {
-    MileageUnit { Km = "km", Mile = "mile" }
+    blank MileageUnit { Km = "km", Mile = "mile" }
 }
 
 value_set! {
-    VehicleType { Car = "car", Van = "van", Motorcycle = "motorcycle", Bike = "bike" }
+    blank VehicleType { Car = "car", Van = "van", Motorcycle = "motorcycle", Bike = "bike" }
 }
 
 value_set! {
-    FuelType { Petrol = "petrol", Lpg = "lpg", Diesel = "diesel" }
+    blank FuelType { Petrol = "petrol", Lpg = "lpg", Diesel = "diesel" }
 }
 
 value_set! {
-    EngineCapacityRange {
+    blank EngineCapacityRange {
         LessThan1400cc = "less_than_1400cc",
         Between1400ccAnd1600cc = "between_1400cc_and_1600cc",
         Between1600ccAnd2000cc = "between_1600cc_and_2000cc",
@@ -263,12 +273,12 @@ value_set! {
 }
 
 value_set! {
-    VendorCreditStatus { Open = "open", Closed = "closed", Void = "void", Draft = "draft" }
+    blank VendorCreditStatus { Open = "open", Closed = "closed", Void = "void", Draft = "draft" }
 }
 
 value_set! {
     /// Sort column of the list of all vendor credit refunds.
-    VendorCreditRefundSortColumn {
+    blank VendorCreditRefundSortColumn {
         VendorName = "vendor_name",
         VendorCreditNumber = "vendor_credit_number",
         Balance = "balance",
@@ -285,8 +295,8 @@ value_set! {
 wire! {
     /// A custom field pair of a request.
     request CustomFieldInput {
-        customfield_id: Id,
-        value: String,
+        customfield_id?: Id,
+        value?: String,
     }
 }
 
@@ -344,7 +354,7 @@ wire! {
         currency_code: String,
         time_zone: String,
         /// 5 to 30 letters and digits.
-        portal_name: String,
+        portal_name: String [LenBetween(5, 30), Format(Format::Alnum)],
         fiscal_year_start_month?: FiscalYearStartMonth,
         date_format?: String,
         field_separator?: String,
@@ -521,8 +531,8 @@ wire! {
     request AccountListQuery {
         filter_by?: AccountFilter,
         sort_column?: AccountSortColumn,
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -559,13 +569,12 @@ wire! {
     request AccountTransactionListQuery {
         account_id?: Id,
         date?: String,
-        #[tsify(type = "number | string")]
-        amount?: Scalar,
+        amount?: NumberOrText,
         filter_by?: String,
         transaction_type?: String,
         sort_column?: String,
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -576,8 +585,7 @@ wire! {
         line_id?: Id,
         account_id?: Id,
         customer_id?: Id,
-        /// At most 2000 characters.
-        description?: String,
+        description?: LineDescription,
         debit_or_credit: DebitOrCredit,
         amount: f64,
         tax_id?: Id,
@@ -597,7 +605,7 @@ wire! {
 wire! {
     /// Body of `createJournal`.
     request JournalInput {
-        journal_date: String,
+        journal_date: IsoDate,
         reference_number?: String,
         notes?: String,
         journal_type?: JournalType,
@@ -679,12 +687,12 @@ wire! {
         notes?: String,
         last_modified_time?: String,
         total?: f64,
-        customer_id?: Id,
-        vendor_id?: Id,
+        customer_id?: Id as StrOrNum,
+        vendor_id?: Id as StrOrNum,
         filter_by?: String,
         sort_column?: String,
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -773,22 +781,29 @@ wire! {
         depreciation_method?: DepreciationMethod,
         depreciation_frequency?: DepreciationFrequency,
         /// 0 to 100; declining methods only.
-        depreciation_percentage?: f64,
+        depreciation_percentage?: Percentage,
         /// Months.
         total_life?: f64,
         salvage_value?: f64,
-        depreciation_start_date?: String,
+        depreciation_start_date?: IsoDate,
         description?: String,
         notes?: String,
         serial_no?: String,
         asset_cost: f64,
-        asset_purchase_date: String,
+        asset_purchase_date: IsoDate,
         computation_type?: ComputationType,
-        warranty_expiry_date?: String,
+        warranty_expiry_date?: IsoDate,
         dep_start_value?: f64,
         tags?: Vec<Tag>,
         custom_fields?: Vec<CustomFieldInput>,
-    }
+    } checks [
+        Check::NotAllowedWhen {
+            field: "depreciation_percentage",
+            when: "depreciation_method",
+            equals: DepreciationMethod::StraightLine.as_str(),
+            applies_to: "declining methods",
+        },
+    ]
 }
 
 wire! {
@@ -868,8 +883,8 @@ wire! {
         filter_by?: FixedAssetFilter,
         sort_column?: FixedAssetSortColumn,
         sort_order?: SortOrder,
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -893,7 +908,7 @@ wire! {
 wire! {
     /// Body of `writeOffFixedAsset`.
     request FixedAssetWriteOffInput {
-        date?: String,
+        date?: IsoDate,
         expense_account_id?: Id,
         reason?: String,
     }
@@ -927,8 +942,8 @@ wire! {
 wire! {
     /// Query of `getFixedAssetHistory`.
     request FixedAssetHistoryQuery {
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -940,7 +955,7 @@ wire! {
         depreciation_account_id?: Id,
         depreciation_method?: DepreciationMethod,
         depreciation_frequency?: DepreciationFrequency,
-        depreciation_percentage?: f64,
+        depreciation_percentage?: Percentage,
         total_life?: f64,
         salvage_value?: f64,
         computation_type?: ComputationType,
@@ -955,7 +970,7 @@ wire! {
         depreciation_account_id: Id,
         depreciation_method: DepreciationMethod,
         depreciation_frequency: DepreciationFrequency,
-        depreciation_percentage: f64,
+        depreciation_percentage: Percentage,
         total_life: f64,
         salvage_value: f64,
         computation_type: ComputationType,
@@ -985,8 +1000,8 @@ wire! {
 wire! {
     /// Query of `listFixedAssetTypes`.
     request FixedAssetTypeListQuery {
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -996,8 +1011,7 @@ wire! {
     request ExpenseLineItemInput {
         line_item_id?: Id,
         account_id?: Id,
-        /// At most 2000 characters.
-        description?: String,
+        description?: LineDescription,
         amount?: f64,
         tax_id?: Id,
         item_order?: i64,
@@ -1023,14 +1037,13 @@ wire! {
     /// Body of `createExpense` (and of `updateExpenseByUniqueField`).
     request ExpenseInput {
         account_id?: Id,
-        date?: String,
+        date?: IsoDate,
         amount?: f64,
         tax_id?: Id,
         source_of_supply?: String,
         destination_of_supply?: String,
         place_of_supply?: String,
-        #[tsify(type = "string | number")]
-        hsn_or_sac?: Scalar,
+        hsn_or_sac?: NumberOrText,
         gst_no?: String,
         gst_treatment?: GstTreatment,
         reverse_charge_tax_id?: Id,
@@ -1052,26 +1065,33 @@ wire! {
         acquisition_vat_id?: Id,
         reverse_charge_vat_id?: Id,
         /// Only with `mileage_type` odometer.
-        #[tsify(type = "number | string")]
-        start_reading?: Scalar,
+        start_reading?: NumberOrText,
         /// Only with `mileage_type` odometer.
-        #[tsify(type = "number | string")]
-        end_reading?: Scalar,
-        #[tsify(type = "number | string")]
-        distance?: Scalar,
+        end_reading?: NumberOrText,
+        distance?: NumberOrText,
         mileage_unit?: MileageUnit,
-        #[tsify(type = "number | string")]
-        mileage_rate?: Scalar,
+        mileage_rate?: NumberOrText,
         employee_id?: Id,
         vehicle_type?: VehicleType,
-        can_reclaim_vat_on_mileage?: bool,
+        can_reclaim_vat_on_mileage?: bool as Any,
         fuel_type?: FuelType,
         engine_capacity_range?: EngineCapacityRange,
         paid_through_account_id?: Id,
         vendor_id?: Id,
         custom_fields?: Vec<CustomFieldInput>,
         tags?: Vec<Tag>,
-    }
+    } checks [
+        Check::NotAllowedUnless {
+            field: "start_reading",
+            when: "mileage_type",
+            equals: MileageType::Odometer.as_str(),
+        },
+        Check::NotAllowedUnless {
+            field: "end_reading",
+            when: "mileage_type",
+            equals: MileageType::Odometer.as_str(),
+        },
+    ]
 }
 
 wire! {
@@ -1082,9 +1102,8 @@ wire! {
         /// Its value (header X-Unique-Identifier-Value).
         x_unique_identifier_value: String,
         /// Create the expense when none matches (header X-Upsert).
-        x_upsert?: bool,
-        #[serde(flatten)]
-        expense: ExpenseInput,
+        x_upsert?: bool as BoolLike,
+        ..expense: ExpenseInput,
     }
 }
 
@@ -1187,14 +1206,14 @@ wire! {
         customer_name?: String,
         vendor_name?: String,
         customer_id?: Id,
-        vendor_id?: Id,
+        vendor_id?: Id as StrOrNum,
         recurring_expense_id?: Id,
         paid_through_account_id?: Id,
         search_text?: String,
         sort_column?: String,
         filter_by?: String,
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -1257,9 +1276,8 @@ wire! {
         sku?: String,
         account_id?: Id,
         /// At most 100 characters.
-        name?: String,
-        /// At most 2000 characters.
-        description?: String,
+        name?: String [MaxLen(100)],
+        description?: LineDescription,
         product_type?: String,
         item_order?: i64,
         quantity?: f64,
@@ -1273,8 +1291,7 @@ wire! {
         reverse_charge_tax_id?: Id,
         acquisition_vat_id?: Id,
         reverse_charge_vat_id?: Id,
-        #[tsify(type = "string | number")]
-        hsn_or_sac?: Scalar,
+        hsn_or_sac?: NumberOrText,
         project_id?: Id,
         location_id?: Id,
         tags?: Vec<Tag>,
@@ -1299,7 +1316,7 @@ wire! {
         pricebook_id?: Id,
         reference_number?: String,
         is_update_customer?: bool,
-        date?: String,
+        date?: IsoDate,
         exchange_rate?: f64,
         is_inclusive_tax?: bool,
         location_id?: Id,
@@ -1527,10 +1544,10 @@ wire! {
     request VendorCreditListQuery {
         vendor_credit_number_startswith?: String,
         vendor_credit_number_contains?: String,
-        date_start?: String,
-        date_end?: String,
-        date_before?: String,
-        date_after?: String,
+        date_start?: IsoDate,
+        date_end?: IsoDate,
+        date_before?: IsoDate,
+        date_after?: IsoDate,
         status?: VendorCreditStatus,
         total_start?: f64,
         total_end?: f64,
@@ -1538,15 +1555,15 @@ wire! {
         total_less_equals?: f64,
         total_greater_than?: f64,
         total_greater_equals?: f64,
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
 wire! {
     /// Body of `createVendorCreditRefund` and `updateVendorCreditRefund`.
     request VendorCreditRefundInput {
-        date?: String,
+        date?: IsoDate,
         refund_mode?: String,
         reference_number?: String,
         amount?: f64,
@@ -1610,8 +1627,8 @@ wire! {
 wire! {
     /// Query of `listVendorCreditRefunds`.
     request VendorCreditRefundListQuery {
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -1619,8 +1636,8 @@ wire! {
     /// Query of `listAllVendorCreditRefunds`.
     request AllVendorCreditRefundsQuery {
         sort_column?: VendorCreditRefundSortColumn,
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -1775,6 +1792,27 @@ pub(crate) mod tests {
         assert!(decl.contains("Record<string, unknown>"), "{decl}");
         let decl = ExpenseUniqueFieldUpdateInput::DECL;
         assert!(decl.contains("ExpenseInput"), "{decl}");
+    }
+
+    #[test]
+    fn the_unique_field_update_is_its_headers_then_the_expense_flattened() {
+        use crate::schema::Params;
+        let (own, expense) = (ExpenseUniqueFieldUpdateInput::SCHEMA, ExpenseInput::SCHEMA);
+        let names: Vec<_> = own.fields.iter().map(|f| f.name).collect();
+        assert_eq!(
+            names[..3],
+            [
+                "x_unique_identifier_key",
+                "x_unique_identifier_value",
+                "x_upsert"
+            ]
+        );
+        assert_eq!(
+            format!("{:?}", &own.fields[3..]),
+            format!("{:?}", expense.fields)
+        );
+        assert_eq!(own.checks, expense.checks);
+        assert_eq!(own.checks.len(), 2);
     }
 
     #[test]

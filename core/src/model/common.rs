@@ -31,6 +31,10 @@ impl<'de> Deserialize<'de> for Id {
     }
 }
 
+impl crate::schema::Shape for Id {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Id;
+}
+
 impl From<&str> for Id {
     fn from(s: &str) -> Id {
         Id(s.to_string())
@@ -43,8 +47,61 @@ impl std::fmt::Display for Id {
     }
 }
 
+/// A page number or page size of a list: a whole number from 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(transparent)]
+pub struct PageNumber(pub u32);
+
+impl crate::schema::Shape for PageNumber {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Int;
+    const RULES: &'static [crate::schema::Rule] =
+        &[crate::schema::Rule::Range(1.0, crate::schema::PAGE_MAX)];
+}
+
+/// A calendar date, `yyyy-mm-dd`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(transparent)]
+pub struct IsoDate(pub String);
+
+impl crate::schema::Shape for IsoDate {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Str;
+    const RULES: &'static [crate::schema::Rule] =
+        &[crate::schema::Rule::Format(crate::format::Format::Date)];
+}
+
+/// The description of a line item: at most 2000 characters (the Limits table).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(transparent)]
+pub struct LineDescription(pub String);
+
+impl crate::schema::Shape for LineDescription {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Str;
+    const RULES: &'static [crate::schema::Rule] = &[crate::schema::Rule::MaxLen(2000)];
+}
+
+/// A percentage: a number from 0 to 100.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(transparent)]
+pub struct Percentage(pub f64);
+
+impl crate::schema::Shape for Percentage {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Num;
+    const RULES: &'static [crate::schema::Rule] = &[crate::schema::Rule::Range(0.0, 100.0)];
+}
+
 /// Fields that a type does not name, kept so a read-modify-write loses nothing.
 pub type Extra = Map<String, Value>;
+
+/// A tag pair as a request sends it: both ids.
+impl crate::schema::Shape for Tag {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Obj(&crate::schema::Schema {
+        fields: &[
+            crate::schema::opt("tag_id", crate::schema::Kind::Id),
+            crate::schema::opt("tag_option_id", crate::schema::Kind::Id),
+        ],
+        checks: &[],
+    });
+}
 
 /// A tag pair; responses add its names.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
@@ -81,26 +138,29 @@ pub struct PageContext {
 
 /// Declares a wire struct. `name?: T` is optional (omitted when absent), `name: T` is required.
 /// A `response` keeps the fields it does not name in `extra`; a `request` has no `extra`, so
-/// TypeScript catches a misspelt field.
+/// TypeScript catches a misspelt field. A `request` also declares its schema (`Params`): each field
+/// takes the kind and rules its type gives (`Shape`), or the kind after `as` and the rules in `[...]`
+/// it says itself; `checks [...]` after the braces are the checks across its fields. A request field
+/// written `..name: T` is flattened: `T`'s fields and checks take its place in the schema.
 macro_rules! wire {
     ($(#[$m:meta])* response $name:ident { $($body:tt)* }) => {
-        $crate::model::common::wire!(@munch [$(#[$m])*] $name [extra] [] $($body)*);
+        $crate::model::common::wire!(@munch [$(#[$m])*] $name [] $($body)*);
     };
-    ($(#[$m:meta])* request $name:ident { $($body:tt)* }) => {
-        $crate::model::common::wire!(@munch [$(#[$m])*] $name [] [] $($body)*);
+    ($(#[$m:meta])* request $name:ident { $($body:tt)* } $(checks [$($c:expr),* $(,)?])?) => {
+        $crate::model::common::wire!(@request [$(#[$m])*] $name [$($($c),*)?] [] [] $($body)*);
     };
-    (@munch $m:tt $name:ident $x:tt [$($acc:tt)*] $(#[$fm:meta])* $f:ident ?: $t:ty, $($rest:tt)*) => {
-        $crate::model::common::wire!(@munch $m $name $x [$($acc)*
+    (@munch $m:tt $name:ident [$($acc:tt)*] $(#[$fm:meta])* $f:ident ?: $t:ty, $($rest:tt)*) => {
+        $crate::model::common::wire!(@munch $m $name [$($acc)*
             $(#[$fm])*
             #[serde(default, skip_serializing_if = "Option::is_none")]
             #[tsify(optional)]
             pub $f: Option<$t>,
         ] $($rest)*);
     };
-    (@munch $m:tt $name:ident $x:tt [$($acc:tt)*] $(#[$fm:meta])* $f:ident : $t:ty, $($rest:tt)*) => {
-        $crate::model::common::wire!(@munch $m $name $x [$($acc)* $(#[$fm])* pub $f: $t,] $($rest)*);
+    (@munch $m:tt $name:ident [$($acc:tt)*] $(#[$fm:meta])* $f:ident : $t:ty, $($rest:tt)*) => {
+        $crate::model::common::wire!(@munch $m $name [$($acc)* $(#[$fm])* pub $f: $t,] $($rest)*);
     };
-    (@munch [$($m:tt)*] $name:ident [extra] [$($acc:tt)*]) => {
+    (@munch [$($m:tt)*] $name:ident [$($acc:tt)*]) => {
         $($m)*
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, tsify::Tsify)]
         pub struct $name {
@@ -110,19 +170,80 @@ macro_rules! wire {
             pub extra: $crate::model::common::Extra,
         }
     };
-    (@munch [$($m:tt)*] $name:ident [] [$($acc:tt)*]) => {
+    (@request $m:tt $name:ident $c:tt [$($acc:tt)*] [$($fields:tt)*]
+        $(#[$fm:meta])* ..$f:ident : $t:ty, $($rest:tt)*) => {
+        $crate::model::common::wire!(@request $m $name $c [$($acc)* $(#[$fm])* #[serde(flatten)] pub $f: $t,]
+            [$($fields)* (<$t as $crate::schema::Params>::SCHEMA),] $($rest)*);
+    };
+    (@request $m:tt $name:ident $c:tt [$($acc:tt)*] [$($fields:tt)*]
+        $(#[$fm:meta])* $f:ident ?: $t:ty $(as $k:ident)? $([$($r:ident $(($($a:tt)*))?),* $(,)?])?, $($rest:tt)*) => {
+        $crate::model::common::wire!(@request $m $name $c [$($acc)*
+            $(#[$fm])*
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[tsify(optional)]
+            pub $f: Option<$t>,
+        ] [$($fields)*
+            [$crate::schema::of::<$t>(stringify!($f), false)
+                $(.kind($crate::schema::Kind::$k))?
+                $(.with(&[$($crate::schema::Rule::$r $(($($a)*))?),*]))?],
+        ] $($rest)*);
+    };
+    (@request $m:tt $name:ident $c:tt [$($acc:tt)*] [$($fields:tt)*]
+        $(#[$fm:meta])* $f:ident : $t:ty $(as $k:ident)? $([$($r:ident $(($($a:tt)*))?),* $(,)?])?, $($rest:tt)*) => {
+        $crate::model::common::wire!(@request $m $name $c [$($acc)* $(#[$fm])* pub $f: $t,] [$($fields)*
+            [$crate::schema::of::<$t>(stringify!($f), true)
+                $(.kind($crate::schema::Kind::$k))?
+                $(.with(&[$($crate::schema::Rule::$r $(($($a)*))?),*]))?],
+        ] $($rest)*);
+    };
+    (@part [$field:expr]) => { &[$field] };
+    (@part ($schema:expr)) => { $schema.fields };
+    (@checks [$field:expr]) => { &[] };
+    (@checks ($schema:expr)) => { $schema.checks };
+    (@request [$($m:tt)*] $name:ident [$($c:expr),*] [$($acc:tt)*] [$($part:tt,)*]) => {
         $($m)*
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, tsify::Tsify)]
         pub struct $name {
             $($acc)*
         }
+
+        impl $crate::schema::Params for $name {
+            const SCHEMA: &'static $crate::schema::Schema = {
+                const FIELDS: &[&[$crate::schema::Field]] = &[$($crate::model::common::wire!(@part $part)),*];
+                const CHECKS: &[&[$crate::schema::Check]] =
+                    &[$($crate::model::common::wire!(@checks $part),)* &[$($c),*]];
+                &$crate::schema::Schema {
+                    fields: &$crate::model::common::concat::<$crate::schema::Field, { $crate::model::common::total(FIELDS) }>(
+                        FIELDS,
+                        $crate::schema::opt("", $crate::schema::Kind::Any),
+                    ),
+                    checks: &$crate::model::common::concat::<$crate::schema::Check, { $crate::model::common::total(CHECKS) }>(
+                        CHECKS,
+                        $crate::schema::Check::GroupMembers,
+                    ),
+                }
+            };
+            const NAME: &'static str = stringify!($name);
+        }
+
+        impl $crate::schema::Shape for $name {
+            const KIND: $crate::schema::Kind =
+                $crate::schema::Kind::Obj(<$name as $crate::schema::Params>::SCHEMA);
+        }
     };
 }
 
 /// Declares a value set: an enum whose TypeScript type is the union of its wire strings, with
-/// `VALUES` (the same strings, for the validation rules) and `as_str`.
+/// `VALUES` (the same strings, for the validation rules) and `as_str`. A set declared `blank Name`
+/// also lets a request send a blank string for "not set" (as the vendor's own examples do).
 macro_rules! value_set {
+    ($(#[$m:meta])* blank $name:ident { $($v:ident = $s:literal),* $(,)? }) => {
+        $crate::model::common::value_set!(@set OneOfUnlessBlank $(#[$m])* $name { $($v = $s),* });
+    };
     ($(#[$m:meta])* $name:ident { $($v:ident = $s:literal),* $(,)? }) => {
+        $crate::model::common::value_set!(@set OneOf $(#[$m])* $name { $($v = $s),* });
+    };
+    (@set $rule:ident $(#[$m:meta])* $name:ident { $($v:ident = $s:literal),* }) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, tsify::Tsify)]
         pub enum $name {
@@ -138,7 +259,41 @@ macro_rules! value_set {
                 }
             }
         }
+
+        impl $crate::schema::Shape for $name {
+            const KIND: $crate::schema::Kind = $crate::schema::Kind::Str;
+            const RULES: &'static [$crate::schema::Rule] = &[$crate::schema::Rule::$rule(Self::VALUES)];
+        }
     };
+}
+
+/// How many members the parts hold together.
+#[doc(hidden)]
+pub const fn total<T>(parts: &[&[T]]) -> usize {
+    let (mut i, mut n) = (0, 0);
+    while i < parts.len() {
+        n += parts[i].len();
+        i += 1;
+    }
+    n
+}
+
+/// The parts' members in one array of `N` (their total); `filler` is never left in it.
+#[doc(hidden)]
+pub const fn concat<T: Copy, const N: usize>(parts: &[&[T]], filler: T) -> [T; N] {
+    let mut out = [filler; N];
+    let (mut i, mut n) = (0, 0);
+    while i < parts.len() {
+        let mut j = 0;
+        while j < parts[i].len() {
+            out[n] = parts[i][j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    assert!(n == N);
+    out
 }
 
 pub(crate) use {value_set, wire};

@@ -1,6 +1,8 @@
 //! Wire types of the crm family: notification channels (watch), their update result and callbacks.
 
+use crate::format::Format;
 use crate::model::common::{value_set, wire, Id};
+use crate::schema::{Check, IntText};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -39,6 +41,7 @@ wire! {
         group_operator: GroupOperator,
         group: Vec<GroupMember>,
     }
+    checks [Check::NotEmpty("group"), Check::GroupMembers]
 }
 
 /// A member of a group: one field, or a nested group.
@@ -49,6 +52,11 @@ pub enum GroupMember {
     Group(FieldSelection),
 }
 
+/// A member's shape is the `GroupMembers` check's to say: a field, or a group in turn.
+impl crate::schema::Shape for GroupMember {
+    const KIND: crate::schema::Kind = crate::schema::Kind::Obj(&crate::schema::Schema::EMPTY);
+}
+
 wire! {
     /// Notify only when the selected fields of a module change.
     request NotificationCondition {
@@ -56,6 +64,7 @@ wire! {
         module: ApiRef,
         field_selection: FieldSelection,
     }
+    checks [Check::MaxFieldsNested { field: "field_selection", max: 10 }]
 }
 
 wire! {
@@ -63,18 +72,24 @@ wire! {
     request WatchChannel {
         /// A long; echoed back in callbacks.
         #[tsify(type = "Id | number")]
-        channel_id: Id,
+        channel_id: Id as Any,
         #[tsify(type = "`${string}.${WatchOperation}`[]")]
         events: Vec<String>,
         /// Receives the POST callbacks.
-        notify_url: String,
-        /// At most 50 characters; echoed in callbacks for verification.
-        token?: String,
+        notify_url: String [Format(Format::HttpUrl)],
+        /// Echoed in callbacks for verification.
+        token?: String [MaxLen(50)],
         /// ISO date-time, at most one week ahead; the service defaults to one hour.
-        channel_expiry?: String,
-        notification_condition?: Vec<NotificationCondition>,
+        channel_expiry?: String [Format(Format::Timestamp)],
+        notification_condition?: Vec<NotificationCondition> [MaxItems(2)],
         notify_on_related_action?: bool,
     }
+    checks [
+        Check::LooseInteger { field: "channel_id", text: IntText::Digits },
+        Check::NotEmpty("events"),
+        Check::EventsNameModuleAndOperation,
+        Check::ExpiryWithinAWeek,
+    ]
 }
 
 wire! {
@@ -82,6 +97,7 @@ wire! {
     request WatchParams {
         watch: Vec<WatchChannel>,
     }
+    checks [Check::NotEmpty("watch")]
 }
 
 wire! {

@@ -1,7 +1,8 @@
 //! Wire types of the inventory family: packages and composite items.
 
-use crate::model::common::Id;
-use crate::model::common::{value_set, wire};
+use crate::format::Format;
+use crate::model::billing::NumberOrText;
+use crate::model::common::{value_set, wire, Id, PageNumber};
 
 // ---- packages ----
 
@@ -126,7 +127,7 @@ wire! {
         salesorder_id: Id,
         package_number?: String,
         /// A date `yyyy-mm-dd`.
-        date?: String,
+        date?: String [Format(Format::Date)],
         custom_fields?: Vec<PackageCustomFieldInput>,
         line_items?: Vec<PackageLineInput>,
         notes?: String,
@@ -138,7 +139,7 @@ wire! {
     request PackageUpdateInput {
         package_number?: String,
         /// A date `yyyy-mm-dd`.
-        date?: String,
+        date?: String [Format(Format::Date)],
         custom_fields?: Vec<PackageCustomFieldInput>,
         line_items?: Vec<PackageLineUpdateInput>,
         notes?: String,
@@ -179,12 +180,12 @@ wire! {
         status?: PackageStatusFilter,
         sort_column?: PackageSortColumn,
         /// Dates `yyyy-mm-dd`.
-        date_after?: String,
-        date_before?: String,
-        shipment_date_after?: String,
-        shipment_date_before?: String,
-        page?: u32,
-        per_page?: u32,
+        date_after?: String [Format(Format::Date)],
+        date_before?: String [Format(Format::Date)],
+        shipment_date_after?: String [Format(Format::Date)],
+        shipment_date_before?: String [Format(Format::Date)],
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -298,25 +299,23 @@ wire! {
         initial_stock_rate?: f64,
         tax_id?: Id,
         sku?: String,
-        #[tsify(type = "number | string")]
-        isbn?: serde_json::Value,
-        #[tsify(type = "number | string")]
-        ean?: serde_json::Value,
+        isbn?: NumberOrText,
+        ean?: NumberOrText,
         part_number?: String,
         reorder_level?: f64,
         unit?: String,
-        #[tsify(type = "number | string")]
-        upc?: serde_json::Value,
+        upc?: NumberOrText,
         item_type?: CompositeItemType,
+        product_type?: CompositeProductType,
+        /// Listed among a composite item's values (`active`, `inactive`), not among the create body's.
+        status?: CompositeItemStatus,
         rate?: f64,
         custom_fields?: Vec<CompositeItemCustomFieldInput>,
         account_id?: Id,
         purchase_account_id?: Id,
         inventory_account_id?: Id,
         item_tax_preferences?: Vec<CompositeItemTaxPreferenceInput>,
-        #[tsify(type = "number | string")]
-        hsn_or_sac?: serde_json::Value,
-        product_type?: CompositeProductType,
+        hsn_or_sac?: NumberOrText,
     }
 }
 
@@ -408,8 +407,8 @@ wire! {
     request CompositeItemListQuery {
         status?: CompositeItemStatusFilter,
         sort_column?: CompositeItemSortColumn,
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -603,7 +602,7 @@ mod tests {
             date_before: None,
             shipment_date_after: None,
             shipment_date_before: None,
-            page: Some(1),
+            page: Some(PageNumber(1)),
             per_page: None,
         };
         assert_eq!(

@@ -1,6 +1,8 @@
 //! Wire types of the invoice family: currencies, projects with their comments and invoices, recurring invoices.
 
-use crate::model::common::{value_set, wire, Id};
+use crate::format::Format;
+use crate::model::billing::NumberOrText;
+use crate::model::common::{value_set, wire, Id, PageNumber};
 
 // ---- currencies ----
 
@@ -55,9 +57,10 @@ value_set! {
 wire! {
     /// Query of the currency list.
     request CurrencyListQuery {
-        filter_by?: CurrencyFilter,
-        page?: u32,
-        per_page?: u32,
+        /// A blank string sends no filter.
+        filter_by?: CurrencyFilter [OneOfUnlessBlank(CurrencyFilter::VALUES)],
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -102,14 +105,10 @@ value_set! {
 wire! {
     /// A task in a project create or update body.
     request ProjectTaskInput {
-        /// At most 100 characters.
-        task_name: String,
-        /// At most 500 characters.
-        description?: String,
-        #[tsify(type = "number | string")]
-        rate?: serde_json::Value,
-        #[tsify(type = "number | string")]
-        budget_hours?: serde_json::Value,
+        task_name: String [MaxLen(100)],
+        description?: String [MaxLen(500)],
+        rate?: NumberOrText,
+        budget_hours?: NumberOrText,
     }
 }
 
@@ -118,55 +117,53 @@ wire! {
     request ProjectUserInput {
         user_id: Id,
         is_current_user?: bool,
-        /// At most 200 characters.
-        user_name?: String,
-        /// At most 100 characters.
-        email?: String,
+        user_name?: String [MaxLen(200)],
+        email?: String [MaxLen(100)],
         user_role?: ProjectUserRole,
         status?: String,
-        #[tsify(type = "number | string")]
-        rate?: serde_json::Value,
-        #[tsify(type = "number | string")]
-        budget_hours?: serde_json::Value,
+        rate?: NumberOrText,
+        budget_hours?: NumberOrText,
         /// `hh:mm`.
-        total_hours?: String,
+        total_hours?: String [Format(Format::Duration)],
         /// `hh:mm`.
-        billed_hours?: String,
+        billed_hours?: String [Format(Format::Duration)],
         /// `hh:mm`.
-        un_billed_hours?: String,
-        /// Seen in the vendor examples, not in the documents.
-        #[tsify(type = "number | string")]
-        cost_rate?: serde_json::Value,
+        un_billed_hours?: String [Format(Format::Duration)],
     }
 }
 
-wire! {
+/// Declares a request whose fields are `$head`'s and then a project body's (the update by a unique
+/// field sends the body beside its header params).
+macro_rules! project_request {
+    ($(#[$m:meta])* $name:ident { $($head:tt)* }) => {
+        wire! {
+            $(#[$m])*
+            request $name {
+                $($head)*
+                project_name: String [MaxLen(100)],
+                customer_id: Id,
+                /// The first user to add.
+                user_id: Id,
+                billing_type: ProjectBillingType,
+                currency_id?: Id,
+                description?: String [MaxLen(500)],
+                status?: ProjectStatus,
+                /// A number; the documents send it as a string.
+                rate?: NumberOrText,
+                /// A blank string sends none.
+                budget_type?: ProjectBudgetType [OneOfUnlessBlank(ProjectBudgetType::VALUES)],
+                budget_hours?: NumberOrText,
+                budget_amount?: NumberOrText,
+                tasks?: Vec<ProjectTaskInput>,
+                users?: Vec<ProjectUserInput>,
+            }
+        }
+    };
+}
+
+project_request! {
     /// Create and update body of a project (the update parameters equal the create parameters).
-    request ProjectInput {
-        /// At most 100 characters.
-        project_name: String,
-        customer_id: Id,
-        /// The first user to add.
-        user_id: Id,
-        billing_type: ProjectBillingType,
-        currency_id?: Id,
-        /// At most 500 characters.
-        description?: String,
-        status?: ProjectStatus,
-        /// A number; the documents send it as a string.
-        #[tsify(type = "number | string")]
-        rate?: serde_json::Value,
-        budget_type?: ProjectBudgetType,
-        #[tsify(type = "number | string")]
-        budget_hours?: serde_json::Value,
-        #[tsify(type = "number | string")]
-        budget_amount?: serde_json::Value,
-        /// Seen in the vendor examples, not in the documents.
-        #[tsify(type = "number | string")]
-        cost_budget_amount?: serde_json::Value,
-        tasks?: Vec<ProjectTaskInput>,
-        users?: Vec<ProjectUserInput>,
-    }
+    ProjectInput {}
 }
 
 wire! {
@@ -283,32 +280,28 @@ wire! {
         filter_by?: ProjectFilter,
         customer_id?: Id,
         sort_column?: ProjectSortColumn,
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
 wire! {
     /// Body of a project clone: the new project's name and description.
     request ProjectCloneInput {
-        /// At most 100 characters.
-        project_name?: String,
-        /// At most 500 characters.
-        description?: String,
+        project_name?: String [MaxLen(100)],
+        description?: String [MaxLen(500)],
     }
 }
 
-wire! {
-    /// Params of `updateProjectByUniqueField`: the project body plus the values of its three headers.
-    request ProjectUniqueFieldUpdateInput {
+project_request! {
+    /// Params of `updateProjectByUniqueField`: the values of its three headers, then the project body.
+    ProjectUniqueFieldUpdateInput {
         /// API name of the unique custom field (header X-Unique-Identifier-Key).
         x_unique_identifier_key: String,
         /// Its value (header X-Unique-Identifier-Value).
         x_unique_identifier_value: String,
         /// Create the project when none matches (header X-Upsert).
-        x_upsert?: bool,
-        #[serde(flatten)]
-        project: ProjectInput,
+        x_upsert?: bool as BoolLike,
     }
 }
 
@@ -317,33 +310,26 @@ wire! {
     request ProjectUsersInput {
         users?: Vec<ProjectUserInput>,
         /// The cost rate of the users added.
-        #[tsify(type = "number | string")]
-        cost_rate?: serde_json::Value,
+        cost_rate?: NumberOrText,
     }
 }
 
 wire! {
     /// Body of `inviteProjectUser` and `updateProjectUser`: a user's details on a project.
     request ProjectUserDetailsInput {
-        /// At most 200 characters.
-        user_name?: String,
-        /// At most 100 characters.
-        email?: String,
+        user_name?: String [MaxLen(200)],
+        email?: String [MaxLen(100)],
         user_role?: ProjectUserRole,
-        #[tsify(type = "number | string")]
-        rate?: serde_json::Value,
-        #[tsify(type = "number | string")]
-        budget_hours?: serde_json::Value,
-        #[tsify(type = "number | string")]
-        cost_rate?: serde_json::Value,
+        rate?: NumberOrText,
+        budget_hours?: NumberOrText,
+        cost_rate?: NumberOrText,
     }
 }
 
 wire! {
     /// Body of a new project comment.
     request ProjectCommentInput {
-        /// At most 500 characters.
-        description: String,
+        description: String [MaxLen(500)],
     }
 }
 
@@ -365,8 +351,8 @@ wire! {
 wire! {
     /// Query of a project's comment list.
     request ProjectCommentListQuery {
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -403,8 +389,8 @@ wire! {
     /// Query of a project's invoice list.
     request ProjectInvoiceListQuery {
         sort_column?: ProjectInvoiceSortColumn,
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -515,29 +501,23 @@ wire! {
     request RecurringInvoiceLineInput {
         line_item_id?: Id,
         item_id?: Id,
-        /// At most 100 characters.
-        name?: String,
-        /// At most 2000 characters.
-        description?: String,
+        name?: String [MaxLen(100)],
+        description?: String [MaxLen(2000)],
         rate?: f64,
         quantity?: i32,
         discount?: String,
         tax_id?: Id,
         tds_tax_id?: Id,
         tax_exemption_id?: Id,
-        /// At most 25 characters.
-        avatax_tax_code?: String,
-        /// At most 25 characters.
-        avatax_use_code?: String,
+        avatax_tax_code?: String [MaxLen(25)],
+        avatax_use_code?: String [MaxLen(25)],
         item_total?: f64,
         sku?: String,
         product_type?: InvoiceProductType,
-        #[tsify(type = "number | string")]
-        hsn_or_sac?: serde_json::Value,
+        hsn_or_sac?: NumberOrText,
         project_id?: Id,
         project_name?: String,
-        #[tsify(type = "number | string")]
-        sat_item_key_code?: serde_json::Value,
+        sat_item_key_code?: NumberOrText,
         unitkey_code?: String,
     }
 }
@@ -572,45 +552,56 @@ wire! {
     }
 }
 
-wire! {
-    /// Create body of a recurring invoice.
-    request RecurringInvoiceInput {
-        /// Unique; at most 100 characters.
-        recurrence_name: String,
-        customer_id: Id,
-        /// Its values are not documented.
-        recurrence_frequency: String,
-        reference_number?: String,
-        contact_persons?: Vec<Id>,
-        currency_id?: Id,
-        /// Dates `yyyy-mm-dd`.
-        start_date?: String,
-        end_date?: String,
-        /// Periods between recurrences.
-        repeat_every?: i64,
-        place_of_supply?: String,
-        gst_no?: String,
-        gst_treatment?: String,
-        tax_treatment?: String,
-        vat_treatment?: String,
-        /// Mexico.
-        cfdi_usage?: String,
-        /// Mexico.
-        allow_partial_payments?: bool,
-        email?: String,
-        custom_fields?: Vec<RecurringInvoiceCustomFieldInput>,
-        billing_address?: RecurringInvoiceAddressInput,
-        shipping_address?: RecurringInvoiceAddressInput,
-        payment_gateways?: Vec<PaymentGatewayInput>,
-        payment_options?: PaymentOptionsInput,
-        /// At most 25 characters.
-        avatax_exempt_no?: String,
-        /// At most 25 characters.
-        avatax_use_code?: String,
-        tax_authority_id?: Id,
-        tax_exemption_id?: Id,
-        line_items?: Vec<RecurringInvoiceLineInput>,
-    }
+/// Declares a request whose fields are `$head`'s and then a recurring invoice body's.
+macro_rules! recurring_invoice_request {
+    ($(#[$m:meta])* $name:ident { $($head:tt)* }) => {
+        wire! {
+            $(#[$m])*
+            request $name {
+                $($head)*
+                /// Unique.
+                recurrence_name: String [MaxLen(100)],
+                customer_id: Id,
+                /// Its values are not documented.
+                recurrence_frequency: String,
+                reference_number?: String,
+                contact_persons?: Vec<Id>,
+                currency_id?: Id,
+                /// Dates `yyyy-mm-dd`.
+                start_date?: String [Format(Format::Date)],
+                end_date?: String [Format(Format::Date)],
+                last_sent_date?: String [Format(Format::Date)],
+                next_invoice_date?: String [Format(Format::Date)],
+                /// Periods between recurrences.
+                repeat_every?: i64,
+                place_of_supply?: String,
+                gst_no?: String,
+                gst_treatment?: String,
+                tax_treatment?: String,
+                vat_treatment?: String,
+                /// Mexico.
+                cfdi_usage?: String,
+                /// Mexico.
+                allow_partial_payments?: bool,
+                email?: String,
+                custom_fields?: Vec<RecurringInvoiceCustomFieldInput>,
+                billing_address?: RecurringInvoiceAddressInput,
+                shipping_address?: RecurringInvoiceAddressInput,
+                payment_gateways?: Vec<PaymentGatewayInput>,
+                payment_options?: PaymentOptionsInput,
+                avatax_exempt_no?: String [MaxLen(25)],
+                avatax_use_code?: String [MaxLen(25)],
+                tax_authority_id?: Id,
+                tax_exemption_id?: Id,
+                line_items?: Vec<RecurringInvoiceLineInput>,
+            }
+        }
+    };
+}
+
+recurring_invoice_request! {
+    /// Create and update body of a recurring invoice (the vendor's update sends the create's model).
+    RecurringInvoiceInput {}
 }
 
 wire! {
@@ -654,17 +645,16 @@ wire! {
     }
 }
 
-wire! {
-    /// Params of `updateRecurringInvoiceByUniqueField`: the recurring invoice body plus the values of its three headers.
-    request RecurringInvoiceUniqueFieldUpdateInput {
+recurring_invoice_request! {
+    /// Params of `updateRecurringInvoiceByUniqueField`: the values of its three headers, then the
+    /// recurring invoice body.
+    RecurringInvoiceUniqueFieldUpdateInput {
         /// API name of the unique custom field (header X-Unique-Identifier-Key).
         x_unique_identifier_key: String,
         /// Its value (header X-Unique-Identifier-Value).
         x_unique_identifier_value: String,
         /// Create the recurring invoice when none matches (header X-Upsert).
-        x_upsert?: bool,
-        #[serde(flatten)]
-        recurring_invoice: RecurringInvoiceInput,
+        x_upsert?: bool as BoolLike,
     }
 }
 
@@ -680,16 +670,16 @@ wire! {
         tax_id?: Id,
         notes?: String,
         /// Dates `yyyy-mm-dd`.
-        start_date?: String,
-        end_date?: String,
+        start_date?: String [Format(Format::Date)],
+        end_date?: String [Format(Format::Date)],
         customer_id?: Id,
         /// `active`, or `stopped` once stopped.
         status?: String,
         filter_by?: String,
         search_text?: String,
         sort_column?: String,
-        page?: u32,
-        per_page?: u32,
+        page?: PageNumber,
+        per_page?: PageNumber,
     }
 }
 
@@ -902,11 +892,10 @@ pub(crate) mod tests {
             currency_id: None,
             description: None,
             status: None,
-            rate: Some(json!("12.5")),
+            rate: Some(NumberOrText::Text("12.5".into())),
             budget_type: Some(ProjectBudgetType::HoursPerStaff),
             budget_hours: None,
             budget_amount: None,
-            cost_budget_amount: None,
             tasks: None,
             users: Some(vec![ProjectUserInput {
                 user_id: "460000000024003".into(),
@@ -920,7 +909,6 @@ pub(crate) mod tests {
                 total_hours: None,
                 billed_hours: None,
                 un_billed_hours: None,
-                cost_rate: None,
             }]),
         };
         assert_eq!(
@@ -987,7 +975,7 @@ pub(crate) mod tests {
             ProjectInput::DECL
         );
         assert!(
-            ProjectInput::DECL.contains("rate?: number | string"),
+            ProjectInput::DECL.contains("rate?: NumberOrText"),
             "{}",
             ProjectInput::DECL
         );

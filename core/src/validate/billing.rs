@@ -1,135 +1,18 @@
-//! Rules for the params of the billing operations: tasks, plans, events.
+//! Rules for the params of the billing operations that no request type declares: tasks, plans, events.
 
-use super::{opt, req, Check, Field, IntText, Kind, Rule, Schema, PAGE, PER_PAGE};
+use super::Schema;
 
-const TASK_BODY: Schema = Schema {
-    fields: &[
-        req("task_name", Kind::Str).with(&[Rule::MaxLen(100)]),
-        opt("description", Kind::Str).with(&[Rule::MaxLen(500)]),
-        opt("rate", Kind::Any),
-        opt("budget_hours", Kind::Any),
-    ],
-    // Typed integer; the vendor examples also send them as text (`"budget_hours": ""`).
-    checks: &[
-        Check::LooseInteger {
-            field: "rate",
-            text: IntText::Signed,
-        },
-        Check::LooseInteger {
-            field: "budget_hours",
-            text: IntText::Signed,
-        },
-    ],
-};
-
-pub static CREATE_TASK: Schema = TASK_BODY;
-pub static UPDATE_TASK: Schema = TASK_BODY;
-pub static LIST_TASKS: Schema = Schema {
-    fields: &[PAGE, PER_PAGE],
-    checks: &[],
-};
 pub static GET_TASK: Schema = Schema::EMPTY;
 pub static DELETE_TASK: Schema = Schema::EMPTY;
-
-static TAG: Schema = Schema {
-    fields: &[opt("tag_id", Kind::Id), opt("tag_option_id", Kind::Id)],
-    checks: &[],
-};
-static CUSTOM_FIELD: Schema = Schema {
-    fields: &[
-        opt("customfield_id", Kind::Id),
-        opt("label", Kind::Str),
-        opt("value", Kind::StrOrNum),
-    ],
-    checks: &[],
-};
-static ITEM_TAX_PREFERENCE: Schema = Schema {
-    fields: &[
-        opt("tax_id", Kind::Id),
-        opt("tax_specification", Kind::Str).with(&[Rule::OneOf(&["inter", "intra"])]),
-        opt("tax_name", Kind::Str),
-        opt("tax_percentage", Kind::Num),
-    ],
-    checks: &[],
-};
-static ADDON: Schema = Schema {
-    fields: &[opt("addon_code", Kind::Str), opt("name", Kind::Str)],
-    checks: &[],
-};
-static TAG_ITEM: Field = opt("", Kind::Obj(&TAG));
-static CUSTOM_FIELD_ITEM: Field = opt("", Kind::Obj(&CUSTOM_FIELD));
-static ITEM_TAX_PREFERENCE_ITEM: Field = opt("", Kind::Obj(&ITEM_TAX_PREFERENCE));
-static ADDON_ITEM: Field = opt("", Kind::Obj(&ADDON));
-
-/// The documents mark no plan field required ("Which plan fields are required ...: not shown").
-const PLAN_BODY: Schema = Schema {
-    fields: &[
-        opt("plan_code", Kind::Str),
-        opt("name", Kind::Str),
-        opt("description", Kind::Str),
-        opt("store_markup_description", Kind::Str),
-        opt("status", Kind::Str).with(&[Rule::OneOf(&["active", "inactive"])]),
-        opt("product_id", Kind::Id),
-        opt("account_id", Kind::Id),
-        opt("tax_id", Kind::Id),
-        opt("trial_period", Kind::Int),
-        opt("setup_fee", Kind::Num),
-        opt("setup_fee_account_id", Kind::Id),
-        opt("tags", Kind::Arr(&TAG_ITEM)),
-        opt("custom_fields", Kind::Arr(&CUSTOM_FIELD_ITEM)),
-        opt("recurring_price", Kind::Num),
-        opt("unit", Kind::Str),
-        opt("interval", Kind::Int),
-        opt("interval_unit", Kind::Str).with(&[Rule::OneOf(&["months", "years"])]),
-        opt("billing_cycles", Kind::Int),
-        opt("product_type", Kind::Str),
-        opt("hsn_or_sac", Kind::Str),
-        opt("sat_item_key_code", Kind::Int),
-        opt("unitkey_code", Kind::Str),
-        opt("item_tax_preferences", Kind::Arr(&ITEM_TAX_PREFERENCE_ITEM)),
-        opt("addons", Kind::Arr(&ADDON_ITEM)),
-        opt("is_taxable", Kind::Bool),
-        opt("tax_exemption_id", Kind::Id),
-        opt("tax_exemption_code", Kind::Str),
-        opt("can_charge_setup_fee_immediately", Kind::Bool),
-    ],
-    checks: &[],
-};
-
-pub static CREATE_PLAN: Schema = PLAN_BODY;
-pub static UPDATE_PLAN: Schema = PLAN_BODY;
-
-/// `filter_by` of the plan list, bare or written as `PlanStatus` values.
-pub const PLAN_FILTERS: &[&str] = &[
-    "All",
-    "ACTIVE",
-    "INACTIVE",
-    "PlanStatus.All",
-    "PlanStatus.ACTIVE",
-    "PlanStatus.INACTIVE",
-];
-
-pub static LIST_PLANS: Schema = Schema {
-    fields: &[
-        opt("filter_by", Kind::Str).with(&[Rule::OneOf(PLAN_FILTERS)]),
-        opt("product_id", Kind::Id),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
-
 pub static GET_EVENT: Schema = Schema::EMPTY;
-pub static LIST_EVENTS: Schema = Schema {
-    fields: &[PAGE, PER_PAGE],
-    checks: &[],
-};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::issue::{Issue, IssueCode};
+    use crate::model::billing as m;
+    use crate::schema::Params;
     use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
-    use crate::validate::{Issue, IssueCode};
     use serde_json::json;
     use serde_json::Value;
 
@@ -161,13 +44,13 @@ mod tests {
     #[test]
     fn a_documented_task_passes_create_and_update() {
         let task = json!({"task_name": "Painting", "description": "Walls and doors", "rate": 30, "budget_hours": 12});
-        passes(&CREATE_TASK, task.clone());
-        passes(&UPDATE_TASK, task);
+        passes(m::TaskInput::SCHEMA, task.clone());
+        passes(m::TaskInput::SCHEMA, task);
     }
 
     #[test]
     fn task_name_is_required_on_create_and_update() {
-        for schema in [&CREATE_TASK, &UPDATE_TASK] {
+        for schema in [m::TaskInput::SCHEMA, m::TaskInput::SCHEMA] {
             fails(
                 schema,
                 json!({"rate": 3}),
@@ -187,13 +70,13 @@ mod tests {
 
     #[test]
     fn task_name_of_100_characters_passes() {
-        passes(&CREATE_TASK, json!({"task_name": text(100)}));
-        passes(&UPDATE_TASK, json!({"task_name": text(100)}));
+        passes(m::TaskInput::SCHEMA, json!({"task_name": text(100)}));
+        passes(m::TaskInput::SCHEMA, json!({"task_name": text(100)}));
     }
 
     #[test]
     fn task_name_of_101_characters_is_too_long() {
-        for schema in [&CREATE_TASK, &UPDATE_TASK] {
+        for schema in [m::TaskInput::SCHEMA, m::TaskInput::SCHEMA] {
             let params = json!({"task_name": text(101)});
             fails(
                 schema,
@@ -208,7 +91,7 @@ mod tests {
     #[test]
     fn task_description_of_500_characters_passes() {
         passes(
-            &CREATE_TASK,
+            m::TaskInput::SCHEMA,
             json!({"task_name": "t", "description": text(500)}),
         );
     }
@@ -217,7 +100,7 @@ mod tests {
     fn task_description_of_501_characters_is_too_long() {
         let params = json!({"task_name": "t", "description": text(501)});
         fails(
-            &UPDATE_TASK,
+            m::TaskInput::SCHEMA,
             params,
             json!(["description"]),
             IssueCode::TooLong,
@@ -235,7 +118,7 @@ mod tests {
             json!(""),
         ] {
             passes(
-                &CREATE_TASK,
+                m::TaskInput::SCHEMA,
                 json!({"task_name": "t", "rate": v.clone(), "budget_hours": v}),
             );
         }
@@ -245,7 +128,7 @@ mod tests {
     fn task_rate_with_a_fraction_is_not_an_integer() {
         let params = json!({"task_name": "t", "rate": 3.5});
         fails(
-            &CREATE_TASK,
+            m::TaskInput::SCHEMA,
             params,
             json!(["rate"]),
             IssueCode::InvalidType,
@@ -259,7 +142,7 @@ mod tests {
             let params = json!({"task_name": "t", "budget_hours": v});
             let expected = json!({"expected": "integer"});
             fails(
-                &UPDATE_TASK,
+                m::TaskInput::SCHEMA,
                 params,
                 json!(["budget_hours"]),
                 IssueCode::InvalidType,
@@ -271,7 +154,7 @@ mod tests {
     #[test]
     fn every_task_issue_is_reported_at_once() {
         let issues = run(
-            &CREATE_TASK,
+            m::TaskInput::SCHEMA,
             json!({"description": text(501), "rate": "x", "budget_hours": [1]}),
         );
         expect_all(
@@ -293,7 +176,11 @@ mod tests {
 
     // lists
 
-    const LISTS: [&Schema; 3] = [&LIST_TASKS, &LIST_PLANS, &LIST_EVENTS];
+    const LISTS: [&Schema; 3] = [
+        m::TaskListQuery::SCHEMA,
+        m::PlanListQuery::SCHEMA,
+        m::EventListQuery::SCHEMA,
+    ];
 
     #[test]
     fn page_and_per_page_of_1_pass() {
@@ -347,19 +234,22 @@ mod tests {
 
     #[test]
     fn a_documented_list_query_passes_each_list() {
-        passes(&LIST_TASKS, json!({"page": 2, "per_page": 50}));
+        passes(m::TaskListQuery::SCHEMA, json!({"page": 2, "per_page": 50}));
         passes(
-            &LIST_PLANS,
+            m::PlanListQuery::SCHEMA,
             json!({"filter_by": "PlanStatus.ACTIVE", "product_id": "903000000045012", "page": 1}),
         );
-        passes(&LIST_EVENTS, json!({"page": 1, "per_page": 25}));
+        passes(
+            m::EventListQuery::SCHEMA,
+            json!({"page": 1, "per_page": 25}),
+        );
         passes(&GET_EVENT, json!({}));
     }
 
     #[test]
     fn every_documented_plan_filter_passes() {
-        for f in PLAN_FILTERS {
-            passes(&LIST_PLANS, json!({"filter_by": f}));
+        for f in m::PlanFilter::VALUES {
+            passes(m::PlanListQuery::SCHEMA, json!({"filter_by": f}));
         }
     }
 
@@ -368,26 +258,32 @@ mod tests {
         for f in ["active", "PlanStatus.Active", "Status.All"] {
             let params = json!({"filter_by": f});
             fails(
-                &LIST_PLANS,
+                m::PlanListQuery::SCHEMA,
                 params,
                 json!(["filter_by"]),
                 IssueCode::InvalidValue,
-                allowed(PLAN_FILTERS),
+                allowed(m::PlanFilter::VALUES),
             );
         }
     }
 
     #[test]
     fn plan_list_product_id_passes_as_string_or_integer() {
-        passes(&LIST_PLANS, json!({"product_id": 903000000045012u64}));
-        passes(&LIST_PLANS, json!({"product_id": "903000000045012"}));
+        passes(
+            m::PlanListQuery::SCHEMA,
+            json!({"product_id": 903000000045012u64}),
+        );
+        passes(
+            m::PlanListQuery::SCHEMA,
+            json!({"product_id": "903000000045012"}),
+        );
     }
 
     #[test]
     fn plan_list_product_id_of_another_type_is_invalid() {
         let expected = json!({"expected": "id (string or integer)"});
         fails(
-            &LIST_PLANS,
+            m::PlanListQuery::SCHEMA,
             json!({"product_id": true}),
             json!(["product_id"]),
             IssueCode::InvalidType,
@@ -398,7 +294,7 @@ mod tests {
     #[test]
     fn every_plan_list_issue_is_reported_at_once() {
         let issues = run(
-            &LIST_PLANS,
+            m::PlanListQuery::SCHEMA,
             json!({"filter_by": "Active", "product_id": [], "page": 0, "per_page": "x"}),
         );
         let paths: Vec<String> = issues.iter().map(Issue::path_string).collect();
@@ -454,29 +350,29 @@ mod tests {
 
     #[test]
     fn a_documented_plan_passes_create_and_update() {
-        passes(&CREATE_PLAN, plan());
-        passes(&UPDATE_PLAN, plan());
+        passes(m::PlanInput::SCHEMA, plan());
+        passes(m::PlanInput::SCHEMA, plan());
     }
 
     #[test]
     fn no_plan_field_is_required() {
-        passes(&CREATE_PLAN, json!({}));
+        passes(m::PlanInput::SCHEMA, json!({}));
         passes(
-            &UPDATE_PLAN,
+            m::PlanInput::SCHEMA,
             json!({"addons": [{"addon_code": "extra-seat"}]}),
         );
     }
 
     #[test]
     fn plan_interval_passes_as_an_integer() {
-        passes(&CREATE_PLAN, plan_with("interval", json!(1)));
+        passes(m::PlanInput::SCHEMA, plan_with("interval", json!(1)));
     }
 
     #[test]
     fn plan_interval_with_a_fraction_is_not_an_integer() {
         let params = plan_with("interval", json!(1.5));
         fails(
-            &CREATE_PLAN,
+            m::PlanInput::SCHEMA,
             params,
             json!(["interval"]),
             IssueCode::InvalidType,
@@ -486,7 +382,10 @@ mod tests {
 
     #[test]
     fn plan_interval_unit_years_passes() {
-        passes(&UPDATE_PLAN, plan_with("interval_unit", json!("years")));
+        passes(
+            m::PlanInput::SCHEMA,
+            plan_with("interval_unit", json!("years")),
+        );
     }
 
     #[test]
@@ -494,7 +393,7 @@ mod tests {
         let params = plan_with("interval_unit", json!("weeks"));
         let want = allowed(&["months", "years"]);
         fails(
-            &CREATE_PLAN,
+            m::PlanInput::SCHEMA,
             params,
             json!(["interval_unit"]),
             IssueCode::InvalidValue,
@@ -504,14 +403,14 @@ mod tests {
 
     #[test]
     fn plan_status_inactive_passes() {
-        passes(&CREATE_PLAN, plan_with("status", json!("inactive")));
+        passes(m::PlanInput::SCHEMA, plan_with("status", json!("inactive")));
     }
 
     #[test]
     fn plan_status_archived_is_invalid() {
         let params = plan_with("status", json!("archived"));
         fails(
-            &UPDATE_PLAN,
+            m::PlanInput::SCHEMA,
             params,
             json!(["status"]),
             IssueCode::InvalidValue,
@@ -522,7 +421,10 @@ mod tests {
     #[test]
     fn plan_tax_specification_inter_and_intra_pass() {
         let prefs = json!([{"tax_specification": "inter"}, {"tax_specification": "intra"}]);
-        passes(&CREATE_PLAN, plan_with("item_tax_preferences", prefs));
+        passes(
+            m::PlanInput::SCHEMA,
+            plan_with("item_tax_preferences", prefs),
+        );
     }
 
     #[test]
@@ -531,7 +433,7 @@ mod tests {
         let params = plan_with("item_tax_preferences", prefs);
         let path = json!(["item_tax_preferences", 1, "tax_specification"]);
         fails(
-            &CREATE_PLAN,
+            m::PlanInput::SCHEMA,
             params,
             path,
             IssueCode::InvalidValue,
@@ -542,7 +444,7 @@ mod tests {
     #[test]
     fn plan_addon_code_and_name_pass_as_text() {
         let addons = json!([{"addon_code": "a", "name": "A"}, {"addon_code": "b", "name": "B"}]);
-        passes(&UPDATE_PLAN, plan_with("addons", addons));
+        passes(m::PlanInput::SCHEMA, plan_with("addons", addons));
     }
 
     #[test]
@@ -551,7 +453,7 @@ mod tests {
         let path = json!(["addons", 1, "name"]);
         let want = json!({"expected": "string"});
         fails(
-            &UPDATE_PLAN,
+            m::PlanInput::SCHEMA,
             plan_with("addons", addons),
             path,
             IssueCode::InvalidType,
@@ -559,7 +461,7 @@ mod tests {
         );
         let addons = json!([{"addon_code": 7}]);
         fails(
-            &CREATE_PLAN,
+            m::PlanInput::SCHEMA,
             plan_with("addons", addons),
             json!(["addons", 0, "addon_code"]),
             IssueCode::InvalidType,
@@ -570,7 +472,7 @@ mod tests {
     #[test]
     fn plan_tag_ids_pass_as_strings_or_integers() {
         let tags = json!([{"tag_id": "1", "tag_option_id": 2}, {"tag_id": 18446744073709551615u64, "tag_option_id": "4"}]);
-        passes(&CREATE_PLAN, plan_with("tags", tags));
+        passes(m::PlanInput::SCHEMA, plan_with("tags", tags));
     }
 
     #[test]
@@ -578,7 +480,7 @@ mod tests {
         let tags = json!([{"tag_id": "1", "tag_option_id": false}]);
         let want = json!({"expected": "id (string or integer)"});
         fails(
-            &CREATE_PLAN,
+            m::PlanInput::SCHEMA,
             plan_with("tags", tags),
             json!(["tags", 0, "tag_option_id"]),
             IssueCode::InvalidType,
@@ -589,7 +491,7 @@ mod tests {
     #[test]
     fn plan_custom_field_label_and_value_pass() {
         let fields = json!([{"label": "Seats", "value": 5}, {"label": "Tier", "value": "Gold"}]);
-        passes(&UPDATE_PLAN, plan_with("custom_fields", fields));
+        passes(m::PlanInput::SCHEMA, plan_with("custom_fields", fields));
     }
 
     #[test]
@@ -597,7 +499,7 @@ mod tests {
         let fields = json!([{"label": 1, "value": "x"}]);
         let want = json!({"expected": "string"});
         fails(
-            &UPDATE_PLAN,
+            m::PlanInput::SCHEMA,
             plan_with("custom_fields", fields),
             json!(["custom_fields", 0, "label"]),
             IssueCode::InvalidType,
@@ -606,7 +508,7 @@ mod tests {
         let fields = json!([{"label": "Tier", "value": {"a": 1}}]);
         let want = json!({"expected": "string or number"});
         fails(
-            &UPDATE_PLAN,
+            m::PlanInput::SCHEMA,
             plan_with("custom_fields", fields),
             json!(["custom_fields", 0, "value"]),
             IssueCode::InvalidType,
@@ -616,9 +518,9 @@ mod tests {
 
     #[test]
     fn plan_request_only_flags_pass_as_booleans() {
-        passes(&CREATE_PLAN, plan_with("is_taxable", json!(false)));
+        passes(m::PlanInput::SCHEMA, plan_with("is_taxable", json!(false)));
         passes(
-            &UPDATE_PLAN,
+            m::PlanInput::SCHEMA,
             plan_with("can_charge_setup_fee_immediately", json!(true)),
         );
     }
@@ -629,7 +531,7 @@ mod tests {
         for key in ["is_taxable", "can_charge_setup_fee_immediately"] {
             let params = plan_with(key, json!("yes"));
             fails(
-                &CREATE_PLAN,
+                m::PlanInput::SCHEMA,
                 params,
                 json!([key]),
                 IssueCode::InvalidType,
@@ -647,7 +549,7 @@ mod tests {
         params["tags"] = json!([{"tag_id": []}]);
         params["addons"] = json!([{"name": 1}]);
         params["item_tax_preferences"] = json!([{"tax_specification": "x"}]);
-        let issues = run(&CREATE_PLAN, params);
+        let issues = run(m::PlanInput::SCHEMA, params);
         let paths: Vec<String> = issues.iter().map(Issue::path_string).collect();
         assert_eq!(
             paths,
@@ -669,9 +571,12 @@ mod tests {
     #[test]
     fn valid_vendor_requests_pass() {
         let cases: [(&str, &Schema); 5] = [
-            ("books-as-billing__add_task.json", &CREATE_TASK),
-            ("books-as-billing__update_task.json", &UPDATE_TASK),
-            ("books-as-billing__list_tasks.json", &LIST_TASKS),
+            ("books-as-billing__add_task.json", m::TaskInput::SCHEMA),
+            ("books-as-billing__update_task.json", m::TaskInput::SCHEMA),
+            (
+                "books-as-billing__list_tasks.json",
+                m::TaskListQuery::SCHEMA,
+            ),
             ("books-as-billing__get_task.json", &GET_TASK),
             ("books-as-billing__delete_task.json", &DELETE_TASK),
         ];

@@ -1,240 +1,10 @@
-//! Rules for the params of the books operations (accounting).
+//! Rules for the params of the books operations that take no request type: the empty ones and
+//! the file uploads. The others are declared with their types in `crate::model::books`.
 
-use super::format::Format;
-use super::{opt, req, Check, Field, Kind, Rule, Schema, PAGE, PER_PAGE};
-use crate::model::books as m;
-
-// ---- shared pieces ----
-
-const fn date(name: &'static str) -> Field {
-    opt(name, Kind::Str).with(&[Rule::Format(Format::Date)])
-}
-
-static TAG: Schema = Schema {
-    fields: &[opt("tag_id", Kind::Id), opt("tag_option_id", Kind::Id)],
-    checks: &[],
-};
-static TAG_MEMBER: Field = opt("", Kind::Obj(&TAG));
-const TAGS: Field = opt("tags", Kind::Arr(&TAG_MEMBER));
-
-static CUSTOM_FIELD: Schema = Schema {
-    fields: &[opt("customfield_id", Kind::Id), opt("value", Kind::Str)],
-    checks: &[],
-};
-static CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&CUSTOM_FIELD));
-const CUSTOM_FIELDS: Field = opt("custom_fields", Kind::Arr(&CUSTOM_FIELD_MEMBER));
-
-static STRING_MEMBER: Field = opt("", Kind::Str);
-
-/// The Limits table's "line item description 2000", on every line item that has a description.
-const LINE_DESCRIPTION: Field = opt("description", Kind::Str).with(&[Rule::MaxLen(2000)]);
-
-// ---- organizations ----
-
-static ADDRESS: Schema = Schema {
-    fields: &[
-        opt("street_address1", Kind::Str),
-        opt("street_address2", Kind::Str),
-        opt("city", Kind::Str),
-        opt("state", Kind::Str),
-        opt("country", Kind::Str),
-        opt("zip", Kind::Str),
-    ],
-    checks: &[],
-};
-
-const FISCAL_YEAR_START_MONTH: Field =
-    opt("fiscal_year_start_month", Kind::Str).with(&[Rule::OneOf(m::FiscalYearStartMonth::VALUES)]);
-
-pub static CREATE_ORGANIZATION: Schema = Schema {
-    fields: &[
-        req("name", Kind::Str),
-        req("currency_code", Kind::Str),
-        req("time_zone", Kind::Str),
-        req("portal_name", Kind::Str).with(&[Rule::LenBetween(5, 30), Rule::Format(Format::Alnum)]),
-        FISCAL_YEAR_START_MONTH,
-        opt("date_format", Kind::Str),
-        opt("field_separator", Kind::Str),
-        opt("language_code", Kind::Str),
-        opt("industry_type", Kind::Str),
-        opt("industry_size", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::IndustrySize::VALUES)]),
-        opt("org_address", Kind::Str),
-        opt("remit_to_address", Kind::Str),
-        opt("address", Kind::Obj(&ADDRESS)),
-    ],
-    checks: &[],
-};
+use super::{opt, Kind, Schema};
 
 pub static LIST_ORGANIZATIONS: Schema = Schema::EMPTY;
-
-static ORGANIZATION_CUSTOM_FIELD: Schema = Schema {
-    fields: &[
-        opt("index", Kind::Num),
-        opt("value", Kind::Str),
-        opt("label", Kind::Str),
-    ],
-    checks: &[],
-};
-static ORGANIZATION_CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&ORGANIZATION_CUSTOM_FIELD));
-
-pub static UPDATE_ORGANIZATION: Schema = Schema {
-    fields: &[
-        opt("name", Kind::Str),
-        FISCAL_YEAR_START_MONTH,
-        opt("is_logo_uploaded", Kind::Bool),
-        opt("time_zone", Kind::Str),
-        opt("date_format", Kind::Str),
-        opt("field_separator", Kind::Str),
-        opt("language_code", Kind::Str),
-        opt("org_address", Kind::Str),
-        opt("remit_to_address", Kind::Str),
-        opt("address", Kind::Obj(&ADDRESS)),
-        opt("contact_name", Kind::Str),
-        opt("phone", Kind::Str),
-        opt("fax", Kind::Str),
-        opt("website", Kind::Str),
-        opt("email", Kind::Str),
-        opt("currency_id", Kind::Id),
-        opt("companyid_label", Kind::Str),
-        opt("companyid_value", Kind::Str),
-        opt("taxid_label", Kind::Str),
-        opt("taxid_value", Kind::Str),
-        opt(
-            "custom_fields",
-            Kind::Arr(&ORGANIZATION_CUSTOM_FIELD_MEMBER),
-        ),
-    ],
-    checks: &[],
-};
-
-// ---- chart of accounts ----
-
-const ACCOUNT_BODY: Schema = Schema {
-    fields: &[
-        opt("account_name", Kind::Str),
-        opt("account_code", Kind::Str),
-        opt("account_type", Kind::Str).with(&[Rule::OneOf(m::AccountType::VALUES)]),
-        opt("currency_id", Kind::Id),
-        opt("description", Kind::Str),
-        opt("show_on_dashboard", Kind::Bool),
-        opt("can_show_in_ze", Kind::Bool),
-        opt("include_in_vat_return", Kind::Bool),
-        CUSTOM_FIELDS,
-        opt("parent_account_id", Kind::Id),
-    ],
-    checks: &[],
-};
-
-pub static CREATE_ACCOUNT: Schema = ACCOUNT_BODY;
-pub static UPDATE_ACCOUNT: Schema = ACCOUNT_BODY;
 pub static GET_ACCOUNT: Schema = Schema::EMPTY;
-
-pub static LIST_ACCOUNTS: Schema = Schema {
-    fields: &[
-        opt("filter_by", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::AccountFilter::VALUES)]),
-        opt("sort_column", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::AccountSortColumn::VALUES)]),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
-
-/// Types only, from the vendor's example (which sends `date` and `amount` blank).
-pub static LIST_ACCOUNT_TRANSACTIONS: Schema = Schema {
-    fields: &[
-        opt("account_id", Kind::Id),
-        opt("date", Kind::Str),
-        opt("amount", Kind::StrOrNum),
-        opt("filter_by", Kind::Str),
-        opt("transaction_type", Kind::Str),
-        opt("sort_column", Kind::Str),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
-
-// ---- journals ----
-
-const TAX_EXEMPTION_TYPE: Field =
-    opt("tax_exemption_type", Kind::Str).with(&[Rule::OneOf(m::TaxExemptionType::VALUES)]);
-
-static JOURNAL_LINE: Schema = Schema {
-    fields: &[
-        opt("line_id", Kind::Id),
-        opt("account_id", Kind::Id),
-        opt("customer_id", Kind::Id),
-        LINE_DESCRIPTION,
-        req("debit_or_credit", Kind::Str).with(&[Rule::OneOf(m::DebitOrCredit::VALUES)]),
-        req("amount", Kind::Num),
-        opt("tax_id", Kind::Id),
-        opt("tax_exemption_id", Kind::Id),
-        TAX_EXEMPTION_TYPE,
-        opt("tax_exemption_code", Kind::Str),
-        opt("tax_authority_id", Kind::Id),
-        opt("tax_authority_name", Kind::Str),
-        opt("acquisition_vat_id", Kind::Id),
-        opt("reverse_charge_vat_id", Kind::Id),
-        TAGS,
-        opt("location_id", Kind::Id),
-        opt("project_id", Kind::Id),
-    ],
-    checks: &[],
-};
-static JOURNAL_LINE_MEMBER: Field = opt("", Kind::Obj(&JOURNAL_LINE));
-
-const VAT_TREATMENT: Field =
-    opt("vat_treatment", Kind::Str).with(&[Rule::OneOf(m::VatTreatment::VALUES)]);
-
-pub static CREATE_JOURNAL: Schema = Schema {
-    fields: &[
-        req("journal_date", Kind::Str).with(&[Rule::Format(Format::Date)]),
-        opt("reference_number", Kind::Str),
-        opt("notes", Kind::Str),
-        opt("journal_type", Kind::Str).with(&[Rule::OneOf(m::JournalType::VALUES)]),
-        VAT_TREATMENT,
-        opt("include_in_vat_return", Kind::Bool),
-        opt("product_type", Kind::Str).with(&[Rule::OneOf(m::JournalProductType::VALUES)]),
-        opt("is_bas_adjustment", Kind::Bool),
-        opt("currency_id", Kind::Id),
-        opt("exchange_rate", Kind::Num),
-        opt("location_id", Kind::Id),
-        opt("line_items", Kind::Arr(&JOURNAL_LINE_MEMBER)),
-        opt("tax_exemption_code", Kind::Str),
-        TAX_EXEMPTION_TYPE,
-        opt("status", Kind::Str).with(&[Rule::OneOf(m::JournalStatus::VALUES)]),
-        CUSTOM_FIELDS,
-        TAGS,
-    ],
-    checks: &[],
-};
-
-/// Types only, from the vendor's example (which sends `date`, `customer_id` and `vendor_id` blank).
-pub static LIST_JOURNALS: Schema = Schema {
-    fields: &[
-        opt("entry_number", Kind::Str),
-        opt("reference_number", Kind::Str),
-        opt("date", Kind::Str),
-        opt("notes", Kind::Str),
-        opt("last_modified_time", Kind::Str),
-        opt("total", Kind::Num),
-        opt("customer_id", Kind::StrOrNum),
-        opt("vendor_id", Kind::StrOrNum),
-        opt("filter_by", Kind::Str),
-        opt("sort_column", Kind::Str),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
-
-/// The body of a comment on a journal or a fixed asset.
-const COMMENT_BODY: Schema = Schema {
-    fields: &[opt("description", Kind::Str)],
-    checks: &[],
-};
-
-pub static ADD_JOURNAL_COMMENT: Schema = COMMENT_BODY;
 
 /// The files are checked by the transport (count and type); nothing else travels.
 pub static ADD_JOURNAL_ATTACHMENT: Schema = Schema {
@@ -242,232 +12,7 @@ pub static ADD_JOURNAL_ATTACHMENT: Schema = Schema {
     checks: &[],
 };
 
-// ---- fixed assets and their types ----
-
-const DEPRECIATION_METHOD: Rule = Rule::OneOf(m::DepreciationMethod::VALUES);
-const DEPRECIATION_FREQUENCY: Rule = Rule::OneOf(m::DepreciationFrequency::VALUES);
-const PERCENTAGE: Rule = Rule::Range(0.0, 100.0);
-const COMPUTATION_TYPE: Rule = Rule::OneOf(m::ComputationType::VALUES);
-
-const FIXED_ASSET_BODY: Schema = Schema {
-    fields: &[
-        req("asset_name", Kind::Str),
-        req("fixed_asset_type_id", Kind::Id),
-        req("asset_account_id", Kind::Id),
-        opt("expense_account_id", Kind::Id),
-        opt("depreciation_account_id", Kind::Id),
-        opt("depreciation_method", Kind::Str).with(&[DEPRECIATION_METHOD]),
-        opt("depreciation_frequency", Kind::Str).with(&[DEPRECIATION_FREQUENCY]),
-        opt("depreciation_percentage", Kind::Num).with(&[PERCENTAGE]),
-        opt("total_life", Kind::Num),
-        opt("salvage_value", Kind::Num),
-        date("depreciation_start_date"),
-        opt("description", Kind::Str),
-        opt("notes", Kind::Str),
-        opt("serial_no", Kind::Str),
-        req("asset_cost", Kind::Num),
-        req("asset_purchase_date", Kind::Str).with(&[Rule::Format(Format::Date)]),
-        opt("computation_type", Kind::Str).with(&[COMPUTATION_TYPE]),
-        date("warranty_expiry_date"),
-        opt("dep_start_value", Kind::Num),
-        TAGS,
-        CUSTOM_FIELDS,
-    ],
-    checks: &[Check::NotAllowedWhen {
-        field: "depreciation_percentage",
-        when: "depreciation_method",
-        equals: m::DepreciationMethod::StraightLine.as_str(),
-        applies_to: "declining methods",
-    }],
-};
-
-pub static CREATE_FIXED_ASSET: Schema = FIXED_ASSET_BODY;
-pub static UPDATE_FIXED_ASSET: Schema = FIXED_ASSET_BODY;
-
-pub static LIST_FIXED_ASSETS: Schema = Schema {
-    fields: &[
-        opt("filter_by", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::FixedAssetFilter::VALUES)]),
-        opt("sort_column", Kind::Str)
-            .with(&[Rule::OneOfUnlessBlank(m::FixedAssetSortColumn::VALUES)]),
-        opt("sort_order", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::SortOrder::VALUES)]),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
-
-pub static SELL_FIXED_ASSET: Schema = Schema {
-    fields: &[
-        opt("expense_account_id", Kind::Id),
-        opt("invoice_id", Kind::Id),
-        opt("line_item_id", Kind::Id),
-        opt("reason", Kind::Str),
-    ],
-    checks: &[],
-};
-
-pub static WRITE_OFF_FIXED_ASSET: Schema = Schema {
-    fields: &[
-        date("date"),
-        opt("expense_account_id", Kind::Id),
-        opt("reason", Kind::Str),
-    ],
-    checks: &[],
-};
-
-pub static FIXED_ASSET_HISTORY: Schema = Schema {
-    fields: &[PAGE, PER_PAGE],
-    checks: &[],
-};
-
-pub static ADD_FIXED_ASSET_COMMENT: Schema = COMMENT_BODY;
-
-/// The fixed asset type fields, each made by `$field` (`opt` on create, `req` on update).
-macro_rules! fixed_asset_type_fields {
-    ($field:ident) => {
-        &[
-            $field("fixed_asset_type_name", Kind::Str),
-            $field("expense_account_id", Kind::Id),
-            $field("depreciation_account_id", Kind::Id),
-            $field("depreciation_method", Kind::Str).with(&[DEPRECIATION_METHOD]),
-            $field("depreciation_frequency", Kind::Str).with(&[DEPRECIATION_FREQUENCY]),
-            $field("depreciation_percentage", Kind::Num).with(&[PERCENTAGE]),
-            $field("total_life", Kind::Num),
-            $field("salvage_value", Kind::Num),
-            $field("computation_type", Kind::Str).with(&[COMPUTATION_TYPE]),
-        ]
-    };
-}
-
-pub static CREATE_FIXED_ASSET_TYPE: Schema = Schema {
-    fields: fixed_asset_type_fields!(opt),
-    checks: &[],
-};
-
-pub static UPDATE_FIXED_ASSET_TYPE: Schema = Schema {
-    fields: fixed_asset_type_fields!(req),
-    checks: &[],
-};
-
-pub static LIST_FIXED_ASSET_TYPES: Schema = Schema {
-    fields: &[PAGE, PER_PAGE],
-    checks: &[],
-};
-
 pub static DELETE_FIXED_ASSET_TYPE: Schema = Schema::EMPTY;
-
-// ---- expenses ----
-
-const EXPENSE_PRODUCT_TYPE: Field =
-    opt("product_type", Kind::Str).with(&[Rule::OneOf(m::ExpenseProductType::VALUES)]);
-
-static EXPENSE_LINE: Schema = Schema {
-    fields: &[
-        opt("line_item_id", Kind::Id),
-        opt("account_id", Kind::Id),
-        LINE_DESCRIPTION,
-        opt("amount", Kind::Num),
-        opt("tax_id", Kind::Id),
-        opt("item_order", Kind::Int),
-        EXPENSE_PRODUCT_TYPE,
-        opt("acquisition_vat_id", Kind::Id),
-        opt("reverse_charge_vat_id", Kind::Id),
-        opt("reverse_charge_tax_id", Kind::Id),
-        opt("tax_exemption_code", Kind::Str),
-        opt("tax_exemption_id", Kind::Id),
-        opt("location_id", Kind::Id),
-        TAGS,
-    ],
-    checks: &[],
-};
-static EXPENSE_LINE_MEMBER: Field = opt("", Kind::Obj(&EXPENSE_LINE));
-
-static EXPENSE_TAX: Schema = Schema {
-    fields: &[opt("tax_id", Kind::Id), opt("tax_amount", Kind::Num)],
-    checks: &[],
-};
-static EXPENSE_TAX_MEMBER: Field = opt("", Kind::Obj(&EXPENSE_TAX));
-
-const GST_TREATMENT: Field =
-    opt("gst_treatment", Kind::Str).with(&[Rule::OneOf(m::GstTreatment::VALUES)]);
-
-/// The expense body fields, after any given first.
-macro_rules! expense_fields {
-    ($($head:expr),* $(,)?) => {
-        &[
-            $($head,)*
-            opt("account_id", Kind::Id),
-            date("date"),
-            opt("amount", Kind::Num),
-            opt("tax_id", Kind::Id),
-            opt("source_of_supply", Kind::Str),
-            opt("destination_of_supply", Kind::Str),
-            opt("place_of_supply", Kind::Str),
-            opt("hsn_or_sac", Kind::StrOrNum),
-            opt("gst_no", Kind::Str),
-            GST_TREATMENT,
-            opt("reverse_charge_tax_id", Kind::Id),
-            opt("location_id", Kind::Id),
-            opt("line_items", Kind::Arr(&EXPENSE_LINE_MEMBER)),
-            opt("taxes", Kind::Arr(&EXPENSE_TAX_MEMBER)),
-            opt("is_inclusive_tax", Kind::Bool),
-            opt("is_billable", Kind::Bool),
-            opt("reference_number", Kind::Str),
-            opt("description", Kind::Str),
-            opt("customer_id", Kind::Id),
-            opt("currency_id", Kind::Id),
-            opt("exchange_rate", Kind::Num),
-            opt("project_id", Kind::Id),
-            opt("mileage_type", Kind::Str).with(&[Rule::OneOf(m::MileageType::VALUES)]),
-            VAT_TREATMENT,
-            opt("tax_treatment", Kind::Str).with(&[Rule::OneOf(m::ExpenseTaxTreatment::VALUES)]),
-            EXPENSE_PRODUCT_TYPE,
-            opt("acquisition_vat_id", Kind::Id),
-            opt("reverse_charge_vat_id", Kind::Id),
-            opt("start_reading", Kind::StrOrNum),
-            opt("end_reading", Kind::StrOrNum),
-            opt("distance", Kind::StrOrNum),
-            opt("mileage_unit", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::MileageUnit::VALUES)]),
-            opt("mileage_rate", Kind::StrOrNum),
-            opt("employee_id", Kind::Id),
-            opt("vehicle_type", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::VehicleType::VALUES)]),
-            opt("can_reclaim_vat_on_mileage", Kind::Any),
-            opt("fuel_type", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::FuelType::VALUES)]),
-            opt("engine_capacity_range", Kind::Str)
-                .with(&[Rule::OneOfUnlessBlank(m::EngineCapacityRange::VALUES)]),
-            opt("paid_through_account_id", Kind::Id),
-            opt("vendor_id", Kind::Id),
-            CUSTOM_FIELDS,
-            TAGS,
-        ]
-    };
-}
-
-/// Odometer readings belong to `mileage_type` odometer.
-const READINGS_ONLY_FOR_ODOMETER: &[Check] =
-    &[odometer_only("start_reading"), odometer_only("end_reading")];
-
-const fn odometer_only(field: &'static str) -> Check {
-    Check::NotAllowedUnless {
-        field,
-        when: "mileage_type",
-        equals: m::MileageType::Odometer.as_str(),
-    }
-}
-
-pub static CREATE_EXPENSE: Schema = Schema {
-    fields: expense_fields!(),
-    checks: READINGS_ONLY_FOR_ODOMETER,
-};
-
-pub static UPDATE_EXPENSE_BY_UNIQUE_FIELD: Schema = Schema {
-    fields: expense_fields!(
-        req("x_unique_identifier_key", Kind::Str),
-        req("x_unique_identifier_value", Kind::Str),
-        opt("x_upsert", Kind::BoolLike),
-    ),
-    checks: READINGS_ONLY_FOR_ODOMETER,
-};
 
 pub static GET_EXPENSE_RECEIPT: Schema = Schema::EMPTY;
 pub static DELETE_EXPENSE_RECEIPT: Schema = Schema::EMPTY;
@@ -475,31 +20,6 @@ pub static DELETE_EXPENSE_RECEIPT: Schema = Schema::EMPTY;
 /// The files are checked by the transport (count and type); nothing else travels.
 pub static ADD_EXPENSE_ATTACHMENT: Schema = Schema {
     fields: &[opt("files", Kind::Any)],
-    checks: &[],
-};
-
-/// The filters of the vendor's example, typed as it sends them (`vendor_id` blank there); the
-/// documents give no value sets.
-pub static LIST_EXPENSES: Schema = Schema {
-    fields: &[
-        opt("description", Kind::Str),
-        opt("reference_number", Kind::Str),
-        opt("date", Kind::Str),
-        opt("status", Kind::Str),
-        opt("amount", Kind::Num),
-        opt("account_name", Kind::Str),
-        opt("customer_name", Kind::Str),
-        opt("vendor_name", Kind::Str),
-        opt("customer_id", Kind::Id),
-        opt("vendor_id", Kind::StrOrNum),
-        opt("recurring_expense_id", Kind::Id),
-        opt("paid_through_account_id", Kind::Id),
-        opt("search_text", Kind::Str),
-        opt("sort_column", Kind::Str),
-        opt("filter_by", Kind::Str),
-        PAGE,
-        PER_PAGE,
-    ],
     checks: &[],
 };
 
@@ -518,185 +38,25 @@ pub static ADD_EXPENSE_RECEIPT: Schema = Schema {
     checks: &[],
 };
 
-// ---- vendor credits and refunds ----
-
-static VENDOR_CREDIT_CUSTOM_FIELD: Schema = Schema {
-    fields: &[
-        opt("custom_field_id", Kind::Id),
-        opt("label", Kind::Str),
-        opt("value", Kind::Str),
-        opt("index", Kind::Int),
-    ],
-    checks: &[],
-};
-static VENDOR_CREDIT_CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&VENDOR_CREDIT_CUSTOM_FIELD));
-
-static VENDOR_CREDIT_DOCUMENT: Schema = Schema {
-    fields: &[opt("document_id", Kind::Id), opt("file_name", Kind::Str)],
-    checks: &[],
-};
-static VENDOR_CREDIT_DOCUMENT_MEMBER: Field = opt("", Kind::Obj(&VENDOR_CREDIT_DOCUMENT));
-
-static VENDOR_CREDIT_LINE: Schema = Schema {
-    fields: &[
-        opt("item_id", Kind::Id),
-        opt("line_item_id", Kind::Id),
-        opt("sku", Kind::Str),
-        opt("account_id", Kind::Id),
-        opt("name", Kind::Str).with(&[Rule::MaxLen(100)]),
-        LINE_DESCRIPTION,
-        opt("product_type", Kind::Str),
-        opt("item_order", Kind::Int),
-        opt("quantity", Kind::Num),
-        opt("unit", Kind::Str),
-        opt("rate", Kind::Num),
-        opt("tax_id", Kind::Id),
-        opt("tds_tax_id", Kind::Id),
-        opt("tax_treatment_code", Kind::Str).with(&[Rule::OneOf(m::TaxTreatmentCode::VALUES)]),
-        opt("tax_exemption_id", Kind::Id),
-        opt("tax_exemption_code", Kind::Str),
-        opt("reverse_charge_tax_id", Kind::Id),
-        opt("acquisition_vat_id", Kind::Id),
-        opt("reverse_charge_vat_id", Kind::Id),
-        opt("hsn_or_sac", Kind::StrOrNum),
-        opt("project_id", Kind::Id),
-        opt("location_id", Kind::Id),
-        TAGS,
-        opt(
-            "item_custom_fields",
-            Kind::Arr(&VENDOR_CREDIT_CUSTOM_FIELD_MEMBER),
-        ),
-        opt("serial_numbers", Kind::Arr(&STRING_MEMBER)),
-    ],
-    checks: &[],
-};
-static VENDOR_CREDIT_LINE_MEMBER: Field = opt("", Kind::Obj(&VENDOR_CREDIT_LINE));
-
-pub static CREATE_VENDOR_CREDIT: Schema = Schema {
-    fields: &[
-        opt("vendor_id", Kind::Id),
-        opt("currency_id", Kind::Id),
-        opt("vat_treatment", Kind::Str),
-        opt("vendor_credit_number", Kind::Str),
-        GST_TREATMENT,
-        opt("tax_treatment", Kind::Str).with(&[Rule::OneOf(m::VendorCreditTaxTreatment::VALUES)]),
-        opt("gst_no", Kind::Str),
-        opt("source_of_supply", Kind::Str),
-        opt("destination_of_supply", Kind::Str),
-        opt("place_of_supply", Kind::Str),
-        opt("pricebook_id", Kind::Id),
-        opt("reference_number", Kind::Str),
-        opt("is_update_customer", Kind::Bool),
-        date("date"),
-        opt("exchange_rate", Kind::Num),
-        opt("is_inclusive_tax", Kind::Bool),
-        opt("location_id", Kind::Id),
-        opt("line_items", Kind::Arr(&VENDOR_CREDIT_LINE_MEMBER)),
-        opt("notes", Kind::Str),
-        opt("documents", Kind::Arr(&VENDOR_CREDIT_DOCUMENT_MEMBER)),
-        opt(
-            "custom_fields",
-            Kind::Arr(&VENDOR_CREDIT_CUSTOM_FIELD_MEMBER),
-        ),
-        TAGS,
-    ],
-    checks: &[],
-};
-
-pub static LIST_VENDOR_CREDITS: Schema = Schema {
-    fields: &[
-        opt("vendor_credit_number_startswith", Kind::Str),
-        opt("vendor_credit_number_contains", Kind::Str),
-        date("date_start"),
-        date("date_end"),
-        date("date_before"),
-        date("date_after"),
-        opt("status", Kind::Str).with(&[Rule::OneOfUnlessBlank(m::VendorCreditStatus::VALUES)]),
-        opt("total_start", Kind::Num),
-        opt("total_end", Kind::Num),
-        opt("total_less_than", Kind::Num),
-        opt("total_less_equals", Kind::Num),
-        opt("total_greater_than", Kind::Num),
-        opt("total_greater_equals", Kind::Num),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
-
-/// `print` is null in the vendor's example, so its type is left open.
-pub static GET_VENDOR_CREDIT: Schema = Schema {
-    fields: &[opt("print", Kind::Any), opt("accept", Kind::Str)],
-    checks: &[],
-};
-
 pub static DELETE_VENDOR_CREDIT: Schema = Schema::EMPTY;
 pub static MARK_VENDOR_CREDIT_OPEN: Schema = Schema::EMPTY;
 pub static MARK_VENDOR_CREDIT_VOID: Schema = Schema::EMPTY;
 pub static SUBMIT_VENDOR_CREDIT: Schema = Schema::EMPTY;
 pub static APPROVE_VENDOR_CREDIT: Schema = Schema::EMPTY;
-
-static VENDOR_CREDIT_BILL: Schema = Schema {
-    fields: &[opt("bill_id", Kind::Id), opt("amount_applied", Kind::Num)],
-    checks: &[],
-};
-static VENDOR_CREDIT_BILL_MEMBER: Field = opt("", Kind::Obj(&VENDOR_CREDIT_BILL));
-
-pub static APPLY_VENDOR_CREDIT_TO_BILLS: Schema = Schema {
-    fields: &[opt("bills", Kind::Arr(&VENDOR_CREDIT_BILL_MEMBER))],
-    checks: &[],
-};
-
 pub static LIST_VENDOR_CREDIT_BILLS: Schema = Schema::EMPTY;
 pub static DELETE_VENDOR_CREDIT_BILL: Schema = Schema::EMPTY;
-
-pub static ADD_VENDOR_CREDIT_COMMENT: Schema = Schema {
-    fields: &[opt("description", Kind::Str)],
-    checks: &[],
-};
-
 pub static LIST_VENDOR_CREDIT_COMMENTS: Schema = Schema::EMPTY;
 pub static DELETE_VENDOR_CREDIT_COMMENT: Schema = Schema::EMPTY;
-
-const REFUND_BODY: Schema = Schema {
-    fields: &[
-        date("date"),
-        opt("refund_mode", Kind::Str),
-        opt("reference_number", Kind::Str),
-        opt("amount", Kind::Num),
-        opt("exchange_rate", Kind::Num),
-        opt("account_id", Kind::Id),
-        opt("description", Kind::Str),
-    ],
-    checks: &[],
-};
-
-pub static CREATE_VENDOR_CREDIT_REFUND: Schema = REFUND_BODY;
-pub static UPDATE_VENDOR_CREDIT_REFUND: Schema = REFUND_BODY;
 pub static GET_VENDOR_CREDIT_REFUND: Schema = Schema::EMPTY;
 pub static DELETE_VENDOR_CREDIT_REFUND: Schema = Schema::EMPTY;
-
-pub static LIST_VENDOR_CREDIT_REFUNDS: Schema = Schema {
-    fields: &[PAGE, PER_PAGE],
-    checks: &[],
-};
-
-pub static LIST_ALL_VENDOR_CREDIT_REFUNDS: Schema = Schema {
-    fields: &[
-        opt("sort_column", Kind::Str).with(&[Rule::OneOfUnlessBlank(
-            m::VendorCreditRefundSortColumn::VALUES,
-        )]),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::issue::{Issue, IssueCode};
+    use crate::model::books as m;
+    use crate::schema::Params;
     use crate::validate::testing::{edge, expect_all, expect_none, expect_one, issues_at};
-    use crate::validate::{Issue, IssueCode};
     use serde_json::json;
     use serde_json::Value;
 
@@ -1052,43 +412,43 @@ mod tests {
 
     edge! {
         org_name_given_passes / org_name_missing_fails:
-            CREATE_ORGANIZATION, example("createOrganization"), ["name"],
+            *m::OrganizationCreateInput::SCHEMA, example("createOrganization"), ["name"],
             "Zillium Inc" => null, Required {};
         org_currency_code_given_passes / org_currency_code_missing_fails:
-            CREATE_ORGANIZATION, example("createOrganization"), ["currency_code"],
+            *m::OrganizationCreateInput::SCHEMA, example("createOrganization"), ["currency_code"],
             "EUR" => null, Required {};
         org_time_zone_given_passes / org_time_zone_missing_fails:
-            CREATE_ORGANIZATION, example("createOrganization"), ["time_zone"],
+            *m::OrganizationCreateInput::SCHEMA, example("createOrganization"), ["time_zone"],
             "Europe/Berlin" => null, Required {};
         portal_name_given_passes / portal_name_missing_fails:
-            CREATE_ORGANIZATION, example("createOrganization"), ["portal_name"],
+            *m::OrganizationCreateInput::SCHEMA, example("createOrganization"), ["portal_name"],
             "zilluminc" => null, Required {};
         portal_name_of_30_passes / portal_name_of_31_fails:
-            CREATE_ORGANIZATION, example("createOrganization"), ["portal_name"],
+            *m::OrganizationCreateInput::SCHEMA, example("createOrganization"), ["portal_name"],
             ("a".repeat(30)) => ("a".repeat(31)), TooLong { "maximum": 30 };
         portal_name_of_5_passes / portal_name_of_4_fails:
-            CREATE_ORGANIZATION, example("createOrganization"), ["portal_name"],
+            *m::OrganizationCreateInput::SCHEMA, example("createOrganization"), ["portal_name"],
             "abcde" => "abcd", TooShort { "minimum": 5 };
         portal_name_of_letters_and_digits_passes / portal_name_with_a_hyphen_fails:
-            CREATE_ORGANIZATION, example("createOrganization"), ["portal_name"],
+            *m::OrganizationCreateInput::SCHEMA, example("createOrganization"), ["portal_name"],
             "Zillium2024" => "zillium-inc", InvalidFormat { "format": "alphanumeric" };
         fiscal_year_start_month_december_passes / fiscal_year_start_month_abbreviated_fails:
-            CREATE_ORGANIZATION, example("createOrganization"), ["fiscal_year_start_month"],
+            *m::OrganizationCreateInput::SCHEMA, example("createOrganization"), ["fiscal_year_start_month"],
             "december" => "Dec", InvalidValue { "allowed": allowed(m::FiscalYearStartMonth::VALUES) };
         industry_size_large_scale_passes / industry_size_unlisted_fails:
-            CREATE_ORGANIZATION, example("createOrganization"), ["industry_size"],
+            *m::OrganizationCreateInput::SCHEMA, example("createOrganization"), ["industry_size"],
             "large scale" => "huge", InvalidValue { "allowed": ["small scale", "medium scale", "large scale"] };
         org_address_zip_string_passes / org_address_zip_number_fails:
-            CREATE_ORGANIZATION, example("createOrganization"), ["address", "zip"],
+            *m::OrganizationCreateInput::SCHEMA, example("createOrganization"), ["address", "zip"],
             "94588" => 94588, InvalidType { "expected": "string" };
         update_org_fiscal_year_start_month_april_passes / update_org_fiscal_year_start_month_capitalised_fails:
-            UPDATE_ORGANIZATION, example("updateOrganization"), ["fiscal_year_start_month"],
+            *m::OrganizationUpdateInput::SCHEMA, example("updateOrganization"), ["fiscal_year_start_month"],
             "april" => "April", InvalidValue { "allowed": allowed(m::FiscalYearStartMonth::VALUES) };
         is_logo_uploaded_boolean_passes / is_logo_uploaded_string_fails:
-            UPDATE_ORGANIZATION, example("updateOrganization"), ["is_logo_uploaded"],
+            *m::OrganizationUpdateInput::SCHEMA, example("updateOrganization"), ["is_logo_uploaded"],
             false => "yes", InvalidType { "expected": "boolean" };
         org_custom_field_index_number_passes / org_custom_field_index_string_fails:
-            UPDATE_ORGANIZATION, example("updateOrganization"), ["custom_fields", 0, "index"],
+            *m::OrganizationUpdateInput::SCHEMA, example("updateOrganization"), ["custom_fields", 0, "index"],
             2.5 => "2", InvalidType { "expected": "number" };
     }
 
@@ -1129,25 +489,25 @@ mod tests {
 
     edge! {
         account_type_accounts_payable_passes / account_type_unlisted_fails:
-            CREATE_ACCOUNT, example("createAccount"), ["account_type"],
+            *m::AccountInput::SCHEMA, example("createAccount"), ["account_type"],
             "accounts_payable" => "asset", InvalidValue { "allowed": allowed(m::AccountType::VALUES) };
         update_account_type_equity_passes / update_account_type_unlisted_fails:
-            UPDATE_ACCOUNT, example("updateAccount"), ["account_type"],
+            *m::AccountInput::SCHEMA, example("updateAccount"), ["account_type"],
             "equity" => "Equity", InvalidValue { "allowed": allowed(m::AccountType::VALUES) };
         account_filter_inactive_passes / account_filter_unlisted_fails:
-            LIST_ACCOUNTS, example("listAccounts"), ["filter_by"],
+            *m::AccountListQuery::SCHEMA, example("listAccounts"), ["filter_by"],
             "AccountType.Inactive" => "AccountType.Deleted", InvalidValue { "allowed": allowed(m::AccountFilter::VALUES) };
         account_sort_by_type_passes / account_sort_unlisted_fails:
-            LIST_ACCOUNTS, example("listAccounts"), ["sort_column"],
+            *m::AccountListQuery::SCHEMA, example("listAccounts"), ["sort_column"],
             "account_type" => "balance", InvalidValue { "allowed": ["account_name", "account_type"] };
         page_of_1_passes / page_of_0_fails:
-            LIST_ACCOUNTS, example("listAccounts"), ["page"], 1 => 0,
+            *m::AccountListQuery::SCHEMA, example("listAccounts"), ["page"], 1 => 0,
             OutOfRange { "minimum": 1, "maximum": 4294967295u64 };
         per_page_of_1_passes / per_page_of_0_fails:
-            LIST_ACCOUNTS, example("listAccounts"), ["per_page"], 1 => 0,
+            *m::AccountListQuery::SCHEMA, example("listAccounts"), ["per_page"], 1 => 0,
             OutOfRange { "minimum": 1, "maximum": 4294967295u64 };
         page_whole_number_passes / page_fraction_fails:
-            LIST_ACCOUNTS, example("listAccounts"), ["page"], 2 => 1.5,
+            *m::AccountListQuery::SCHEMA, example("listAccounts"), ["page"], 2 => 1.5,
             InvalidType { "expected": "integer" };
     }
 
@@ -1243,43 +603,43 @@ mod tests {
 
     edge! {
         journal_date_given_passes / journal_date_missing_fails:
-            CREATE_JOURNAL, example("createJournal"), ["journal_date"],
+            *m::JournalInput::SCHEMA, example("createJournal"), ["journal_date"],
             "2013-09-04" => null, Required {};
         journal_date_leap_day_passes / journal_date_impossible_fails:
-            CREATE_JOURNAL, example("createJournal"), ["journal_date"],
+            *m::JournalInput::SCHEMA, example("createJournal"), ["journal_date"],
             "2024-02-29" => "2023-02-29", InvalidFormat { "format": "date" };
         journal_line_debit_passes / journal_line_unlisted_side_fails:
-            CREATE_JOURNAL, example("createJournal"), ["line_items", 0, "debit_or_credit"],
+            *m::JournalInput::SCHEMA, example("createJournal"), ["line_items", 0, "debit_or_credit"],
             "debit" => "both", InvalidValue { "allowed": ["debit", "credit"] };
         journal_line_side_given_passes / journal_line_side_missing_fails:
-            CREATE_JOURNAL, example("createJournal"), ["line_items", 1, "debit_or_credit"],
+            *m::JournalInput::SCHEMA, example("createJournal"), ["line_items", 1, "debit_or_credit"],
             "credit" => null, Required {};
         journal_line_amount_zero_passes / journal_line_amount_string_fails:
-            CREATE_JOURNAL, example("createJournal"), ["line_items", 0, "amount"],
+            *m::JournalInput::SCHEMA, example("createJournal"), ["line_items", 0, "amount"],
             0 => "5000", InvalidType { "expected": "number" };
         journal_line_amount_given_passes / journal_line_amount_missing_fails:
-            CREATE_JOURNAL, example("createJournal"), ["line_items", 1, "amount"],
+            *m::JournalInput::SCHEMA, example("createJournal"), ["line_items", 1, "amount"],
             0.01 => null, Required {};
         journal_type_cash_passes / journal_type_unlisted_fails:
-            CREATE_JOURNAL, example("createJournal"), ["journal_type"],
+            *m::JournalInput::SCHEMA, example("createJournal"), ["journal_type"],
             "Cash" => "accrual", InvalidValue { "allowed": ["Cash", "Both", "cash", "both"] };
         journal_status_published_passes / journal_status_unlisted_fails:
-            CREATE_JOURNAL, example("createJournal"), ["status"], "published" => "void",
+            *m::JournalInput::SCHEMA, example("createJournal"), ["status"], "published" => "void",
             InvalidValue { "allowed": ["draft", "published"] };
         journal_vat_treatment_non_eu_passes / journal_vat_treatment_unlisted_fails:
-            CREATE_JOURNAL, example("createJournal"), ["vat_treatment"],
+            *m::JournalInput::SCHEMA, example("createJournal"), ["vat_treatment"],
             "non_eu" => "string", InvalidValue { "allowed": allowed(m::VatTreatment::VALUES) };
         journal_product_type_digital_service_passes / journal_product_type_unlisted_fails:
-            CREATE_JOURNAL, example("createJournal"), ["product_type"],
+            *m::JournalInput::SCHEMA, example("createJournal"), ["product_type"],
             "digital_service" => "capital_goods", InvalidValue { "allowed": ["digital_service", "goods", "service"] };
         journal_line_description_of_2000_passes / journal_line_description_of_2001_fails:
-            CREATE_JOURNAL, example("createJournal"), ["line_items", 0, "description"],
+            *m::JournalInput::SCHEMA, example("createJournal"), ["line_items", 0, "description"],
             ("d".repeat(2000)) => ("d".repeat(2001)), TooLong { "maximum": 2000 };
         journal_tax_exemption_type_customer_passes / journal_tax_exemption_type_unlisted_fails:
-            CREATE_JOURNAL, example("createJournal"), ["tax_exemption_type"],
+            *m::JournalInput::SCHEMA, example("createJournal"), ["tax_exemption_type"],
             "customer" => "vendor", InvalidValue { "allowed": ["customer", "item"] };
         journal_line_tax_exemption_type_item_passes / journal_line_tax_exemption_type_unlisted_fails:
-            CREATE_JOURNAL, example("createJournal"), ["line_items", 0, "tax_exemption_type"],
+            *m::JournalInput::SCHEMA, example("createJournal"), ["line_items", 0, "tax_exemption_type"],
             "item" => "string", InvalidValue { "allowed": ["customer", "item"] };
     }
 
@@ -1321,54 +681,54 @@ mod tests {
 
     edge! {
         asset_name_given_passes / asset_name_missing_fails:
-            CREATE_FIXED_ASSET, example("createFixedAsset"), ["asset_name"],
+            *m::FixedAssetInput::SCHEMA, example("createFixedAsset"), ["asset_name"],
             "Laptop" => null, Required {};
         fixed_asset_type_id_given_passes / fixed_asset_type_id_missing_fails:
-            CREATE_FIXED_ASSET, example("createFixedAsset"), ["fixed_asset_type_id"],
+            *m::FixedAssetInput::SCHEMA, example("createFixedAsset"), ["fixed_asset_type_id"],
             3640355000000319008u64 => null, Required {};
         asset_account_id_given_passes / asset_account_id_missing_fails:
-            CREATE_FIXED_ASSET, example("createFixedAsset"), ["asset_account_id"],
+            *m::FixedAssetInput::SCHEMA, example("createFixedAsset"), ["asset_account_id"],
             "3640355000000000367" => null, Required {};
         asset_cost_given_passes / asset_cost_missing_fails:
-            CREATE_FIXED_ASSET, example("createFixedAsset"), ["asset_cost"], 0 => null, Required {};
+            *m::FixedAssetInput::SCHEMA, example("createFixedAsset"), ["asset_cost"], 0 => null, Required {};
         asset_purchase_date_given_passes / asset_purchase_date_missing_fails:
-            CREATE_FIXED_ASSET, example("createFixedAsset"), ["asset_purchase_date"],
+            *m::FixedAssetInput::SCHEMA, example("createFixedAsset"), ["asset_purchase_date"],
             "2024-12-17" => null, Required {};
         update_asset_name_given_passes / update_asset_name_missing_fails:
-            UPDATE_FIXED_ASSET, example("updateFixedAsset"), ["asset_name"],
+            *m::FixedAssetInput::SCHEMA, example("updateFixedAsset"), ["asset_name"],
             "Laptop" => null, Required {};
         asset_purchase_date_valid_passes / asset_purchase_date_impossible_fails:
-            CREATE_FIXED_ASSET, example("createFixedAsset"), ["asset_purchase_date"],
+            *m::FixedAssetInput::SCHEMA, example("createFixedAsset"), ["asset_purchase_date"],
             "2024-12-31" => "2024-12-32", InvalidFormat { "format": "date" };
         depreciation_start_date_valid_passes / depreciation_start_date_reordered_fails:
-            CREATE_FIXED_ASSET, example("createFixedAsset"), ["depreciation_start_date"],
+            *m::FixedAssetInput::SCHEMA, example("createFixedAsset"), ["depreciation_start_date"],
             "2025-01-01" => "01-01-2025", InvalidFormat { "format": "date" };
         warranty_expiry_date_valid_passes / warranty_expiry_date_with_time_fails:
-            UPDATE_FIXED_ASSET, example("updateFixedAsset"), ["warranty_expiry_date"],
+            *m::FixedAssetInput::SCHEMA, example("updateFixedAsset"), ["warranty_expiry_date"],
             "2027-12-17" => "2027-12-17T00:00:00", InvalidFormat { "format": "date" };
         depreciation_method_150_passes / depreciation_method_unlisted_fails:
-            CREATE_FIXED_ASSET, example("createFixedAsset"), ["depreciation_method"],
+            *m::FixedAssetInput::SCHEMA, example("createFixedAsset"), ["depreciation_method"],
             "150_declining_method" => "sum_of_years_digits", InvalidValue { "allowed": allowed(m::DepreciationMethod::VALUES) };
         depreciation_frequency_monthly_passes / depreciation_frequency_unlisted_fails:
-            CREATE_FIXED_ASSET, example("createFixedAsset"), ["depreciation_frequency"],
+            *m::FixedAssetInput::SCHEMA, example("createFixedAsset"), ["depreciation_frequency"],
             "monthly" => "weekly", InvalidValue { "allowed": ["yearly", "monthly"] };
         depreciation_percentage_100_passes / depreciation_percentage_above_100_fails:
-            CREATE_FIXED_ASSET, example("createFixedAsset"), ["depreciation_percentage"],
+            *m::FixedAssetInput::SCHEMA, example("createFixedAsset"), ["depreciation_percentage"],
             100 => 100.5, OutOfRange { "minimum": 0, "maximum": 100 };
         depreciation_percentage_0_passes / depreciation_percentage_negative_fails:
-            UPDATE_FIXED_ASSET, example("updateFixedAsset"), ["depreciation_percentage"],
+            *m::FixedAssetInput::SCHEMA, example("updateFixedAsset"), ["depreciation_percentage"],
             0 => (-0.5), OutOfRange { "minimum": 0, "maximum": 100 };
         computation_type_no_prorata_passes / computation_type_unlisted_fails:
-            CREATE_FIXED_ASSET, example("createFixedAsset"), ["computation_type"],
+            *m::FixedAssetInput::SCHEMA, example("createFixedAsset"), ["computation_type"],
             "no_prorata" => "daily", InvalidValue { "allowed": ["prorata_basis", "no_prorata"] };
         asset_filter_fully_depreciated_passes / asset_filter_unlisted_fails:
-            LIST_FIXED_ASSETS, example("listFixedAssets"), ["filter_by"],
+            *m::FixedAssetListQuery::SCHEMA, example("listFixedAssets"), ["filter_by"],
             "Status.FullyDepreciated" => "Status.Broken", InvalidValue { "allowed": allowed(m::FixedAssetFilter::VALUES) };
         asset_sort_by_current_value_passes / asset_sort_unlisted_fails:
-            LIST_FIXED_ASSETS, example("listFixedAssets"), ["sort_column"],
+            *m::FixedAssetListQuery::SCHEMA, example("listFixedAssets"), ["sort_column"],
             "current_asset_value" => "status", InvalidValue { "allowed": allowed(m::FixedAssetSortColumn::VALUES) };
         asset_sort_order_d_passes / asset_sort_order_word_fails:
-            LIST_FIXED_ASSETS, example("listFixedAssets"), ["sort_order"], "D" => "desc",
+            *m::FixedAssetListQuery::SCHEMA, example("listFixedAssets"), ["sort_order"], "D" => "desc",
             InvalidValue { "allowed": ["A", "D"] };
     }
 
@@ -1413,13 +773,13 @@ mod tests {
 
     edge! {
         write_off_date_passes / write_off_date_with_time_fails:
-            WRITE_OFF_FIXED_ASSET, example("writeOffFixedAsset"), ["date"],
+            *m::FixedAssetWriteOffInput::SCHEMA, example("writeOffFixedAsset"), ["date"],
             "2024-12-17" => "2024-12-17T10:00:00+0530", InvalidFormat { "format": "date" };
         sale_invoice_id_digits_pass / sale_invoice_id_fraction_fails:
-            SELL_FIXED_ASSET, example("sellFixedAsset"), ["invoice_id"],
+            *m::FixedAssetSaleInput::SCHEMA, example("sellFixedAsset"), ["invoice_id"],
             "3640355000000319008" => 1.5, InvalidType { "expected": "id (string or integer)" };
         asset_comment_text_passes / asset_comment_number_fails:
-            ADD_FIXED_ASSET_COMMENT, example("addFixedAssetComment"), ["description"],
+            *m::FixedAssetCommentInput::SCHEMA, example("addFixedAssetComment"), ["description"],
             "Serviced" => 7, InvalidType { "expected": "string" };
     }
 
@@ -1483,19 +843,19 @@ mod tests {
 
     edge! {
         type_depreciation_method_straight_line_passes / type_depreciation_method_unlisted_fails:
-            CREATE_FIXED_ASSET_TYPE, example("createFixedAssetType"), ["depreciation_method"],
+            *m::FixedAssetTypeInput::SCHEMA, example("createFixedAssetType"), ["depreciation_method"],
             "straight_line" => "linear", InvalidValue { "allowed": allowed(m::DepreciationMethod::VALUES) };
         type_depreciation_frequency_monthly_passes / type_depreciation_frequency_unlisted_fails:
-            UPDATE_FIXED_ASSET_TYPE, example("updateFixedAssetType"), ["depreciation_frequency"],
+            *m::FixedAssetTypeUpdateInput::SCHEMA, example("updateFixedAssetType"), ["depreciation_frequency"],
             "monthly" => "Yearly", InvalidValue { "allowed": ["yearly", "monthly"] };
         type_percentage_100_passes / type_percentage_above_100_fails:
-            CREATE_FIXED_ASSET_TYPE, example("createFixedAssetType"), ["depreciation_percentage"],
+            *m::FixedAssetTypeInput::SCHEMA, example("createFixedAssetType"), ["depreciation_percentage"],
             100 => 101, OutOfRange { "minimum": 0, "maximum": 100 };
         type_percentage_0_passes / type_percentage_negative_fails:
-            UPDATE_FIXED_ASSET_TYPE, example("updateFixedAssetType"), ["depreciation_percentage"],
+            *m::FixedAssetTypeUpdateInput::SCHEMA, example("updateFixedAssetType"), ["depreciation_percentage"],
             0 => (-1), OutOfRange { "minimum": 0, "maximum": 100 };
         type_computation_type_no_prorata_passes / type_computation_type_unlisted_fails:
-            UPDATE_FIXED_ASSET_TYPE, example("updateFixedAssetType"), ["computation_type"],
+            *m::FixedAssetTypeUpdateInput::SCHEMA, example("updateFixedAssetType"), ["computation_type"],
             "no_prorata" => "none", InvalidValue { "allowed": ["prorata_basis", "no_prorata"] };
     }
 
@@ -1507,12 +867,12 @@ mod tests {
         );
         let required = issues
             .iter()
-            .filter(|i| i.code == IssueCode::Required)
+            .filter(|i| i.code() == IssueCode::Required)
             .count();
         let got: Vec<(String, IssueCode)> = issues
             .iter()
-            .filter(|i| i.code != IssueCode::Required)
-            .map(|i| (i.path_string(), i.code))
+            .filter(|i| i.code() != IssueCode::Required)
+            .map(|i| (i.path_string(), i.code()))
             .collect();
         assert_eq!(required, 7);
         assert_eq!(
@@ -1528,52 +888,52 @@ mod tests {
 
     edge! {
         expense_date_valid_passes / expense_date_impossible_fails:
-            CREATE_EXPENSE, example("createExpense"), ["date"],
+            *m::ExpenseInput::SCHEMA, example("createExpense"), ["date"],
             "2013-11-30" => "2013-11-31", InvalidFormat { "format": "date" };
         expense_gst_treatment_consumer_passes / expense_gst_treatment_unlisted_fails:
-            CREATE_EXPENSE, example("createExpense"), ["gst_treatment"],
+            *m::ExpenseInput::SCHEMA, example("createExpense"), ["gst_treatment"],
             "consumer" => "business_sez", InvalidValue { "allowed": ["business_gst", "business_none", "overseas", "consumer"] };
         expense_tax_treatment_non_kenya_passes / expense_tax_treatment_mexican_fails:
-            CREATE_EXPENSE, example("createExpense"), ["tax_treatment"],
+            *m::ExpenseInput::SCHEMA, example("createExpense"), ["tax_treatment"],
             "non_kenya" => "non_mexico", InvalidValue { "allowed": allowed(m::ExpenseTaxTreatment::VALUES) };
         expense_vat_treatment_overseas_passes / expense_vat_treatment_unlisted_fails:
-            CREATE_EXPENSE, example("createExpense"), ["vat_treatment"],
+            *m::ExpenseInput::SCHEMA, example("createExpense"), ["vat_treatment"],
             "overseas" => "eu", InvalidValue { "allowed": allowed(m::VatTreatment::VALUES) };
         expense_product_type_capital_goods_passes / expense_product_type_unlisted_fails:
-            CREATE_EXPENSE, example("createExpense"), ["product_type"],
+            *m::ExpenseInput::SCHEMA, example("createExpense"), ["product_type"],
             "capital_goods" => "services", InvalidValue { "allowed": allowed(m::ExpenseProductType::VALUES) };
         expense_line_product_type_digital_service_passes / expense_line_product_type_unlisted_fails:
-            CREATE_EXPENSE, example("createExpense"), ["line_items", 0, "product_type"],
+            *m::ExpenseInput::SCHEMA, example("createExpense"), ["line_items", 0, "product_type"],
             "digital_service" => "software", InvalidValue { "allowed": allowed(m::ExpenseProductType::VALUES) };
         expense_line_description_of_2000_passes / expense_line_description_of_2001_fails:
-            CREATE_EXPENSE, example("createExpense"), ["line_items", 0, "description"],
+            *m::ExpenseInput::SCHEMA, example("createExpense"), ["line_items", 0, "description"],
             ("d".repeat(2000)) => ("d".repeat(2001)), TooLong { "maximum": 2000 };
         mileage_type_odometer_passes / mileage_type_unlisted_fails:
-            CREATE_EXPENSE, example("createExpense"), ["mileage_type"],
+            *m::ExpenseInput::SCHEMA, example("createExpense"), ["mileage_type"],
             "odometer" => "gps", InvalidValue { "allowed": ["non_mileage", "odometer", "manual"] };
         mileage_unit_mile_passes / mileage_unit_unlisted_fails:
-            CREATE_EXPENSE, example("createExpense"), ["mileage_unit"], "mile" => "miles",
+            *m::ExpenseInput::SCHEMA, example("createExpense"), ["mileage_unit"], "mile" => "miles",
             InvalidValue { "allowed": ["km", "mile"] };
         vehicle_type_motorcycle_passes / vehicle_type_unlisted_fails:
-            CREATE_EXPENSE, example("createExpense"), ["vehicle_type"],
+            *m::ExpenseInput::SCHEMA, example("createExpense"), ["vehicle_type"],
             "motorcycle" => "truck", InvalidValue { "allowed": ["car", "van", "motorcycle", "bike"] };
         fuel_type_lpg_passes / fuel_type_unlisted_fails:
-            CREATE_EXPENSE, example("createExpense"), ["fuel_type"], "lpg" => "electric",
+            *m::ExpenseInput::SCHEMA, example("createExpense"), ["fuel_type"], "lpg" => "electric",
             InvalidValue { "allowed": ["petrol", "lpg", "diesel"] };
         engine_capacity_range_more_than_2000cc_passes / engine_capacity_range_unlisted_fails:
-            UPDATE_EXPENSE_BY_UNIQUE_FIELD, example("updateExpenseByUniqueField"), ["engine_capacity_range"],
+            *m::ExpenseUniqueFieldUpdateInput::SCHEMA, example("updateExpenseByUniqueField"), ["engine_capacity_range"],
             "more_than_2000cc" => "2000cc", InvalidValue { "allowed": allowed(m::EngineCapacityRange::VALUES) };
         unique_key_given_passes / unique_key_missing_fails:
-            UPDATE_EXPENSE_BY_UNIQUE_FIELD, example("updateExpenseByUniqueField"), ["x_unique_identifier_key"],
+            *m::ExpenseUniqueFieldUpdateInput::SCHEMA, example("updateExpenseByUniqueField"), ["x_unique_identifier_key"],
             "cf_unique_cf" => null, Required {};
         unique_value_given_passes / unique_value_missing_fails:
-            UPDATE_EXPENSE_BY_UNIQUE_FIELD, example("updateExpenseByUniqueField"), ["x_unique_identifier_value"],
+            *m::ExpenseUniqueFieldUpdateInput::SCHEMA, example("updateExpenseByUniqueField"), ["x_unique_identifier_value"],
             "INV-7" => "", Required {};
         upsert_boolean_passes / upsert_word_fails:
-            UPDATE_EXPENSE_BY_UNIQUE_FIELD, example("updateExpenseByUniqueField"), ["x_upsert"],
+            *m::ExpenseUniqueFieldUpdateInput::SCHEMA, example("updateExpenseByUniqueField"), ["x_upsert"],
             "false" => "yes", InvalidType { "expected": "boolean" };
         unique_update_date_valid_passes / unique_update_date_impossible_fails:
-            UPDATE_EXPENSE_BY_UNIQUE_FIELD, example("updateExpenseByUniqueField"), ["date"],
+            *m::ExpenseUniqueFieldUpdateInput::SCHEMA, example("updateExpenseByUniqueField"), ["date"],
             "2024-02-29" => "2024-02-30", InvalidFormat { "format": "date" };
     }
 
@@ -1659,13 +1019,13 @@ mod tests {
 
     edge! {
         expense_list_amount_number_passes / expense_list_amount_string_fails:
-            LIST_EXPENSES, example("listExpenses"), ["amount"],
+            *m::ExpenseListQuery::SCHEMA, example("listExpenses"), ["amount"],
             112.5 => "112.5", InvalidType { "expected": "number" };
         expense_list_customer_id_digits_passes / expense_list_customer_id_fraction_fails:
-            LIST_EXPENSES, example("listExpenses"), ["customer_id"],
+            *m::ExpenseListQuery::SCHEMA, example("listExpenses"), ["customer_id"],
             "982000000567001" => 1.5, InvalidType { "expected": "id (string or integer)" };
         expense_update_date_valid_passes / expense_update_date_impossible_fails:
-            CREATE_EXPENSE, example("updateExpense"), ["date"],
+            *m::ExpenseInput::SCHEMA, example("updateExpense"), ["date"],
             "2013-11-18" => "2013-11-31", InvalidFormat { "format": "date" };
     }
 
@@ -1693,58 +1053,58 @@ mod tests {
 
     edge! {
         vendor_credit_update_date_valid_passes / vendor_credit_update_date_impossible_fails:
-            CREATE_VENDOR_CREDIT, example("updateVendorCredit"), ["date"],
+            *m::VendorCreditInput::SCHEMA, example("updateVendorCredit"), ["date"],
             "2014-08-28" => "2014-02-30", InvalidFormat { "format": "date" };
         bill_amount_applied_number_passes / bill_amount_applied_string_fails:
-            APPLY_VENDOR_CREDIT_TO_BILLS, example("applyVendorCreditToBills"), ["bills", 0, "amount_applied"],
+            *m::VendorCreditBillsInput::SCHEMA, example("applyVendorCreditToBills"), ["bills", 0, "amount_applied"],
             10 => "10", InvalidType { "expected": "number" };
         bill_id_given_passes / bill_id_empty_fails:
-            APPLY_VENDOR_CREDIT_TO_BILLS, example("applyVendorCreditToBills"), ["bills", 0, "bill_id"],
+            *m::VendorCreditBillsInput::SCHEMA, example("applyVendorCreditToBills"), ["bills", 0, "bill_id"],
             "460000000057075" => "", InvalidType { "expected": "id (string or integer)" };
         vendor_credit_comment_text_passes / vendor_credit_comment_number_fails:
-            ADD_VENDOR_CREDIT_COMMENT, example("addVendorCreditComment"), ["description"],
+            *m::VendorCreditCommentInput::SCHEMA, example("addVendorCreditComment"), ["description"],
             "Credits applied to Bill 1" => 1, InvalidType { "expected": "string" };
         vendor_credit_accept_text_passes / vendor_credit_accept_number_fails:
-            GET_VENDOR_CREDIT, example("getVendorCredit"), ["accept"],
+            *m::VendorCreditGetQuery::SCHEMA, example("getVendorCredit"), ["accept"],
             "json" => 1, InvalidType { "expected": "string" };
     }
 
     edge! {
         vendor_credit_date_valid_passes / vendor_credit_date_impossible_fails:
-            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["date"],
+            *m::VendorCreditInput::SCHEMA, example("createVendorCredit"), ["date"],
             "2014-08-28" => "2014-02-30", InvalidFormat { "format": "date" };
         vendor_credit_gst_treatment_overseas_passes / vendor_credit_gst_treatment_unlisted_fails:
-            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["gst_treatment"],
+            *m::VendorCreditInput::SCHEMA, example("createVendorCredit"), ["gst_treatment"],
             "overseas" => "foreign", InvalidValue { "allowed": ["business_gst", "business_none", "overseas", "consumer"] };
         vendor_credit_tax_treatment_non_mexico_passes / vendor_credit_tax_treatment_unlisted_fails:
-            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["tax_treatment"],
+            *m::VendorCreditInput::SCHEMA, example("createVendorCredit"), ["tax_treatment"],
             "non_mexico" => "mexico", InvalidValue { "allowed": allowed(m::VendorCreditTaxTreatment::VALUES) };
         tax_treatment_code_ksa_passes / tax_treatment_code_unlisted_fails:
-            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["line_items", 0, "tax_treatment_code"],
+            *m::VendorCreditInput::SCHEMA, example("createVendorCredit"), ["line_items", 0, "tax_treatment_code"],
             "ksa_reimbursed_expense" => "ksa_others", InvalidValue { "allowed": allowed(m::TaxTreatmentCode::VALUES) };
         line_item_name_of_100_passes / line_item_name_of_101_fails:
-            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["line_items", 0, "name"],
+            *m::VendorCreditInput::SCHEMA, example("createVendorCredit"), ["line_items", 0, "name"],
             ("n".repeat(100)) => ("n".repeat(101)), TooLong { "maximum": 100 };
         line_item_description_of_2000_passes / line_item_description_of_2001_fails:
-            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["line_items", 0, "description"],
+            *m::VendorCreditInput::SCHEMA, example("createVendorCredit"), ["line_items", 0, "description"],
             ("d".repeat(2000)) => ("d".repeat(2001)), TooLong { "maximum": 2000 };
         serial_numbers_of_strings_pass / serial_numbers_with_a_number_fail:
-            CREATE_VENDOR_CREDIT, example("createVendorCredit"), ["line_items", 0, "serial_numbers"],
+            *m::VendorCreditInput::SCHEMA, example("createVendorCredit"), ["line_items", 0, "serial_numbers"],
             ["SN-1"] => ["SN-1", 2], InvalidType { "expected": "string" } at ["line_items", 0, "serial_numbers", 1];
         vendor_credit_status_void_passes / vendor_credit_status_unlisted_fails:
-            LIST_VENDOR_CREDITS, example("listVendorCredits"), ["status"], "void" => "paid",
+            *m::VendorCreditListQuery::SCHEMA, example("listVendorCredits"), ["status"], "void" => "paid",
             InvalidValue { "allowed": ["open", "closed", "void", "draft"] };
         refund_date_valid_passes / refund_date_impossible_fails:
-            CREATE_VENDOR_CREDIT_REFUND, example("createVendorCreditRefund"), ["date"],
+            *m::VendorCreditRefundInput::SCHEMA, example("createVendorCreditRefund"), ["date"],
             "2014-08-30" => "2014-08-32", InvalidFormat { "format": "date" };
         refund_update_date_valid_passes / refund_update_date_with_slashes_fails:
-            UPDATE_VENDOR_CREDIT_REFUND, example("updateVendorCreditRefund"), ["date"],
+            *m::VendorCreditRefundInput::SCHEMA, example("updateVendorCreditRefund"), ["date"],
             "2014-08-28" => "2014/08/28", InvalidFormat { "format": "date" };
         refund_amount_number_passes / refund_amount_string_fails:
-            CREATE_VENDOR_CREDIT_REFUND, example("createVendorCreditRefund"), ["amount"],
+            *m::VendorCreditRefundInput::SCHEMA, example("createVendorCreditRefund"), ["amount"],
             13.5 => "13", InvalidType { "expected": "number" };
         all_refunds_sort_by_reference_passes / all_refunds_sort_unlisted_fails:
-            LIST_ALL_VENDOR_CREDIT_REFUNDS, example("listAllVendorCreditRefunds"), ["sort_column"],
+            *m::AllVendorCreditRefundsQuery::SCHEMA, example("listAllVendorCreditRefunds"), ["sort_column"],
             "reference_number" => "amount", InvalidValue { "allowed": allowed(m::VendorCreditRefundSortColumn::VALUES) };
     }
 

@@ -1,12 +1,10 @@
 //! Rules for the params of the crm operations: the notification channel (watch) update.
 
-use super::format::Format;
-use super::{
-    check_object, details, opt, req, Check, Ctx, Field, IntText, IssueCode, Kind, PathSeg, Rule,
-    Schema, UNREPRESENTABLE,
-};
+use super::{check_object, req, Ctx, PathSeg, Problem, Schema, UNREPRESENTABLE};
 use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use crate::json::{Json, Obj};
+use crate::model::crm::{ApiRef, FieldSelection};
+use crate::schema::{Params, Shape};
 
 /// The operation half of an `events` entry.
 pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];
@@ -14,61 +12,10 @@ pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];
 /// The format name reported for an `events` entry of the wrong shape.
 pub const EVENT_FORMAT: &str = "{module_api_name}.{operation}";
 
-static API_REF: Schema = Schema {
-    fields: &[opt("api_name", Kind::Str), opt("id", Kind::Id)],
-    checks: &[],
-};
+/// A `{field}` member of a group.
 static FIELD_MEMBER: Schema = Schema {
-    fields: &[req("field", Kind::Obj(&API_REF))],
+    fields: &[req("field", <ApiRef as Shape>::KIND)],
     checks: &[],
-};
-/// Members are objects; which of the two shapes each has is decided by `group_members`.
-static MEMBER: Field = opt("", Kind::Obj(&Schema::EMPTY));
-static GROUP: Schema = Schema {
-    fields: &[
-        req("group_operator", Kind::Str).with(&[Rule::OneOf(&["and", "or"])]),
-        req("group", Kind::Arr(&MEMBER)),
-    ],
-    checks: &[Check::NotEmpty("group"), Check::GroupMembers],
-};
-static CONDITION: Schema = Schema {
-    fields: &[
-        req("type", Kind::Str).with(&[Rule::OneOf(&["field_selection"])]),
-        req("module", Kind::Obj(&API_REF)),
-        req("field_selection", Kind::Obj(&GROUP)),
-    ],
-    checks: &[Check::MaxFieldsNested {
-        field: "field_selection",
-        max: 10,
-    }],
-};
-static CONDITION_ITEM: Field = opt("", Kind::Obj(&CONDITION));
-static EVENT_ITEM: Field = opt("", Kind::Str);
-static CHANNEL: Schema = Schema {
-    fields: &[
-        req("channel_id", Kind::Any),
-        req("events", Kind::Arr(&EVENT_ITEM)),
-        req("notify_url", Kind::Str).with(&[Rule::Format(Format::HttpUrl)]),
-        opt("token", Kind::Str).with(&[Rule::MaxLen(50)]),
-        opt("channel_expiry", Kind::Str).with(&[Rule::Format(Format::Timestamp)]),
-        opt("notification_condition", Kind::Arr(&CONDITION_ITEM)).with(&[Rule::MaxItems(2)]),
-        opt("notify_on_related_action", Kind::Bool),
-    ],
-    checks: &[
-        Check::LooseInteger {
-            field: "channel_id",
-            text: IntText::Digits,
-        },
-        Check::NotEmpty("events"),
-        Check::EventsNameModuleAndOperation,
-        Check::ExpiryWithinAWeek,
-    ],
-};
-static CHANNEL_ITEM: Field = opt("", Kind::Obj(&CHANNEL));
-
-pub static UPDATE_NOTIFICATION_CHANNELS: Schema = Schema {
-    fields: &[req("watch", Kind::Arr(&CHANNEL_ITEM))],
-    checks: &[Check::NotEmpty("watch")],
 };
 
 /// A custom module's API name: letters, digits and underscores, starting with a letter.
@@ -82,23 +29,26 @@ fn check_event(event: &str, ctx: &mut Ctx) {
         Some((module, operation)) if is_module_name(module) => {
             if !EVENT_OPERATIONS.contains(&operation) {
                 ctx.push(
-                    IssueCode::InvalidValue,
                     format!(
                         "the operation of {} must be one of {}",
-                        crate::error::quoted(event),
+                        crate::echo::quoted(event),
                         EVENT_OPERATIONS.join(", ")
                     ),
-                    details([("allowed", EVENT_OPERATIONS.iter().copied().collect())]),
+                    Problem::InvalidValue {
+                        allowed: EVENT_OPERATIONS,
+                    },
                 );
             }
         }
         _ => ctx.push(
-            IssueCode::InvalidFormat,
             format!(
                 "an event must be {EVENT_FORMAT}, got {}",
-                crate::error::quoted(event)
+                crate::echo::quoted(event)
             ),
-            details([("format", EVENT_FORMAT.into())]),
+            Problem::InvalidFormat {
+                format: EVENT_FORMAT.into(),
+                allowed: None,
+            },
         ),
     }
 }
@@ -132,9 +82,11 @@ pub(super) fn expiry_within_a_week(channel: &Obj, ctx: &mut Ctx) {
         let (min, max) = (iso_utc(earliest), iso_utc(latest));
         ctx.push_at(
             "channel_expiry",
-            IssueCode::OutOfRange,
             format!("channel_expiry must be between now ({min}) and one week from now ({max})"),
-            details([("minimum", min.into()), ("maximum", max.into())]),
+            Problem::OutOfRange {
+                minimum: min.into(),
+                maximum: max.into(),
+            },
         );
     }
 }
@@ -166,12 +118,13 @@ pub(super) fn group_members(group: &Obj, ctx: &mut Ctx) {
             };
             ctx.enter(PathSeg::Index(i), |ctx| match member_shape(member) {
                 Some(MemberShape::Field) => check_object(&FIELD_MEMBER, member, ctx),
-                Some(MemberShape::Group) => check_object(&GROUP, member, ctx),
+                Some(MemberShape::Group) => check_object(FieldSelection::SCHEMA, member, ctx),
                 None if member.contains_key(UNREPRESENTABLE) => {}
                 None => ctx.push(
-                    IssueCode::InvalidType,
                     "a group member must be {field: {api_name, id}} or {group_operator, group}",
-                    details([("expected", "field or group".into())]),
+                    Problem::InvalidType {
+                        expected: "field or group".into(),
+                    },
                 ),
             });
         }
@@ -206,9 +159,8 @@ pub(super) fn max_fields_nested(map: &Obj, field: &'static str, max: usize, ctx:
         ctx.enter(PathSeg::Key(field.into()), |ctx| {
             ctx.push_at(
                 "group",
-                IssueCode::TooMany,
                 format!("a {what} may hold at most {max} fields, however nested; it has {n}"),
-                details([("maximum", max.into())]),
+                Problem::TooMany { maximum: max },
             )
         });
     }
@@ -217,8 +169,10 @@ pub(super) fn max_fields_nested(map: &Obj, field: &'static str, max: usize, ctx:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::issue::{Issue, IssueCode};
+    use crate::model::crm as m;
+    use crate::schema::Params;
     use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
-    use crate::validate::Issue;
     use serde_json::{json, Value};
 
     /// Modules whose records a channel can watch, by API name; custom modules are allowed too.
@@ -250,7 +204,7 @@ mod tests {
     const WEEK_ISO: &str = "2024-05-08T10:40:00Z";
 
     fn run(params: Value) -> Vec<Issue> {
-        issues_at(&UPDATE_NOTIFICATION_CHANNELS, &params, NOW)
+        issues_at(m::WatchParams::SCHEMA, &params, NOW)
     }
 
     fn passes(params: Value) {
@@ -480,7 +434,7 @@ mod tests {
     #[test]
     fn the_bounds_of_channel_expiry_are_whole_seconds_when_now_is_not() {
         let params = with("channel_expiry", json!("2024-05-08T10:40:01Z"));
-        let found = issues_at(&UPDATE_NOTIFICATION_CHANNELS, &params, NOW + 930);
+        let found = issues_at(m::WatchParams::SCHEMA, &params, NOW + 930);
         let range = json!({"minimum": NOW_ISO, "maximum": WEEK_ISO});
         expect_one(
             &found,
@@ -492,7 +446,7 @@ mod tests {
             .message
             .ends_with("one week from now (2024-05-08T10:40:00Z)"));
         let last = with("channel_expiry", json!(WEEK_ISO));
-        expect_none(&issues_at(&UPDATE_NOTIFICATION_CHANNELS, &last, NOW + 930));
+        expect_none(&issues_at(m::WatchParams::SCHEMA, &last, NOW + 930));
     }
 
     #[test]

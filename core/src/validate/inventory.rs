@@ -1,148 +1,8 @@
-//! Rules for the params of the inventory operations: packages and composite items.
+//! Rules for the params of the inventory operations that no request type declares: packages and composite items.
 
-use crate::model::inventory::{
-    CompositeItemSortColumn, CompositeItemStatus, CompositeItemStatusFilter, CompositeItemType,
-    CompositeProductType, CompositeTaxSpecification, PackageSortColumn, PackageStatusFilter,
-};
-use crate::validate::format::Format;
-use crate::validate::{opt, req, Field, Kind, Rule, Schema};
-use crate::validate::{PAGE, PER_PAGE};
-
-const DATE: &[Rule] = &[Rule::Format(Format::Date)];
-
-// ---- packages ----
-
-static PACKAGE_CUSTOM_FIELD: Schema = Schema {
-    fields: &[opt("customfield_id", Kind::Id), opt("value", Kind::Str)],
-    checks: &[],
-};
-static PACKAGE_CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&PACKAGE_CUSTOM_FIELD));
-
-static PACKAGE_LINE: Schema = Schema {
-    fields: &[opt("so_line_item_id", Kind::Id), opt("quantity", Kind::Num)],
-    checks: &[],
-};
-static PACKAGE_LINE_MEMBER: Field = opt("", Kind::Obj(&PACKAGE_LINE));
-
-static PACKAGE_LINE_UPDATE: Schema = Schema {
-    fields: &[
-        opt("line_item_id", Kind::Id),
-        opt("so_line_item_id", Kind::Id),
-        opt("quantity", Kind::Num),
-    ],
-    checks: &[],
-};
-static PACKAGE_LINE_UPDATE_MEMBER: Field = opt("", Kind::Obj(&PACKAGE_LINE_UPDATE));
-
-/// `salesorder_id` travels in the query but is validated with the body.
-pub static CREATE_PACKAGE: Schema = Schema {
-    fields: &[
-        req("salesorder_id", Kind::Id),
-        opt("package_number", Kind::Str),
-        opt("date", Kind::Str).with(DATE),
-        opt("custom_fields", Kind::Arr(&PACKAGE_CUSTOM_FIELD_MEMBER)),
-        opt("line_items", Kind::Arr(&PACKAGE_LINE_MEMBER)),
-        opt("notes", Kind::Str),
-    ],
-    checks: &[],
-};
-
-pub static UPDATE_PACKAGE: Schema = Schema {
-    fields: &[
-        opt("package_number", Kind::Str),
-        opt("date", Kind::Str).with(DATE),
-        opt("custom_fields", Kind::Arr(&PACKAGE_CUSTOM_FIELD_MEMBER)),
-        opt("line_items", Kind::Arr(&PACKAGE_LINE_UPDATE_MEMBER)),
-        opt("notes", Kind::Str),
-    ],
-    checks: &[],
-};
+use crate::validate::{opt, Kind, Schema};
 
 pub static GET_PACKAGE: Schema = Schema::EMPTY;
-
-/// The documents give the status and sort values but not their parameter names: `status` and `sort_column` are assumed.
-pub static LIST_PACKAGES: Schema = Schema {
-    fields: &[
-        opt("status", Kind::Str).with(&[Rule::OneOf(PackageStatusFilter::VALUES)]),
-        opt("sort_column", Kind::Str).with(&[Rule::OneOf(PackageSortColumn::VALUES)]),
-        opt("date_after", Kind::Str).with(DATE),
-        opt("date_before", Kind::Str).with(DATE),
-        opt("shipment_date_after", Kind::Str).with(DATE),
-        opt("shipment_date_before", Kind::Str).with(DATE),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
-
-// ---- composite items ----
-
-static MAPPED_ITEM: Schema = Schema {
-    fields: &[
-        opt("quantity", Kind::Num),
-        opt("item_id", Kind::Id),
-        opt("line_item_id", Kind::Id),
-    ],
-    checks: &[],
-};
-static MAPPED_ITEM_MEMBER: Field = opt("", Kind::Obj(&MAPPED_ITEM));
-
-static TAX_PREFERENCE: Schema = Schema {
-    fields: &[
-        opt("tax_id", Kind::Id),
-        opt("tax_specification", Kind::Str).with(&[Rule::OneOf(CompositeTaxSpecification::VALUES)]),
-    ],
-    checks: &[],
-};
-static TAX_PREFERENCE_MEMBER: Field = opt("", Kind::Obj(&TAX_PREFERENCE));
-
-static COMPOSITE_CUSTOM_FIELD: Schema = Schema {
-    fields: &[
-        opt("custom_field_id", Kind::Id),
-        opt("value", Kind::Str),
-        opt("index", Kind::Num),
-        opt("label", Kind::Str),
-    ],
-    checks: &[],
-};
-static COMPOSITE_CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&COMPOSITE_CUSTOM_FIELD));
-
-/// The documents mark no field of a composite item required. Update takes the create body.
-const COMPOSITE_ITEM_BODY: Schema = Schema {
-    fields: &[
-        opt("name", Kind::Str),
-        opt("mapped_items", Kind::Arr(&MAPPED_ITEM_MEMBER)),
-        opt("description", Kind::Str),
-        opt("is_combo_product", Kind::Bool),
-        opt("vendor_id", Kind::Id),
-        opt("purchase_rate", Kind::Num),
-        opt("purchase_description", Kind::Str),
-        opt("initial_stock", Kind::Num),
-        opt("initial_stock_rate", Kind::Num),
-        opt("tax_id", Kind::Id),
-        opt("sku", Kind::Str),
-        opt("isbn", Kind::StrOrNum),
-        opt("ean", Kind::StrOrNum),
-        opt("part_number", Kind::Str),
-        opt("reorder_level", Kind::Num),
-        opt("unit", Kind::Str),
-        opt("upc", Kind::StrOrNum),
-        opt("item_type", Kind::Str).with(&[Rule::OneOf(CompositeItemType::VALUES)]),
-        opt("product_type", Kind::Str).with(&[Rule::OneOf(CompositeProductType::VALUES)]),
-        opt("status", Kind::Str).with(&[Rule::OneOf(CompositeItemStatus::VALUES)]),
-        opt("rate", Kind::Num),
-        opt("custom_fields", Kind::Arr(&COMPOSITE_CUSTOM_FIELD_MEMBER)),
-        opt("account_id", Kind::Id),
-        opt("purchase_account_id", Kind::Id),
-        opt("inventory_account_id", Kind::Id),
-        opt("item_tax_preferences", Kind::Arr(&TAX_PREFERENCE_MEMBER)),
-        opt("hsn_or_sac", Kind::StrOrNum),
-    ],
-    checks: &[],
-};
-
-pub static CREATE_COMPOSITE_ITEM: Schema = COMPOSITE_ITEM_BODY;
-pub static UPDATE_COMPOSITE_ITEM: Schema = COMPOSITE_ITEM_BODY;
 
 /// The transport checks the file itself (its type among gif, png, jpeg, jpg, bmp).
 pub static UPLOAD_COMPOSITE_ITEM_IMAGE: Schema = Schema {
@@ -150,24 +10,14 @@ pub static UPLOAD_COMPOSITE_ITEM_IMAGE: Schema = Schema {
     checks: &[],
 };
 
-/// As for packages, `status` and `sort_column` are assumed names.
-pub static LIST_COMPOSITE_ITEMS: Schema = Schema {
-    fields: &[
-        opt("status", Kind::Str).with(&[Rule::OneOf(CompositeItemStatusFilter::VALUES)]),
-        opt("sort_column", Kind::Str).with(&[Rule::OneOf(CompositeItemSortColumn::VALUES)]),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
-
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::catalog::find;
     use crate::family::Family;
+    use crate::issue::IssueCode;
+    use crate::model::inventory as m;
+    use crate::schema::Params;
     use crate::validate::testing::{edge, expect_all, issues};
-    use crate::validate::IssueCode;
     use serde_json::{json, Value};
 
     fn package() -> Value {
@@ -281,8 +131,8 @@ mod tests {
 
     #[test]
     fn composite_items_require_nothing() {
-        assert!(issues(&CREATE_COMPOSITE_ITEM, &json!({})).is_empty());
-        assert!(issues(&UPDATE_COMPOSITE_ITEM, &json!({})).is_empty());
+        assert!(issues(m::CompositeItemInput::SCHEMA, &json!({})).is_empty());
+        assert!(issues(m::CompositeItemInput::SCHEMA, &json!({})).is_empty());
     }
 
     #[test]
@@ -293,7 +143,7 @@ mod tests {
             "custom_fields": {"customfield_id": "1"}
         });
         expect_all(
-            &issues(&CREATE_PACKAGE, &p),
+            &issues(m::PackageInput::SCHEMA, &p),
             &[
                 ("salesorder_id", IssueCode::Required),
                 ("date", IssueCode::InvalidFormat),
@@ -314,7 +164,7 @@ mod tests {
             "item_tax_preferences": [{"tax_specification": "both"}],
             "rate": "1200"
         });
-        let found = issues(&CREATE_COMPOSITE_ITEM, &p);
+        let found = issues(m::CompositeItemInput::SCHEMA, &p);
         expect_all(
             &found,
             &[
@@ -337,72 +187,72 @@ mod tests {
     edge! {
         // packages
         salesorder_id_present_passes / salesorder_id_missing_fails:
-            CREATE_PACKAGE, package(), ["salesorder_id"], "4815000000044822" => null, Required {};
+            *m::PackageInput::SCHEMA, package(), ["salesorder_id"], "4815000000044822" => null, Required {};
         salesorder_id_number_passes / salesorder_id_blank_fails:
-            CREATE_PACKAGE, package(), ["salesorder_id"], 4815000000044822u64 => " ", Required {};
+            *m::PackageInput::SCHEMA, package(), ["salesorder_id"], 4815000000044822u64 => " ", Required {};
         package_date_passes / package_date_slashes_fail:
-            CREATE_PACKAGE, package(), ["date"], "2024-02-29" => "2024/02/29", InvalidFormat {"format": "date"};
+            *m::PackageInput::SCHEMA, package(), ["date"], "2024-02-29" => "2024/02/29", InvalidFormat {"format": "date"};
         update_package_date_passes / update_package_date_invalid_day_fails:
-            UPDATE_PACKAGE, package_update(), ["date"], "2015-04-30" => "2015-04-31", InvalidFormat {"format": "date"};
+            *m::PackageUpdateInput::SCHEMA, package_update(), ["date"], "2015-04-30" => "2015-04-31", InvalidFormat {"format": "date"};
         package_line_so_line_item_id_passes / package_line_so_line_item_id_boolean_fails:
-            CREATE_PACKAGE, package(), ["line_items", 0, "so_line_item_id"], "4815000000044828" => false,
+            *m::PackageInput::SCHEMA, package(), ["line_items", 0, "so_line_item_id"], "4815000000044828" => false,
             InvalidType {"expected": "id (string or integer)"};
         package_line_quantity_number_passes / package_line_quantity_string_fails:
-            CREATE_PACKAGE, package(), ["line_items", 0, "quantity"], 0.5 => "2", InvalidType {"expected": "number"};
+            *m::PackageInput::SCHEMA, package(), ["line_items", 0, "quantity"], 0.5 => "2", InvalidType {"expected": "number"};
         update_line_item_id_passes / update_line_item_id_fraction_fails:
-            UPDATE_PACKAGE, package_update(), ["line_items", 0, "line_item_id"], 4815000000044897u64 => 1.5,
+            *m::PackageUpdateInput::SCHEMA, package_update(), ["line_items", 0, "line_item_id"], 4815000000044897u64 => 1.5,
             InvalidType {"expected": "id (string or integer)"};
         update_line_quantity_number_passes / update_line_quantity_string_fails:
-            UPDATE_PACKAGE, package_update(), ["line_items", 0, "quantity"], 3 => "3", InvalidType {"expected": "number"};
+            *m::PackageUpdateInput::SCHEMA, package_update(), ["line_items", 0, "quantity"], 3 => "3", InvalidType {"expected": "number"};
         package_status_listed_passes / package_status_unlisted_fails:
-            LIST_PACKAGES, package_query(), ["status"], "NotShipped" => "Status.Shipped",
+            *m::PackageListQuery::SCHEMA, package_query(), ["status"], "NotShipped" => "Status.Shipped",
             InvalidValue {"allowed": ["All", "NotShipped", "Shipped", "Delivered"]};
         package_sort_listed_passes / package_sort_unlisted_fails:
-            LIST_PACKAGES, package_query(), ["sort_column"], "delivery_method" => "status",
+            *m::PackageListQuery::SCHEMA, package_query(), ["sort_column"], "delivery_method" => "status",
             InvalidValue {"allowed": ["tracking_number", "salesorder_number", "package_number", "date", "created_time",
                                       "last_modified_time", "customer_name", "customer_id", "shipment_date", "quantity",
                                       "delivery_method"]};
         package_date_after_passes / package_date_after_timestamp_fails:
-            LIST_PACKAGES, package_query(), ["date_after"], "2015-12-31" => "2015-12-31T00:00:00Z", InvalidFormat {"format": "date"};
+            *m::PackageListQuery::SCHEMA, package_query(), ["date_after"], "2015-12-31" => "2015-12-31T00:00:00Z", InvalidFormat {"format": "date"};
         package_date_before_passes / package_date_before_short_fails:
-            LIST_PACKAGES, package_query(), ["date_before"], "2016-01-01" => "2016-1-1", InvalidFormat {"format": "date"};
+            *m::PackageListQuery::SCHEMA, package_query(), ["date_before"], "2016-01-01" => "2016-1-1", InvalidFormat {"format": "date"};
         shipment_date_after_passes / shipment_date_after_month_13_fails:
-            LIST_PACKAGES, package_query(), ["shipment_date_after"], "2015-12-01" => "2015-13-01", InvalidFormat {"format": "date"};
+            *m::PackageListQuery::SCHEMA, package_query(), ["shipment_date_after"], "2015-12-01" => "2015-13-01", InvalidFormat {"format": "date"};
         shipment_date_before_passes / shipment_date_before_day_32_fails:
-            LIST_PACKAGES, package_query(), ["shipment_date_before"], "2015-12-31" => "2015-12-32", InvalidFormat {"format": "date"};
+            *m::PackageListQuery::SCHEMA, package_query(), ["shipment_date_before"], "2015-12-31" => "2015-12-32", InvalidFormat {"format": "date"};
         packages_page_1_passes / packages_page_0_fails:
-            LIST_PACKAGES, package_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+            *m::PackageListQuery::SCHEMA, package_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
         packages_per_page_1_passes / packages_per_page_0_fails:
-            LIST_PACKAGES, package_query(), ["per_page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+            *m::PackageListQuery::SCHEMA, package_query(), ["per_page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
 
         // composite items
         mapped_quantity_number_passes / mapped_quantity_string_fails:
-            CREATE_COMPOSITE_ITEM, composite_item(), ["mapped_items", 0, "quantity"], 2.5 => "2", InvalidType {"expected": "number"};
+            *m::CompositeItemInput::SCHEMA, composite_item(), ["mapped_items", 0, "quantity"], 2.5 => "2", InvalidType {"expected": "number"};
         update_mapped_quantity_number_passes / update_mapped_quantity_boolean_fails:
-            UPDATE_COMPOSITE_ITEM, composite_item(), ["mapped_items", 0, "quantity"], 1 => true, InvalidType {"expected": "number"};
+            *m::CompositeItemInput::SCHEMA, composite_item(), ["mapped_items", 0, "quantity"], 1 => true, InvalidType {"expected": "number"};
         tax_specification_listed_passes / tax_specification_unlisted_fails:
-            CREATE_COMPOSITE_ITEM, composite_item(), ["item_tax_preferences", 0, "tax_specification"], "intra" => "both",
+            *m::CompositeItemInput::SCHEMA, composite_item(), ["item_tax_preferences", 0, "tax_specification"], "intra" => "both",
             InvalidValue {"allowed": ["intra", "inter"]};
         composite_product_type_listed_passes / composite_product_type_unlisted_fails:
-            CREATE_COMPOSITE_ITEM, composite_item(), ["product_type"], "goods" => "services", InvalidValue {"allowed": ["goods"]};
+            *m::CompositeItemInput::SCHEMA, composite_item(), ["product_type"], "goods" => "services", InvalidValue {"allowed": ["goods"]};
         composite_item_type_listed_passes / composite_item_type_unlisted_fails:
-            UPDATE_COMPOSITE_ITEM, composite_item(), ["item_type"], "inventory" => "sales", InvalidValue {"allowed": ["inventory"]};
+            *m::CompositeItemInput::SCHEMA, composite_item(), ["item_type"], "inventory" => "sales", InvalidValue {"allowed": ["inventory"]};
         composite_status_listed_passes / composite_status_unlisted_fails:
-            CREATE_COMPOSITE_ITEM, composite_item(), ["status"], "inactive" => "Inactive", InvalidValue {"allowed": ["active", "inactive"]};
+            *m::CompositeItemInput::SCHEMA, composite_item(), ["status"], "inactive" => "Inactive", InvalidValue {"allowed": ["active", "inactive"]};
         composite_combo_boolean_passes / composite_combo_string_fails:
-            CREATE_COMPOSITE_ITEM, composite_item(), ["is_combo_product"], true => "true", InvalidType {"expected": "boolean"};
+            *m::CompositeItemInput::SCHEMA, composite_item(), ["is_combo_product"], true => "true", InvalidType {"expected": "boolean"};
         composite_upc_string_passes / composite_upc_boolean_fails:
-            CREATE_COMPOSITE_ITEM, composite_item(), ["upc"], "0111" => true, InvalidType {"expected": "string or number"};
+            *m::CompositeItemInput::SCHEMA, composite_item(), ["upc"], "0111" => true, InvalidType {"expected": "string or number"};
         composite_list_status_listed_passes / composite_list_status_unlisted_fails:
-            LIST_COMPOSITE_ITEMS, composite_query(), ["status"], "Status.All" => "Status.Inactive",
+            *m::CompositeItemListQuery::SCHEMA, composite_query(), ["status"], "Status.All" => "Status.Inactive",
             InvalidValue {"allowed": ["Status.All", "Status.Active", "Inactive", "Lowstock"]};
         composite_sort_listed_passes / composite_sort_unlisted_fails:
-            LIST_COMPOSITE_ITEMS, composite_query(), ["sort_column"], "purchase_rate" => "stock_on_hand",
+            *m::CompositeItemListQuery::SCHEMA, composite_query(), ["sort_column"], "purchase_rate" => "stock_on_hand",
             InvalidValue {"allowed": ["name", "sku", "rate", "tax_name", "purchase_rate", "created_time",
                                       "last_modified_time", "reorder_level"]};
         composites_page_1_passes / composites_page_0_fails:
-            LIST_COMPOSITE_ITEMS, composite_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+            *m::CompositeItemListQuery::SCHEMA, composite_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
         composites_per_page_1_passes / composites_per_page_fraction_fails:
-            LIST_COMPOSITE_ITEMS, composite_query(), ["per_page"], 1 => 2.5, InvalidType {"expected": "integer"};
+            *m::CompositeItemListQuery::SCHEMA, composite_query(), ["per_page"], 1 => 2.5, InvalidType {"expected": "integer"};
     }
 }

@@ -1,331 +1,12 @@
-//! Rules for the params of the invoice operations: currencies, projects, project comments and invoices, recurring invoices.
+//! Rules for the params of the invoice operations that no request type declares: currencies, projects,
+//! project comments, recurring invoices.
 
-use crate::model::invoice::{
-    CurrencyFilter, InvoiceProductType, PaymentGatewayMode, PaymentGatewayName, ProjectBillingType,
-    ProjectBudgetType, ProjectFilter, ProjectInvoiceSortColumn, ProjectSortColumn, ProjectStatus,
-    ProjectUserRole,
-};
-use crate::validate::format::Format;
-use crate::validate::{opt, req, Field, Kind, Rule, Schema, PAGE, PER_PAGE};
+use crate::validate::{opt, Kind, Schema};
 
-const DATE: &[Rule] = &[Rule::Format(Format::Date)];
-const DURATION: &[Rule] = &[Rule::Format(Format::Duration)];
-
-// ---- currencies ----
-
-/// The documents give three text fields maximum lengths 100, 4 and 100 without naming them: none is enforced.
-const CURRENCY_BODY: Schema = Schema {
-    fields: &[
-        opt("currency_code", Kind::Str),
-        opt("currency_symbol", Kind::Str),
-        opt("price_precision", Kind::Int),
-        opt("currency_format", Kind::Str),
-    ],
-    checks: &[],
-};
-
-pub static CREATE_CURRENCY: Schema = CURRENCY_BODY;
-pub static UPDATE_CURRENCY: Schema = CURRENCY_BODY;
 pub static GET_CURRENCY: Schema = Schema::EMPTY;
 pub static DELETE_CURRENCY: Schema = Schema::EMPTY;
-
-pub static LIST_CURRENCIES: Schema = Schema {
-    fields: &[
-        opt("filter_by", Kind::Str).with(&[Rule::OneOfUnlessBlank(CurrencyFilter::VALUES)]),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
-
-// ---- projects ----
-
-static PROJECT_TASK: Schema = Schema {
-    fields: &[
-        req("task_name", Kind::Str).with(&[Rule::MaxLen(100)]),
-        opt("description", Kind::Str).with(&[Rule::MaxLen(500)]),
-        opt("rate", Kind::StrOrNum),
-        opt("budget_hours", Kind::StrOrNum),
-    ],
-    checks: &[],
-};
-static PROJECT_TASK_MEMBER: Field = opt("", Kind::Obj(&PROJECT_TASK));
-
-static PROJECT_USER: Schema = Schema {
-    fields: &[
-        req("user_id", Kind::Id),
-        opt("is_current_user", Kind::Bool),
-        opt("user_name", Kind::Str).with(&[Rule::MaxLen(200)]),
-        opt("email", Kind::Str).with(&[Rule::MaxLen(100)]),
-        opt("user_role", Kind::Str).with(&[Rule::OneOf(ProjectUserRole::VALUES)]),
-        opt("status", Kind::Str),
-        opt("rate", Kind::StrOrNum),
-        opt("budget_hours", Kind::StrOrNum),
-        opt("total_hours", Kind::Str).with(DURATION),
-        opt("billed_hours", Kind::Str).with(DURATION),
-        opt("un_billed_hours", Kind::Str).with(DURATION),
-    ],
-    checks: &[],
-};
-static PROJECT_USER_MEMBER: Field = opt("", Kind::Obj(&PROJECT_USER));
-
-// The header params of an update by a unique custom field.
-const UNIQUE_KEY: Field = req("x_unique_identifier_key", Kind::Str);
-const UNIQUE_VALUE: Field = req("x_unique_identifier_value", Kind::Str);
-const UPSERT: Field = opt("x_upsert", Kind::BoolLike);
-
-/// The fields of a project body, after `$head`.
-macro_rules! project_fields {
-    ($($head:expr),* $(,)?) => {
-        &[
-        $($head,)*
-        req("project_name", Kind::Str).with(&[Rule::MaxLen(100)]),
-        req("customer_id", Kind::Id),
-        req("user_id", Kind::Id),
-        req("billing_type", Kind::Str).with(&[Rule::OneOf(ProjectBillingType::VALUES)]),
-        opt("currency_id", Kind::Id),
-        opt("description", Kind::Str).with(&[Rule::MaxLen(500)]),
-        opt("status", Kind::Str).with(&[Rule::OneOf(ProjectStatus::VALUES)]),
-        opt("rate", Kind::StrOrNum),
-        opt("budget_type", Kind::Str).with(&[Rule::OneOfUnlessBlank(ProjectBudgetType::VALUES)]),
-        opt("budget_hours", Kind::StrOrNum),
-        opt("budget_amount", Kind::StrOrNum),
-        opt("tasks", Kind::Arr(&PROJECT_TASK_MEMBER)),
-        opt("users", Kind::Arr(&PROJECT_USER_MEMBER)),
-        ]
-    };
-}
-
-/// The update parameters equal the create parameters.
-const PROJECT_BODY: Schema = Schema {
-    fields: project_fields!(),
-    checks: &[],
-};
-
-pub static CREATE_PROJECT: Schema = PROJECT_BODY;
-pub static UPDATE_PROJECT: Schema = PROJECT_BODY;
-
-/// The project body (as update and create send it) and the three header params.
-pub static UPDATE_PROJECT_BY_UNIQUE_FIELD: Schema = Schema {
-    fields: project_fields!(UNIQUE_KEY, UNIQUE_VALUE, UPSERT),
-    checks: &[],
-};
-
-/// The clone's name and description, with the limits of a project's.
-pub static CLONE_PROJECT: Schema = Schema {
-    fields: &[
-        opt("project_name", Kind::Str).with(&[Rule::MaxLen(100)]),
-        opt("description", Kind::Str).with(&[Rule::MaxLen(500)]),
-    ],
-    checks: &[],
-};
-
-pub static ADD_PROJECT_USERS: Schema = Schema {
-    fields: &[
-        opt("users", Kind::Arr(&PROJECT_USER_MEMBER)),
-        opt("cost_rate", Kind::StrOrNum),
-    ],
-    checks: &[],
-};
-
-/// A user's details on a project (invite and update), with the limits of the project's users.
-const PROJECT_USER_DETAILS: Schema = Schema {
-    fields: &[
-        opt("user_name", Kind::Str).with(&[Rule::MaxLen(200)]),
-        opt("email", Kind::Str).with(&[Rule::MaxLen(100)]),
-        opt("user_role", Kind::Str).with(&[Rule::OneOf(ProjectUserRole::VALUES)]),
-        opt("rate", Kind::StrOrNum),
-        opt("budget_hours", Kind::StrOrNum),
-        opt("cost_rate", Kind::StrOrNum),
-    ],
-    checks: &[],
-};
-
-pub static INVITE_PROJECT_USER: Schema = PROJECT_USER_DETAILS;
-pub static UPDATE_PROJECT_USER: Schema = PROJECT_USER_DETAILS;
-
-pub static LIST_PROJECTS: Schema = Schema {
-    fields: &[
-        opt("filter_by", Kind::Str).with(&[Rule::OneOf(ProjectFilter::VALUES)]),
-        opt("customer_id", Kind::Id),
-        opt("sort_column", Kind::Str).with(&[Rule::OneOf(ProjectSortColumn::VALUES)]),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
-
 pub static REMOVE_PROJECT_USER: Schema = Schema::EMPTY;
-
-pub static ADD_PROJECT_COMMENT: Schema = Schema {
-    fields: &[req("description", Kind::Str).with(&[Rule::MaxLen(500)])],
-    checks: &[],
-};
-
-pub static LIST_PROJECT_COMMENTS: Schema = Schema {
-    fields: &[PAGE, PER_PAGE],
-    checks: &[],
-};
-
 pub static DELETE_PROJECT_COMMENT: Schema = Schema::EMPTY;
-
-pub static LIST_PROJECT_INVOICES: Schema = Schema {
-    fields: &[
-        opt("sort_column", Kind::Str).with(&[Rule::OneOf(ProjectInvoiceSortColumn::VALUES)]),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
-
-// ---- recurring invoices ----
-
-const AVATAX: &[Rule] = &[Rule::MaxLen(25)];
-
-static RECURRING_LINE: Schema = Schema {
-    fields: &[
-        opt("line_item_id", Kind::Id),
-        opt("item_id", Kind::Id),
-        opt("name", Kind::Str).with(&[Rule::MaxLen(100)]),
-        opt("description", Kind::Str).with(&[Rule::MaxLen(2000)]),
-        opt("rate", Kind::Num),
-        opt("quantity", Kind::Int),
-        opt("discount", Kind::Str),
-        opt("tax_id", Kind::Id),
-        opt("tds_tax_id", Kind::Id),
-        opt("tax_exemption_id", Kind::Id),
-        opt("avatax_tax_code", Kind::Str).with(AVATAX),
-        opt("avatax_use_code", Kind::Str).with(AVATAX),
-        opt("item_total", Kind::Num),
-        opt("sku", Kind::Str),
-        opt("product_type", Kind::Str).with(&[Rule::OneOf(InvoiceProductType::VALUES)]),
-        opt("hsn_or_sac", Kind::StrOrNum),
-        opt("project_id", Kind::Id),
-        opt("project_name", Kind::Str),
-        opt("sat_item_key_code", Kind::StrOrNum),
-        opt("unitkey_code", Kind::Str),
-    ],
-    checks: &[],
-};
-static RECURRING_LINE_MEMBER: Field = opt("", Kind::Obj(&RECURRING_LINE));
-
-static ADDRESS: Schema = Schema {
-    fields: &[
-        opt("address", Kind::Str),
-        opt("street2", Kind::Str),
-        opt("city", Kind::Str),
-        opt("state", Kind::Str),
-        opt("zip", Kind::Str),
-        opt("country", Kind::Str),
-        opt("fax", Kind::Str),
-    ],
-    checks: &[],
-};
-
-static GATEWAY: Schema = Schema {
-    fields: &[
-        opt("configured", Kind::Bool),
-        opt("additional_field1", Kind::Str).with(&[Rule::OneOf(PaymentGatewayMode::VALUES)]),
-        opt("gateway_name", Kind::Str).with(&[Rule::OneOf(PaymentGatewayName::VALUES)]),
-    ],
-    checks: &[],
-};
-static GATEWAY_MEMBER: Field = opt("", Kind::Obj(&GATEWAY));
-
-/// The documents list `payment_gateways` and `payment_options`; the vendor examples nest the first in the second.
-static PAYMENT_OPTIONS: Schema = Schema {
-    fields: &[opt("payment_gateways", Kind::Arr(&GATEWAY_MEMBER))],
-    checks: &[],
-};
-
-static CUSTOM_FIELD: Schema = Schema {
-    fields: &[
-        opt("value", Kind::Str),
-        opt("label", Kind::Str),
-        opt("data_type", Kind::Str),
-    ],
-    checks: &[],
-};
-static CUSTOM_FIELD_MEMBER: Field = opt("", Kind::Obj(&CUSTOM_FIELD));
-
-static ID_MEMBER: Field = opt("", Kind::Id);
-
-/// The fields of a recurring invoice body, after `$head`.
-macro_rules! recurring_invoice_fields {
-    ($($head:expr),* $(,)?) => {
-        &[
-        $($head,)*
-        req("recurrence_name", Kind::Str).with(&[Rule::MaxLen(100)]),
-        req("customer_id", Kind::Id),
-        req("recurrence_frequency", Kind::Str),
-        opt("reference_number", Kind::Str),
-        opt("contact_persons", Kind::Arr(&ID_MEMBER)),
-        opt("currency_id", Kind::Id),
-        opt("start_date", Kind::Str).with(DATE),
-        opt("end_date", Kind::Str).with(DATE),
-        opt("last_sent_date", Kind::Str).with(DATE),
-        opt("next_invoice_date", Kind::Str).with(DATE),
-        opt("repeat_every", Kind::Int),
-        opt("place_of_supply", Kind::Str),
-        opt("gst_no", Kind::Str),
-        opt("gst_treatment", Kind::Str),
-        opt("tax_treatment", Kind::Str),
-        opt("vat_treatment", Kind::Str),
-        opt("cfdi_usage", Kind::Str),
-        opt("allow_partial_payments", Kind::Bool),
-        opt("email", Kind::Str),
-        opt("custom_fields", Kind::Arr(&CUSTOM_FIELD_MEMBER)),
-        opt("billing_address", Kind::Obj(&ADDRESS)),
-        opt("shipping_address", Kind::Obj(&ADDRESS)),
-        opt("payment_gateways", Kind::Arr(&GATEWAY_MEMBER)),
-        opt("payment_options", Kind::Obj(&PAYMENT_OPTIONS)),
-        opt("avatax_exempt_no", Kind::Str).with(AVATAX),
-        opt("avatax_use_code", Kind::Str).with(AVATAX),
-        opt("tax_authority_id", Kind::Id),
-        opt("tax_exemption_id", Kind::Id),
-        opt("line_items", Kind::Arr(&RECURRING_LINE_MEMBER)),
-        ]
-    };
-}
-
-/// The vendor's update sends the create's model.
-const RECURRING_INVOICE_BODY: Schema = Schema {
-    fields: recurring_invoice_fields!(),
-    checks: &[],
-};
-
-pub static CREATE_RECURRING_INVOICE: Schema = RECURRING_INVOICE_BODY;
-pub static UPDATE_RECURRING_INVOICE: Schema = RECURRING_INVOICE_BODY;
-
-/// The recurring invoice body and the three header params.
-pub static UPDATE_RECURRING_INVOICE_BY_UNIQUE_FIELD: Schema = Schema {
-    fields: recurring_invoice_fields!(UNIQUE_KEY, UNIQUE_VALUE, UPSERT),
-    checks: &[],
-};
-
-/// Field types of the vendor's example query.
-pub static LIST_RECURRING_INVOICES: Schema = Schema {
-    fields: &[
-        opt("recurrence_name", Kind::Str),
-        opt("item_name", Kind::Str),
-        opt("item_description", Kind::Str),
-        opt("customer_name", Kind::Str),
-        opt("line_item_id", Kind::Id),
-        opt("item_id", Kind::Id),
-        opt("tax_id", Kind::Id),
-        opt("notes", Kind::Str),
-        opt("start_date", Kind::Str).with(DATE),
-        opt("end_date", Kind::Str).with(DATE),
-        opt("customer_id", Kind::Id),
-        opt("status", Kind::Str),
-        opt("filter_by", Kind::Str),
-        opt("search_text", Kind::Str),
-        opt("sort_column", Kind::Str),
-        PAGE,
-        PER_PAGE,
-    ],
-    checks: &[],
-};
 
 /// Stop and resume: the vendor's example repeats the id in the body.
 pub static CHANGE_RECURRING_INVOICE_STATUS: Schema = Schema {
@@ -346,8 +27,10 @@ mod tests {
     use super::*;
     use crate::catalog::{find, Method};
     use crate::family::Family;
+    use crate::issue::IssueCode;
+    use crate::model::invoice as m;
+    use crate::schema::Params;
     use crate::validate::testing::{edge, expect_all, issues, vendor_request_passes, with};
-    use crate::validate::IssueCode;
     use serde_json::json;
     use serde_json::Value;
 
@@ -485,25 +168,43 @@ mod tests {
     #[test]
     fn the_vendor_requests_pass() {
         for (file, schema) in [
-            ("books-as-invoice__create_currency.json", &CREATE_CURRENCY),
-            ("books-as-invoice__update_currency.json", &UPDATE_CURRENCY),
+            (
+                "books-as-invoice__create_currency.json",
+                m::CurrencyInput::SCHEMA,
+            ),
+            (
+                "books-as-invoice__update_currency.json",
+                m::CurrencyInput::SCHEMA,
+            ),
             ("books-as-invoice__get_currency.json", &GET_CURRENCY),
             ("books-as-invoice__delete_currency.json", &DELETE_CURRENCY),
-            ("books-as-invoice__list_currencies.json", &LIST_CURRENCIES),
-            ("books-as-invoice__create_project.json", &CREATE_PROJECT),
-            ("books-as-invoice__update_project.json", &UPDATE_PROJECT),
-            ("books-as-invoice__list_projects.json", &LIST_PROJECTS),
+            (
+                "books-as-invoice__list_currencies.json",
+                m::CurrencyListQuery::SCHEMA,
+            ),
+            (
+                "books-as-invoice__create_project.json",
+                m::ProjectInput::SCHEMA,
+            ),
+            (
+                "books-as-invoice__update_project.json",
+                m::ProjectInput::SCHEMA,
+            ),
+            (
+                "books-as-invoice__list_projects.json",
+                m::ProjectListQuery::SCHEMA,
+            ),
             (
                 "books-as-invoice__delete_project_user.json",
                 &REMOVE_PROJECT_USER,
             ),
             (
                 "books-as-invoice__add_project_comment.json",
-                &ADD_PROJECT_COMMENT,
+                m::ProjectCommentInput::SCHEMA,
             ),
             (
                 "books-as-invoice__list_project_comments.json",
-                &LIST_PROJECT_COMMENTS,
+                m::ProjectCommentListQuery::SCHEMA,
             ),
             (
                 "books-as-invoice__delete_project_comment.json",
@@ -511,32 +212,35 @@ mod tests {
             ),
             (
                 "books-as-invoice__list_project_invoices.json",
-                &LIST_PROJECT_INVOICES,
+                m::ProjectInvoiceListQuery::SCHEMA,
             ),
             (
                 "books-as-invoice__create_recurring_invoice.json",
-                &CREATE_RECURRING_INVOICE,
+                m::RecurringInvoiceInput::SCHEMA,
             ),
-            ("books-as-invoice__clone_project.json", &CLONE_PROJECT),
+            (
+                "books-as-invoice__clone_project.json",
+                m::ProjectCloneInput::SCHEMA,
+            ),
             (
                 "books-as-invoice__add_project_user.json",
-                &ADD_PROJECT_USERS,
+                m::ProjectUsersInput::SCHEMA,
             ),
             (
                 "books-as-invoice__invite_project_user.json",
-                &INVITE_PROJECT_USER,
+                m::ProjectUserDetailsInput::SCHEMA,
             ),
             (
                 "books-as-invoice__update_project_user.json",
-                &UPDATE_PROJECT_USER,
+                m::ProjectUserDetailsInput::SCHEMA,
             ),
             (
                 "books-as-invoice__list_recurring_invoices.json",
-                &LIST_RECURRING_INVOICES,
+                m::RecurringInvoiceListQuery::SCHEMA,
             ),
             (
                 "books-as-invoice__update_recurring_invoice.json",
-                &UPDATE_RECURRING_INVOICE,
+                m::RecurringInvoiceInput::SCHEMA,
             ),
             (
                 "books-as-invoice__stop_recurring_invoice.json",
@@ -577,7 +281,7 @@ mod tests {
         );
         params["avatax_use_code"] = json!("string placeholder longer than 25");
         params["avatax_exempt_no"] = json!("another placeholder longer than 25");
-        let found: Vec<String> = issues(&CREATE_RECURRING_INVOICE, &params)
+        let found: Vec<String> = issues(m::RecurringInvoiceInput::SCHEMA, &params)
             .iter()
             .map(crate::validate::testing::json_path)
             .collect();
@@ -588,13 +292,13 @@ mod tests {
     fn the_currency_lengths_are_not_guessed() {
         let long = "x".repeat(101);
         let p = json!({"currency_code": long, "currency_symbol": long, "currency_format": long});
-        assert!(issues(&CREATE_CURRENCY, &p).is_empty());
+        assert!(issues(m::CurrencyInput::SCHEMA, &p).is_empty());
     }
 
     #[test]
     fn every_currency_issue_is_reported() {
         let found = issues(
-            &CREATE_CURRENCY,
+            m::CurrencyInput::SCHEMA,
             &json!({"currency_code": 36, "price_precision": "2", "currency_format": []}),
         );
         expect_all(
@@ -617,7 +321,7 @@ mod tests {
             "users": [{"user_id": "1", "user_role": "owner", "email": "e".repeat(101)}]
         });
         expect_all(
-            &issues(&CREATE_PROJECT, &p),
+            &issues(m::ProjectInput::SCHEMA, &p),
             &[
                 ("project_name", IssueCode::TooLong),
                 ("customer_id", IssueCode::Required),
@@ -641,7 +345,7 @@ mod tests {
             "line_items": [{"quantity": 1.5, "product_type": "service"}],
             "payment_options": {"payment_gateways": [{"gateway_name": "venmo"}]}
         });
-        let found = issues(&CREATE_RECURRING_INVOICE, &p);
+        let found = issues(m::RecurringInvoiceInput::SCHEMA, &p);
         expect_all(
             &found,
             &[
@@ -664,17 +368,20 @@ mod tests {
     #[test]
     fn blank_budget_type_and_currency_filter_count_as_not_given() {
         assert!(issues(
-            &CREATE_PROJECT,
+            m::ProjectInput::SCHEMA,
             &with(&project(), &json!(["budget_type"]), json!(" "))
         )
         .is_empty());
-        assert!(issues(&LIST_CURRENCIES, &json!({"filter_by": ""})).is_empty());
+        assert!(issues(m::CurrencyListQuery::SCHEMA, &json!({"filter_by": ""})).is_empty());
     }
 
     #[test]
     fn pages_end_where_the_page_context_does() {
-        assert!(issues(&LIST_PROJECTS, &json!({"page": u32::MAX})).is_empty());
-        let found = issues(&LIST_PROJECTS, &json!({"page": u32::MAX as u64 + 1}));
+        assert!(issues(m::ProjectListQuery::SCHEMA, &json!({"page": u32::MAX})).is_empty());
+        let found = issues(
+            m::ProjectListQuery::SCHEMA,
+            &json!({"page": u32::MAX as u64 + 1}),
+        );
         let range = json!({"minimum": 1, "maximum": u32::MAX});
         crate::validate::testing::expect_one(&found, json!(["page"]), IssueCode::OutOfRange, range);
     }
@@ -701,46 +408,46 @@ mod tests {
     edge! {
         // vendor rows of projects
         clone_name_100_passes / clone_name_101_fails:
-            CLONE_PROJECT, json!({"project_name": "N"}), ["project_name"], ("p".repeat(100)) => ("p".repeat(101)), TooLong {"maximum": 100};
+            *m::ProjectCloneInput::SCHEMA, json!({"project_name": "N"}), ["project_name"], ("p".repeat(100)) => ("p".repeat(101)), TooLong {"maximum": 100};
         clone_description_500_passes / clone_description_501_fails:
-            CLONE_PROJECT, json!({"project_name": "N"}), ["description"], ("d".repeat(500)) => ("d".repeat(501)), TooLong {"maximum": 500};
+            *m::ProjectCloneInput::SCHEMA, json!({"project_name": "N"}), ["description"], ("d".repeat(500)) => ("d".repeat(501)), TooLong {"maximum": 500};
         unique_project_key_given_passes / unique_project_key_missing_fails:
-            UPDATE_PROJECT_BY_UNIQUE_FIELD, unique_project(), ["x_unique_identifier_key"], "cf_ref" => null, Required {};
+            *m::ProjectUniqueFieldUpdateInput::SCHEMA, unique_project(), ["x_unique_identifier_key"], "cf_ref" => null, Required {};
         unique_project_value_given_passes / unique_project_value_blank_fails:
-            UPDATE_PROJECT_BY_UNIQUE_FIELD, unique_project(), ["x_unique_identifier_value"], "P-1" => "", Required {};
+            *m::ProjectUniqueFieldUpdateInput::SCHEMA, unique_project(), ["x_unique_identifier_value"], "P-1" => "", Required {};
         unique_project_upsert_text_passes / unique_project_upsert_word_fails:
-            UPDATE_PROJECT_BY_UNIQUE_FIELD, unique_project(), ["x_upsert"], "false" => "yes", InvalidType {"expected": "boolean"};
+            *m::ProjectUniqueFieldUpdateInput::SCHEMA, unique_project(), ["x_upsert"], "false" => "yes", InvalidType {"expected": "boolean"};
         unique_project_name_100_passes / unique_project_name_101_fails:
-            UPDATE_PROJECT_BY_UNIQUE_FIELD, unique_project(), ["project_name"], ("p".repeat(100)) => ("p".repeat(101)), TooLong {"maximum": 100};
+            *m::ProjectUniqueFieldUpdateInput::SCHEMA, unique_project(), ["project_name"], ("p".repeat(100)) => ("p".repeat(101)), TooLong {"maximum": 100};
         added_user_id_present_passes / added_user_id_missing_fails:
-            ADD_PROJECT_USERS, json!({"users": [{"user_id": "460000000024003"}]}), ["users", 0, "user_id"], 460000000024003u64 => null, Required {};
+            *m::ProjectUsersInput::SCHEMA, json!({"users": [{"user_id": "460000000024003"}]}), ["users", 0, "user_id"], 460000000024003u64 => null, Required {};
         added_cost_rate_string_passes / added_cost_rate_boolean_fails:
-            ADD_PROJECT_USERS, json!({"users": []}), ["cost_rate"], "10.00" => true, InvalidType {"expected": "string or number"};
+            *m::ProjectUsersInput::SCHEMA, json!({"users": []}), ["cost_rate"], "10.00" => true, InvalidType {"expected": "string or number"};
         invited_name_200_passes / invited_name_201_fails:
-            INVITE_PROJECT_USER, user_details(), ["user_name"], ("u".repeat(200)) => ("u".repeat(201)), TooLong {"maximum": 200};
+            *m::ProjectUserDetailsInput::SCHEMA, user_details(), ["user_name"], ("u".repeat(200)) => ("u".repeat(201)), TooLong {"maximum": 200};
         invited_email_100_passes / invited_email_101_fails:
-            INVITE_PROJECT_USER, user_details(), ["email"], ("e".repeat(100)) => ("e".repeat(101)), TooLong {"maximum": 100};
+            *m::ProjectUserDetailsInput::SCHEMA, user_details(), ["email"], ("e".repeat(100)) => ("e".repeat(101)), TooLong {"maximum": 100};
         updated_user_role_listed_passes / updated_user_role_unlisted_fails:
-            UPDATE_PROJECT_USER, user_details(), ["user_role"], "staff" => "owner",
+            *m::ProjectUserDetailsInput::SCHEMA, user_details(), ["user_role"], "staff" => "owner",
             InvalidValue {"allowed": ["staff", "admin", "timesheetstaff"]};
         updated_user_rate_number_passes / updated_user_rate_boolean_fails:
-            UPDATE_PROJECT_USER, user_details(), ["rate"], 12.5 => false, InvalidType {"expected": "string or number"};
+            *m::ProjectUserDetailsInput::SCHEMA, user_details(), ["rate"], 12.5 => false, InvalidType {"expected": "string or number"};
 
         // vendor rows of recurring invoices
         update_recurrence_name_100_passes / update_recurrence_name_101_fails:
-            UPDATE_RECURRING_INVOICE, recurring_invoice(), ["recurrence_name"], ("r".repeat(100)) => ("r".repeat(101)), TooLong {"maximum": 100};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["recurrence_name"], ("r".repeat(100)) => ("r".repeat(101)), TooLong {"maximum": 100};
         update_recurring_customer_id_present_passes / update_recurring_customer_id_missing_fails:
-            UPDATE_RECURRING_INVOICE, recurring_invoice(), ["customer_id"], "903000000000099" => null, Required {};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["customer_id"], "903000000000099" => null, Required {};
         unique_recurring_key_given_passes / unique_recurring_key_missing_fails:
-            UPDATE_RECURRING_INVOICE_BY_UNIQUE_FIELD, unique_recurring_invoice(), ["x_unique_identifier_key"], "cf_ref" => null, Required {};
+            *m::RecurringInvoiceUniqueFieldUpdateInput::SCHEMA, unique_recurring_invoice(), ["x_unique_identifier_key"], "cf_ref" => null, Required {};
         unique_recurring_avatax_25_passes / unique_recurring_avatax_26_fails:
-            UPDATE_RECURRING_INVOICE_BY_UNIQUE_FIELD, unique_recurring_invoice(), ["avatax_use_code"], ("a".repeat(25)) => ("a".repeat(26)), TooLong {"maximum": 25};
+            *m::RecurringInvoiceUniqueFieldUpdateInput::SCHEMA, unique_recurring_invoice(), ["avatax_use_code"], ("a".repeat(25)) => ("a".repeat(26)), TooLong {"maximum": 25};
         recurring_list_start_date_passes / recurring_list_start_date_slashes_fail:
-            LIST_RECURRING_INVOICES, list_query(), ["start_date"], "2016-06-12" => "12/06/2016", InvalidFormat {"format": "date"};
+            *m::RecurringInvoiceListQuery::SCHEMA, list_query(), ["start_date"], "2016-06-12" => "12/06/2016", InvalidFormat {"format": "date"};
         recurring_list_customer_id_passes / recurring_list_customer_id_empty_fails:
-            LIST_RECURRING_INVOICES, list_query(), ["customer_id"], 903000000000099u64 => "", InvalidType {"expected": "id (string or integer)"};
+            *m::RecurringInvoiceListQuery::SCHEMA, list_query(), ["customer_id"], 903000000000099u64 => "", InvalidType {"expected": "id (string or integer)"};
         recurring_list_page_1_passes / recurring_list_page_0_fails:
-            LIST_RECURRING_INVOICES, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+            *m::RecurringInvoiceListQuery::SCHEMA, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
         stop_id_given_passes / stop_id_boolean_fails:
             CHANGE_RECURRING_INVOICE_STATUS, json!({}), ["recurring_invoice_id"], "90300000072369" => true, InvalidType {"expected": "id (string or integer)"};
         template_id_given_passes / template_id_boolean_fails:
@@ -748,171 +455,171 @@ mod tests {
 
         // currencies
         price_precision_integer_passes / price_precision_fraction_fails:
-            CREATE_CURRENCY, currency(), ["price_precision"], 0 => 2.5, InvalidType {"expected": "integer"};
+            *m::CurrencyInput::SCHEMA, currency(), ["price_precision"], 0 => 2.5, InvalidType {"expected": "integer"};
         update_price_precision_integer_passes / update_price_precision_string_fails:
-            UPDATE_CURRENCY, currency(), ["price_precision"], 4 => "2", InvalidType {"expected": "integer"};
+            *m::CurrencyInput::SCHEMA, currency(), ["price_precision"], 4 => "2", InvalidType {"expected": "integer"};
         currency_filter_listed_passes / currency_filter_unlisted_fails:
-            LIST_CURRENCIES, list_query(), ["filter_by"], "Currencies.ExcludeBaseCurrency" => "Currencies.All",
+            *m::CurrencyListQuery::SCHEMA, list_query(), ["filter_by"], "Currencies.ExcludeBaseCurrency" => "Currencies.All",
             InvalidValue {"allowed": ["Currencies.ExcludeBaseCurrency"]};
         currencies_page_1_passes / currencies_page_0_fails:
-            LIST_CURRENCIES, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+            *m::CurrencyListQuery::SCHEMA, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
         currencies_per_page_1_passes / currencies_per_page_0_fails:
-            LIST_CURRENCIES, list_query(), ["per_page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+            *m::CurrencyListQuery::SCHEMA, list_query(), ["per_page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
         currencies_page_integer_passes / currencies_page_fraction_fails:
-            LIST_CURRENCIES, list_query(), ["page"], 3 => 1.5, InvalidType {"expected": "integer"};
+            *m::CurrencyListQuery::SCHEMA, list_query(), ["page"], 3 => 1.5, InvalidType {"expected": "integer"};
 
         // projects
         project_name_present_passes / project_name_missing_fails:
-            CREATE_PROJECT, project(), ["project_name"], "P" => null, Required {};
+            *m::ProjectInput::SCHEMA, project(), ["project_name"], "P" => null, Required {};
         project_name_100_passes / project_name_101_fails:
-            CREATE_PROJECT, project(), ["project_name"], ("p".repeat(100)) => ("p".repeat(101)), TooLong {"maximum": 100};
+            *m::ProjectInput::SCHEMA, project(), ["project_name"], ("p".repeat(100)) => ("p".repeat(101)), TooLong {"maximum": 100};
         update_project_name_100_passes / update_project_name_101_fails:
-            UPDATE_PROJECT, project(), ["project_name"], ("p".repeat(100)) => ("p".repeat(101)), TooLong {"maximum": 100};
+            *m::ProjectInput::SCHEMA, project(), ["project_name"], ("p".repeat(100)) => ("p".repeat(101)), TooLong {"maximum": 100};
         project_customer_id_numeric_passes / project_customer_id_missing_fails:
-            CREATE_PROJECT, project(), ["customer_id"], 460000000044001u64 => null, Required {};
+            *m::ProjectInput::SCHEMA, project(), ["customer_id"], 460000000044001u64 => null, Required {};
         project_customer_id_string_passes / project_customer_id_boolean_fails:
-            CREATE_PROJECT, project(), ["customer_id"], "460000000044001" => true, InvalidType {"expected": "id (string or integer)"};
+            *m::ProjectInput::SCHEMA, project(), ["customer_id"], "460000000044001" => true, InvalidType {"expected": "id (string or integer)"};
         project_user_id_present_passes / project_user_id_missing_fails:
-            CREATE_PROJECT, project(), ["user_id"], "460000000024003" => null, Required {};
+            *m::ProjectInput::SCHEMA, project(), ["user_id"], "460000000024003" => null, Required {};
         update_project_user_id_present_passes / update_project_user_id_missing_fails:
-            UPDATE_PROJECT, project(), ["user_id"], "460000000024003" => null, Required {};
+            *m::ProjectInput::SCHEMA, project(), ["user_id"], "460000000024003" => null, Required {};
         billing_type_present_passes / billing_type_missing_fails:
-            CREATE_PROJECT, project(), ["billing_type"], "fixed_cost_for_project" => null, Required {};
+            *m::ProjectInput::SCHEMA, project(), ["billing_type"], "fixed_cost_for_project" => null, Required {};
         billing_type_listed_passes / billing_type_unlisted_fails:
-            CREATE_PROJECT, project(), ["billing_type"], "based_on_staff_hours" => "hourly",
+            *m::ProjectInput::SCHEMA, project(), ["billing_type"], "based_on_staff_hours" => "hourly",
             InvalidValue {"allowed": ["fixed_cost_for_project", "based_on_project_hours", "based_on_staff_hours", "based_on_task_hours"]};
         budget_type_listed_passes / budget_type_unlisted_fails:
-            CREATE_PROJECT, project(), ["budget_type"], "hours_per_staff" => "per_day",
+            *m::ProjectInput::SCHEMA, project(), ["budget_type"], "hours_per_staff" => "per_day",
             InvalidValue {"allowed": ["total_project_cost", "total_project_hours", "hours_per_task", "hours_per_staff"]};
         project_status_listed_passes / project_status_unlisted_fails:
-            CREATE_PROJECT, project(), ["status"], "inactive" => "archived", InvalidValue {"allowed": ["active", "inactive"]};
+            *m::ProjectInput::SCHEMA, project(), ["status"], "inactive" => "archived", InvalidValue {"allowed": ["active", "inactive"]};
         project_description_500_passes / project_description_501_fails:
-            CREATE_PROJECT, project(), ["description"], ("d".repeat(500)) => ("d".repeat(501)), TooLong {"maximum": 500};
+            *m::ProjectInput::SCHEMA, project(), ["description"], ("d".repeat(500)) => ("d".repeat(501)), TooLong {"maximum": 500};
         project_rate_number_passes / project_rate_boolean_fails:
-            CREATE_PROJECT, project(), ["rate"], 12.5 => true, InvalidType {"expected": "string or number"};
+            *m::ProjectInput::SCHEMA, project(), ["rate"], 12.5 => true, InvalidType {"expected": "string or number"};
         budget_hours_string_passes / budget_hours_array_fails:
-            CREATE_PROJECT, project(), ["budget_hours"], "12" => [12], InvalidType {"expected": "string or number"};
+            *m::ProjectInput::SCHEMA, project(), ["budget_hours"], "12" => [12], InvalidType {"expected": "string or number"};
         budget_amount_number_passes / budget_amount_object_fails:
-            CREATE_PROJECT, project(), ["budget_amount"], 1000.5 => {"amount": 1}, InvalidType {"expected": "string or number"};
+            *m::ProjectInput::SCHEMA, project(), ["budget_amount"], 1000.5 => {"amount": 1}, InvalidType {"expected": "string or number"};
         task_name_present_passes / task_name_missing_fails:
-            CREATE_PROJECT, project(), ["tasks", 0, "task_name"], "T" => null, Required {};
+            *m::ProjectInput::SCHEMA, project(), ["tasks", 0, "task_name"], "T" => null, Required {};
         task_name_100_passes / task_name_101_fails:
-            CREATE_PROJECT, project(), ["tasks", 0, "task_name"], ("t".repeat(100)) => ("t".repeat(101)), TooLong {"maximum": 100};
+            *m::ProjectInput::SCHEMA, project(), ["tasks", 0, "task_name"], ("t".repeat(100)) => ("t".repeat(101)), TooLong {"maximum": 100};
         task_description_500_passes / task_description_501_fails:
-            CREATE_PROJECT, project(), ["tasks", 0, "description"], ("d".repeat(500)) => ("d".repeat(501)), TooLong {"maximum": 500};
+            *m::ProjectInput::SCHEMA, project(), ["tasks", 0, "description"], ("d".repeat(500)) => ("d".repeat(501)), TooLong {"maximum": 500};
         task_rate_string_passes / task_rate_boolean_fails:
-            CREATE_PROJECT, project(), ["tasks", 0, "rate"], "20" => false, InvalidType {"expected": "string or number"};
+            *m::ProjectInput::SCHEMA, project(), ["tasks", 0, "rate"], "20" => false, InvalidType {"expected": "string or number"};
         task_budget_hours_number_passes / task_budget_hours_boolean_fails:
-            CREATE_PROJECT, project(), ["tasks", 0, "budget_hours"], 10 => true, InvalidType {"expected": "string or number"};
+            *m::ProjectInput::SCHEMA, project(), ["tasks", 0, "budget_hours"], 10 => true, InvalidType {"expected": "string or number"};
         project_user_user_id_present_passes / project_user_user_id_missing_fails:
-            CREATE_PROJECT, project(), ["users", 0, "user_id"], 460000000024003u64 => null, Required {};
+            *m::ProjectInput::SCHEMA, project(), ["users", 0, "user_id"], 460000000024003u64 => null, Required {};
         user_name_200_passes / user_name_201_fails:
-            CREATE_PROJECT, project(), ["users", 0, "user_name"], ("u".repeat(200)) => ("u".repeat(201)), TooLong {"maximum": 200};
+            *m::ProjectInput::SCHEMA, project(), ["users", 0, "user_name"], ("u".repeat(200)) => ("u".repeat(201)), TooLong {"maximum": 200};
         user_email_100_passes / user_email_101_fails:
-            CREATE_PROJECT, project(), ["users", 0, "email"], ("e".repeat(100)) => ("e".repeat(101)), TooLong {"maximum": 100};
+            *m::ProjectInput::SCHEMA, project(), ["users", 0, "email"], ("e".repeat(100)) => ("e".repeat(101)), TooLong {"maximum": 100};
         user_role_listed_passes / user_role_unlisted_fails:
-            CREATE_PROJECT, project(), ["users", 0, "user_role"], "timesheetstaff" => "owner",
+            *m::ProjectInput::SCHEMA, project(), ["users", 0, "user_role"], "timesheetstaff" => "owner",
             InvalidValue {"allowed": ["staff", "admin", "timesheetstaff"]};
         user_rate_string_passes / user_rate_boolean_fails:
-            CREATE_PROJECT, project(), ["users", 0, "rate"], " " => true, InvalidType {"expected": "string or number"};
+            *m::ProjectInput::SCHEMA, project(), ["users", 0, "rate"], " " => true, InvalidType {"expected": "string or number"};
         user_total_hours_duration_passes / user_total_hours_decimal_fails:
-            CREATE_PROJECT, project(), ["users", 0, "total_hours"], "120:59" => "12.5", InvalidFormat {"format": "duration"};
+            *m::ProjectInput::SCHEMA, project(), ["users", 0, "total_hours"], "120:59" => "12.5", InvalidFormat {"format": "duration"};
         user_billed_hours_duration_passes / user_billed_hours_minutes_60_fails:
-            CREATE_PROJECT, project(), ["users", 0, "billed_hours"], "00:59" => "00:60", InvalidFormat {"format": "duration"};
+            *m::ProjectInput::SCHEMA, project(), ["users", 0, "billed_hours"], "00:59" => "00:60", InvalidFormat {"format": "duration"};
         user_un_billed_hours_duration_passes / user_un_billed_hours_short_fails:
-            CREATE_PROJECT, project(), ["users", 0, "un_billed_hours"], "00:00" => "0:00", InvalidFormat {"format": "duration"};
+            *m::ProjectInput::SCHEMA, project(), ["users", 0, "un_billed_hours"], "00:00" => "0:00", InvalidFormat {"format": "duration"};
         user_is_current_user_boolean_passes / user_is_current_user_string_fails:
-            CREATE_PROJECT, project(), ["users", 0, "is_current_user"], false => "true", InvalidType {"expected": "boolean"};
+            *m::ProjectInput::SCHEMA, project(), ["users", 0, "is_current_user"], false => "true", InvalidType {"expected": "boolean"};
         project_filter_listed_passes / project_filter_unlisted_fails:
-            LIST_PROJECTS, list_query(), ["filter_by"], "Status.Inactive" => "Status.Archived",
+            *m::ProjectListQuery::SCHEMA, list_query(), ["filter_by"], "Status.Inactive" => "Status.Archived",
             InvalidValue {"allowed": ["Status.All", "Status.Active", "Status.Inactive"]};
         project_list_customer_id_passes / project_list_customer_id_empty_fails:
-            LIST_PROJECTS, list_query(), ["customer_id"], "460000000044001" => "", InvalidType {"expected": "id (string or integer)"};
+            *m::ProjectListQuery::SCHEMA, list_query(), ["customer_id"], "460000000044001" => "", InvalidType {"expected": "id (string or integer)"};
         project_sort_listed_passes / project_sort_unlisted_fails:
-            LIST_PROJECTS, list_query(), ["sort_column"], "customer_name" => "status",
+            *m::ProjectListQuery::SCHEMA, list_query(), ["sort_column"], "customer_name" => "status",
             InvalidValue {"allowed": ["project_name", "customer_name", "rate", "created_time"]};
         projects_page_1_passes / projects_page_0_fails:
-            LIST_PROJECTS, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+            *m::ProjectListQuery::SCHEMA, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
         projects_per_page_1_passes / projects_per_page_negative_fails:
-            LIST_PROJECTS, list_query(), ["per_page"], 1 => (-1), OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+            *m::ProjectListQuery::SCHEMA, list_query(), ["per_page"], 1 => (-1), OutOfRange {"minimum": 1, "maximum": 4294967295u32};
 
         // project comments and invoices
         comment_present_passes / comment_missing_fails:
-            ADD_PROJECT_COMMENT, project_comment(), ["description"], "c" => null, Required {};
+            *m::ProjectCommentInput::SCHEMA, project_comment(), ["description"], "c" => null, Required {};
         comment_one_letter_passes / comment_blank_fails:
-            ADD_PROJECT_COMMENT, project_comment(), ["description"], "c " => "  ", Required {};
+            *m::ProjectCommentInput::SCHEMA, project_comment(), ["description"], "c " => "  ", Required {};
         comment_500_passes / comment_501_fails:
-            ADD_PROJECT_COMMENT, project_comment(), ["description"], ("c".repeat(500)) => ("c".repeat(501)), TooLong {"maximum": 500};
+            *m::ProjectCommentInput::SCHEMA, project_comment(), ["description"], ("c".repeat(500)) => ("c".repeat(501)), TooLong {"maximum": 500};
         comments_page_1_passes / comments_page_0_fails:
-            LIST_PROJECT_COMMENTS, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+            *m::ProjectCommentListQuery::SCHEMA, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
         comments_per_page_1_passes / comments_per_page_0_fails:
-            LIST_PROJECT_COMMENTS, list_query(), ["per_page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+            *m::ProjectCommentListQuery::SCHEMA, list_query(), ["per_page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
         project_invoice_sort_listed_passes / project_invoice_sort_unlisted_fails:
-            LIST_PROJECT_INVOICES, list_query(), ["sort_column"], "invoice_number" => "due_date",
+            *m::ProjectInvoiceListQuery::SCHEMA, list_query(), ["sort_column"], "invoice_number" => "due_date",
             InvalidValue {"allowed": ["invoice_number", "date", "total", "balance", "created_time"]};
         project_invoices_page_1_passes / project_invoices_page_0_fails:
-            LIST_PROJECT_INVOICES, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+            *m::ProjectInvoiceListQuery::SCHEMA, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
         project_invoices_per_page_1_passes / project_invoices_per_page_0_fails:
-            LIST_PROJECT_INVOICES, list_query(), ["per_page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
+            *m::ProjectInvoiceListQuery::SCHEMA, list_query(), ["per_page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
 
         // recurring invoices
         recurrence_name_present_passes / recurrence_name_missing_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["recurrence_name"], "R" => null, Required {};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["recurrence_name"], "R" => null, Required {};
         recurrence_name_100_passes / recurrence_name_101_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["recurrence_name"], ("r".repeat(100)) => ("r".repeat(101)), TooLong {"maximum": 100};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["recurrence_name"], ("r".repeat(100)) => ("r".repeat(101)), TooLong {"maximum": 100};
         recurring_customer_id_present_passes / recurring_customer_id_missing_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["customer_id"], 903000000000099u64 => null, Required {};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["customer_id"], 903000000000099u64 => null, Required {};
         recurrence_frequency_any_text_passes / recurrence_frequency_missing_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["recurrence_frequency"], "fortnights" => null, Required {};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["recurrence_frequency"], "fortnights" => null, Required {};
         recurrence_frequency_one_char_passes / recurrence_frequency_blank_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["recurrence_frequency"], "w" => "", Required {};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["recurrence_frequency"], "w" => "", Required {};
         repeat_every_integer_passes / repeat_every_fraction_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["repeat_every"], 2 => 2.5, InvalidType {"expected": "integer"};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["repeat_every"], 2 => 2.5, InvalidType {"expected": "integer"};
         start_date_leap_day_passes / start_date_invalid_day_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["start_date"], "2024-02-29" => "2023-02-29", InvalidFormat {"format": "date"};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["start_date"], "2024-02-29" => "2023-02-29", InvalidFormat {"format": "date"};
         end_date_date_passes / end_date_timestamp_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["end_date"], "2017-12-31" => "2017-12-31T00:00:00+0000", InvalidFormat {"format": "date"};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["end_date"], "2017-12-31" => "2017-12-31T00:00:00+0000", InvalidFormat {"format": "date"};
         last_sent_date_date_passes / last_sent_date_slashes_fail:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["last_sent_date"], "2016-06-12" => "2016/06/12", InvalidFormat {"format": "date"};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["last_sent_date"], "2016-06-12" => "2016/06/12", InvalidFormat {"format": "date"};
         next_invoice_date_date_passes / next_invoice_date_month_13_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["next_invoice_date"], "2016-12-17" => "2016-13-17", InvalidFormat {"format": "date"};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["next_invoice_date"], "2016-12-17" => "2016-13-17", InvalidFormat {"format": "date"};
         allow_partial_payments_boolean_passes / allow_partial_payments_string_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["allow_partial_payments"], false => "true", InvalidType {"expected": "boolean"};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["allow_partial_payments"], false => "true", InvalidType {"expected": "boolean"};
         avatax_exempt_no_25_passes / avatax_exempt_no_26_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["avatax_exempt_no"], ("a".repeat(25)) => ("a".repeat(26)), TooLong {"maximum": 25};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["avatax_exempt_no"], ("a".repeat(25)) => ("a".repeat(26)), TooLong {"maximum": 25};
         avatax_use_code_25_passes / avatax_use_code_26_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["avatax_use_code"], ("a".repeat(25)) => ("a".repeat(26)), TooLong {"maximum": 25};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["avatax_use_code"], ("a".repeat(25)) => ("a".repeat(26)), TooLong {"maximum": 25};
         contact_persons_ids_pass / contact_persons_boolean_member_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["contact_persons", 0], 982000000567003u64 => true,
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["contact_persons", 0], 982000000567003u64 => true,
             InvalidType {"expected": "id (string or integer)"};
         line_name_100_passes / line_name_101_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "name"], ("n".repeat(100)) => ("n".repeat(101)), TooLong {"maximum": 100};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["line_items", 0, "name"], ("n".repeat(100)) => ("n".repeat(101)), TooLong {"maximum": 100};
         line_description_2000_passes / line_description_2001_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "description"], ("d".repeat(2000)) => ("d".repeat(2001)),
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["line_items", 0, "description"], ("d".repeat(2000)) => ("d".repeat(2001)),
             TooLong {"maximum": 2000};
         line_avatax_tax_code_25_passes / line_avatax_tax_code_26_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "avatax_tax_code"], ("a".repeat(25)) => ("a".repeat(26)),
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["line_items", 0, "avatax_tax_code"], ("a".repeat(25)) => ("a".repeat(26)),
             TooLong {"maximum": 25};
         line_avatax_use_code_25_passes / line_avatax_use_code_26_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "avatax_use_code"], ("a".repeat(25)) => ("a".repeat(26)),
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["line_items", 0, "avatax_use_code"], ("a".repeat(25)) => ("a".repeat(26)),
             TooLong {"maximum": 25};
         line_quantity_integer_passes / line_quantity_fraction_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "quantity"], 3 => 1.5, InvalidType {"expected": "integer"};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["line_items", 0, "quantity"], 3 => 1.5, InvalidType {"expected": "integer"};
         line_rate_number_passes / line_rate_string_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "rate"], 0 => "12.5", InvalidType {"expected": "number"};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["line_items", 0, "rate"], 0 => "12.5", InvalidType {"expected": "number"};
         line_product_type_listed_passes / line_product_type_unlisted_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["line_items", 0, "product_type"], "services" => "service",
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["line_items", 0, "product_type"], "services" => "service",
             InvalidValue {"allowed": ["goods", "services"]};
         gateway_name_listed_passes / gateway_name_unlisted_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["payment_gateways", 0, "gateway_name"], "2checkout" => "venmo",
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["payment_gateways", 0, "gateway_name"], "2checkout" => "venmo",
             InvalidValue {"allowed": ["paypal", "authorize_net", "payflow_pro", "stripe", "2checkout", "braintree"]};
         nested_gateway_name_listed_passes / nested_gateway_name_unlisted_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["payment_options", "payment_gateways", 0, "gateway_name"], "braintree" => "venmo",
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["payment_options", "payment_gateways", 0, "gateway_name"], "braintree" => "venmo",
             InvalidValue {"allowed": ["paypal", "authorize_net", "payflow_pro", "stripe", "2checkout", "braintree"]};
         gateway_mode_listed_passes / gateway_mode_unlisted_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["payment_gateways", 0, "additional_field1"], "adaptive" => "express",
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["payment_gateways", 0, "additional_field1"], "adaptive" => "express",
             InvalidValue {"allowed": ["standard", "adaptive"]};
         gateway_configured_boolean_passes / gateway_configured_string_fails:
-            CREATE_RECURRING_INVOICE, recurring_invoice(), ["payment_gateways", 0, "configured"], false => "yes", InvalidType {"expected": "boolean"};
+            *m::RecurringInvoiceInput::SCHEMA, recurring_invoice(), ["payment_gateways", 0, "configured"], false => "yes", InvalidType {"expected": "boolean"};
     }
 }

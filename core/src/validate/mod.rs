@@ -1,6 +1,6 @@
 //! The rule engine: checks raw JSON params against rules kept as data, every issue in one pass.
 
-pub mod format;
+pub use crate::format;
 
 pub mod billing;
 pub mod books;
@@ -8,118 +8,11 @@ pub mod crm;
 pub mod inventory;
 pub mod invoice;
 
-use crate::issue::{details, Details, Issue, IssueCode, PathSeg};
+use crate::issue::{Issue, PathSeg, Problem};
 use crate::json::{self, Json, Num, Obj};
 use serde_json::Value;
 
-/// The JSON type a field takes.
-#[derive(Clone, Copy, Debug)]
-pub enum Kind {
-    Str,
-    Num,
-    Int,
-    Bool,
-    /// An identifier: a string, or an integer number as some examples send.
-    Id,
-    /// A string or a number (the spec types some values loosely, e.g. `rate` as a string in requests).
-    StrOrNum,
-    /// A boolean or the strings "true"/"false".
-    BoolLike,
-    Obj(&'static Schema),
-    /// An array whose members are described by the field (its name is not used).
-    Arr(&'static Field),
-    /// Anything JSON.
-    Any,
-}
-
-/// A check on a present, well-typed value.
-#[derive(Clone, Copy, Debug)]
-pub enum Rule {
-    /// At most this many characters.
-    MaxLen(usize),
-    /// Between these numbers of characters, both included.
-    LenBetween(usize, usize),
-    /// A number between these bounds, both included.
-    Range(f64, f64),
-    /// One of these strings.
-    OneOf(&'static [&'static str]),
-    /// One of these strings, or a blank string for "not set" (as the vendor's own examples send).
-    OneOfUnlessBlank(&'static [&'static str]),
-    Format(format::Format),
-    /// An array with at most this many members.
-    MaxItems(usize),
-}
-
-#[derive(Clone, Copy, Debug)]
-pub struct Field {
-    pub name: &'static str,
-    pub kind: Kind,
-    pub required: bool,
-    pub rules: &'static [Rule],
-}
-
-/// How a loose integer may be written as text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IntText {
-    /// Digits after an optional minus sign, blanks around them ignored (`" -12 "`).
-    Signed,
-    /// Digits only (`"1000000068001"`).
-    Digits,
-}
-
-impl IntText {
-    fn allows(self, s: &str) -> bool {
-        match self {
-            IntText::Signed => {
-                let t = s.trim();
-                let digits = t.strip_prefix('-').unwrap_or(t);
-                t.is_empty() || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-            }
-            IntText::Digits => s.trim().is_empty() || s.bytes().all(|b| b.is_ascii_digit()),
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            IntText::Signed => "an integer",
-            IntText::Digits => "an integer or a string of digits",
-        }
-    }
-}
-
-/// A check that looks at the fields of one object, run in the schema's order after its fields and
-/// its unknown keys. The kinds are data; the last three are one-offs of the crm watch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Check {
-    /// `field` (of `Kind::Any`), when given, is an integer or its text as `text` allows; a blank is
-    /// not given.
-    LooseInteger { field: &'static str, text: IntText },
-    /// A list that needs a member: an empty `field` is `required`.
-    NotEmpty(&'static str),
-    /// `field` may not be given while `when` is `equals` (as sent): it applies only to `applies_to`.
-    NotAllowedWhen {
-        field: &'static str,
-        when: &'static str,
-        equals: &'static str,
-        applies_to: &'static str,
-    },
-    /// `field` may be given only while `when` is `equals` (blanks around it ignored); a `when`
-    /// outside its own value set is reported on its own and lets `field` be.
-    NotAllowedUnless {
-        field: &'static str,
-        when: &'static str,
-        equals: &'static str,
-    },
-    /// At most `max` `{field}` members in the group (`{group_operator, group}`) under `field`,
-    /// however deeply nested.
-    MaxFieldsNested { field: &'static str, max: usize },
-    /// Each `events` entry is `{module_api_name}.{operation}`.
-    EventsNameModuleAndOperation,
-    /// `channel_expiry` lies between now and one week from now.
-    ExpiryWithinAWeek,
-    /// Each member of `group` is a `{field}` or a nested group, and is checked as that.
-    GroupMembers,
-}
+pub use crate::schema::{opt, req, Check, Field, IntText, Kind, Rule, Schema};
 
 impl Check {
     fn run(self, schema: &Schema, map: &Obj, ctx: &mut Ctx) {
@@ -174,9 +67,10 @@ fn loose_integer(map: &Obj, field: &'static str, text: IntText, ctx: &mut Ctx) {
     if let (false, Some(v)) = (ok, map.get(field)) {
         ctx.push_at(
             field,
-            IssueCode::InvalidType,
             format!("{field} must be {}, got {}", text.describe(), type_name(v)),
-            details([("expected", "integer".into())]),
+            Problem::InvalidType {
+                expected: "integer".into(),
+            },
         );
     }
 }
@@ -185,9 +79,8 @@ fn not_empty(map: &Obj, field: &'static str, ctx: &mut Ctx) {
     if matches!(map.get(field), Some(Json::Arr(items)) if items.is_empty()) {
         ctx.push_at(
             field,
-            IssueCode::Required,
             format!("{field} needs at least one member"),
-            Details::default(),
+            Problem::Required {},
         );
     }
 }
@@ -202,66 +95,10 @@ fn given(map: &Obj, name: &str) -> bool {
 }
 
 fn not_allowed(field: &'static str, why: &str, ctx: &mut Ctx) {
-    ctx.push_at(
-        field,
-        IssueCode::NotAllowed,
-        format!("{field} {why}"),
-        Details::default(),
-    );
+    ctx.push_at(field, format!("{field} {why}"), Problem::NotAllowed {});
 }
 
-/// The fields of one object and the checks across them.
-#[derive(Clone, Copy, Debug)]
-pub struct Schema {
-    pub fields: &'static [Field],
-    pub checks: &'static [Check],
-}
-
-impl Schema {
-    pub const EMPTY: Schema = Schema {
-        fields: &[],
-        checks: &[],
-    };
-
-    pub fn field(&self, name: &str) -> Option<&'static Field> {
-        self.fields.iter().find(|f| f.name == name)
-    }
-}
-
-pub const fn opt(name: &'static str, kind: Kind) -> Field {
-    Field {
-        name,
-        kind,
-        required: false,
-        rules: &[],
-    }
-}
-
-pub const fn req(name: &'static str, kind: Kind) -> Field {
-    Field {
-        name,
-        kind,
-        required: true,
-        rules: &[],
-    }
-}
-
-impl Field {
-    pub const fn with(self, rules: &'static [Rule]) -> Field {
-        Field { rules, ..self }
-    }
-
-    /// The strings the field's value set allows, when it has one.
-    fn value_set(&self) -> Option<&'static [&'static str]> {
-        self.rules.iter().find_map(|rule| match rule {
-            Rule::OneOf(set) | Rule::OneOfUnlessBlank(set) => Some(*set),
-            _ => None,
-        })
-    }
-}
-
-/// The highest page number or page size (the page context carries them as u32; the documents give none).
-pub const PAGE_MAX: f64 = u32::MAX as f64;
+pub use crate::schema::PAGE_MAX;
 /// `page` of every list operation: a whole number from 1.
 pub const PAGE: Field = opt("page", Kind::Int).with(&[Rule::Range(1.0, PAGE_MAX)]);
 /// `per_page` of every list operation: a whole number from 1.
@@ -294,25 +131,15 @@ impl Ctx {
         }
     }
 
-    pub fn push(&mut self, code: IssueCode, message: impl Into<String>, details: Details) {
-        self.issues.push(Issue {
-            path: self.path.clone(),
-            code,
-            message: message.into(),
-            details,
-        });
+    pub fn push(&mut self, message: impl Into<String>, problem: Problem) {
+        self.issues
+            .push(Issue::new(self.path.clone(), message, problem));
     }
 
     /// Records an issue at a child of the current path.
-    pub fn push_at(
-        &mut self,
-        key: &str,
-        code: IssueCode,
-        message: impl Into<String>,
-        details: Details,
-    ) {
+    pub fn push_at(&mut self, key: &str, message: impl Into<String>, problem: Problem) {
         self.path.push(PathSeg::Key(key.to_string().into()));
-        self.push(code, message, details);
+        self.push(message, problem);
         self.path.pop();
     }
 
@@ -364,9 +191,10 @@ pub fn check(op: &impl Rules, params: &Json, now_ms: i64, source: Source) -> Vec
     };
     if let Some(what) = unrepresentable(params) {
         ctx.push(
-            IssueCode::InvalidType,
             format!("params must be an object, got {what}"),
-            details([("expected", "object".into())]),
+            Problem::InvalidType {
+                expected: "object".into(),
+            },
         );
         return ctx.issues;
     }
@@ -385,9 +213,10 @@ pub fn check(op: &impl Rules, params: &Json, now_ms: i64, source: Source) -> Vec
             }
         }
         other => ctx.push(
-            IssueCode::InvalidType,
             format!("params must be an object, got {}", type_name(other)),
-            details([("expected", "object".into())]),
+            Problem::InvalidType {
+                expected: "object".into(),
+            },
         ),
     }
     ctx.issues
@@ -421,9 +250,8 @@ pub fn check_object(schema: &Schema, map: &Obj, ctx: &mut Ctx) {
         match value {
             None | Some(Json::Null) if field.required => ctx.push_at(
                 field.name,
-                IssueCode::Required,
                 format!("{} is required", field.name),
-                Details::default(),
+                Problem::Required {},
             ),
             None | Some(Json::Null) => {}
             Some(v) => ctx.enter(PathSeg::Key(field.name.into()), |ctx| {
@@ -458,9 +286,10 @@ pub fn unrepresentable_issues(v: &Json, path: &str) -> Vec<Issue> {
 fn sweep_unrepresentable(v: &Json, ctx: &mut Ctx) {
     if let Some(what) = unrepresentable(v) {
         ctx.push(
-            IssueCode::InvalidType,
             format!("{what} cannot be sent as JSON"),
-            details([("expected", "a JSON value".into())]),
+            Problem::InvalidType {
+                expected: "a JSON value".into(),
+            },
         );
         return;
     }
@@ -486,7 +315,7 @@ pub fn file_type_issue(
     param: &str,
     index: Option<usize>,
     name: &str,
-    accept: &[&str],
+    accept: &'static [&'static str],
 ) -> Option<Issue> {
     let ext = name
         .rsplit_once('.')
@@ -499,16 +328,15 @@ pub fn file_type_issue(
     path.extend(index.map(PathSeg::Index));
     Some(Issue {
         path,
-        code: IssueCode::InvalidFormat,
         message: format!(
             "{} is not an accepted file type; accepted: {}",
-            crate::error::quoted(name),
+            crate::echo::quoted(name),
             accept.join(", ")
         ),
-        details: details([
-            ("format", "file type".into()),
-            ("allowed", accept.iter().copied().collect()),
-        ]),
+        problem: Problem::InvalidFormat {
+            format: "file type".into(),
+            allowed: Some(accept),
+        },
     })
 }
 
@@ -546,21 +374,21 @@ fn is_blank(v: &Json) -> bool {
 pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
     if let Some(what) = unrepresentable(v) {
         ctx.push(
-            IssueCode::InvalidType,
             format!(
                 "{} must be {}, got {what}",
                 field_label(field),
                 expected_name(&field.kind)
             ),
-            details([("expected", expected_name(&field.kind).into())]),
+            Problem::InvalidType {
+                expected: expected_name(&field.kind).into(),
+            },
         );
         return;
     }
     if field.required && is_blank(v) {
         ctx.push(
-            IssueCode::Required,
             format!("{} is required", field_label(field)),
-            Details::default(),
+            Problem::Required {},
         );
         return;
     }
@@ -584,9 +412,10 @@ pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
             for (i, member) in items.iter().enumerate() {
                 ctx.enter(PathSeg::Index(i), |ctx| match member {
                     Json::Null => ctx.push(
-                        IssueCode::InvalidType,
                         format!("members of {} may not be null", field_label(field)),
-                        details([("expected", expected_name(&item.kind).into())]),
+                        Problem::InvalidType {
+                            expected: expected_name(&item.kind).into(),
+                        },
                     ),
                     m => check_value(item, m, ctx),
                 });
@@ -598,13 +427,14 @@ pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
     if !type_ok {
         let expected = expected_name(&field.kind);
         ctx.push(
-            IssueCode::InvalidType,
             format!(
                 "{} must be {expected}, got {}",
                 field_label(field),
                 type_name(v)
             ),
-            details([("expected", expected.into())]),
+            Problem::InvalidType {
+                expected: expected.into(),
+            },
         );
         return;
     }
@@ -644,9 +474,11 @@ fn push_inexact(field: &Field, n: Num, ctx: &mut Ctx) {
     };
     let bound = MAX_EXACT_INT as i64;
     ctx.push(
-        IssueCode::OutOfRange,
         message,
-        details([("minimum", (-bound).into()), ("maximum", bound.into())]),
+        Problem::OutOfRange {
+            minimum: (-bound).into(),
+            maximum: bound.into(),
+        },
     );
 }
 
@@ -665,9 +497,8 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
             let n = s.chars().count();
             if n > *max {
                 ctx.push(
-                    IssueCode::TooLong,
                     format!("{label} may have at most {max} characters, it has {n}"),
-                    details([("maximum", (*max).into())]),
+                    Problem::TooLong { maximum: *max },
                 );
             }
         }
@@ -675,15 +506,13 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
             let n = s.chars().count();
             if n < *min {
                 ctx.push(
-                    IssueCode::TooShort,
                     format!("{label} needs at least {min} characters, it has {n}"),
-                    details([("minimum", (*min).into())]),
+                    Problem::TooShort { minimum: *min },
                 );
             } else if n > *max {
                 ctx.push(
-                    IssueCode::TooLong,
                     format!("{label} may have at most {max} characters, it has {n}"),
-                    details([("maximum", (*max).into())]),
+                    Problem::TooLong { maximum: *max },
                 );
             }
         }
@@ -698,15 +527,18 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
                 Some(_) => {
                     let (min, max) = (*min as i64, *max as i64);
                     ctx.push(
-                        IssueCode::OutOfRange,
                         format!("{label} must be between {min} and {max}"),
-                        details([("minimum", min.into()), ("maximum", max.into())]),
+                        Problem::OutOfRange {
+                            minimum: min.into(),
+                            maximum: max.into(),
+                        },
                     )
                 }
                 None => ctx.push(
-                    IssueCode::InvalidType,
                     format!("{label} must be a number"),
-                    details([("expected", "number".into())]),
+                    Problem::InvalidType {
+                        expected: "number".into(),
+                    },
                 ),
             }
         }
@@ -719,42 +551,43 @@ fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
             not_one_of(label, allowed, s, ctx)
         }
         (Rule::Format(f), Json::Str(s)) if !f.matches(s) => ctx.push(
-            IssueCode::InvalidFormat,
             format!(
                 "{label} must be {}, got {}",
                 f.describe(),
-                crate::error::quoted(s)
+                crate::echo::quoted(s)
             ),
-            details([("format", f.name().into())]),
+            Problem::InvalidFormat {
+                format: f.name().into(),
+                allowed: None,
+            },
         ),
         (Rule::MaxItems(max), Json::Arr(items)) if items.len() > *max => ctx.push(
-            IssueCode::TooMany,
             format!(
                 "{label} may have at most {max} members, it has {}",
                 items.len()
             ),
-            details([("maximum", (*max).into())]),
+            Problem::TooMany { maximum: *max },
         ),
         _ => {}
     }
 }
 
-fn not_one_of(label: &str, allowed: &[&str], s: &str, ctx: &mut Ctx) {
+fn not_one_of(label: &str, allowed: &'static [&'static str], s: &str, ctx: &mut Ctx) {
     ctx.push(
-        IssueCode::InvalidValue,
         format!(
             "{label} must be one of {}, got {}",
             allowed.join(", "),
-            crate::error::quoted(s)
+            crate::echo::quoted(s)
         ),
-        details([("allowed", allowed.iter().copied().collect())]),
+        Problem::InvalidValue { allowed },
     )
 }
 
 /// Helpers shared by the rule tests of every family.
 #[cfg(test)]
 pub(crate) mod testing {
-    use crate::validate::{check_object, Ctx, Issue, IssueCode, Schema};
+    use crate::issue::IssueCode;
+    use crate::validate::{check_object, Ctx, Issue, Schema};
     use serde_json::{json, Value};
 
     /// The issues of `params` against `schema`, checked at time 0.
@@ -806,9 +639,9 @@ pub(crate) mod testing {
         assert_eq!(issues.len(), 1, "{issues:#?}");
         let issue = &issues[0];
         assert_eq!(json!(issue.path), path, "{issue:#?}");
-        assert_eq!(issue.code, code, "{issue:#?}");
+        assert_eq!(issue.code(), code, "{issue:#?}");
         assert_eq!(
-            serde_json::to_value(&issue.details).unwrap(),
+            Value::Object(issue.problem.details()),
             details,
             "{issue:#?}"
         );
@@ -818,7 +651,7 @@ pub(crate) mod testing {
     /// Asserts the issues, in order, by path string and code.
     pub fn expect_all(issues: &[Issue], want: &[(&str, IssueCode)]) {
         let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.path_string(), i.code)).collect();
+            issues.iter().map(|i| (i.path_string(), i.code())).collect();
         let want: Vec<(String, IssueCode)> =
             want.iter().map(|(p, c)| (p.to_string(), *c)).collect();
         assert_eq!(got, want);
@@ -891,7 +724,7 @@ pub(crate) mod testing {
                 $crate::validate::testing::expect_one(
                     &$crate::validate::testing::issues(&$schema, &p),
                     [$(serde_json::json!($at),)? serde_json::json!($path)][0].clone(),
-                    $crate::validate::IssueCode::$code,
+                    $crate::issue::IssueCode::$code,
                     serde_json::json!($details),
                 );
             }
@@ -903,6 +736,7 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::issue::IssueCode;
     use serde_json::json;
 
     static LINE: Schema = Schema {
@@ -939,7 +773,7 @@ mod tests {
             "id": true
         }));
         let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.path_string(), i.code)).collect();
+            issues.iter().map(|i| (i.path_string(), i.code())).collect();
         assert_eq!(
             got,
             vec![
@@ -955,10 +789,7 @@ mod tests {
         );
         let path = serde_json::to_value(&issues[4].path).unwrap();
         assert_eq!(path, json!(["lines", 2, "name"]));
-        assert_eq!(
-            issues[4].details.get("maximum"),
-            Some(&crate::issue::Detail::Int(3))
-        );
+        assert_eq!(issues[4].problem, Problem::TooLong { maximum: 3 });
     }
 
     #[test]
@@ -966,7 +797,7 @@ mod tests {
         let accept = crate::catalog::IMAGE_TYPES;
         assert!(file_type_issue("image", None, "logo.PNG", accept).is_none());
         let issue = file_type_issue("files", Some(1), "notes.txt", accept).unwrap();
-        assert_eq!(issue.code, IssueCode::InvalidFormat);
+        assert_eq!(issue.code(), IssueCode::InvalidFormat);
         assert_eq!(issue.path_string(), "files[1]");
         assert!(file_type_issue("image", None, "png", accept).is_some());
     }
@@ -974,7 +805,7 @@ mod tests {
     #[test]
     fn blank_required_strings_are_missing() {
         let issues = run(json!({"title": "  "}));
-        assert_eq!(issues[0].code, IssueCode::Required);
+        assert_eq!(issues[0].code(), IssueCode::Required);
     }
 
     #[test]
@@ -1002,7 +833,7 @@ mod tests {
         let issues = run(json!({"title": "t", "pct": bad.clone(), "extra": {"deep": [bad]}}));
         let got: Vec<String> = issues.iter().map(|i| i.path_string()).collect();
         assert_eq!(got, vec!["pct", "extra.deep[0]"]);
-        assert!(issues.iter().all(|i| i.code == IssueCode::InvalidType));
+        assert!(issues.iter().all(|i| i.code() == IssueCode::InvalidType));
         assert!(
             issues[0].message.contains("Infinity"),
             "{}",

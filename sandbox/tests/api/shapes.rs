@@ -129,5 +129,5 @@ fn every_shape_decodes_with_the_sdk() {
         &s.call("invoice", "GET", "/settings/currencies/x", None)
             .body,
     );
-    assert_eq!(error.unwrap_err().code, Some(1002));
+    assert_eq!(error.unwrap_err().code(), Some(1002));
 }

@@ -23,7 +23,7 @@ fn a_token_function_that_never_settles_ends_at_the_deadline() {
     let start = w.now();
     let c = with_deadline(get("https://api.example.com/a"), 5_000);
     let e = error(block_on(&w, t.send(&c)));
-    assert_eq!(e.kind, ErrorKind::Timeout);
+    assert_eq!(e.kind(), ErrorKind::Timeout);
     assert!(e.message.contains("deadline of 5000 ms"), "{}", e.message);
     assert_eq!(w.now() - start, 5_000);
     assert!(w.seen.borrow().is_empty(), "nothing was sent");
@@ -42,7 +42,7 @@ fn an_attempt_without_its_own_timeout_ends_at_the_deadline() {
         ..c
     };
     let start = w.now();
-    assert_eq!(error(block_on(&w, t.send(&c))).kind, ErrorKind::Timeout);
+    assert_eq!(error(block_on(&w, t.send(&c))).kind(), ErrorKind::Timeout);
     assert_eq!(w.now() - start, 7_000);
     assert_eq!(w.cancelled.get(), 1, "the request was let go");
 }
@@ -57,8 +57,8 @@ fn a_retry_wait_longer_than_what_is_left_ends_the_call_at_once_with_the_answer()
     let start = w.now();
     let c = with_deadline(get("https://api.example.com/a"), 10_000);
     let e = error(block_on(&w, t.send(&c)));
-    assert_eq!((e.kind, e.status), (ErrorKind::Api, Some(503)));
-    assert_eq!(e.retry_after_ms, Some(30_000));
+    assert_eq!((e.kind(), e.status()), (ErrorKind::Api, Some(503)));
+    assert_eq!(e.retry_after_ms(), Some(30_000));
     assert_eq!(w.now(), start, "no wait");
     assert_eq!(w.seen.borrow().len(), 1);
 }
@@ -71,13 +71,13 @@ fn a_long_retry_after_blocks_every_later_call_at_once_and_visibly() {
     ]);
     let t = transport(&w, Credential::Static(TOKEN.into()), limits(100, 5, 1_000));
     let first = error(block_on(&w, t.send(&get("https://api.example.com/a"))));
-    assert_eq!(first.kind, ErrorKind::RateLimited);
-    assert_eq!(first.retry_after_ms, Some(81_633_000));
+    assert_eq!(first.kind(), ErrorKind::RateLimited);
+    assert_eq!(first.retry_after_ms(), Some(81_633_000));
     let start = w.now();
     for url in ["https://api.example.com/b", "https://api.example.com/c"] {
         let e = error(block_on(&w, t.send(&get(url))));
-        assert_eq!(e.kind, ErrorKind::RateLimited, "{}", e.message);
-        assert_eq!(e.retry_after_ms, Some(81_633_000));
+        assert_eq!(e.kind(), ErrorKind::RateLimited, "{}", e.message);
+        assert_eq!(e.retry_after_ms(), Some(81_633_000));
         assert!(e.message.contains("22.6 h"), "{}", e.message);
     }
     assert_eq!(w.now(), start, "they failed at once, with no deadline set");
@@ -96,12 +96,12 @@ fn a_retry_after_to_the_next_day_is_the_days_quota_spent() {
     let t = transport(&w, Credential::Static(TOKEN.into()), limits(100, 5, 1_000));
     assert_eq!(t.rate_limit_state().unwrap().remaining_today, 1_000);
     let e = error(block_on(&w, t.send(&get("https://api.example.com/a"))));
-    assert_eq!(e.kind, ErrorKind::RateLimited);
+    assert_eq!(e.kind(), ErrorKind::RateLimited);
     let state = t.rate_limit_state().unwrap();
     assert_eq!(state.remaining_today, 0, "the service's count, not ours");
     assert_eq!(state.blocked_until, Some(w.now() + to_midnight * 1000));
     let e = error(block_on(&w, t.send(&get("https://api.example.com/b"))));
-    assert_eq!(e.kind, ErrorKind::RateLimited);
+    assert_eq!(e.kind(), ErrorKind::RateLimited);
     assert!(e.message.contains("daily quota"), "{}", e.message);
 }
 
@@ -113,8 +113,8 @@ fn a_queue_wait_longer_than_what_is_left_fails_at_once_with_its_length() {
     let start = w.now();
     let c = with_deadline(get("https://api.example.com/b"), 10_000);
     let e = error(block_on(&w, t.send(&c)));
-    assert_eq!(e.kind, ErrorKind::RateLimited);
-    assert_eq!(e.retry_after_ms, Some(60_000));
+    assert_eq!(e.kind(), ErrorKind::RateLimited);
+    assert_eq!(e.retry_after_ms(), Some(60_000));
     assert!(e.message.contains("left of its deadline"), "{}", e.message);
     assert_eq!(w.now(), start);
     assert_eq!(t.rate_limit_state().unwrap().queued, 0, "out of the queue");
@@ -136,7 +136,7 @@ fn a_call_waiting_for_a_slot_ends_at_the_deadline_and_leaves_the_queue() {
         vec![send_at(&w, 0, &t, &hung), send_at(&w, 1, &t, &waiting)],
     );
     let e = out[1].clone().unwrap().unwrap_err().error;
-    assert_eq!(e.kind, ErrorKind::Timeout);
+    assert_eq!(e.kind(), ErrorKind::Timeout);
     assert!(e.message.contains("deadline of 3000 ms"), "{}", e.message);
     assert_eq!(t.rate_limit_state().unwrap().queued, 0);
 }
@@ -169,16 +169,16 @@ fn the_queue_is_bounded_and_a_call_over_it_fails_at_once() {
         .collect();
     let out = run(&w, calls.iter().map(|c| send_at(&w, 0, &t, c)).collect());
     let over = out[3].clone().unwrap().unwrap_err().error;
-    assert_eq!(over.kind, ErrorKind::RateLimited);
+    assert_eq!(over.kind(), ErrorKind::RateLimited);
     assert!(
         over.message.contains("rateLimit.maxQueued"),
         "{}",
         over.message
     );
-    assert!(over.retry_after_ms.is_some());
+    assert!(over.retry_after_ms().is_some());
     for queued in &out[1..3] {
         let e = queued.clone().unwrap().unwrap_err().error;
-        assert_eq!(e.kind, ErrorKind::Timeout, "b and c waited their turn");
+        assert_eq!(e.kind(), ErrorKind::Timeout, "b and c waited their turn");
     }
     assert_eq!(w.seen.borrow().len(), 3);
 }
@@ -200,7 +200,7 @@ fn a_timeout_signal_ends_the_call_as_a_timeout() {
         ],
     );
     let e = out[0].clone().unwrap().unwrap_err().error;
-    assert_eq!(e.kind, ErrorKind::Timeout);
+    assert_eq!(e.kind(), ErrorKind::Timeout);
     assert_eq!(
         w.seen.borrow().len(),
         1,
@@ -214,8 +214,8 @@ fn a_retry_after_of_years_holds_for_a_day() {
         .header("Retry-After", "99999999999999999999999")]);
     let t = transport(&w, Credential::Static(TOKEN.into()), limits(100, 5, 1_000));
     let e = error(block_on(&w, t.send(&get("https://api.example.com/a"))));
-    assert_eq!(e.kind, ErrorKind::RateLimited);
-    assert_eq!(e.retry_after_ms, Some(DAY_MS as u64));
+    assert_eq!(e.kind(), ErrorKind::RateLimited);
+    assert_eq!(e.retry_after_ms(), Some(DAY_MS as u64));
     let until = t.rate_limit_state().unwrap().blocked_until.unwrap();
     assert_eq!(until, w.now() + DAY_MS);
 }
@@ -247,7 +247,7 @@ fn a_timeout_before_the_deadline_fails_the_attempt_and_the_timer_is_set_again_fo
     };
     let start = w.now();
     let e = error(block_on(&w, t.send(&c)));
-    assert_eq!(e.kind, ErrorKind::Timeout);
+    assert_eq!(e.kind(), ErrorKind::Timeout);
     assert!(e.message.contains("deadline of 1500 ms"), "{}", e.message);
     assert_eq!(
         w.now() - start,

@@ -122,7 +122,7 @@ fn an_unreachable_store_sends_nothing_and_fails_the_call_after_its_wait() {
     w.store_down.set(true);
     let begun = w.now();
     let e = error(block_on(&w, t.send(&get("https://api.example.com/things"))));
-    assert_eq!(e.kind, ErrorKind::Network);
+    assert_eq!(e.kind(), ErrorKind::Network);
     assert!(
         e.message.contains("rate-limit store could not be reached"),
         "{}",
@@ -184,7 +184,7 @@ fn a_call_aborted_while_waiting_for_the_fleet_leaves_its_line() {
             send_at(&w, 50, t, &waiting),
         ],
     );
-    assert_eq!(error(out[1].clone().unwrap()).kind, ErrorKind::Aborted);
+    assert_eq!(error(out[1].clone().unwrap()).kind(), ErrorKind::Aborted);
     assert_eq!(w.seen.borrow().len(), 2);
 }
 
@@ -266,7 +266,7 @@ fn every_wait_on_a_store_that_does_not_answer_ends_at_the_store_timeout() {
         for (i, out) in run(&w, tasks).into_iter().enumerate() {
             let (took, out) = out.unwrap();
             let e = error(out);
-            assert_eq!(e.kind, ErrorKind::Network, "{e:?}");
+            assert_eq!(e.kind(), ErrorKind::Network, "{e:?}");
             assert!(e.message.contains("not sent"), "{}", e.message);
             assert!(
                 took <= STORE_TIMEOUT + 10,
@@ -376,8 +376,8 @@ fn a_state_from_the_year_3000_makes_no_holder_spin() {
         match goes_after {
             Some(ms) if ms as u64 > crate::retry::MAX_RETRY_AFTER_MS => {
                 let e = error(out.expect("it ended at once"));
-                assert_eq!(e.kind, ErrorKind::RateLimited, "{}", e.message);
-                assert!(e.retry_after_ms <= Some(ms as u64 + 60_000), "{e:?}");
+                assert_eq!(e.kind(), ErrorKind::RateLimited, "{}", e.message);
+                assert!(e.retry_after_ms() <= Some(ms as u64 + 60_000), "{e:?}");
                 assert!(
                     w.now() - begun <= 3 * super::super::sim::STORE_MS as i64,
                     "at once, after the store's reply"
@@ -452,7 +452,7 @@ fn a_store_replying_with_impossible_times_makes_no_holder_spin() {
         });
         if most_steps == 1 {
             let e = error(out.expect("a wait past any deadline ends the call at once"));
-            assert_eq!(e.kind, ErrorKind::RateLimited, "{}", e.message);
+            assert_eq!(e.kind(), ErrorKind::RateLimited, "{}", e.message);
         } else {
             assert_eq!(out, None);
         }
@@ -487,6 +487,6 @@ fn a_store_replying_with_impossible_times_makes_no_holder_spin() {
         until: i64::MAX,
     })));
     let e = error(block_on(&w, t.send(&c)));
-    assert_eq!(e.kind, ErrorKind::RateLimited);
-    assert_eq!(e.retry_after_ms, Some(DAY_MS as u64));
+    assert_eq!(e.kind(), ErrorKind::RateLimited);
+    assert_eq!(e.retry_after_ms(), Some(DAY_MS as u64));
 }

@@ -3,7 +3,8 @@
 //   POST /calls { options, names, deadlineMs? }  one createAccount per name, all at once; answers how
 //               each ended. options are the Client's; with `mint`, its token function mints one at
 //               that URL; with `record`, the name of every request is POSTed there before the
-//               request is sent. With deadlineMs, every call gets a signal that aborts it then.
+//               request is sent. With deadlineMs, every call gets a signal that aborts it then (as
+//               AbortSignal.timeout does), or sooner when GET stop answers.
 //   POST /die   { options, names, gate, deadlineMs? }  starts the same calls, waits for the first
 //               request to be sent, then for GET gate (answered once the sandbox received it), then
 //               throws: workerd answers 500 and cancels what the request left running, so the slots
@@ -23,15 +24,24 @@ function client(env, { mint, record, ...options }, sent) {
   return new Client({ ...options, accessToken, fetch: send, rateLimit: { ...options.rateLimit, store: durableObjectStore(env.SVC_LIMITER) } });
 }
 
+/** A signal that aborts as AbortSignal.timeout(ms) does, at `ms` or once GET `stop` answers. */
+function runEnd(ms, stop) {
+  const c = new AbortController();
+  const end = () => c.abort(new DOMException("the run is over", "TimeoutError"));
+  setTimeout(end, ms);
+  if (stop) fetch(stop).then((r) => r.arrayBuffer()).then(end, end);
+  return c.signal;
+}
+
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
     if (url.pathname !== "/calls" && url.pathname !== "/die") return new Response("not found", { status: 404 });
-    const { options, names, gate, deadlineMs } = await request.json();
+    const { options, names, gate, deadlineMs, stop } = await request.json();
     let first;
     const firstSent = new Promise((resolve) => (first = resolve));
     const c = client(env, options, first);
-    const signal = deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs);
+    const signal = deadlineMs === undefined ? undefined : runEnd(deadlineMs, stop);
     const calls = names.map((name) => c.createAccount({ account_name: name, account_type: "cash" }, { signal }));
     if (url.pathname === "/die") {
       await firstSent;

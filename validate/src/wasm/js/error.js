@@ -14,5 +14,7 @@ export class SvcError extends Error {
     for (const key of shape.fields) {
       if (extra[key] !== undefined) this[key] = extra[key];
     }
+    // The lists a kind always has (a validation error's issues), empty when not given.
+    for (const key of shape.lists[this.kind] ?? []) this[key] ??= [];
   }
 }

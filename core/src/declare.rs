@@ -1,0 +1,219 @@
+//! The members of the shapes the Rust hands to JS (errors, issues, options), written as JSON and declared as TypeScript from one list.
+
+use crate::json::write::{self, Members, ToJson};
+use std::borrow::Cow;
+
+/// A value that is a member of a declared shape: its TypeScript type, and whether and how it is written.
+pub trait Member {
+    const TS: &'static str;
+    /// Left out when absent (an `Option`), so optional in TypeScript.
+    const OPTIONAL: bool = false;
+
+    /// Whether it is written: not when absent, nor a member that JS sets apart from the JSON.
+    fn present(&self) -> bool {
+        true
+    }
+
+    fn write(&self, out: &mut String);
+
+    /// `key: value` into `m`, unless absent.
+    fn member(&self, m: &mut Members, key: &str) {
+        if self.present() {
+            self.write(m.key(key));
+        }
+    }
+}
+
+impl<T: Member> Member for Option<T> {
+    const TS: &'static str = T::TS;
+    const OPTIONAL: bool = true;
+
+    fn present(&self) -> bool {
+        self.as_ref().is_some_and(Member::present)
+    }
+
+    fn write(&self, out: &mut String) {
+        if let Some(v) = self {
+            v.write(out);
+        }
+    }
+}
+
+impl<T: Member> Member for Box<T> {
+    const TS: &'static str = T::TS;
+    const OPTIONAL: bool = T::OPTIONAL;
+
+    fn present(&self) -> bool {
+        (**self).present()
+    }
+
+    fn write(&self, out: &mut String) {
+        (**self).write(out);
+    }
+}
+
+impl Member for u16 {
+    const TS: &'static str = "number";
+
+    fn write(&self, out: &mut String) {
+        write::integer(out, i64::from(*self));
+    }
+}
+
+impl Member for i64 {
+    const TS: &'static str = "number";
+
+    fn write(&self, out: &mut String) {
+        write::integer(out, *self);
+    }
+}
+
+impl Member for u64 {
+    const TS: &'static str = "number";
+
+    fn write(&self, out: &mut String) {
+        write::unsigned(out, *self);
+    }
+}
+
+impl Member for usize {
+    const TS: &'static str = "number";
+
+    fn write(&self, out: &mut String) {
+        write::unsigned(out, *self as u64);
+    }
+}
+
+impl Member for Cow<'static, str> {
+    const TS: &'static str = "string";
+
+    fn write(&self, out: &mut String) {
+        write::string(out, self);
+    }
+}
+
+impl Member for &'static [&'static str] {
+    const TS: &'static str = "string[]";
+
+    fn write(&self, out: &mut String) {
+        self.write_json(out);
+    }
+}
+
+/// One member as TypeScript declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Declared {
+    pub name: &'static str,
+    pub ts: &'static str,
+    pub optional: bool,
+    pub doc: &'static str,
+}
+
+impl Declared {
+    pub const fn new(name: &'static str, ts: &'static str) -> Declared {
+        Declared {
+            name,
+            ts,
+            optional: false,
+            doc: "",
+        }
+    }
+
+    pub const fn optional(self) -> Declared {
+        Declared {
+            optional: true,
+            ..self
+        }
+    }
+
+    pub const fn doc(self, doc: &'static str) -> Declared {
+        Declared { doc, ..self }
+    }
+
+    /// The member of type `T`, optional when `T` is.
+    pub const fn of<T: Member + ?Sized>(name: &'static str, doc: &'static str) -> Declared {
+        Declared {
+            name,
+            ts: T::TS,
+            optional: T::OPTIONAL,
+            doc,
+        }
+    }
+}
+
+/// The names of `members`, in their order.
+pub const fn names<const N: usize>(members: &[Declared; N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = members[i].name;
+        i += 1;
+    }
+    out
+}
+
+/// `/** doc */` before a declaration indented by `indent` (a top-level one after a blank line);
+/// nothing for an empty doc.
+pub fn doc(out: &mut String, indent: &str, doc: &str) {
+    if indent.is_empty() && !out.is_empty() {
+        out.push('\n');
+    }
+    if doc.is_empty() {
+        return;
+    }
+    let mut lines = doc.lines();
+    if let (Some(line), None) = (lines.next(), lines.next()) {
+        out.push_str(&format!("{indent}/** {line} */\n"));
+        return;
+    }
+    out.push_str(&format!("{indent}/**\n"));
+    for line in doc.lines() {
+        out.push_str(&format!("{indent} * {line}\n"));
+    }
+    out.push_str(&format!("{indent} */\n"));
+}
+
+/// The members of an interface, each on its line (`readonly` when `readonly`).
+pub fn members(out: &mut String, members: &[Declared], readonly: bool) {
+    for m in members {
+        doc(out, "  ", m.doc);
+        let q = if m.optional { "?" } else { "" };
+        let r = if readonly { "readonly " } else { "" };
+        out.push_str(&format!("  {r}{}{q}: {};\n", m.name, m.ts));
+    }
+}
+
+/// `export interface name extends ... { members }`, after its doc.
+pub fn interface(out: &mut String, about: &str, head: &str, list: &[Declared]) {
+    doc(out, "", about);
+    out.push_str(&format!("export interface {head} {{\n"));
+    members(out, list, false);
+    out.push_str("}\n");
+}
+
+/// `export type name = "a" | "b";`, after its doc.
+pub fn names_union(out: &mut String, about: &str, name: &str, names: &[&str]) {
+    doc(out, "", about);
+    let items: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+    out.push_str(&format!("export type {name} = {};\n", items.join(" | ")));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_are_declared_with_their_docs() {
+        let list = [
+            Declared::new("a", "string").doc("The a."),
+            Declared::of::<Option<u64>>("b", "One\ntwo."),
+        ];
+        assert_eq!(names(&list), ["a", "b"]);
+        let mut out = String::new();
+        interface(&mut out, "", "X", &list);
+        assert_eq!(
+            out,
+            "export interface X {\n  /** The a. */\n  a: string;\n  /**\n   * One\n   * two.\n   */\n  b?: number;\n}\n"
+        );
+    }
+}

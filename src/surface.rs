@@ -1,0 +1,187 @@
+//! What the JS surface declares of the Rust: the options the client and the proxy read (their names, the one list the wasm checks keys against), the log levels, the hooks' infos, the errors, issues and operation infos, as TypeScript.
+
+use crate::catalog::OperationInfo;
+use crate::declare::{self, Declared};
+use crate::error::Error;
+use crate::issue::IssueCode;
+use crate::send::Level;
+
+/// The options of `new Client(options)`.
+pub const CLIENT: [Declared; 17] = [
+    Declared::new("accessToken", "string | (() => AccessToken | Promise<AccessToken>)")
+        .optional()
+        .doc("The OAuth access token, or a function called per request that returns it (or a promise of it;\nwith a fleet store, called once for the fleet and again after a 401 or `expiresAt`, ms since the epoch).\nOnly a client pointed at a proxy (apiDomain) leaves it out: the proxy adds it."),
+    Declared::new("organizationId", "string")
+        .optional()
+        .doc("Required for every family but crm."),
+    Declared::new("region", "Region").optional(),
+    Declared::new("apiDomain", "string")
+        .optional()
+        .doc("Overrides region; http:// only for loopback hosts."),
+    Declared::new("crmVersion", "string").optional(),
+    Declared::new("plan", "ServicePlan").optional(),
+    Declared::new("maxRetries", "number").optional(),
+    Declared::new("timeoutMs", "number")
+        .optional()
+        .doc("The wait for each attempt's answer, in ms (default 60000; 0: none); a call past it is retried or fails with kind \"timeout\"."),
+    Declared::new("deadlineMs", "number")
+        .optional()
+        .doc("The wait for the whole call, in ms, from its start to its result: the limiter's queue, the token function,\nevery attempt, Retry-After and back-off waits (default 600000, ten minutes; 0: none). At it the call fails with\nkind \"timeout\"; a wait known to pass it (a Retry-After, a full minute) fails at once with kind \"rate_limited\"\nand `retryAfterMs`."),
+    Declared::new("rateLimit", "false | RateLimitOptions").optional(),
+    Declared::new("fetch", "typeof fetch").optional(),
+    Declared::new("maxRequestBytes", "number")
+        .optional()
+        .doc("The largest params a call sends, as JSON (default 10 MiB); larger ones are a validation error."),
+    Declared::new("maxResponseBytes", "number")
+        .optional()
+        .doc("The largest answer a call reads (default 32 MiB); a larger one is a decode error, not read."),
+    Declared::new("logLevel", "LogLevel")
+        .optional()
+        .doc("Default \"off\"; the environment variable SVC_LOG where there is an environment."),
+    Declared::new("logger", "Logger").optional(),
+    Declared::new("onRequest", "(info: RequestHookInfo) => void").optional(),
+    Declared::new("onResponse", "(info: ResponseHookInfo) => void").optional(),
+];
+
+/// The options of `rateLimit`.
+pub const RATE_LIMIT: [Declared; 7] = [
+    Declared::new("requestsPerMinute", "number").optional(),
+    Declared::new("maxConcurrent", "number").optional(),
+    Declared::new("maxQueued", "number")
+        .optional()
+        .doc("The most calls of this client that wait for the limiter at once (default 1000); one more fails at once with kind \"rate_limited\"."),
+    Declared::new("store", "FleetStore")
+        .optional()
+        .doc("Share the organization's limits and token with every client using this store (a fleet)."),
+    Declared::new("leaseMs", "number")
+        .optional()
+        .doc("How long a call in flight or a token refresh holds its place unless renewed (default 30000 ms): what a holder that dies keeps."),
+    Declared::new("storeTimeoutMs", "number")
+        .optional()
+        .doc("How long a call waits for a store that does not answer, connecting included, before it fails with a network error, unsent and not tried again (default 10000 ms)."),
+    Declared::new("fallbackShare", "number")
+        .optional()
+        .doc("While the store is unreachable, keep to this share (0 to 1) of the limits in this process instead of failing."),
+];
+
+/// The options of one call, after its params.
+pub const CALL: [Declared; 5] = [
+    Declared::new("signal", "AbortSignal")
+        .optional()
+        .doc("Ends the call with kind \"aborted\", or \"timeout\" for `AbortSignal.timeout()`."),
+    Declared::new("timeoutMs", "number")
+        .optional()
+        .doc("This call's wait for each attempt, over the client's."),
+    Declared::new("deadlineMs", "number")
+        .optional()
+        .doc("This call's deadline for the whole of it, over the client's `deadlineMs`."),
+    Declared::new("maxRetries", "number").optional(),
+    Declared::new("headers", "Record<string, string>")
+        .optional()
+        .doc("Extra request headers; Authorization and the organization headers are refused."),
+];
+
+/// The options of `createProxy` beside a client's.
+pub const PROXY: [Declared; 3] = [
+    Declared::new("allow", "OperationId[]"),
+    Declared::new("maxBodyBytes", "number")
+        .optional()
+        .doc("The largest request body it reads (default 10 MiB); a larger one is answered with 413 and never forwarded."),
+    Declared::new("allowedOrigins", "string[]")
+        .optional()
+        .doc("The origins browsers may call it from, as they send them (\"https://app.example.com\": lower-case, a port\nonly when not the default), your app's own included: a request whose Origin is another is answered\nwith 403 and never forwarded; one without Origin (no browser sends a write cross-site without it) is\nforwarded. Not given: Origin is not checked."),
+];
+
+/// What `onRequest` is told before each attempt (`js::hook_info`'s arguments).
+pub const REQUEST_HOOK: [Declared; 4] = [
+    Declared::new("operationId", "string"),
+    Declared::new("method", "string"),
+    Declared::new("url", "string"),
+    Declared::new("attempt", "number"),
+];
+
+/// What `onResponse` is told besides: the answer's status and the attempt's duration.
+pub const RESPONSE_HOOK: [Declared; 2] = [
+    Declared::new("status", "number"),
+    Declared::new("durationMs", "number"),
+];
+
+/// The TypeScript of every shape above, in the order the package's declarations take them.
+pub fn declarations() -> String {
+    let mut out = String::new();
+    declare::names_union(
+        &mut out,
+        "How much the client logs; \"off\" logs nothing.",
+        "LogLevel",
+        &Level::NAMES,
+    );
+    declare::interface(
+        &mut out,
+        "What `onRequest` is told before each attempt is sent (never the token).",
+        "RequestHookInfo",
+        &REQUEST_HOOK,
+    );
+    declare::interface(
+        &mut out,
+        "What `onResponse` is told when an attempt is answered.",
+        "ResponseHookInfo extends RequestHookInfo",
+        &RESPONSE_HOOK,
+    );
+    declare::interface(&mut out, "", "ClientOptions", &CLIENT);
+    declare::interface(&mut out, "", "RateLimitOptions", &RATE_LIMIT);
+    declare::interface(&mut out, "", "CallOptions", &CALL);
+    declare::interface(
+        &mut out,
+        "Options of createProxy: those of a Client (with the token it adds), and the operations it forwards.\nA body is forwarded only with its operation's Content-Type (application/json, or multipart/form-data\nfor an upload; else 415), which makes a browser ask before sending it from another site.",
+        "ProxyOptions extends ClientOptions",
+        &PROXY,
+    );
+    for part in [IssueCode::declarations(), Error::declarations()] {
+        out.push('\n');
+        out.push_str(&part);
+    }
+    declare::interface(
+        &mut out,
+        "An operation of the table, as `operations()` gives it.",
+        "OperationInfo",
+        &OperationInfo::DECLARED,
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_declarations_name_each_shape_once() {
+        let ts = declarations();
+        for name in [
+            "LogLevel",
+            "RequestHookInfo",
+            "ResponseHookInfo",
+            "ClientOptions",
+            "RateLimitOptions",
+            "CallOptions",
+            "ProxyOptions",
+            "IssueCode",
+            "Issue",
+            "ErrorKind",
+            "SvcError",
+            "OperationInfo",
+        ] {
+            let head = ts
+                .lines()
+                .filter(|l| l.split([' ', '<', '=']).nth(2).is_some_and(|n| n == name))
+                .count();
+            assert!(head >= 1, "{name} is not declared:\n{ts}");
+        }
+        assert!(ts.contains("  logLevel?: LogLevel;\n"), "{ts}");
+        assert!(
+            ts.contains(
+                "export type LogLevel = \"off\" | \"error\" | \"warn\" | \"info\" | \"debug\";"
+            ),
+            "{ts}"
+        );
+    }
+}
