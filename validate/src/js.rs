@@ -21,31 +21,15 @@ extern "C" {
     pub fn to_wire(value: &JsValue) -> Result<js_sys::JsString, JsValue>;
 }
 
-#[wasm_bindgen]
-extern "C" {
-    type Encoder;
-    #[wasm_bindgen(constructor, js_class = "TextEncoder")]
-    fn new() -> Encoder;
-    /// `{ read, written }`: the UTF-16 units read and the bytes written.
-    #[wasm_bindgen(method, js_name = encodeInto)]
-    fn encode_into(this: &Encoder, text: &js_sys::JsString, into: &js_sys::Uint8Array) -> Encoded;
-    type Encoded;
-    #[wasm_bindgen(method, getter)]
-    fn read(this: &Encoded) -> u32;
-    #[wasm_bindgen(method, getter)]
-    fn written(this: &Encoded) -> u32;
-}
-
-thread_local! {
-    static ENCODER: Encoder = Encoder::new();
-}
-
 /// Whether a value is a plain params object (or absent); one whose reading throws is, and
 /// `to_wire` says why.
 pub fn is_params(v: &JsValue) -> bool {
-    v.is_undefined()
-        || v.is_null()
-        || (v.is_object() && !is_array(v) && !v.is_instance_of::<Blob>())
+    v.is_undefined() || v.is_null() || is_object_params(v)
+}
+
+/// Whether a value is a plain params object (not absent).
+pub fn is_object_params(v: &JsValue) -> bool {
+    v.is_object() && !is_array(v) && !v.is_instance_of::<Blob>()
 }
 
 /// A shallow copy of an object without one key (the object itself when reading it throws).
@@ -111,33 +95,13 @@ pub fn time_of(v: &JsValue) -> Option<f64> {
         .as_f64()
 }
 
-/// A JS string as UTF-8 text written once into the wasm's memory (`encodeInto`, no copy in JS),
-/// or `None` when it is more than `max` bytes as UTF-8 (one of more than `max` UTF-16 units is not
-/// copied at all). ASCII fits in one byte per unit; anything else is written again into three.
+/// A JS string as UTF-8 text in the wasm's memory, or `None` when it is more than `max` bytes as
+/// UTF-8 (one of more than `max` UTF-16 units is not copied at all).
 pub fn text_within(s: &js_sys::JsString, max: usize) -> Option<String> {
-    let units = s.length() as usize;
-    if units > max {
+    if s.length() as usize > max {
         return None;
     }
-    let mut bytes = Vec::new();
-    let rooms = [units, units.checked_mul(3)?];
-    ENCODER.with(|encoder| {
-        for room in rooms {
-            bytes.reserve_exact(room);
-            // SAFETY: the view spans `room` bytes of the vector's spare capacity and is used only by
-            // `encodeInto`, and nothing is allocated in the wasm between the two (its memory cannot
-            // move meanwhile): the encoder was made before, and its answer is made after it wrote.
-            let view = unsafe { js_sys::Uint8Array::view_mut_raw(bytes.as_mut_ptr(), room) };
-            let done = encoder.encode_into(s, &view);
-            if done.read() == s.length() {
-                // SAFETY: `encodeInto` initialised the first `written` bytes, at most `room`.
-                unsafe { bytes.set_len(done.written() as usize) };
-                break;
-            }
-        }
-    });
-    let text = String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let text = s.as_string()?;
     (text.len() <= max).then_some(text)
 }
 
