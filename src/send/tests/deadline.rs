@@ -13,6 +13,16 @@ fn with_deadline(c: Call<'_, Sim>, deadline_ms: u32) -> Call<'_, Sim> {
     }
 }
 
+fn with_timeout(c: Call<'_, Sim>, timeout_ms: u32) -> Call<'_, Sim> {
+    Call {
+        options: Options {
+            timeout_ms,
+            ..c.options
+        },
+        ..c
+    }
+}
+
 #[test]
 fn a_token_function_that_never_settles_ends_at_the_deadline() {
     let w = World::new(vec![ok()]).with_tokens(vec![TokenStep {
@@ -33,14 +43,7 @@ fn a_token_function_that_never_settles_ends_at_the_deadline() {
 fn an_attempt_without_its_own_timeout_ends_at_the_deadline() {
     let w = World::new(vec![Step::Hang]);
     let t = static_token(&w);
-    let c = with_deadline(get("https://api.example.com/a"), 7_000);
-    let c = Call {
-        options: Options {
-            timeout_ms: 0,
-            ..c.options
-        },
-        ..c
-    };
+    let c = with_timeout(with_deadline(get("https://api.example.com/a"), 7_000), 0);
     let start = w.now();
     assert_eq!(error(block_on(&w, t.send(&c))).kind(), ErrorKind::Timeout);
     assert_eq!(w.now() - start, 7_000);
@@ -237,14 +240,10 @@ fn a_call_with_a_deadline_and_a_timeout_sets_one_timer() {
 fn a_timeout_before_the_deadline_fails_the_attempt_and_the_timer_is_set_again_for_the_deadline() {
     let w = World::new(vec![Step::Hang, Step::Hang]);
     let t = static_token(&w);
-    let c = with_deadline(get("https://api.example.com/a"), 1_500);
-    let c = Call {
-        options: Options {
-            timeout_ms: 1_000,
-            ..c.options
-        },
-        ..c
-    };
+    let c = with_timeout(
+        with_deadline(get("https://api.example.com/a"), 1_500),
+        1_000,
+    );
     let start = w.now();
     let e = error(block_on(&w, t.send(&c)));
     assert_eq!(e.kind(), ErrorKind::Timeout);
