@@ -120,11 +120,12 @@ writeFileSync(
 );
 // Each entry is one module of glue, snippets and instantiation. svc-sdk/cloudflare and svc-sdk/redis
 // import the entry of their runtime, so that they share its wasm instance and its SvcError; the wasm's
-// fleet steps that cloudflare needs hang on SvcError under a symbol, not as exports of the entry.
+// fleet steps that cloudflare needs, and the Lua scripts of redis, hang on SvcError under a symbol, not
+// as exports of the entry.
 const snippet = (name) => `${snippets}/${name}`;
-const internal = `import { __fleetApply, __fleetSweep } from "./svc_sdk.js";
+const internal = `import { __fleetApply, __fleetSweep, __redisScripts } from "./svc_sdk.js";
 import { SvcError } from "${snippet("api.js")}";
-Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze({ initSync, __fleetApply, __fleetSweep }) });
+Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze({ initSync, __fleetApply, __fleetSweep, __redisScripts }) });
 `;
 const names = await writeEntries(pkg, `${internal}export * from "${snippet("api.js")}";\n`);
 log(`svc-sdk entries export ${names.length} names`);

@@ -6,21 +6,6 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 pub struct Headers(pub Vec<(String, String)>);
 
 impl Headers {
-    /// From `name\nvalue\n` lines, the one string a platform hands over.
-    pub fn from_lines(lines: &str) -> Headers {
-        let mut parts = lines.split('\n');
-        let mut out = Vec::new();
-        while let (Some(name), Some(value)) = (parts.next(), parts.next()) {
-            out.push((name.to_ascii_lowercase(), value.to_string()));
-        }
-        Headers(out)
-    }
-
-    /// As `name\nvalue\n` lines, the one string a platform takes back.
-    pub fn to_lines(&self) -> String {
-        lines(&self.0)
-    }
-
     /// The value of `name` (any case).
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0
@@ -40,18 +25,6 @@ impl Headers {
     }
 }
 
-/// Header pairs as `name\nvalue\n` lines, for the one crossing that makes them an object.
-pub fn lines(pairs: &[(String, String)]) -> String {
-    let mut out = String::new();
-    for (k, v) in pairs {
-        out.push_str(k);
-        out.push('\n');
-        out.push_str(v);
-        out.push('\n');
-    }
-    out
-}
-
 impl Serialize for Headers {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
@@ -67,8 +40,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_are_read_by_name_in_any_case_and_written_as_an_object() {
-        let h = Headers::from_lines("Content-Type\napplication/json\nx-rate-limit-remaining\n7\n");
+    fn headers_are_read_by_name_in_any_case_and_written_as_an_object() {
+        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        let h = Headers(vec![
+            pair("content-type", "application/json"),
+            pair("x-rate-limit-remaining", "7"),
+        ]);
         assert_eq!(h.get("content-type"), Some("application/json"));
         assert_eq!(h.get("X-Rate-Limit-Remaining"), Some("7"));
         assert_eq!(h.get("retry-after"), None);
@@ -76,8 +53,6 @@ mod tests {
             serde_json::to_string(&h).unwrap(),
             r#"{"content-type":"application/json","x-rate-limit-remaining":"7"}"#
         );
-        assert_eq!(Headers::from_lines(""), Headers::default());
-        assert_eq!(Headers::from_lines(&h.to_lines()), h);
     }
 
     #[test]

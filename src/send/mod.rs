@@ -5,7 +5,7 @@ mod deadline;
 mod fleet;
 mod note;
 mod queue;
-mod race;
+pub(crate) mod race;
 mod token;
 
 #[cfg(test)]
@@ -176,6 +176,14 @@ pub fn too_large(max: usize) -> Error {
     Error::decode(format!(
         "the answer is larger than maxResponseBytes ({max} bytes) and was not read; raise maxResponseBytes if such an answer is expected"
     ))
+}
+
+/// The error of a proxied body whose service sent nothing for `ms`, the call's timeout.
+pub fn stalled(ms: u32) -> Error {
+    Error::new(
+        ErrorKind::Timeout,
+        format!("the service sent nothing more for {ms} ms"),
+    )
 }
 
 /// What the loop needs of its host: fetch, the body, timers, the clock, randomness, the call's

@@ -275,12 +275,12 @@ impl Client {
                 Ok(Reply::Raw(answer)) => {
                     let secret = answer.raw.secret.as_deref();
                     let headers = crate::proxy::passed_back(&answer.headers, secret);
-                    js::pass_back(
+                    super::body::pass_back(
                         &answer.raw.response,
                         answer.status,
-                        &headers.to_lines(),
+                        &headers.0,
                         secret,
-                        options.timeout_ms as f64,
+                        options.timeout_ms,
                     )
                     .map_err(|e| {
                         let why = super::message_of(&e);
@@ -371,7 +371,7 @@ impl Client {
             Ok(js_sys::Promise::resolve(&js::prepared(
                 ready.method.as_str(),
                 &ready.url,
-                &crate::headers::lines(&ready.headers),
+                &ready.headers,
                 &ready.body,
             )))
         })())
@@ -490,17 +490,52 @@ impl Client {
     }
 }
 
-/// The page a list's iteration asks for after page `asked` (a page number, or the params of the
-/// first call: their `page`, else 1) came with this `page_context` and this many items
+/// The error of a `Client` method called on what is no Client, or (`freed`) on one after its `free()`.
+#[wasm_bindgen(js_name = __misused, skip_typescript)]
+pub fn misused(freed: bool) -> JsValue {
+    let message = match freed {
+        true => "this Client was freed (client.free()): make a new one",
+        false => "this method needs a Client made with new Client(options)",
+    };
+    config(message, None)
+}
+
+/// The arguments of the call of operation `id` that fetches the page after the one that `args`
+/// asked for (its params' `page`, else 1), which came with this `page_context` and this many items
 /// (`response::next_page`): undefined after the last, a `decode` error when the pages do not
 /// advance or the page_context is not as documented.
-#[wasm_bindgen(js_name = __nextPage, skip_typescript)]
-pub fn next_page(asked: JsValue, context: JsValue, items: u32) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(js_name = __nextArgs, skip_typescript)]
+pub fn next_args(
+    id: JsValue,
+    args: js_sys::Array,
+    context: JsValue,
+    items: u32,
+) -> Result<JsValue, JsValue> {
+    let n = super::operation_by_id(&id)?.path_params().count() as u32;
+    let params = args.get(n);
+    let Some(page) = next_page(&params, context, items)? else {
+        return Ok(JsValue::UNDEFINED);
+    };
+    let more = js_sys::Array::new();
+    for i in 0..args.length().max(n + 1) {
+        more.push(&args.get(i));
+    }
+    let params = if params.is_undefined() || params.is_null() {
+        js_sys::Object::new().into()
+    } else {
+        js::copied(&params)?
+    };
+    js_sys::Reflect::set(&params, &"page".into(), &(page as f64).into())?;
+    more.set(n, params);
+    Ok(more.into())
+}
+
+fn next_page(asked: &JsValue, context: JsValue, items: u32) -> Result<Option<u64>, JsValue> {
     let fail = |message: String| to_js_error(&Error::decode(message));
     let page = if asked.is_object() {
-        js::get(&asked, "page")
+        js::get(asked, "page")
     } else {
-        asked
+        asked.clone()
     };
     let asked = if page.is_undefined() || page.is_null() {
         1
@@ -525,7 +560,5 @@ pub fn next_page(asked: JsValue, context: JsValue, items: u32) -> Result<JsValue
             .map_err(|why| fail(format!("the page's {why}")))?;
         Some(read)
     };
-    crate::response::next_page(asked, context, items as usize)
-        .map(|next| next.map_or(JsValue::UNDEFINED, |n| JsValue::from(n as f64)))
-        .map_err(|e| to_js_error(&e))
+    crate::response::next_page(asked, context, items as usize).map_err(|e| to_js_error(&e))
 }

@@ -133,6 +133,16 @@ fn unreadable(what: &str, e: &JsValue) -> JsValue {
     ))
 }
 
+/// A plain copy of the options of `new Client` or `createProxy` (`what`), so that later changes by
+/// the caller do not reach a core made anew from them; anything but an object as it is.
+#[wasm_bindgen(js_name = __copied, skip_typescript)]
+pub fn copied(options: JsValue, what: &str) -> Result<JsValue, JsValue> {
+    if !options.is_object() || super::js::is_array(&options) {
+        return Ok(options);
+    }
+    super::js::copied(&options).map_err(|e| unreadable(what, &e))
+}
+
 fn config(message: impl Into<String>) -> JsValue {
     to_js_error(&Error::config(message))
 }
@@ -218,7 +228,9 @@ pub fn call_headers(v: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
     let mut out = Vec::new();
     let mut size = 0;
     for name in super::js::keys(&h).map_err(|e| unreadable("headers", &e))? {
-        let value = get(&h, &name);
+        // Read by a name made anew: the user's header names are not kept (`js::name`).
+        let value =
+            js_sys::Reflect::get(&h, &JsValue::from_str(&name)).unwrap_or(JsValue::UNDEFINED);
         size += name.len()
             + value
                 .dyn_ref::<js_sys::JsString>()

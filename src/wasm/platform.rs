@@ -1,9 +1,9 @@
 //! The send loop's platform in JS: the global `fetch` or the user's, timers, abort signals, the
 //! token function, and bodies read as the runtime streams them.
 
-use super::js::{self, get};
-use super::settle;
+use super::js::{self, call_method, get};
 use super::store::Store;
+use super::{body, settle};
 use crate::error::{Error, ErrorKind};
 use crate::origin;
 use crate::request::host_of;
@@ -65,8 +65,7 @@ impl Watchers {
             note.method.as_str(),
             &note.url(),
             note.attempt,
-            status.map(|s| s.0),
-            status.map(|s| s.1 as f64),
+            status,
         );
         if let Err(e) = f.call1(&JsValue::UNDEFINED, &info) {
             if self.level >= Some(Level::Warn) {
@@ -103,12 +102,18 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// Removes an abort listener when the wait for it is dropped.
-struct RemoveOnDrop(js_sys::Function);
+/// Removes an abort listener from its signal when the wait for it is dropped.
+struct RemoveOnDrop(JsValue, Option<js_sys::Function>);
 
 impl Drop for RemoveOnDrop {
     fn drop(&mut self) {
-        let _ = self.0.call0(&JsValue::UNDEFINED);
+        if let Some(listener) = self.1.take() {
+            let _ = call_method(
+                &self.0,
+                "removeEventListener",
+                &["abort".into(), listener.into()],
+            );
+        }
     }
 }
 
@@ -199,12 +204,12 @@ impl Platform for Js {
         }
         .map_err(|e| network(req.url, &e))?;
         let url = string_of(&response, "url").filter(|u| !u.is_empty());
-        let lines = js::header_lines(&response);
+        let pairs = js::header_pairs(&response);
         let response_type = string_of(&response, "type").unwrap_or_default();
         let followed = get(&response, "redirected").as_bool() == Some(true);
         let status = answer_of(&response)?;
         let url = url.unwrap_or_else(|| req.url.to_string());
-        let mut headers = crate::headers::Headers::from_lines(&lines);
+        let mut headers = crate::headers::Headers(pairs);
         let came = origin::Came {
             status,
             response_type: &response_type,
@@ -252,14 +257,11 @@ impl Platform for Js {
             ..
         } = raw;
         let mut guard = AbortOnDrop(Some(controller));
-        let bytes = settle::promise(&js::read_all(&response, declared, max as f64))
+        let bytes = body::read_answer(&response, declared, max)
             .await
             .map_err(|e| Failure::network("the service", &super::message_of(&e), None, None))?;
         guard.0.take();
-        if bytes.is_null() {
-            return Err(send::too_large(max).into());
-        }
-        Ok(bytes.unchecked_into::<js_sys::Uint8Array>().to_vec())
+        bytes.ok_or_else(|| send::too_large(max).into())
     }
 
     fn discard(&self, raw: Raw) {
@@ -304,9 +306,9 @@ impl Platform for Js {
     }
 
     fn on_abort(&self, signal: &JsValue) -> impl Future<Output = ()> {
-        let (promise, remove) = js::on_abort(signal);
+        let (promise, listener) = js::on_abort(signal);
         let wait = settle::promise(&promise);
-        let removed = RemoveOnDrop(remove);
+        let removed = RemoveOnDrop(signal.clone(), listener);
         async move {
             let _ = wait.await;
             drop(removed);

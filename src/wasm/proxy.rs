@@ -151,10 +151,14 @@ fn refused(e: &Error) -> Result<JsValue, JsValue> {
     answer(status, &body(1000 + status, &e.message, None))
 }
 
-/// The answer to a request whose forward a restart of the core stopped (`core.js`): 503.
+/// The answer to a request whose forward a restart of the core stopped (an aborted SvcError of
+/// `core.js`): 503; any other rejection of `handle` (what is not a Request) stays one.
 #[wasm_bindgen(js_name = __proxyFailed, skip_typescript)]
 pub fn stopped(error: JsValue) -> Result<JsValue, JsValue> {
-    failed(&error)
+    match get(&error, "kind").as_string().as_deref() {
+        Some("aborted") => failed(&error),
+        _ => Err(error),
+    }
 }
 
 /// A forward that failed (an SvcError of the send loop): 504 for a timeout, 429 for the limits,
@@ -249,17 +253,14 @@ impl Inner {
         let stream = get(request, "body");
         let with_body = !matches!(method, "GET" | "DELETE" | "HEAD") && stream.is_truthy();
         let bytes = if with_body {
-            let read = settle::promise(&js::read_stream(&stream, self.limit as f64)).await;
-            match read.map_err(|_| unreadable())? {
-                b if b.is_null() => return Err(too_large()),
-                b => Some(b.unchecked_into::<js_sys::Uint8Array>()),
-            }
+            let read = super::body::read_stream(&stream, self.limit).await;
+            Some(read.map_err(|_| unreadable())?.ok_or_else(too_large)?)
         } else {
             None
         };
         let text = match (&bytes, routed.op.body) {
             (Some(b), BodyKind::Json) => {
-                let text = String::from_utf8_lossy(&b.to_vec()).into_owned();
+                let text = String::from_utf8_lossy(b).into_owned();
                 Some(
                     text.strip_prefix('\u{feff}')
                         .map(str::to_string)
@@ -276,12 +277,12 @@ impl Inner {
         )?;
         let params = js_sys::JSON::parse(&plan.params).map_err(|_| unreadable())?;
         if let BodyKind::Multipart { param, many, .. } = plan.op.body {
-            let body = bytes.unwrap_or_else(|| js_sys::Uint8Array::new_with_length(0));
-            let entries = settle::promise(&js::form_entries(&body, &content_type))
+            let body = bytes.unwrap_or_default();
+            let entries = super::body::form_entries(&body, &content_type)
                 .await
                 .map_err(|_| unreadable())?;
             let files = js_sys::Array::new();
-            for entry in entries.unchecked_into::<js_sys::Array>().iter() {
+            for entry in entries.iter() {
                 let entry: js_sys::Array = entry.unchecked_into();
                 let (key, value) = (entry.get(0), entry.get(1));
                 if value.is_string() {
@@ -294,27 +295,5 @@ impl Inner {
             let _ = js_sys::Reflect::set(&params, &param.into(), &files);
         }
         Ok((plan.op, plan.path_params, params))
-    }
-}
-
-/// A proxied body's redaction as it streams (`crate::redact::Redactor`), for `runtime.js`'s stream.
-#[wasm_bindgen(js_name = __Redactor, skip_typescript)]
-pub struct Redactor(crate::redact::Redactor);
-
-#[wasm_bindgen(js_class = __Redactor)]
-impl Redactor {
-    #[wasm_bindgen(constructor)]
-    pub fn new(secret: &str) -> Redactor {
-        Redactor(crate::redact::Redactor::new(secret))
-    }
-
-    /// The bytes that are sure, the secret redacted; the tail a match may go on in is held back.
-    pub fn push(&mut self, chunk: &[u8]) -> Vec<u8> {
-        self.0.push(chunk)
-    }
-
-    /// What is left at the end of the body.
-    pub fn finish(&mut self) -> Vec<u8> {
-        self.0.finish()
     }
 }

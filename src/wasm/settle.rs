@@ -27,19 +27,29 @@ thread_local! {
     static WAITS: RefCell<Waits> = RefCell::default();
 }
 
+/// The wait that is a run of the woken tasks (`tasks::run`) on the microtask queue.
+pub const RUN: u32 = u32::MAX;
+
 fn open() -> u32 {
     WAITS.with(|w| {
         let mut w = w.borrow_mut();
-        w.next = w.next.wrapping_add(1);
+        // 0 is no wait's (`js::ignore` watches a promise with it), and neither is `RUN`.
+        w.next = match w.next.wrapping_add(1) {
+            0 | RUN => 1,
+            n => n,
+        };
         let id = w.next;
         w.slots.insert(id, Slot::default());
         id
     })
 }
 
-/// Settles wait `id`: called by `runtime.js` when its promise settles or its timer fires.
+/// Settles wait `id` (or runs the woken tasks, for `RUN`): called by `runtime.js` when its promise settles.
 #[wasm_bindgen(js_name = __settle, skip_typescript)]
 pub fn settle(id: u32, ok: bool, value: JsValue) {
+    if id == RUN {
+        return super::tasks::run();
+    }
     let waker = WAITS.with(|w| {
         let mut w = w.borrow_mut();
         let slot = w.slots.get_mut(&id)?;
@@ -84,8 +94,11 @@ impl Drop for Settled {
             let mut w = w.borrow_mut();
             w.slots.remove(&self.id).is_some_and(|s| s.result.is_some())
         });
-        if let (Some(timer), false) = (&self.timer, settled) {
-            js::clear_timer(timer);
+        if let Some(timer) = &self.timer {
+            js::TIMERS.with(|t| t.delete(timer));
+            if !settled {
+                js::clear_timeout(timer);
+            }
         }
     }
 }
@@ -99,9 +112,10 @@ pub fn promise(p: &js_sys::Promise) -> Settled {
 
 /// A wait of `ms` milliseconds; dropped before, it clears its timer.
 pub fn timer(ms: f64) -> Settled {
-    let id = open();
-    Settled {
-        id,
-        timer: Some(js::timer(ms, id)),
-    }
+    let mut handle = JsValue::UNDEFINED;
+    let fired = js_sys::Promise::new(&mut |resolve, _| handle = js::set_timeout(&resolve, ms));
+    js::TIMERS.with(|t| t.add(&handle));
+    let mut wait = promise(&fired);
+    wait.timer = Some(handle);
+    wait
 }

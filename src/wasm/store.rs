@@ -105,3 +105,20 @@ pub fn fleet_apply(state: Option<String>, now: f64, request: &str) -> Result<JsV
 pub fn fleet_sweep() -> String {
     crate::fleet::Request::State.to_json()
 }
+
+/// `svc-sdk/redis`'s Lua scripts on the key of an organization's state: the state's text and the
+/// server's TIME (seconds, microseconds); a save of the text if the version is still the one loaded,
+/// the key living two days past its last change; and those two days in ms, the save's last argument.
+#[wasm_bindgen(js_name = __redisScripts, skip_typescript)]
+pub fn redis_scripts() -> js_sys::Array {
+    const LOAD: &str = "local t = redis.call('TIME') return { redis.call('HGET', KEYS[1], 's') or false, t[1], t[2] }";
+    const SAVE: &str = "if (redis.call('HGET', KEYS[1], 'v') or '0') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1";
+    const KEEP_MS: &str = "172800000";
+    [LOAD, SAVE, KEEP_MS]
+        .into_iter()
+        .map(JsValue::from_str)
+        .collect()
+}

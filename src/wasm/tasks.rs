@@ -1,5 +1,6 @@
-//! The executor of the calls' futures: every poll runs inside `__run`, an export that JS calls
-//! guarded, so a trap in any poll restarts the core and every pending call still settles.
+//! The executor of the calls' futures: every poll runs inside `__settle` (its `RUN` wait), an
+//! export that JS calls guarded, so a trap in any poll restarts the core and every pending call
+//! still settles.
 
 use super::js;
 use std::cell::RefCell;
@@ -52,32 +53,35 @@ fn ready(id: u32) {
         !std::mem::replace(&mut t.scheduled, true)
     });
     if first {
-        js::schedule_run();
+        let now = js_sys::Promise::resolve(&JsValue::UNDEFINED);
+        js::watch(&now, super::settle::RUN);
     }
 }
 
 /// Runs `future` to its end; the promise of its result.
 pub fn spawn(future: impl Future<Output = Result<JsValue, JsValue>> + 'static) -> js_sys::Promise {
-    let parts = js::deferred();
-    let (promise, resolve, reject) = (parts.get(0), parts.get(1), parts.get(2));
+    let mut settles = None;
+    let promise = js_sys::Promise::new(&mut |yes, no| settles = Some((yes, no)));
+    let Some((resolve, reject)) = settles else {
+        return promise;
+    };
     let id = TASKS.with(|t| {
         let mut t = t.borrow_mut();
         t.next = t.next.wrapping_add(1);
         let id = t.next;
         let task = Task {
             future: Box::pin(future),
-            resolve: resolve.unchecked_into(),
-            reject: reject.unchecked_into(),
+            resolve,
+            reject,
         };
         t.live.insert(id, task);
         id
     });
     ready(id);
-    promise.unchecked_into()
+    promise
 }
 
 /// Polls every task that was woken, until none is.
-#[wasm_bindgen(js_name = __run, skip_typescript)]
 pub fn run() {
     TASKS.with(|t| t.borrow_mut().scheduled = false);
     loop {

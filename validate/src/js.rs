@@ -3,11 +3,14 @@
 
 use svc_core::error::Error;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(module = "/src/wasm/js/error.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = makeError)]
-    pub fn make_error(json: &str) -> JsValue;
+    type SvcError;
+    /// `new SvcError(kind, message, extra)`: `extra` holds the other members (`Error::to_json`).
+    #[wasm_bindgen(constructor)]
+    fn new(kind: &JsValue, message: &JsValue, extra: &JsValue) -> SvcError;
 }
 
 #[wasm_bindgen(module = "/src/wasm/js/params.js")]
@@ -16,13 +19,30 @@ extern "C" {
     /// `JSON.stringify` threw (`params::unwritable` says why in words).
     #[wasm_bindgen(js_name = toWire, catch)]
     pub fn to_wire(value: &JsValue) -> Result<js_sys::JsString, JsValue>;
-    #[wasm_bindgen(js_name = isParams)]
-    pub fn is_params(value: &JsValue) -> bool;
-    /// A shallow copy of an object without one key.
-    pub fn without(value: &JsValue, key: &str) -> JsValue;
-    /// `TextEncoder.encodeInto` of the text into the view: the bytes written, or `None` when it did not all fit.
-    #[wasm_bindgen(js_name = writeInto)]
-    fn write_into(text: &js_sys::JsString, into: &js_sys::Uint8Array) -> Option<u32>;
+}
+
+/// Whether a value is a plain params object (or absent); one whose reading throws is, and
+/// `to_wire` says why.
+pub fn is_params(v: &JsValue) -> bool {
+    v.is_undefined() || v.is_null() || is_object_params(v)
+}
+
+/// Whether a value is a plain params object (not absent).
+pub fn is_object_params(v: &JsValue) -> bool {
+    v.is_object() && !is_array(v) && !v.is_instance_of::<Blob>()
+}
+
+/// A shallow copy of an object without one key (the object itself when reading it throws).
+pub fn without(v: &JsValue, key: &str) -> JsValue {
+    let copy = || -> Result<JsValue, JsValue> {
+        let out = js_sys::Object::new();
+        for k in keys(v)?.iter().filter(|k| k.as_str() != key) {
+            let k = JsValue::from_str(k);
+            js_sys::Reflect::set(&out, &k, &js_sys::Reflect::get(v, &k)?)?;
+        }
+        Ok(out.into())
+    };
+    copy().unwrap_or_else(|_| v.clone())
 }
 
 /// The built-ins the core calls on values a user gave, each with `catch`: a Proxy, a getter or a
@@ -37,6 +57,8 @@ extern "C" {
     fn array_from(v: &JsValue) -> Result<js_sys::Array, JsValue>;
     #[wasm_bindgen(js_namespace = Promise, js_name = resolve, catch)]
     fn promise_resolve(v: &JsValue) -> Result<js_sys::Promise, JsValue>;
+    /// The global `Blob`, whose `instanceof` is false where there is none.
+    pub type Blob;
 }
 
 /// The own enumerable keys of an object, or what reading them threw.
@@ -64,7 +86,6 @@ pub fn resolved(v: &JsValue) -> js_sys::Promise {
 
 /// The time of a Date in ms since the epoch, or `None` for anything else (a Proxy of a Date).
 pub fn time_of(v: &JsValue) -> Option<f64> {
-    use wasm_bindgen::JsCast;
     v.dyn_ref::<js_sys::Date>()?;
     let get_time = get(&js_sys::Date::new_0(), "getTime")
         .dyn_into::<js_sys::Function>()
@@ -74,35 +95,55 @@ pub fn time_of(v: &JsValue) -> Option<f64> {
         .as_f64()
 }
 
-/// A JS string as UTF-8 text written once into the wasm's memory (`encodeInto`, no copy in JS),
-/// or `None` when it is more than `max` bytes as UTF-8 (one of more than `max` UTF-16 units is not
-/// copied at all). ASCII fits in one byte per unit; anything else is written again into three.
+/// A JS string as UTF-8 text in the wasm's memory, or `None` when it is more than `max` bytes as
+/// UTF-8 (one of more than `max` UTF-16 units is not copied at all).
 pub fn text_within(s: &js_sys::JsString, max: usize) -> Option<String> {
-    let units = s.length() as usize;
-    if units > max {
+    if s.length() as usize > max {
         return None;
     }
-    let mut bytes = Vec::new();
-    for room in [units, units.checked_mul(3)?] {
-        bytes.reserve_exact(room);
-        // SAFETY: the view spans `room` bytes of the vector's spare capacity and is used only by
-        // `write_into`, which allocates nothing in the wasm (its memory cannot move meanwhile).
-        let view = unsafe { js_sys::Uint8Array::view_mut_raw(bytes.as_mut_ptr(), room) };
-        if let Some(written) = write_into(s, &view) {
-            // SAFETY: `encodeInto` initialised the first `written` bytes, at most `room`.
-            unsafe { bytes.set_len(written as usize) };
-            break;
-        }
-    }
-    let text = String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let text = s.as_string()?;
     (text.len() <= max).then_some(text)
 }
 
+/// An `SvcError` of the core's error.
 pub fn to_js_error(e: &Error) -> JsValue {
-    make_error(&e.to_json())
+    let members = crate::json_to_js(&e.to_json());
+    SvcError::new(&get(&members, "kind"), &get(&members, "message"), &members).into()
 }
 
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
-    js_sys::Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    try_get(obj, key).unwrap_or(JsValue::UNDEFINED)
+}
+
+thread_local! {
+    /// The JS strings of the member names the core reads and writes, each made once (making one
+    /// decodes it in JS, which costs more than a lookup here).
+    static NAMES: std::cell::RefCell<Vec<(String, JsValue)>> = Default::default();
+}
+
+/// The JS string of a member name the core uses (a few dozen names: a list is enough).
+pub fn name(key: &str) -> JsValue {
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        if let Some((_, v)) = names.iter().find(|(k, _)| k == key) {
+            return v.clone();
+        }
+        let v = JsValue::from_str(key);
+        names.push((key.to_string(), v.clone()));
+        v
+    })
+}
+
+/// `obj[key]`, or what reading it threw.
+pub fn try_get(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
+    js_sys::Reflect::get(obj, &name(key))
+}
+
+/// `obj[name](...args)`, or what reading or calling it threw (a TypeError when it is no function).
+pub fn call_method(obj: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
+    let f = try_get(obj, name)?;
+    let Some(f) = f.dyn_ref::<js_sys::Function>() else {
+        return Err(js_sys::TypeError::new(&format!("{name} is not a function")).into());
+    };
+    f.apply(obj, &args.iter().collect::<js_sys::Array>())
 }

@@ -55,6 +55,12 @@ pub fn error_shape() -> JsValue {
     json_to_js(&Error::shape())
 }
 
+/// The key of the marker `params.js` puts where a value cannot be JSON (`validate::UNREPRESENTABLE`).
+#[wasm_bindgen(js_name = __unrepresentable, skip_typescript)]
+pub fn unrepresentable() -> String {
+    svc_core::validate::UNREPRESENTABLE.into()
+}
+
 /// The row of an operation id; a config SvcError for anything else.
 pub fn operation_by_id(id: &JsValue) -> Result<&'static Operation, JsValue> {
     let name = id

@@ -52,11 +52,11 @@ fn not_an_object(op: &Operation) -> Issue {
 
 /// The params of `op` as JSON text, at most `max` bytes, files left out; or the issues that stop them.
 fn text_of(op: &Operation, params: &JsValue, max: usize) -> Result<Option<String>, Issue> {
-    if !js::is_params(params) {
-        return Err(not_an_object(op));
-    }
     if params.is_undefined() || params.is_null() {
         return Ok(None);
+    }
+    if !js::is_object_params(params) {
+        return Err(not_an_object(op));
     }
     let params = match op.body {
         BodyKind::Multipart { param, .. } => js::without(params, param),

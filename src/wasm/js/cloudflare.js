@@ -1,6 +1,7 @@
-// svc-sdk/cloudflare: SvcLimiter, the Durable Object that keeps one organization's fleet state and
-// runs each step on it with the wasm's fleet::apply (__fleetApply), and durableObjectStore, the store
-// a Client in any worker reaches it through. The limiter itself is Rust; this is storage and HTTP.
+// svc-sdk/cloudflare: SvcLimiter, the Durable Object that keeps one organization's fleet state, and
+// durableObjectStore, the store a Client in any worker reaches it through. The platform makes this JS:
+// workerd constructs a Durable Object from a JS class and calls its fetch and alarm, and its storage
+// is awaited JS. Each step on the state is the wasm's (fleet::apply, __fleetApply); this is storage and HTTP.
 import { SvcError } from "./workerd.js";
 
 /** The wasm's fleet steps, on the instance of the workerd entry (scripts/build.mjs hangs them on its SvcError). */
@@ -12,20 +13,17 @@ const KEY = "fleet";
 /** A Durable Object class: one object per organization (durableObjectStore names it by the organization id). */
 export class SvcLimiter {
   constructor(ctx, env) {
-    this.ctx = ctx;
-    this.env = env;
-    /** The alarm this object last set, so that an unchanged wake time is not written again. */
-    this.alarmAt = undefined;
+    // alarmAt: the alarm this object last set, so that an unchanged wake time is not written again.
+    Object.assign(this, { ctx, env, alarmAt: undefined });
   }
 
   /** POST the step's request text; the answer is the reply text (400: the request is not a step). */
   async fetch(request) {
     try {
-      const text = await request.text();
-      return new Response(await this.step(text), { headers: { "content-type": "application/json" } });
+      return new Response(await this.step(await request.text()), { headers: { "content-type": "application/json" } });
     } catch (e) {
-      const status = e instanceof SvcError ? 400 : 500;
-      return new Response(e instanceof Error ? e.message : String(e), { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+      const message = e instanceof Error ? e.message : String(e);
+      return new Response(message, { status: e instanceof SvcError ? 400 : 500, headers: { "content-type": "text/plain; charset=utf-8" } });
     }
   }
 
@@ -41,8 +39,7 @@ export class SvcLimiter {
    */
   async step(text) {
     const storage = this.ctx.storage;
-    const saved = await storage.get(KEY);
-    const applied = __fleetApply(saved ?? null, Date.now(), text);
+    const applied = __fleetApply((await storage.get(KEY)) ?? null, Date.now(), text);
     if (applied.state !== undefined) await storage.put(KEY, applied.state);
     if (applied.wakeAt !== undefined && applied.wakeAt !== this.alarmAt) {
       await storage.setAlarm(applied.wakeAt);
@@ -61,13 +58,10 @@ export function durableObjectStore(namespace) {
   try {
     usable = typeof namespace?.idFromName === "function" && typeof namespace.get === "function";
   } catch {}
-  if (!usable) {
-    throw new SvcError("config", "durableObjectStore needs a Durable Object namespace binding of SvcLimiter (env.SVC_LIMITER)");
-  }
+  if (!usable) throw new SvcError("config", "durableObjectStore needs a Durable Object namespace binding of SvcLimiter (env.SVC_LIMITER)");
   return {
     async step(key, request) {
-      const stub = namespace.get(namespace.idFromName(key));
-      const res = await stub.fetch("https://svc-limiter/step", { method: "POST", body: request });
+      const res = await namespace.get(namespace.idFromName(key)).fetch("https://svc-limiter/step", { method: "POST", body: request });
       const text = await res.text();
       if (!res.ok) throw new Error(`SvcLimiter answered ${res.status}: ${text}`);
       return text;

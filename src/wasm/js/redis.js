@@ -1,16 +1,10 @@
 // Redis as a fleet store (svc-sdk/redis): one organization's shared state as text under one key,
-// loaded with the server's clock and saved by compare-and-set, each one Lua script. The steps on
-// the state are the core's; this only keeps the text.
+// loaded with the server's clock and saved by compare-and-set, each one Lua script. The platform makes
+// this JS: the redis client is a JS package, connected and called from JS. The steps on the state, the
+// scripts and how long the key lives are the core's (scripts/build.mjs hangs them on SvcError).
 import { SvcError } from "./node.js";
 
-// The state's text and the server's TIME (seconds, microseconds).
-const LOAD = "local t = redis.call('TIME') return { redis.call('HGET', KEYS[1], 's') or false, t[1], t[2] }";
-// Saves the text if the version is still the one loaded; the key lives two days past its last change.
-const SAVE = `if (redis.call('HGET', KEYS[1], 'v') or '0') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return 1`;
-const KEEP_MS = "172800000";
+const [LOAD, SAVE, KEEP_MS] = SvcError[Symbol.for("svc-sdk.internal")].__redisScripts();
 
 export function redisStore(options = {}) {
   const { url, client, prefix = "svc-sdk:" } = options ?? {};

@@ -1,60 +1,36 @@
-// The calls into the wasm that every entry makes, each guarded so that a failing core restarts, and
-// what svc-sdk and svc-sdk/validate both export: validate, schemaFor, operations, requiredScopes.
+// The calls into the wasm that every entry makes, and what svc-sdk and svc-sdk/validate both export
+// (validate, schemaFor, operations, requiredScopes). The platform makes this JS: a wasm trap is a JS
+// exception, so only a JS caller can catch it, start a new instance and end every call the old one held.
 import * as core from "../../../../../svc_sdk.js";
 import { SvcError } from "./error.js";
 
 /** How many times the core was restarted: a Client made before a restart makes its wasm half anew. */
 export let generation = 0;
 
-/** What ends each pending call of the running core if it is restarted: its calls' futures die with it. */
+/** What rejects each pending call of the running core if it is restarted: its calls' futures die with it. */
 const pending = new Set();
 
 /** The running core's timers, cleared when it is restarted (no dead wait keeps a process alive). */
 export const timers = new Set();
 
-/**
- * The promise of a call of the running core that settles whatever becomes of the core: on a restart
- * it rejects with an SvcError, or resolves with `answer(error)` when given (a proxy's answer).
- */
-export function settling(promise, answer) {
+/** The promise of a call of the running core that settles whatever becomes of the core: a restart rejects it with an SvcError. */
+export function settling(promise) {
   return new Promise((resolve, reject) => {
-    const forget = onRestart((error) => {
-      try {
-        answer ? resolve(answer(error)) : reject(error);
-      } catch (e) {
-        reject(e);
-      }
-    });
-    promise.then(
-      (v) => forget() && resolve(v),
-      (e) => forget() && reject(e),
-    );
+    pending.add(reject);
+    promise.then((v) => pending.delete(reject) && resolve(v), (e) => pending.delete(reject) && reject(e));
   });
 }
 
-/** Calls `end(error)` if the core restarts before the returned function is called. */
-export function onRestart(end) {
-  pending.add(end);
-  return () => pending.delete(end);
-}
-
-/** Restarts the core if `e` is a trap (and ends every call the old one held); rethrows anything else. */
+/** Restarts the core if `e` is a trap (a new instance, and every call the old one held ended); rethrows anything else. */
 export function restartOnTrap(e) {
   if (!(e instanceof WebAssembly.RuntimeError)) throw e;
-  restart(e);
-}
-
-/** Starts a new instance after a trap and ends every call the old one held. */
-function restart(e) {
   core.__wbg_reset_state();
   generation++;
   for (const t of timers) clearTimeout(t);
   timers.clear();
   const stranded = [...pending];
   pending.clear();
-  for (const end of stranded) {
-    end(new SvcError("aborted", `the SDK's core was restarted (${e.message}) while this call was pending: it was stopped, and may have reached the service; every client keeps working`));
-  }
+  for (const reject of stranded) reject(new SvcError("aborted", `the SDK's core was restarted (${e.message}) while this call was pending: it was stopped, and may have reached the service; every client keeps working`));
 }
 
 /**
@@ -76,21 +52,13 @@ export const call = (name, kind, ...args) => guarded(core[name], undefined, args
 const infos = new Map();
 
 /** `{ id, pathParams, list, index }` of an operation (`index`: its row, which `__validate` takes), asked once; a config SvcError for an unknown id. */
-export function info(id) {
-  let op = infos.get(id);
-  if (op === undefined) infos.set(id, (op = call("__operation", "config", id)));
-  return op;
-}
+export const info = (id) => infos.get(id) ?? infos.set(id, call("__operation", "config", id)).get(id);
 
 /** Every operation of the table: `{ id, family, method, path, scope, pathParams }`. */
-export function operations() {
-  return call("operations", "config");
-}
+export const operations = () => call("operations", "config");
 
 /** The sorted, unique scopes the given operations need. */
-export function requiredScopes(ids) {
-  return call("requiredScopes", "config", ids);
-}
+export const requiredScopes = (ids) => call("requiredScopes", "config", ids);
 
 /** Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`. */
 export function validate(operationId, params) {
@@ -101,14 +69,13 @@ export function validate(operationId, params) {
 /** A Standard Schema v1 object for the params of an operation (react-hook-form, any Standard Schema consumer). */
 export function schemaFor(operationId) {
   info(operationId);
-  return Object.freeze({
-    "~standard": Object.freeze({
-      version: 1,
-      vendor: "svc-sdk",
-      validate(value) {
-        const result = validate(operationId, value);
-        return result.ok ? { value } : { issues: result.issues };
-      },
-    }),
-  });
+  const standard = {
+    version: 1,
+    vendor: "svc-sdk",
+    validate(value) {
+      const result = validate(operationId, value);
+      return result.ok ? { value } : { issues: result.issues };
+    },
+  };
+  return Object.freeze({ "~standard": Object.freeze(standard) });
 }

@@ -1,4 +1,5 @@
-// The SvcError class of every entry, and an SvcError from the JSON text the core writes.
+// The SvcError class of every entry (the core makes each one from its own error). The platform makes
+// this JS: an error a JS caller catches, with its stack and instanceof, is an instance of a JS class.
 import { __errorShape } from "../../../../../svc_sdk.js";
 
 /** The kinds and members of the core's errors (`Error::shape`), read once. */
@@ -16,10 +17,4 @@ export class SvcError extends Error {
     // The lists a kind always has (a validation error's issues), empty when not given.
     for (const key of shape.lists[this.kind] ?? []) this[key] ??= [];
   }
-}
-
-/** An SvcError from the JSON text the Rust side writes. */
-export function makeError(json) {
-  const e = JSON.parse(json);
-  return new SvcError(e.kind, e.message, e);
 }

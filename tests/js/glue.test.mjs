@@ -1,0 +1,55 @@
+// Issue 27, item 3: the hand-written JS (every .js file under src/ and validate/src/) is glue only, at
+// most 300 lines of code together, blank and comment lines left out; each file opens with a comment
+// that says what the platform makes it do in JS. The rules, limits and messages are the core's.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+const root = process.env.SVC_ROOT;
+const MAX_LINES = 300;
+
+/** Every .js file under `dir`, relative to the repository. */
+const jsFiles = (dir) =>
+  readdirSync(path.join(root, dir), { recursive: true })
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => path.join(dir, f).split(path.sep).join("/"));
+
+/** The lines of code of a file: neither blank, nor a `//` comment, nor inside or on a block comment. */
+export function codeLines(text) {
+  let inBlock = false;
+  let count = 0;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (inBlock) {
+      inBlock = !line.includes("*/");
+    } else if (line.startsWith("/*")) {
+      inBlock = !line.slice(2).includes("*/");
+    } else if (line !== "" && !line.startsWith("//")) {
+      count++;
+    }
+  }
+  return count;
+}
+
+const files = [...jsFiles("src"), ...jsFiles("validate/src")].sort();
+
+test("the line count leaves out blank lines and comments", () => {
+  assert.equal(codeLines("// a\n\n/** b */\n/*\n * c\n */\nconst x = 1; // d\n  return x;\n"), 2);
+});
+
+test(`the hand-written JS is at most ${MAX_LINES} lines of code`, () => {
+  assert.ok(files.length > 0, "no JS found under src/ and validate/src/");
+  const counts = files.map((f) => [f, codeLines(readFileSync(path.join(root, f), "utf8"))]);
+  const total = counts.reduce((sum, [, n]) => sum + n, 0);
+  const table = counts.map(([f, n]) => `${f}: ${n}`).join("\n");
+  assert.ok(total <= MAX_LINES, `${total} lines of hand-written JS, more than ${MAX_LINES}:\n${table}`);
+});
+
+test("each JS file opens with a comment that says what the platform makes it do", () => {
+  for (const f of files) {
+    const opening = readFileSync(path.join(root, f), "utf8").match(/^(?:\/\/.*\n)+/);
+    assert.ok(opening, `${f} does not open with a comment`);
+    assert.match(opening[0], /platform/i, `${f}'s opening comment does not say what the platform makes it do`);
+  }
+});
