@@ -116,6 +116,9 @@ pub struct Operation {
     /// declarations build (`cargo run -p svc-core --example types`), so kept out of the wasm.
     #[cfg(not(target_arch = "wasm32"))]
     pub ts: (&'static str, &'static str),
+    /// Adds the request types its params are and hold (`Shape::requests`), for the declarations build.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub requests: fn(&mut Vec<crate::schema::Request>),
     pub source: Source,
 }
 
@@ -149,6 +152,8 @@ pub const fn op(
         params: &Schema::EMPTY,
         #[cfg(not(target_arch = "wasm32"))]
         ts: ("QueryParams", "Message"),
+        #[cfg(not(target_arch = "wasm32"))]
+        requests: |_| {},
         source: Source::Spec,
     }
 }
@@ -209,6 +214,7 @@ impl Operation {
         Operation {
             params: T::SCHEMA,
             ts: (T::NAME, result),
+            requests: <T as crate::schema::Shape>::requests,
             ..self
         }
     }
