@@ -199,6 +199,27 @@ export interface TaskInput {
     }
 
     #[test]
+    fn an_array_says_its_members_rules() {
+        use crate::schema::{req, Field};
+        static CODES: Field = Field {
+            name: "",
+            kind: Kind::Int,
+            required: false,
+            rules: &[Rule::Range(1.0, 9.0)],
+        };
+        let field = req("codes", Kind::Arr(&CODES)).with(&[Rule::MaxItems(3)]);
+        assert_eq!(
+            field_lines(&field),
+            [
+                "Required.",
+                "Type: array of integer.",
+                "At most 3 members.",
+                "Each member: from 1 to 9."
+            ]
+        );
+    }
+
+    #[test]
     fn the_words_are_those_of_docs_validation_md() {
         let doc = crate::rules_doc::markdown();
         for line in field_lines(declared_field("TaskInput", "task_name")) {
