@@ -144,7 +144,8 @@ await writeEntries(
   `export { SvcError } from "${validateSnippets}/error.js";\nexport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`,
 );
 
-// The rows' TypeScript types stay out of the wasm: a native run of the table prints them.
+// The rows' TypeScript types stay out of the wasm: a native run of the table prints them, and the
+// request types' declarations with their rules.
 const types = output("cargo", ["run", "--quiet", "-p", "svc-core", "--example", "types"]);
 if (types === null) throw new Error("cargo run -p svc-core --example types failed");
 // The shapes the Rust owns (options, errors, issues, hook and operation infos), as TypeScript.

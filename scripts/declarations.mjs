@@ -32,10 +32,10 @@ function writeAll(pkg, files) {
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(pkg, name), HEADER + text);
 }
 
-/** `rust`: what `cargo run --example declarations` prints; `types`: what `--example types` does (per row). */
+/** `rust`: what `cargo run --example declarations` prints; `types`: what `--example types` does (per row, and the request types' declarations with their rules). */
 export function writeDeclarations(pkg, ops, types, rust) {
-  const models = readModels(pkg);
-  const own = [rust.trimEnd(), options, operationDeclarations(ops, types, clientTail), functions].join("\n\n");
+  const models = readModels(pkg, types.requests);
+  const own = [rust.trimEnd(), options, operationDeclarations(ops, types.rows, clientTail), functions].join("\n\n");
   checkModels(models.names, new Set(declaredNames(own)));
   const index = `${own}\n\n${models.text}\n`;
   writeAll(pkg, {

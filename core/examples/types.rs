@@ -1,10 +1,12 @@
-//! Prints, as JSON, what the declarations build (scripts/build.mjs) needs of each row: whether it is
-//! a list, its TS types, whether its params are required. `cargo run -p svc-core --example types`.
+//! Prints, as JSON, what the declarations build (scripts/build.mjs) needs: of each row (`rows`),
+//! whether it is a list, its TS types, whether its params are required; and each request type's
+//! declaration with its rules as JSDoc (`requests`). `cargo run -p svc-core --example types`.
 
 use svc_core::catalog::{BodyKind, Shape, OPERATIONS};
+use svc_core::jsdoc;
 
 fn quoted(s: &str) -> String {
-    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+    serde_json::to_string(s).expect("a string")
 }
 
 fn main() {
@@ -22,5 +24,13 @@ fn main() {
             )
         })
         .collect();
-    println!("{{{}}}", rows.join(","));
+    let requests: Vec<String> = jsdoc::requests()
+        .iter()
+        .map(|r| format!("{}:{}", quoted(r.name), quoted(&jsdoc::declaration(r))))
+        .collect();
+    println!(
+        "{{\"rows\":{{{}}},\"requests\":{{{}}}}}",
+        rows.join(","),
+        requests.join(",")
+    );
 }

@@ -149,6 +149,9 @@ pub struct Operation {
     /// build (`cargo run -p svc-core --example types`), so kept out of the wasm.
     #[cfg(not(target_arch = "wasm32"))]
     pub ts: Types,
+    /// Adds the request types its params are and hold (`Shape::requests`), for the declarations build.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub requests: fn(&mut Vec<crate::schema::Request>),
     /// How the vendor's example answer decodes into its result type (`Named::DECODE`).
     #[cfg(test)]
     pub decode: Option<crate::model::results::Decode>,
@@ -190,6 +193,8 @@ pub const fn op(
             result: "Message",
             many: false,
         },
+        #[cfg(not(target_arch = "wasm32"))]
+        requests: |_| {},
         #[cfg(test)]
         decode: None,
         source: Source::Spec,
@@ -256,6 +261,8 @@ impl Operation {
             params: T::SCHEMA,
             #[cfg(not(target_arch = "wasm32"))]
             ts,
+            #[cfg(not(target_arch = "wasm32"))]
+            requests: <T as crate::schema::Shape>::requests,
             ..self
         }
     }

@@ -15,6 +15,8 @@ pub mod family;
 pub mod format;
 pub mod headers;
 pub mod issue;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod jsdoc;
 pub mod json;
 pub mod lossless;
 pub mod model;

@@ -102,7 +102,7 @@ fn row(out: &mut String, checks: &mut Vec<(String, Check)>, f: &Field, path: &st
     }
 }
 
-fn kind_words(kind: &Kind) -> String {
+pub(crate) fn kind_words(kind: &Kind) -> String {
     match kind {
         Kind::Str => "string".into(),
         Kind::Num => "number".into(),
@@ -130,7 +130,7 @@ fn set(values: &[&str]) -> String {
     quoted.join(", ")
 }
 
-fn rule_words(rule: &Rule) -> String {
+pub(crate) fn rule_words(rule: &Rule) -> String {
     match rule {
         Rule::MaxLen(n) => format!("at most {n} characters"),
         Rule::LenBetween(a, b) => format!("{a} to {b} characters"),
@@ -142,7 +142,7 @@ fn rule_words(rule: &Rule) -> String {
     }
 }
 
-fn check_words(check: &Check) -> String {
+pub(crate) fn check_words(check: &Check) -> String {
     match *check {
         Check::LooseInteger { field, text } => format!(
             "`{field}`, when given, is {}",

@@ -174,10 +174,24 @@ pub const PAGE_MAX: f64 = u32::MAX as f64;
 pub trait Shape {
     const KIND: Kind;
     const RULES: &'static [Rule] = &[];
+
+    /// Adds to `out` the request types this type is or holds, each once.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn requests(_out: &mut Vec<Request>) {}
+}
+
+/// A request type as the TypeScript declarations build takes it: its name, its declaration as
+/// tsify writes it, and its schema.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone, Copy, Debug)]
+pub struct Request {
+    pub name: &'static str,
+    pub decl: &'static str,
+    pub schema: &'static Schema,
 }
 
 /// A request type whose declaration (`wire!`) carries its fields' rules: its schema.
-pub trait Params {
+pub trait Params: Shape {
     const SCHEMA: &'static Schema;
 }
 
@@ -206,6 +220,11 @@ impl<T: Shape> Shape for Vec<T> {
         required: false,
         rules: T::RULES,
     });
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn requests(out: &mut Vec<Request>) {
+        T::requests(out);
+    }
 }
 
 /// The field `name` of type `T`: its kind and rules as the type gives them.

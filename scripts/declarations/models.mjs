@@ -4,6 +4,7 @@
 // (init functions, the wasm's exports) stay out of the package's types. A response's kept unknown
 // fields are typed by an intersection with `Record<string, unknown>` (or `unknown`); that member is
 // dropped, so a misspelt field of an answer is a type error, while the fields stay at run time.
+// A request type's declaration is taken as the Rust wrote it with its rules (`--example types`).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -11,8 +12,8 @@ import ts from "typescript";
 const WASM_BINDGEN_OWN = new Set(["InitInput", "InitOutput", "SyncInitInput"]);
 const OPEN_ENDED = new Set(["Record<string, unknown>", "unknown"]);
 
-/** `{ names, text }` of the model declarations in `pkg/svc_sdk.d.ts`. */
-export function readModels(pkg) {
+/** `{ names, text }` of the model declarations in `pkg/svc_sdk.d.ts`; `requests`: name to declaration, in their place. */
+export function readModels(pkg, requests) {
   const file = path.join(pkg, "svc_sdk.d.ts");
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
   const names = [];
@@ -22,8 +23,10 @@ export function readModels(pkg) {
     const name = node.name.text;
     if (WASM_BINDGEN_OWN.has(name)) continue;
     names.push(name);
-    parts.push(declaration(node, source));
+    parts.push(Object.hasOwn(requests, name) ? requests[name] : declaration(node, source));
   }
+  const absent = Object.keys(requests).filter((n) => !names.includes(n));
+  if (absent.length) throw new Error(`svc_sdk.d.ts does not declare the request types ${absent.join(", ")}`);
   const twice = names.filter((n, i) => names.indexOf(n) !== i);
   if (twice.length) throw new Error(`two Rust types share a TypeScript name: ${[...new Set(twice)].join(", ")}`);
   return { names, text: parts.join("\n\n") };

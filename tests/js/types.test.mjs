@@ -3,7 +3,7 @@
 // nodenext ESM, bundler, node10) and per set of global types (Node's alone, the DOM's,
 // Cloudflare's), and checked by `deno check`; every @ts-expect-error line must be an error. The
 // projects with a worker's global types (the DOM's or Cloudflare's) compile tests/types/cloudflare.ts
-// too. They run in parallel.
+// too. They run in parallel. A request field's hover (TypeScript's language service) shows its rules.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -61,6 +61,30 @@ test("the declarations compile, strict and with skipLibCheck: false, everywhere;
     }),
   );
   await Promise.all(runs);
+});
+
+test("a request field shows its rules where an editor shows its documentation", async () => {
+  const { default: ts } = await import(pathToFileURL(path.join(root, "node_modules/typescript/lib/typescript.js")));
+  const file = path.join(consumer, "hover.ts");
+  const text = 'import type { TaskInput } from "svc-sdk";\nexport const task: TaskInput = { task_name: "Audit" };\n';
+  const read = (f) => (f === file ? text : ts.sys.readFile(f));
+  const options = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true };
+  const service = ts.createLanguageService({
+    getScriptFileNames: () => [file],
+    getScriptVersion: () => "1",
+    getScriptSnapshot: (f) => (read(f) === undefined ? undefined : ts.ScriptSnapshot.fromString(read(f))),
+    getCurrentDirectory: () => consumer,
+    getCompilationSettings: () => options,
+    getDefaultLibFileName: ts.getDefaultLibFilePath,
+    fileExists: (f) => f === file || ts.sys.fileExists(f),
+    readFile: read,
+    readDirectory: ts.sys.readDirectory,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
+  });
+  const hover = service.getQuickInfoAtPosition(file, text.indexOf("task_name"));
+  assert.equal(ts.displayPartsToString(hover?.displayParts), "(property) TaskInput.task_name: string");
+  assert.equal(ts.displayPartsToString(hover.documentation), "Required.\nAt most 100 characters.");
 });
 
 test("the types declare the package's exports and nothing of the wasm glue", () => {

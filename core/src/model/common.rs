@@ -141,7 +141,8 @@ pub struct PageContext {
 /// TypeScript catches a misspelt field. A `request` also declares its schema (`Params`): each field
 /// takes the kind and rules its type gives (`Shape`), or the kind after `as` and the rules in `[...]`
 /// it says itself; `checks [...]` after the braces are the checks across its fields. A request field
-/// written `..name: T` is flattened: `T`'s fields and checks take its place in the schema.
+/// written `..name: T` is flattened: `T`'s fields and checks take its place in the schema. A
+/// `request`'s TypeScript carries its rules as JSDoc (`Shape::requests`, `crate::jsdoc`).
 macro_rules! wire {
     ($(#[$m:meta])* response $name:ident { $($body:tt)* }) => {
         $crate::model::common::wire!(@munch [$(#[$m])*] $name [] $($body)*);
@@ -180,7 +181,7 @@ macro_rules! wire {
     (@request $m:tt $name:ident $c:tt [$($acc:tt)*] [$($fields:tt)*]
         $(#[$fm:meta])* ..$f:ident : $t:ty, $($rest:tt)*) => {
         $crate::model::common::wire!(@request $m $name $c [$($acc)* $(#[$fm])* #[serde(flatten)] pub $f: $t,]
-            [$($fields)* (<$t as $crate::schema::Params>::SCHEMA),] $($rest)*);
+            [$($fields)* (<$t as $crate::schema::Params>::SCHEMA => $t),] $($rest)*);
     };
     (@request $m:tt $name:ident $c:tt [$($acc:tt)*] [$($fields:tt)*]
         $(#[$fm:meta])* $f:ident ?: $t:ty $(as $k:ident)? $([$($r:ident $(($($a:tt)*))?),* $(,)?])?, $($rest:tt)*) => {
@@ -192,7 +193,7 @@ macro_rules! wire {
         ] [$($fields)*
             [$crate::schema::of::<$t>(stringify!($f), false)
                 $(.kind($crate::schema::Kind::$k))?
-                $(.with(&[$($crate::schema::Rule::$r $(($($a)*))?),*]))?],
+                $(.with(&[$($crate::schema::Rule::$r $(($($a)*))?),*]))? => $t],
         ] $($rest)*);
     };
     (@request $m:tt $name:ident $c:tt [$($acc:tt)*] [$($fields:tt)*]
@@ -200,13 +201,15 @@ macro_rules! wire {
         $crate::model::common::wire!(@request $m $name $c [$($acc)* $(#[$fm])* pub $f: $t,] [$($fields)*
             [$crate::schema::of::<$t>(stringify!($f), true)
                 $(.kind($crate::schema::Kind::$k))?
-                $(.with(&[$($crate::schema::Rule::$r $(($($a)*))?),*]))?],
+                $(.with(&[$($crate::schema::Rule::$r $(($($a)*))?),*]))? => $t],
         ] $($rest)*);
     };
-    (@part [$field:expr]) => { &[$field] };
-    (@part ($schema:expr)) => { $schema.fields };
-    (@checks [$field:expr]) => { &[] };
-    (@checks ($schema:expr)) => { $schema.checks };
+    (@part [$field:expr => $t:ty]) => { &[$field] };
+    (@part ($schema:expr => $t:ty)) => { $schema.fields };
+    (@checks [$field:expr => $t:ty]) => { &[] };
+    (@checks ($schema:expr => $t:ty)) => { $schema.checks };
+    (@requests $out:ident [$field:expr => $t:ty]) => { <$t as $crate::schema::Shape>::requests($out) };
+    (@requests $out:ident ($schema:expr => $t:ty)) => { <$t as $crate::schema::Shape>::requests($out) };
     (@request [$($m:tt)*] $name:ident [$($c:expr),*] [$($acc:tt)*] [$($part:tt,)*]) => {
         $($m)*
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, tsify::Tsify)]
@@ -239,6 +242,19 @@ macro_rules! wire {
         impl $crate::schema::Shape for $name {
             const KIND: $crate::schema::Kind =
                 $crate::schema::Kind::Obj(<$name as $crate::schema::Params>::SCHEMA);
+
+            #[cfg(not(target_arch = "wasm32"))]
+            fn requests(out: &mut Vec<$crate::schema::Request>) {
+                if out.iter().any(|r| r.name == stringify!($name)) {
+                    return;
+                }
+                out.push($crate::schema::Request {
+                    name: stringify!($name),
+                    decl: <$name as tsify::Tsify>::DECL,
+                    schema: <$name as $crate::schema::Params>::SCHEMA,
+                });
+                $($crate::model::common::wire!(@requests out $part);)*
+            }
         }
     };
 }
