@@ -1,9 +1,10 @@
 //! Prints, as JSON, what the declarations build (scripts/build.mjs) needs: of each row (`rows`),
-//! whether it is a list, its TS types, whether its params are required; and each request type's
+//! whether it is a list, its TS types, whether its params are required, its summary and a one-line
+//! call; and each request type's
 //! declaration with its rules as JSDoc (`requests`). `cargo run -p svc-core --example types`.
 
 use svc_core::catalog::{BodyKind, Shape, OPERATIONS};
-use svc_core::jsdoc;
+use svc_core::{examples, jsdoc};
 
 fn quoted(s: &str) -> String {
     serde_json::to_string(s).expect("a string")
@@ -17,10 +18,12 @@ fn main() {
             let required = op.params.fields.iter().any(|f| f.required)
                 || matches!(op.body, BodyKind::Multipart { .. });
             format!(
-                "{}:{{\"list\":{list},\"params\":{},\"result\":{},\"paramsRequired\":{required}}}",
+                "{}:{{\"list\":{list},\"params\":{},\"result\":{},\"paramsRequired\":{required},\"summary\":{},\"example\":{}}}",
                 quoted(op.id),
                 quoted(&op.params_ts()),
-                quoted(&op.result_ts())
+                quoted(&op.result_ts()),
+                quoted(&examples::summary(op)),
+                quoted(&examples::call_line(op))
             )
         })
         .collect();

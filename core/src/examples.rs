@@ -1,41 +1,78 @@
-//! The sample call of every row, for tests: the vendor's published example of the row's family, method
-//! and path where there is one, else a sample written here, keyed by operation id.
+//! The sample call and the summary of every row, for tests and the declarations' docs: the vendor's
+//! published example of the row's family, method and path where there is one, else a sample written
+//! here, keyed by operation id.
 
-use crate::catalog::{BodyKind, Operation, OPERATIONS};
+use crate::catalog::{BodyKind, Operation};
+use crate::schema::Kind;
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 
 const VENDOR_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/vendor");
 
-/// Samples of the rows whose operation the vendor publishes no example of: path values and params.
-const SAMPLES: &[(&str, &[&str], &str)] = &[
+/// Samples of the rows whose operation the vendor publishes no example of: their summary, path values
+/// and params.
+const SAMPLES: &[(&str, &str, &[&str], &str)] = &[
     (
         "createPackage",
+        "Create a package",
         &[],
         r#"{"salesorder_id":"5","date":"2024-01-02","line_items":[{"so_line_item_id":"9","quantity":1}]}"#,
     ),
-    ("listPackages", &[], r#"{"status":"Shipped"}"#),
-    ("getPackage", &["9007199254740993"], "{}"),
-    ("updatePackage", &["9007199254740993"], r#"{"notes":"n"}"#),
+    (
+        "listPackages",
+        "List packages",
+        &[],
+        r#"{"status":"Shipped"}"#,
+    ),
+    ("getPackage", "Get a package", &["9007199254740993"], "{}"),
+    (
+        "updatePackage",
+        "Update a package",
+        &["9007199254740993"],
+        r#"{"notes":"n"}"#,
+    ),
     (
         "createCompositeItem",
+        "Create a composite item",
         &[],
         r#"{"name":"Kit","mapped_items":[{"item_id":"1","quantity":2}]}"#,
     ),
-    ("listCompositeItems", &[], "{}"),
-    ("updateCompositeItem", &["c#1"], r#"{"name":"Kit"}"#),
-    ("uploadCompositeItemImage", &["c1"], "{}"),
+    ("listCompositeItems", "List composite items", &[], "{}"),
+    (
+        "updateCompositeItem",
+        "Update a composite item",
+        &["c#1"],
+        r#"{"name":"Kit"}"#,
+    ),
+    (
+        "uploadCompositeItemImage",
+        "Upload a composite item's image",
+        &["c1"],
+        "{}",
+    ),
     (
         "createPlan",
+        "Create a plan",
         &[],
         r#"{"plan_code":"basic","name":"Basic","recurring_price":10,"interval":1,"interval_unit":"months"}"#,
     ),
-    ("listPlans", &[], r#"{"filter_by":"PlanStatus.ACTIVE"}"#),
-    ("updatePlan", &["basic plan"], r#"{"name":"Basic"}"#),
-    ("getEvent", &["e1"], "{}"),
-    ("listEvents", &[], r#"{"page":3}"#),
+    (
+        "listPlans",
+        "List plans",
+        &[],
+        r#"{"filter_by":"PlanStatus.ACTIVE"}"#,
+    ),
+    (
+        "updatePlan",
+        "Update a plan",
+        &["basic plan"],
+        r#"{"name":"Basic"}"#,
+    ),
+    ("getEvent", "Get an event", &["e1"], "{}"),
+    ("listEvents", "List events", &[], r#"{"page":3}"#),
     (
         "updateNotificationChannels",
+        "Update notification channels",
         &[],
         r#"{"watch":[{"channel_id":1000000068001,"events":["Deals.all"],"notify_url":"https://hooks.example.com/svc"}]}"#,
     ),
@@ -122,14 +159,110 @@ pub fn sample(op: &Operation) -> Sample {
             vendor: Some(file),
         };
     }
-    let (_, path, params) = SAMPLES
+    let (_, _, path, params) = SAMPLES
         .iter()
-        .find(|(id, _, _)| *id == op.id)
-        .unwrap_or_else(|| panic!("{}: no vendor example in tests/fixtures/vendor and no sample: add its path values and params to SAMPLES in core/src/examples.rs", op.id));
+        .find(|(id, ..)| *id == op.id)
+        .unwrap_or_else(|| panic!("{}: no vendor example in tests/fixtures/vendor and no sample: add its summary, path values and params to SAMPLES in core/src/examples.rs", op.id));
     Sample {
         path: path.iter().map(|s| s.to_string()).collect(),
         params: serde_json::from_str(params).unwrap(),
         vendor: None,
+    }
+}
+
+/// What a row does in a few words: the vendor's summary, else the one written with its sample.
+pub fn summary(op: &Operation) -> String {
+    if let Some(file) = vendor_of(op) {
+        if let Some(s) = file.json["summary"].as_str() {
+            return s.to_string();
+        }
+    }
+    SAMPLES
+        .iter()
+        .find(|(id, ..)| *id == op.id)
+        .map(|(_, summary, ..)| summary.to_string())
+        .unwrap_or_default()
+}
+
+/// A one-line call of a row, as a user writes it: its sample's path values, then its params (those
+/// required, or the first two when none is, unless the whole sample is short), or its files. What a
+/// sample leaves blank or null (not given) and names its type does not know are left out; an id is
+/// written as its digits in a string, as a user should.
+pub fn call_line(op: &Operation) -> String {
+    let s = sample(op);
+    let mut args: Vec<String> = s
+        .path
+        .iter()
+        .map(|p| js_literal(&Value::from(p.as_str())))
+        .collect();
+    let params = match (op.body, &s.params) {
+        (BodyKind::Multipart { param, many, .. }, _) => Some(format!(
+            "{{ {param}: {} }}",
+            if many { "[file]" } else { "file" }
+        )),
+        (_, Value::Object(sample)) => {
+            let field = |k: &str| op.params.fields.iter().find(|f| f.name == k);
+            let typed = op.params.fields.iter().any(|f| !f.name.is_empty());
+            let all: Map<String, Value> = sample
+                .iter()
+                .filter(|(k, v)| !v.is_null() && *v != "" && (!typed || field(k).is_some()))
+                .map(|(k, v)| match (field(k).map(|f| f.kind), v) {
+                    (Some(Kind::Id), Value::Number(n)) => (k.clone(), Value::from(n.to_string())),
+                    _ => (k.clone(), v.clone()),
+                })
+                .collect();
+            let required = |k: &str| field(k).is_some_and(|f| f.required);
+            let some: Map<String, Value> = if all.keys().any(|k| required(k)) {
+                all.iter()
+                    .filter(|(k, _)| required(k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect()
+            } else {
+                all.iter()
+                    .take(2)
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect()
+            };
+            let whole = js_literal(&Value::Object(all));
+            match whole.len() {
+                2 => None,
+                0..=60 => Some(whole),
+                _ => Some(js_literal(&Value::Object(some))),
+            }
+        }
+        _ => None,
+    };
+    args.extend(params);
+    format!("await client.{}({})", op.id, args.join(", "))
+}
+
+/// A JSON value as a JS literal: keys unquoted where they are names.
+fn js_literal(v: &Value) -> String {
+    match v {
+        Value::Object(m) if m.is_empty() => "{}".into(),
+        Value::Object(m) => {
+            let members: Vec<String> = m
+                .iter()
+                .map(|(k, v)| {
+                    let plain = !k.is_empty()
+                        && !k.starts_with(|c: char| c.is_ascii_digit())
+                        && k.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+                    let key = if plain {
+                        k.clone()
+                    } else {
+                        Value::from(k.as_str()).to_string()
+                    };
+                    format!("{key}: {}", js_literal(v))
+                })
+                .collect();
+            format!("{{ {} }}", members.join(", "))
+        }
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(js_literal).collect::<Vec<_>>().join(", ")
+        ),
+        other => other.to_string(),
     }
 }
 
@@ -172,20 +305,21 @@ fn vendor_params(op: &Operation, file: &VendorFile) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::OPERATIONS;
 
     #[test]
     fn every_row_has_a_sample_and_no_row_has_two_sources() {
         for op in OPERATIONS {
             let s = sample(op);
             assert_eq!(s.path.len(), op.path_param_count(), "{}", op.id);
-            let hand = SAMPLES.iter().any(|(id, _, _)| *id == op.id);
+            let hand = SAMPLES.iter().any(|(id, _, _, _)| *id == op.id);
             assert!(
                 !(hand && s.vendor.is_some()),
                 "{}: the vendor publishes an example; drop its sample from SAMPLES",
                 op.id
             );
         }
-        for (id, _, _) in SAMPLES {
+        for (id, _, _, _) in SAMPLES {
             assert!(
                 crate::catalog::find(id).is_some(),
                 "SAMPLES names {id}, not a row"

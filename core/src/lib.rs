@@ -9,7 +9,7 @@ pub mod decimal;
 pub mod declare;
 pub mod echo;
 pub mod error;
-#[cfg(test)]
+#[cfg(not(target_arch = "wasm32"))]
 pub mod examples;
 pub mod family;
 pub mod format;

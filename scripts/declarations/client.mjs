@@ -14,7 +14,11 @@ function args(op, t) {
 function method(op, t) {
   const result = t.result ?? "Record<string, unknown>";
   const data = t.list ? `Page<${result}>` : result;
-  return `  /** ${op.method} ${op.path} (${op.family}; scope ${op.scope}) */
+  const summary = t.summary ? `${t.summary.replace(/\.$/, "")}.\n   *\n   * ` : "";
+  const example = t.example ? `\n   *\n   * @example ${t.example}` : "";
+  return `  /**
+   * ${summary}\`${op.method} ${op.path}\` (${op.family}; scope \`${op.scope}\`)${example}
+   */
   ${op.id}(${[...args(op, t), "options?: CallOptions"].join(", ")}): APIPromise<${data}>;`;
 }
 
