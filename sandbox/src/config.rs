@@ -1,7 +1,7 @@
 //! Command-line flags and the configuration they build.
 
 use crate::faults::Rates;
-use crate::limits::Policy;
+use crate::limits::{Policy, MINUTE_MS};
 use svc_core::catalog::{Operation, CRM_WATCH_SCOPES};
 use svc_core::plans::{Limits, PLANS};
 
@@ -14,6 +14,8 @@ usage: sandbox [flags]
   --no-dev-token           do not accept the default token dev-token (every scope)
   --plan PLAN              free|standard|professional|premium|elite|ultimate (default free)
   --rate-per-minute N      requests per minute per organization (default 100)
+  --minute-ms N            length in ms of the rate limit's minute (default 60000); for tests on a
+                           scaled clock: Retry-After and X-Rate-Limit-Reset count its sixtieths
   --daily-quota N          requests per day per organization (default: by plan)
   --no-rate-limit          no 429s and no X-Rate-Limit-* headers
   --faults SPEC            e.g. 500=0.05,503=0.05,429=0.05,drop=0.02,slow=0.05
@@ -93,6 +95,7 @@ pub struct Config {
     pub tokens: Vec<(String, Scopes)>,
     pub plan: Plan,
     pub rate_per_minute: u32,
+    pub minute_ms: i64,
     pub daily_quota: Option<u32>,
     pub rate_limit: bool,
     pub faults: Rates,
@@ -111,6 +114,7 @@ impl Default for Config {
             tokens: vec![(DEV_TOKEN.into(), Scopes::Every)],
             plan: Plan::Free,
             rate_per_minute: 100,
+            minute_ms: MINUTE_MS,
             daily_quota: None,
             rate_limit: true,
             faults: Rates::default(),
@@ -189,6 +193,7 @@ impl Config {
                     })?;
                 }
                 "--rate-per-minute" => c.rate_per_minute = number(&flag, &value()?)?,
+                "--minute-ms" => c.minute_ms = number(&flag, &value()?)?,
                 "--daily-quota" => c.daily_quota = Some(number(&flag, &value()?)?),
                 "--no-rate-limit" => c.rate_limit = false,
                 "--faults" => c.faults = Rates::parse(&value()?)?,
@@ -208,6 +213,9 @@ impl Config {
         if c.rate_per_minute == 0 {
             return Err("--rate-per-minute must be at least 1".into());
         }
+        if !(60..=MINUTE_MS).contains(&c.minute_ms) {
+            return Err(format!("--minute-ms must be from 60 to {MINUTE_MS}"));
+        }
         Ok(c)
     }
 
@@ -221,6 +229,7 @@ impl Config {
             in_flight: self.plan.in_flight(),
             daily: self.daily_quota.unwrap_or(self.plan.daily()),
             enforce: self.rate_limit,
+            minute_ms: self.minute_ms,
         }
     }
 
@@ -269,6 +278,8 @@ mod tests {
             "premium",
             "--rate-per-minute",
             "7",
+            "--minute-ms",
+            "6000",
             "--daily-quota",
             "3",
             "--no-rate-limit",
@@ -292,8 +303,8 @@ mod tests {
         assert_eq!(c.scopes("t2"), Some(&Scopes::Every));
         let p = c.policy();
         assert_eq!(
-            (p.per_minute, p.in_flight, p.daily, p.enforce),
-            (7, 10, 3, false)
+            (p.per_minute, p.in_flight, p.daily, p.enforce, p.minute_ms),
+            (7, 10, 3, false, 6000)
         );
         assert_eq!(c.faults.e500, 0.5);
         assert!(c.exit_on_stdin_eof && c.quiet);
@@ -321,6 +332,8 @@ mod tests {
             (&["--faults", "drop=3"], "from 0 to 1"),
             (&["--frobnicate"], "unknown flag"),
             (&["--rate-per-minute", "0"], "at least 1"),
+            (&["--minute-ms", "59"], "from 60 to 60000"),
+            (&["--minute-ms", "60001"], "from 60 to 60000"),
             (&["--org", "a b"], "--org"),
         ] {
             let err = parse(args).unwrap_err();

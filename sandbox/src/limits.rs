@@ -2,7 +2,8 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-const MINUTE_MS: i64 = 60_000;
+/// A real minute.
+pub const MINUTE_MS: i64 = 60_000;
 
 /// The limits in force; `enforce: false` only counts.
 #[derive(Clone, Copy, Debug)]
@@ -11,6 +12,9 @@ pub struct Policy {
     pub in_flight: u32,
     pub daily: u32,
     pub enforce: bool,
+    /// The length of the rate window in ms: `MINUTE_MS`, or shorter for tests on a scaled clock,
+    /// whose seconds (in `Retry-After` and `X-Rate-Limit-Reset`) are then a sixtieth of it.
+    pub minute_ms: i64,
 }
 
 #[derive(Default)]
@@ -54,6 +58,13 @@ fn ceil_s(ms: i64) -> u64 {
     (ms.max(0) as u64).div_ceil(1000)
 }
 
+impl Policy {
+    /// `ms` of the rate window in its own seconds (a sixtieth of `minute_ms`), rounded up.
+    fn window_s(&self, ms: i64) -> u64 {
+        ((ms.max(0) * 60) as u64).div_ceil(self.minute_ms as u64)
+    }
+}
+
 impl Limiter {
     pub fn new(policy: Policy) -> Limiter {
         Limiter {
@@ -63,8 +74,9 @@ impl Limiter {
     }
 
     fn usage(&mut self, key: &str, now_ms: i64) -> &mut Usage {
+        let minute = self.policy.minute_ms;
         let u = self.usage.entry(key.to_string()).or_default();
-        while u.window.front().is_some_and(|t| now_ms - t >= MINUTE_MS) {
+        while u.window.front().is_some_and(|t| now_ms - t >= minute) {
             u.window.pop_front();
         }
         let day = now_ms.div_euclid(crate::time::DAY_MS);
@@ -75,15 +87,15 @@ impl Limiter {
         u
     }
 
-    fn status_of(u: &Usage, per_minute: u32, now_ms: i64) -> Status {
+    fn status_of(u: &Usage, p: &Policy, now_ms: i64) -> Status {
         // `u.window` has been pruned to the last minute by `usage`.
         Status {
-            limit: per_minute,
-            remaining: per_minute.saturating_sub(u.window.len() as u32),
+            limit: p.per_minute,
+            remaining: p.per_minute.saturating_sub(u.window.len() as u32),
             reset_s: u
                 .window
                 .front()
-                .map_or(0, |t| ceil_s(t + MINUTE_MS - now_ms)),
+                .map_or(0, |t| p.window_s(t + p.minute_ms - now_ms)),
         }
     }
 
@@ -103,7 +115,7 @@ impl Limiter {
             let oldest = u.window.front().copied().unwrap_or(now_ms);
             Some(Refused {
                 why: Refusal::PerMinute,
-                retry_after_s: ceil_s(oldest + MINUTE_MS - now_ms).max(1),
+                retry_after_s: p.window_s(oldest + p.minute_ms - now_ms).max(1),
             })
         } else if u.today >= p.daily {
             Some(Refused {
@@ -118,7 +130,7 @@ impl Limiter {
             u.today += 1;
             u.in_flight += 1;
         }
-        let status = Limiter::status_of(u, p.per_minute, now_ms);
+        let status = Limiter::status_of(u, &p, now_ms);
         (refusal.map_or(Ok(()), Err), status)
     }
 
@@ -131,6 +143,7 @@ impl Limiter {
 
     /// The headers' values for a key, without counting a request.
     pub fn status(&self, key: &str, now_ms: i64) -> Status {
+        let p = &self.policy;
         let live: Vec<i64> = self
             .usage
             .get(key)
@@ -138,14 +151,16 @@ impl Limiter {
                 u.window
                     .iter()
                     .copied()
-                    .filter(|t| now_ms - t < MINUTE_MS)
+                    .filter(|t| now_ms - t < p.minute_ms)
                     .collect()
             })
             .unwrap_or_default();
         Status {
             limit: self.policy.per_minute,
             remaining: self.policy.per_minute.saturating_sub(live.len() as u32),
-            reset_s: live.first().map_or(0, |t| ceil_s(t + MINUTE_MS - now_ms)),
+            reset_s: live
+                .first()
+                .map_or(0, |t| p.window_s(t + p.minute_ms - now_ms)),
         }
     }
 
@@ -182,6 +197,7 @@ mod tests {
             in_flight,
             daily,
             enforce: true,
+            minute_ms: MINUTE_MS,
         })
     }
 
@@ -231,6 +247,29 @@ mod tests {
                 reset_s: 10
             }
         );
+    }
+
+    #[test]
+    fn a_scaled_minute_is_the_window_and_its_seconds_are_a_sixtieth_of_it() {
+        let mut l = Limiter::new(Policy {
+            minute_ms: 12_000,
+            ..limiter(3, 10, 100).policy
+        });
+        for t in [0, 2_000, 4_000] {
+            assert!(l.admit("o", t).0.is_ok());
+            l.finish("o");
+        }
+        let (r, s) = l.admit("o", 6_000);
+        assert_eq!(
+            r,
+            Err(Refused {
+                why: Refusal::PerMinute,
+                retry_after_s: 30
+            })
+        );
+        assert_eq!(s.reset_s, 30);
+        assert_eq!(l.status("o", 11_999).reset_s, 1);
+        assert!(l.admit("o", 12_000).0.is_ok(), "the first left the window");
     }
 
     #[test]
@@ -285,6 +324,7 @@ mod tests {
             in_flight: 1,
             daily: 1,
             enforce: false,
+            minute_ms: MINUTE_MS,
         });
         for _ in 0..3 {
             assert!(l.admit("o", 0).0.is_ok());

@@ -29,8 +29,12 @@ fn main() {
     );
     let limits = if config.rate_limit {
         let p = config.policy();
+        let minute = match p.minute_ms {
+            sandbox::limits::MINUTE_MS => String::new(),
+            ms => format!(" (a minute of {ms} ms)"),
+        };
         format!(
-            "{} requests/minute, {} in flight, {} a day",
+            "{} requests/minute{minute}, {} in flight, {} a day",
             p.per_minute, p.in_flight, p.daily
         )
     } else {

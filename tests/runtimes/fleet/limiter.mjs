@@ -1,10 +1,32 @@
 // The worker that hosts the fleet's SvcLimiter objects (tests/js/fleet-workerd.test.mjs). The
 // class bound is the package's SvcLimiter, with one thing added for the test: GET /peek answers
 // what the object's storage holds and how often its alarm ran, without running a step (a step
-// would sweep ended leases itself, so only a peek can show that the alarm did it).
+// would sweep ended leases itself, so only a peek can show that the alarm did it). Bundled with a
+// scaled clock (tests/support/scaled-clock.mjs), the object's alarm is set at the machine's time of
+// the scaled time it asks for, and read back scaled.
 import { SvcLimiter as Shipped } from "svc-sdk/cloudflare";
 
+/** The storage the object sees on a scaled clock: its alarm's times mapped to and from the machine's. */
+function scaledStorage(storage, clock) {
+  return {
+    get: (...args) => storage.get(...args),
+    put: (...args) => storage.put(...args),
+    setAlarm: (at, options) => storage.setAlarm(clock.real(at), options),
+    getAlarm: async (options) => {
+      const at = await storage.getAlarm(options);
+      return at === null ? null : clock.at(at);
+    },
+  };
+}
+
 export class SvcLimiter extends Shipped {
+  constructor(ctx, env) {
+    super(ctx, env);
+    const clock = globalThis[Symbol.for("svc-test.clock")];
+    // The shipped class reads nothing of ctx but its storage.
+    if (clock) this.ctx = { storage: scaledStorage(ctx.storage, clock) };
+  }
+
   async fetch(request) {
     if (new URL(request.url).pathname !== "/peek") return super.fetch(request);
     const storage = this.ctx.storage;
