@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import os from "node:os";
 import path from "node:path";
 import { log, output, root, run } from "../scripts/lib.mjs";
+import { pack } from "../scripts/pack.mjs";
 import { startSandbox as startTestSandbox } from "../tests/support/sandbox.mjs";
 
 export { log, root, run };
@@ -39,7 +40,7 @@ export function filesUnder(dir) {
 }
 
 /**
- * Packs pkg/ with `npm pack` and installs the tarball into target/bench/consumer, as
+ * Packs the package as `npm run pack` does and installs the tarball into target/bench/consumer, as
  * scripts/consumer.mjs does for the tests, but in a place of its own: consumer.mjs starts by
  * removing .tmp/, where a test run may be going on at the same time. Skipped when the installed
  * package already holds the same wasm and glue as pkg/.
@@ -52,8 +53,7 @@ export function ensureConsumer() {
   rmSync(consumer, { recursive: true, force: true });
   mkdirSync(consumer, { recursive: true });
   for (const f of readdirSync(work)) if (f.endsWith(".tgz")) rmSync(path.join(work, f));
-  run("npm", ["pack", "--silent", "--pack-destination", work], { stdio: ["ignore", "ignore", "inherit"] });
-  const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
+  const tarball = path.basename(pack(work));
   writeFileSync(
     path.join(consumer, "package.json"),
     JSON.stringify({ name: "svc-sdk-bench-consumer", private: true, type: "module", dependencies: { "svc-sdk": `file:../${tarball}`, redis: devRedis() } }, null, 2),

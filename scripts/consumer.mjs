@@ -1,11 +1,12 @@
-// Packs the built package with `npm pack` and installs the tarball into a fresh consumer
+// Packs the built package as `npm run pack` does and installs the tarball into a fresh consumer
 // project (.tmp/consumer), exactly as a user installs it; the JS tests are copied in beside it.
 // The consumer also depends on `redis`, svc-sdk's optional peer dependency, as a user who wants it
 // adds it (`npm install redis`), and has the global types of a TypeScript user (Node's, Cloudflare's),
 // each at the version pinned in our devDependencies (so from npm's cache).
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root, run } from "./lib.mjs";
+import { pack } from "./pack.mjs";
 
 const tmp = path.join(root, ".tmp");
 export const consumer = path.join(tmp, "consumer");
@@ -13,8 +14,7 @@ export const consumer = path.join(tmp, "consumer");
 export function packAndInstall() {
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(consumer, { recursive: true });
-  run("npm", ["pack", "--silent", "--pack-destination", tmp], { stdio: ["ignore", "ignore", "inherit"] });
-  const tarball = readdirSync(tmp).find((f) => f.endsWith(".tgz"));
+  const tarball = path.basename(pack(tmp));
   const pinned = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).devDependencies;
   const ours = (...names) => Object.fromEntries(names.map((n) => [n, pinned[n]]));
   const dependencies = { "svc-sdk": `file:../${tarball}`, ...ours("redis") };
