@@ -6,8 +6,7 @@
 use crate::declare::Declared;
 use crate::family::Family;
 use crate::model::Named;
-use crate::schema::Params;
-use crate::validate::Schema;
+use crate::schema::{Params, Schema};
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
