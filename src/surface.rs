@@ -1,10 +1,10 @@
-//! What the JS surface declares of the Rust: the options the client and the proxy read (their names, the one list the wasm checks keys against), the log levels, the hooks' infos, the errors, issues and operation infos, as TypeScript.
+//! What the JS surface declares of the Rust: the options the client and the proxy read (their names, the one list the wasm checks keys against), the log levels, records and logger, the hooks' infos, the errors, issues and operation infos, as TypeScript.
 
 use crate::catalog::OperationInfo;
 use crate::declare::{self, Declared};
 use crate::error::Error;
 use crate::issue::IssueCode;
-use crate::send::Level;
+use crate::send::{note, Level};
 
 /// The options of `new Client(options)`.
 pub const CLIENT: [Declared; 17] = [
@@ -38,9 +38,15 @@ pub const CLIENT: [Declared; 17] = [
     Declared::new("logLevel", "LogLevel")
         .optional()
         .doc("Default \"off\"; the environment variable SVC_LOG where there is an environment."),
-    Declared::new("logger", "Logger").optional(),
-    Declared::new("onRequest", "(info: RequestHookInfo) => void").optional(),
-    Declared::new("onResponse", "(info: ResponseHookInfo) => void").optional(),
+    Declared::new("logger", "Logger")
+        .optional()
+        .doc("Where log records go: each method is called with one LogRecord (frozen, never the token).\nNot given: the runtime's console prints each record's `message` line."),
+    Declared::new("onRequest", "(info: RequestHookInfo) => void")
+        .optional()
+        .doc("Called before each attempt with the request's redacted headers; a hook that throws is ignored."),
+    Declared::new("onResponse", "(info: ResponseHookInfo) => void")
+        .optional()
+        .doc("Called when an attempt is answered, with the answer's redacted headers and its request id."),
 ];
 
 /// The options of `rateLimit`.
@@ -92,18 +98,12 @@ pub const PROXY: [Declared; 3] = [
         .doc("The origins browsers may call it from, as they send them (\"https://app.example.com\": lower-case, a port\nonly when not the default), your app's own included: a request whose Origin is another is answered\nwith 403 and never forwarded; one without Origin (no browser sends a write cross-site without it) is\nforwarded. Not given: Origin is not checked."),
 ];
 
-/// What `onRequest` is told before each attempt (`js::hook_info`'s arguments).
-pub const REQUEST_HOOK: [Declared; 4] = [
-    Declared::new("operationId", "string"),
-    Declared::new("method", "string"),
-    Declared::new("url", "string"),
-    Declared::new("attempt", "number"),
-];
-
-/// What `onResponse` is told besides: the answer's status and the attempt's duration.
-pub const RESPONSE_HOOK: [Declared; 2] = [
-    Declared::new("status", "number"),
-    Declared::new("durationMs", "number"),
+/// A logger: each method writes the records of its level.
+pub const LOGGER: [Declared; 4] = [
+    Declared::new("debug", "(record: LogRecord) => void"),
+    Declared::new("info", "(record: LogRecord) => void"),
+    Declared::new("warn", "(record: LogRecord) => void"),
+    Declared::new("error", "(record: LogRecord) => void"),
 ];
 
 /// The TypeScript of every shape above, in the order the package's declarations take them.
@@ -115,17 +115,35 @@ pub fn declarations() -> String {
         "LogLevel",
         &Level::NAMES,
     );
+    declare::names_union(
+        &mut out,
+        "What a log record tells of.",
+        "LogEvent",
+        &note::EVENTS,
+    );
+    declare::interface(
+        &mut out,
+        "What a logger is told of one event of a call (never the token).",
+        "LogRecord",
+        &note::RECORD,
+    );
+    declare::interface(
+        &mut out,
+        "Where the client writes its log records; the console, told each record's `message`, by default.",
+        "Logger",
+        &LOGGER,
+    );
     declare::interface(
         &mut out,
         "What `onRequest` is told before each attempt is sent (never the token).",
         "RequestHookInfo",
-        &REQUEST_HOOK,
+        &note::REQUEST_INFO,
     );
     declare::interface(
         &mut out,
-        "What `onResponse` is told when an attempt is answered.",
+        "What `onResponse` is told when an attempt is answered (never the token).",
         "ResponseHookInfo extends RequestHookInfo",
-        &RESPONSE_HOOK,
+        &note::RESPONSE_INFO,
     );
     declare::interface(&mut out, "", "ClientOptions", &CLIENT);
     declare::interface(&mut out, "", "RateLimitOptions", &RATE_LIMIT);
@@ -158,6 +176,9 @@ mod tests {
         let ts = declarations();
         for name in [
             "LogLevel",
+            "LogEvent",
+            "LogRecord",
+            "Logger",
             "RequestHookInfo",
             "ResponseHookInfo",
             "ClientOptions",

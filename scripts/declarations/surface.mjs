@@ -1,19 +1,11 @@
 // The SDK's own declarations around the generated Client and the shapes the Rust declares (options,
-// errors, issues, hook infos, operation infos: `cargo run --example declarations`): the JS side's own
+// errors, issues, log records, logger, hook infos, operation infos: `cargo run --example declarations`): the JS side's own
 // types (tokens, stores, pages, promises), the functions beside it, and the subpath entries
 // (svc-sdk/validate, svc-sdk/redis, svc-sdk/cloudflare). They name only the types that every runtime's
 // types declare (Node's @types/node, the DOM, Deno, Cloudflare's).
 
 /** Before the models and the Client. */
 export const options = `export declare const regions: Readonly<Record<Region, string>>;
-
-/** Where the client writes its log lines; \`console\` by default. */
-export interface Logger {
-  debug(...args: unknown[]): void;
-  info(...args: unknown[]): void;
-  warn(...args: unknown[]): void;
-  error(...args: unknown[]): void;
-}
 
 export type AccessToken = string | { token: string; expiresAt?: number | Date };
 

@@ -3,7 +3,7 @@
 mod alarm;
 mod deadline;
 mod fleet;
-mod note;
+pub mod note;
 mod queue;
 pub(crate) mod race;
 mod token;
@@ -29,6 +29,7 @@ use crate::response::{self, Decoded};
 use crate::retry::{self, Outcome, Policy};
 use alarm::Alarm;
 use race::{race, First};
+use std::cell::Cell;
 use std::fmt;
 use std::future::{pending, Future};
 
@@ -364,7 +365,9 @@ impl<P: Platform> Transport<P> {
             _ => None,
         };
         let p = &self.platform;
-        let deadline = Deadline::new(p.now_ms(), call.options.deadline_ms);
+        let started = p.now_ms();
+        let deadline = Deadline::new(started, call.options.deadline_ms);
+        let tries = Cell::new(0);
         let alarm = Alarm::new(p);
         let timer = async {
             match deadline.at() {
@@ -372,7 +375,7 @@ impl<P: Platform> Transport<P> {
                 None => pending().await,
             }
         };
-        let run: Boxed<'_, _> = Box::pin(self.run(call, &mut secret, deadline, &alarm));
+        let run: Boxed<'_, _> = Box::pin(self.run(call, &mut secret, deadline, &alarm, &tries));
         let out = match race(run, timer).await {
             First::A(out) => out,
             First::B(()) => Err(deadline.passed()),
@@ -390,8 +393,12 @@ impl<P: Platform> Transport<P> {
             Ok(raw) => Ok(raw),
             Err(f) => {
                 let f = f.finish(secret, call.operation);
-                let failed = Event::Failed { error: &f.error };
-                self.platform.note(&call.note(0, secret, failed));
+                let ms = u64::try_from(p.now_ms() - started).unwrap_or(0);
+                let failed = Event::Failed {
+                    error: &f.error,
+                    ms,
+                };
+                p.note(&call.note(tries.get(), secret, failed));
                 Err(f)
             }
         }
@@ -403,6 +410,7 @@ impl<P: Platform> Transport<P> {
         secret: &mut Option<String>,
         deadline: Deadline,
         alarm: &Alarm<'_, P>,
+        tries: &Cell<u32>,
     ) -> Result<Reply<P::Raw>, Failure> {
         let p = &self.platform;
         let policy = Policy::new(call.options.max_retries);
@@ -444,6 +452,7 @@ impl<P: Platform> Transport<P> {
                 alarm,
             ));
             let got = got.await?;
+            tries.set(n);
             let answer = match got {
                 Ok(answer) => answer,
                 Err(f) => {
@@ -460,7 +469,11 @@ impl<P: Platform> Transport<P> {
                         return Err(f);
                     };
                     let again = Again::NoAnswer(f.error.kind());
-                    let retrying = Event::Retrying { ms, again };
+                    let retrying = Event::Retrying {
+                        ms,
+                        again,
+                        headers: None,
+                    };
                     p.note(&call.note(n, secret.as_deref(), retrying));
                     pause(p, call.signal, ms).await?;
                     retries += 1;
@@ -471,7 +484,10 @@ impl<P: Platform> Transport<P> {
             let status = answer.status;
             if let (401, Some(generation)) = (status, generation) {
                 discard(p, answer.raw);
-                p.note(&call.note(n, secret.as_deref(), Event::Refreshing));
+                let refreshing = Event::Refreshing {
+                    headers: &answer.headers,
+                };
+                p.note(&call.note(n, secret.as_deref(), refreshing));
                 refreshed = Some(match &self.gate {
                     Gate::Fleet(f) => {
                         if let Some(token) = secret.as_deref() {
@@ -496,7 +512,8 @@ impl<P: Platform> Transport<P> {
                     discard(p, answer.raw);
                     let told = after.is_some();
                     let again = Again::Status { status, told };
-                    let retrying = Event::Retrying { ms, again };
+                    let headers = Some(&answer.headers);
+                    let retrying = Event::Retrying { ms, again, headers };
                     p.note(&call.note(n, secret.as_deref(), retrying));
                     pause(p, call.signal, ms).await?;
                     retries += 1;
@@ -641,14 +658,28 @@ async fn attempt<P: Platform>(
         raw,
         timeout_ms,
     };
-    p.note(&call.note(n, secret, Event::Sending));
+    let authorized = authorization.is_some();
+    let sending = Event::Sending {
+        headers: call.headers,
+        authorized,
+    };
+    p.note(&call.note(n, secret, sending));
     let sent = p.now_ms();
     let since = || u64::try_from(p.now_ms() - sent).unwrap_or(0);
     let exchange = async {
         let (answer, body) = p.fetch(req).await?.with(());
         let ms = since();
         let status = answer.status;
-        p.note(&call.note(n, secret, Event::Answered { status, ms }));
+        let headers = &answer.headers;
+        p.note(&call.note(
+            n,
+            secret,
+            Event::Answered {
+                status,
+                ms,
+                headers,
+            },
+        ));
         let got = if raw {
             Got::Raw(body)
         } else {

@@ -360,7 +360,7 @@ impl Platform for Sim {
     fn note(&self, note: &Note<'_>) {
         let text = match note.line(Some(Level::Debug)) {
             Some((_, line)) => line,
-            None => format!("{:?} attempt {}", note.event, note.attempt),
+            None => format!("{} attempt {}", note.event.name(), note.attempt),
         };
         self.0.notes.borrow_mut().push(text);
     }

@@ -897,13 +897,13 @@ fn the_loop_tells_each_attempt_its_answer_the_waits_and_the_end() {
     assert_eq!(
         notes[..],
         [
-            "Sending attempt 1".to_string(),
+            "sending attempt 1".to_string(),
             format!("{url}: 503 in 5 ms (attempt 1)"),
             format!("{url}: attempt 2 in 2000 ms: the service answered 503 and its Retry-After asks for the wait"),
-            "Sending attempt 2".into(),
+            "sending attempt 2".into(),
             format!("{url}: no answer after 7 ms (attempt 2): the request to api.example.com failed: socket hang up (ECONNRESET)"),
             jittered.clone(),
-            "Sending attempt 3".into(),
+            "sending attempt 3".into(),
             format!("{url}: 404 in 30 ms (attempt 3)"),
             format!("{url} failed: no such thing"),
         ][..]

@@ -171,27 +171,17 @@ pub fn prepared(method: &str, url: &str, headers: &[(String, String)], body: &Js
     .into()
 }
 
-/// The frozen `{ operationId, method, url, attempt, status?, durationMs? }` a hook gets.
-pub fn hook_info(
-    operation: &str,
-    method: &str,
-    url: &str,
-    attempt: u32,
-    answered: Option<(u16, u64)>,
-) -> JsValue {
-    let mut members: Vec<(&str, JsValue)> = vec![
-        ("operationId", operation.into()),
-        ("method", method.into()),
-        ("url", url.into()),
-        ("attempt", attempt.into()),
-    ];
-    if let Some((status, ms)) = answered {
-        members.extend([
-            ("status", status.into()),
-            ("durationMs", (ms as f64).into()),
-        ]);
+/// `value` frozen, and each object it holds (a hook's or a record's headers).
+pub fn frozen(value: &JsValue) -> JsValue {
+    if let Some(o) = value.dyn_ref::<js_sys::Object>() {
+        for v in js_sys::Object::values(o).iter() {
+            if let Some(inner) = v.dyn_ref::<js_sys::Object>() {
+                js_sys::Object::freeze(inner);
+            }
+        }
+        js_sys::Object::freeze(o);
     }
-    js_sys::Object::freeze(&object(&members)).into()
+    value.clone()
 }
 
 /// `{ data, response }`: a result and the answer it came in (`{ status, url, headers }` as JSON).

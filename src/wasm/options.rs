@@ -101,7 +101,7 @@ pub struct Options {
     pub max_response_bytes: usize,
     /// `logLevel` (else `SVC_LOG`), `logger`, `onRequest`, `onResponse`.
     pub level: Option<Level>,
-    pub logger: JsValue,
+    pub logger: Option<JsValue>,
     pub on_request: Option<js_sys::Function>,
     pub on_response: Option<js_sys::Function>,
 }
@@ -423,17 +423,17 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
     })
 }
 
-/// `logger`: an object with debug, info, warn and error methods (a missing one writes nothing);
-/// the runtime's console when not given.
-fn logger(options: &JsValue) -> Result<JsValue, JsValue> {
+/// `logger`: an object with debug, info, warn and error methods (a missing one writes nothing),
+/// each called with a record; `None` (the runtime's console, told lines) when not given.
+fn logger(options: &JsValue) -> Result<Option<JsValue>, JsValue> {
     let v = get(options, "logger");
     if v.is_undefined() {
-        return Ok(get(&js_sys::global(), "console"));
+        return Ok(None);
     }
     if !v.is_object() {
         return Err(config(
             "logger must be an object with debug, info, warn and error methods, such as console",
         ));
     }
-    Ok(v)
+    Ok(Some(v))
 }

@@ -38,42 +38,36 @@ pub struct Js {
 /// `logLevel` with its `logger`, and the `onRequest` / `onResponse` hooks.
 pub struct Watchers {
     pub level: Option<Level>,
-    pub logger: JsValue,
+    /// The user's logger, told records; `None`: the runtime's console, told lines.
+    pub logger: Option<JsValue>,
     pub on_request: Option<js_sys::Function>,
     pub on_response: Option<js_sys::Function>,
 }
 
 impl Watchers {
-    fn log(&self, level: Level, line: &str) {
-        let write = get(&self.logger, level.method());
+    /// Writes at `level`: the user's logger gets the record (`record`, JSON), the console the line.
+    fn log(&self, level: Level, line: &str, record: impl FnOnce() -> String) {
+        let (logger, arg) = match &self.logger {
+            Some(logger) => (logger.clone(), js::frozen(&super::json_to_js(&record()))),
+            None => (get(&js_sys::global(), "console"), JsValue::from_str(line)),
+        };
+        let write = get(&logger, level.method());
         if let Some(f) = write.dyn_ref::<js_sys::Function>() {
-            let _ = f.call1(&self.logger, &JsValue::from_str(line));
+            let _ = f.call1(&logger, &arg);
         }
     }
 
     /// Calls a hook with a frozen view of the attempt; a hook that throws is logged, never fatal.
-    fn hook(
-        &self,
-        hook: &Option<js_sys::Function>,
-        name: &str,
-        note: &Note<'_>,
-        status: Option<(u16, u64)>,
-    ) {
-        let Some(f) = hook else { return };
-        let info = js::hook_info(
-            note.operation.unwrap_or("request"),
-            note.method.as_str(),
-            &note.url(),
-            note.attempt,
-            status,
-        );
+    fn hook(&self, hook: &Option<js_sys::Function>, name: &str, note: &Note<'_>) {
+        let (Some(f), Some(info)) = (hook, note.hook_info()) else {
+            return;
+        };
+        let info = js::frozen(&super::json_to_js(&info));
         if let Err(e) = f.call1(&JsValue::UNDEFINED, &info) {
             if self.level >= Some(Level::Warn) {
                 let message = super::message_of(&e);
-                self.log(
-                    Level::Warn,
-                    &format!("svc-sdk: {name} threw and was ignored: {message}"),
-                );
+                let line = format!("svc-sdk: {name} threw and was ignored: {message}");
+                self.log(Level::Warn, &line, || note.hook_threw(&line));
             }
         }
     }
@@ -334,14 +328,12 @@ impl Platform for Js {
     fn note(&self, note: &Note<'_>) {
         let w = &self.watch;
         match note.event {
-            Event::Sending => w.hook(&w.on_request, "onRequest", note, None),
-            Event::Answered { status, ms } => {
-                w.hook(&w.on_response, "onResponse", note, Some((status, ms)))
-            }
+            Event::Sending { .. } => w.hook(&w.on_request, "onRequest", note),
+            Event::Answered { .. } => w.hook(&w.on_response, "onResponse", note),
             _ => {}
         }
         if let Some((level, line)) = note.line(w.level) {
-            w.log(level, &line);
+            w.log(level, &line, || note.record(level, &line));
         }
     }
 

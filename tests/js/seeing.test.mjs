@@ -1,26 +1,35 @@
-// Seeing what the client does (issue 17), through the installed package against the sandbox on
-// loopback: the debug log line by line, the hooks per attempt, withResponse(), per-call headers,
-// the cause and headers of errors, SVC_LOG in a child process. The token appears in none of it.
+// Seeing what the client does (issues 17 and 28), through the installed package against the sandbox on
+// loopback: the debug log record by record, the hooks per attempt with their redacted headers and the
+// request id, withResponse(), per-call headers, the cause and headers of errors, SVC_LOG in a child
+// process. The token appears in none of it.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import http from "node:http";
+import { inspect } from "node:util";
 import { Client, SvcError } from "svc-sdk";
 import { startSandbox } from "./support/sandbox.mjs";
 
 const ORG = "10234695";
 const TOKEN = "dev-token";
+/** A token the sandboxes accept, distinctive enough to find anywhere it might leak. */
+const SECRET = "tok28-Secret-9f3a";
 let sandbox;
 before(async () => {
-  sandbox = await startSandbox(["--faults", "slow=1", "--slow-ms", "50"]);
+  sandbox = await startSandbox(["--faults", "slow=1", "--slow-ms", "50", "--token", `${SECRET}=*`]);
 });
 after(() => sandbox?.close());
 
-/** A logger that keeps every line with its level. */
+/** A logger that keeps every record, and its line with the level of the method it came to. */
 function recorder() {
   const lines = [];
-  const at = (level) => (...args) => lines.push([level, args.join(" ")]);
-  return { lines, logger: { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") } };
+  const records = [];
+  const at = (level) => (...args) => {
+    assert.equal(args.length, 1, "one argument: the record");
+    records.push(args[0]);
+    lines.push([level, args[0].message]);
+  };
+  return { lines, records, logger: { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") } };
 }
 
 const client = (options = {}) => new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: sandbox.url, ...options });
@@ -84,9 +93,13 @@ test("onRequest and onResponse: once per attempt, a frozen view without the toke
   assert.equal(typeof account.account_id, "string");
   assert.deepEqual(seen.map(([k]) => k), ["request", "response"]);
   const url = `${sandbox.url}/books/v3/chartofaccounts?organization_id=${ORG}`;
-  assert.deepEqual(seen[0][1], { operationId: "createAccount", method: "POST", url, attempt: 1 });
-  const { durationMs, ...rest } = seen[1][1];
+  const { headers: sent, ...request } = seen[0][1];
+  assert.deepEqual(request, { operationId: "createAccount", method: "POST", url, attempt: 1 });
+  assert.equal(sent.authorization, "[redacted]");
+  const { durationMs, headers: answer, ...rest } = seen[1][1];
   assert.deepEqual(rest, { operationId: "createAccount", method: "POST", url, attempt: 1, status: 201 });
+  assert.match(answer["content-type"], /json/);
+  assert.ok(Object.isFrozen(sent) && Object.isFrozen(answer));
   assert.ok(Number.isInteger(durationMs) && durationMs >= 0);
   assert.ok(Object.isFrozen(seen[0][1]) && Object.isFrozen(seen[1][1]));
   assert.ok(!JSON.stringify(seen).includes(TOKEN));
@@ -160,4 +173,69 @@ test("logLevel and logger are checked; SVC_LOG sets the level where there is an 
   assert.ok(!debug.out.includes(TOKEN));
   const off = await run({ SVC_LOG: "" });
   assert.equal(off.out, "", "off by default");
+});
+
+test("a custom logger gets records: a 429 retried then given up, with its status, attempt numbers, waits, durations and request id", async () => {
+  const storm = await startSandbox(["--faults", "429=1"]);
+  try {
+    const { records, logger } = recorder();
+    const infos = [];
+    const c = new Client({
+      accessToken: TOKEN, organizationId: ORG, apiDomain: storm.url, logLevel: "debug", logger, maxRetries: 1, rateLimit: false,
+      onRequest: (info) => infos.push(info), onResponse: (info) => infos.push(info),
+    });
+    const e = await c.getAccount("1", undefined, { headers: { "X-Request-Id": "req-28-storm" } }).catch((e) => e);
+    assert.equal(e.kind, "rate_limited", String(e));
+    const url = `${storm.url}/books/v3/chartofaccounts/1?organization_id=${ORG}`;
+    const call = { operationId: "getAccount", method: "GET", url };
+    assert.deepEqual(records.map((r) => [r.level, r.event, r.attempt, r.status, r.requestId]), [
+      ["debug", "answered", 1, 429, "req-28-storm"],
+      ["warn", "retrying", 1, 429, "req-28-storm"],
+      ["debug", "answered", 2, 429, "req-28-storm"],
+      ["error", "failed", 2, 429, "req-28-storm"],
+    ]);
+    for (const r of records) {
+      assert.ok(Object.isFrozen(r));
+      assert.deepEqual({ operationId: r.operationId, method: r.method, url: r.url }, call);
+      assert.ok(r.message.startsWith(`svc-sdk getAccount GET ${url}`), r.message);
+    }
+    assert.ok(records[0].durationMs >= 0 && records[2].durationMs >= 0);
+    assert.equal(records[1].waitMs, 1000, "the Retry-After: 1 of the answer");
+    assert.ok(records[3].durationMs >= 1000, "the whole call's, the wait included");
+    assert.equal(records[3].errorKind, "rate_limited");
+    assert.equal(records[3].message, `svc-sdk getAccount GET ${url} failed: ${e.message}`);
+    assert.ok(inspect(records[1]).includes(records[1].message), "a console-like logger prints the line among the fields");
+    assert.deepEqual(infos.map((i) => [i.attempt, i.status, i.requestId]), [[1, undefined, undefined], [1, 429, "req-28-storm"], [2, undefined, undefined], [2, 429, "req-28-storm"]]);
+    assert.equal(infos[0].headers["x-request-id"], "req-28-storm", "the request's headers, as sent");
+    assert.equal(infos[1].headers["retry-after"], "1", "the answer's headers");
+  } finally {
+    await storm.close();
+  }
+});
+
+test("a real token through a real call: not in a record, a hook's info (headers, request id), an error or an inspected view, even where the answer echoes it", async () => {
+  const { records, logger } = recorder();
+  const infos = [];
+  const c = new Client({
+    accessToken: SECRET, organizationId: ORG, apiDomain: sandbox.url, logLevel: "debug", logger,
+    onRequest: (info) => infos.push(info), onResponse: (info) => infos.push(info),
+  });
+  const headers = { "X-Request-Id": `id-${SECRET}` };
+  const account = await c.createAccount({ account_name: "Secret kept", account_type: "cash" }, { headers });
+  assert.equal(typeof account.account_id, "string", "the token is one the sandbox accepts");
+  const e = await c.getAccount("1", undefined, { headers }).catch((e) => e);
+  assert.equal(e.kind, "api");
+  assert.equal(e.status, 404);
+  assert.deepEqual(infos.map((i) => i.requestId), [undefined, "id-[redacted]", undefined, "id-[redacted]"]);
+  assert.equal(infos[0].headers.authorization, "[redacted]");
+  assert.equal(infos[0].headers["x-request-id"], "id-[redacted]");
+  assert.equal(infos[1].headers["x-request-id"], "id-[redacted]");
+  assert.equal(records.at(-1).event, "failed");
+  assert.equal(records.at(-1).requestId, "id-[redacted]");
+  assert.ok(records.length >= 3);
+  for (const view of [records, infos, e, e.headers, { message: e.message, stack: e.stack }]) {
+    for (const text of [JSON.stringify(view), inspect(view, { depth: 9, showHidden: true })]) {
+      assert.ok(!text.includes(SECRET), text);
+    }
+  }
 });

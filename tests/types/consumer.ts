@@ -15,6 +15,7 @@ import {
   type FixedAssetInput,
   type FixedAssetListEntry,
   type Issue,
+  type LogRecord,
   type Page,
   type RateLimitState,
   type WatchChannel,
@@ -46,6 +47,15 @@ const watched = new Client({
 new Client({ accessToken: "t", logLevel: "verbose" });
 // @ts-expect-error: a logger has all four levels
 new Client({ accessToken: "t", logger: { error() {} } });
+const keep = (r: LogRecord) => void [r.level, r.event, r.message, r.attempt, r.status ?? 0, r.durationMs, r.requestId?.length, r.errorKind];
+new Client({
+  accessToken: "t",
+  logger: { debug: keep, info: keep, warn: keep, error: (r) => void [r.operationId, r.url] },
+  onRequest: (info) => void info.headers["content-type"],
+  onResponse: (info) => void [info.headers["retry-after"], info.requestId ?? "none"],
+});
+// @ts-expect-error: a record's status is a number
+new Client({ accessToken: "t", logger: { ...console, error: (r) => void (r.status satisfies string | undefined) } });
 
 const asset: FixedAssetInput = {
   asset_name: "Laptop",
