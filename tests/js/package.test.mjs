@@ -1,4 +1,4 @@
-// The package as npm pack ships it and a user installs it: pkg/, the README, the MIT licence and a
+// The package as npm pack ships it and a user installs it: pkg/, the README and docs/*.md, the MIT licence and a
 // package.json that names the project's repository, homepage and issue tracker; no sources, no tests.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,9 +9,9 @@ const root = process.env.SVC_ROOT;
 const installed = path.join(process.env.SVC_CONSUMER, "node_modules/svc-sdk");
 const read = (dir, file) => readFileSync(path.join(dir, file), "utf8");
 
-test("the tarball holds pkg/, README.md, LICENSE and package.json, and nothing else", () => {
+test("the tarball holds pkg/, docs/*.md, README.md, LICENSE and package.json, and nothing else", () => {
   const files = readdirSync(installed, { recursive: true }).filter((f) => statSync(path.join(installed, f)).isFile());
-  assert.deepEqual(files.filter((f) => !f.startsWith("pkg/")).sort(), ["LICENSE", "README.md", "package.json"]);
+  assert.deepEqual(files.filter((f) => !f.startsWith("pkg/")).sort(), ["LICENSE", "README.md", "docs/OPERATIONS.md", "docs/REFERENCE.md", "docs/VALIDATION.md", "package.json"]);
   const validate = ["validate.d.ts", "validate/node.js", "validate/node.cjs", "validate/web.js", "validate/svc_sdk_bg.wasm"];
   const redis = ["redis.js", "redis-deno.js", "redis-workerd.js", "redis-web.js", "redis.cjs"];
   for (const entry of ["index.d.ts", "node.js", "web.js", "workerd.js", ...redis, "cloudflare.js", "svc_sdk_bg.wasm", ...validate]) {
