@@ -836,7 +836,11 @@ mod tests {
 
         #[test]
         fn the_row_is_routed_built_and_validated_by_its_declaration() {
-            assert!(find(ROW.id).is_none(), "the table does not hold it");
+            assert!(
+                find(ROW.id).is_none(),
+                "the table now holds {}: this proof needs a row it does not hold, so rename ROW here",
+                ROW.id
+            );
             let router = crate::route::Router::new(OPERATIONS.iter().chain([&ROW])).unwrap();
             let found = router.find("POST", "/books/v3/journals/460000000038001/labels");
             let crate::route::Found::Op(op, values) = found else {
