@@ -13,9 +13,9 @@ function args(op, t) {
 
 function method(op, t) {
   const result = t.result ?? "Record<string, unknown>";
-  const data = t.list ? `Page<${result}>` : result;
+  const promise = t.list ? `PagePromise<${result}>` : `APIPromise<${result}>`;
   return `  /** ${op.method} ${op.path} (${op.family}; scope ${op.scope}) */
-  ${op.id}(${[...args(op, t), "options?: CallOptions"].join(", ")}): APIPromise<${data}>;`;
+  ${op.id}(${[...args(op, t), "options?: CallOptions"].join(", ")}): ${promise};`;
 }
 
 /** The declarations that depend on the rows; `types` is what `cargo run -p svc-core --example types` prints (params, result, list, paramsRequired per id). */
