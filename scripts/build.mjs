@@ -152,8 +152,6 @@ if (types === null) throw new Error("cargo run -p svc-core --example types faile
 const declared = output("cargo", ["run", "--quiet", "-p", "svc-sdk", "--example", "declarations"]);
 if (declared === null) throw new Error("cargo run -p svc-sdk --example declarations failed");
 writeDeclarations(pkg, ops, JSON.parse(types), declared);
-// The Node entry, for the benchmarks' profiles (bench/size.mjs: namedVariant).
-copyFileSync(path.join(pkg, "node.js"), path.join(root, "target/node.unminified.js"));
 await writeCommonJs(pkg);
 const size = (...p) => statSync(path.join(...p)).size;
 log(`pkg/ written: wasm ${size(pkg, "svc_sdk_bg.wasm")} bytes, node.js ${size(pkg, "node.js")} bytes; pkg/validate/: wasm ${size(validateDir, "svc_sdk_bg.wasm")} bytes, node.js ${size(validateDir, "node.js")} bytes`);

@@ -1,5 +1,5 @@
 // Issue 28, items 1 to 3, through the installed package against the sandbox and loopback servers: an
-// api error's code has a name (ErrorCode, from the Rust table) and its answer's headers, a failed
+// api error's code has a name (ErrorCode, from the Rust table) and its answer's headers (the token redacted), a failed
 // call's stack shows the caller's frame and readable code, a list's promise is itself async-iterable
 // and its page has hasNextPage()/getNextPage(), and a Client with no token must say that a proxy adds it.
 import { test, before, after } from "node:test";
@@ -42,6 +42,22 @@ test("ErrorCode names the service's documented codes, frozen, and the sandbox an
     assert.equal(e.headers["x-request-id"], "surface-404");
     assert.match(e.headers["content-type"], /json/);
   })(e);
+  // A server that echoes the token in a header of its error: the error's headers carry it redacted.
+  const echo = http.createServer((req, res) => {
+    res.writeHead(403, { "content-type": "application/json", "x-echo": `got ${req.headers.authorization}` });
+    res.end(JSON.stringify({ code: 57, message: "not for you" }));
+  });
+  await new Promise((r) => echo.listen(0, "127.0.0.1", r));
+  try {
+    const c = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: `http://127.0.0.1:${echo.address().port}`, maxRetries: 0 });
+    const refused = await c.getAccount("1").catch((e) => e);
+    svcError("api", (e) => {
+      assert.equal(e.code, 57);
+      assert.equal(e.headers["x-echo"], "got Svc-oauthtoken [redacted]");
+    })(refused);
+  } finally {
+    await new Promise((r) => echo.close(r));
+  }
 });
 
 test("the error of a call carries the frame of the code that made the call: api, validation, network, a page after the first", async () => {
@@ -72,6 +88,32 @@ test("the error of a call carries the frame of the code that made the call: api,
   const network = await reachesNoOne().catch((e) => e);
   svcError("network")(network);
   assert.ok(framesOf(network.stack, "reachesNoOne").length >= 1, network.stack);
+
+  // A list whose second page is a 404: the loop's and getNextPage()'s callers show.
+  const pager = http.createServer((req, res) => {
+    const page = Number(new URL(req.url, "http://x").searchParams.get("page") ?? 1);
+    const body = page === 1 ? { code: 0, currencies: [{ currency_id: "1" }], page_context: { page: 1, per_page: 1, has_more_page: true } } : { code: 1002, message: "gone" };
+    res.writeHead(page === 1 ? 200 : 404, { "content-type": "application/json" });
+    res.end(JSON.stringify(body));
+  });
+  await new Promise((r) => pager.listen(0, "127.0.0.1", r));
+  try {
+    const paging = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: `http://127.0.0.1:${pager.address().port}`, maxRetries: 0 });
+    async function walksEveryPage() {
+      for await (const c of paging.listCurrencies()) void c;
+    }
+    const walked = await walksEveryPage().catch((e) => e);
+    svcError("api", (e) => assert.equal(e.code, ErrorCode.NOT_FOUND))(walked);
+    assert.ok(framesOf(walked.stack, "walksEveryPage").length >= 1, walked.stack);
+    async function asksTheSecondPage() {
+      return (await paging.listCurrencies()).getNextPage();
+    }
+    const second = await asksTheSecondPage().catch((e) => e);
+    svcError("api")(second);
+    assert.ok(framesOf(second.stack, "asksTheSecondPage").length >= 1, second.stack);
+  } finally {
+    await new Promise((r) => pager.close(r));
+  }
 });
 
 test("an uncaught api error prints the caller's frame and readable lines of the package's code", () => {
