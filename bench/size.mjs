@@ -126,9 +126,6 @@ export function namedVariant() {
   rmSync(named, { recursive: true, force: true });
   cpSync(pkgDir, named, { recursive: true });
   copyFileSync(out, path.join(named, n.wasmFile));
-  // node.js as scripts/build.mjs bundled it before minifying, so that profiles name its functions.
-  const unminified = path.join(root, "target/node.unminified.js");
-  if (existsSync(unminified)) copyFileSync(unminified, path.join(named, "node.js"));
   return { ...n, rebuilt };
 }
 

@@ -18,7 +18,6 @@ const WASM_OPT = ["-Oz", "--enable-bulk-memory", "--enable-nontrapping-float-to-
 ensureRust();
 ensureNodeModules();
 // esbuild and typescript are npm dependencies just installed, so what uses them is loaded after them.
-const { minifyTree } = await import("./minify.mjs");
 const { writeCommonJs } = await import("./commonjs.mjs");
 const { writeDeclarations } = await import("./declarations.mjs");
 const { build: esbuild } = await import("esbuild");
@@ -75,7 +74,8 @@ async function writeEntries(dir, surface) {
   return exported[0].split(", ");
 }
 
-// Not minified here: minifyTree does it once for every file, names kept.
+// Not minified: the package ships readable JS, so that an error's stack and the line Node prints
+// with an uncaught one read as code (a bundler minifies an app's copy anyway).
 const bundling = {
   bundle: true,
   format: "esm",
@@ -116,16 +116,16 @@ const ops = built.operations();
 // What api.js needs before the wasm is instantiated (an entry instantiates it after its imports ran).
 writeFileSync(
   path.join(pkg, snippets, "catalog.js"),
-  `// Written by scripts/build.mjs from the wasm's table.\nexport const REGIONS = ${JSON.stringify(built.__regions())};\nexport const OPERATION_IDS = ${JSON.stringify(ops.map((o) => o.id))};\n`,
+  `// Written by scripts/build.mjs from the wasm's tables.\nexport const regions = Object.freeze(${JSON.stringify(built.__regions(), null, 2)});\nexport const ErrorCode = Object.freeze(${JSON.stringify(built.__errorCodes(), null, 2)});\nexport const OPERATION_IDS = ${JSON.stringify(ops.map((o) => o.id), null, 2)};\n`,
 );
 // Each entry is one module of glue, snippets and instantiation. svc-sdk/cloudflare and svc-sdk/redis
 // import the entry of their runtime, so that they share its wasm instance and its SvcError; the wasm's
 // fleet steps that cloudflare needs, and the Lua scripts of redis, hang on SvcError under a symbol, not
 // as exports of the entry.
 const snippet = (name) => `${snippets}/${name}`;
-const internal = `import { __fleetApply, __fleetSweep, __redisScripts } from "./svc_sdk.js";
+const internal = `import { __fleetApply, __fleetNamespace, __fleetSweep, __redisOptions, __redisScripts } from "./svc_sdk.js";
 import { SvcError } from "${snippet("api.js")}";
-Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze({ initSync, __fleetApply, __fleetSweep, __redisScripts }) });
+Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze({ initSync, __fleetApply, __fleetNamespace, __fleetSweep, __redisOptions, __redisScripts }) });
 `;
 const names = await writeEntries(pkg, `${internal}export * from "${snippet("api.js")}";\n`);
 log(`svc-sdk entries export ${names.length} names`);
@@ -152,9 +152,6 @@ if (types === null) throw new Error("cargo run -p svc-core --example types faile
 const declared = output("cargo", ["run", "--quiet", "-p", "svc-sdk", "--example", "declarations"]);
 if (declared === null) throw new Error("cargo run -p svc-sdk --example declarations failed");
 writeDeclarations(pkg, ops, JSON.parse(types), declared);
-// The Node entry before it is minified, for the benchmarks' profiles (bench/size.mjs: namedVariant).
-copyFileSync(path.join(pkg, "node.js"), path.join(root, "target/node.unminified.js"));
-minifyTree(pkg);
 await writeCommonJs(pkg);
 const size = (...p) => statSync(path.join(...p)).size;
 log(`pkg/ written: wasm ${size(pkg, "svc_sdk_bg.wasm")} bytes, node.js ${size(pkg, "node.js")} bytes; pkg/validate/: wasm ${size(validateDir, "svc_sdk_bg.wasm")} bytes, node.js ${size(validateDir, "node.js")} bytes`);

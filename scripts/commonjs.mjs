@@ -12,8 +12,6 @@ const common = {
   format: "cjs",
   platform: "node",
   target: "node20",
-  minify: true,
-  keepNames: true,
   legalComments: "none",
   logLevel: "warning",
   logOverride: { "duplicate-object-key": "silent" },

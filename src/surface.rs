@@ -7,10 +7,13 @@ use crate::issue::IssueCode;
 use crate::send::{note, Level};
 
 /// The options of `new Client(options)`.
-pub const CLIENT: [Declared; 17] = [
+pub const CLIENT: [Declared; 18] = [
     Declared::new("accessToken", "string | (() => AccessToken | Promise<AccessToken>)")
         .optional()
-        .doc("The OAuth access token, or a function called per request that returns it (or a promise of it;\nwith a fleet store, called once for the fleet and again after a 401 or `expiresAt`, ms since the epoch).\nOnly a client pointed at a proxy (apiDomain) leaves it out: the proxy adds it."),
+        .doc("The OAuth access token, or a function called per request that returns it (or a promise of it;\nwith a fleet store, called once for the fleet and again after a 401 or `expiresAt`, ms since the epoch).\nRequired, unless `viaProxy: true`: a client without it is a config error."),
+    Declared::new("viaProxy", "boolean")
+        .optional()
+        .doc("`true`: apiDomain is a proxy (createProxy) that adds the token and the organization, so the client\nsends neither and takes no accessToken (default false: accessToken is required)."),
     Declared::new("organizationId", "string")
         .optional()
         .doc("Required for every family but crm."),
@@ -154,7 +157,11 @@ pub fn declarations() -> String {
         "ProxyOptions extends ClientOptions",
         &PROXY,
     );
-    for part in [IssueCode::declarations(), Error::declarations()] {
+    for part in [
+        IssueCode::declarations(),
+        Error::declarations(),
+        crate::code::declarations(),
+    ] {
         out.push('\n');
         out.push_str(&part);
     }
@@ -189,6 +196,7 @@ mod tests {
             "Issue",
             "ErrorKind",
             "SvcError",
+            "ErrorCode",
             "OperationInfo",
         ] {
             let head = ts

@@ -5,6 +5,7 @@
 pub mod calendar;
 pub mod catalog;
 pub mod clock;
+pub mod code;
 pub mod decimal;
 pub mod declare;
 pub mod echo;

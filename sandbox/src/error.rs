@@ -3,12 +3,14 @@
 use serde_json::{json, Value};
 use svc_core::issue::{Issue, PathSeg, Problem};
 
-/// Application codes of the envelope. The documents give 0, 1000, 1002, 4031, 20004 and 20077;
-/// the others are the sandbox's own (listed in sandbox/README.md).
+/// Application codes of the envelope. The documented ones are the SDK's table (`svc_core::code`,
+/// the package's `ErrorCode`); the others are the sandbox's own (listed in sandbox/README.md).
 pub mod code {
-    pub const INTERNAL: i64 = 1000;
+    pub use svc_core::code::{
+        INTERNAL, NEGATIVE_AMOUNT, NOT_FOUND, PROJECT_HAS_EXPENSES,
+        RECURRING_INVOICE_NAME_MISSING as RECURRING_NAME,
+    };
     pub const INVALID: i64 = 1001;
-    pub const NOT_FOUND: i64 = 1002;
     pub const DUPLICATE: i64 = 1003;
     pub const IN_USE: i64 = 1004;
     pub const ORGANIZATION: i64 = 1005;
@@ -21,9 +23,6 @@ pub mod code {
     pub const RATE: i64 = 1429;
     pub const IN_FLIGHT: i64 = 1430;
     pub const DAILY: i64 = 1431;
-    pub const RECURRING_NAME: i64 = 4031;
-    pub const NEGATIVE_AMOUNT: i64 = 20004;
-    pub const PROJECT_HAS_EXPENSES: i64 = 20077;
 }
 
 /// A failed call: HTTP status, the envelope's code and message, and validation issues.

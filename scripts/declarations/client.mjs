@@ -13,13 +13,17 @@ function args(op, t) {
 
 function method(op, t) {
   const result = t.result ?? "Record<string, unknown>";
-  const data = t.list ? `Page<${result}>` : result;
-  const summary = t.summary ? `${t.summary.replace(/\.$/, "")}.\n   *\n   * ` : "";
-  const example = t.example ? `\n   *\n   * @example ${t.example}` : "";
+  const promise = t.list ? `PagePromise<${result}>` : `APIPromise<${result}>`;
+  const summary = t.summary ? `${t.summary.replace(/\.$/, "")}.
+   *
+   * ` : "";
+  const example = t.example ? `
+   *
+   * @example ${t.example}` : "";
   return `  /**
    * ${summary}\`${op.method} ${op.path}\` (${op.family}; scope \`${op.scope}\`)${example}
    */
-  ${op.id}(${[...args(op, t), "options?: CallOptions"].join(", ")}): APIPromise<${data}>;`;
+  ${op.id}(${[...args(op, t), "options?: CallOptions"].join(", ")}): ${promise};`;
 }
 
 /** The declarations that depend on the rows; `types` is what `cargo run -p svc-core --example types` prints (params, result, list, paramsRequired per id). */

@@ -29,11 +29,18 @@ export interface APIPromise<T> extends Promise<T> {
   withResponse(): Promise<{ data: T; response: ResponseInfo }>;
 }
 
-/** A page of a list operation; \`for await\` goes over every item of every page. */
+/** A page of a list operation; \`for await\` goes over every item of this page and of every page after it. */
 export interface Page<T> extends AsyncIterable<T> {
   items: T[];
   page_context?: PageContext;
+  /** Whether a page follows this one (the SDK decides it from \`page_context\` and the items' count). */
+  hasNextPage(): boolean;
+  /** The page after this one; a \`config\` SvcError when there is none (ask \`hasNextPage()\` first). */
+  getNextPage(): Promise<Page<T>>;
 }
+
+/** What a list operation returns: the promise of its first page, itself iterable: \`for await (const x of client.listAccounts())\`. */
+export interface PagePromise<T> extends APIPromise<Page<T>>, AsyncIterable<T> {}
 
 /** The answer of an operation whose response carries no resource, and of \`request()\` (its whole envelope). */
 export interface Message {

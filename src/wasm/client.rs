@@ -490,6 +490,25 @@ impl Client {
     }
 }
 
+/// `error` (a call's) with the frames of `site`, an Error made when the call started, in place of
+/// those they share: an error made in a callback of the core shows the caller's code too.
+#[wasm_bindgen(js_name = __calledFrom, skip_typescript)]
+pub fn called_from(error: JsValue, site: JsValue) -> JsValue {
+    let (Some(own), Some(caller)) = (
+        get(&error, "stack").as_string(),
+        get(&site, "stack").as_string(),
+    ) else {
+        return error;
+    };
+    let frames = caller.strip_prefix("Error\n").unwrap_or(&caller).trim_end();
+    let mut lines = own.trim_end().lines();
+    let mut stack: Vec<&str> = lines.next().into_iter().collect();
+    stack.extend(lines.take_while(|l| !frames.lines().any(|f| f == *l)));
+    stack.push(frames);
+    let _ = js_sys::Reflect::set(&error, &js::name("stack"), &stack.join("\n").into());
+    error
+}
+
 /// The error of a `Client` method called on what is no Client, or (`freed`) on one after its `free()`.
 #[wasm_bindgen(js_name = __misused, skip_typescript)]
 pub fn misused(freed: bool) -> JsValue {
@@ -502,19 +521,28 @@ pub fn misused(freed: bool) -> JsValue {
 
 /// The arguments of the call of operation `id` that fetches the page after the one that `args`
 /// asked for (its params' `page`, else 1), which came with this `page_context` and this many items
-/// (`response::next_page`): undefined after the last, a `decode` error when the pages do not
-/// advance or the page_context is not as documented.
+/// (`response::next_page`): undefined after the last (a `config` error when `required`: the page's
+/// `getNextPage()`), a `decode` error when the pages do not advance or the page_context is not as
+/// documented.
 #[wasm_bindgen(js_name = __nextArgs, skip_typescript)]
 pub fn next_args(
     id: JsValue,
     args: js_sys::Array,
     context: JsValue,
     items: u32,
+    required: bool,
 ) -> Result<JsValue, JsValue> {
-    let n = super::operation_by_id(&id)?.path_params().count() as u32;
+    let op = super::operation_by_id(&id)?;
+    let n = op.path_params().count() as u32;
     let params = args.get(n);
     let Some(page) = next_page(&params, context, items)? else {
-        return Ok(JsValue::UNDEFINED);
+        return match required {
+            true => Err(config(
+                "this is the last page: there is no next one (ask page.hasNextPage() before page.getNextPage())",
+                Some(op.id),
+            )),
+            false => Ok(JsValue::UNDEFINED),
+        };
     };
     let more = js_sys::Array::new();
     for i in 0..args.length().max(n + 1) {

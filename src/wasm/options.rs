@@ -106,7 +106,7 @@ pub struct Options {
     pub on_response: Option<js_sys::Function>,
 }
 
-const KNOWN: [&str; 17] = names(&surface::CLIENT);
+const KNOWN: [&str; 18] = names(&surface::CLIENT);
 
 /// The most a call waits for one attempt: a day (timers of 2^31 ms or more fire at once).
 const TIMEOUT_MAX: u32 = crate::calendar::DAY_MS as u32;
@@ -324,7 +324,25 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
     }
     check_keys(options, &KNOWN, "new Client(options)")?;
     let raw_token = get(options, "accessToken");
-    let token = if let Some(s) = raw_token.as_string() {
+    let via_proxy = match get(options, "viaProxy") {
+        v if v.is_undefined() => false,
+        v => v.as_bool().ok_or_else(|| {
+            config("viaProxy must be a boolean (true: apiDomain is a proxy that adds the token)")
+        })?,
+    };
+    let token = if via_proxy {
+        if get(options, "apiDomain").is_undefined() {
+            return Err(config(
+                "viaProxy: true needs apiDomain, the URL of the proxy (createProxy) that adds the token",
+            ));
+        }
+        if !raw_token.is_undefined() {
+            return Err(config(
+                "viaProxy: true says that the proxy at apiDomain adds the token: leave accessToken out",
+            ));
+        }
+        Token::None
+    } else if let Some(s) = raw_token.as_string() {
         if s.is_empty() {
             return Err(config("accessToken is empty"));
         }
@@ -332,13 +350,11 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         Token::Static(s)
     } else if raw_token.is_function() {
         Token::Func(raw_token.unchecked_into())
-    } else if raw_token.is_undefined() && !get(options, "apiDomain").is_undefined() {
-        Token::None
     } else {
         return Err(to_js_error(&Error::new(
             ErrorKind::Config,
             "accessToken is required (a string, or a function returning one or a promise of one); \
-             only a client pointed at a proxy with apiDomain may leave it out",
+             a client whose apiDomain is a proxy that adds the token (createProxy) says so with viaProxy: true",
         )));
     };
     let region = opt_string(options, "region")?;

@@ -122,3 +122,45 @@ return 1";
         .map(JsValue::from_str)
         .collect()
 }
+
+/// `durableObjectStore`'s namespace, as it was given: a config error unless it has the `idFromName`
+/// and `get` functions of a Durable Object namespace binding.
+#[wasm_bindgen(js_name = __fleetNamespace, skip_typescript)]
+pub fn fleet_namespace(namespace: JsValue) -> Result<JsValue, JsValue> {
+    let usable = ["idFromName", "get"]
+        .into_iter()
+        .all(|k| super::js::try_get(&namespace, k).is_ok_and(|f| f.is_function()));
+    match usable {
+        true => Ok(namespace),
+        false => Err(super::to_js_error(&crate::error::Error::config(
+            "durableObjectStore needs a Durable Object namespace binding of SvcLimiter (env.SVC_LIMITER)",
+        ))),
+    }
+}
+
+/// `redisStore(options)`'s `[url, client, prefix]`: exactly one of a redis:// URL (a string) and a
+/// client of the redis package, and the keys' prefix (a string, "svc-sdk:" when not given); else a config error.
+#[wasm_bindgen(js_name = __redisOptions, skip_typescript)]
+pub fn redis_options(options: JsValue) -> Result<js_sys::Array, JsValue> {
+    let read = |k: &str| match options.is_object() {
+        true => super::js::try_get(&options, k),
+        false => Ok(JsValue::UNDEFINED),
+    };
+    let (url, client, prefix) = (read("url"), read("client"), read("prefix"));
+    let prefix = prefix.map(|p| match p.is_undefined() {
+        true => JsValue::from_str("svc-sdk:"),
+        false => p,
+    });
+    match (url, client, prefix) {
+        (Ok(url), Ok(client), Ok(prefix))
+            if url.is_undefined() != client.is_undefined()
+                && (url.is_undefined() || url.is_string())
+                && prefix.is_string() =>
+        {
+            Ok([url, client, prefix].into_iter().collect())
+        }
+        _ => Err(super::to_js_error(&crate::error::Error::config(
+            "redisStore({ url } or { client }, prefix?) needs either a redis:// URL or a client of the redis package",
+        ))),
+    }
+}

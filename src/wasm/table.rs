@@ -1,4 +1,4 @@
-//! What the package's build reads from the wasm: the regions (the rows' TypeScript types come from
+//! What the package's build reads from the wasm: the regions and the documented error codes (the rows' TypeScript types come from
 //! `cargo run -p svc-core --example types`).
 
 use super::json_to_js;
@@ -14,4 +14,10 @@ pub fn regions() -> JsValue {
     }
     members.end();
     json_to_js(&text)
+}
+
+/// The service's documented error codes by name (`code::ALL`), for the package's `ErrorCode` export.
+#[wasm_bindgen(js_name = __errorCodes, skip_typescript)]
+pub fn error_codes() -> JsValue {
+    json_to_js(&crate::code::to_json())
 }

@@ -19,7 +19,7 @@ before(async () => {
     allow: ["listFixedAssets", "createFixedAsset", "listFixedAssetTypes", "createOrganization", "listTasks", "addExpenseAttachment", "createExpense", "listAccounts"],
   });
   proxy = await serveHandler(handler);
-  browser = new Client({ apiDomain: `${proxy.url}/api/svc` });
+  browser = new Client({ apiDomain: `${proxy.url}/api/svc`, viaProxy: true });
 });
 after(async () => {
   await proxy.close();

@@ -274,13 +274,13 @@ test("http:// to a host that is not loopback is refused for a client with a toke
   ]) {
     refused({ accessToken: TOKEN, apiDomain });
     refused({ accessToken: () => TOKEN, apiDomain });
-    const proxied = await firstRequest({ apiDomain });
+    const proxied = await firstRequest({ apiDomain, viaProxy: true });
     sentUnder(proxied, apiDomain);
     assert.equal(proxied.authorization, null, `${apiDomain}: a client with no token sends none`);
   }
   for (const apiDomain of ["http://127.0.0.1@evil.com", "http://evil.com#@127.0.0.1", "ws://127.0.0.1", "/api"]) {
     refused({ accessToken: TOKEN, apiDomain });
-    refused({ apiDomain });
+    refused({ apiDomain, viaProxy: true });
   }
   for (const apiDomain of ["http://127.0.0.1:1", "http://localhost:1/api", "http://[::1]:1", "http://app.localhost", "https://example.com"]) {
     const sent = await firstRequest({ accessToken: TOKEN, apiDomain });

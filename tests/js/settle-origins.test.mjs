@@ -200,7 +200,7 @@ test("the proxy forwards a body only with its operation's media type: 415 for te
 
 test("a browser Client behind the proxy sends the media type it forwards", async () => {
   const proxy = createProxy({ accessToken: TOKEN, organizationId: ORG, apiDomain: env.sandbox.url, allow: ["createCurrency"] });
-  const browser = new Client({ apiDomain: "http://127.0.0.1/api", fetch: (url, init) => proxy(new Request(url, init)) });
+  const browser = new Client({ apiDomain: "http://127.0.0.1/api", viaProxy: true, fetch: (url, init) => proxy(new Request(url, init)) });
   assert.equal((await browser.createCurrency({ currency_code: "BRW", currency_symbol: "B", price_precision: 2 })).currency_code, "BRW");
   await stillWorks(env);
 });

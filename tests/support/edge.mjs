@@ -70,6 +70,7 @@ export function edgeTests(ctx) {
   const client = () =>
     (browser ??= new Client({
       apiDomain: `${ctx().url}/api`,
+      viaProxy: true,
       maxRetries: 0,
       timeoutMs: 10_000,
       fetch: async (input, init) => {

@@ -4,6 +4,7 @@
 // Cloudflare's and Deno's global types (tests/js/types.test.mjs).
 import {
   Client,
+  ErrorCode,
   SvcError,
   operations,
   parseEvent,
@@ -228,3 +229,29 @@ const madeIssues: Issue[] = made.issues;
 // @ts-expect-error: not a kind
 new SvcError("oops", "no such kind");
 void madeIssues;
+
+/** Issue 28: an api error's code compares with ErrorCode's literals; a list's promise iterates; a page fetches the next; viaProxy is a boolean. */
+export async function surfaceOf28(c: Client, e: unknown): Promise<number> {
+  const notFound: 1002 = ErrorCode.NOT_FOUND;
+  const documented: ErrorCode = ErrorCode.PROJECT_HAS_EXPENSES;
+  // @ts-expect-error: ErrorCode is read-only
+  ErrorCode.NOT_FOUND = 1;
+  // @ts-expect-error: no such documented code
+  void ErrorCode.NOT_THERE;
+  const missing = e instanceof SvcError && e.kind === "api" && e.code === ErrorCode.NOT_FOUND;
+  let count = 0;
+  for await (const a of c.listFixedAssets({ per_page: 10 })) {
+    const id: string | undefined = a.fixed_asset_id;
+    void id;
+    count++;
+  }
+  const first = await c.listFixedAssets();
+  const more: boolean = first.hasNextPage();
+  const second: Page<FixedAssetListEntry> = await first.getNextPage();
+  // @ts-expect-error: a single resource's promise is not iterable
+  for await (const x of c.getAccount("1")) void x;
+  new Client({ apiDomain: "/api", viaProxy: true });
+  // @ts-expect-error: viaProxy is a boolean
+  new Client({ apiDomain: "/api", viaProxy: "yes" });
+  return count + notFound + documented + Number(missing) + Number(more) + second.items.length;
+}

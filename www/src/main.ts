@@ -9,7 +9,7 @@ import { mountChannel } from "./channel.ts";
 import { mountList } from "./list.ts";
 
 const apiDomain = `${location.origin}/api`;
-const client = new Client({ apiDomain });
+const client = new Client({ apiDomain, viaProxy: true });
 
 type View = { show(): void };
 const mounts: Record<string, (root: HTMLElement, client: Client) => View> = {

@@ -1,15 +1,14 @@
 // The public surface of svc-sdk, shared by every runtime's entry. The platform makes this JS: a Client
 // and a proxy must outlive a restart of the core (their wasm half is made anew, from a copy of their
-// options), a call's promise carries withResponse(), and a list's page is an async iterable. Which
-// page comes next, and every rule and message, are the core's.
+// options), a call's promise carries withResponse() and its error the caller's stack, and a list's
+// promise and page are async iterables. Which page comes next, and every rule and message, are the core's.
 import * as core from "../../../../../svc_sdk.js";
-import { OPERATION_IDS, REGIONS } from "./catalog.js";
+import { OPERATION_IDS } from "./catalog.js";
 import { call, generation, guarded, info, settling } from "./core.js";
 export { SvcError } from "./error.js";
+// The regions and their API domains, and the service's documented error codes, from the core's tables.
+export { ErrorCode, regions } from "./catalog.js";
 export { operations, requiredScopes, schemaFor, validate } from "./core.js";
-
-/** The regions and their API domains. */
-export const regions = Object.freeze(REGIONS);
 
 /** Per Client: the options it was made with, its wasm half, and the instance that half lives in. */
 const cores = new WeakMap();
@@ -30,8 +29,13 @@ function inCore(client, name, args, kind) {
   return guarded(c[name], c, args, kind);
 }
 
-/** Calls a method of a client's wasm half that answers later: a failure before anything is sent is a rejection, and a restart of the core ends the call. */
-const viaCore = (client, name, args, kind = "config") => new Promise((resolve) => resolve(settling(inCore(client, name, args, kind))));
+/**
+ * Calls a method of a client's wasm half that answers later: a failure before anything is sent is a
+ * rejection, and a restart of the core ends the call. The caller's stack is taken when the call starts
+ * (its frames are formatted only if the call fails), and the core adds it to the error's.
+ */
+const viaCore = (client, name, args, kind = "config", site = new Error()) =>
+  new Promise((resolve) => resolve(settling(inCore(client, name, args, kind)))).catch((e) => Promise.reject(call("__calledFrom", "config", e, site)));
 
 /** The promise of a call's data, whose `withResponse()` gives `{ data, response }` (the core resolves to both). */
 function answered(full) {
@@ -40,22 +44,30 @@ function answered(full) {
   return data;
 }
 
-/** Every item of a list's pages, from `page` (which the call of `args` gave) on: the core says which call fetches the next. */
-async function* pages(client, id, page, args) {
-  for (;;) {
-    const next = call("__nextArgs", "decode", id, args, page.page_context, page.items.length);
-    for (const item of page.items) yield item;
-    if (next === undefined) return;
-    [page, args] = [await invoke(client, id, next), next];
+/** Every item from `page` on: whether another page follows is asked before its items are given. */
+async function* pages(page) {
+  for (let more = true; more; page = more && (await page.getNextPage())) {
+    more = page.hasNextPage();
+    yield* page.items;
   }
 }
 
-/** Calls operation `id` with the method's arguments; a list's answer is a page that iterates over every item of every page. */
+/** A list's page with hasNextPage(), getNextPage() and an iterator over every item from it on. */
+function paged(client, id, page, args) {
+  const next = (required) => call("__nextArgs", "decode", id, args, page.page_context, page.items.length, required);
+  return Object.defineProperties(page, {
+    hasNextPage: { value: () => next(false) !== undefined },
+    getNextPage: { value: async () => invoke(client, id, next(true)) },
+    [Symbol.asyncIterator]: { value: () => pages(page) },
+  });
+}
+
+/** Calls operation `id` with the method's arguments; a list's promise, and the page it gives, iterate over every item of every page. */
 function invoke(client, id, args) {
   const sent = viaCore(client, "__call", [id, args], "validation");
   if (!info(id).list) return answered(sent);
-  const paged = (page) => Object.defineProperty(page, Symbol.asyncIterator, { value: () => pages(client, id, page, args) });
-  return answered(sent.then(({ data, response }) => ({ data: paged(data), response })));
+  const data = answered(sent.then(({ data, response }) => ({ data: paged(client, id, data, args), response })));
+  return Object.defineProperty(data, Symbol.asyncIterator, { value: async function* () { yield* await data; } });
 }
 
 /** A client of the Svc API. The token only ever goes into the Authorization header. */

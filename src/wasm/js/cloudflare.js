@@ -5,7 +5,7 @@
 import { SvcError } from "./workerd.js";
 
 /** The wasm's fleet steps, on the instance of the workerd entry (scripts/build.mjs hangs them on its SvcError). */
-const { __fleetApply, __fleetSweep } = SvcError[Symbol.for("svc-sdk.internal")];
+const { __fleetApply, __fleetNamespace, __fleetSweep } = SvcError[Symbol.for("svc-sdk.internal")];
 
 /** The storage key of the fleet's state text. */
 const KEY = "fleet";
@@ -54,11 +54,7 @@ export class SvcLimiter {
  * organization (`key`) in `namespace`, the Durable Object binding of SvcLimiter.
  */
 export function durableObjectStore(namespace) {
-  let usable = false;
-  try {
-    usable = typeof namespace?.idFromName === "function" && typeof namespace.get === "function";
-  } catch {}
-  if (!usable) throw new SvcError("config", "durableObjectStore needs a Durable Object namespace binding of SvcLimiter (env.SVC_LIMITER)");
+  __fleetNamespace(namespace);
   return {
     async step(key, request) {
       const res = await namespace.get(namespace.idFromName(key)).fetch("https://svc-limiter/step", { method: "POST", body: request });

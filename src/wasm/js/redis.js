@@ -1,16 +1,15 @@
 // Redis as a fleet store (svc-sdk/redis): one organization's shared state as text under one key,
 // loaded with the server's clock and saved by compare-and-set, each one Lua script. The platform makes
 // this JS: the redis client is a JS package, connected and called from JS. The steps on the state, the
-// scripts and how long the key lives are the core's (scripts/build.mjs hangs them on SvcError).
+// scripts, how long the key lives and the options' checks are the core's (scripts/build.mjs hangs them on SvcError).
 import { SvcError } from "./node.js";
 
-const [LOAD, SAVE, KEEP_MS] = SvcError[Symbol.for("svc-sdk.internal")].__redisScripts();
+const { __redisScripts, __redisOptions } = SvcError[Symbol.for("svc-sdk.internal")];
+const [LOAD, SAVE, KEEP_MS] = __redisScripts();
 
-export function redisStore(options = {}) {
-  const { url, client, prefix = "svc-sdk:" } = options ?? {};
-  if ((url === undefined) === (client === undefined) || (url !== undefined && typeof url !== "string") || typeof prefix !== "string") {
-    throw new SvcError("config", "redisStore({ url } or { client }, prefix?) needs either a redis:// URL or a client of the redis package");
-  }
+/** A fleet store on Redis: `{ url }` (a connection of its own) or `{ client }`, and the keys' `prefix`; the core checks them. */
+export function redisStore(options) {
+  const [url, client, prefix] = __redisOptions(options);
   let connected;
   const ready = () =>
     (connected ??= (async () => {

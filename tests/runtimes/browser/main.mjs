@@ -7,10 +7,10 @@ const q = new URLSearchParams(location.search);
 const report = await smoke({ apiDomain: q.get("api"), accessToken: q.get("token"), organizationId: q.get("org") });
 report.runtime = { name: "browser", userAgent: navigator.userAgent };
 // A client behind a same-origin proxy: apiDomain "/api" resolves against the page's origin.
-const { data, response } = await new Client({ apiDomain: "/api" }).request("GET", "books", "/chartofaccounts").withResponse();
+const { data, response } = await new Client({ apiDomain: "/api", viaProxy: true }).request("GET", "books", "/chartofaccounts").withResponse();
 report.relative = { status: response.status, url: response.url, message: data.message };
 // A redirect is not followed: what the browser gives for it (opaque, no status) is an api error.
-report.redirect = await new Client({ apiDomain: "/api", maxRetries: 0 })
+report.redirect = await new Client({ apiDomain: "/api", viaProxy: true, maxRetries: 0 })
   .request("GET", "books", "/redirected")
   .then((data) => ({ followed: data }), (e) => ({ kind: e.kind, status: e.status, message: e.message }));
 document.getElementById("result").textContent = JSON.stringify(report, null, 2);
