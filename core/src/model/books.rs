@@ -147,7 +147,7 @@ value_set! {
 
 value_set! {
     /// The status an asset reports: the list filter's values (`Status.Active`...) as an asset carries
-    /// them, a new asset being `draft`.
+    /// them, a new asset being `draft`. An answer's other values are kept as they come.
     FixedAssetStatus {
         Draft = "draft",
         Active = "active",
