@@ -158,7 +158,7 @@ pub struct Operation {
 }
 
 /// A row with the defaults of its method: params in the query for GET and DELETE, else a JSON body;
-/// the organization sent; a top-level answer, or none for DELETE; no params beyond the query and no
+/// the organization sent; a top-level answer, or none for DELETE; no params (`NoParams`) and no
 /// result beyond the answer's code and message (`Message`). The methods below change one part.
 pub const fn op(
     family: Family,
@@ -188,7 +188,7 @@ pub const fn op(
         params: &Schema::EMPTY,
         #[cfg(not(target_arch = "wasm32"))]
         ts: Types {
-            params: "QueryParams",
+            params: "NoParams",
             result: "Message",
             many: false,
         },
@@ -357,7 +357,6 @@ catalog! {
     createOrganization: op(Books, POST, "/organizations", "SvcBooks.settings.CREATE").no_org().key(&["organization"])
         .params::<books::OrganizationCreateInput>().returns::<books::Organization>();
     listOrganizations: op(Books, GET, "/organizations", "SvcBooks.settings.READ").no_org().list("organizations")
-        .rules(&crate::validate::books::LIST_ORGANIZATIONS)
         .returns::<books::Organization>();
     updateOrganization: op(Books, PUT, "/organizations/{organization_id}", "SvcBooks.settings.UPDATE").key(&["organization"])
         .params::<books::OrganizationUpdateInput>().returns::<books::Organization>();
@@ -367,7 +366,6 @@ catalog! {
     listAccounts: op(Books, GET, "/chartofaccounts", "SvcBooks.accountants.READ").list("chartofaccounts")
         .params::<books::AccountListQuery>().returns::<books::AccountListEntry>();
     getAccount: op(Books, GET, "/chartofaccounts/{account_id}", "SvcBooks.accountants.READ").top_level()
-        .rules(&crate::validate::books::GET_ACCOUNT)
         .returns::<books::Account>();
     updateAccount: op(Books, PUT, "/chartofaccounts/{account_id}", "SvcBooks.accountants.UPDATE").key(&["chart_of_account"])
         .params::<books::AccountInput>().returns::<books::Account>();
@@ -387,8 +385,7 @@ catalog! {
         .params::<books::FixedAssetTypeListQuery>().returns::<books::FixedAssetType>();
     updateFixedAssetType: op(Books, PUT, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.UPDATE").key(&["fixed_asset_type"])
         .params::<books::FixedAssetTypeUpdateInput>().returns::<books::FixedAssetType>();
-    deleteFixedAssetType: op(Books, DELETE, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.DELETE").empty()
-        .rules(&crate::validate::books::DELETE_FIXED_ASSET_TYPE);
+    deleteFixedAssetType: op(Books, DELETE, "/fixedassettypes/{fixed_asset_type_id}", "SvcBooks.fixedasset.DELETE").empty();
     // books: expenses
     createExpense: op(Books, POST, "/expenses", "SvcBooks.expenses.CREATE").key(&["expense"])
         .params::<books::ExpenseInput>().returns::<books::Expense>();
@@ -397,9 +394,8 @@ catalog! {
         .key(&["expense"])
         .params::<books::ExpenseUniqueFieldUpdateInput>().returns::<books::Expense>();
     getExpenseReceipt: op(Books, GET, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.READ").binary()
-        .rules(&crate::validate::books::GET_EXPENSE_RECEIPT);
-    deleteExpenseReceipt: op(Books, DELETE, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.DELETE").empty()
-        .rules(&crate::validate::books::DELETE_EXPENSE_RECEIPT);
+        .params::<books::ExpenseReceiptQuery>();
+    deleteExpenseReceipt: op(Books, DELETE, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.DELETE").empty();
     addExpenseAttachment: op(Books, POST, "/expenses/{expense_id}/attachment", "SvcBooks.expenses.CREATE")
         .files("files", "attachment", true, ATTACHMENT_TYPES)
         .key_array(&["comments", "documents"])
@@ -415,12 +411,10 @@ catalog! {
     listVendorCreditRefunds: op(Books, GET, "/vendorcredits/{vendor_credit_id}/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds")
         .params::<books::VendorCreditRefundListQuery>().returns::<books::VendorCreditRefundListEntry>();
     getVendorCreditRefund: op(Books, GET, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.READ").key(&["vendor_credit_refund"])
-        .rules(&crate::validate::books::GET_VENDOR_CREDIT_REFUND)
         .returns::<books::VendorCreditRefund>();
     updateVendorCreditRefund: op(Books, PUT, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.UPDATE").key(&["vendor_credit_refund"])
         .params::<books::VendorCreditRefundInput>().returns::<books::VendorCreditRefund>();
-    deleteVendorCreditRefund: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.DELETE").empty()
-        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_REFUND);
+    deleteVendorCreditRefund: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/refunds/{vendor_credit_refund_id}", "SvcBooks.debitnotes.DELETE").empty();
     listAllVendorCreditRefunds: op(Books, GET, "/vendorcredits/refunds", "SvcBooks.debitnotes.READ").list("vendor_credit_refunds")
         .params::<books::AllVendorCreditRefundsQuery>().returns::<books::VendorCreditRefundListEntry>();
     // inventory: packages
@@ -429,7 +423,6 @@ catalog! {
     listPackages: op(Inventory, GET, "/packages", "SvcInventory.packages.READ").list("packagea")
         .params::<inventory::PackageListQuery>().returns::<inventory::Package>();
     getPackage: op(Inventory, GET, "/packages/{package_id}", "SvcInventory.packages.READ").key(&["package"])
-        .rules(&crate::validate::inventory::GET_PACKAGE)
         .returns::<inventory::Package>();
     updatePackage: op(Inventory, PUT, "/packages/{package_id}", "SvcInventory.packages.UPDATE").one_or_array("package")
         .params::<inventory::PackageUpdateInput>().returns::<inventory::Package>();
@@ -450,12 +443,10 @@ catalog! {
     listCurrencies: op(Invoice, GET, "/settings/currencies", "SvcInvoice.settings.READ").list("currencies")
         .params::<invoice::CurrencyListQuery>().returns::<invoice::CurrencyListEntry>();
     getCurrency: op(Invoice, GET, "/settings/currencies/{currency_id}", "SvcInvoice.settings.READ").key(&["currency"])
-        .rules(&crate::validate::invoice::GET_CURRENCY)
         .returns::<invoice::Currency>();
     updateCurrency: op(Invoice, PUT, "/settings/currencies/{currency_id}", "SvcInvoice.settings.UPDATE").one_or_array("currency")
         .params::<invoice::CurrencyInput>().returns::<invoice::Currency>();
-    deleteCurrency: op(Invoice, DELETE, "/settings/currencies/{currency_id}", "SvcInvoice.settings.DELETE").empty()
-        .rules(&crate::validate::invoice::DELETE_CURRENCY);
+    deleteCurrency: op(Invoice, DELETE, "/settings/currencies/{currency_id}", "SvcInvoice.settings.DELETE").empty();
     // invoice: projects
     createProject: op(Invoice, POST, "/projects", "SvcInvoice.projects.CREATE").key(&["project"])
         .params::<invoice::ProjectInput>().returns::<invoice::Project>();
@@ -463,14 +454,12 @@ catalog! {
         .params::<invoice::ProjectListQuery>().returns::<invoice::Project>();
     updateProject: op(Invoice, PUT, "/projects/{project_id}", "SvcInvoice.projects.UPDATE").key(&["project"])
         .params::<invoice::ProjectInput>().returns::<invoice::Project>();
-    removeProjectUser: op(Invoice, DELETE, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.DELETE").empty()
-        .rules(&crate::validate::invoice::REMOVE_PROJECT_USER);
+    removeProjectUser: op(Invoice, DELETE, "/projects/{project_id}/users/{user_id}", "SvcInvoice.projects.DELETE").empty();
     addProjectComment: op(Invoice, POST, "/projects/{project_id}/comments", "SvcInvoice.projects.CREATE").key_array(&["comments", "comment"])
         .params::<invoice::ProjectCommentInput>().returns::<Vec<invoice::ProjectComment>>();
     listProjectComments: op(Invoice, GET, "/projects/{project_id}/comments", "SvcInvoice.projects.READ").list("comments")
         .params::<invoice::ProjectCommentListQuery>().returns::<invoice::ProjectComment>();
-    deleteProjectComment: op(Invoice, DELETE, "/projects/{project_id}/comments/{comment_id}", "SvcInvoice.projects.DELETE").empty()
-        .rules(&crate::validate::invoice::DELETE_PROJECT_COMMENT);
+    deleteProjectComment: op(Invoice, DELETE, "/projects/{project_id}/comments/{comment_id}", "SvcInvoice.projects.DELETE").empty();
     listProjectInvoices: op(Invoice, GET, "/projects/{project_id}/invoices", "SvcInvoice.projects.READ").list("invoices")
         .params::<invoice::ProjectInvoiceListQuery>().returns::<invoice::ProjectInvoice>();
     // invoice: recurring invoices
@@ -482,12 +471,10 @@ catalog! {
     listTasks: op(Billing, GET, "/projects/{project_id}/tasks", "SvcSubscriptions.projects.READ").list("tasks")
         .params::<billing::TaskListQuery>().returns::<billing::Task>();
     getTask: op(Billing, GET, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.READ").key(&["task"])
-        .rules(&crate::validate::billing::GET_TASK)
         .returns::<billing::Task>();
     updateTask: op(Billing, PUT, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.UPDATE").key(&["task"])
         .params::<billing::TaskInput>().returns::<billing::Task>();
-    deleteTask: op(Billing, DELETE, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.DELETE").empty()
-        .rules(&crate::validate::billing::DELETE_TASK);
+    deleteTask: op(Billing, DELETE, "/projects/{project_id}/tasks/{task_id}", "SvcSubscriptions.projects.DELETE").empty();
     // billing: plans
     createPlan: op(Billing, POST, "/plans", "SvcSubscriptions.plans.CREATE").key(&["plan"])
         .params::<billing::PlanInput>().returns::<billing::Plan>();
@@ -497,7 +484,6 @@ catalog! {
         .params::<billing::PlanInput>().returns::<billing::Plan>();
     // billing: events
     getEvent: op(Billing, GET, "/events/{event_id}", "SvcSubscriptions.webhooks.READ").key(&["event"])
-        .rules(&crate::validate::billing::GET_EVENT)
         .returns::<billing::Event>();
     listEvents: op(Billing, GET, "/events", "SvcSubscriptions.webhooks.READ").list("events")
         .params::<billing::EventListQuery>().returns::<billing::Event>();
@@ -547,45 +533,33 @@ catalog! {
     listExpenses: op(Books, GET, "/expenses", "SvcBooks.expenses.READ").vendor().list("expenses")
         .params::<books::ExpenseListQuery>().returns::<books::Expense>();
     getExpense: op(Books, GET, "/expenses/{expense_id}", "SvcBooks.expenses.READ").vendor().key(&["expense"])
-        .rules(&crate::validate::books::GET_EXPENSE)
         .returns::<books::Expense>();
     updateExpense: op(Books, PUT, "/expenses/{expense_id}", "SvcBooks.expenses.UPDATE").vendor().key(&["expense"])
         .params::<books::ExpenseInput>().returns::<books::Expense>();
-    deleteExpense: op(Books, DELETE, "/expenses/{expense_id}", "SvcBooks.expenses.DELETE").vendor().empty()
-        .rules(&crate::validate::books::DELETE_EXPENSE);
+    deleteExpense: op(Books, DELETE, "/expenses/{expense_id}", "SvcBooks.expenses.DELETE").vendor().empty();
     addExpenseReceipt: op(Books, POST, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.CREATE").vendor().files("receipt", "receipt", false, crate::validate::books::RECEIPT_TYPES).empty()
         .rules(&crate::validate::books::ADD_EXPENSE_RECEIPT);
     listExpenseComments: op(Books, GET, "/expenses/{expense_id}/comments", "SvcBooks.expenses.READ").vendor().list("comments")
-        .rules(&crate::validate::books::LIST_EXPENSE_COMMENTS)
         .returns::<books::ExpenseComment>();
     getVendorCredit: op(Books, GET, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.READ").vendor().key(&["vendor_credit"])
         .params::<books::VendorCreditGetQuery>().returns::<books::VendorCredit>();
     updateVendorCredit: op(Books, PUT, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.UPDATE").vendor().key(&["vendor_credit"])
         .params::<books::VendorCreditInput>().returns::<books::VendorCredit>();
-    deleteVendorCredit: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
-        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT);
-    markVendorCreditOpen: op(Books, POST, "/vendorcredits/{vendor_credit_id}/status/open", "SvcBooks.debitnotes.CREATE").vendor().empty()
-        .rules(&crate::validate::books::MARK_VENDOR_CREDIT_OPEN);
-    markVendorCreditVoid: op(Books, POST, "/vendorcredits/{vendor_credit_id}/status/void", "SvcBooks.debitnotes.CREATE").vendor().empty()
-        .rules(&crate::validate::books::MARK_VENDOR_CREDIT_VOID);
-    submitVendorCredit: op(Books, POST, "/vendorcredits/{vendor_credit_id}/submit", "SvcBooks.debitnotes.CREATE").vendor().empty()
-        .rules(&crate::validate::books::SUBMIT_VENDOR_CREDIT);
-    approveVendorCredit: op(Books, POST, "/vendorcredits/{vendor_credit_id}/approve", "SvcBooks.debitnotes.CREATE").vendor().empty()
-        .rules(&crate::validate::books::APPROVE_VENDOR_CREDIT);
+    deleteVendorCredit: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.DELETE").vendor().empty();
+    markVendorCreditOpen: op(Books, POST, "/vendorcredits/{vendor_credit_id}/status/open", "SvcBooks.debitnotes.CREATE").vendor().empty();
+    markVendorCreditVoid: op(Books, POST, "/vendorcredits/{vendor_credit_id}/status/void", "SvcBooks.debitnotes.CREATE").vendor().empty();
+    submitVendorCredit: op(Books, POST, "/vendorcredits/{vendor_credit_id}/submit", "SvcBooks.debitnotes.CREATE").vendor().empty();
+    approveVendorCredit: op(Books, POST, "/vendorcredits/{vendor_credit_id}/approve", "SvcBooks.debitnotes.CREATE").vendor().empty();
     applyVendorCreditToBills: op(Books, POST, "/vendorcredits/{vendor_credit_id}/bills", "SvcBooks.debitnotes.CREATE").vendor().empty()
         .params::<books::VendorCreditBillsInput>();
     listVendorCreditBills: op(Books, GET, "/vendorcredits/{vendor_credit_id}/bills", "SvcBooks.debitnotes.READ").vendor().list("bills_credited")
-        .rules(&crate::validate::books::LIST_VENDOR_CREDIT_BILLS)
         .returns::<books::BillCredited>();
-    deleteVendorCreditBill: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/bills/{vendor_credit_bill_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
-        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_BILL);
+    deleteVendorCreditBill: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/bills/{vendor_credit_bill_id}", "SvcBooks.debitnotes.DELETE").vendor().empty();
     addVendorCreditComment: op(Books, POST, "/vendorcredits/{vendor_credit_id}/comments", "SvcBooks.debitnotes.CREATE").vendor().key(&["comment"])
         .params::<books::VendorCreditCommentInput>().returns::<books::VendorCreditComment>();
     listVendorCreditComments: op(Books, GET, "/vendorcredits/{vendor_credit_id}/comments", "SvcBooks.debitnotes.READ").vendor().list("comments")
-        .rules(&crate::validate::books::LIST_VENDOR_CREDIT_COMMENTS)
         .returns::<books::VendorCreditComment>();
-    deleteVendorCreditComment: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/comments/{comment_id}", "SvcBooks.debitnotes.DELETE").vendor().empty()
-        .rules(&crate::validate::books::DELETE_VENDOR_CREDIT_COMMENT);
+    deleteVendorCreditComment: op(Books, DELETE, "/vendorcredits/{vendor_credit_id}/comments/{comment_id}", "SvcBooks.debitnotes.DELETE").vendor().empty();
     // invoice (the accounting examples of the same paths stand in)
     getProject: op(Invoice, GET, "/projects/{project_id}", "SvcInvoice.projects.READ").vendor().key(&["project"])
         .returns::<invoice::Project>();
@@ -616,11 +590,11 @@ catalog! {
         .params::<invoice::RecurringInvoiceUniqueFieldUpdateInput>().returns::<invoice::RecurringInvoice>();
     deleteRecurringInvoice: op(Invoice, DELETE, "/recurringinvoices/{recurring_invoice_id}", "SvcInvoice.invoices.DELETE").vendor().empty();
     stopRecurringInvoice: op(Invoice, POST, "/recurringinvoices/{recurring_invoice_id}/status/stop", "SvcInvoice.invoices.CREATE").vendor().empty()
-        .rules(&crate::validate::invoice::CHANGE_RECURRING_INVOICE_STATUS);
+        .params::<invoice::RecurringInvoiceStatusInput>();
     resumeRecurringInvoice: op(Invoice, POST, "/recurringinvoices/{recurring_invoice_id}/status/resume", "SvcInvoice.invoices.CREATE").vendor().empty()
-        .rules(&crate::validate::invoice::CHANGE_RECURRING_INVOICE_STATUS);
+        .params::<invoice::RecurringInvoiceStatusInput>();
     updateRecurringInvoiceTemplate: op(Invoice, PUT, "/recurringinvoices/{recurring_invoice_id}/templates/{template_id}", "SvcInvoice.invoices.UPDATE").vendor().empty()
-        .rules(&crate::validate::invoice::UPDATE_RECURRING_INVOICE_TEMPLATE);
+        .params::<invoice::RecurringInvoiceTemplateInput>();
     listRecurringInvoiceHistory: op(Invoice, GET, "/recurringinvoices/{recurring_invoice_id}/comments", "SvcInvoice.invoices.READ").vendor().list("comments")
         .returns::<invoice::RecurringInvoiceHistoryEntry>();
 }

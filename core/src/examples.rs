@@ -335,4 +335,16 @@ mod tests {
             assert_eq!(rows, 1, "{} stands for {rows} rows", file.name);
         }
     }
+
+    #[test]
+    fn a_row_typed_as_taking_no_params_is_sent_none_by_the_vendor() {
+        let mut none = 0;
+        for op in OPERATIONS.iter().filter(|op| op.params_ts() == "NoParams") {
+            none += 1;
+            assert!(op.params.fields.is_empty(), "{}", op.id);
+            let s = sample(op);
+            assert_eq!(s.params, json!({}), "{}: give it a params type", op.id);
+        }
+        assert!(none >= 50, "{none} rows take no params");
+    }
 }

@@ -49,11 +49,11 @@ export interface Message {
   [key: string]: unknown;
 }
 
-/** Query parameters of an operation whose documents name none. */
-export type QueryParams = Record<string, string | number | boolean | undefined>;
+/** The params of an operation whose documents name none: an object without keys (\`{}\`), or nothing. */
+export type NoParams = Record<string, never>;
 
-/** A file for an upload: a Blob or File, or a name with its data. */
-export type FileInput = Blob | { name: string; data: Blob | ArrayBuffer | ArrayBufferView | string; type?: string };
+/** A file for an upload: a File, or a name with its data (a bare Blob has no name to send). */
+export type FileInput = File | { name: string; data: Blob | ArrayBuffer | ArrayBufferView | string; type?: string };
 
 export interface PreparedRequest {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -106,8 +106,14 @@ export async function run(): Promise<void> {
 
   const task = await client.createTask("p1", { task_name: "Design", description: "first" });
   const taskId: string = task.task_id;
-  const receipt: Blob = await client.getExpenseReceipt("982000000030049");
-  await client.addExpenseAttachment("982000000030049", { files: [new Blob(["%PDF"]), { name: "a.pdf", data: "x" }] });
+  const receipt: Blob = await client.getExpenseReceipt("982000000030049", { preview: false });
+  await client.addExpenseAttachment("982000000030049", {
+    files: [new File(["%PDF"], "a.pdf"), { name: "b.pdf", data: new Blob(["%PDF"]), type: "application/pdf" }],
+  });
+  // @ts-expect-error: a bare Blob has no name to send
+  await client.addExpenseAttachment("982000000030049", { files: [new Blob(["%PDF"])] });
+  // @ts-expect-error: getAccount takes no params
+  await client.getAccount("982000000030049", { bogus_param: 1 });
   const watch = await client.updateNotificationChannels({ watch: [channel] }, { timeoutMs: 5000 });
   const done = await client.deleteTask("p1", taskId);
   const message: string = done.message;
@@ -146,7 +152,7 @@ export async function run(): Promise<void> {
   const state: RateLimitState | null = client.rateLimitState();
   const url: string = regions.au;
   const prepared = await client.prepare("getTask", "p1", "t1");
-  await client.prepare("getTask", "p1", "t1", { per_page: 1 });
+  await client.prepare("getTask", "p1", "t1", {});
   await client.prepare("createFixedAsset", asset);
   // @ts-expect-error: getTask takes its two path params before its params
   await client.prepare("getTask", {});

@@ -684,6 +684,21 @@ wire! {
 }
 
 wire! {
+    /// Body of `stopRecurringInvoice` and `resumeRecurringInvoice`: the vendor's example repeats the id.
+    request RecurringInvoiceStatusInput {
+        recurring_invoice_id?: Id,
+    }
+}
+
+wire! {
+    /// Body of `updateRecurringInvoiceTemplate`: the vendor's example repeats both ids.
+    request RecurringInvoiceTemplateInput {
+        recurring_invoice_id?: Id,
+        template_id?: Id,
+    }
+}
+
+wire! {
     /// An entry of a recurring invoice's history: what happened to it, or a comment.
     response RecurringInvoiceHistoryEntry {
         comment_id: Id,

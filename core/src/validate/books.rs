@@ -1,10 +1,7 @@
-//! Rules for the params of the books operations that take no request type: the empty ones and
-//! the file uploads. The others are declared with their types in `crate::model::books`.
+//! Rules for the params of the books uploads, which take no request type (their params are their
+//! files). The others are declared with their types in `crate::model::books`.
 
 use super::{opt, Kind, Schema};
-
-pub static LIST_ORGANIZATIONS: Schema = Schema::EMPTY;
-pub static GET_ACCOUNT: Schema = Schema::EMPTY;
 
 /// The files are checked by the transport (count and type); nothing else travels.
 pub static ADD_JOURNAL_ATTACHMENT: Schema = Schema {
@@ -12,20 +9,11 @@ pub static ADD_JOURNAL_ATTACHMENT: Schema = Schema {
     checks: &[],
 };
 
-pub static DELETE_FIXED_ASSET_TYPE: Schema = Schema::EMPTY;
-
-pub static GET_EXPENSE_RECEIPT: Schema = Schema::EMPTY;
-pub static DELETE_EXPENSE_RECEIPT: Schema = Schema::EMPTY;
-
 /// The files are checked by the transport (count and type); nothing else travels.
 pub static ADD_EXPENSE_ATTACHMENT: Schema = Schema {
     fields: &[opt("files", Kind::Any)],
     checks: &[],
 };
-
-pub static GET_EXPENSE: Schema = Schema::EMPTY;
-pub static DELETE_EXPENSE: Schema = Schema::EMPTY;
-pub static LIST_EXPENSE_COMMENTS: Schema = Schema::EMPTY;
 
 /// File types the expense receipt upload accepts (the attachment's without txt and csv).
 pub const RECEIPT_TYPES: &[&str] = &[
@@ -37,18 +25,6 @@ pub static ADD_EXPENSE_RECEIPT: Schema = Schema {
     fields: &[opt("receipt", Kind::Any)],
     checks: &[],
 };
-
-pub static DELETE_VENDOR_CREDIT: Schema = Schema::EMPTY;
-pub static MARK_VENDOR_CREDIT_OPEN: Schema = Schema::EMPTY;
-pub static MARK_VENDOR_CREDIT_VOID: Schema = Schema::EMPTY;
-pub static SUBMIT_VENDOR_CREDIT: Schema = Schema::EMPTY;
-pub static APPROVE_VENDOR_CREDIT: Schema = Schema::EMPTY;
-pub static LIST_VENDOR_CREDIT_BILLS: Schema = Schema::EMPTY;
-pub static DELETE_VENDOR_CREDIT_BILL: Schema = Schema::EMPTY;
-pub static LIST_VENDOR_CREDIT_COMMENTS: Schema = Schema::EMPTY;
-pub static DELETE_VENDOR_CREDIT_COMMENT: Schema = Schema::EMPTY;
-pub static GET_VENDOR_CREDIT_REFUND: Schema = Schema::EMPTY;
-pub static DELETE_VENDOR_CREDIT_REFUND: Schema = Schema::EMPTY;
 
 #[cfg(test)]
 mod tests {

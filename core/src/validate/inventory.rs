@@ -1,8 +1,7 @@
-//! Rules for the params of the inventory operations that no request type declares: packages and composite items.
+//! Rules for the params of the composite item image upload, which takes no request type (its params
+//! are its file).
 
 use crate::validate::{opt, Kind, Schema};
-
-pub static GET_PACKAGE: Schema = Schema::EMPTY;
 
 /// The transport checks the file itself (its type among gif, png, jpeg, jpg, bmp).
 pub static UPLOAD_COMPOSITE_ITEM_IMAGE: Schema = Schema {

@@ -1,30 +1,8 @@
-//! Rules for the params of the invoice operations that no request type declares: currencies, projects,
-//! project comments, recurring invoices.
-
-use crate::validate::{opt, Kind, Schema};
-
-pub static GET_CURRENCY: Schema = Schema::EMPTY;
-pub static DELETE_CURRENCY: Schema = Schema::EMPTY;
-pub static REMOVE_PROJECT_USER: Schema = Schema::EMPTY;
-pub static DELETE_PROJECT_COMMENT: Schema = Schema::EMPTY;
-
-/// Stop and resume: the vendor's example repeats the id in the body.
-pub static CHANGE_RECURRING_INVOICE_STATUS: Schema = Schema {
-    fields: &[opt("recurring_invoice_id", Kind::Id)],
-    checks: &[],
-};
-
-pub static UPDATE_RECURRING_INVOICE_TEMPLATE: Schema = Schema {
-    fields: &[
-        opt("recurring_invoice_id", Kind::Id),
-        opt("template_id", Kind::Id),
-    ],
-    checks: &[],
-};
+//! The tests of the rules of the invoice operations' params: currencies, projects, project comments,
+//! recurring invoices (the rules are declared with their types in `crate::model::invoice`).
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::catalog::{find, Method};
     use crate::family::Family;
     use crate::issue::IssueCode;
@@ -176,8 +154,14 @@ mod tests {
                 "books-as-invoice__update_currency.json",
                 m::CurrencyInput::SCHEMA,
             ),
-            ("books-as-invoice__get_currency.json", &GET_CURRENCY),
-            ("books-as-invoice__delete_currency.json", &DELETE_CURRENCY),
+            (
+                "books-as-invoice__get_currency.json",
+                crate::catalog::find("getCurrency").unwrap().params,
+            ),
+            (
+                "books-as-invoice__delete_currency.json",
+                crate::catalog::find("deleteCurrency").unwrap().params,
+            ),
             (
                 "books-as-invoice__list_currencies.json",
                 m::CurrencyListQuery::SCHEMA,
@@ -196,7 +180,7 @@ mod tests {
             ),
             (
                 "books-as-invoice__delete_project_user.json",
-                &REMOVE_PROJECT_USER,
+                crate::catalog::find("removeProjectUser").unwrap().params,
             ),
             (
                 "books-as-invoice__add_project_comment.json",
@@ -208,7 +192,7 @@ mod tests {
             ),
             (
                 "books-as-invoice__delete_project_comment.json",
-                &DELETE_PROJECT_COMMENT,
+                crate::catalog::find("deleteProjectComment").unwrap().params,
             ),
             (
                 "books-as-invoice__list_project_invoices.json",
@@ -244,15 +228,15 @@ mod tests {
             ),
             (
                 "books-as-invoice__stop_recurring_invoice.json",
-                &CHANGE_RECURRING_INVOICE_STATUS,
+                m::RecurringInvoiceStatusInput::SCHEMA,
             ),
             (
                 "books-as-invoice__resume_recurring_invoice.json",
-                &CHANGE_RECURRING_INVOICE_STATUS,
+                m::RecurringInvoiceStatusInput::SCHEMA,
             ),
             (
                 "books-as-invoice__update_recurring_invoice_template.json",
-                &UPDATE_RECURRING_INVOICE_TEMPLATE,
+                m::RecurringInvoiceTemplateInput::SCHEMA,
             ),
         ] {
             vendor_request_passes(file, schema);
@@ -449,9 +433,9 @@ mod tests {
         recurring_list_page_1_passes / recurring_list_page_0_fails:
             *m::RecurringInvoiceListQuery::SCHEMA, list_query(), ["page"], 1 => 0, OutOfRange {"minimum": 1, "maximum": 4294967295u32};
         stop_id_given_passes / stop_id_boolean_fails:
-            CHANGE_RECURRING_INVOICE_STATUS, json!({}), ["recurring_invoice_id"], "90300000072369" => true, InvalidType {"expected": "id (string or integer)"};
+            *m::RecurringInvoiceStatusInput::SCHEMA, json!({}), ["recurring_invoice_id"], "90300000072369" => true, InvalidType {"expected": "id (string or integer)"};
         template_id_given_passes / template_id_boolean_fails:
-            UPDATE_RECURRING_INVOICE_TEMPLATE, json!({}), ["template_id"], 90300043563547u64 => false, InvalidType {"expected": "id (string or integer)"};
+            *m::RecurringInvoiceTemplateInput::SCHEMA, json!({}), ["template_id"], 90300043563547u64 => false, InvalidType {"expected": "id (string or integer)"};
 
         // currencies
         price_precision_integer_passes / price_precision_fraction_fails:
