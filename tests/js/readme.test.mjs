@@ -43,3 +43,12 @@ test("the layout, benchmarks and fuzzing live in CONTRIBUTING, which the README 
   assert.ok(paths.length > 10, `only ${paths.length} paths in the layout`);
   for (const p of paths) assert.ok(existsSync(path.join(root, p)), `the layout names ${p}, which does not exist`);
 });
+
+test("the README names every error kind and every documented error code of the installed package", async () => {
+  const { ErrorCode } = await import("svc-sdk");
+  const dts = readFileSync(path.join(process.env.SVC_CONSUMER, "node_modules/svc-sdk/pkg/index.d.ts"), "utf8");
+  const kinds = [...dts.match(/export type ErrorKind =([^;]*);/)[1].matchAll(/"(\w+)"/g)].map((m) => m[1]);
+  assert.ok(kinds.length >= 10, kinds.join());
+  for (const kind of kinds) assert.ok(readme.includes(`\`${kind}\``), `kind ${kind}`);
+  for (const [name, code] of Object.entries(ErrorCode)) assert.ok(readme.includes(`\`${name}\` (${code})`), `code ${name}`);
+});
