@@ -1,48 +1,30 @@
 // svc-sdk/testing through the installed package: the sandbox's own Rust handling in-process behind a
 // standard fetch drives a Client (create, pages, update, delete, 401s, a 429 with Retry-After), and the
-// same scenario against the binary over loopback gives the same status and body, request by request.
+// same scenario (tests/runtimes/testing/scenario.mjs) against the binary over loopback gives the same
+// status and body, request by request, from Node and from Deno.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client, SvcError } from "svc-sdk";
 import { Sandbox } from "svc-sdk/testing";
 import { startSandbox } from "./support/sandbox.mjs";
 
-const all = async (page) => {
-  const out = [];
-  for await (const x of page) out.push(x);
-  return out;
-};
+const consumer = path.dirname(fileURLToPath(import.meta.url));
+const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
+const { recorded, scenario: run } = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/testing/scenario.mjs")));
+const scenario = (...args) => run({ Client, SvcError }, ...args);
 
-/** A fetch that records each answer's status and body, with the origin and the clock's times masked. */
-function recorded(fetch, origin, log) {
-  return async (input, init) => {
-    const res = await fetch(input, init);
-    const body = (await res.clone().text()).replaceAll(origin, "<origin>").replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:?\d\d/g, "<time>");
-    log.push({ url: new Request(input, init).url.replace(origin, ""), status: res.status, body });
-    return res;
-  };
-}
-
-/** The scenario: fixed asset types created, listed two a page, updated, deleted; an unknown and a revoked token. */
-async function scenario(url, fetch, organizationId) {
-  const client = new Client({ accessToken: "dev-token", organizationId, apiDomain: url, fetch, maxRetries: 0 });
-  const created = [];
-  for (const name of ["Vans", "Drones", "Servers"]) {
-    created.push(await client.createFixedAssetType({ fixed_asset_type_name: name, depreciation_method: "straight_line", depreciation_frequency: "monthly" }));
+/** The scenario's recorded answers from the sandbox binary over loopback. */
+async function overLoopback() {
+  const binary = await startSandbox(["--token", "gone=*"]);
+  const log = [];
+  try {
+    await scenario(binary.url, recorded(fetch, binary.url, log), "10234695");
+  } finally {
+    await binary.close();
   }
-  const listed = await all(await client.listFixedAssetTypes({ per_page: 2 }));
-  assert.ok(created.every((c) => listed.some((x) => x.fixed_asset_type_id === c.fixed_asset_type_id)), "every created type is listed");
-  const [type] = created;
-  const full = { fixed_asset_type_name: "Trucks", expense_account_id: listed[0].expense_account_id, depreciation_account_id: listed[0].depreciation_account_id, depreciation_method: "declining_method", depreciation_frequency: "yearly", depreciation_percentage: 20, total_life: 48, salvage_value: 0, computation_type: "no_prorata" };
-  assert.equal((await client.updateFixedAssetType(type.fixed_asset_type_id, full)).fixed_asset_type_name, "Trucks");
-  await client.deleteFixedAssetType(type.fixed_asset_type_id);
-  assert.ok(!(await all(await client.listFixedAssetTypes({ per_page: 2 }))).some((t) => t.fixed_asset_type_id === type.fixed_asset_type_id));
-  const unauthorized = (e) => e instanceof SvcError && e.status === 401;
-  await assert.rejects(new Client({ accessToken: "no-such-token", organizationId, apiDomain: url, fetch, maxRetries: 0 }).listFixedAssetTypes(), unauthorized);
-  const gone = new Client({ accessToken: "gone", organizationId, apiDomain: url, fetch, maxRetries: 0 });
-  await gone.listFixedAssetTypes();
-  assert.equal((await fetch(`${url}/__sandbox/tokens/gone/revoke`, { method: "POST" })).status, 200);
-  await assert.rejects(gone.listFixedAssetTypes(), unauthorized);
+  return log;
 }
 
 test("a client drives the in-process sandbox: create, pages, update, delete, unknown and revoked tokens", async () => {
@@ -80,13 +62,20 @@ test("the same scenario against the binary gives the same status and body, reque
   const inProcess = [];
   const sandbox = new Sandbox({ tokens: { gone: "*" } });
   await scenario(sandbox.url, recorded(sandbox.fetch, sandbox.url, inProcess), sandbox.organizationId);
-  const binary = await startSandbox(["--token", "gone=*"]);
-  const overLoopback = [];
-  try {
-    await scenario(binary.url, recorded(fetch, binary.url, overLoopback), "10234695");
-  } finally {
-    await binary.close();
-  }
   assert.ok(inProcess.length >= 10, `${inProcess.length} requests`);
-  assert.deepEqual(inProcess, overLoopback);
+  assert.deepEqual(inProcess, await overLoopback());
+});
+
+test("in Deno with no permission, the in-process sandbox answers the scenario as the binary does", { timeout: 60_000 }, async () => {
+  const dir = h.installRuntime(consumer, "testing");
+  const run = await h.runChild(h.bin("deno"), ["run", "deno.mjs"], {
+    cwd: dir,
+    env: h.toolEnv({ DENO_DIR: path.join(consumer, ".deno"), DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1" }),
+    timeoutMs: 45_000,
+    label: "deno",
+  });
+  assert.equal(run.code, 0, run.output);
+  const report = JSON.parse(run.stdout.trim().split("\n").at(-1));
+  assert.equal(report.resolved, pathToFileURL(path.join(consumer, "node_modules/svc-sdk/pkg/testing/deno.js")).href);
+  assert.deepEqual(report.log, await overLoopback());
 });
