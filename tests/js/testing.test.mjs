@@ -79,3 +79,18 @@ test("in Deno with no permission, the in-process sandbox answers the scenario as
   assert.equal(report.resolved, pathToFileURL(path.join(consumer, "node_modules/svc-sdk/pkg/testing/deno.js")).href);
   assert.deepEqual(report.log, await overLoopback());
 });
+
+test("in workerd (wrangler dev), the in-process sandbox answers the scenario as the binary does", { timeout: 90_000 }, async () => {
+  const dir = h.installRuntime(consumer, "testing");
+  const wrangler = await h.startWranglerDev(dir, "/ready", 60_000);
+  try {
+    const res = await fetch(`${wrangler.url}/scenario`, { signal: AbortSignal.timeout(30_000) });
+    const text = await res.text();
+    assert.equal(res.status, 200, `${text}\n${wrangler.child.output()}`);
+    const report = JSON.parse(text);
+    assert.equal(report.userAgent, "Cloudflare-Workers");
+    assert.deepEqual(report.log, await overLoopback());
+  } finally {
+    await wrangler.child.stop();
+  }
+});
