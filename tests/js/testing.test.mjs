@@ -1,13 +1,14 @@
 // svc-sdk/testing through the installed package: the sandbox's own Rust handling in-process behind a
 // standard fetch drives a Client (create, pages, update, delete, 401s, a 429 with Retry-After), and the
 // same scenario (tests/runtimes/testing/scenario.mjs) against the binary over loopback gives the same
-// status and body, request by request, from Node and from Deno.
+// status and body, request by request, from Node, Deno, workerd and Chromium.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client, SvcError } from "svc-sdk";
 import { Sandbox } from "svc-sdk/testing";
+import { launchChromium } from "./support/chromium.mjs";
 import { startSandbox } from "./support/sandbox.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
@@ -92,5 +93,28 @@ test("in workerd (wrangler dev), the in-process sandbox answers the scenario as 
     assert.deepEqual(report.log, await overLoopback());
   } finally {
     await wrangler.child.stop();
+  }
+});
+
+test("in Chromium (Vite build), the in-process sandbox answers the scenario as the binary does", { timeout: 120_000 }, async () => {
+  const dir = h.installRuntime(consumer, "testing");
+  const dist = path.join(path.dirname(dir), "dist");
+  await h.viteBuild(dir, dist, { cwd: consumer });
+  const site = await h.serveStatic(dist, () => false);
+  const browser = await launchChromium(h.ensureDir(path.join(path.dirname(dir), ".state")));
+  try {
+    const page = await browser.newPage();
+    const requests = [];
+    page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+    await page.goto(`http://127.0.0.1:${site.address().port}/`, { timeout: 20_000 });
+    await page.waitForSelector("body[data-status]", { timeout: 30_000 });
+    const report = JSON.parse(await page.textContent("#result"));
+    assert.equal(report.error, undefined, report.error);
+    assert.match(report.userAgent, /Chrome\//);
+    assert.ok(requests.every((p) => !p.includes("/books/")), "no call left the page");
+    assert.deepEqual(report.log, await overLoopback());
+  } finally {
+    await h.withTimeout(browser.close(), 10_000, "closing Chromium").catch(() => {});
+    await h.closeServer(site);
   }
 });

@@ -1,7 +1,19 @@
 // The scenario of svc-sdk/testing, shared by the Node test and the other runtimes: a client through a
 // fetch (the in-process sandbox's or the network's) creates fixed asset types, lists them two a page,
 // updates and deletes one, and meets an unknown and a revoked token; `recorded` logs each answer.
-import assert from "node:assert/strict";
+// Plain checks, so the scenario runs in a page as well as in a server runtime.
+const assert = {
+  ok(value, message = "not true") {
+    if (!value) throw new Error(message);
+  },
+  equal(actual, expected) {
+    if (actual !== expected) throw new Error(`${JSON.stringify(actual)} is not ${JSON.stringify(expected)}`);
+  },
+  async rejects(promise, check) {
+    const outcome = await promise.then(() => "resolved", (e) => (check(e) ? null : `rejected with ${e}`));
+    if (outcome) throw new Error(`expected a rejection of that kind: ${outcome}`);
+  },
+};
 
 const all = async (page) => {
   const out = [];
