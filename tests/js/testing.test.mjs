@@ -2,7 +2,7 @@
 // standard fetch drives a Client (create, pages, update, delete, 401s, a 429 with Retry-After), and the
 // same scenario (tests/runtimes/testing/scenario.mjs) against the binary over loopback gives the same
 // status and body, request by request, from Node, Deno, workerd and Chromium.
-import { test } from "node:test";
+import { mock, test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -46,6 +46,21 @@ test("a 429 fault answers with Retry-After, and the client reports it as rate_li
   assert.equal(res.headers.get("retry-after"), "1");
   const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0 });
   await assert.rejects(client.listFixedAssetTypes(), (e) => e instanceof SvcError && e.kind === "rate_limited" && e.retryAfterMs === 1000);
+});
+
+test("a slow answer waits on the runtime's setTimeout, so fake timers drive it", async () => {
+  const sandbox = new Sandbox({ faults: "slow=1", slowMs: 60_000, seed: 3 });
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    let settled = false;
+    const answer = sandbox.fetch(`${sandbox.url}/books/v3/organizations`, { headers: { authorization: "Svc-oauthtoken dev-token" } }).finally(() => (settled = true));
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, "the answer waits for its timer");
+    mock.timers.tick(60_000);
+    assert.equal((await answer).status, 200);
+  } finally {
+    mock.timers.reset();
+  }
 });
 
 test("snapshot and restore bring the records back", async () => {
