@@ -1,7 +1,8 @@
 // svc-sdk/testing through the installed package: the sandbox's own Rust handling in-process behind a
-// standard fetch drives a Client (create, pages, update, delete, 401s, a 429 with Retry-After), and the
-// same scenario (tests/runtimes/testing/scenario.mjs) against the binary over loopback gives the same
-// status and body, request by request, from Node, Deno, workerd and Chromium.
+// standard fetch drives a Client (create, pages, update, delete, an upload and a download, 401s, a 429
+// with Retry-After, a slow answer on fake timers), and the same scenario (tests/runtimes/testing/
+// scenario.mjs) against the binary over loopback gives the same status and body, request by request,
+// from Node, Deno, workerd and Chromium.
 import { mock, test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -28,7 +29,7 @@ async function overLoopback() {
   return log;
 }
 
-test("a client drives the in-process sandbox: create, pages, update, delete, unknown and revoked tokens", async () => {
+test("a client drives the in-process sandbox: create, pages, update, delete, upload, download, unknown and revoked tokens", async () => {
   const sandbox = new Sandbox({ tokens: { gone: "*" } });
   assert.equal(sandbox.url, "http://sandbox.localhost");
   await scenario(sandbox.url, sandbox.fetch, sandbox.organizationId);

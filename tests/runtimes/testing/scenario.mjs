@@ -1,6 +1,7 @@
 // The scenario of svc-sdk/testing, shared by the Node test and the other runtimes: a client through a
 // fetch (the in-process sandbox's or the network's) creates fixed asset types, lists them two a page,
-// updates and deletes one, and meets an unknown and a revoked token; `recorded` logs each answer.
+// updates and deletes one, uploads and downloads
+// an expense's receipt, and meets an unknown and a revoked token; `recorded` logs each answer.
 // Plain checks, so the scenario runs in a page as well as in a server runtime.
 const assert = {
   ok(value, message = "not true") {
@@ -45,6 +46,12 @@ export async function scenario({ Client, SvcError }, url, fetch, organizationId)
   assert.equal((await client.updateFixedAssetType(type.fixed_asset_type_id, full)).fixed_asset_type_name, "Trucks");
   await client.deleteFixedAssetType(type.fixed_asset_type_id);
   assert.ok(!(await all(await client.listFixedAssetTypes({ per_page: 2 }))).some((t) => t.fixed_asset_type_id === type.fixed_asset_type_id));
+  const [account] = (await client.listAccounts({ per_page: 1 })).items;
+  const expense = await client.createExpense({ account_id: account.account_id, date: "2024-01-02", amount: 112.5 });
+  await client.addExpenseReceipt(expense.expense_id, { receipt: { name: "scan.png", data: new Uint8Array([137, 80, 78, 71]) } });
+  const receipt = await client.getExpenseReceipt(expense.expense_id);
+  assert.equal(receipt.type, "image/png");
+  assert.equal(new Uint8Array(await receipt.arrayBuffer())[1], 80);
   const unauthorized = (e) => e instanceof SvcError && e.status === 401;
   await assert.rejects(new Client({ accessToken: "no-such-token", organizationId, apiDomain: url, fetch, maxRetries: 0 }).listFixedAssetTypes(), unauthorized);
   const gone = new Client({ accessToken: "gone", organizationId, apiDomain: url, fetch, maxRetries: 0 });
