@@ -4,7 +4,7 @@
 // glue, snippets and instantiation into one module per runtime (node.js, deno.js, workerd.js, web.js),
 // so an entry is one JS file and its wasm; then the CommonJS entries (bundled from the ESM ones) and
 // the TypeScript declarations are written.
-import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureNodeModules, ensureRust } from "./setup.mjs";
 import { log, output, root, run } from "./lib.mjs";
@@ -43,6 +43,7 @@ function buildWasm(profile, crate, out) {
   const before = statSync(wasm).size;
   run(path.join(root, "node_modules/.bin/wasm-opt"), [...WASM_OPT, wasm, "-o", wasm]);
   log(`wasm-opt -Oz (${profile}): ${before} -> ${statSync(wasm).size} bytes`);
+  if (!existsSync(path.join(out, "snippets"))) return null;
   const snippets = snippetDir(out);
   copyFileSync(path.join(bindingJsDir, "core.js"), path.join(snippets, "core.js"));
   return "./" + path.relative(out, snippets).split(path.sep).join("/");
@@ -70,7 +71,7 @@ async function writeEntries(dir, surface) {
   }
   if (new Set(exported).size !== 1) throw new Error(`the entries of ${dir} export different names: ${exported.join(" | ")}`);
   rmSync(path.join(dir, "svc_sdk.js"));
-  rmSync(path.join(dir, "snippets"), { recursive: true });
+  rmSync(path.join(dir, "snippets"), { recursive: true, force: true });
   return exported[0].split(", ");
 }
 
@@ -144,6 +145,13 @@ await writeEntries(
   `export { SvcError } from "${validateSnippets}/error.js";\nexport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`,
 );
 
+// svc-sdk/testing: the sandbox's own handling in wasm (crate svc-testing), an entry of its own that
+// nothing of the main entries imports; its declarations are hand-written beside its glue.
+const testingDir = path.join(pkg, "testing");
+buildWasm("release", "svc-testing", testingDir);
+await writeEntries(testingDir, readFileSync(path.join(root, "testing/src/wasm/js/testing.js"), "utf8"));
+copyFileSync(path.join(root, "testing/testing.d.ts"), path.join(pkg, "testing.d.ts"));
+
 // The rows' TypeScript types stay out of the wasm: a native run of the table prints them, and the
 // request types' declarations with their rules.
 const types = output("cargo", ["run", "--quiet", "-p", "svc-core", "--example", "types"]);
@@ -154,4 +162,4 @@ if (declared === null) throw new Error("cargo run -p svc-sdk --example declarati
 writeDeclarations(pkg, ops, JSON.parse(types), declared);
 await writeCommonJs(pkg);
 const size = (...p) => statSync(path.join(...p)).size;
-log(`pkg/ written: wasm ${size(pkg, "svc_sdk_bg.wasm")} bytes, node.js ${size(pkg, "node.js")} bytes; pkg/validate/: wasm ${size(validateDir, "svc_sdk_bg.wasm")} bytes, node.js ${size(validateDir, "node.js")} bytes`);
+log(`pkg/ written: wasm ${size(pkg, "svc_sdk_bg.wasm")} bytes, node.js ${size(pkg, "node.js")} bytes; pkg/validate/: wasm ${size(validateDir, "svc_sdk_bg.wasm")} bytes, node.js ${size(validateDir, "node.js")} bytes; pkg/testing/: wasm ${size(testingDir, "svc_sdk_bg.wasm")} bytes`);

@@ -1,5 +1,6 @@
 //! The sandbox: a stateful local stand-in for the Svc service, built on the svc-sdk catalog and rules.
 
+pub mod app;
 pub mod billing;
 pub mod books;
 pub mod call;
@@ -19,10 +20,13 @@ pub mod multipart;
 pub mod record;
 pub mod resource;
 pub mod seed;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod server;
 pub mod store;
 pub mod time;
 pub mod unique;
 
+pub use app::{Answer, App, Platform};
 pub use config::Config;
+#[cfg(not(target_arch = "wasm32"))]
 pub use server::{start, start_with, Server};

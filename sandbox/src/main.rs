@@ -1,8 +1,15 @@
 //! The sandbox binary: parses the flags, starts the server, prints where it listens.
 
+#[cfg(not(target_arch = "wasm32"))]
 use sandbox::config::{Config, Scopes};
+#[cfg(not(target_arch = "wasm32"))]
 use std::io::{Read, Write};
 
+/// The binary serves sockets; its wasm build is the svc-testing crate.
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() {
     let config = match Config::from_args(std::env::args().skip(1)) {
         Ok(c) => c,

@@ -27,6 +27,15 @@ impl Default for Ids {
     }
 }
 
+impl Clone for Ids {
+    fn clone(&self) -> Ids {
+        Ids {
+            text: AtomicU64::new(self.text.load(Ordering::SeqCst)),
+            big: AtomicU64::new(self.big.load(Ordering::SeqCst)),
+        }
+    }
+}
+
 impl Ids {
     pub fn text(&self) -> Value {
         Value::String(self.text.fetch_add(1, Ordering::Relaxed).to_string())
@@ -133,13 +142,14 @@ static LINKS: &[Link] = &[
 const LINKED_ARRAYS: &[&str] = &["line_items", "mapped_items"];
 
 /// A stored receipt of an expense.
+#[derive(Clone)]
 pub struct Receipt {
     pub name: String,
     pub content_type: String,
     pub bytes: Vec<u8>,
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Org {
     pub id: String,
     pub info: Record,
@@ -321,7 +331,7 @@ fn missing(res: &Resource, id: &str) -> ApiError {
 
 /// Every organization, the id source, the CRM notification channels, and the records of calls
 /// that name no organization.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Store {
     pub orgs: Vec<Org>,
     pub ids: Ids,

@@ -1,0 +1,889 @@
+//! The request-to-answer function of the sandbox, shared by its HTTP server and its wasm build.
+
+use crate::call::{Handler, Req, Shaped};
+use crate::config::{Config, Scopes};
+use crate::counters::Counters;
+use crate::crm::Delivery;
+use crate::error::{code, issue, ApiError};
+use crate::faults::{Fault, Faults};
+use crate::http::{self, Request, Response};
+use crate::limits::{self, Limiter, Refusal};
+use crate::multipart::{self, Part};
+use crate::record::{json_obj, Record};
+use crate::store::Store;
+use crate::{billing, books, crm, generic, inventory, invoice, seed};
+use serde_json::{json, Value};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+use svc_core::catalog::{BodyKind, Operation, OPERATIONS};
+use svc_core::echo::shorten;
+use svc_core::family::OrgPlacement;
+use svc_core::issue::{Issue, PathSeg, Problem};
+use svc_core::json::{Json, Obj};
+use svc_core::request::AUTHORIZATION_SCHEME;
+use svc_core::route::{add_text_param, Found, Router};
+use svc_core::validate;
+
+/// What the handling needs from its host: the clock, the wait of a slow answer, and callbacks' delivery.
+pub trait Platform {
+    fn now_ms(&self) -> i64;
+    /// A slow answer's wait (the server sleeps its connection's thread; wasm hands it to the runtime's timers).
+    fn slow(&self, ms: u64);
+    /// Posts a CRM callback; the status it got, or why not.
+    fn deliver(&self, delivery: &Delivery) -> Result<u16, String>;
+}
+
+/// The answer to a request (`None`: close without one) and what it was, for the log.
+pub struct Answer {
+    pub response: Option<Response>,
+    pub what: &'static str,
+}
+/// The limiter's key for calls that name no organization (CRM).
+const NO_ORG: &str = "-";
+const EXPOSED: &str = "X-Rate-Limit-Limit, X-Rate-Limit-Remaining, X-Rate-Limit-Reset, Retry-After, Content-Disposition, X-Request-Id";
+
+/// Every routed operation: the catalog's rows.
+pub fn operations() -> impl Iterator<Item = &'static Operation> {
+    OPERATIONS.iter()
+}
+
+/// The hand-written handlers by operation id; every other row is served by `generic::serve`.
+pub fn handlers() -> HashMap<&'static str, Handler> {
+    written().into_iter().collect()
+}
+
+fn written() -> Vec<(&'static str, Handler)> {
+    [
+        books::HANDLERS,
+        inventory::HANDLERS,
+        invoice::HANDLERS,
+        billing::HANDLERS,
+        crm::HANDLERS,
+    ]
+    .concat()
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Tokens the sandbox mints (every scope) and tokens it no longer accepts, for tests of refreshes.
+#[derive(Default)]
+struct Tokens {
+    minted: Vec<String>,
+    revoked: Vec<String>,
+}
+
+/// A sandbox's whole state: configuration, tokens, records, limits, counters and faults.
+pub struct App {
+    pub config: Config,
+    tokens: Mutex<Tokens>,
+    router: Router,
+    handlers: HashMap<&'static str, Handler>,
+    store: Mutex<Store>,
+    limiter: Mutex<Limiter>,
+    counters: Mutex<Counters>,
+    faults: Mutex<Faults>,
+    base: String,
+}
+
+impl App {
+    /// Seeds the organization of `config` at `now`; `base` is the origin URLs in answers name, and
+    /// `extra` rows the catalog does not have (yet) are served by the generic store.
+    pub fn new(
+        config: Config,
+        base: String,
+        extra: &'static [Operation],
+        now: i64,
+        seed: u64,
+    ) -> Result<App, String> {
+        let router = Router::new(operations().chain(extra))?;
+        let mut store = Store::default();
+        seed::organization(&mut store, &config.org_id, config.plan.name(), &base, now)
+            .map_err(|e| e.message)?;
+        Ok(App {
+            limiter: Mutex::new(Limiter::new(config.policy())),
+            faults: Mutex::new(Faults::new(config.faults, config.seed.unwrap_or(seed))),
+            counters: Mutex::default(),
+            tokens: Mutex::default(),
+            store: Mutex::new(store),
+            handlers: handlers(),
+            router,
+            base,
+            config,
+        })
+    }
+
+    /// `http://127.0.0.1:PORT`, or the wasm build's origin.
+    pub fn url(&self) -> &str {
+        &self.base
+    }
+
+    /// The answer to a request.
+    pub fn handle(&self, req: &Request, p: &dyn Platform) -> Answer {
+        let (response, what) = handle(self, req, p);
+        Answer { response, what }
+    }
+
+    /// The answer to a request that could not be read: `status` and why.
+    pub fn unreadable(&self, status: u16, why: String, now: i64) -> Response {
+        let c = if status == 413 {
+            code::TOO_LARGE
+        } else {
+            code::BAD_REQUEST
+        };
+        rated(
+            self,
+            Response::json(status, &json!({ "code": c, "message": why })),
+            NO_ORG,
+            now,
+        )
+    }
+
+    /// A copy of the records, for a restore.
+    pub fn store(&self) -> Store {
+        lock(&self.store).clone()
+    }
+
+    pub fn restore(&self, store: Store) {
+        *lock(&self.store) = store;
+    }
+}
+
+/// The answer to a request (`None`: close without one) and what it was, for the log.
+fn handle(sh: &App, req: &Request, p: &dyn Platform) -> (Option<Response>, &'static str) {
+    let origin = req.header("origin").and_then(|o| sh.config.cors_origin(o));
+    if req.method == "OPTIONS" && req.header("access-control-request-method").is_some() {
+        let resp = rated(sh, preflight(origin.as_deref(), req), NO_ORG, p.now_ms());
+        return (Some(resp), "preflight");
+    }
+    let (resp, what) = if req.path == "/__sandbox" || req.path.starts_with("/__sandbox/") {
+        (
+            Some(rated(sh, sandbox_endpoint(sh, req, p), NO_ORG, p.now_ms())),
+            "sandbox",
+        )
+    } else {
+        api(sh, req, p)
+    };
+    // As services do, the answer carries the caller's X-Request-Id back.
+    let request_id = req.header("x-request-id").filter(|v| v.len() <= 200);
+    let resp = resp.map(|r| match request_id {
+        Some(id) => r.with("X-Request-Id", id),
+        None => r,
+    });
+    let resp = resp.map(|r| match &origin {
+        Some(o) => r
+            .with("Access-Control-Allow-Origin", o.as_str())
+            .with("Access-Control-Expose-Headers", EXPOSED)
+            .with("Vary", "Origin"),
+        None => r,
+    });
+    (resp, what)
+}
+
+fn preflight(origin: Option<&str>, req: &Request) -> Response {
+    let resp = Response::new(204);
+    let Some(origin) = origin else { return resp };
+    let headers = req
+        .header("access-control-request-headers")
+        .unwrap_or("Authorization, Content-Type");
+    resp.with("Access-Control-Allow-Origin", origin)
+        .with(
+            "Access-Control-Allow-Methods",
+            "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+        )
+        .with("Access-Control-Allow-Headers", headers)
+        .with("Access-Control-Max-Age", "600")
+        .with("Vary", "Origin")
+}
+
+fn error_response(e: &ApiError) -> Response {
+    Response::json(e.status, &e.body())
+}
+
+fn with_rate(resp: Response, s: limits::Status) -> Response {
+    resp.with("X-Rate-Limit-Limit", s.limit.to_string())
+        .with("X-Rate-Limit-Remaining", s.remaining.to_string())
+        .with("X-Rate-Limit-Reset", s.reset_s.to_string())
+}
+
+/// Adds the rate headers of a key without counting a request.
+fn rated(sh: &App, resp: Response, key: &str, now: i64) -> Response {
+    if !sh.config.rate_limit {
+        return resp;
+    }
+    let status = lock(&sh.limiter).status(key, now);
+    with_rate(resp, status)
+}
+
+/// What happened to a call on its way through the pipeline.
+#[derive(Default)]
+struct Trace {
+    key: Option<String>,
+    rate: Option<limits::Status>,
+    retry_after: Option<u64>,
+    applied: bool,
+    drop: bool,
+}
+
+fn api(sh: &App, req: &Request, p: &dyn Platform) -> (Option<Response>, &'static str) {
+    let now = p.now_ms();
+    let (op, path) = match sh.router.find(&req.method, &req.path) {
+        Found::Op(op, path) => (op, path),
+        Found::NotFound => {
+            let e = ApiError::new(
+                404,
+                code::NO_ROUTE,
+                format!(
+                    "There is no operation at {} {}.",
+                    req.method,
+                    shorten(&req.path)
+                ),
+            );
+            return (Some(rated(sh, error_response(&e), NO_ORG, now)), "-");
+        }
+        Found::MethodNotAllowed(methods) => {
+            let allow = methods.join(", ");
+            let e = ApiError::new(
+                405,
+                code::METHOD,
+                format!(
+                    "{} is not allowed at {}; it takes {allow}.",
+                    req.method,
+                    shorten(&req.path)
+                ),
+            );
+            return (
+                Some(rated(sh, error_response(&e), NO_ORG, now).with("Allow", allow)),
+                "-",
+            );
+        }
+    };
+    lock(&sh.counters).received(op.id, op.method.as_str());
+    let mut t = Trace::default();
+    let resp = match call(sh, req, op, &path, now, &mut t, p) {
+        Ok(resp) => resp,
+        Err(e) => match t.retry_after {
+            Some(secs) => error_response(&e).with("Retry-After", secs.to_string()),
+            None => error_response(&e),
+        },
+    };
+    let resp = match t.rate {
+        Some(s) => with_rate(resp, s),
+        None => rated(sh, resp, t.key.as_deref().unwrap_or(NO_ORG), now),
+    };
+    let status = (!t.drop).then_some(resp.status);
+    lock(&sh.counters).finished(op.id, op.method.as_str(), status, t.applied);
+    ((!t.drop).then_some(resp), op.id)
+}
+
+/// Ends an admitted call's time in flight.
+struct InFlight<'a> {
+    sh: &'a App,
+    key: String,
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        lock(&self.sh.limiter).finish(&self.key);
+    }
+}
+
+/// One call, in order: token, organization, limits, scope, faults, params, rules, handler, shape.
+fn call(
+    sh: &App,
+    req: &Request,
+    op: &'static Operation,
+    path: &[(String, String)],
+    now: i64,
+    t: &mut Trace,
+    p: &dyn Platform,
+) -> Result<Response, ApiError> {
+    let scopes = authorize(sh, req)?;
+    let query = http::parse_query(&req.query)
+        .ok_or_else(|| ApiError::bad(code::BAD_REQUEST, "The query string is malformed."))?;
+    let org = organization(sh, req, op, &query)?;
+    let key = if org.is_empty() {
+        NO_ORG.to_string()
+    } else {
+        org.clone()
+    };
+    t.key = Some(key.clone());
+    let (admitted, status) = lock(&sh.limiter).admit(&key, now);
+    if sh.config.rate_limit {
+        t.rate = Some(status);
+    }
+    if let Err(refused) = admitted {
+        t.retry_after = Some(refused.retry_after_s);
+        return Err(refusal(refused.why));
+    }
+    let _in_flight = InFlight { sh, key };
+    if !scopes.allows(op) {
+        return Err(ApiError::new(
+            401,
+            code::SCOPE,
+            format!(
+                "The access token lacks the scope {} that {} needs.",
+                op.scope, op.id
+            ),
+        ));
+    }
+    inject_fault(sh, t, p)?;
+    let (params, files, file_issues) = read_params(req, op, &query)?;
+    if let Some(e) = invoice::precheck(op.id, &params) {
+        return Err(e);
+    }
+    let mut issues = validate::validate(op, &Value::Object(params.clone()));
+    issues.extend(file_issues);
+    if !issues.is_empty() {
+        return Err(ApiError::invalid(issues));
+    }
+    let handler = sh.handlers.get(op.id).copied().unwrap_or(generic::serve);
+    let call = Req {
+        op,
+        org: &org,
+        path,
+        params: &params,
+        files: &files,
+        now_ms: now,
+        base: &sh.base,
+    };
+    let reply = handler(&mut lock(&sh.store), &call)?;
+    t.applied = true;
+    match reply
+        .shape(op.response)
+        .map_err(|e| ApiError::new(500, code::INTERNAL, e))?
+    {
+        Shaped::Json(status, v) => Ok(Response::json(status, &v)),
+        Shaped::File {
+            content_type,
+            name,
+            bytes,
+        } => {
+            let name = name.replace(['"', '\\'], "_");
+            Ok(Response {
+                status: 200,
+                headers: Vec::new(),
+                body: bytes,
+            }
+            .with("Content-Type", content_type)
+            .with(
+                "Content-Disposition",
+                format!("inline; filename=\"{name}\""),
+            ))
+        }
+    }
+}
+
+fn authorize<'a>(sh: &'a App, req: &Request) -> Result<Cow<'a, Scopes>, ApiError> {
+    let token = req
+        .header("authorization")
+        .and_then(|h| h.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(AUTHORIZATION_SCHEME))
+        .map(|(_, token)| token.trim())
+        .filter(|token| !token.is_empty());
+    let Some(token) = token else {
+        return Err(ApiError::new(
+            401,
+            code::UNAUTHORIZED,
+            format!("Send the access token as the header Authorization: {AUTHORIZATION_SCHEME} <token>."),
+        ));
+    };
+    let invalid = || ApiError::new(401, code::UNAUTHORIZED, "The access token is not valid.");
+    let tokens = lock(&sh.tokens);
+    if tokens.revoked.iter().any(|t| t == token) {
+        return Err(invalid());
+    }
+    if tokens.minted.iter().any(|t| t == token) {
+        return Ok(Cow::Owned(Scopes::Every));
+    }
+    sh.config
+        .scopes(token)
+        .map(Cow::Borrowed)
+        .ok_or_else(invalid)
+}
+
+/// The organization a call names where its family puts it; empty for calls without one.
+fn organization(
+    sh: &App,
+    req: &Request,
+    op: &Operation,
+    query: &[(String, String)],
+) -> Result<String, ApiError> {
+    if !op.org {
+        return Ok(String::new());
+    }
+    let (value, place) = match op.family.org_placement() {
+        OrgPlacement::None => return Ok(String::new()),
+        OrgPlacement::Query(name) => (
+            query
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.as_str()),
+            format!("the query parameter {name}"),
+        ),
+        OrgPlacement::Header(name) => (req.header(name), format!("the header {name}")),
+    };
+    let Some(id) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Err(ApiError::bad(
+            code::ORGANIZATION,
+            format!(
+                "{} calls need the organization id in {place}.",
+                op.family.name()
+            ),
+        ));
+    };
+    if lock(&sh.store).org(id).is_none() {
+        return Err(ApiError::bad(
+            code::ORGANIZATION,
+            format!(
+                "The organization {:?} does not exist; GET /books/v3/organizations lists them.",
+                shorten(id)
+            ),
+        ));
+    }
+    Ok(id.to_string())
+}
+
+fn refusal(why: Refusal) -> ApiError {
+    let (c, message) = match why {
+        Refusal::PerMinute => (
+            code::RATE,
+            "Too many requests for this organization in the last minute.",
+        ),
+        Refusal::InFlight => (
+            code::IN_FLIGHT,
+            "Too many calls of this organization are in progress at once.",
+        ),
+        Refusal::Daily => (
+            code::DAILY,
+            "The daily request quota of this organization's plan is used up.",
+        ),
+    };
+    ApiError::new(429, c, message)
+}
+
+/// Draws this call's fault: a delay, an answer before anything is applied, or a drop after.
+fn inject_fault(sh: &App, t: &mut Trace, p: &dyn Platform) -> Result<(), ApiError> {
+    let draw = lock(&sh.faults).draw();
+    if draw.slow {
+        lock(&sh.counters).fault("slow");
+        p.slow(sh.config.slow_ms);
+    }
+    match draw.fault {
+        Fault::None => Ok(()),
+        Fault::Drop => {
+            lock(&sh.counters).fault("drop");
+            t.drop = true;
+            Ok(())
+        }
+        Fault::Status(429) => {
+            lock(&sh.counters).fault("429");
+            t.retry_after = Some(1);
+            Err(ApiError::new(
+                429,
+                code::RATE,
+                "Too many requests (a fault injected by the sandbox).",
+            ))
+        }
+        Fault::Status(status) => {
+            lock(&sh.counters).fault(if status == 503 { "503" } else { "500" });
+            Err(ApiError::new(
+                status,
+                code::INTERNAL,
+                "Internal error (a fault injected by the sandbox); nothing was applied.",
+            ))
+        }
+    }
+}
+
+fn json_body(body: &[u8]) -> Result<Obj<'_>, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Obj::default());
+    }
+    match serde_json::from_slice::<Json>(body) {
+        Ok(Json::Obj(m)) => Ok(m),
+        Ok(other) => Err(ApiError::invalid(vec![Issue {
+            path: Vec::new(),
+            message: format!(
+                "the body must be a JSON object, got {}",
+                validate::type_name(&other)
+            ),
+            problem: Problem::InvalidType {
+                expected: "object".into(),
+            },
+        }])),
+        Err(e) => Err(ApiError::bad(
+            code::BAD_REQUEST,
+            format!("The body is not valid JSON: {e}."),
+        )),
+    }
+}
+
+fn file_issues(
+    param: &str,
+    field: &str,
+    many: bool,
+    accept: &'static [&'static str],
+    files: &[Part],
+) -> Vec<Issue> {
+    let at = [PathSeg::Key(param.to_string().into())];
+    if files.is_empty() {
+        return vec![issue(
+            &at,
+            format!("{param} is required: send a file in the multipart field {field}"),
+            Problem::Required {},
+        )];
+    }
+    let mut out = Vec::new();
+    if !many && files.len() > 1 {
+        out.push(issue(
+            &at,
+            format!("{param} takes one file, got {}", files.len()),
+            Problem::TooMany { maximum: 1 },
+        ));
+    }
+    for (i, f) in files.iter().enumerate() {
+        let name = f.filename.as_deref().unwrap_or("");
+        out.extend(validate::file_type_issue(
+            param,
+            many.then_some(i),
+            name,
+            accept,
+        ));
+    }
+    out
+}
+
+/// The params of a call (JSON body, query and header params), its files, and issues with the files.
+fn read_params(
+    req: &Request,
+    op: &Operation,
+    query: &[(String, String)],
+) -> Result<(Record, Vec<Part>, Vec<Issue>), ApiError> {
+    let schema = validate::rules_for(op);
+    let org_param = match op.family.org_placement() {
+        OrgPlacement::Query(name) => name,
+        _ => "",
+    };
+    let mut params = Obj::default();
+    let mut files = Vec::new();
+    let mut issues = Vec::new();
+    match op.body {
+        BodyKind::Query => {
+            for (k, v) in query.iter().filter(|(k, _)| k != org_param) {
+                add_text_param(&mut params, schema, k, v);
+            }
+        }
+        BodyKind::Json => {
+            params = json_body(&req.body)?;
+            for (k, v) in query.iter().filter(|(k, _)| op.query.contains(&k.as_str())) {
+                add_text_param(&mut params, schema, k, v);
+            }
+        }
+        BodyKind::Multipart {
+            param,
+            field,
+            many,
+            accept,
+        } => {
+            let boundary = req
+                .header("content-type")
+                .and_then(multipart::boundary)
+                .ok_or_else(|| {
+                    ApiError::bad(
+                        code::BAD_REQUEST,
+                        "This upload takes a multipart/form-data body with a boundary.",
+                    )
+                })?;
+            let parts = multipart::parse(&req.body, &boundary).map_err(|e| {
+                ApiError::bad(
+                    code::BAD_REQUEST,
+                    format!("The multipart body is malformed: {e}."),
+                )
+            })?;
+            for part in parts {
+                if part.filename.is_none() {
+                    add_text_param(
+                        &mut params,
+                        schema,
+                        &part.name,
+                        &String::from_utf8_lossy(&part.data),
+                    );
+                } else if part.name == field {
+                    files.push(part);
+                }
+            }
+            issues = file_issues(param, field, many, accept, &files);
+        }
+    }
+    for (param, header) in op.headers {
+        if let Some(v) = req.header(header) {
+            add_text_param(&mut params, schema, param, v);
+        }
+    }
+    let params = json_obj(serde_json::to_value(Json::Obj(params)).unwrap_or_default());
+    Ok((params, files, issues))
+}
+
+// ---- sandbox-only endpoints
+
+fn sandbox_endpoint(sh: &App, req: &Request, p: &dyn Platform) -> Response {
+    let segs: Vec<&str> = req.path.trim_end_matches('/').split('/').skip(2).collect();
+    let result = match (req.method.as_str(), segs.as_slice()) {
+        ("GET", []) => Ok(json!({
+            "code": 0,
+            "message": "sandbox endpoints",
+            "endpoints": [
+                "GET /__sandbox/counters",
+                "POST /__sandbox/reset-counters",
+                "POST /__sandbox/crm/{module}/{create|edit|delete}",
+                "POST /__sandbox/tokens",
+                "POST /__sandbox/tokens/{token}/revoke",
+            ],
+        })),
+        ("GET", ["counters"]) => {
+            let (peaks, in_flight) = {
+                let l = lock(&sh.limiter);
+                (l.peaks(), l.in_flight())
+            };
+            Ok(lock(&sh.counters).to_json(peaks, in_flight))
+        }
+        ("POST", ["reset-counters"]) => {
+            lock(&sh.counters).reset();
+            lock(&sh.limiter).reset_peaks();
+            Ok(json!({ "code": 0, "message": "The counters have been reset." }))
+        }
+        ("POST", ["crm", module, operation]) => crm_trigger(sh, module, operation, &req.body, p),
+        ("POST", ["tokens"]) => {
+            let mut tokens = lock(&sh.tokens);
+            let token = format!("sandbox-token-{}", tokens.minted.len() + 1);
+            tokens.minted.push(token.clone());
+            Ok(json!({ "code": 0, "token": token, "minted": tokens.minted.len() }))
+        }
+        ("POST", ["tokens", token, "revoke"]) => {
+            let token = svc_core::request::percent_decode(token, false).unwrap_or_default();
+            lock(&sh.tokens).revoked.push(token);
+            Ok(json!({ "code": 0, "message": "The token is no longer accepted." }))
+        }
+        (
+            _,
+            []
+            | ["counters"]
+            | ["reset-counters"]
+            | ["crm", _, _]
+            | ["tokens"]
+            | ["tokens", _, "revoke"],
+        ) => Err(ApiError::new(
+            405,
+            code::METHOD,
+            format!("{} is not allowed at {}.", req.method, shorten(&req.path)),
+        )),
+        _ => Err(ApiError::new(
+            404,
+            code::NO_ROUTE,
+            format!("There is no sandbox endpoint at {}.", shorten(&req.path)),
+        )),
+    };
+    match result {
+        Ok(v) => Response::json(200, &v),
+        Err(e) => error_response(&e),
+    }
+}
+
+/// Posts the callbacks of a change of CRM records to the matching channels and reports each.
+fn crm_trigger(
+    sh: &App,
+    module: &str,
+    operation: &str,
+    body: &[u8],
+    p: &dyn Platform,
+) -> Result<Value, ApiError> {
+    let module = http::percent_decode(module, false)
+        .filter(|m| !m.is_empty())
+        .ok_or_else(|| ApiError::bad(code::BAD_REQUEST, "The module name is malformed."))?;
+    if !crm::OPERATIONS.contains(&operation) {
+        return Err(ApiError::bad(
+            code::BAD_REQUEST,
+            "The operation must be create, edit or delete.",
+        ));
+    }
+    let body: Value = serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad(
+            code::BAD_REQUEST,
+            format!("The body is not valid JSON: {e}."),
+        )
+    })?;
+    let changes = crm::parse_changes(&body).map_err(|e| ApiError::bad(code::INVALID, e))?;
+    let now = p.now_ms();
+    let (deliveries, skipped) = crm::plan(
+        &lock(&sh.store),
+        &module,
+        operation,
+        &changes,
+        now,
+        &sh.base,
+    );
+    let results: Vec<Value> = deliveries
+        .iter()
+        .map(|d| {
+            let outcome = p.deliver(d);
+            if !sh.config.quiet {
+                let url = d.notify_url.split('?').next().unwrap_or("");
+                eprintln!("sandbox: callback {module}.{operation} -> {url}: {outcome:?}");
+            }
+            match outcome {
+                Ok(status) => json!({
+                    "channel_id": d.channel_id,
+                    "notify_url": d.notify_url,
+                    "status": status,
+                    "delivered": (200..300).contains(&status),
+                }),
+                Err(error) => json!({
+                    "channel_id": d.channel_id,
+                    "notify_url": d.notify_url,
+                    "status": null,
+                    "delivered": false,
+                    "error": error,
+                }),
+            }
+        })
+        .collect();
+    Ok(json!({
+        "code": 0,
+        "message": format!("{} callback(s) posted", results.len()),
+        "deliveries": results,
+        "skipped": skipped,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resource::NAMED;
+    use std::collections::HashSet;
+    use svc_core::issue::IssueCode;
+
+    #[test]
+    fn every_operation_is_served_by_its_handler_or_the_generic_store() {
+        let written = written();
+        let ids: HashSet<&str> = written.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids.len(), written.len(), "no handler is declared twice");
+        let ops: HashSet<&str> = operations().map(|op| op.id).collect();
+        assert_eq!(ops.len(), OPERATIONS.len());
+        assert!(ids.is_subset(&ops), "every handler serves a routed row");
+        let unserved: Vec<&str> = operations()
+            .filter(|op| !ids.contains(op.id) && !generic::serves(op))
+            .map(|op| op.id)
+            .collect();
+        assert_eq!(unserved, Vec::<&str>::new());
+    }
+
+    #[test]
+    fn generic_creates_name_ids_as_the_handlers_of_their_collection_do() {
+        let written = handlers();
+        for op in operations().filter(|op| !written.contains_key(op.id) && generic::serves(op)) {
+            let table = generic::place(op.path).unwrap().table;
+            let Some(id) = generic::id_field(op) else {
+                continue;
+            };
+            for named in NAMED.iter().filter(|r| r.table == table) {
+                assert_eq!(id, named.id, "{}", op.id);
+            }
+        }
+    }
+
+    #[test]
+    fn bodies_must_be_json_objects() {
+        assert!(json_body(b"  ").unwrap().is_empty());
+        assert_eq!(json_body(b"[1]").unwrap_err().code, code::INVALID);
+        assert_eq!(json_body(b"{").unwrap_err().code, code::BAD_REQUEST);
+    }
+
+    fn params_of(id: &str, query: &[(&str, &str)], body: &[u8]) -> Record {
+        let op = OPERATIONS.iter().find(|op| op.id == id).unwrap();
+        let req = Request {
+            method: op.method.as_str().into(),
+            path: String::new(),
+            query: String::new(),
+            http10: false,
+            headers: Vec::new(),
+            body: body.to_vec(),
+        };
+        let query: Vec<(String, String)> = query
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        read_params(&req, op, &query).unwrap().0
+    }
+
+    #[test]
+    fn a_json_body_reads_as_serde_json_reads_it() {
+        let body = br#"{"n":9007199254740993,"f":1.5,"e":1e300,"z":-0.0,"i":-2,
+            "s":"a\"b\u00e9","o":{"x":[1,null,true,0.1]},"big":18446744073709551616,"n":3}"#;
+        assert_eq!(
+            params_of("createPackage", &[("salesorder_id", "5.")], body),
+            json_obj(serde_json::from_slice(&body[..]).unwrap())
+                .into_iter()
+                .chain([("salesorder_id".into(), json!("5."))])
+                .collect::<Record>()
+        );
+    }
+
+    /// Number params read from the query take the number their text spells, written as JSON
+    /// writes it (`60.` is 60); integers take integer text only, as the client's proxy reads them.
+    #[test]
+    fn query_text_is_typed_by_the_one_rule_of_the_core() {
+        let p = params_of(
+            "listVendorCredits",
+            &[
+                ("total_start", "60."),
+                ("total_end", "6e1"),
+                ("total_less_than", "-007.50"),
+                ("page", "2."),
+                ("per_page", "2"),
+            ],
+            b"",
+        );
+        assert_eq!(
+            Value::Object(p).to_string(),
+            r#"{"total_start":60,"total_end":60.0,"total_less_than":-7.5,"page":"2.","per_page":2}"#
+        );
+    }
+
+    #[test]
+    fn file_checks() {
+        let file = |name: &str| Part {
+            name: "image".into(),
+            filename: Some(name.into()),
+            content_type: None,
+            data: vec![],
+        };
+        let accept = &["png", "gif"];
+        assert_eq!(
+            file_issues("image", "image", false, accept, &[])[0].code(),
+            IssueCode::Required
+        );
+        assert!(file_issues("image", "image", false, accept, &[file("a.PNG")]).is_empty());
+        let two = file_issues(
+            "image",
+            "image",
+            false,
+            accept,
+            &[file("a.png"), file("b.txt")],
+        );
+        assert_eq!(
+            two.iter().map(|i| i.code()).collect::<Vec<_>>(),
+            [IssueCode::TooMany, IssueCode::InvalidFormat]
+        );
+        let many = file_issues(
+            "files",
+            "attachment",
+            true,
+            accept,
+            &[file("a.png"), file("b.txt")],
+        );
+        assert_eq!(many[0].path_string(), "files[1]");
+    }
+}

@@ -1,0 +1,284 @@
+//! svc-sdk/testing: the sandbox's own request handling in wasm, answering requests in-process.
+
+use sandbox::config::Config;
+use sandbox::crm::Delivery;
+use sandbox::http::Request;
+use sandbox::store::Store;
+use sandbox::{App, Platform};
+use serde_json::{json, Map, Value};
+use std::cell::{Cell, RefCell};
+use wasm_bindgen::prelude::*;
+
+/// The origin of the in-process sandbox: a loopback name (RFC 6761), so a client accepts `http://`.
+pub const ORIGIN: &str = "http://sandbox.localhost";
+
+/// The host of the wasm build: the runtime's clock; slow answers and callbacks handed to the JS side.
+#[derive(Default)]
+struct Host {
+    delay_ms: Cell<u64>,
+    callbacks: RefCell<Vec<Value>>,
+}
+
+impl Platform for Host {
+    fn now_ms(&self) -> i64 {
+        svc_core::clock::now_ms()
+    }
+
+    fn slow(&self, ms: u64) {
+        self.delay_ms.set(self.delay_ms.get() + ms);
+    }
+
+    fn deliver(&self, d: &Delivery) -> Result<u16, String> {
+        self.callbacks.borrow_mut().push(json!({
+            "channelId": d.channel_id,
+            "notifyUrl": d.notify_url,
+            "body": d.body,
+        }));
+        Ok(200)
+    }
+}
+
+/// The binary's flags of the options object (`organizationId`, `tokens`, `plan`, `ratePerMinute`,
+/// `minuteMs`, `dailyQuota`, `rateLimit`, `faults`, `seed`, `slowMs`, `devToken`).
+pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
+    let text = |v: &Value| match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        other => Err(format!("expected a string or a number, got {other}")),
+    };
+    let mut out = Vec::new();
+    for (key, v) in options {
+        let flag = match key.as_str() {
+            "organizationId" => "--org",
+            "plan" => "--plan",
+            "ratePerMinute" => "--rate-per-minute",
+            "minuteMs" => "--minute-ms",
+            "dailyQuota" => "--daily-quota",
+            "faults" => "--faults",
+            "seed" => "--seed",
+            "slowMs" => "--slow-ms",
+            "rateLimit" | "devToken" => {
+                if *v == Value::Bool(false) {
+                    out.push(
+                        if key == "rateLimit" {
+                            "--no-rate-limit"
+                        } else {
+                            "--no-dev-token"
+                        }
+                        .into(),
+                    );
+                }
+                continue;
+            }
+            "tokens" => {
+                let Value::Object(tokens) = v else {
+                    return Err("tokens: expected an object of token → scopes".into());
+                };
+                for (token, scopes) in tokens {
+                    let scopes = match scopes {
+                        Value::Array(list) => list
+                            .iter()
+                            .map(text)
+                            .collect::<Result<Vec<_>, _>>()?
+                            .join(","),
+                        other => text(other)?,
+                    };
+                    out.extend(["--token".into(), format!("{token}={scopes}")]);
+                }
+                continue;
+            }
+            other => return Err(format!("unknown option {other:?}")),
+        };
+        if !v.is_null() {
+            out.extend([
+                flag.to_string(),
+                text(v).map_err(|e| format!("{key}: {e}"))?,
+            ]);
+        }
+    }
+    Ok(out)
+}
+
+/// Splits `http://host/path?query` into its path and query, as a server reads them off the wire.
+fn target(url: &str) -> (String, String) {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let path = rest.find('/').map_or("/", |i| &rest[i..]);
+    let path = path.split('#').next().unwrap_or(path);
+    match path.split_once('?') {
+        Some((p, q)) => (p.into(), q.into()),
+        None => (path.into(), String::new()),
+    }
+}
+
+/// An in-process sandbox: the binary's handlers, store, seed data, limits and faults.
+#[wasm_bindgen]
+pub struct Sandbox {
+    config: Config,
+    seed: u64,
+    app: App,
+    host: Host,
+    log: Vec<Value>,
+}
+
+/// A copy of a sandbox's records.
+#[wasm_bindgen]
+pub struct Snapshot(Store);
+
+/// One answer: status, headers as name/value pairs, body (none for HEAD and null-body statuses),
+/// the wait of a slow answer, and whether the connection is dropped instead.
+#[wasm_bindgen(getter_with_clone)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<String>,
+    pub body: Option<Vec<u8>>,
+    #[wasm_bindgen(js_name = delayMs)]
+    pub delay_ms: f64,
+    pub dropped: bool,
+}
+
+#[wasm_bindgen]
+impl Sandbox {
+    /// `options`: the JSON of the options object (see `flags`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: &str) -> Result<Sandbox, JsError> {
+        let options: Map<String, Value> =
+            serde_json::from_str(options).map_err(|e| JsError::new(&e.to_string()))?;
+        let config = Config::from_args(flags(&options).map_err(|e| JsError::new(&e))?)
+            .map_err(|e| JsError::new(&e))?;
+        let now = svc_core::clock::now_ms();
+        let seed = config.seed.unwrap_or(now as u64);
+        let app = App::new(config.clone(), ORIGIN.into(), &[], now, seed)
+            .map_err(|e| JsError::new(&e))?;
+        Ok(Sandbox {
+            config,
+            seed,
+            app,
+            host: Host::default(),
+            log: Vec::new(),
+        })
+    }
+
+    #[wasm_bindgen(getter, js_name = organizationId)]
+    pub fn organization_id(&self) -> String {
+        self.config.org_id.clone()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn url(&self) -> String {
+        ORIGIN.into()
+    }
+
+    /// The answer to one request; `headers` are name/value pairs in a row.
+    pub fn handle(
+        &mut self,
+        method: String,
+        url: &str,
+        headers: Vec<String>,
+        body: Vec<u8>,
+    ) -> Answer {
+        let (path, query) = target(url);
+        let headers = headers
+            .chunks_exact(2)
+            .map(|p| (p[0].clone(), p[1].clone()))
+            .collect();
+        let req = Request {
+            method,
+            path,
+            query,
+            http10: false,
+            headers,
+            body,
+        };
+        self.host.delay_ms.set(0);
+        let answer = self.app.handle(&req, &self.host);
+        let status = answer.response.as_ref().map(|r| r.status);
+        self.log.push(json!({ "method": req.method, "path": req.path, "operationId": answer.what, "status": status }));
+        let delay_ms = self.host.delay_ms.get() as f64;
+        let Some(r) = answer.response else {
+            return Answer {
+                status: 0,
+                headers: Vec::new(),
+                body: None,
+                delay_ms,
+                dropped: true,
+            };
+        };
+        let empty = req.method == "HEAD" || matches!(r.status, 101 | 204 | 205 | 304);
+        Answer {
+            status: r.status,
+            headers: r.headers.into_iter().flat_map(|(k, v)| [k, v]).collect(),
+            body: (!empty).then_some(r.body),
+            delay_ms,
+            dropped: false,
+        }
+    }
+
+    /// Back to the state of a new sandbox of the same options: seed data, limits, faults, logs.
+    pub fn reset(&mut self) {
+        let now = svc_core::clock::now_ms();
+        if let Ok(app) = App::new(self.config.clone(), ORIGIN.into(), &[], now, self.seed) {
+            self.app = app;
+        }
+        self.log.clear();
+        self.host.callbacks.borrow_mut().clear();
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot(self.app.store())
+    }
+
+    pub fn restore(&self, snapshot: &Snapshot) {
+        self.app.restore(snapshot.0.clone());
+    }
+
+    /// The JSON of the requests answered: method, path, operation id and status (null: dropped).
+    pub fn requests(&self) -> String {
+        Value::Array(self.log.clone()).to_string()
+    }
+
+    /// The JSON of the CRM callbacks the sandbox would have posted.
+    pub fn callbacks(&self) -> String {
+        Value::Array(self.host.callbacks.borrow().clone()).to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_become_the_binary_flags() {
+        let options = json!({ "organizationId": "42", "tokens": { "t": ["ZohoBooks.fullaccess.all"], "u": "*" }, "dailyQuota": 5, "rateLimit": false, "faults": "429=1" });
+        let args = flags(options.as_object().unwrap()).unwrap();
+        assert_eq!(
+            args,
+            [
+                "--org",
+                "42",
+                "--token",
+                "t=ZohoBooks.fullaccess.all",
+                "--token",
+                "u=*",
+                "--daily-quota",
+                "5",
+                "--no-rate-limit",
+                "--faults",
+                "429=1"
+            ]
+        );
+        assert!(Config::from_args(args).is_ok());
+        assert!(flags(json!({ "port": 1 }).as_object().unwrap()).is_err());
+    }
+
+    #[test]
+    fn a_url_splits_into_path_and_query() {
+        assert_eq!(
+            target("http://sandbox.localhost/books/v3/items?a=1#x"),
+            ("/books/v3/items".into(), "a=1".into())
+        );
+        assert_eq!(
+            target("http://sandbox.localhost"),
+            ("/".into(), String::new())
+        );
+    }
+}

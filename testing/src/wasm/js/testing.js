@@ -1,0 +1,50 @@
+// svc-sdk/testing's entry glue: a standard fetch over the wasm sandbox's handle, slow answers on the runtime's timers.
+import { Sandbox as Inner } from "./svc_sdk.js";
+
+export class Sandbox {
+  #inner;
+
+  constructor(options = {}) {
+    this.#inner = new Inner(JSON.stringify(options));
+    this.fetch = this.fetch.bind(this);
+  }
+
+  get organizationId() {
+    return this.#inner.organizationId;
+  }
+
+  get url() {
+    return this.#inner.url;
+  }
+
+  async fetch(input, init) {
+    const request = new Request(input, init);
+    const body = new Uint8Array(await request.arrayBuffer());
+    const answer = this.#inner.handle(request.method, request.url, [...request.headers].flat(), body);
+    if (answer.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+    if (answer.dropped) throw new TypeError("fetch failed: the sandbox dropped the connection");
+    const headers = new Headers();
+    for (let i = 0; i < answer.headers.length; i += 2) headers.append(answer.headers[i], answer.headers[i + 1]);
+    return new Response(answer.body ?? null, { status: answer.status, headers });
+  }
+
+  reset() {
+    this.#inner.reset();
+  }
+
+  snapshot() {
+    return this.#inner.snapshot();
+  }
+
+  restore(snapshot) {
+    this.#inner.restore(snapshot);
+  }
+
+  requests() {
+    return JSON.parse(this.#inner.requests());
+  }
+
+  callbacks() {
+    return JSON.parse(this.#inner.callbacks());
+  }
+}

@@ -1,0 +1,63 @@
+// svc-sdk/testing: the sandbox's own Rust handling, in-process, behind a standard fetch.
+
+/** The options of an in-process sandbox; they mirror the sandbox binary's flags. */
+export interface SandboxOptions {
+  /** The seeded organization's id (`--org`); default "10234695". */
+  organizationId?: string;
+  /** Tokens and their scopes (`--token NAME=SCOPE,...`); "*" grants every scope. */
+  tokens?: Record<string, string[] | string>;
+  /** false: the dev token "dev-token" is not accepted (`--no-dev-token`). */
+  devToken?: boolean;
+  /** The organization's plan (`--plan`): free, standard, professional, premium, elite or ultimate. */
+  plan?: string;
+  /** Requests per minute and organization (`--rate-per-minute`); default 100. */
+  ratePerMinute?: number;
+  /** The length of the rate window in ms (`--minute-ms`), for tests; default 60000. */
+  minuteMs?: number;
+  /** Requests per day (`--daily-quota`); default none. */
+  dailyQuota?: number | null;
+  /** false: no rate limits at all (`--no-rate-limit`). */
+  rateLimit?: boolean;
+  /** Fault rates (`--faults`), e.g. "429=0.5,500=0.1,slow=0.2". */
+  faults?: string;
+  /** The seed of the faults' draws (`--seed`), for repeatable runs. */
+  seed?: number;
+  /** How long a slow answer waits, in ms, on the runtime's timers (`--slow-ms`); default 1500. */
+  slowMs?: number;
+}
+
+/** A request the sandbox answered. */
+export interface SandboxRequest {
+  method: string;
+  path: string;
+  /** The operation's id; "-" for no route, "sandbox" for its own endpoints, "preflight" for CORS. */
+  operationId: string;
+  /** null: the connection was dropped (a fault). */
+  status: number | null;
+}
+
+/** A CRM notification the sandbox would have posted. */
+export interface SandboxCallback {
+  channelId: string;
+  notifyUrl: string;
+  body: unknown;
+}
+
+/** An opaque copy of a sandbox's records. */
+export interface SandboxSnapshot {}
+
+/** The stateful sandbox in-process: the same handlers, store, seed data, limits and faults as the binary. */
+export declare class Sandbox {
+  constructor(options?: SandboxOptions);
+  readonly organizationId: string;
+  /** "http://sandbox.localhost": the apiDomain of a client whose fetch is `sandbox.fetch`. */
+  readonly url: string;
+  /** A standard fetch function answered by the sandbox (bound: pass it as is). */
+  readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+  /** Back to a new sandbox's state: seed data, limits, faults, logs. */
+  reset(): void;
+  snapshot(): SandboxSnapshot;
+  restore(snapshot: SandboxSnapshot): void;
+  requests(): SandboxRequest[];
+  callbacks(): SandboxCallback[];
+}

@@ -1,0 +1,136 @@
+// svc-sdk/testing through the installed package: the sandbox's own Rust handling in-process behind a
+// standard fetch drives a Client (create, pages, update, delete, an upload and a download, 401s, a 429
+// with Retry-After, a slow answer on fake timers), and the same scenario (tests/runtimes/testing/
+// scenario.mjs) against the binary over loopback gives the same status and body, request by request,
+// from Node, Deno, workerd and Chromium.
+import { mock, test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Client, SvcError } from "svc-sdk";
+import { Sandbox } from "svc-sdk/testing";
+import { launchChromium } from "./support/chromium.mjs";
+import { startSandbox } from "./support/sandbox.mjs";
+
+const consumer = path.dirname(fileURLToPath(import.meta.url));
+const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
+const { recorded, scenario: run } = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/testing/scenario.mjs")));
+const scenario = (...args) => run({ Client, SvcError }, ...args);
+
+/** The scenario's recorded answers from the sandbox binary over loopback. */
+async function overLoopback() {
+  const binary = await startSandbox(["--token", "gone=*"]);
+  const log = [];
+  try {
+    await scenario(binary.url, recorded(fetch, binary.url, log), "10234695");
+  } finally {
+    await binary.close();
+  }
+  return log;
+}
+
+test("a client drives the in-process sandbox: create, pages, update, delete, upload, download, unknown and revoked tokens", async () => {
+  const sandbox = new Sandbox({ tokens: { gone: "*" } });
+  assert.equal(sandbox.url, "http://sandbox.localhost");
+  await scenario(sandbox.url, sandbox.fetch, sandbox.organizationId);
+  const log = sandbox.requests();
+  assert.deepEqual(log.slice(0, 4).map((r) => [r.method, r.operationId, r.status]), [["POST", "createFixedAssetType", 201], ["POST", "createFixedAssetType", 201], ["POST", "createFixedAssetType", 201], ["GET", "listFixedAssetTypes", 200]]);
+  assert.ok(log.some((r) => r.status === 401));
+  sandbox.reset();
+  assert.deepEqual(sandbox.requests(), []);
+});
+
+test("a 429 fault answers with Retry-After, and the client reports it as rate_limited", async () => {
+  const sandbox = new Sandbox({ faults: "429=1", seed: 7 });
+  const res = await sandbox.fetch(`${sandbox.url}/books/v3/fixedassettypes?organization_id=${sandbox.organizationId}`, { headers: { authorization: "Svc-oauthtoken dev-token" } });
+  assert.equal(res.status, 429);
+  assert.equal(res.headers.get("retry-after"), "1");
+  const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0 });
+  await assert.rejects(client.listFixedAssetTypes(), (e) => e instanceof SvcError && e.kind === "rate_limited" && e.retryAfterMs === 1000);
+});
+
+test("a slow answer waits on the runtime's setTimeout, so fake timers drive it", async () => {
+  const sandbox = new Sandbox({ faults: "slow=1", slowMs: 60_000, seed: 3 });
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    let settled = false;
+    const answer = sandbox.fetch(`${sandbox.url}/books/v3/organizations`, { headers: { authorization: "Svc-oauthtoken dev-token" } }).finally(() => (settled = true));
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, "the answer waits for its timer");
+    mock.timers.tick(60_000);
+    assert.equal((await answer).status, 200);
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("snapshot and restore bring the records back", async () => {
+  const sandbox = new Sandbox();
+  const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0 });
+  const before = (await client.listFixedAssetTypes()).items.length;
+  const snapshot = sandbox.snapshot();
+  await client.createFixedAssetType({ fixed_asset_type_name: "Boats", depreciation_method: "straight_line", depreciation_frequency: "monthly" });
+  assert.equal((await client.listFixedAssetTypes()).items.length, before + 1);
+  sandbox.restore(snapshot);
+  assert.equal((await client.listFixedAssetTypes()).items.length, before);
+});
+
+test("the same scenario against the binary gives the same status and body, request by request", async () => {
+  const inProcess = [];
+  const sandbox = new Sandbox({ tokens: { gone: "*" } });
+  await scenario(sandbox.url, recorded(sandbox.fetch, sandbox.url, inProcess), sandbox.organizationId);
+  assert.ok(inProcess.length >= 10, `${inProcess.length} requests`);
+  assert.deepEqual(inProcess, await overLoopback());
+});
+
+test("in Deno with no permission, the in-process sandbox answers the scenario as the binary does", { timeout: 60_000 }, async () => {
+  const dir = h.installRuntime(consumer, "testing");
+  const run = await h.runChild(h.bin("deno"), ["run", "deno.mjs"], {
+    cwd: dir,
+    env: h.toolEnv({ DENO_DIR: path.join(consumer, ".deno"), DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1" }),
+    timeoutMs: 45_000,
+    label: "deno",
+  });
+  assert.equal(run.code, 0, run.output);
+  const report = JSON.parse(run.stdout.trim().split("\n").at(-1));
+  assert.equal(report.resolved, pathToFileURL(path.join(consumer, "node_modules/svc-sdk/pkg/testing/deno.js")).href);
+  assert.deepEqual(report.log, await overLoopback());
+});
+
+test("in workerd (wrangler dev), the in-process sandbox answers the scenario as the binary does", { timeout: 90_000 }, async () => {
+  const dir = h.installRuntime(consumer, "testing");
+  const wrangler = await h.startWranglerDev(dir, "/ready", 60_000);
+  try {
+    const res = await fetch(`${wrangler.url}/scenario`, { signal: AbortSignal.timeout(30_000) });
+    const text = await res.text();
+    assert.equal(res.status, 200, `${text}\n${wrangler.child.output()}`);
+    const report = JSON.parse(text);
+    assert.equal(report.userAgent, "Cloudflare-Workers");
+    assert.deepEqual(report.log, await overLoopback());
+  } finally {
+    await wrangler.child.stop();
+  }
+});
+
+test("in Chromium (Vite build), the in-process sandbox answers the scenario as the binary does", { timeout: 120_000 }, async () => {
+  const dir = h.installRuntime(consumer, "testing");
+  const dist = path.join(path.dirname(dir), "dist");
+  await h.viteBuild(dir, dist, { cwd: consumer });
+  const site = await h.serveStatic(dist, () => false);
+  const browser = await launchChromium(h.ensureDir(path.join(path.dirname(dir), ".state")));
+  try {
+    const page = await browser.newPage();
+    const requests = [];
+    page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+    await page.goto(`http://127.0.0.1:${site.address().port}/`, { timeout: 20_000 });
+    await page.waitForSelector("body[data-status]", { timeout: 30_000 });
+    const report = JSON.parse(await page.textContent("#result"));
+    assert.equal(report.error, undefined, report.error);
+    assert.match(report.userAgent, /Chrome\//);
+    assert.ok(requests.every((p) => !p.includes("/books/")), "no call left the page");
+    assert.deepEqual(report.log, await overLoopback());
+  } finally {
+    await h.withTimeout(browser.close(), 10_000, "closing Chromium").catch(() => {});
+    await h.closeServer(site);
+  }
+});

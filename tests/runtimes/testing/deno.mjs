@@ -1,0 +1,10 @@
+// Deno host of svc-sdk/testing: `deno run deno.mjs` with no permission at all (the sandbox is
+// in-process, its wasm imported as a module); prints the scenario's recorded answers as one JSON line.
+import { Client, SvcError } from "svc-sdk";
+import { Sandbox } from "svc-sdk/testing";
+import { recorded, scenario } from "./scenario.mjs";
+
+const sandbox = new Sandbox({ tokens: { gone: "*" } });
+const log = [];
+await scenario({ Client, SvcError }, sandbox.url, recorded(sandbox.fetch, sandbox.url, log), sandbox.organizationId);
+console.log(JSON.stringify({ resolved: import.meta.resolve("svc-sdk/testing"), log }));
