@@ -1,6 +1,8 @@
 // Issue 27, item 3: the hand-written JS (every .js file under src/ and validate/src/) is glue only, at
 // most 300 lines of code together, blank and comment lines left out; each file opens with a comment
 // that says what the platform makes it do in JS. The rules, limits and messages are the core's.
+// svc-sdk/testing's glue (testing/src) opens with such a comment too; it is an entry of its own that no
+// user of the client loads, so it is not in the client's budget.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -33,6 +35,8 @@ export function codeLines(text) {
 }
 
 const files = [...jsFiles("src"), ...jsFiles("validate/src")].sort();
+/** svc-sdk/testing's glue: its own entry, which no user of the client loads, so outside the budget. */
+const testingFiles = jsFiles("testing/src").sort();
 
 test("the line count leaves out blank lines and comments", () => {
   assert.equal(codeLines("// a\n\n/** b */\n/*\n * c\n */\nconst x = 1; // d\n  return x;\n"), 2);
@@ -47,7 +51,8 @@ test(`the hand-written JS is at most ${MAX_LINES} lines of code`, () => {
 });
 
 test("each JS file opens with a comment that says what the platform makes it do", () => {
-  for (const f of files) {
+  assert.ok(testingFiles.length > 0, "no JS found under testing/src/");
+  for (const f of [...files, ...testingFiles]) {
     const opening = readFileSync(path.join(root, f), "utf8").match(/^(?:\/\/.*\n)+/);
     assert.ok(opening, `${f} does not open with a comment`);
     assert.match(opening[0], /platform/i, `${f}'s opening comment does not say what the platform makes it do`);

@@ -91,10 +91,13 @@ test("the reference's relative links resolve beside it in the package, and READM
   assert.equal(reference, readFileSync(path.join(root, "docs/REFERENCE.md"), "utf8"));
 });
 
-test("svc-sdk/testing is called planned exactly while the package has no such entry", () => {
-  const shipped = Object.hasOwn(JSON.parse(read("package.json")).exports, "./testing");
+test("the reference's testing section names Sandbox, each of its members and each of its options", () => {
+  assert.ok(Object.hasOwn(JSON.parse(read("package.json")).exports, "./testing"));
   const section = reference.split("\n## Testing your code\n")[1].split("\n## ")[0];
-  const planned = section.includes("`svc-sdk/testing`") && section.includes("**planned and not in this version of the package**");
-  assert.equal(planned, !shipped);
+  const dts = read("pkg/testing.d.ts");
+  const block = (name) => dts.split(new RegExp(`(?:interface|class) ${name}\\b`))[1].split("\n}")[0];
+  const members = (name) => [...block(name).matchAll(/^  (?:readonly )?(\w+)\??[(:]/gm)].map((m) => m[1]).filter((m) => m !== "constructor");
+  assert.ok(members("Sandbox").length >= 8 && members("SandboxOptions").length >= 8);
+  for (const name of ["Sandbox", ...members("Sandbox"), ...members("SandboxOptions")]) assert.ok(section.includes(`\`${name}`), name);
   assert.ok(existsSync(path.join(installed, "docs/OPERATIONS.md")) && existsSync(path.join(installed, "docs/VALIDATION.md")));
 });

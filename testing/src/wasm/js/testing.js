@@ -1,4 +1,6 @@
-// svc-sdk/testing's entry glue: a standard fetch over the wasm sandbox's handle, slow answers on the runtime's timers.
+// svc-sdk/testing's entry glue. The platform makes this JS: a standard fetch takes and gives Request and
+// Response objects, and a slow answer waits on the runtime's own setTimeout (so fake timers drive it);
+// the sandbox's handling is the Rust's.
 import { Sandbox as Inner } from "./svc_sdk.js";
 
 export class Sandbox {
