@@ -18,14 +18,14 @@ const www = path.join(root, "www");
 const STATIC = process.argv.includes("--static");
 const dist = path.join(www, STATIC ? "dist-static" : "dist");
 
-/** The newest modification time of the files under the given paths (directories walked, node_modules and dist skipped). */
+/** The newest modification time of the files under the given paths (directories walked, node_modules and the builds skipped). */
 function newest(...paths) {
   let t = 0;
   for (const p of paths) {
     if (!existsSync(p)) continue;
     const s = statSync(p);
     if (!s.isDirectory()) t = Math.max(t, s.mtimeMs);
-    else for (const name of readdirSync(p)) if (name !== "node_modules" && !name.startsWith("dist")) t = Math.max(t, newest(path.join(p, name)));
+    else for (const name of readdirSync(p)) if (!["node_modules", "dist", "dist-static"].includes(name)) t = Math.max(t, newest(path.join(p, name)));
   }
   return t;
 }

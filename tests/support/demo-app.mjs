@@ -37,7 +37,7 @@ function copyApp(consumer, name) {
   const src = path.join(h.root, "www");
   const appDir = path.join(consumer, `${name}-www`);
   rmSync(appDir, { recursive: true, force: true });
-  cpSync(src, appDir, { recursive: true, filter: (p) => !/^(node_modules|dist[^/]*|package-lock\.json)(\/|$)/.test(path.relative(src, p)) });
+  cpSync(src, appDir, { recursive: true, filter: (p) => !/^(node_modules|dist|dist-static|package-lock\.json)(\/|$)/.test(path.relative(src, p)) });
   return appDir;
 }
 
