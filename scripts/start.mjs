@@ -3,6 +3,8 @@
 // and serves the demo app with the svc-sdk proxy at /api on the same origin (www/server.mjs), both on
 // 127.0.0.1. Prints both URLs. Ctrl-C stops both.
 //   env: SANDBOX_PORT (default 8787), WWW_PORT (default 5173)
+// `npm run demo:static` (--static): only builds the static demo into www/dist-static (`vite build --mode
+// static`: the sandbox runs in the page), for any static file server; starts nothing.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -13,16 +15,17 @@ import { log, root, run } from "./lib.mjs";
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
 const WWW_PORT = Number(process.env.WWW_PORT ?? 5173);
 const www = path.join(root, "www");
-const dist = path.join(www, "dist");
+const STATIC = process.argv.includes("--static");
+const dist = path.join(www, STATIC ? "dist-static" : "dist");
 
-/** The newest modification time of the files under the given paths (directories walked, node_modules and dist skipped). */
+/** The newest modification time of the files under the given paths (directories walked, node_modules and the builds skipped). */
 function newest(...paths) {
   let t = 0;
   for (const p of paths) {
     if (!existsSync(p)) continue;
     const s = statSync(p);
     if (!s.isDirectory()) t = Math.max(t, s.mtimeMs);
-    else for (const name of readdirSync(p)) if (name !== "node_modules" && name !== "dist") t = Math.max(t, newest(path.join(p, name)));
+    else for (const name of readdirSync(p)) if (!["node_modules", "dist", "dist-static"].includes(name)) t = Math.max(t, newest(path.join(p, name)));
   }
   return t;
 }
@@ -45,9 +48,13 @@ if (!existsSync(path.join(www, "node_modules/svc-sdk/package.json"))) {
 }
 
 // The app: built by Vite when missing, or older than its sources or the package.
-if (mtime(path.join(dist, "index.html")) < newest(path.join(www, "index.html"), path.join(www, "src"), path.join(root, "pkg"))) {
-  log("building the demo app (vite build www)");
-  run(path.join(root, "node_modules/.bin/vite"), ["build", www, "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"]);
+if (mtime(path.join(dist, "index.html")) < newest(path.join(www, "index.html"), path.join(www, "src"), path.join(root, "pkg"), ...(STATIC ? [path.join(www, "demo-data.mjs")] : []))) {
+  log(`building the demo app (vite build www${STATIC ? " --mode static" : ""})`);
+  run(path.join(root, "node_modules/.bin/vite"), ["build", www, ...(STATIC ? ["--mode", "static"] : []), "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"]);
+}
+if (STATIC) {
+  console.log(`static demo: ${path.relative(root, dist)}/  (serve it with any static file server; the sandbox runs in the page)`);
+  process.exit(0);
 }
 
 log("building the sandbox");

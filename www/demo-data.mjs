@@ -1,7 +1,8 @@
 // A few fixed assets for the demo, so the list has pages to turn and statuses to filter by. Used by
-// `npm start` (on a fresh sandbox) and by the browser tests. Talks to the service directly, with the
-// token: server side only. Each asset has the type and the asset account it belongs to; those the
-// sandbox does not seed are created first.
+// `npm start` (on a fresh sandbox) and by the browser tests, server side, talking to the service
+// directly with the token; and by the static build (src/static.ts) in the page, on the sandbox running
+// there. Each asset has the type and the asset account it belongs to; those the sandbox does not seed
+// are created first.
 import { Client } from "svc-sdk";
 
 const TYPES = [
@@ -30,9 +31,12 @@ async function byName(items, key, wanted, create) {
   return found;
 }
 
-/** Creates the demo assets (all of them, or the first `count`), activating those in use; resolves with them. */
-export async function seedFixedAssets({ apiDomain, accessToken, organizationId, count = ASSETS.length }) {
-  const client = new Client({ apiDomain, accessToken, organizationId });
+/**
+ * Creates the demo assets (all of them, or the first `count`), activating those in use; resolves with
+ * them. `fetch`: the client's (the static build passes an in-process sandbox's).
+ */
+export async function seedFixedAssets({ apiDomain, accessToken, organizationId, fetch, count = ASSETS.length }) {
+  const client = new Client({ apiDomain, accessToken, organizationId, ...(fetch && { fetch }) });
   const [typePage, accountPage] = await Promise.all([client.listFixedAssetTypes(), client.listAccounts({ per_page: 200 })]);
   // New types book their depreciation as the seeded ones do.
   const { expense_account_id, depreciation_account_id } = typePage.items[0] ?? {};

@@ -168,8 +168,9 @@ export async function runChild(cmd, args, { cwd, env, timeoutMs, label } = {}) {
 }
 
 /** Vite's build of the page in `dir` into `dist`, run in `cwd` (the project whose svc-sdk it bundles); its time in ms. */
-export async function viteBuild(dir, dist, { cwd, timeoutMs = 60_000 }) {
-  const r = await runChild(bin("vite"), ["build", dir, "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"], { cwd, env: toolEnv(), timeoutMs, label: "vite build" });
+export async function viteBuild(dir, dist, { cwd, mode, timeoutMs = 60_000 }) {
+  const args = ["build", dir, ...(mode ? ["--mode", mode] : []), "--outDir", dist, "--emptyOutDir", "--logLevel", "warn"];
+  const r = await runChild(bin("vite"), args, { cwd, env: toolEnv(), timeoutMs, label: "vite build" });
   assert.equal(r.code, 0, `vite build of ${dir} failed\n${r.output}`);
   return r.ms;
 }

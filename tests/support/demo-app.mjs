@@ -18,10 +18,7 @@ export const WAIT = { timeout: 10_000 };
  * what was started, also after a failure half-way (call it from after()).
  */
 export async function startDemoApp(consumer, name) {
-  const src = path.join(h.root, "www");
-  const appDir = path.join(consumer, `${name}-www`);
-  rmSync(appDir, { recursive: true, force: true });
-  cpSync(src, appDir, { recursive: true, filter: (p) => !/^(node_modules|dist|package-lock\.json)(\/|$)/.test(path.relative(src, p)) });
+  const appDir = copyApp(consumer, name);
   const dist = path.join(appDir, "dist");
   const app = { appDir, dist };
   app.close = async () => {
@@ -33,6 +30,30 @@ export async function startDemoApp(consumer, name) {
   const demo = await import(pathToFileURL(path.join(appDir, "demo.mjs")));
   app.server = await demo.serveDemo({ dist, sandboxUrl: app.sandbox.url, port: 0 });
   return Object.assign(app, { url: app.server.url, seeded: app.server.seeded, token: demo.SANDBOX_TOKEN, org: demo.SANDBOX_ORG });
+}
+
+/** www/ copied into <consumer>/<name>-www (so "svc-sdk" is the installed package); returns its path. */
+function copyApp(consumer, name) {
+  const src = path.join(h.root, "www");
+  const appDir = path.join(consumer, `${name}-www`);
+  rmSync(appDir, { recursive: true, force: true });
+  cpSync(src, appDir, { recursive: true, filter: (p) => !/^(node_modules|dist|dist-static|package-lock\.json)(\/|$)/.test(path.relative(src, p)) });
+  return appDir;
+}
+
+/**
+ * The static demo (`npm run demo:static`): www/ built with `vite build --mode static` into dist-static
+ * and served by a plain static file server on 127.0.0.1: no proxy, no sandbox process. Resolves with
+ * { url, appDir, dist, served, buildMs, close }; `served` gets the path of every request the server answers.
+ */
+export async function startStaticDemo(consumer, name) {
+  const appDir = copyApp(consumer, name);
+  const dist = path.join(appDir, "dist-static");
+  const buildMs = await h.viteBuild(appDir, dist, { cwd: consumer, mode: "static" });
+  const served = [];
+  const site = await h.serveStatic(dist, (req, res, pathname) => (served.push(pathname), false));
+  const url = `http://127.0.0.1:${site.address().port}`;
+  return { url, appDir, dist, served, buildMs, token: "dev-token", close: () => h.closeServer(site) };
 }
 
 export { launchChromium } from "./chromium.mjs";

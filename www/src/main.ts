@@ -1,6 +1,7 @@
 // The demo app: four views on one page, switched by the URL hash. The browser never holds a token:
 // the Client talks to the edge proxy (createProxy) that the app's own server mounts at /api on the
-// same origin, and the proxy adds the token and the organization.
+// same origin, and the proxy adds the token and the organization. The static build (`--mode static`)
+// talks instead to a sandbox running in the page (static.ts), so it needs no server at all.
 import { Client } from "svc-sdk";
 import "./style.css";
 import { mountSignup } from "./signup.ts";
@@ -8,8 +9,12 @@ import { mountAsset } from "./asset.ts";
 import { mountChannel } from "./channel.ts";
 import { mountList } from "./list.ts";
 
-const apiDomain = `${location.origin}/api`;
-const client = new Client({ apiDomain, viaProxy: true });
+const STATIC = import.meta.env.MODE === "static";
+const { client, apiDomain } = STATIC ? await (await import("./static.ts")).sandboxClient() : proxyClient(`${location.origin}/api`);
+
+function proxyClient(apiDomain: string) {
+  return { client: new Client({ apiDomain, viaProxy: true }), apiDomain };
+}
 
 type View = { show(): void };
 const mounts: Record<string, (root: HTMLElement, client: Client) => View> = {
@@ -38,7 +43,9 @@ function route(): void {
   document.title = `${document.querySelector(`#view-${name} h1`)?.textContent ?? "svc-sdk"} · svc-sdk demo`;
 }
 
-document.getElementById("api-info")!.textContent = `API: ${apiDomain} (the app's proxy; no token in the browser)`;
+document.getElementById("api-info")!.textContent = STATIC
+  ? `API: ${apiDomain} (a sandbox in this page; nothing leaves the browser)`
+  : `API: ${apiDomain} (the app's proxy; no token in the browser)`;
 window.addEventListener("hashchange", route);
 route();
 document.body.dataset.ready = "true";

@@ -3,6 +3,9 @@ import { SvcError, type PreparedRequest } from "svc-sdk";
 import { el } from "./dom.ts";
 import { keyOf } from "./issues.ts";
 
+/** Who answers what is sent: the app's proxy, or in the static build the sandbox in the page. */
+const SENT_TO = import.meta.env.MODE === "static" ? "A sandbox in this page answers it once sent." : "The page's proxy at /api adds the token and the organization.";
+
 /** Fills `host` with the note; update() asks prepare() again and shows its latest answer only. */
 export function requestNote(host: HTMLElement, call: string, prepare: () => Promise<PreparedRequest>): { update(): void } {
   const line = el("code", { className: "sent-line" });
@@ -10,7 +13,7 @@ export function requestNote(host: HTMLElement, call: string, prepare: () => Prom
   const status = el("p", { className: "sent-status" });
   host.replaceChildren(
     el("h2", {}, "What the SDK would send"),
-    el("p", { className: "hint" }, el("code", {}, call), " answers with the request, validated, without sending it. The page's proxy at /api adds the token and the organization."),
+    el("p", { className: "hint" }, el("code", {}, call), ` answers with the request, validated, without sending it. ${SENT_TO}`),
     status,
     el("div", { className: "sent-request" }, line, body),
   );
