@@ -30,8 +30,8 @@ export class Sandbox {
     if (answer.dropped) throw new TypeError("fetch failed: the sandbox dropped the connection");
     const headers = new Headers();
     for (let i = 0; i < answer.headers.length; i += 2) headers.append(answer.headers[i], answer.headers[i + 1]);
-    const body = answer.posts && this.#callbackFetch ? await this.#post(answer.posts, answer.body) : answer.body;
-    return new Response(body ?? null, { status: answer.status, headers });
+    const settled = answer.posts && this.#callbackFetch ? await this.#post(answer.posts, answer.body) : answer.body;
+    return new Response(settled ?? null, { status: answer.status, headers });
   }
 
   async #post(posts, body) {
