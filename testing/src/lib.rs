@@ -148,7 +148,7 @@ impl Sandbox {
         let posts = self.host.posts.borrow();
         let list: Vec<Value> = posts
             .iter()
-            .map(|d| json!({ "url": d.notify_url, "headers": DELIVERY_HEADERS, "body": d.body.to_string() }))
+            .map(|d| json!({ "url": d.notify_url, "channelId": d.channel_id, "headers": DELIVERY_HEADERS, "body": d.body.to_string() }))
             .collect();
         (!list.is_empty()).then(|| Value::Array(list).to_string())
     }
@@ -160,7 +160,7 @@ pub struct Snapshot(Store);
 
 /// One answer: status, headers as name/value pairs, body (none for HEAD and null-body statuses),
 /// the wait of a slow answer, whether the connection is dropped instead, and the JSON of the
-/// callbacks it posts (`[{ url, headers, body }]`, for a `callbackFetch`; none when there are none).
+/// callbacks it posts (`[{ url, channelId, headers, body }]`, for a `callbackFetch`; none when there are none).
 #[wasm_bindgen(getter_with_clone)]
 pub struct Answer {
     pub status: u16,
@@ -252,21 +252,28 @@ impl Sandbox {
         }
     }
 
-    /// The answer's body once a `callbackFetch` has posted its callbacks: each delivery reports
-    /// the status it got (a number) or why none (a string), in the JSON array `outcomes`.
-    pub fn settle(&self, body: &[u8], outcomes: &str) -> Result<Vec<u8>, JsError> {
-        let outcomes: Vec<Value> =
-            serde_json::from_str(outcomes).map_err(|e| JsError::new(&e.to_string()))?;
+    /// The answer's body once a `callbackFetch` has posted its callbacks (`posts`, as the answer gave
+    /// them): each delivery reports the status it got (a number) or why none (a string), in the JSON
+    /// array `outcomes`.
+    pub fn settle(&self, body: &[u8], posts: &str, outcomes: &str) -> Result<Vec<u8>, JsError> {
+        let read = |text: &str| serde_json::from_str::<Vec<Value>>(text);
+        let (posts, outcomes) = read(posts)
+            .and_then(|p| Ok((p, read(outcomes)?)))
+            .map_err(|e| JsError::new(&e.to_string()))?;
         let mut answer: Value =
             serde_json::from_slice(body).map_err(|e| JsError::new(&e.to_string()))?;
-        let posts = self.host.posts.borrow();
         if let Some(Value::Array(reports)) = answer.get_mut("deliveries") {
-            for ((report, d), outcome) in reports.iter_mut().zip(posts.iter()).zip(outcomes) {
+            for ((report, post), outcome) in reports.iter_mut().zip(posts).zip(outcomes) {
+                let d = Delivery {
+                    channel_id: post["channelId"].clone(),
+                    notify_url: post["url"].as_str().unwrap_or_default().to_string(),
+                    body: Value::Null,
+                };
                 let outcome = match outcome {
                     Value::Number(n) => Ok(n.as_u64().unwrap_or(0) as u16),
                     other => Err(other.as_str().unwrap_or("delivery failed").to_string()),
                 };
-                *report = crm::report(d, &outcome);
+                *report = crm::report(&d, &outcome);
             }
         }
         Ok(answer.to_string().into_bytes())

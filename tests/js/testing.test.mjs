@@ -186,6 +186,13 @@ test("without callbackFetch, callbacks are recorded only, and the trigger report
   assert.equal(sandbox.callbacks().length, 1);
 });
 
+test("a callbackFetch that fails is reported as a failed delivery, and the callback is still recorded", async () => {
+  const sandbox = new Sandbox({ callbackFetch: async () => { throw new TypeError("refused"); } });
+  const answer = JSON.parse((await fireDealEdit(sandbox.url, sandbox.fetch, "http://127.0.0.1:9/hooks")).body);
+  assert.deepEqual(answer.deliveries, [{ channel_id: "1000000068001", notify_url: "http://127.0.0.1:9/hooks", status: null, delivered: false, error: "delivery failed: refused" }]);
+  assert.equal(sandbox.callbacks().length, 1);
+});
+
 test("the same scenario against the binary gives the same status and body, request by request", async () => {
   const inProcess = [];
   const sandbox = new Sandbox({ tokens: { gone: "*" } });

@@ -38,9 +38,9 @@ export class Sandbox {
     const outcomes = [];
     for (const post of JSON.parse(posts)) {
       const sent = this.#callbackFetch(post.url, { method: "POST", headers: post.headers, body: post.body });
-      outcomes.push(await sent.then((r) => (r.body?.cancel(), r.status), (e) => `delivery failed: ${e.message}`));
+      outcomes.push(await sent.then((r) => (r.body?.cancel().catch(() => {}), r.status), (e) => `delivery failed: ${e.message}`));
     }
-    return this.#inner.settle(body, JSON.stringify(outcomes));
+    return this.#inner.settle(body, posts, JSON.stringify(outcomes));
   }
 
   seed(operationId, ...args) {
