@@ -24,6 +24,18 @@ export interface SandboxOptions {
   seed?: number;
   /** How long a slow answer waits, in ms, on the runtime's timers (`--slow-ms`); default 1500. */
   slowMs?: number;
+  /**
+   * A fetch that the CRM notification callbacks are posted through, with the body and headers the binary
+   * posts; the trigger's answer reports the status each got. None: callbacks are only recorded.
+   */
+  callbackFetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
+
+/** The Error of a refused seed: the answer a request would have got. */
+export interface SandboxSeedError extends Error {
+  status: number;
+  code: number;
+  body: { code: number; message: string; issues?: unknown[] };
 }
 
 /** A request the sandbox answered. */
@@ -36,7 +48,7 @@ export interface SandboxRequest {
   status: number | null;
 }
 
-/** A CRM notification the sandbox would have posted. */
+/** A CRM notification the sandbox posted through `callbackFetch`, or would have posted. */
 export interface SandboxCallback {
   channelId: string;
   notifyUrl: string;
@@ -60,4 +72,11 @@ export declare class Sandbox {
   restore(snapshot: SandboxSnapshot): void;
   requests(): SandboxRequest[];
   callbacks(): SandboxCallback[];
+  /**
+   * Seeds records through the rules, handler and id assignment of `operationId`, as a client calls it
+   * (path params, then params; a list of params for one call each), in the sandbox's organization and
+   * without token, limits or faults. The resource a client would get (a list for a list); throws a
+   * `SandboxSeedError` where a request would be refused.
+   */
+  seed(operationId: string, ...args: unknown[]): any;
 }

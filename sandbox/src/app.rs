@@ -149,6 +149,94 @@ impl App {
     pub fn restore(&self, store: Store) {
         *lock(&self.store) = store;
     }
+
+    /// Seeds records: `args` are a call's arguments as a client takes them (path values, then params,
+    /// or a list of params for one call each). Each call meets the rules and the handler a request
+    /// meets, in the sandbox's organization, without token, limits or faults; the answer is the
+    /// resource as a client returns it (a list of them for a list), or the error a request would get.
+    pub fn seed(&self, op_id: &str, args: &[Value], now: i64) -> Result<Value, ApiError> {
+        let op = operations().find(|op| op.id == op_id).ok_or_else(|| {
+            ApiError::bad(
+                code::NO_ROUTE,
+                format!("There is no operation {:?}.", shorten(op_id)),
+            )
+        })?;
+        let names: Vec<&str> = op.path_params().collect();
+        if args.len() < names.len() || args.len() > names.len() + 1 {
+            return Err(ApiError::bad(
+                code::BAD_REQUEST,
+                format!(
+                    "{} takes {} path value(s), then its params; got {} argument(s).",
+                    op.id,
+                    names.len(),
+                    args.len()
+                ),
+            ));
+        }
+        let mut path = Vec::new();
+        for (name, v) in names.iter().zip(args) {
+            let value = match v {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                _ => {
+                    return Err(ApiError::bad(
+                        code::BAD_REQUEST,
+                        format!("The path value {name} must be a string."),
+                    ))
+                }
+            };
+            path.push((name.to_string(), value));
+        }
+        match args.get(names.len()).cloned().unwrap_or(json!({})) {
+            Value::Array(list) => list
+                .into_iter()
+                .map(|params| self.seed_one(op, &path, params, now))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array),
+            params => self.seed_one(op, &path, params, now),
+        }
+    }
+
+    fn seed_one(
+        &self,
+        op: &'static Operation,
+        path: &[(String, String)],
+        params: Value,
+        now: i64,
+    ) -> Result<Value, ApiError> {
+        let Value::Object(params) = params else {
+            return Err(ApiError::bad(
+                code::BAD_REQUEST,
+                format!("The params of {} must be an object.", op.id),
+            ));
+        };
+        let org = match op.family.org_placement() {
+            OrgPlacement::None => String::new(),
+            _ if !op.org => String::new(),
+            _ => self.config.org_id.clone(),
+        };
+        let call = Req {
+            op,
+            org: &org,
+            path,
+            params: &params,
+            files: &[],
+            now_ms: now,
+            base: &self.base,
+        };
+        let resp = apply(self, &call, Vec::new())?;
+        let decoded =
+            svc_core::response::decode(op, resp.status, resp.header("content-type"), &resp.body)
+                .map_err(|e| ApiError::new(500, code::INTERNAL, e.message))?;
+        match decoded {
+            svc_core::response::Decoded::Json(text) => serde_json::from_str(&text)
+                .map_err(|e| ApiError::new(500, code::INTERNAL, e.to_string())),
+            svc_core::response::Decoded::Binary => Err(ApiError::bad(
+                code::BAD_REQUEST,
+                format!("{} answers a file, not a record.", op.id),
+            )),
+        }
+    }
 }
 
 /// The answer to a request (`None`: close without one) and what it was, for the log.
@@ -331,15 +419,6 @@ fn call(
     }
     inject_fault(sh, t, p)?;
     let (params, files, file_issues) = read_params(req, op, &query)?;
-    if let Some(e) = invoice::precheck(op.id, &params) {
-        return Err(e);
-    }
-    let mut issues = validate::validate(op, &Value::Object(params.clone()));
-    issues.extend(file_issues);
-    if !issues.is_empty() {
-        return Err(ApiError::invalid(issues));
-    }
-    let handler = sh.handlers.get(op.id).copied().unwrap_or(generic::serve);
     let call = Req {
         op,
         org: &org,
@@ -349,8 +428,24 @@ fn call(
         now_ms: now,
         base: &sh.base,
     };
-    let reply = handler(&mut lock(&sh.store), &call)?;
+    let resp = apply(sh, &call, file_issues)?;
     t.applied = true;
+    Ok(resp)
+}
+
+/// The rules and the handler of a call whose token, organization, limits and faults have passed.
+fn apply(sh: &App, call: &Req, file_issues: Vec<Issue>) -> Result<Response, ApiError> {
+    let op = call.op;
+    if let Some(e) = invoice::precheck(op.id, call.params) {
+        return Err(e);
+    }
+    let mut issues = validate::validate(op, &Value::Object(call.params.clone()));
+    issues.extend(file_issues);
+    if !issues.is_empty() {
+        return Err(ApiError::invalid(issues));
+    }
+    let handler = sh.handlers.get(op.id).copied().unwrap_or(generic::serve);
+    let reply = handler(&mut lock(&sh.store), call)?;
     match reply
         .shape(op.response)
         .map_err(|e| ApiError::new(500, code::INTERNAL, e))?
@@ -733,21 +828,7 @@ fn crm_trigger(
                 let url = d.notify_url.split('?').next().unwrap_or("");
                 eprintln!("sandbox: callback {module}.{operation} -> {url}: {outcome:?}");
             }
-            match outcome {
-                Ok(status) => json!({
-                    "channel_id": d.channel_id,
-                    "notify_url": d.notify_url,
-                    "status": status,
-                    "delivered": (200..300).contains(&status),
-                }),
-                Err(error) => json!({
-                    "channel_id": d.channel_id,
-                    "notify_url": d.notify_url,
-                    "status": null,
-                    "delivered": false,
-                    "error": error,
-                }),
-            }
+            crm::report(d, &outcome)
         })
         .collect();
     Ok(json!({
@@ -792,6 +873,43 @@ mod tests {
                 assert_eq!(id, named.id, "{}", op.id);
             }
         }
+    }
+
+    #[test]
+    fn seeds_meet_the_rules_and_handler_of_a_request() {
+        let config = Config::from_args(Vec::<String>::new()).unwrap();
+        let app = App::new(config, "http://x".into(), &[], 1_700_000_000_000, 1).unwrap();
+        let now = 1_700_000_000_000;
+        let vans = json!({ "fixed_asset_type_name": "Vans", "depreciation_method": "straight_line", "depreciation_frequency": "monthly" });
+        let made = app.seed("createFixedAssetType", &[vans], now).unwrap();
+        let id = made["fixed_asset_type_id"].as_str().unwrap().to_string();
+        let listed = app
+            .seed("listFixedAssetTypes", &[], now)
+            .unwrap()
+            .to_string();
+        assert!(listed.contains(&format!("\"{id}\"")), "{listed}");
+        let two = json!([{ "fixed_asset_type_name": "A", "depreciation_method": "straight_line", "depreciation_frequency": "monthly" }, { "fixed_asset_type_name": "B", "depreciation_method": "straight_line", "depreciation_frequency": "monthly" }]);
+        assert_eq!(
+            app.seed("createFixedAssetType", &[two], now)
+                .unwrap()
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+        let refused = app
+            .seed(
+                "createFixedAssetType",
+                &[json!({ "depreciation_method": "sideways" })],
+                now,
+            )
+            .unwrap_err();
+        assert_eq!((refused.status, refused.code), (400, code::INVALID));
+        assert_eq!(app.seed("nope", &[], now).unwrap_err().code, code::NO_ROUTE);
+        assert_eq!(
+            app.seed("deleteFixedAssetType", &[], now).unwrap_err().code,
+            code::BAD_REQUEST
+        );
     }
 
     #[test]

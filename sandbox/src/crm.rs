@@ -343,19 +343,40 @@ pub fn plan(
 }
 
 /// Posts a callback over HTTP/1.1 to a loopback URL; the status it got, or why not.
+/// The headers of a callback's POST; its body is the delivery's `body` as JSON text.
+pub const DELIVERY_HEADERS: [(&str, &str); 2] = [
+    ("Content-Type", "application/json"),
+    ("User-Agent", "svc-sandbox"),
+];
+
+/// A delivery's report in the answer of the trigger endpoint: the status it got, or why none.
+pub fn report(d: &Delivery, outcome: &Result<u16, String>) -> Value {
+    match outcome {
+        Ok(status) => json!({
+            "channel_id": d.channel_id,
+            "notify_url": d.notify_url,
+            "status": status,
+            "delivered": (200..300).contains(status),
+        }),
+        Err(error) => json!({
+            "channel_id": d.channel_id,
+            "notify_url": d.notify_url,
+            "status": null,
+            "delivered": false,
+            "error": error,
+        }),
+    }
+}
+
 pub fn deliver(d: &Delivery) -> Result<u16, String> {
     let url = http::loopback_url(&d.notify_url)?;
     let body = d.body.to_string();
-    let headers = [
-        ("Content-Type", "application/json"),
-        ("User-Agent", "svc-sandbox"),
-    ];
     http::send(
         url.addr,
         &url.host,
         "POST",
         &url.target,
-        &headers,
+        &DELIVERY_HEADERS,
         body.as_bytes(),
         DELIVERY_TIMEOUT,
     )

@@ -1,7 +1,8 @@
 //! svc-sdk/testing: the sandbox's own request handling in wasm, answering requests in-process.
 
 use sandbox::config::Config;
-use sandbox::crm::Delivery;
+use sandbox::crm::{self, Delivery, DELIVERY_HEADERS};
+use sandbox::error::ApiError;
 use sandbox::http::Request;
 use sandbox::store::Store;
 use sandbox::{App, Platform};
@@ -17,6 +18,8 @@ pub const ORIGIN: &str = "http://sandbox.localhost";
 struct Host {
     delay_ms: Cell<u64>,
     callbacks: RefCell<Vec<Value>>,
+    /// The callbacks of the request in hand, for a `callbackFetch` to post.
+    posts: RefCell<Vec<Delivery>>,
 }
 
 impl Platform for Host {
@@ -34,6 +37,11 @@ impl Platform for Host {
             "notifyUrl": d.notify_url,
             "body": d.body,
         }));
+        self.posts.borrow_mut().push(Delivery {
+            channel_id: d.channel_id.clone(),
+            notify_url: d.notify_url.clone(),
+            body: d.body.clone(),
+        });
         Ok(200)
     }
 }
@@ -110,6 +118,20 @@ fn target(url: &str) -> (String, String) {
     }
 }
 
+/// The Error of a refused seed: the message, status, code and body of the API's answer.
+fn refused(e: ApiError) -> JsValue {
+    let error = js_sys::Error::new(&e.message);
+    let body = js_sys::JSON::parse(&e.body().to_string()).unwrap_or(JsValue::NULL);
+    for (key, value) in [
+        ("status", JsValue::from(e.status)),
+        ("code", JsValue::from(e.code as f64)),
+        ("body", body),
+    ] {
+        let _ = js_sys::Reflect::set(&error, &key.into(), &value);
+    }
+    error.into()
+}
+
 /// An in-process sandbox: the binary's handlers, store, seed data, limits and faults.
 #[wasm_bindgen]
 pub struct Sandbox {
@@ -120,12 +142,25 @@ pub struct Sandbox {
     log: Vec<Value>,
 }
 
+impl Sandbox {
+    /// The JSON of the request's callbacks as the binary posts them: URL, headers and body text.
+    fn posts(&self) -> Option<String> {
+        let posts = self.host.posts.borrow();
+        let list: Vec<Value> = posts
+            .iter()
+            .map(|d| json!({ "url": d.notify_url, "channelId": d.channel_id, "headers": DELIVERY_HEADERS, "body": d.body.to_string() }))
+            .collect();
+        (!list.is_empty()).then(|| Value::Array(list).to_string())
+    }
+}
+
 /// A copy of a sandbox's records.
 #[wasm_bindgen]
 pub struct Snapshot(Store);
 
 /// One answer: status, headers as name/value pairs, body (none for HEAD and null-body statuses),
-/// the wait of a slow answer, and whether the connection is dropped instead.
+/// the wait of a slow answer, whether the connection is dropped instead, and the JSON of the
+/// callbacks it posts (`[{ url, channelId, headers, body }]`, for a `callbackFetch`; none when there are none).
 #[wasm_bindgen(getter_with_clone)]
 pub struct Answer {
     pub status: u16,
@@ -134,6 +169,7 @@ pub struct Answer {
     #[wasm_bindgen(js_name = delayMs)]
     pub delay_ms: f64,
     pub dropped: bool,
+    pub posts: Option<String>,
 }
 
 #[wasm_bindgen]
@@ -190,6 +226,7 @@ impl Sandbox {
             body,
         };
         self.host.delay_ms.set(0);
+        self.host.posts.borrow_mut().clear();
         let answer = self.app.handle(&req, &self.host);
         let status = answer.response.as_ref().map(|r| r.status);
         self.log.push(json!({ "method": req.method, "path": req.path, "operationId": answer.what, "status": status }));
@@ -201,6 +238,7 @@ impl Sandbox {
                 body: None,
                 delay_ms,
                 dropped: true,
+                posts: None,
             };
         };
         let empty = req.method == "HEAD" || matches!(r.status, 101 | 204 | 205 | 304);
@@ -210,7 +248,47 @@ impl Sandbox {
             body: (!empty).then_some(r.body),
             delay_ms,
             dropped: false,
+            posts: self.posts(),
         }
+    }
+
+    /// The answer's body once a `callbackFetch` has posted its callbacks (`posts`, as the answer gave
+    /// them): each delivery reports the status it got (a number) or why none (a string), in the JSON
+    /// array `outcomes`.
+    pub fn settle(&self, body: &[u8], posts: &str, outcomes: &str) -> Result<Vec<u8>, JsError> {
+        let read = |text: &str| serde_json::from_str::<Vec<Value>>(text);
+        let (posts, outcomes) = read(posts)
+            .and_then(|p| Ok((p, read(outcomes)?)))
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        let mut answer: Value =
+            serde_json::from_slice(body).map_err(|e| JsError::new(&e.to_string()))?;
+        if let Some(Value::Array(reports)) = answer.get_mut("deliveries") {
+            for ((report, post), outcome) in reports.iter_mut().zip(posts).zip(outcomes) {
+                let d = Delivery {
+                    channel_id: post["channelId"].clone(),
+                    notify_url: post["url"].as_str().unwrap_or_default().to_string(),
+                    body: Value::Null,
+                };
+                let outcome = match outcome {
+                    Value::Number(n) => Ok(n.as_u64().unwrap_or(0) as u16),
+                    other => Err(other.as_str().unwrap_or("delivery failed").to_string()),
+                };
+                *report = crm::report(&d, &outcome);
+            }
+        }
+        Ok(answer.to_string().into_bytes())
+    }
+
+    /// Seeds records through the rules and handler of `operationId`: `args` is the JSON array of a
+    /// client call's arguments (path values, then params or a list of them). The resource(s) as a
+    /// client returns them, or an Error with the `status`, `code` and `body` a request would get.
+    pub fn seed(&self, operation_id: &str, args: &str) -> Result<String, JsValue> {
+        let args: Vec<Value> = serde_json::from_str(args)
+            .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
+        self.app
+            .seed(operation_id, &args, svc_core::clock::now_ms())
+            .map(|v| v.to_string())
+            .map_err(refused)
     }
 
     /// Back to the state of a new sandbox of the same options: seed data, limits, faults, logs.

@@ -5,6 +5,7 @@
 // from Node, Deno, workerd and Chromium.
 import { mock, test } from "node:test";
 import assert from "node:assert/strict";
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client, SvcError } from "svc-sdk";
@@ -73,6 +74,123 @@ test("snapshot and restore bring the records back", async () => {
   assert.equal((await client.listFixedAssetTypes()).items.length, before + 1);
   sandbox.restore(snapshot);
   assert.equal((await client.listFixedAssetTypes()).items.length, before);
+});
+
+test("seeded records go through the handler a request meets, and a client gets and lists them", async () => {
+  const sandbox = new Sandbox();
+  const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0 });
+  const types = sandbox.seed("createFixedAssetType", [
+    { fixed_asset_type_name: "Vans", depreciation_method: "straight_line", depreciation_frequency: "monthly" },
+    { fixed_asset_type_name: "Drones", depreciation_method: "straight_line", depreciation_frequency: "yearly" },
+  ]);
+  assert.deepEqual(types.map((t) => t.fixed_asset_type_name), ["Vans", "Drones"]);
+  assert.ok(types.every((t) => typeof t.fixed_asset_type_id === "string") && types[0].fixed_asset_type_id !== types[1].fixed_asset_type_id);
+  const listed = (await client.listFixedAssetTypes()).items;
+  assert.deepEqual(types.map((t) => listed.find((x) => x.fixed_asset_type_id === t.fixed_asset_type_id)?.fixed_asset_type_name), ["Vans", "Drones"]);
+  const [account] = (await client.listAccounts({ per_page: 1 })).items;
+  const expense = sandbox.seed("createExpense", { account_id: account.account_id, date: "2024-01-02", amount: 112.5 });
+  assert.deepEqual(await client.getExpense(expense.expense_id), expense);
+  // A seed is not a request: the log holds the client's three calls only.
+  assert.deepEqual(sandbox.requests().map((r) => r.operationId), ["listFixedAssetTypes", "listAccounts", "getExpense"]);
+  const model = listed.find((t) => t.expense_account_id);
+  const full = { fixed_asset_type_name: "Trucks", expense_account_id: model.expense_account_id, depreciation_account_id: model.depreciation_account_id, depreciation_method: "declining_method", depreciation_frequency: "yearly", depreciation_percentage: 20, total_life: 48, salvage_value: 0, computation_type: "no_prorata" };
+  const renamed = sandbox.seed("updateFixedAssetType", types[0].fixed_asset_type_id, full);
+  assert.equal((await client.listFixedAssetTypes()).items.find((t) => t.fixed_asset_type_id === types[0].fixed_asset_type_id).fixed_asset_type_name, "Trucks");
+  assert.equal(renamed.fixed_asset_type_name, "Trucks");
+});
+
+test("a seeded record that breaks a rule is refused with the error a request gets", async () => {
+  const sandbox = new Sandbox();
+  const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0 });
+  const before = (await client.listFixedAssetTypes()).items.length;
+  const refusals = [
+    ["createFixedAssetType", "fixedassettypes", { fixed_asset_type_name: "Vans", depreciation_method: "sideways", depreciation_frequency: "monthly" }],
+    ["createExpense", "expenses", { date: "yesterday", amount: 5 }],
+  ];
+  for (const [op, resource, params] of refusals) {
+    const res = await sandbox.fetch(`${sandbox.url}/books/v3/${resource}?organization_id=${sandbox.organizationId}`, { method: "POST", headers: { authorization: "Svc-oauthtoken dev-token", "content-type": "application/json" }, body: JSON.stringify(params) });
+    const answer = await res.json();
+    assert.equal(res.status, 400, JSON.stringify(answer));
+    assert.throws(() => sandbox.seed(op, params), (e) => e instanceof Error && e.status === res.status && e.code === answer.code && e.message === answer.message && JSON.stringify(e.body) === JSON.stringify(answer));
+    const refused = await client[op](params).then(() => undefined, (e) => e);
+    // The client refuses the same params before sending them, with the same rule's issue.
+    assert.ok(refused instanceof SvcError && refused.kind === "validation", String(refused));
+    assert.equal(refused.issues[0].message, answer.issues[0].message);
+  }
+  assert.throws(() => sandbox.seed("noSuchOperation", {}), (e) => e.status === 400);
+  assert.equal((await client.listFixedAssetTypes()).items.length, before, "nothing refused was stored");
+});
+
+/** A loopback receiver of callbacks: each POST's method, URL, content type, user agent and body. */
+async function receiver(status) {
+  const received = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      received.push({ method: req.method, url: req.url, type: req.headers["content-type"], agent: req.headers["user-agent"], body });
+      res.statusCode = status;
+      res.end("ok");
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { received, notify: `http://127.0.0.1:${server.address().port}/hooks/svc?tenant=acme`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Watches Deals.edit at `notify` and fires an edit of a deal through `fetch` at `url`: the trigger's answer. */
+async function fireDealEdit(url, fetch, notify) {
+  const client = new Client({ accessToken: "dev-token", organizationId: "10234695", apiDomain: url, fetch, maxRetries: 0 });
+  await client.updateNotificationChannels({ watch: [{ channel_id: "1000000068001", events: ["Deals.edit"], notify_url: notify, token: "chan-secret-1" }] });
+  const records = [{ id: "5000000000000000001", values: { Stage: "Won" } }];
+  const res = await fetch(`${url}/__sandbox/crm/Deals/edit`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ records }) });
+  return { status: res.status, body: (await res.text()).replaceAll(url, "<origin>") };
+}
+
+const masked = (text) => text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:?\d\d/g, "<time>").replace(/"(channel_expiry|server_time)":"?\d+"?/g, '"$1":0');
+
+test("callbacks go through the user's callbackFetch with the binary's body and headers, and are still recorded", async () => {
+  const hooks = await receiver(202);
+  try {
+    const binary = await startSandbox();
+    const binaryUrl = binary.url;
+    let overLoopbackAnswer;
+    try {
+      overLoopbackAnswer = await fireDealEdit(binary.url, fetch, hooks.notify);
+    } finally {
+      await binary.close();
+    }
+    const posted = [];
+    const callbackFetch = (input, init) => {
+      posted.push(new Request(input, init).url);
+      return fetch(input, init);
+    };
+    const sandbox = new Sandbox({ callbackFetch });
+    const inProcessAnswer = await fireDealEdit(sandbox.url, sandbox.fetch, hooks.notify);
+    assert.deepEqual(posted, [hooks.notify]);
+    assert.equal(hooks.received.length, 2, JSON.stringify(hooks.received));
+    const [fromBinary, fromProcess] = hooks.received.map((r, i) => ({ ...r, body: masked(r.body.replaceAll([binaryUrl, sandbox.url][i], "<origin>")) }));
+    assert.deepEqual(fromProcess, fromBinary);
+    assert.deepEqual({ ...fromProcess, body: undefined }, { method: "POST", url: "/hooks/svc?tenant=acme", type: "application/json", agent: "svc-sandbox", body: undefined });
+    assert.deepEqual(inProcessAnswer, overLoopbackAnswer);
+    assert.equal(JSON.parse(inProcessAnswer.body).deliveries[0].status, 202);
+    assert.deepEqual(sandbox.callbacks().map((c) => [c.channelId, c.notifyUrl, JSON.stringify(c.body)]), [["1000000068001", hooks.notify, hooks.received[1].body]]);
+  } finally {
+    await hooks.close();
+  }
+});
+
+test("without callbackFetch, callbacks are recorded only, and the trigger reports them delivered", async () => {
+  const sandbox = new Sandbox();
+  const answer = await fireDealEdit(sandbox.url, sandbox.fetch, "http://127.0.0.1:9/hooks");
+  assert.equal(JSON.parse(answer.body).deliveries[0].status, 200);
+  assert.equal(sandbox.callbacks().length, 1);
+});
+
+test("a callbackFetch that fails is reported as a failed delivery, and the callback is still recorded", async () => {
+  const sandbox = new Sandbox({ callbackFetch: async () => { throw new TypeError("refused"); } });
+  const answer = JSON.parse((await fireDealEdit(sandbox.url, sandbox.fetch, "http://127.0.0.1:9/hooks")).body);
+  assert.deepEqual(answer.deliveries, [{ channel_id: "1000000068001", notify_url: "http://127.0.0.1:9/hooks", status: null, delivered: false, error: "delivery failed: refused" }]);
+  assert.equal(sandbox.callbacks().length, 1);
 });
 
 test("the same scenario against the binary gives the same status and body, request by request", async () => {

@@ -1,13 +1,16 @@
 // svc-sdk/testing's entry glue. The platform makes this JS: a standard fetch takes and gives Request and
 // Response objects, and a slow answer waits on the runtime's own setTimeout (so fake timers drive it);
-// the sandbox's handling is the Rust's.
+// the sandbox's handling is the Rust's. The platform's fetch also posts callbacks through a user's
+// callbackFetch, whose answers the Rust reports.
 import { Sandbox as Inner } from "./svc_sdk.js";
 
 export class Sandbox {
   #inner;
+  #callbackFetch;
 
   constructor(options = {}) {
     this.#inner = new Inner(JSON.stringify(options));
+    this.#callbackFetch = options.callbackFetch;
     this.fetch = this.fetch.bind(this);
   }
 
@@ -27,7 +30,21 @@ export class Sandbox {
     if (answer.dropped) throw new TypeError("fetch failed: the sandbox dropped the connection");
     const headers = new Headers();
     for (let i = 0; i < answer.headers.length; i += 2) headers.append(answer.headers[i], answer.headers[i + 1]);
-    return new Response(answer.body ?? null, { status: answer.status, headers });
+    const settled = answer.posts && this.#callbackFetch ? await this.#post(answer.posts, answer.body) : answer.body;
+    return new Response(settled ?? null, { status: answer.status, headers });
+  }
+
+  async #post(posts, body) {
+    const outcomes = [];
+    for (const post of JSON.parse(posts)) {
+      const sent = this.#callbackFetch(post.url, { method: "POST", headers: post.headers, body: post.body });
+      outcomes.push(await sent.then((r) => (r.body?.cancel().catch(() => {}), r.status), (e) => `delivery failed: ${e.message}`));
+    }
+    return this.#inner.settle(body, posts, JSON.stringify(outcomes));
+  }
+
+  seed(operationId, ...args) {
+    return JSON.parse(this.#inner.seed(operationId, JSON.stringify(args)));
   }
 
   reset() {
