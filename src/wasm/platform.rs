@@ -59,7 +59,10 @@ impl Watchers {
 
     /// Calls a hook with a frozen view of the attempt; a hook that throws is logged, never fatal.
     fn hook(&self, hook: &Option<js_sys::Function>, name: &str, note: &Note<'_>) {
-        let (Some(f), Some(info)) = (hook, note.hook_info()) else {
+        let Some(f) = hook else {
+            return;
+        };
+        let Some(info) = note.hook_info() else {
             return;
         };
         let info = js::frozen(&super::json_to_js(&info));
