@@ -14,7 +14,7 @@ export interface SandboxOptions {
   ratePerMinute?: number;
   /** The length of the rate window in ms (`--minute-ms`), for tests; default 60000. */
   minuteMs?: number;
-  /** Requests per day (`--daily-quota`); default none. */
+  /** Requests per day and organization (`--daily-quota`); default (or null): the plan's quota. */
   dailyQuota?: number | null;
   /** false: no rate limits at all (`--no-rate-limit`). */
   rateLimit?: boolean;
@@ -22,7 +22,7 @@ export interface SandboxOptions {
   faults?: string;
   /** The seed of the faults' draws (`--seed`), for repeatable runs. */
   seed?: number;
-  /** How long a slow answer waits, in ms, on the runtime's timers (`--slow-ms`); default 1500. */
+  /** How long a slow answer waits, in ms, on the runtime's timers (`--slow-ms`), unless the request's signal aborts it; default 1500. */
   slowMs?: number;
   /**
    * A fetch that the CRM notification callbacks are posted through, with the body and headers the binary

@@ -46,8 +46,25 @@ impl Platform for Host {
     }
 }
 
-/// The binary's flags of the options object (`organizationId`, `tokens`, `plan`, `ratePerMinute`,
-/// `minuteMs`, `dailyQuota`, `rateLimit`, `faults`, `seed`, `slowMs`, `devToken`).
+/// The options that carry a flag's value, and the flag.
+const VALUED: &[(&str, &str)] = &[
+    ("organizationId", "--org"),
+    ("plan", "--plan"),
+    ("ratePerMinute", "--rate-per-minute"),
+    ("minuteMs", "--minute-ms"),
+    ("dailyQuota", "--daily-quota"),
+    ("faults", "--faults"),
+    ("seed", "--seed"),
+    ("slowMs", "--slow-ms"),
+];
+
+/// The options whose `false` is a flag.
+const SWITCHES: &[(&str, &str)] = &[
+    ("rateLimit", "--no-rate-limit"),
+    ("devToken", "--no-dev-token"),
+];
+
+/// The binary's flags of the options object: `VALUED`, `SWITCHES` and `tokens` (name → scopes).
 pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
     let text = |v: &Value| match v {
         Value::String(s) => Ok(s.clone()),
@@ -56,52 +73,36 @@ pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
     };
     let mut out = Vec::new();
     for (key, v) in options {
-        let flag = match key.as_str() {
-            "organizationId" => "--org",
-            "plan" => "--plan",
-            "ratePerMinute" => "--rate-per-minute",
-            "minuteMs" => "--minute-ms",
-            "dailyQuota" => "--daily-quota",
-            "faults" => "--faults",
-            "seed" => "--seed",
-            "slowMs" => "--slow-ms",
-            "rateLimit" | "devToken" => {
-                if *v == Value::Bool(false) {
-                    out.push(
-                        if key == "rateLimit" {
-                            "--no-rate-limit"
-                        } else {
-                            "--no-dev-token"
-                        }
-                        .into(),
-                    );
-                }
-                continue;
+        if let Some((_, flag)) = VALUED.iter().find(|(k, _)| k == key) {
+            if !v.is_null() {
+                out.extend([
+                    flag.to_string(),
+                    text(v).map_err(|e| format!("{key}: {e}"))?,
+                ]);
             }
-            "tokens" => {
-                let Value::Object(tokens) = v else {
-                    return Err("tokens: expected an object of token → scopes".into());
+        } else if let Some((_, flag)) = SWITCHES.iter().find(|(k, _)| k == key) {
+            match v {
+                Value::Bool(false) => out.push(flag.to_string()),
+                Value::Bool(true) | Value::Null => {}
+                other => return Err(format!("{key}: expected true or false, got {other}")),
+            }
+        } else if key == "tokens" {
+            let Value::Object(tokens) = v else {
+                return Err("tokens: expected an object of token → scopes".into());
+            };
+            for (token, scopes) in tokens {
+                let scopes = match scopes {
+                    Value::Array(list) => list
+                        .iter()
+                        .map(text)
+                        .collect::<Result<Vec<_>, _>>()?
+                        .join(","),
+                    other => text(other)?,
                 };
-                for (token, scopes) in tokens {
-                    let scopes = match scopes {
-                        Value::Array(list) => list
-                            .iter()
-                            .map(text)
-                            .collect::<Result<Vec<_>, _>>()?
-                            .join(","),
-                        other => text(other)?,
-                    };
-                    out.extend(["--token".into(), format!("{token}={scopes}")]);
-                }
-                continue;
+                out.extend(["--token".into(), format!("{token}={scopes}")]);
             }
-            other => return Err(format!("unknown option {other:?}")),
-        };
-        if !v.is_null() {
-            out.extend([
-                flag.to_string(),
-                text(v).map_err(|e| format!("{key}: {e}"))?,
-            ]);
+        } else {
+            return Err(format!("unknown option {key:?}"));
         }
     }
     Ok(out)
@@ -346,6 +347,53 @@ mod tests {
         );
         assert!(Config::from_args(args).is_ok());
         assert!(flags(json!({ "port": 1 }).as_object().unwrap()).is_err());
+        assert!(flags(json!({ "rateLimit": "no" }).as_object().unwrap()).is_err());
+    }
+
+    /// Every flag of the binary's usage is an option, but those of its socket and its terminal; and the
+    /// options are the members of `SandboxOptions` in testing.d.ts, with the JS side's `callbackFetch`.
+    #[test]
+    fn the_options_mirror_the_binary_flags_and_the_declarations() {
+        const SOCKET_AND_TERMINAL: [&str; 5] = [
+            "--port",
+            "--cors",
+            "--exit-on-stdin-eof",
+            "--quiet",
+            "--help",
+        ];
+        let mirrored: Vec<&str> = VALUED
+            .iter()
+            .chain(SWITCHES)
+            .map(|(_, f)| *f)
+            .chain(["--token"])
+            .collect();
+        for flag in sandbox::config::USAGE
+            .split_whitespace()
+            .filter(|w| w.starts_with("--"))
+        {
+            let flag = flag.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+            assert!(
+                mirrored.contains(&flag) || SOCKET_AND_TERMINAL.contains(&flag),
+                "the binary's {flag} has no option in svc-sdk/testing"
+            );
+        }
+        let dts = include_str!("../testing.d.ts");
+        let start = dts.find("export interface SandboxOptions {").unwrap();
+        let body = &dts[start..start + dts[start..].find("\n}").unwrap()];
+        let mut declared: Vec<&str> = body
+            .lines()
+            .filter_map(|l| l.strip_prefix("  ")?.split_once("?:").map(|(k, _)| k))
+            .filter(|k| k.chars().all(|c| c.is_ascii_alphanumeric()))
+            .collect();
+        let mut options: Vec<&str> = VALUED
+            .iter()
+            .chain(SWITCHES)
+            .map(|(k, _)| *k)
+            .chain(["tokens", "callbackFetch"])
+            .collect();
+        declared.sort_unstable();
+        options.sort_unstable();
+        assert_eq!(declared, options);
     }
 
     #[test]

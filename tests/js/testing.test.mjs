@@ -1,6 +1,6 @@
 // svc-sdk/testing through the installed package: the sandbox's own Rust handling in-process behind a
 // standard fetch drives a Client (create, pages, update, delete, an upload and a download, 401s, a 429
-// with Retry-After, a slow answer on fake timers), and the same scenario (tests/runtimes/testing/
+// with Retry-After, a slow answer on fake timers and cut short by its signal), and the same scenario (tests/runtimes/testing/
 // scenario.mjs) against the binary over loopback gives the same status and body, request by request,
 // from Node, Deno, workerd and Chromium.
 import { mock, test } from "node:test";
@@ -15,39 +15,41 @@ import { startSandbox } from "./support/sandbox.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
-const { recorded, scenario: run } = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/testing/scenario.mjs")));
+const { FAULTS, recorded, scenario: run } = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/testing/scenario.mjs")));
 const scenario = (...args) => run({ Client, SvcError }, ...args);
 
-/** The scenario's recorded answers from the sandbox binary over loopback. */
+/** The scenario's recorded answers from the sandbox binary over loopback (and a second one of `FAULTS`). */
 async function overLoopback() {
   const binary = await startSandbox(["--token", "gone=*"]);
+  const faulty = await startSandbox(["--faults", FAULTS.faults, "--seed", String(FAULTS.seed)]);
   const log = [];
   try {
-    await scenario(binary.url, recorded(fetch, binary.url, log), "10234695");
+    await scenario(binary.url, recorded(fetch, binary.url, log), "10234695", { url: faulty.url, fetch: recorded(fetch, faulty.url, log) });
   } finally {
-    await binary.close();
+    await Promise.all([binary.close(), faulty.close()]);
   }
   return log;
 }
 
-test("a client drives the in-process sandbox: create, pages, update, delete, upload, download, unknown and revoked tokens", async () => {
+/** The scenario's recorded answers from two in-process sandboxes. */
+async function inProcess() {
   const sandbox = new Sandbox({ tokens: { gone: "*" } });
+  const faulty = new Sandbox(FAULTS);
+  const log = [];
+  await scenario(sandbox.url, recorded(sandbox.fetch, sandbox.url, log), sandbox.organizationId, { url: faulty.url, fetch: recorded(faulty.fetch, faulty.url, log) });
+  return { sandbox, faulty, log };
+}
+
+test("a client drives the in-process sandbox: create, pages, update, delete, upload, download, unknown and revoked tokens, 429s", async () => {
+  const { sandbox, faulty } = await inProcess();
   assert.equal(sandbox.url, "http://sandbox.localhost");
-  await scenario(sandbox.url, sandbox.fetch, sandbox.organizationId);
   const log = sandbox.requests();
   assert.deepEqual(log.slice(0, 4).map((r) => [r.method, r.operationId, r.status]), [["POST", "createFixedAssetType", 201], ["POST", "createFixedAssetType", 201], ["POST", "createFixedAssetType", 201], ["GET", "listFixedAssetTypes", 200]]);
   assert.ok(log.some((r) => r.status === 401));
+  const limited = faulty.requests();
+  assert.ok(limited.some((r) => r.status === 429) && limited.at(-1).operationId === "createFixedAssetType" && limited.at(-1).status === 201, JSON.stringify(limited));
   sandbox.reset();
   assert.deepEqual(sandbox.requests(), []);
-});
-
-test("a 429 fault answers with Retry-After, and the client reports it as rate_limited", async () => {
-  const sandbox = new Sandbox({ faults: "429=1", seed: 7 });
-  const res = await sandbox.fetch(`${sandbox.url}/books/v3/fixedassettypes?organization_id=${sandbox.organizationId}`, { headers: { authorization: "Svc-oauthtoken dev-token" } });
-  assert.equal(res.status, 429);
-  assert.equal(res.headers.get("retry-after"), "1");
-  const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0 });
-  await assert.rejects(client.listFixedAssetTypes(), (e) => e instanceof SvcError && e.kind === "rate_limited" && e.retryAfterMs === 1000);
 });
 
 test("a slow answer waits on the runtime's setTimeout, so fake timers drive it", async () => {
@@ -63,6 +65,23 @@ test("a slow answer waits on the runtime's setTimeout, so fake timers drive it",
   } finally {
     mock.timers.reset();
   }
+});
+
+test("a slow answer ends at the request's signal, as a fetch does, and leaves no timer behind", async () => {
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+  const before = timers();
+  const sandbox = new Sandbox({ faults: "slow=1", slowMs: 600_000 });
+  const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0, timeoutMs: 50 });
+  await assert.rejects(client.listFixedAssetTypes(), (e) => e instanceof SvcError && e.kind === "timeout");
+  const controller = new AbortController();
+  const answer = sandbox.fetch(`${sandbox.url}/books/v3/organizations`, { headers: { authorization: "Svc-oauthtoken dev-token" }, signal: controller.signal });
+  while (sandbox.requests().length < 2) await new Promise((resolve) => setImmediate(resolve));
+  controller.abort();
+  await assert.rejects(answer, (e) => e.name === "AbortError");
+  await assert.rejects(sandbox.fetch(`${sandbox.url}/books/v3/organizations`, { signal: AbortSignal.abort() }), (e) => e.name === "AbortError");
+  assert.equal(sandbox.requests().length, 2, "a signal aborted before the fetch sends nothing");
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(timers(), before, "the slow answers' timers are cleared");
 });
 
 test("snapshot and restore bring the records back", async () => {
@@ -193,12 +212,10 @@ test("a callbackFetch that fails is reported as a failed delivery, and the callb
   assert.equal(sandbox.callbacks().length, 1);
 });
 
-test("the same scenario against the binary gives the same status and body, request by request", async () => {
-  const inProcess = [];
-  const sandbox = new Sandbox({ tokens: { gone: "*" } });
-  await scenario(sandbox.url, recorded(sandbox.fetch, sandbox.url, inProcess), sandbox.organizationId);
-  assert.ok(inProcess.length >= 10, `${inProcess.length} requests`);
-  assert.deepEqual(inProcess, await overLoopback());
+test("the same scenario against the binary gives the same status, Retry-After and body, request by request", async () => {
+  const { log } = await inProcess();
+  assert.ok(log.length >= 15 && log.some((r) => r.status === 429 && r.retryAfter === "1"), JSON.stringify(log.map((r) => r.status)));
+  assert.deepEqual(log, await overLoopback());
 });
 
 test("in Deno with no permission, the in-process sandbox answers the scenario as the binary does", { timeout: 60_000 }, async () => {

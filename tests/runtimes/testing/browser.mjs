@@ -2,12 +2,13 @@
 // error) go to #result and body[data-status].
 import { Client, SvcError } from "svc-sdk";
 import { Sandbox } from "svc-sdk/testing";
-import { recorded, scenario } from "./scenario.mjs";
+import { FAULTS, recorded, scenario } from "./scenario.mjs";
 
 const sandbox = new Sandbox({ tokens: { gone: "*" } });
+const faulty = new Sandbox(FAULTS);
 const log = [];
 try {
-  await scenario({ Client, SvcError }, sandbox.url, recorded(sandbox.fetch, sandbox.url, log), sandbox.organizationId);
+  await scenario({ Client, SvcError }, sandbox.url, recorded(sandbox.fetch, sandbox.url, log), sandbox.organizationId, { url: faulty.url, fetch: recorded(faulty.fetch, faulty.url, log) });
   document.querySelector("#result").textContent = JSON.stringify({ userAgent: navigator.userAgent, log });
   document.body.dataset.status = "done";
 } catch (e) {

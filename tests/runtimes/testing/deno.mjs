@@ -2,9 +2,10 @@
 // in-process, its wasm imported as a module); prints the scenario's recorded answers as one JSON line.
 import { Client, SvcError } from "svc-sdk";
 import { Sandbox } from "svc-sdk/testing";
-import { recorded, scenario } from "./scenario.mjs";
+import { FAULTS, recorded, scenario } from "./scenario.mjs";
 
 const sandbox = new Sandbox({ tokens: { gone: "*" } });
+const faulty = new Sandbox(FAULTS);
 const log = [];
-await scenario({ Client, SvcError }, sandbox.url, recorded(sandbox.fetch, sandbox.url, log), sandbox.organizationId);
+await scenario({ Client, SvcError }, sandbox.url, recorded(sandbox.fetch, sandbox.url, log), sandbox.organizationId, { url: faulty.url, fetch: recorded(faulty.fetch, faulty.url, log) });
 console.log(JSON.stringify({ resolved: import.meta.resolve("svc-sdk/testing"), log }));

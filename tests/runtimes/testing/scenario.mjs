@@ -1,7 +1,7 @@
 // The scenario of svc-sdk/testing, shared by the Node test and the other runtimes: a client through a
 // fetch (the in-process sandbox's or the network's) creates fixed asset types, lists them two a page,
-// updates and deletes one, uploads and downloads
-// an expense's receipt, and meets an unknown and a revoked token; `recorded` logs each answer.
+// updates and deletes one, uploads and downloads an expense's receipt, meets an unknown and a revoked
+// token, then meets 429s with Retry-After from a sandbox of `FAULTS`; `recorded` logs each answer.
 // Plain checks, so the scenario runs in a page as well as in a server runtime.
 const assert = {
   ok(value, message = "not true") {
@@ -22,18 +22,24 @@ const all = async (page) => {
   return out;
 };
 
-/** A fetch that records each answer's status and body, with the origin and the clock's times masked. */
+/** The options of the faulted sandbox: half the calls answered 429, drawn from a fixed seed. */
+export const FAULTS = { faults: "429=0.5", seed: 7 };
+
+/** A fetch that records each answer's status, Retry-After and body, with the origin and the clock's times masked. */
 export function recorded(fetch, origin, log) {
   return async (input, init) => {
     const res = await fetch(input, init);
     const body = (await res.clone().text()).replaceAll(origin, "<origin>").replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:?\d\d/g, "<time>");
-    log.push({ url: new Request(input, init).url.replace(origin, ""), status: res.status, body });
+    log.push({ url: new Request(input, init).url.replace(origin, ""), status: res.status, retryAfter: res.headers.get("retry-after"), body });
     return res;
   };
 }
 
-/** Runs the scenario with the entry's `Client` and `SvcError`; `gone` is a token of every scope that it revokes. */
-export async function scenario({ Client, SvcError }, url, fetch, organizationId) {
+/**
+ * Runs the scenario with the entry's `Client` and `SvcError`; `gone` is a token of every scope that it
+ * revokes; `faulted` is the `{ url, fetch }` of a sandbox of `FAULTS`.
+ */
+export async function scenario({ Client, SvcError }, url, fetch, organizationId, faulted) {
   const client = new Client({ accessToken: "dev-token", organizationId, apiDomain: url, fetch, maxRetries: 0 });
   const created = [];
   for (const name of ["Vans", "Drones", "Servers"]) {
@@ -58,4 +64,13 @@ export async function scenario({ Client, SvcError }, url, fetch, organizationId)
   await gone.listFixedAssetTypes();
   assert.equal((await fetch(`${url}/__sandbox/tokens/gone/revoke`, { method: "POST" })).status, 200);
   await assert.rejects(gone.listFixedAssetTypes(), unauthorized);
+
+  const limited = new Client({ accessToken: "dev-token", organizationId, apiDomain: faulted.url, fetch: faulted.fetch, maxRetries: 0 });
+  let refused;
+  for (let i = 0; i < 12 && !refused; i++) refused = await limited.listFixedAssetTypes().then(() => undefined, (e) => e);
+  assert.ok(refused instanceof SvcError && refused.kind === "rate_limited", `a 429 in 12 calls: ${refused}`);
+  assert.ok(refused.status === 429 && refused.retryAfterMs === 1000, `Retry-After: ${refused.retryAfterMs}`);
+  const patient = new Client({ accessToken: "dev-token", organizationId, apiDomain: faulted.url, fetch: faulted.fetch, maxRetries: 4 });
+  const made = await patient.createFixedAssetType({ fixed_asset_type_name: "Cranes", depreciation_method: "straight_line", depreciation_frequency: "monthly" });
+  assert.equal(made.fixed_asset_type_name, "Cranes");
 }
