@@ -14,8 +14,8 @@ export interface SandboxOptions {
   ratePerMinute?: number;
   /** The length of the rate window in ms (`--minute-ms`), for tests; default 60000. */
   minuteMs?: number;
-  /** Requests per day and organization (`--daily-quota`); default (or null): the plan's quota. */
-  dailyQuota?: number | null;
+  /** Requests per day and organization (`--daily-quota`), or "none" for no quota; default (or null): the plan's. */
+  dailyQuota?: number | "none" | null;
   /** false: no rate limits at all (`--no-rate-limit`). */
   rateLimit?: boolean;
   /** Fault rates (`--faults`), e.g. "429=0.5,500=0.1,slow=0.2". */

@@ -88,7 +88,8 @@ pub fn error_from(status: u16, body: &[u8]) -> Error {
 }
 
 /// Adds to an answer's error what to do where the fix is known: for a 401, the place that refused
-/// the token (its region, or its host) and why it may have; for a 403, the scope `operation` needs.
+/// the token (its region, or its host) and why it may have (the scope `operation` needs among the
+/// reasons); for a 403, that scope.
 pub fn advise(mut e: Error, url: &str, operation: Option<&str>) -> Error {
     match e.status() {
         Some(401) => {
@@ -96,8 +97,12 @@ pub fn advise(mut e: Error, url: &str, operation: Option<&str>) -> Error {
                 .iter()
                 .find(|(_, domain)| url.strip_prefix(domain).is_some_and(|r| r.starts_with('/')))
                 .map_or_else(|| host_of(url).to_string(), |(name, _)| name.to_string());
+            let scope = operation
+                .and_then(crate::catalog::find)
+                .map(|op| format!(", without the scope {} that {} needs", op.scope, op.id))
+                .unwrap_or_default();
             e.message = format!(
-                "the service at {place} answered 401 ({}): is the token expired or revoked, or the organization in another region? Set region (or apiDomain to the api_domain of the token's answer)",
+                "the service at {place} answered 401 ({}): is the token expired or revoked{scope}, or the organization in another region? Set region (or apiDomain to the api_domain of the token's answer)",
                 e.message
             );
         }
@@ -539,6 +544,10 @@ mod tests {
         );
         assert!(at("http://127.0.0.1:9/books/v3/x", 401, None)
             .starts_with("the service at 127.0.0.1:9 answered 401"));
+        assert_eq!(
+            at("https://www.svcapis.eu/books/v3/x", 401, Some("createFixedAssetType")),
+            "the service at eu answered 401 (no): is the token expired or revoked, without the scope SvcBooks.fixedasset.CREATE that createFixedAssetType needs, or the organization in another region? Set region (or apiDomain to the api_domain of the token's answer)"
+        );
         assert!(at("https://www.svcapis.eu.evil.example/x", 401, None)
             .starts_with("the service at www.svcapis.eu.evil.example "));
         assert_eq!(

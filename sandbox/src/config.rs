@@ -16,7 +16,7 @@ usage: sandbox [flags]
   --rate-per-minute N      requests per minute per organization (default 100)
   --minute-ms N            length in ms of the rate limit's minute (default 60000); for tests on a
                            scaled clock: Retry-After and X-Rate-Limit-Reset count its sixtieths
-  --daily-quota N          requests per day per organization (default: by plan)
+  --daily-quota N|none     requests per day per organization (default: by plan; none: no quota)
   --no-rate-limit          no 429s and no X-Rate-Limit-* headers
   --faults SPEC            e.g. 500=0.05,503=0.05,429=0.05,drop=0.02,slow=0.05
   --seed N                 seed of the fault generator (default: from the clock)
@@ -194,7 +194,12 @@ impl Config {
                 }
                 "--rate-per-minute" => c.rate_per_minute = number(&flag, &value()?)?,
                 "--minute-ms" => c.minute_ms = number(&flag, &value()?)?,
-                "--daily-quota" => c.daily_quota = Some(number(&flag, &value()?)?),
+                "--daily-quota" => {
+                    c.daily_quota = Some(match value()?.as_str() {
+                        "none" => u32::MAX,
+                        n => number(&flag, n)?,
+                    })
+                }
                 "--no-rate-limit" => c.rate_limit = false,
                 "--faults" => c.faults = Rates::parse(&value()?)?,
                 "--seed" => c.seed = Some(number(&flag, &value()?)?),
@@ -261,6 +266,8 @@ mod tests {
         assert_eq!(c.scopes(DEV_TOKEN), Some(&Scopes::Every));
         let p = c.policy();
         assert_eq!((p.in_flight, p.daily, p.enforce), (5, 1000, true));
+        let none = parse(&["--plan", "elite", "--daily-quota", "none"]).unwrap();
+        assert_eq!(none.policy().daily, u32::MAX, "no daily quota");
     }
 
     #[test]

@@ -146,7 +146,7 @@ test("api errors carry the answer's status and headers; a 401 says where and wha
   assert.match(e.headers["content-type"], /json/);
   const u = await new Client({ accessToken: "not-a-token", organizationId: ORG, apiDomain: sandbox.url }).getAccount("1").catch((e) => e);
   assert.equal(u.kind, "unauthorized");
-  assert.match(u.message, new RegExp(`^the service at 127\\.0\\.0\\.1:\\d+ answered 401 \\(.+\\): is the token expired or revoked, or the organization in another region\\?`));
+  assert.match(u.message, new RegExp(`^the service at 127\\.0\\.0\\.1:\\d+ answered 401 \\(.+\\): is the token expired or revoked, without the scope SvcBooks\\.accountants\\.READ that getAccount needs, or the organization in another region\\?`));
   assert.ok(!u.message.includes("not-a-token") && !JSON.stringify(u.headers).includes("not-a-token"));
 });
 

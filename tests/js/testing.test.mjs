@@ -1,5 +1,5 @@
 // svc-sdk/testing through the installed package: the sandbox's own Rust handling in-process behind a
-// standard fetch drives a Client (create, pages, update, delete, an upload and a download, 401s, a 429
+// standard fetch drives a Client (create, pages, update, delete, an upload and a download, 401s of a token and of a scope, a 429
 // with Retry-After, a slow answer on fake timers and cut short by its signal), and the same scenario (tests/runtimes/testing/
 // scenario.mjs) against the binary over loopback gives the same status and body, request by request,
 // from Node, Deno, workerd and Chromium.
@@ -15,12 +15,12 @@ import { startSandbox } from "./support/sandbox.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
-const { FAULTS, recorded, scenario: run } = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/testing/scenario.mjs")));
+const { FAULTS, TOKENS, recorded, scenario: run } = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/testing/scenario.mjs")));
 const scenario = (...args) => run({ Client, SvcError }, ...args);
 
 /** The scenario's recorded answers from the sandbox binary over loopback (and a second one of `FAULTS`). */
 async function overLoopback() {
-  const binary = await startSandbox(["--token", "gone=*"]);
+  const binary = await startSandbox(Object.entries(TOKENS).flatMap(([name, scopes]) => ["--token", `${name}=${scopes}`]));
   const faulty = await startSandbox(["--faults", FAULTS.faults, "--seed", String(FAULTS.seed)]);
   const log = [];
   try {
@@ -33,19 +33,19 @@ async function overLoopback() {
 
 /** The scenario's recorded answers from two in-process sandboxes. */
 async function inProcess() {
-  const sandbox = new Sandbox({ tokens: { gone: "*" } });
+  const sandbox = new Sandbox({ tokens: TOKENS });
   const faulty = new Sandbox(FAULTS);
   const log = [];
   await scenario(sandbox.url, recorded(sandbox.fetch, sandbox.url, log), sandbox.organizationId, { url: faulty.url, fetch: recorded(faulty.fetch, faulty.url, log) });
   return { sandbox, faulty, log };
 }
 
-test("a client drives the in-process sandbox: create, pages, update, delete, upload, download, unknown and revoked tokens, 429s", async () => {
+test("a client drives the in-process sandbox: create, pages, update, delete, upload, download, unknown and revoked tokens, a missing scope, 429s", async () => {
   const { sandbox, faulty } = await inProcess();
   assert.equal(sandbox.url, "http://sandbox.localhost");
   const log = sandbox.requests();
   assert.deepEqual(log.slice(0, 4).map((r) => [r.method, r.operationId, r.status]), [["POST", "createFixedAssetType", 201], ["POST", "createFixedAssetType", 201], ["POST", "createFixedAssetType", 201], ["GET", "listFixedAssetTypes", 200]]);
-  assert.ok(log.some((r) => r.status === 401));
+  assert.ok(log.filter((r) => r.status === 401).length >= 3);
   const limited = faulty.requests();
   assert.ok(limited.some((r) => r.status === 429) && limited.at(-1).operationId === "createFixedAssetType" && limited.at(-1).status === 201, JSON.stringify(limited));
   sandbox.reset();
@@ -82,6 +82,18 @@ test("a slow answer ends at the request's signal, as a fetch does, and leaves no
   assert.equal(sandbox.requests().length, 2, "a signal aborted before the fetch sends nothing");
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(timers(), before, "the slow answers' timers are cleared");
+});
+
+test("a daily quota ends the day's calls with the service's 429, and \"none\" lifts the plan's", async () => {
+  const get = (sandbox) => sandbox.fetch(`${sandbox.url}/books/v3/organizations`, { headers: { authorization: "Svc-oauthtoken dev-token" } });
+  const small = new Sandbox({ dailyQuota: 2 });
+  assert.deepEqual([(await get(small)).status, (await get(small)).status], [200, 200]);
+  const client = new Client({ accessToken: "dev-token", organizationId: small.organizationId, apiDomain: small.url, fetch: small.fetch, maxRetries: 0, rateLimit: false });
+  await assert.rejects(client.listOrganizations(), (e) => e instanceof SvcError && e.kind === "rate_limited" && e.code === 1431);
+  const unlimited = new Sandbox({ dailyQuota: "none", ratePerMinute: 5000 });
+  const statuses = new Set();
+  for (let i = 0; i < 1001; i++) statuses.add((await get(unlimited)).status);
+  assert.deepEqual([...statuses], [200], "the free plan's 1000 a day does not apply");
 });
 
 test("snapshot and restore bring the records back", async () => {

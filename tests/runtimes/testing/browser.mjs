@@ -2,9 +2,9 @@
 // error) go to #result and body[data-status].
 import { Client, SvcError } from "svc-sdk";
 import { Sandbox } from "svc-sdk/testing";
-import { FAULTS, recorded, scenario } from "./scenario.mjs";
+import { FAULTS, TOKENS, recorded, scenario } from "./scenario.mjs";
 
-const sandbox = new Sandbox({ tokens: { gone: "*" } });
+const sandbox = new Sandbox({ tokens: TOKENS });
 const faulty = new Sandbox(FAULTS);
 const log = [];
 try {

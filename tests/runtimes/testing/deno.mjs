@@ -2,9 +2,9 @@
 // in-process, its wasm imported as a module); prints the scenario's recorded answers as one JSON line.
 import { Client, SvcError } from "svc-sdk";
 import { Sandbox } from "svc-sdk/testing";
-import { FAULTS, recorded, scenario } from "./scenario.mjs";
+import { FAULTS, TOKENS, recorded, scenario } from "./scenario.mjs";
 
-const sandbox = new Sandbox({ tokens: { gone: "*" } });
+const sandbox = new Sandbox({ tokens: TOKENS });
 const faulty = new Sandbox(FAULTS);
 const log = [];
 await scenario({ Client, SvcError }, sandbox.url, recorded(sandbox.fetch, sandbox.url, log), sandbox.organizationId, { url: faulty.url, fetch: recorded(faulty.fetch, faulty.url, log) });

@@ -1,7 +1,8 @@
 // The scenario of svc-sdk/testing, shared by the Node test and the other runtimes: a client through a
 // fetch (the in-process sandbox's or the network's) creates fixed asset types, lists them two a page,
 // updates and deletes one, uploads and downloads an expense's receipt, meets an unknown and a revoked
-// token, then meets 429s with Retry-After from a sandbox of `FAULTS`; `recorded` logs each answer.
+// token and a token without the scope to write (401, as the sandbox answers it), then meets 429s with Retry-After from a sandbox of
+// `FAULTS`; `recorded` logs each answer.
 // Plain checks, so the scenario runs in a page as well as in a server runtime.
 const assert = {
   ok(value, message = "not true") {
@@ -22,6 +23,9 @@ const all = async (page) => {
   return out;
 };
 
+/** The scenario's tokens besides dev-token: `gone` (every scope), which it revokes, and a reader. */
+export const TOKENS = { gone: "*", reader: ["SvcBooks.fixedasset.READ"] };
+
 /** The options of the faulted sandbox: half the calls answered 429, drawn from a fixed seed. */
 export const FAULTS = { faults: "429=0.5", seed: 7 };
 
@@ -36,8 +40,8 @@ export function recorded(fetch, origin, log) {
 }
 
 /**
- * Runs the scenario with the entry's `Client` and `SvcError`; `gone` is a token of every scope that it
- * revokes; `faulted` is the `{ url, fetch }` of a sandbox of `FAULTS`.
+ * Runs the scenario with the entry's `Client` and `SvcError` against a sandbox of `TOKENS`; `faulted` is
+ * the `{ url, fetch }` of a sandbox of `FAULTS`.
  */
 export async function scenario({ Client, SvcError }, url, fetch, organizationId, faulted) {
   const client = new Client({ accessToken: "dev-token", organizationId, apiDomain: url, fetch, maxRetries: 0 });
@@ -64,7 +68,10 @@ export async function scenario({ Client, SvcError }, url, fetch, organizationId,
   await gone.listFixedAssetTypes();
   assert.equal((await fetch(`${url}/__sandbox/tokens/gone/revoke`, { method: "POST" })).status, 200);
   await assert.rejects(gone.listFixedAssetTypes(), unauthorized);
-
+  const reader = new Client({ accessToken: "reader", organizationId, apiDomain: url, fetch, maxRetries: 0 });
+  assert.ok((await reader.listFixedAssetTypes()).items.length >= 2);
+  const forbidden = (e) => e instanceof SvcError && e.status === 401 && e.message.includes("without the scope SvcBooks.fixedasset.CREATE that createFixedAssetType needs");
+  await assert.rejects(reader.createFixedAssetType({ fixed_asset_type_name: "Cars", depreciation_method: "straight_line", depreciation_frequency: "monthly" }), forbidden);
   const limited = new Client({ accessToken: "dev-token", organizationId, apiDomain: faulted.url, fetch: faulted.fetch, maxRetries: 0 });
   let refused;
   for (let i = 0; i < 12 && !refused; i++) refused = await limited.listFixedAssetTypes().then(() => undefined, (e) => e);

@@ -2,12 +2,12 @@
 // answers its recorded answers as JSON (the worker makes no request of its own).
 import { Client, SvcError } from "svc-sdk";
 import { Sandbox } from "svc-sdk/testing";
-import { FAULTS, recorded, scenario } from "./scenario.mjs";
+import { FAULTS, TOKENS, recorded, scenario } from "./scenario.mjs";
 
 export default {
   async fetch(request) {
     if (new URL(request.url).pathname !== "/scenario") return new Response("not found", { status: 404 });
-    const sandbox = new Sandbox({ tokens: { gone: "*" } });
+    const sandbox = new Sandbox({ tokens: TOKENS });
     const faulty = new Sandbox(FAULTS);
     const log = [];
     await scenario({ Client, SvcError }, sandbox.url, recorded(sandbox.fetch, sandbox.url, log), sandbox.organizationId, { url: faulty.url, fetch: recorded(faulty.fetch, faulty.url, log) });
