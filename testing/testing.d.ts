@@ -22,7 +22,10 @@ export interface SandboxOptions {
   faults?: string;
   /** The seed of the faults' draws (`--seed`), for repeatable runs. */
   seed?: number;
-  /** How long a slow answer waits, in ms, on the runtime's timers (`--slow-ms`), unless the request's signal aborts it; default 1500. */
+  /**
+   * How long a slow fault holds its call, in flight and not yet applied, in ms on the runtime's timers
+   * (`--slow-ms`); the request's signal cuts the wait short (the call is applied all the same); default 1500.
+   */
   slowMs?: number;
   /**
    * A fetch that the CRM notification callbacks are posted through, with the body and headers the binary

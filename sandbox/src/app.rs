@@ -25,11 +25,9 @@ use svc_core::request::AUTHORIZATION_SCHEME;
 use svc_core::route::{add_text_param, Found, Router};
 use svc_core::validate;
 
-/// What the handling needs from its host: the clock, the wait of a slow answer, and callbacks' delivery.
+/// What the handling needs from its host: the clock and callbacks' delivery.
 pub trait Platform {
     fn now_ms(&self) -> i64;
-    /// A slow answer's wait (the server sleeps its connection's thread; wasm hands it to the runtime's timers).
-    fn slow(&self, ms: u64);
     /// Posts a CRM callback; the status it got, or why not.
     fn deliver(&self, delivery: &Delivery) -> Result<u16, String>;
 }
@@ -38,6 +36,32 @@ pub trait Platform {
 pub struct Answer {
     pub response: Option<Response>,
     pub what: &'static str,
+}
+
+/// How far `App::begin` took a request: its answer, or a slow fault's wait, which the host spends
+/// (the server sleeps its connection's thread; wasm waits on the runtime's timers) before `App::resume`.
+pub enum Step {
+    Done(Answer),
+    Wait(u64, Box<Held>),
+}
+
+/// A call that a slow fault holds: admitted and counted in flight, its fault drawn, nothing applied.
+pub struct Held {
+    call: Admitted,
+    t: Trace,
+}
+
+/// A call past its token, organization, limits, scope and fault draw: what the rest of it needs.
+struct Admitted {
+    op: &'static Operation,
+    path: Vec<(String, String)>,
+    query: Vec<(String, String)>,
+    org: String,
+    now: i64,
+    /// The limiter's key, whose time in flight ends with the call.
+    key: String,
+    /// The drawn fault's answer, given after the wait.
+    fault: Result<(), ApiError>,
 }
 /// The limiter's key for calls that name no organization (CRM).
 const NO_ORG: &str = "-";
@@ -120,10 +144,37 @@ impl App {
         &self.base
     }
 
-    /// The answer to a request.
-    pub fn handle(&self, req: &Request, p: &dyn Platform) -> Answer {
-        let (response, what) = handle(self, req, p);
-        Answer { response, what }
+    /// The answer to a request, or the wait of a slow fault before `resume`.
+    pub fn begin(&self, req: &Request, p: &dyn Platform) -> Step {
+        let origin = req
+            .header("origin")
+            .and_then(|o| self.config.cors_origin(o));
+        if req.method == "OPTIONS" && req.header("access-control-request-method").is_some() {
+            let resp = rated(self, preflight(origin.as_deref(), req), NO_ORG, p.now_ms());
+            return Step::Done(Answer {
+                response: Some(resp),
+                what: "preflight",
+            });
+        }
+        let (resp, what) = if req.path == "/__sandbox" || req.path.starts_with("/__sandbox/") {
+            let resp = rated(self, sandbox_endpoint(self, req, p), NO_ORG, p.now_ms());
+            (Some(resp), "sandbox")
+        } else {
+            match api(self, req, p) {
+                Ok(done) => done,
+                Err(held) => return Step::Wait(self.config.slow_ms, held),
+            }
+        };
+        Step::Done(answered(self, req, resp, what))
+    }
+
+    /// The answer to a request that `begin` held, once its wait is spent.
+    pub fn resume(&self, req: &Request, held: Held) -> Answer {
+        let Held { call, mut t } = held;
+        let op = call.op;
+        let result = complete(self, req, call, &mut t);
+        let (resp, what) = api_answer(self, op, result, t);
+        answered(self, req, resp, what)
     }
 
     /// The answer to a request that could not be read: `status` and why.
@@ -239,21 +290,9 @@ impl App {
     }
 }
 
-/// The answer to a request (`None`: close without one) and what it was, for the log.
-fn handle(sh: &App, req: &Request, p: &dyn Platform) -> (Option<Response>, &'static str) {
+/// The answer with the caller's request id and the CORS headers its origin gets.
+fn answered(sh: &App, req: &Request, resp: Option<Response>, what: &'static str) -> Answer {
     let origin = req.header("origin").and_then(|o| sh.config.cors_origin(o));
-    if req.method == "OPTIONS" && req.header("access-control-request-method").is_some() {
-        let resp = rated(sh, preflight(origin.as_deref(), req), NO_ORG, p.now_ms());
-        return (Some(resp), "preflight");
-    }
-    let (resp, what) = if req.path == "/__sandbox" || req.path.starts_with("/__sandbox/") {
-        (
-            Some(rated(sh, sandbox_endpoint(sh, req, p), NO_ORG, p.now_ms())),
-            "sandbox",
-        )
-    } else {
-        api(sh, req, p)
-    };
     // As services do, the answer carries the caller's X-Request-Id back.
     let request_id = req.header("x-request-id").filter(|v| v.len() <= 200);
     let resp = resp.map(|r| match request_id {
@@ -267,7 +306,10 @@ fn handle(sh: &App, req: &Request, p: &dyn Platform) -> (Option<Response>, &'sta
             .with("Vary", "Origin"),
         None => r,
     });
-    (resp, what)
+    Answer {
+        response: resp,
+        what,
+    }
 }
 
 fn preflight(origin: Option<&str>, req: &Request) -> Response {
@@ -308,6 +350,7 @@ fn rated(sh: &App, resp: Response, key: &str, now: i64) -> Response {
 /// What happened to a call on its way through the pipeline.
 #[derive(Default)]
 struct Trace {
+    now: i64,
     key: Option<String>,
     rate: Option<limits::Status>,
     retry_after: Option<u64>,
@@ -315,7 +358,12 @@ struct Trace {
     drop: bool,
 }
 
-fn api(sh: &App, req: &Request, p: &dyn Platform) -> (Option<Response>, &'static str) {
+/// A call of the catalog: its answer (`None`: dropped) and its id, or the call a slow fault holds.
+fn api(
+    sh: &App,
+    req: &Request,
+    p: &dyn Platform,
+) -> Result<(Option<Response>, &'static str), Box<Held>> {
     let now = p.now_ms();
     let (op, path) = match sh.router.find(&req.method, &req.path) {
         Found::Op(op, path) => (op, path),
@@ -329,7 +377,7 @@ fn api(sh: &App, req: &Request, p: &dyn Platform) -> (Option<Response>, &'static
                     shorten(&req.path)
                 ),
             );
-            return (Some(rated(sh, error_response(&e), NO_ORG, now)), "-");
+            return Ok((Some(rated(sh, error_response(&e), NO_ORG, now)), "-"));
         }
         Found::MethodNotAllowed(methods) => {
             let allow = methods.join(", ");
@@ -342,15 +390,33 @@ fn api(sh: &App, req: &Request, p: &dyn Platform) -> (Option<Response>, &'static
                     shorten(&req.path)
                 ),
             );
-            return (
+            return Ok((
                 Some(rated(sh, error_response(&e), NO_ORG, now).with("Allow", allow)),
                 "-",
-            );
+            ));
         }
     };
     lock(&sh.counters).received(op.id, op.method.as_str());
-    let mut t = Trace::default();
-    let resp = match call(sh, req, op, &path, now, &mut t, p) {
+    let mut t = Trace {
+        now,
+        ..Trace::default()
+    };
+    let result = match admit(sh, req, op, path, now, &mut t) {
+        Ok((call, true)) => return Err(Box::new(Held { call, t })),
+        Ok((call, false)) => complete(sh, req, call, &mut t),
+        Err(e) => Err(e),
+    };
+    Ok(api_answer(sh, op, result, t))
+}
+
+/// A call's answer with its Retry-After and rate headers, counted as finished.
+fn api_answer(
+    sh: &App,
+    op: &'static Operation,
+    result: Result<Response, ApiError>,
+    t: Trace,
+) -> (Option<Response>, &'static str) {
+    let resp = match result {
         Ok(resp) => resp,
         Err(e) => match t.retry_after {
             Some(secs) => error_response(&e).with("Retry-After", secs.to_string()),
@@ -359,7 +425,7 @@ fn api(sh: &App, req: &Request, p: &dyn Platform) -> (Option<Response>, &'static
     };
     let resp = match t.rate {
         Some(s) => with_rate(resp, s),
-        None => rated(sh, resp, t.key.as_deref().unwrap_or(NO_ORG), now),
+        None => rated(sh, resp, t.key.as_deref().unwrap_or(NO_ORG), t.now),
     };
     let status = (!t.drop).then_some(resp.status);
     lock(&sh.counters).finished(op.id, op.method.as_str(), status, t.applied);
@@ -372,22 +438,30 @@ struct InFlight<'a> {
     key: String,
 }
 
+impl InFlight<'_> {
+    /// The key of a call that stays in flight past this guard.
+    fn keep(self) -> String {
+        let mut kept = std::mem::ManuallyDrop::new(self);
+        std::mem::take(&mut kept.key)
+    }
+}
+
 impl Drop for InFlight<'_> {
     fn drop(&mut self) {
         lock(&self.sh.limiter).finish(&self.key);
     }
 }
 
-/// One call, in order: token, organization, limits, scope, faults, params, rules, handler, shape.
-fn call(
+/// A call's first half, in order: token, organization, limits, scope, fault draw; the admitted call
+/// (still in flight), and whether a slow fault holds it.
+fn admit(
     sh: &App,
     req: &Request,
     op: &'static Operation,
-    path: &[(String, String)],
+    path: Vec<(String, String)>,
     now: i64,
     t: &mut Trace,
-    p: &dyn Platform,
-) -> Result<Response, ApiError> {
+) -> Result<(Admitted, bool), ApiError> {
     let scopes = authorize(sh, req)?;
     let query = http::parse_query(&req.query)
         .ok_or_else(|| ApiError::bad(code::BAD_REQUEST, "The query string is malformed."))?;
@@ -406,7 +480,7 @@ fn call(
         t.retry_after = Some(refused.retry_after_s);
         return Err(refusal(refused.why));
     }
-    let _in_flight = InFlight { sh, key };
+    let in_flight = InFlight { sh, key };
     if !scopes.allows(op) {
         return Err(ApiError::new(
             401,
@@ -417,18 +491,35 @@ fn call(
             ),
         ));
     }
-    inject_fault(sh, t, p)?;
-    let (params, files, file_issues) = read_params(req, op, &query)?;
-    let call = Req {
+    let (slow, fault) = draw_fault(sh, t);
+    let key = in_flight.keep();
+    let call = Admitted {
         op,
-        org: &org,
         path,
+        query,
+        org,
+        now,
+        key,
+        fault,
+    };
+    Ok((call, slow))
+}
+
+/// A call's second half, after its fault's wait: the fault's answer, or params, rules, handler, shape.
+fn complete(sh: &App, req: &Request, call: Admitted, t: &mut Trace) -> Result<Response, ApiError> {
+    let _in_flight = InFlight { sh, key: call.key };
+    call.fault?;
+    let (params, files, file_issues) = read_params(req, call.op, &call.query)?;
+    let req = Req {
+        op: call.op,
+        org: &call.org,
+        path: &call.path,
         params: &params,
         files: &files,
-        now_ms: now,
+        now_ms: call.now,
         base: &sh.base,
     };
-    let resp = apply(sh, &call, file_issues)?;
+    let resp = apply(sh, &req, file_issues)?;
     t.applied = true;
     Ok(resp)
 }
@@ -559,14 +650,14 @@ fn refusal(why: Refusal) -> ApiError {
     ApiError::new(429, c, message)
 }
 
-/// Draws this call's fault: a delay, an answer before anything is applied, or a drop after.
-fn inject_fault(sh: &App, t: &mut Trace, p: &dyn Platform) -> Result<(), ApiError> {
+/// Draws this call's fault: whether it waits first, and then an answer before anything is applied,
+/// a drop after, or none.
+fn draw_fault(sh: &App, t: &mut Trace) -> (bool, Result<(), ApiError>) {
     let draw = lock(&sh.faults).draw();
     if draw.slow {
         lock(&sh.counters).fault("slow");
-        p.slow(sh.config.slow_ms);
     }
-    match draw.fault {
+    let fault = match draw.fault {
         Fault::None => Ok(()),
         Fault::Drop => {
             lock(&sh.counters).fault("drop");
@@ -590,7 +681,8 @@ fn inject_fault(sh: &App, t: &mut Trace, p: &dyn Platform) -> Result<(), ApiErro
                 "Internal error (a fault injected by the sandbox); nothing was applied.",
             ))
         }
-    }
+    };
+    (draw.slow, fault)
 }
 
 fn json_body(body: &[u8]) -> Result<Obj<'_>, ApiError> {

@@ -26,7 +26,7 @@ pub mod store;
 pub mod time;
 pub mod unique;
 
-pub use app::{Answer, App, Platform};
+pub use app::{Answer, App, Held, Platform, Step};
 pub use config::Config;
 #[cfg(not(target_arch = "wasm32"))]
 pub use server::{start, start_with, Server};

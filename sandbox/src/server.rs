@@ -1,6 +1,6 @@
-//! The binary's HTTP server: a thin adapter of sockets and threads over `App::handle`.
+//! The binary's HTTP server: a thin adapter of sockets and threads over `App::begin` and `App::resume`.
 
-use crate::app::{App, Platform};
+use crate::app::{App, Platform, Step};
 use crate::config::Config;
 use crate::crm::{self, Delivery};
 use crate::http::{self, Conn, ReadError};
@@ -14,16 +14,12 @@ use std::time::{Duration, Instant};
 use svc_core::catalog::Operation;
 use svc_core::echo::shorten;
 
-/// The host of the binary: the system clock, a sleeping thread, callbacks over loopback HTTP.
+/// The host of the binary: the system clock and callbacks over loopback HTTP.
 struct Native;
 
 impl Platform for Native {
     fn now_ms(&self) -> i64 {
         time::now_ms()
-    }
-
-    fn slow(&self, ms: u64) {
-        thread::sleep(Duration::from_millis(ms));
     }
 
     fn deliver(&self, delivery: &Delivery) -> Result<u16, String> {
@@ -143,7 +139,13 @@ fn serve(sh: &App, stream: TcpStream) {
         };
         let started = Instant::now();
         let keep = req.keep_alive();
-        let answer = sh.handle(&req, &Native);
+        let answer = match sh.begin(&req, &Native) {
+            Step::Done(answer) => answer,
+            Step::Wait(ms, held) => {
+                thread::sleep(Duration::from_millis(ms));
+                sh.resume(&req, *held)
+            }
+        };
         let (resp, what) = (answer.response, answer.what);
         if !sh.config.quiet {
             let status = resp

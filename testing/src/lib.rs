@@ -5,18 +5,17 @@ use sandbox::crm::{self, Delivery, DELIVERY_HEADERS};
 use sandbox::error::ApiError;
 use sandbox::http::Request;
 use sandbox::store::Store;
-use sandbox::{App, Platform};
+use sandbox::{App, Held, Platform, Step};
 use serde_json::{json, Map, Value};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 /// The origin of the in-process sandbox: a loopback name (RFC 6761), so a client accepts `http://`.
 pub const ORIGIN: &str = "http://sandbox.localhost";
 
-/// The host of the wasm build: the runtime's clock; slow answers and callbacks handed to the JS side.
+/// The host of the wasm build: the runtime's clock; callbacks handed to the JS side.
 #[derive(Default)]
 struct Host {
-    delay_ms: Cell<u64>,
     callbacks: RefCell<Vec<Value>>,
     /// The callbacks of the request in hand, for a `callbackFetch` to post.
     posts: RefCell<Vec<Delivery>>,
@@ -25,10 +24,6 @@ struct Host {
 impl Platform for Host {
     fn now_ms(&self) -> i64 {
         svc_core::clock::now_ms()
-    }
-
-    fn slow(&self, ms: u64) {
-        self.delay_ms.set(self.delay_ms.get() + ms);
     }
 
     fn deliver(&self, d: &Delivery) -> Result<u16, String> {
@@ -141,6 +136,9 @@ pub struct Sandbox {
     app: App,
     host: Host,
     log: Vec<Value>,
+    /// The calls slow faults hold, by ticket, until the JS side has waited (a reset drops them).
+    held: Vec<(u32, Request, Box<Held>)>,
+    tickets: u32,
 }
 
 impl Sandbox {
@@ -153,6 +151,25 @@ impl Sandbox {
             .collect();
         (!list.is_empty()).then(|| Value::Array(list).to_string())
     }
+
+    /// The JS answer of the sandbox's, logged.
+    fn answer(&mut self, req: &Request, answer: sandbox::Answer) -> Answer {
+        let status = answer.response.as_ref().map(|r| r.status);
+        self.log.push(json!({ "method": req.method, "path": req.path, "operationId": answer.what, "status": status }));
+        let Some(r) = answer.response else {
+            return Answer::dropped();
+        };
+        let empty = req.method == "HEAD" || matches!(r.status, 101 | 204 | 205 | 304);
+        Answer {
+            status: r.status,
+            headers: r.headers.into_iter().flat_map(|(k, v)| [k, v]).collect(),
+            body: (!empty).then_some(r.body),
+            delay_ms: 0.0,
+            ticket: 0,
+            dropped: false,
+            posts: self.posts(),
+        }
+    }
 }
 
 /// A copy of a sandbox's records.
@@ -160,8 +177,9 @@ impl Sandbox {
 pub struct Snapshot(Store);
 
 /// One answer: status, headers as name/value pairs, body (none for HEAD and null-body statuses),
-/// the wait of a slow answer, whether the connection is dropped instead, and the JSON of the
-/// callbacks it posts (`[{ url, channelId, headers, body }]`, for a `callbackFetch`; none when there are none).
+/// whether the connection is dropped instead, and the JSON of the callbacks it posts
+/// (`[{ url, channelId, headers, body }]`, for a `callbackFetch`; none when there are none). Or a slow
+/// fault's wait: `delayMs`, after which `resume(ticket)` gives the answer.
 #[wasm_bindgen(getter_with_clone)]
 pub struct Answer {
     pub status: u16,
@@ -169,8 +187,23 @@ pub struct Answer {
     pub body: Option<Vec<u8>>,
     #[wasm_bindgen(js_name = delayMs)]
     pub delay_ms: f64,
+    pub ticket: u32,
     pub dropped: bool,
     pub posts: Option<String>,
+}
+
+impl Answer {
+    fn dropped() -> Answer {
+        Answer {
+            status: 0,
+            headers: Vec::new(),
+            body: None,
+            delay_ms: 0.0,
+            ticket: 0,
+            dropped: true,
+            posts: None,
+        }
+    }
 }
 
 #[wasm_bindgen]
@@ -192,6 +225,8 @@ impl Sandbox {
             app,
             host: Host::default(),
             log: Vec::new(),
+            held: Vec::new(),
+            tickets: 0,
         })
     }
 
@@ -226,31 +261,32 @@ impl Sandbox {
             headers,
             body,
         };
-        self.host.delay_ms.set(0);
         self.host.posts.borrow_mut().clear();
-        let answer = self.app.handle(&req, &self.host);
-        let status = answer.response.as_ref().map(|r| r.status);
-        self.log.push(json!({ "method": req.method, "path": req.path, "operationId": answer.what, "status": status }));
-        let delay_ms = self.host.delay_ms.get() as f64;
-        let Some(r) = answer.response else {
-            return Answer {
-                status: 0,
-                headers: Vec::new(),
-                body: None,
-                delay_ms,
-                dropped: true,
-                posts: None,
-            };
-        };
-        let empty = req.method == "HEAD" || matches!(r.status, 101 | 204 | 205 | 304);
-        Answer {
-            status: r.status,
-            headers: r.headers.into_iter().flat_map(|(k, v)| [k, v]).collect(),
-            body: (!empty).then_some(r.body),
-            delay_ms,
-            dropped: false,
-            posts: self.posts(),
+        match self.app.begin(&req, &self.host) {
+            Step::Done(answer) => self.answer(&req, answer),
+            Step::Wait(ms, held) => {
+                self.tickets = self.tickets.wrapping_add(1).max(1);
+                self.held.push((self.tickets, req, held));
+                Answer {
+                    delay_ms: ms as f64,
+                    ticket: self.tickets,
+                    dropped: false,
+                    ..Answer::dropped()
+                }
+            }
         }
+    }
+
+    /// The answer of a call a slow fault held, once its wait is spent (or cut short: it is applied
+    /// all the same, as the binary applies it for a caller that hung up); dropped if a reset came between.
+    pub fn resume(&mut self, ticket: u32) -> Answer {
+        let Some(i) = self.held.iter().position(|(t, ..)| *t == ticket) else {
+            return Answer::dropped();
+        };
+        let (_, req, held) = self.held.swap_remove(i);
+        self.host.posts.borrow_mut().clear();
+        let answer = self.app.resume(&req, *held);
+        self.answer(&req, answer)
     }
 
     /// The answer's body once a `callbackFetch` has posted its callbacks (`posts`, as the answer gave
@@ -299,6 +335,7 @@ impl Sandbox {
             self.app = app;
         }
         self.log.clear();
+        self.held.clear();
         self.host.callbacks.borrow_mut().clear();
     }
 

@@ -75,13 +75,54 @@ test("a slow answer ends at the request's signal, as a fetch does, and leaves no
   await assert.rejects(client.listFixedAssetTypes(), (e) => e instanceof SvcError && e.kind === "timeout");
   const controller = new AbortController();
   const answer = sandbox.fetch(`${sandbox.url}/books/v3/organizations`, { headers: { authorization: "Svc-oauthtoken dev-token" }, signal: controller.signal });
-  while (sandbox.requests().length < 2) await new Promise((resolve) => setImmediate(resolve));
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(sandbox.requests().length, 1, "the second call is held");
   controller.abort();
   await assert.rejects(answer, (e) => e.name === "AbortError");
   await assert.rejects(sandbox.fetch(`${sandbox.url}/books/v3/organizations`, { signal: AbortSignal.abort() }), (e) => e.name === "AbortError");
   assert.equal(sandbox.requests().length, 2, "a signal aborted before the fetch sends nothing");
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(timers(), before, "the slow answers' timers are cleared");
+});
+
+test("a slow fault holds its call in flight, as the binary does: a sixth call at once meets the free plan's limit of 5", async () => {
+  const get = (url, fetch) => fetch(`${url}/books/v3/organizations`, { headers: { authorization: "Svc-oauthtoken dev-token" } }).then((r) => r.status);
+  const binary = await startSandbox(["--faults", "slow=1", "--slow-ms", "3000"]);
+  let overLoopback;
+  try {
+    overLoopback = await Promise.all(Array.from({ length: 6 }, () => get(binary.url, fetch)));
+  } finally {
+    await binary.close();
+  }
+  const sandbox = new Sandbox({ faults: "slow=1", slowMs: 3000 });
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const answers = Array.from({ length: 6 }, () => get(sandbox.url, sandbox.fetch));
+    while (sandbox.requests().length < 1) await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(sandbox.requests().map((r) => r.status), [429], "the sixth is refused while five are held");
+    mock.timers.tick(3000);
+    const inProcess = await Promise.all(answers);
+    assert.deepEqual(inProcess.toSorted(), overLoopback.toSorted());
+    assert.deepEqual(inProcess.toSorted(), [200, 200, 200, 200, 200, 429]);
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("a held create is not answered before its wait ends, and is applied when its signal cuts the wait short, as the binary applies it for a caller that hung up", async () => {
+  const sandbox = new Sandbox({ faults: "slow=1", slowMs: 600_000 });
+  const create = (signal) => sandbox.fetch(`${sandbox.url}/books/v3/fixedassettypes?organization_id=${sandbox.organizationId}`, { method: "POST", signal, headers: { authorization: "Svc-oauthtoken dev-token", "content-type": "application/json" }, body: JSON.stringify({ fixed_asset_type_name: "Barges", depreciation_method: "straight_line", depreciation_frequency: "monthly" }) });
+  const controller = new AbortController();
+  const cut = create(controller.signal);
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(sandbox.requests(), [], "held: not answered yet");
+  controller.abort();
+  await assert.rejects(cut, (e) => e.name === "AbortError");
+  assert.deepEqual(sandbox.requests().map((r) => [r.operationId, r.status]), [["createFixedAssetType", 201]]);
+  const fast = new Sandbox();
+  fast.restore(sandbox.snapshot());
+  const client = new Client({ accessToken: "dev-token", organizationId: fast.organizationId, apiDomain: fast.url, fetch: fast.fetch, maxRetries: 0 });
+  assert.ok((await client.listFixedAssetTypes()).items.some((t) => t.fixed_asset_type_name === "Barges"));
 });
 
 test("a daily quota ends the day's calls with the service's 429, and \"none\" lifts the plan's", async () => {

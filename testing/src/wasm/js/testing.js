@@ -1,6 +1,6 @@
 // svc-sdk/testing's entry glue. The platform makes this JS: a standard fetch takes and gives Request and
-// Response objects, and a slow answer waits on the runtime's own setTimeout (so fake timers drive it),
-// which the request's signal cuts short as a fetch's would;
+// Response objects, and a slow fault holds its call (in flight, not yet applied) on the runtime's own
+// setTimeout (so fake timers drive it), which the request's signal cuts short as a fetch's would;
 // the sandbox's handling is the Rust's. The platform's fetch also posts callbacks through a user's
 // callbackFetch, whose answers the Rust reports.
 import { Sandbox as Inner } from "./svc_sdk.js";
@@ -35,8 +35,14 @@ export class Sandbox {
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     const body = new Uint8Array(await request.arrayBuffer());
     signal?.throwIfAborted();
-    const answer = this.#inner.handle(request.method, request.url, [...request.headers].flat(), body);
-    if (answer.delayMs > 0) await wait(answer.delayMs, signal);
+    let answer = this.#inner.handle(request.method, request.url, [...request.headers].flat(), body);
+    if (answer.delayMs > 0) {
+      try {
+        await wait(answer.delayMs, signal);
+      } finally {
+        answer = this.#inner.resume(answer.ticket);
+      }
+    }
     if (answer.dropped) throw new TypeError("fetch failed: the sandbox dropped the connection");
     const headers = new Headers();
     for (let i = 0; i < answer.headers.length; i += 2) headers.append(answer.headers[i], answer.headers[i + 1]);
