@@ -40,6 +40,7 @@ const CONFIG = {
   fleet: { processes: 8, seconds: 120, callsEach: 50, latencyMs: 300, org: "70000009" },
   listItems: 200,
   pageLoads: QUICK ? 5 : 15,
+  testingRounds: QUICK ? 5 : 11,
   profileMs: 2500,
 };
 /** Issue 26's targets (the first eight) and the other figures' targets. */
@@ -165,6 +166,10 @@ async function measure() {
     }
   }
 
+  // ---- svc-sdk/testing: the scenario in-process and over loopback ----
+  log(`bench: svc-sdk/testing, ${CONFIG.testingRounds} rounds of the scenario`);
+  const testing = nodeJson(path.join(root, "bench/testing-worker.mjs"), [entry, String(CONFIG.testingRounds)]);
+
   // ---- profiles where a target is missed ----
   const profiling = !variant.missing;
   const decodeRatio = pairedRatio(decode.rounds.sdk, decode.rounds.jsonParse);
@@ -197,7 +202,7 @@ async function measure() {
     dirty,
     quick: QUICK,
     started, elapsedMs: Date.now() - started, config: CONFIG, env, variant, sizes, wasm, validateVariant, validateWasm, alternatives, agreement, validation,
-    fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet, validatePage,
+    fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet, validatePage, testing,
   };
 }
 
@@ -534,6 +539,22 @@ function report(R) {
   L.push(`| fetch until the response headers | ${us(tl.sdk.fetch)} | ${us(tl.raw.fetch)} |`);
   L.push(`| response headers until the result (body, decode, JSON.parse) | ${us(tl.sdk.after)} | ${us(tl.raw.after)} |`);
   L.push(`| total | ${us(tl.sdk.total)} | ${us(tl.raw.total)} |`, "");
+
+  if (R.testing) {
+    const T = R.testing;
+    const ratio = pairedRatio(T.rounds.inProcess, T.rounds.loopback);
+    L.push("## svc-sdk/testing: the scenario in-process and over loopback", "");
+    L.push(`The shared scenario of \`tests/runtimes/testing/scenario.mjs\` (${T.rounds.requests} requests: creates, pages, an update, a delete, an upload`);
+    L.push("and its download, refused tokens; its 429 step left out, since its Retry-After waits are the sandbox's) through a Client, against a");
+    L.push(`new \`Sandbox\` in-process and against a new release binary over loopback, in turns, ${T.rounds.inProcess.length} rounds.`);
+    L.push("Its entry loads only when imported; its files are in the package size table above.", "");
+    L.push("| | median | rounds (min–max) |", "|---|---|---|");
+    L.push(`| \`import("svc-sdk/testing")\` (once, after \`svc-sdk\`) | ${ms(T.importMs)} | |`);
+    L.push(`| \`new Sandbox()\` | ${ms(median(T.newSandbox))} | ${spread(T.newSandbox, ms)} |`);
+    L.push(`| the scenario in-process (\`fetch: sandbox.fetch\`) | ${ms(median(T.rounds.inProcess))} | ${spread(T.rounds.inProcess, ms)} |`);
+    L.push(`| the scenario over loopback (the binary) | ${ms(median(T.rounds.loopback))} | ${spread(T.rounds.loopback, ms)} |`);
+    L.push(`| in-process / loopback (median of the rounds' ratios) | ${x(ratio)} | |`, "");
+  }
 
   // rate
   if (rate) {
