@@ -3,7 +3,7 @@
 use sandbox::config::Config;
 use sandbox::crm::{self, Delivery, DELIVERY_HEADERS};
 use sandbox::error::ApiError;
-use sandbox::http::Request;
+use sandbox::http::{self, Request};
 use sandbox::store::Store;
 use sandbox::{App, Held, Platform, Step};
 use serde_json::{json, Map, Value};
@@ -59,7 +59,8 @@ const SWITCHES: &[(&str, &str)] = &[
     ("devToken", "--no-dev-token"),
 ];
 
-/// The binary's flags of the options object: `VALUED`, `SWITCHES` and `tokens` (name → scopes).
+/// The binary's flags of the options object: `VALUED`, `SWITCHES` and `tokens` (name → scopes). A
+/// `callbackFetch` stays in JS, so one that reaches here is not a function.
 pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
     let text = |v: &Value| match v {
         Value::String(s) => Ok(s.clone()),
@@ -80,6 +81,10 @@ pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
                 Value::Bool(false) => out.push(flag.to_string()),
                 Value::Bool(true) | Value::Null => {}
                 other => return Err(format!("{key}: expected true or false, got {other}")),
+            }
+        } else if key == "callbackFetch" {
+            if !v.is_null() {
+                return Err("callbackFetch: expected a fetch function".into());
             }
         } else if key == "tokens" {
             let Value::Object(tokens) = v else {
@@ -211,8 +216,15 @@ impl Sandbox {
     /// `options`: the JSON of the options object (see `flags`).
     #[wasm_bindgen(constructor)]
     pub fn new(options: &str) -> Result<Sandbox, JsError> {
-        let options: Map<String, Value> =
-            serde_json::from_str(options).map_err(|e| JsError::new(&e.to_string()))?;
+        let options = match serde_json::from_str(options) {
+            Ok(Value::Object(options)) => options,
+            Ok(Value::Null) => Map::new(),
+            _ => {
+                return Err(JsError::new(
+                    "new Sandbox(options): options must be an object",
+                ))
+            }
+        };
         let config = Config::from_args(flags(&options).map_err(|e| JsError::new(&e))?)
             .map_err(|e| JsError::new(&e))?;
         let now = svc_core::clock::now_ms();
@@ -241,14 +253,29 @@ impl Sandbox {
     }
 
     /// The answer to one request; `headers` are name/value pairs in a row.
+    /// The binary's limits hold: a head over `MAX_HEAD` is answered 431 and a body over `MAX_BODY` 413,
+    /// the body left in JS memory.
     pub fn handle(
         &mut self,
         method: String,
         url: &str,
         headers: Vec<String>,
-        body: Vec<u8>,
+        body: &js_sys::Uint8Array,
     ) -> Answer {
         let (path, query) = target(url);
+        let head = method.len() + url.len() + headers.iter().map(|h| h.len() + 2).sum::<usize>();
+        let refused = if head > http::MAX_HEAD {
+            Some((431, "the request head is too large"))
+        } else if body.length() as usize > http::MAX_BODY {
+            Some((413, "the body is too large"))
+        } else {
+            None
+        };
+        let body = if refused.is_some() {
+            Vec::new()
+        } else {
+            body.to_vec()
+        };
         let headers = headers
             .chunks_exact(2)
             .map(|p| (p[0].clone(), p[1].clone()))
@@ -262,6 +289,16 @@ impl Sandbox {
             body,
         };
         self.host.posts.borrow_mut().clear();
+        if let Some((status, why)) = refused {
+            let response = self
+                .app
+                .unreadable(status, why.into(), svc_core::clock::now_ms());
+            let answer = sandbox::Answer {
+                response: Some(response),
+                what: "-",
+            };
+            return self.answer(&req, answer);
+        }
         match self.app.begin(&req, &self.host) {
             Step::Done(answer) => self.answer(&req, answer),
             Step::Wait(ms, held) => {
@@ -385,6 +422,11 @@ mod tests {
         assert!(Config::from_args(args).is_ok());
         assert!(flags(json!({ "port": 1 }).as_object().unwrap()).is_err());
         assert!(flags(json!({ "rateLimit": "no" }).as_object().unwrap()).is_err());
+        let not_a_function = flags(json!({ "callbackFetch": "x" }).as_object().unwrap());
+        assert_eq!(
+            not_a_function.unwrap_err(),
+            "callbackFetch: expected a fetch function"
+        );
     }
 
     /// Every flag of the binary's usage is an option, but those of its socket and its terminal; and the

@@ -137,6 +137,29 @@ test("a daily quota ends the day's calls with the service's 429, and \"none\" li
   assert.deepEqual([...statuses], [200], "the free plan's 1000 a day does not apply");
 });
 
+test("odd options are refused with what is wrong, and the binary's limits on a request's size hold", async () => {
+  assert.equal(new Sandbox(null).organizationId, "10234695");
+  for (const [options, why] of [
+    ["org", /options must be an object/],
+    [{ callbackFetch: "http://127.0.0.1:9/" }, /callbackFetch: expected a fetch function/],
+    [{ port: 8080 }, /unknown option "port"/],
+    [{ faults: "429=2" }, /the rate of 429 must be a number from 0 to 1/],
+    [{ plan: "gold" }, /is not one of free, standard/],
+    [{ tokens: ["t"] }, /tokens: expected an object/],
+  ]) {
+    assert.throws(() => new Sandbox(options), (e) => e instanceof Error && why.test(e.message), JSON.stringify(options));
+  }
+  const sandbox = new Sandbox();
+  const post = (headers, body) => sandbox.fetch(`${sandbox.url}/books/v3/fixedassettypes?organization_id=${sandbox.organizationId}`, { method: "POST", headers: { authorization: "Svc-oauthtoken dev-token", "content-type": "application/json", ...headers }, body });
+  const big = await post({}, new Uint8Array(32 * 1024 * 1024 + 1));
+  assert.deepEqual([big.status, (await big.json()).code], [413, 1413]);
+  const tall = await post({ "x-filler": "x".repeat(64 * 1024) }, "{}");
+  assert.equal(tall.status, 431);
+  assert.deepEqual(sandbox.requests().map((r) => r.status), [413, 431]);
+  const ok = await post({}, JSON.stringify({ fixed_asset_type_name: "Skiffs", depreciation_method: "straight_line", depreciation_frequency: "monthly" }));
+  assert.equal(ok.status, 201, "the sandbox goes on answering");
+});
+
 test("snapshot and restore bring the records back", async () => {
   const sandbox = new Sandbox();
   const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0 });

@@ -18,7 +18,7 @@ export class Sandbox {
 
   constructor(options = {}) {
     this.#inner = new Inner(JSON.stringify(options));
-    this.#callbackFetch = options.callbackFetch;
+    this.#callbackFetch = options?.callbackFetch;
     this.fetch = this.fetch.bind(this);
   }
 
