@@ -63,6 +63,7 @@ struct Admitted {
     /// The drawn fault's answer, given after the wait.
     fault: Result<(), ApiError>,
 }
+
 /// The limiter's key for calls that name no organization (CRM).
 const NO_ORG: &str = "-";
 const EXPOSED: &str = "X-Rate-Limit-Limit, X-Rate-Limit-Remaining, X-Rate-Limit-Reset, Retry-After, Content-Disposition, X-Request-Id";

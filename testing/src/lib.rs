@@ -157,7 +157,7 @@ impl Sandbox {
         (!list.is_empty()).then(|| Value::Array(list).to_string())
     }
 
-    /// The JS answer of the sandbox's, logged.
+    /// The sandbox's answer, logged, as the JS side takes it.
     fn answer(&mut self, req: &Request, answer: sandbox::Answer) -> Answer {
         let status = answer.response.as_ref().map(|r| r.status);
         self.log.push(json!({ "method": req.method, "path": req.path, "operationId": answer.what, "status": status }));
