@@ -29,7 +29,8 @@ export interface SandboxOptions {
   slowMs?: number;
   /**
    * A fetch that the CRM notification callbacks are posted through, with the body and headers the binary
-   * posts; the trigger's answer reports the status each got. None: callbacks are only recorded.
+   * posts and a signal; the trigger's answer reports the status each got, or why none (what it threw, or no
+   * answer within the binary's 5 s delivery timeout, on the runtime's timers). None: callbacks are only recorded.
    */
   callbackFetch?: (input: string, init: RequestInit) => Promise<Response>;
 }

@@ -13,7 +13,7 @@ use svc_core::issue::{PathSeg, Problem};
 pub const HANDLERS: &[(&str, Handler)] = &[("updateNotificationChannels", update_channels)];
 
 pub const OPERATIONS: [&str; 3] = ["create", "edit", "delete"];
-const DELIVERY_TIMEOUT: Duration = Duration::from_secs(5);
+pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A stable id per module, as `resource_id` in the answer.
 fn module_id(module: &str) -> String {
@@ -342,7 +342,6 @@ pub fn plan(
     (deliveries, skipped)
 }
 
-/// Posts a callback over HTTP/1.1 to a loopback URL; the status it got, or why not.
 /// The headers of a callback's POST; its body is the delivery's `body` as JSON text.
 pub const DELIVERY_HEADERS: [(&str, &str); 2] = [
     ("Content-Type", "application/json"),
@@ -368,6 +367,7 @@ pub fn report(d: &Delivery, outcome: &Result<u16, String>) -> Value {
     }
 }
 
+/// Posts a callback over HTTP/1.1 to a loopback URL; the status it got, or why not.
 pub fn deliver(d: &Delivery) -> Result<u16, String> {
     let url = http::loopback_url(&d.notify_url)?;
     let body = d.body.to_string();

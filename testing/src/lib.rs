@@ -1,7 +1,7 @@
 //! svc-sdk/testing: the sandbox's own request handling in wasm, answering requests in-process.
 
 use sandbox::config::Config;
-use sandbox::crm::{self, Delivery, DELIVERY_HEADERS};
+use sandbox::crm::{self, Delivery, DELIVERY_HEADERS, DELIVERY_TIMEOUT};
 use sandbox::error::ApiError;
 use sandbox::http::{self, Request};
 use sandbox::store::Store;
@@ -152,7 +152,7 @@ impl Sandbox {
         let posts = self.host.posts.borrow();
         let list: Vec<Value> = posts
             .iter()
-            .map(|d| json!({ "url": d.notify_url, "channelId": d.channel_id, "headers": DELIVERY_HEADERS, "body": d.body.to_string() }))
+            .map(|d| json!({ "url": d.notify_url, "channelId": d.channel_id, "headers": DELIVERY_HEADERS, "body": d.body.to_string(), "timeoutMs": DELIVERY_TIMEOUT.as_millis() as u64 }))
             .collect();
         (!list.is_empty()).then(|| Value::Array(list).to_string())
     }
@@ -327,8 +327,8 @@ impl Sandbox {
     }
 
     /// The answer's body once a `callbackFetch` has posted its callbacks (`posts`, as the answer gave
-    /// them): each delivery reports the status it got (a number) or why none (a string), in the JSON
-    /// array `outcomes`.
+    /// them, each with the binary's `timeoutMs`): each delivery reports the status it got (a number),
+    /// what its fetch threw (a string) or null for no Response, in the JSON array `outcomes`.
     pub fn settle(&self, body: &[u8], posts: &str, outcomes: &str) -> Result<Vec<u8>, JsError> {
         let read = |text: &str| serde_json::from_str::<Vec<Value>>(text);
         let (posts, outcomes) = read(posts)
@@ -345,7 +345,8 @@ impl Sandbox {
                 };
                 let outcome = match outcome {
                     Value::Number(n) => Ok(n.as_u64().unwrap_or(0) as u16),
-                    other => Err(other.as_str().unwrap_or("delivery failed").to_string()),
+                    Value::String(why) => Err(format!("delivery failed: {why}")),
+                    _ => Err("delivery failed: callbackFetch did not give a Response".into()),
                 };
                 *report = crm::report(&d, &outcome);
             }

@@ -281,11 +281,22 @@ test("without callbackFetch, callbacks are recorded only, and the trigger report
   assert.equal(sandbox.callbacks().length, 1);
 });
 
-test("a callbackFetch that fails is reported as a failed delivery, and the callback is still recorded", async () => {
-  const sandbox = new Sandbox({ callbackFetch: async () => { throw new TypeError("refused"); } });
-  const answer = JSON.parse((await fireDealEdit(sandbox.url, sandbox.fetch, "http://127.0.0.1:9/hooks")).body);
-  assert.deepEqual(answer.deliveries, [{ channel_id: "1000000068001", notify_url: "http://127.0.0.1:9/hooks", status: null, delivered: false, error: "delivery failed: refused" }]);
-  assert.equal(sandbox.callbacks().length, 1);
+test("a callbackFetch that fails, throws at once, gives no Response or never answers is a failed delivery, and the callback is still recorded", async () => {
+  const signals = [];
+  const odd = [
+    [async () => { throw new TypeError("refused"); }, "delivery failed: refused"],
+    [() => { throw new Error("not now"); }, "delivery failed: not now"],
+    [async () => undefined, "delivery failed: callbackFetch did not give a Response"],
+    // Never answers, and ignores its signal: the binary's 5 s delivery timeout ends the wait.
+    [(url, init) => (signals.push(init.signal), new Promise(() => {})), "delivery failed: no answer within 5000 ms"],
+  ];
+  for (const [callbackFetch, error] of odd) {
+    const sandbox = new Sandbox({ callbackFetch });
+    const answer = JSON.parse((await fireDealEdit(sandbox.url, sandbox.fetch, "http://127.0.0.1:9/hooks")).body);
+    assert.deepEqual(answer.deliveries, [{ channel_id: "1000000068001", notify_url: "http://127.0.0.1:9/hooks", status: null, delivered: false, error }]);
+    assert.equal(sandbox.callbacks().length, 1);
+  }
+  assert.ok(signals[0] instanceof AbortSignal && signals[0].aborted, "the post's signal is aborted at the timeout");
 });
 
 test("the same scenario against the binary gives the same status, Retry-After and body, request by request", async () => {

@@ -2,7 +2,7 @@
 // Response objects, and a slow fault holds its call (in flight, not yet applied) on the runtime's own
 // setTimeout (so fake timers drive it), which the request's signal cuts short as a fetch's would;
 // the sandbox's handling is the Rust's. The platform's fetch also posts callbacks through a user's
-// callbackFetch, whose answers the Rust reports.
+// callbackFetch, within the binary's delivery timeout, and the Rust reports what each post got.
 import { Sandbox as Inner } from "./svc_sdk.js";
 
 const wait = (ms, signal) =>
@@ -53,8 +53,14 @@ export class Sandbox {
   async #post(posts, body) {
     const outcomes = [];
     for (const post of JSON.parse(posts)) {
-      const sent = this.#callbackFetch(post.url, { method: "POST", headers: post.headers, body: post.body });
-      outcomes.push(await sent.then((r) => (r.body?.cancel().catch(() => {}), r.status), (e) => `delivery failed: ${e.message}`));
+      const controller = new AbortController();
+      const late = () => Promise.reject(new DOMException(`no answer within ${post.timeoutMs} ms`, "TimeoutError"));
+      const expired = wait(post.timeoutMs, controller.signal).then(late);
+      expired.catch(() => {});
+      const sent = (async () => this.#callbackFetch(post.url, { method: "POST", headers: post.headers, body: post.body, signal: controller.signal }))();
+      const status = (r) => (r?.body?.cancel?.().catch(() => {}), typeof r?.status === "number" ? r.status : null);
+      outcomes.push(await Promise.race([sent, expired]).then(status).catch((e) => String(e?.message ?? e)));
+      controller.abort(new DOMException("the delivery is over", "AbortError"));
     }
     return this.#inner.settle(body, posts, JSON.stringify(outcomes));
   }
