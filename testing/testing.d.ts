@@ -1,5 +1,7 @@
 // svc-sdk/testing: the sandbox's own Rust handling, in-process, behind a standard fetch.
 
+import type { OperationId } from "./index.js";
+
 /** The options of an in-process sandbox; they mirror the sandbox binary's flags. */
 export interface SandboxOptions {
   /** The seeded organization's id (`--org`); default "10234695". */
@@ -82,5 +84,5 @@ export declare class Sandbox {
    * without token, limits or faults. The resource a client would get (a list for a list); throws a
    * `SandboxSeedError` where a request would be refused.
    */
-  seed(operationId: string, ...args: unknown[]): any;
+  seed(operationId: OperationId, ...args: unknown[]): any;
 }

@@ -1,4 +1,4 @@
-// Twenty mistakes a user makes, each compiled by tsc --strict against the installed package's
+// Twenty-one mistakes a user makes, each compiled by tsc --strict against the installed package's
 // declarations in a file of its own: each must fail, and only on its mistaken line. Their corrections,
 // together in one control file, compile: what fails is the mistake, not its setting.
 import { test } from "node:test";
@@ -41,10 +41,13 @@ const MISTAKES = [
   { what: "an error kind that does not exist", good: `if (e instanceof SvcError && e.kind === "api") return;`, bad: `if (e instanceof SvcError && e.kind === "not_found") return;` },
   { what: "a path param left out", good: `await client.getTask("p1", "t1");`, bad: `await client.getTask("p1");` },
   { what: "an operation id misspelt", good: `validate("getAccount", {});`, bad: `validate("getAcount", {});` },
+  { what: "an operation id misspelt in a sandbox's seed", good: `sandbox.seed("createTask", "p1", { task_name: "Audit" });`, bad: `sandbox.seed("createTsk", "p1", { task_name: "Audit" });` },
 ];
 
 const HEAD = `import { Client, SvcError, validate } from "svc-sdk";
+import { Sandbox } from "svc-sdk/testing";
 declare const client: Client;
+declare const sandbox: Sandbox;
 export async function run(e: unknown): Promise<void> {
   void e;`;
 
@@ -62,8 +65,8 @@ function file(blocks) {
   return { text: lines.join("\n"), last };
 }
 
-test("each of twenty mistakes fails tsc on its own line; their corrections compile", { timeout: 120_000 }, async () => {
-  assert.equal(MISTAKES.length, 20);
+test("each of twenty-one mistakes fails tsc on its own line; their corrections compile", { timeout: 120_000 }, async () => {
+  assert.equal(MISTAKES.length, 21);
   const dir = path.join(consumer, "types-mistakes");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
