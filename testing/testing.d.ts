@@ -1,6 +1,12 @@
 // svc-sdk/testing: the sandbox's own Rust handling, in-process, behind a standard fetch.
 
-import type { OperationId } from "./index.js";
+import type { APIPromise, CallOptions, Client, OperationId, OperationParams } from "./index.js";
+
+/** The path values of an operation: its client method's arguments before its params. */
+type PathValues<K extends OperationId> =
+  Parameters<Client[K]> extends [...infer P, (OperationParams[K] | undefined)?, (CallOptions | undefined)?] ? P : never;
+/** What a client's call of an operation resolves to. */
+type Seeded<K extends OperationId> = Client[K] extends (...args: never[]) => APIPromise<infer R> ? R : never;
 
 /** The options of an in-process sandbox; they mirror the sandbox binary's flags. */
 export interface SandboxOptions {
@@ -84,5 +90,6 @@ export declare class Sandbox {
    * without token, limits or faults. The resource a client would get (a list for a list); throws a
    * `SandboxSeedError` where a request would be refused.
    */
-  seed(operationId: OperationId, ...args: unknown[]): any;
+  seed<K extends OperationId>(operationId: K, ...args: [...PathValues<K>, OperationParams[K][]]): Seeded<K>[];
+  seed<K extends OperationId>(operationId: K, ...args: [...PathValues<K>, OperationParams[K]?]): Seeded<K>;
 }

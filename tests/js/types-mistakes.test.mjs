@@ -1,4 +1,4 @@
-// Twenty-one mistakes a user makes, each compiled by tsc --strict against the installed package's
+// Twenty-two mistakes a user makes, each compiled by tsc --strict against the installed package's
 // declarations in a file of its own: each must fail, and only on its mistaken line. Their corrections,
 // together in one control file, compile: what fails is the mistake, not its setting.
 import { test } from "node:test";
@@ -42,6 +42,7 @@ const MISTAKES = [
   { what: "a path param left out", good: `await client.getTask("p1", "t1");`, bad: `await client.getTask("p1");` },
   { what: "an operation id misspelt", good: `validate("getAccount", {});`, bad: `validate("getAcount", {});` },
   { what: "an operation id misspelt in a sandbox's seed", good: `sandbox.seed("createTask", "p1", { task_name: "Audit" });`, bad: `sandbox.seed("createTsk", "p1", { task_name: "Audit" });` },
+  { what: "a seeded record's field misspelt", good: `void sandbox.seed("createTask", "p1", [{ task_name: "Audit" }])[0].task_id;`, bad: `void sandbox.seed("createTask", "p1", [{ tsk_name: "Audit" }])[0].task_id;` },
 ];
 
 const HEAD = `import { Client, SvcError, validate } from "svc-sdk";
@@ -65,8 +66,8 @@ function file(blocks) {
   return { text: lines.join("\n"), last };
 }
 
-test("each of twenty-one mistakes fails tsc on its own line; their corrections compile", { timeout: 120_000 }, async () => {
-  assert.equal(MISTAKES.length, 21);
+test("each of twenty-two mistakes fails tsc on its own line; their corrections compile", { timeout: 120_000 }, async () => {
+  assert.equal(MISTAKES.length, 22);
   const dir = path.join(consumer, "types-mistakes");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
