@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { WAIT, launchChromium, messages, noMessage, openView, screenshot, startStaticDemo } from "./support/demo-app.mjs";
+import { WAIT, launchChromium, listPage, messages, noMessage, openView, screenshot, startStaticDemo } from "./support/demo-app.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
@@ -49,8 +49,7 @@ test("the static build bundles the installed package's client and sandbox wasm a
 
 test("the list shows the seeded assets, filters and pages, with every request answered in the page", { timeout: 40_000 }, async () => {
   const { page, done } = await openView(browser, app, "list", DESKTOP);
-  const settled = (n) => page.waitForSelector(`#view-list[data-state=done][data-page="${n}"]`, WAIT);
-  await settled(1);
+  await listPage(page, 1);
   assert.match(await page.textContent("#api-info"), /^API: http:\/\/sandbox\.localhost \(a sandbox in this page/);
   const names = [];
   const read = async () => names.push(...(await page.locator("#list-table tbody tr td:nth-child(2)").allTextContents()));
@@ -58,14 +57,14 @@ test("the list shows the seeded assets, filters and pages, with every request an
   assert.equal(names.length, 5, "five rows per page");
   for (let n = 2; await page.isEnabled("#list-next"); n++) {
     await page.click("#list-next");
-    await settled(n);
+    await listPage(page, n);
     await read();
   }
   for (const name of seededNames()) assert.ok(names.includes(name), `the seeded "${name}" is listed: ${names}`);
   assert.match(await page.locator("#list-sent .sent-line").textContent(), /^GET http:\/\/sandbox\.localhost\/books\/v3\/fixedassets\?/);
 
   await page.selectOption("#list-filter", "Status.Draft");
-  await page.waitForSelector('#view-list[data-state=done][data-page="1"]', WAIT);
+  await listPage(page, 1);
   await page.waitForFunction(() => [...document.querySelectorAll("#list-table tbody .status")].every((s) => s.textContent === "Draft"), null, WAIT);
   const drafts = await page.locator("#list-table tbody tr td:nth-child(2)").allTextContents();
   assert.deepEqual(drafts.sort(), ["3D printer", "Office chairs (12)"], "the seeded drafts (those not marked active)");
@@ -122,13 +121,12 @@ test("fixed asset: a submit with errors sends nothing; a valid one is created an
 
   // The same page, so the same in-page sandbox: the new asset comes after the seeded ones.
   await page.click("#asset-result a[href='#list']");
-  const settled = (n) => page.waitForSelector(`#view-list[data-state=done][data-page="${n}"]`, WAIT);
-  await settled(1);
+  await listPage(page, 1);
   let pageNo = 1;
   while ((await page.locator(`#list-table tbody tr[data-id="${id}"]`).count()) === 0) {
     assert.equal(await page.isEnabled("#list-next"), true, `the asset ${id} is on no page (stopped at page ${pageNo})`);
     await page.click("#list-next");
-    await settled(++pageNo);
+    await listPage(page, ++pageNo);
   }
   const row = await page.locator(`#list-table tbody tr[data-id="${id}"]`).textContent();
   assert.ok(row.includes(name) && row.includes("Machines") && row.includes("2,450.50"), row);

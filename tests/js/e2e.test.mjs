@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "svc-sdk";
-import { WAIT, daysAhead, launchChromium, messages, noMessage, openView, screenshot, startDemoApp } from "./support/demo-app.mjs";
+import { WAIT, daysAhead, launchChromium, listPage, messages, noMessage, openView, screenshot, startDemoApp } from "./support/demo-app.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
@@ -133,8 +133,7 @@ test("fixed asset: pickers from the service, the percentage only for declining m
   // The list, per_page 5: the new asset comes after the seeded ones, so it sits on a later page.
   await page.click("#asset-result a[href='#list']");
   const list = page.locator("#view-list");
-  const settled = (n) => page.waitForSelector(`#view-list[data-state=done][data-page="${n}"]`, WAIT);
-  await settled(1);
+  await listPage(page, 1);
   assert.equal(await page.locator("#list-table tbody tr").count(), 5, "five rows per page");
   assert.equal(await page.isDisabled("#list-prev"), true);
   const firstPage = await page.locator("#list-table tbody tr").evaluateAll((rows) => rows.map((r) => r.dataset.id));
@@ -142,7 +141,7 @@ test("fixed asset: pickers from the service, the percentage only for declining m
   while ((await page.locator(`#list-table tbody tr[data-id="${id}"]`).count()) === 0) {
     assert.equal(await page.isEnabled("#list-next"), true, `the asset ${id} is on no page (stopped at page ${pageNo})`);
     await page.click("#list-next");
-    await settled(++pageNo);
+    await listPage(page, ++pageNo);
   }
   assert.ok(pageNo >= 2, "found after turning a page");
   assert.ok(!firstPage.includes(id));
@@ -152,7 +151,7 @@ test("fixed asset: pickers from the service, the percentage only for declining m
   assert.equal(await list.getAttribute("data-page"), String(pageNo));
   await shot(page, "list");
   await page.click("#list-prev");
-  await settled(pageNo - 1);
+  await listPage(page, pageNo - 1);
   await done();
   timings.assetMs = Math.round(performance.now() - started);
 });

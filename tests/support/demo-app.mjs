@@ -12,6 +12,9 @@ const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runt
 
 export const WAIT = { timeout: 10_000 };
 
+/** Waits until the list view shows page `n`, its answer in. */
+export const listPage = (page, n) => page.waitForSelector(`#view-list[data-state=done][data-page="${n}"]`, WAIT);
+
 /**
  * Copies www/ into <consumer>/<name>-www, builds it while a sandbox starts, seeds the sandbox and serves
  * the app. Resolves with { url, appDir, sandbox, token, org, seeded, buildMs, close }; close() stops
