@@ -57,7 +57,6 @@ struct Admitted {
     path: Vec<(String, String)>,
     query: Vec<(String, String)>,
     org: String,
-    now: i64,
     /// The limiter's key, whose time in flight ends with the call.
     key: String,
     /// The drawn fault's answer, given after the wait.
@@ -348,7 +347,7 @@ fn rated(sh: &App, resp: Response, key: &str, now: i64) -> Response {
     with_rate(resp, status)
 }
 
-/// What happened to a call on its way through the pipeline.
+/// What happened to a call on its way through the pipeline, from its arrival at `now`.
 #[derive(Default)]
 struct Trace {
     now: i64,
@@ -402,7 +401,7 @@ fn api(
         now,
         ..Trace::default()
     };
-    let result = match admit(sh, req, op, path, now, &mut t) {
+    let result = match admit(sh, req, op, path, &mut t) {
         Ok((call, true)) => return Err(Box::new(Held { call, t })),
         Ok((call, false)) => complete(sh, req, call, &mut t),
         Err(e) => Err(e),
@@ -460,7 +459,6 @@ fn admit(
     req: &Request,
     op: &'static Operation,
     path: Vec<(String, String)>,
-    now: i64,
     t: &mut Trace,
 ) -> Result<(Admitted, bool), ApiError> {
     let scopes = authorize(sh, req)?;
@@ -473,7 +471,7 @@ fn admit(
         org.clone()
     };
     t.key = Some(key.clone());
-    let (admitted, status) = lock(&sh.limiter).admit(&key, now);
+    let (admitted, status) = lock(&sh.limiter).admit(&key, t.now);
     if sh.config.rate_limit {
         t.rate = Some(status);
     }
@@ -499,7 +497,6 @@ fn admit(
         path,
         query,
         org,
-        now,
         key,
         fault,
     };
@@ -517,7 +514,7 @@ fn complete(sh: &App, req: &Request, call: Admitted, t: &mut Trace) -> Result<Re
         path: &call.path,
         params: &params,
         files: &files,
-        now_ms: call.now,
+        now_ms: t.now,
         base: &sh.base,
     };
     let resp = apply(sh, &req, file_issues)?;
