@@ -12,8 +12,7 @@ const sdk = await import(entry);
 const t = performance.now();
 const { Sandbox } = await import(new URL("./testing/node.js", entry));
 const importMs = performance.now() - t;
-const { TOKENS, scenario } = await import(pathToFileURL(path.join(root, "tests/runtimes/testing/scenario.mjs")));
-const tokenArgs = Object.entries(TOKENS).flatMap(([name, scopes]) => ["--token", `${name}=${scopes}`]);
+const { BINARY_FLAGS, TOKENS, scenario } = await import(pathToFileURL(path.join(root, "tests/runtimes/testing/scenario.mjs")));
 
 const newSandbox = [];
 const rounds = { inProcess: [], loopback: [], requests: 0 };
@@ -25,7 +24,7 @@ for (let r = 0; r < Number(roundsArg); r++) {
   await scenario(sdk, sandbox.url, sandbox.fetch, sandbox.organizationId);
   rounds.inProcess.push(performance.now() - t0);
   rounds.requests = sandbox.requests().length;
-  const binary = await startSandbox(tokenArgs);
+  const binary = await startSandbox(BINARY_FLAGS.tokens);
   try {
     t0 = performance.now();
     await scenario(sdk, binary.url, fetch, "10234695");

@@ -15,13 +15,13 @@ import { startSandbox } from "./support/sandbox.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
-const { FAULTS, TOKENS, recorded, scenario: run } = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/testing/scenario.mjs")));
+const { BINARY_FLAGS, FAULTS, TOKENS, recorded, scenario: run } = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/testing/scenario.mjs")));
 const scenario = (...args) => run({ Client, SvcError }, ...args);
 
 /** The scenario's recorded answers from the sandbox binary over loopback (and a second one of `FAULTS`). */
 async function overLoopback() {
-  const binary = await startSandbox(Object.entries(TOKENS).flatMap(([name, scopes]) => ["--token", `${name}=${scopes}`]));
-  const faulty = await startSandbox(["--faults", FAULTS.faults, "--seed", String(FAULTS.seed)]);
+  const binary = await startSandbox(BINARY_FLAGS.tokens);
+  const faulty = await startSandbox(BINARY_FLAGS.faults);
   const log = [];
   try {
     await scenario(binary.url, recorded(fetch, binary.url, log), "10234695", { url: faulty.url, fetch: recorded(fetch, faulty.url, log) });

@@ -29,6 +29,12 @@ export const TOKENS = { gone: "*", reader: ["SvcBooks.fixedasset.READ"] };
 /** The options of the faulted sandbox: half the calls answered 429, drawn from a fixed seed. */
 export const FAULTS = { faults: "429=0.5", seed: 7 };
 
+/** The sandbox binary's flags for `TOKENS` and for `FAULTS`. */
+export const BINARY_FLAGS = {
+  tokens: Object.entries(TOKENS).flatMap(([name, scopes]) => ["--token", `${name}=${scopes}`]),
+  faults: ["--faults", FAULTS.faults, "--seed", String(FAULTS.seed)],
+};
+
 /** A fetch that records each answer's status, Retry-After and body, with the origin and the clock's times masked. */
 export function recorded(fetch, origin, log) {
   return async (input, init) => {
