@@ -7,6 +7,10 @@ use std::time::Duration;
 
 pub const MAX_HEAD: usize = 64 * 1024;
 pub const MAX_BODY: usize = 32 * 1024 * 1024;
+/// Why a head over `MAX_HEAD` is answered 431.
+pub const HEAD_TOO_LARGE: &str = "the request head is too large";
+/// Why a body over `MAX_BODY` is answered 413.
+pub const BODY_TOO_LARGE: &str = "the body is too large";
 const MAX_LINE: usize = 8 * 1024;
 /// What `Keep-Alive: timeout=` advertises; the server waits longer than this before closing.
 pub const KEEP_ALIVE_SECS: u64 = 30;
@@ -126,7 +130,7 @@ impl<S: Read + Write> Conn<S> {
                 return Ok(head);
             }
             if self.pending().len() > MAX_HEAD {
-                return Err(bad(431, "the request head is too large"));
+                return Err(bad(431, HEAD_TOO_LARGE));
             }
             let idle = self.pending().is_empty();
             match self.fill() {
@@ -194,7 +198,7 @@ impl<S: Read + Write> Conn<S> {
                 return Ok(body);
             }
             if body.len() + size > MAX_BODY {
-                return Err(bad(413, "the body is too large"));
+                return Err(bad(413, BODY_TOO_LARGE));
             }
             body.extend(self.read_exact(size)?);
             if self.read_exact(2)? != b"\r\n" {
@@ -234,7 +238,7 @@ impl<S: Read + Write> Conn<S> {
         }
         let len = length.unwrap_or(0);
         if len > MAX_BODY {
-            return Err(bad(413, "the body is too large"));
+            return Err(bad(413, BODY_TOO_LARGE));
         }
         if continue_first && len > self.pending().len() {
             self.send_continue()?;

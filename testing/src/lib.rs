@@ -265,9 +265,9 @@ impl Sandbox {
         let (path, query) = target(url);
         let head = method.len() + url.len() + headers.iter().map(|h| h.len() + 2).sum::<usize>();
         let refused = if head > http::MAX_HEAD {
-            Some((431, "the request head is too large"))
+            Some((431, http::HEAD_TOO_LARGE))
         } else if body.length() as usize > http::MAX_BODY {
-            Some((413, "the body is too large"))
+            Some((413, http::BODY_TOO_LARGE))
         } else {
             None
         };
