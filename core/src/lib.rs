@@ -21,6 +21,7 @@ pub mod jsdoc;
 pub mod json;
 pub mod lossless;
 pub mod model;
+pub mod numbered;
 pub mod placement;
 pub mod plans;
 pub mod redact;

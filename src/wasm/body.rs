@@ -8,7 +8,7 @@ use crate::error::{Error, ErrorKind};
 use crate::redact::Redactor;
 use crate::send::race::{race, First};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use svc_core::numbered::Numbered;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -103,19 +103,13 @@ struct Passing {
     ended: bool,
 }
 
-/// The bodies being passed on, by a number that is never 0.
-#[derive(Default)]
-struct Passings {
-    next: u32,
-    live: HashMap<u32, Passing>,
-}
-
 thread_local! {
-    static PASSING: RefCell<Passings> = RefCell::default();
+    /// The bodies being passed on, by a number that is never 0.
+    static PASSING: RefCell<Numbered<Passing>> = RefCell::default();
 }
 
 fn forget(id: u32) -> Option<Passing> {
-    PASSING.with(|p| p.borrow_mut().live.remove(&id))
+    PASSING.with(|p| p.borrow_mut().remove(id))
 }
 
 /// A proxied answer as the Response the proxy gives back: its status, the headers it passes back
@@ -149,13 +143,7 @@ pub fn pass_back(
         idle_ms,
         ended: false,
     };
-    let id = PASSING.with(|p| {
-        let mut p = p.borrow_mut();
-        p.next = p.next.checked_add(1).unwrap_or(1);
-        let id = p.next;
-        p.live.insert(id, passing);
-        id
-    });
+    let id = PASSING.with(|p| p.borrow_mut().insert(passing));
     let stream = js::passed_on(id, &reader);
     web_sys::Response::new_with_opt_readable_stream_and_init(Some(&stream), &init)
         .map(Into::into)
@@ -185,9 +173,8 @@ pub fn pass_stop(id: u32) {
 async fn next_chunk(id: u32) -> Result<JsValue, JsValue> {
     loop {
         let state = PASSING.with(|p| {
-            let p = p.borrow();
-            p.live
-                .get(&id)
+            p.borrow()
+                .get(id)
                 .map(|s| (s.reader.clone(), s.idle_ms, s.ended))
         });
         let Some((reader, idle_ms, ended)) = state else {
@@ -207,7 +194,7 @@ async fn next_chunk(id: u32) -> Result<JsValue, JsValue> {
         };
         let out = PASSING.with(|p| {
             let mut p = p.borrow_mut();
-            let s = p.live.get_mut(&id)?;
+            let s = p.get_mut(id)?;
             s.ended = done;
             Some(match (&mut s.redactor, done) {
                 (Some(r), true) => r.finish(),

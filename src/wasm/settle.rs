@@ -3,10 +3,10 @@
 
 use super::js;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
+use svc_core::numbered::Numbered;
 use wasm_bindgen::prelude::*;
 
 #[derive(Default)]
@@ -15,33 +15,18 @@ struct Slot {
     result: Option<Result<JsValue, JsValue>>,
 }
 
-/// The waits in progress, by a number never used twice (a promise may settle after its wait was
-/// dropped; its result then finds no slot).
-#[derive(Default)]
-struct Waits {
-    next: u32,
-    slots: HashMap<u32, Slot>,
-}
-
 thread_local! {
-    static WAITS: RefCell<Waits> = RefCell::default();
+    /// The waits in progress, by a number not given twice (a promise may settle after its wait was
+    /// dropped; its result then finds no slot). It is never 0 (`js::ignore` watches a promise with
+    /// it) nor `RUN`.
+    static WAITS: RefCell<Numbered<Slot>> = RefCell::default();
 }
 
 /// The wait that is a run of the woken tasks (`tasks::run`) on the microtask queue.
 pub const RUN: u32 = u32::MAX;
 
 fn open() -> u32 {
-    WAITS.with(|w| {
-        let mut w = w.borrow_mut();
-        // 0 is no wait's (`js::ignore` watches a promise with it), and neither is `RUN`.
-        w.next = match w.next.wrapping_add(1) {
-            0 | RUN => 1,
-            n => n,
-        };
-        let id = w.next;
-        w.slots.insert(id, Slot::default());
-        id
-    })
+    WAITS.with(|w| w.borrow_mut().insert(Slot::default()))
 }
 
 /// Settles wait `id` (or runs the woken tasks, for `RUN`): called by `runtime.js` when its promise settles.
@@ -52,7 +37,7 @@ pub fn settle(id: u32, ok: bool, value: JsValue) {
     }
     let waker = WAITS.with(|w| {
         let mut w = w.borrow_mut();
-        let slot = w.slots.get_mut(&id)?;
+        let slot = w.get_mut(id)?;
         slot.result = Some(if ok { Ok(value) } else { Err(value) });
         slot.waker.take()
     });
@@ -74,7 +59,7 @@ impl Future for Settled {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         WAITS.with(|w| {
             let mut w = w.borrow_mut();
-            let Some(slot) = w.slots.get_mut(&self.id) else {
+            let Some(slot) = w.get_mut(self.id) else {
                 return Poll::Ready(Err(JsValue::UNDEFINED));
             };
             match slot.result.take() {
@@ -92,7 +77,7 @@ impl Drop for Settled {
     fn drop(&mut self) {
         let settled = WAITS.with(|w| {
             let mut w = w.borrow_mut();
-            w.slots.remove(&self.id).is_some_and(|s| s.result.is_some())
+            w.remove(self.id).is_some_and(|s| s.result.is_some())
         });
         if let Some(timer) = &self.timer {
             js::TIMERS.with(|t| t.delete(timer));

@@ -8,6 +8,7 @@ use sandbox::store::Store;
 use sandbox::{App, Held, Platform, Step};
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
+use svc_core::numbered::Numbered;
 use wasm_bindgen::prelude::*;
 
 /// The origin of the in-process sandbox: a loopback name (RFC 6761), so a client accepts `http://`.
@@ -142,8 +143,7 @@ pub struct Sandbox {
     host: Host,
     log: Vec<Value>,
     /// The calls slow faults hold, by ticket, until the JS side has waited (a reset drops them).
-    held: Vec<(u32, Request, Box<Held>)>,
-    tickets: u32,
+    held: Numbered<(Request, Box<Held>)>,
 }
 
 impl Sandbox {
@@ -237,8 +237,7 @@ impl Sandbox {
             app,
             host: Host::default(),
             log: Vec::new(),
-            held: Vec::new(),
-            tickets: 0,
+            held: Numbered::default(),
         })
     }
 
@@ -301,26 +300,21 @@ impl Sandbox {
         }
         match self.app.begin(&req, &self.host) {
             Step::Done(answer) => self.answer(&req, answer),
-            Step::Wait(ms, held) => {
-                self.tickets = self.tickets.wrapping_add(1).max(1);
-                self.held.push((self.tickets, req, held));
-                Answer {
-                    delay_ms: ms as f64,
-                    ticket: self.tickets,
-                    dropped: false,
-                    ..Answer::dropped()
-                }
-            }
+            Step::Wait(ms, held) => Answer {
+                delay_ms: ms as f64,
+                ticket: self.held.insert((req, held)),
+                dropped: false,
+                ..Answer::dropped()
+            },
         }
     }
 
     /// The answer of a call a slow fault held, once its wait is spent (or cut short: it is applied
     /// all the same, as the binary applies it for a caller that hung up); dropped if a reset came between.
     pub fn resume(&mut self, ticket: u32) -> Answer {
-        let Some(i) = self.held.iter().position(|(t, ..)| *t == ticket) else {
+        let Some((req, held)) = self.held.remove(ticket) else {
             return Answer::dropped();
         };
-        let (_, req, held) = self.held.swap_remove(i);
         self.host.posts.borrow_mut().clear();
         let answer = self.app.resume(&req, *held);
         self.answer(&req, answer)
