@@ -10,6 +10,7 @@ pub mod decimal;
 pub mod declare;
 pub mod echo;
 pub mod error;
+pub mod exact;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod examples;
 pub mod family;

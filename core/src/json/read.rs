@@ -1,5 +1,6 @@
 //! The JSON reader: one pass over the bytes of the text, strings borrowed where they hold no escape,
-//! accepting and refusing exactly what serde_json does, with its messages and positions.
+//! accepting and refusing what serde_json does, with its messages and positions, except that a
+//! number out of a double's range is read (its text kept, as every number's is), not refused.
 
 use super::{Json, Num, Obj, MAX_NESTING};
 use std::borrow::Cow;
@@ -101,7 +102,8 @@ pub fn parse(text: &str) -> Result<Json<'_>> {
     }
 }
 
-/// The number that JSON number text stands for, as serde_json classifies it.
+/// The number that JSON number text stands for, as serde_json classifies it; one beyond a double's
+/// range is an infinity of its sign.
 pub fn number(text: &str) -> Option<Num> {
     let mut r = Reader {
         text,
@@ -111,7 +113,18 @@ pub fn number(text: &str) -> Option<Num> {
     };
     let positive = r.bytes.first() != Some(&b'-');
     r.i = usize::from(!positive);
-    let n = r.integer(positive).ok()?;
+    let n = match r.integer(positive) {
+        Ok(n) => n,
+        Err(e) if e.code == Code::NumberOutOfRange => {
+            r.skip_digits();
+            Num::F(if positive {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            })
+        }
+        Err(_) => return None,
+    };
     (r.i == r.bytes.len()).then_some(n)
 }
 
@@ -167,6 +180,13 @@ impl<'a> Reader<'a> {
         Some(b)
     }
 
+    /// Skips the digits left of a number whose value was found out of range (all that can follow).
+    fn skip_digits(&mut self) {
+        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.i += 1;
+        }
+    }
+
     fn whitespace(&mut self) -> Option<u8> {
         while let Some(b) = self.peek() {
             match b {
@@ -198,7 +218,10 @@ impl<'a> Reader<'a> {
                 let start = self.i;
                 let positive = peek != b'-';
                 self.i += usize::from(!positive);
-                self.integer(positive)?;
+                match self.integer(positive) {
+                    Err(e) if e.code == Code::NumberOutOfRange => self.skip_digits(),
+                    read => drop(read?),
+                }
                 Ok(Json::Num(Cow::Borrowed(&self.text[start..self.i])))
             }
             b'"' => {
