@@ -1,8 +1,13 @@
-//! A one-pass JSON scanner that checks syntax and rewrites identifiers as exact digit strings.
+//! A one-pass JSON scanner that checks syntax and rewrites identifiers and inexact numbers.
 //!
 //! Every value under a key that names an id (`id`, `*_id`, `ids`, `*_ids`, `contact_persons`)
 //! that the server sent as a number is written back as a string of the same digits, so
-//! `JSON.parse` on the result never rounds an id. Everything else is copied byte for byte.
+//! `JSON.parse` on the result never rounds an id. Any other number that a JS double cannot hold
+//! (`exact::holds`) is written as the exact-number marker `{"$svc_exact":"<its text>"}`, and a
+//! document with a key of that name is refused, so a marker is always the core's. Everything else
+//! is copied byte for byte.
+
+use crate::exact::{self, EXACT};
 
 /// A member of the top-level object: its raw key (without quotes) and the span of its value.
 pub struct Member<'a> {
@@ -42,8 +47,8 @@ struct Scanner<'a> {
     s: &'a str,
     b: &'a [u8],
     i: usize,
-    /// Where numbers under id keys start and end, when they are being collected.
-    ids: Option<IdSpans>,
+    /// Where numbers under id keys and inexact numbers start and end, when they are being collected.
+    ids: Option<Spans>,
 }
 
 type R<T> = Result<T, String>;
@@ -51,6 +56,23 @@ type R<T> = Result<T, String>;
 impl<'a> Scanner<'a> {
     fn err<T>(&self, what: &str) -> R<T> {
         Err(format!("{what} at byte {}", self.i))
+    }
+
+    /// Refuses the key the string ending before `self.i` (contents from `start`) holds if it is the
+    /// exact-number marker's, when spans are being collected (the text is going to JS).
+    #[inline(always)]
+    fn own_key(&self, start: usize) -> R<()> {
+        let raw = &self.b[start..self.i - 1];
+        if self.ids.is_none() || !matches!(raw.first(), Some(b'$' | b'\\')) {
+            return Ok(());
+        }
+        let key = crate::json::parse(&self.s[start - 1..self.i]).ok();
+        if key.as_ref().and_then(crate::json::Json::as_str) == Some(EXACT) {
+            return Err(format!(
+                "the key {EXACT:?}, which the SDK keeps for numbers a JS number cannot hold, at byte {start}"
+            ));
+        }
+        Ok(())
     }
 
     #[inline(always)]
@@ -174,6 +196,7 @@ impl<'a> Scanner<'a> {
                         return self.err("expected a key");
                     }
                     let key = self.skip_string()?;
+                    self.own_key(key)?;
                     let id = names_an_id(&self.b[key..self.i - 1]);
                     self.ws();
                     if self.peek() != Some(b':') {
@@ -219,9 +242,11 @@ impl<'a> Scanner<'a> {
             Some(b'"') => self.skip_string().map(drop),
             Some(b'-' | b'0'..=b'9') => {
                 self.number()?;
-                if id {
-                    if let Some(ids) = &mut self.ids {
-                        ids.push((start, self.i));
+                if let Some(spans) = &mut self.ids {
+                    if id {
+                        spans.push((start, self.i, Mark::Id));
+                    } else if !exact::holds(&self.s[start..self.i]) {
+                        spans.push((start, self.i, Mark::Exact));
                     }
                 }
                 Ok(())
@@ -240,11 +265,12 @@ pub fn members(doc: &str) -> R<Vec<Member<'_>>> {
     Ok(scan_object(doc, false)?.0)
 }
 
-/// A JSON object document in one pass: its members, and where every number under an id key sits.
+/// A JSON object document in one pass: its members, and where every number under an id key and
+/// every number a double cannot hold sits.
 pub struct Document<'a> {
     pub text: &'a str,
     pub members: Vec<Member<'a>>,
-    ids: IdSpans,
+    ids: Spans,
 }
 
 impl<'a> Document<'a> {
@@ -253,27 +279,56 @@ impl<'a> Document<'a> {
         Ok(Document { text, members, ids })
     }
 
-    /// Copies a member's value (a slice of `text`) with its id numbers quoted.
+    /// Copies a member's value (a slice of `text`) with its id numbers quoted and its inexact
+    /// numbers marked.
     pub fn write_value(&self, value: &str, out: &mut String) {
         let start = value.as_ptr() as usize - self.text.as_ptr() as usize;
         let end = start + value.len();
-        let first = self.ids.partition_point(|(a, _)| *a < start);
-        let mut copied = start;
-        for &(a, b) in self.ids[first..].iter().take_while(|(a, _)| *a < end) {
-            out.push_str(&self.text[copied..a]);
-            out.push('"');
-            out.push_str(&self.text[a..b]);
-            out.push('"');
-            copied = b;
-        }
-        out.push_str(&self.text[copied..end]);
+        let first = self.ids.partition_point(|(a, _, _)| *a < start);
+        let spans = self.ids[first..].iter().take_while(|(a, _, _)| *a < end);
+        write_spans(self.text, start, end, spans, out);
     }
 }
 
-/// Byte ranges of the numbers under id keys, in document order.
-type IdSpans = Vec<(usize, usize)>;
+/// What a span of a number is written as.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Mark {
+    /// A number under an id key: a string of its digits.
+    Id,
+    /// A number a double cannot hold: the exact-number marker.
+    Exact,
+}
 
-fn scan_object(doc: &str, collect: bool) -> R<(Vec<Member<'_>>, IdSpans)> {
+/// Byte ranges of the numbers to rewrite, in document order.
+type Spans = Vec<(usize, usize, Mark)>;
+
+/// Copies `text[start..end]` with the numbers of `spans` (all inside it) rewritten.
+fn write_spans<'s>(
+    text: &str,
+    start: usize,
+    end: usize,
+    spans: impl Iterator<Item = &'s (usize, usize, Mark)>,
+    out: &mut String,
+) {
+    let mut copied = start;
+    for &(a, b, mark) in spans {
+        out.push_str(&text[copied..a]);
+        match mark {
+            Mark::Id => out.push('"'),
+            Mark::Exact => {
+                out.push_str("{\"");
+                out.push_str(EXACT);
+                out.push_str("\":\"");
+            }
+        }
+        out.push_str(&text[a..b]);
+        out.push_str(if mark == Mark::Id { "\"" } else { "\"}" });
+        copied = b;
+    }
+    out.push_str(&text[copied..end]);
+}
+
+fn scan_object(doc: &str, collect: bool) -> R<(Vec<Member<'_>>, Spans)> {
     let mut sc = Scanner {
         s: doc,
         b: doc.as_bytes(),
@@ -296,6 +351,7 @@ fn scan_object(doc: &str, collect: bool) -> R<(Vec<Member<'_>>, IdSpans)> {
                 return sc.err("expected a key");
             }
             let key = sc.string()?;
+            sc.own_key(sc.i - 1 - key.len())?;
             sc.ws();
             if sc.peek() != Some(b':') {
                 return sc.err("expected ':'");
@@ -358,7 +414,8 @@ pub fn array_items(value: &str) -> R<Vec<&str>> {
     }
 }
 
-/// Copies a JSON value, ids as strings. `id` says whether the value itself sits under an id key.
+/// Copies a JSON value, ids as strings and inexact numbers marked. `id` says whether the value
+/// itself sits under an id key.
 pub fn rewrite_into(value: &str, id: bool, out: &mut String) -> R<()> {
     let mut sc = Scanner {
         s: value,
@@ -371,15 +428,8 @@ pub fn rewrite_into(value: &str, id: bool, out: &mut String) -> R<()> {
     if sc.i != sc.b.len() {
         return sc.err("trailing characters");
     }
-    let mut copied = 0;
-    for (start, end) in sc.ids.unwrap_or_default() {
-        out.push_str(&value[copied..start]);
-        out.push('"');
-        out.push_str(&value[start..end]);
-        out.push('"');
-        copied = end;
-    }
-    out.push_str(&value[copied..]);
+    let spans = sc.ids.unwrap_or_default();
+    write_spans(value, 0, value.len(), spans.iter(), out);
     Ok(())
 }
 
@@ -401,7 +451,7 @@ mod tests {
         let out = rewrite(src).unwrap();
         let parsed: serde_json::Value = serde_json::from_str(&out).unwrap();
         let expected: serde_json::Value = serde_json::from_str(
-            r#"{"expense_id":"982000000030049123","line_items":[{"line_item_id":"10763000000140068","amount":112.5}],"tag_ids":["1","12345678901234567890123"],"x":{"id":"-7","some_new_id":"9007199254740993"},"rate":9007199254740993,"name":"a \"quoted\" _id: 5","contact_persons":["460000000026049"]}"#,
+            r#"{"expense_id":"982000000030049123","line_items":[{"line_item_id":"10763000000140068","amount":112.5}],"tag_ids":["1","12345678901234567890123"],"x":{"id":"-7","some_new_id":"9007199254740993"},"rate":{"$svc_exact":"9007199254740993"},"name":"a \"quoted\" _id: 5","contact_persons":["460000000026049"]}"#,
         )
         .unwrap();
         assert_eq!(parsed, expected);
@@ -411,6 +461,44 @@ mod tests {
         );
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["x"]["some_new_id"], "9007199254740993");
+    }
+
+    #[test]
+    fn numbers_a_double_cannot_hold_are_marked_with_their_text() {
+        let src = r#"{"legacy_ref":12345678901234567891,"v":[1000.00000000000000000000000001,1e400,-0,1.5],"n":{"x_id":1e400,"ok":9007199254740991}}"#;
+        let out = rewrite(src).unwrap();
+        assert_eq!(
+            out,
+            r#"{"legacy_ref":{"$svc_exact":"12345678901234567891"},"v":[{"$svc_exact":"1000.00000000000000000000000001"},{"$svc_exact":"1e400"},-0,1.5],"n":{"x_id":"1e400","ok":9007199254740991}}"#
+        );
+        let doc = Document::parse(src).unwrap();
+        let mut spliced = String::new();
+        doc.write_value(doc.members[1].value, &mut spliced);
+        assert_eq!(
+            spliced,
+            r#"[{"$svc_exact":"1000.00000000000000000000000001"},{"$svc_exact":"1e400"},-0,1.5]"#
+        );
+    }
+
+    #[test]
+    fn a_key_spelling_the_marker_is_refused_where_the_text_goes_to_js() {
+        for src in [
+            r#"{"$svc_exact":"9007199254740993"}"#,
+            r#"{"a":{"$svc_exact":"9007199254740993"}}"#,
+            r#"{"a":[{"$svc_exact":"1"}]}"#,
+            r#"{"$svc_exact":1}"#,
+        ] {
+            let e = rewrite(src).err().unwrap_or_default();
+            assert!(e.contains("keeps for numbers"), "{src}: {e}");
+            assert!(Document::parse(src).is_err(), "{src}");
+        }
+        for src in [r#"{"$svc_exactly":1}"#, r#"{"$":1,"\\":2,"$x":3}"#] {
+            assert!(rewrite(src).is_ok(), "{src}");
+        }
+        assert!(
+            members(r#"{"$svc_exact":"1"}"#).is_ok(),
+            "only a text going to JS is checked"
+        );
     }
 
     #[test]
