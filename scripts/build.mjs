@@ -107,7 +107,7 @@ rmSync(pkg, { recursive: true, force: true });
 const bindingSnippets = buildWasm("release", "svc-sdk", pkg);
 const snippets = "./" + path.relative(pkg, snippetDir(pkg, "runtime.js")).split(path.sep).join("/");
 for (const name of readdirSync(jsDir)) copyFileSync(path.join(jsDir, name), path.join(pkg, snippets, name));
-for (const name of ["error.js", "core.js"]) {
+for (const name of ["error.js", "core.js", "exact.js"]) {
   const from = path.posix.relative(snippets, bindingSnippets);
   writeFileSync(path.join(pkg, snippets, name), `export * from "${from}/${name}";\n`);
 }
@@ -142,7 +142,7 @@ for (const [file, entry] of [["redis.js", "node.js"], ["redis-deno.js", "deno.js
 const validateSnippets = buildWasm("validate", "svc-validate", validateDir);
 await writeEntries(
   validateDir,
-  `export { SvcError } from "${validateSnippets}/error.js";\nexport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`,
+  `export { SvcError } from "${validateSnippets}/error.js";\nexport { ExactNumber } from "${validateSnippets}/exact.js";\nexport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`,
 );
 
 // svc-sdk/testing: the sandbox's own handling in wasm (crate svc-testing), an entry of its own that

@@ -161,7 +161,7 @@ impl Routed {
             let wanted = if op.method.has_body() {
                 op.query.contains(&k.as_str())
             } else {
-                k != "organization_id"
+                !names_the_organization(&k)
             };
             if wanted {
                 add_text_param(&mut params, op.params, &k, &v);
@@ -178,7 +178,9 @@ impl Routed {
                 match json::parse(text) {
                     Ok(Json::Obj(m)) => {
                         for (k, v) in m.into_members() {
-                            params.insert(k, v);
+                            if !names_the_organization(&k) {
+                                params.insert(k, v);
+                            }
                         }
                     }
                     _ => return Err(refuse(400, "the body must be a JSON object")),
@@ -196,6 +198,13 @@ impl Routed {
             params: params.to_json_text(),
         })
     }
+}
+
+/// Whether a key the browser sent names the organization, in any spelling a server may read as it
+/// (case, surrounding blanks): the proxy adds its own and lets no other through.
+fn names_the_organization(key: &str) -> bool {
+    key.trim_matches(|c: char| c.is_whitespace() || c == '+')
+        .eq_ignore_ascii_case("organization_id")
 }
 
 /// The plan for a request the proxy received, in one step: `route`, `Routed::admit` with its
@@ -299,6 +308,39 @@ mod tests {
             Value::Object(p.params),
             json!({"page": 2, "filter_by": "Status.All", "flag": ""})
         );
+    }
+
+    #[test]
+    fn the_organization_the_browser_names_in_any_spelling_is_left_out() {
+        let routed = |m: &str, p: &str| route(m, p).unwrap();
+        let get = routed("GET", "/books/v3/chartofaccounts")
+            .plan_text(
+                "organization_id+=6&Organization_ID=7&%20organization_id=8&organization_idx=1",
+                no_headers,
+                None,
+            )
+            .unwrap();
+        assert_eq!(get.params, r#"{"organization_idx":"1"}"#);
+        let op = catalog::find("createExpense").unwrap();
+        let post = routed("POST", &crate::route::template(op))
+            .plan_text(
+                "organization_id=5",
+                json_body,
+                Some(r#"{"organization_id":"666"," ORGANIZATION_ID ":1,"amount":1}"#),
+            )
+            .unwrap();
+        assert_eq!(post.params, r#"{"amount":1}"#);
+    }
+
+    #[test]
+    fn a_planned_body_keeps_every_number_as_the_sender_wrote_it() {
+        let op = catalog::find("createFixedAsset").unwrap();
+        let body = r#"{"asset_cost":9007199254740993,"salvage_value":1000.00000000000000000000000001,"current_asset_value":-0,"x":1e400,"y":1.50}"#;
+        let planned = route("POST", &crate::route::template(op))
+            .unwrap()
+            .plan_text("", json_body, Some(body))
+            .unwrap();
+        assert_eq!(planned.params, body);
     }
 
     #[test]

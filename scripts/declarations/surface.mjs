@@ -7,6 +7,25 @@
 /** Before the models and the Client. */
 export const options = `export declare const regions: Readonly<Record<Region, string>>;
 
+/**
+ * A JSON number that a JS number cannot hold exactly (an integer beyond 2^53, more significant digits
+ * than a double keeps, an exponent out of its range), kept as its text: answers hold one where the
+ * service sent such a number (\`JsonNumber\`), and the SDK writes one back byte for byte. Give one
+ * (or a bigint) in params to send a number that a JS number cannot hold. \`-0\` is sent as \`-0\`.
+ */
+export declare class ExactNumber {
+  /** A config SvcError unless \`value\` is the text of a JSON number, a bigint or a finite number. */
+  constructor(value: string | bigint | number);
+  /** The number's JSON text, every digit as it was written. */
+  readonly text: string;
+  /** The text. */
+  toString(): string;
+  /** The text (as a JSON string; the SDK itself writes the number). */
+  toJSON(): string;
+  /** The nearest JS number: rounded, as JSON.parse would have. */
+  toNumber(): number;
+}
+
 export type AccessToken = string | { token: string; expiresAt?: number | Date };
 
 /** Where a fleet keeps its shared state: \`redisStore()\` (svc-sdk/redis), \`durableObjectStore()\` (svc-sdk/cloudflare), or your own. */
@@ -125,7 +144,7 @@ export declare function parseEvent(
 
 /** What svc-sdk/validate exports: the main entry's declarations of them, re-exported from `index` (".js" or ".cjs"). */
 const VALIDATE = {
-  values: ["SvcError", "operations", "requiredScopes", "schemaFor", "validate"],
+  values: ["ExactNumber", "SvcError", "operations", "requiredScopes", "schemaFor", "validate"],
   types: ["Family", "Issue", "IssueCode", "OperationId", "OperationInfo", "OperationParams", "StandardSchemaV1", "ValidationResult"],
 };
 

@@ -211,7 +211,17 @@ impl Client {
     ) -> Result<Ready, Error> {
         let checked = super::upload::check(op, params, self.opts.max_request_bytes)
             .map_err(|issues| Error::validation(issues).with_operation(op.id))?;
-        let value = match checked.text.as_deref().map(json::parse) {
+        self.built(op, path, checked)
+    }
+
+    /// The request of checked params: their text read (its exact numbers as they are) and built.
+    fn built(
+        &self,
+        op: &'static Operation,
+        path: &[String],
+        checked: super::upload::Checked,
+    ) -> Result<Ready, Error> {
+        let value = match checked.text.as_deref().map(crate::exact::read) {
             Some(Ok(v)) => v,
             _ => Json::Null,
         };
@@ -227,9 +237,16 @@ impl Client {
         &self,
         op: &'static Operation,
         path: &[String],
-        params: &JsValue,
+        params: &super::proxy::Params,
     ) -> Result<js_sys::Promise, Error> {
-        let ready = self.ready(op, path, params)?;
+        let ready = match params {
+            super::proxy::Params::Form(params) => self.ready(op, path, params)?,
+            super::proxy::Params::Text(text) => {
+                let checked = super::upload::check_text(op, text, self.opts.max_request_bytes)
+                    .map_err(|issues| Error::validation(issues).with_operation(op.id))?;
+                self.built(op, path, checked)?
+            }
+        };
         let options = send::Options {
             timeout_ms: self.opts.timeout_ms,
             deadline_ms: self.opts.deadline_ms,
@@ -264,7 +281,7 @@ impl Client {
             let sent: Pin<Box<dyn Future<Output = _>>> = Box::pin(transport.send(&call));
             match sent.await {
                 Ok(Reply::Json { text, head }) => Ok(js::with_response(
-                    &super::json_to_js(&text),
+                    &super::answer_to_js(&text),
                     &head.to_json(),
                 )),
                 Ok(Reply::Binary { bytes, head }) => {
@@ -459,7 +476,7 @@ impl Client {
         } else {
             Some(wire_text(&query, "query", max)?)
         };
-        let query = match query_text.as_deref().map(json::parse) {
+        let query = match query_text.as_deref().map(crate::exact::read) {
             None => json::Obj::default(),
             Some(Ok(Json::Obj(m))) => m,
             Some(_) => return Err(config("query must be an object", None)),
@@ -472,7 +489,7 @@ impl Client {
         };
         let body = body_text
             .as_deref()
-            .map(json::parse)
+            .map(crate::exact::read)
             .transpose()
             .map_err(|e| config(format!("body: {e}"), None))?;
         let query = Json::Obj(query);

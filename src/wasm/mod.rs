@@ -14,4 +14,6 @@ mod table;
 mod tasks;
 mod upload;
 
-pub(crate) use svc_validate::{json_to_js, message_of, operation_by_id, params, to_js_error};
+pub(crate) use svc_validate::{
+    answer_to_js, json_to_js, message_of, operation_by_id, params, to_js_error,
+};

@@ -188,8 +188,15 @@ fn header(headers: &JsValue, name: &str) -> Option<String> {
     get_fn.call1(headers, &name.into()).ok()?.as_string()
 }
 
-/// What the proxy forwards: the operation, its path values and its params as a JS object.
-type Forward = (&'static catalog::Operation, Vec<String>, JsValue);
+/// The params the proxy forwards: the JSON text the core planned from the query, the headers and a
+/// JSON body (every value as the sender wrote it, never through JS numbers), or a form's as a JS object.
+pub(super) enum Params {
+    Text(String),
+    Form(JsValue),
+}
+
+/// What the proxy forwards: the operation, its path values and its params.
+type Forward = (&'static catalog::Operation, Vec<String>, Params);
 
 impl Inner {
     async fn handle(&self, request: JsValue) -> Result<JsValue, JsValue> {
@@ -260,12 +267,16 @@ impl Inner {
         };
         let text = match (&bytes, routed.op.body) {
             (Some(b), BodyKind::Json) => {
-                let text = String::from_utf8_lossy(b).into_owned();
-                Some(
-                    text.strip_prefix('\u{feff}')
-                        .map(str::to_string)
-                        .unwrap_or(text),
-                )
+                let text = std::str::from_utf8(b).map_err(|e| {
+                    crate::proxy::refuse(
+                        400,
+                        format!(
+                            "the body is not UTF-8 text (a byte that is not UTF-8 at byte {}), as JSON must be",
+                            e.valid_up_to()
+                        ),
+                    )
+                })?;
+                Some(text.strip_prefix('\u{feff}').unwrap_or(text))
             }
             _ => None,
         };
@@ -273,27 +284,28 @@ impl Inner {
         let plan = routed.plan_text(
             search.strip_prefix('?').unwrap_or(&search),
             |name| header(headers, name),
-            text.as_deref(),
+            text,
         )?;
+        let BodyKind::Multipart { param, many, .. } = plan.op.body else {
+            return Ok((plan.op, plan.path_params, Params::Text(plan.params)));
+        };
         let params = js_sys::JSON::parse(&plan.params).map_err(|_| unreadable())?;
-        if let BodyKind::Multipart { param, many, .. } = plan.op.body {
-            let body = bytes.unwrap_or_default();
-            let entries = super::body::form_entries(&body, &content_type)
-                .await
-                .map_err(|_| unreadable())?;
-            let files = js_sys::Array::new();
-            for entry in entries.iter() {
-                let entry: js_sys::Array = entry.unchecked_into();
-                let (key, value) = (entry.get(0), entry.get(1));
-                if value.is_string() {
-                    let _ = js_sys::Reflect::set(&params, &key, &value);
-                } else {
-                    files.push(&value);
-                }
+        let body = bytes.unwrap_or_default();
+        let entries = super::body::form_entries(&body, &content_type)
+            .await
+            .map_err(|_| unreadable())?;
+        let files = js_sys::Array::new();
+        for entry in entries.iter() {
+            let entry: js_sys::Array = entry.unchecked_into();
+            let (key, value) = (entry.get(0), entry.get(1));
+            if value.is_string() {
+                let _ = js_sys::Reflect::set(&params, &key, &value);
+            } else {
+                files.push(&value);
             }
-            let files = if many { files.into() } else { files.get(0) };
-            let _ = js_sys::Reflect::set(&params, &param.into(), &files);
         }
-        Ok((plan.op, plan.path_params, params))
+        let files = if many { files.into() } else { files.get(0) };
+        let _ = js_sys::Reflect::set(&params, &param.into(), &files);
+        Ok((plan.op, plan.path_params, Params::Form(params)))
     }
 }

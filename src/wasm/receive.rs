@@ -2,7 +2,7 @@
 //! body measured before it is read into the core.
 
 use super::js;
-use super::{json_to_js, options, to_js_error};
+use super::{answer_to_js, options, to_js_error};
 use crate::error::Error;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -91,7 +91,7 @@ pub fn parse_watch_notification(body: JsValue, options: JsValue) -> Result<JsVal
     let token = verification(&options, "parseWatchNotification", &["token"], USAGE)?;
     let body = body_text(&body, max)?;
     crate::webhook::watch_notification_text(&body, token.as_deref())
-        .map(|text| json_to_js(&text))
+        .map(|text| answer_to_js(&text))
         .map_err(|e| to_js_error(&e))
 }
 
@@ -135,7 +135,7 @@ pub fn parse_event(body: JsValue, options: JsValue) -> Result<JsValue, JsValue> 
     }
     let body = body_text(&body, max)?;
     crate::webhook::event_text(&body)
-        .map(|text| json_to_js(&text))
+        .map(|text| answer_to_js(&text))
         .map_err(|e| to_js_error(&e))
 }
 

@@ -38,6 +38,17 @@ pub fn check(op: &Operation, params: &JsValue, max: usize) -> Result<Checked, Ve
     }
 }
 
+/// What a proxied call checks: params that arrived as JSON text, exact as the sender wrote them.
+pub fn check_text(op: &Operation, text: &str, max: usize) -> Result<Checked, Vec<Issue>> {
+    match params::issues_of_text(op, text, max) {
+        (found, _) if !found.is_empty() => Err(found),
+        (_, text) => Ok(Checked {
+            text,
+            files: JsValue::UNDEFINED,
+        }),
+    }
+}
+
 fn at(param: &str, index: Option<usize>) -> Vec<PathSeg> {
     let mut path = vec![PathSeg::Key(param.to_string().into())];
     path.extend(index.map(PathSeg::Index));

@@ -13,6 +13,23 @@ extern "C" {
     fn new(kind: &JsValue, message: &JsValue, extra: &JsValue) -> SvcError;
 }
 
+#[wasm_bindgen(module = "/src/wasm/js/exact.js")]
+extern "C" {
+    /// `JSON.parse` of the core's text of an answer, its exact-number markers made `ExactNumber`s.
+    #[wasm_bindgen(js_name = parseExact)]
+    fn parse_exact(text: &str) -> JsValue;
+}
+
+/// The JS value of the core's text of an answer (`response::decode`, the receivers): an `ExactNumber`
+/// where it holds an exact-number marker, which only the core writes (it refuses a text with its key).
+pub fn answer_to_js(text: &str) -> JsValue {
+    if text.contains(svc_core::exact::EXACT) {
+        parse_exact(text)
+    } else {
+        js_sys::JSON::parse(text).unwrap_or(JsValue::NULL)
+    }
+}
+
 #[wasm_bindgen(module = "/src/wasm/js/params.js")]
 extern "C" {
     /// The JSON text of user params, still a JS string (`text_within` brings it in), or what

@@ -11,7 +11,7 @@ use svc_core::json::write::{self, Members};
 use svc_core::json::ToJson;
 use wasm_bindgen::prelude::*;
 
-pub use js::to_js_error;
+pub use js::{answer_to_js, to_js_error};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -59,6 +59,55 @@ pub fn error_shape() -> JsValue {
 #[wasm_bindgen(js_name = __unrepresentable, skip_typescript)]
 pub fn unrepresentable() -> String {
     svc_core::validate::UNREPRESENTABLE.into()
+}
+
+/// The key of the marker an exact number crosses in, both ways (`exact::EXACT`).
+#[wasm_bindgen(js_name = __exactKey, skip_typescript)]
+pub fn exact_key() -> String {
+    svc_core::exact::EXACT.into()
+}
+
+/// The text of a new `ExactNumber`: JSON number text as it is, a bigint's digits, a finite number's
+/// shortest text (`-0` kept); a config SvcError for anything else.
+#[wasm_bindgen(js_name = __exactText, skip_typescript)]
+pub fn exact_text(value: JsValue) -> Result<String, JsValue> {
+    if let Some(text) = value.as_string() {
+        if svc_core::exact::is_number_text(&text) {
+            return Ok(text);
+        }
+    } else if value.is_bigint() {
+        if let Some(text) = js_sys::BigInt::unchecked_from_js_ref(&value)
+            .to_string(10)
+            .ok()
+            .and_then(|s| s.as_string())
+        {
+            return Ok(text);
+        }
+    } else if let Some(n) = value.as_f64().filter(|n| n.is_finite()) {
+        if n == 0.0 && n.is_sign_negative() {
+            return Ok("-0".into());
+        }
+        if let Some(text) = js_sys::JSON::stringify(&value)
+            .ok()
+            .and_then(|s| s.as_string())
+        {
+            return Ok(text);
+        }
+    }
+    let got = match value.as_string() {
+        Some(text) => svc_core::echo::quoted(&text),
+        None if value.is_null() => "null".into(),
+        // Only NaN and the infinities get here: a finite number is taken above.
+        None => match value.as_f64() {
+            Some(n) if n.is_nan() => "NaN".into(),
+            Some(n) if n > 0.0 => "Infinity".into(),
+            Some(_) => "-Infinity".into(),
+            None => format!("a {}", value.js_typeof().as_string().unwrap_or_default()),
+        },
+    };
+    Err(to_js_error(&Error::config(format!(
+        "an ExactNumber takes the text of a JSON number (such as \"12345678901234567891\"), a bigint or a finite number; got {got}"
+    ))))
 }
 
 /// The row of an operation id; a config SvcError for anything else.

@@ -71,13 +71,36 @@ fn text_of(op: &Operation, params: &JsValue, max: usize) -> Result<Option<String
     })
 }
 
+/// Every issue of params that arrived as JSON text (a proxied body, exact as its sender wrote it),
+/// with that text when there is none.
+pub fn issues_of_text(op: &Operation, text: &str, max: usize) -> (Vec<Issue>, Option<String>) {
+    if text.len() > max {
+        let issue = top(
+            format!("params are more than maxRequestBytes ({max}) as JSON"),
+            Problem::TooLong { maximum: max },
+        );
+        return (vec![issue], None);
+    }
+    let value = match json::parse(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return (
+                vec![unreadable(format!("params could not be read: {e}"))],
+                None,
+            )
+        }
+    };
+    let found = validate::check(op, &value, svc_core::clock::now_ms(), Source::Json);
+    (found, Some(text.to_string()))
+}
+
 /// Every issue of the params of `op` (files aside), with their text when there is none.
 pub fn issues(op: &Operation, params: &JsValue, max: usize) -> (Vec<Issue>, Option<String>) {
     let text = match text_of(op, params, max) {
         Ok(text) => text,
         Err(issue) => return (vec![issue], None),
     };
-    let value = match text.as_deref().map(json::parse) {
+    let value = match text.as_deref().map(svc_core::exact::read) {
         None => Json::Null,
         Some(Ok(v)) => v,
         Some(Err(e)) => {

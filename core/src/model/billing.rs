@@ -1,6 +1,6 @@
 //! Wire types of the billing family: project tasks, plans, events and their list queries.
 
-use crate::model::common::{value_set, wire, Id, PageNumber, Tag};
+use crate::model::common::{value_set, wire, Id, JsonInteger, JsonNumber, PageNumber, Tag};
 use crate::schema::{Check, IntText};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -11,8 +11,8 @@ use tsify::Tsify;
 #[serde(untagged)]
 #[tsify(type = "number | string")]
 pub enum NumberOrText {
-    Int(i64),
-    Float(f64),
+    Int(JsonInteger),
+    Float(JsonNumber),
     Text(String),
 }
 
@@ -113,7 +113,7 @@ wire! {
         tax_id?: Id,
         tax_specification?: TaxSpecification,
         tax_name?: String,
-        tax_percentage?: f64,
+        tax_percentage?: JsonNumber,
     }
 }
 
@@ -129,20 +129,20 @@ wire! {
         product_id?: Id,
         account_id?: Id,
         tax_id?: Id,
-        trial_period?: i64,
-        setup_fee?: f64,
+        trial_period?: JsonInteger,
+        setup_fee?: JsonNumber,
         setup_fee_account_id?: Id,
         tags?: Vec<Tag>,
         custom_fields?: Vec<PlanCustomFieldInput>,
-        recurring_price?: f64,
+        recurring_price?: JsonNumber,
         unit?: String,
         /// Billing period count: 2 with `months` bills every two months.
-        interval?: i64,
+        interval?: JsonInteger,
         interval_unit?: IntervalUnit,
-        billing_cycles?: i64,
+        billing_cycles?: JsonInteger,
         product_type?: String,
         hsn_or_sac?: String,
-        sat_item_key_code?: i64,
+        sat_item_key_code?: JsonInteger,
         unitkey_code?: String,
         item_tax_preferences?: Vec<ItemTaxPreferenceInput>,
         addons?: Vec<AddonInput>,
@@ -215,19 +215,19 @@ wire! {
         account_id?: Id,
         account_name?: String,
         tax_id?: Id,
-        trial_period?: i64,
-        setup_fee?: f64,
+        trial_period?: JsonInteger,
+        setup_fee?: JsonNumber,
         setup_fee_account_id?: Id,
         setup_fee_account_name?: String,
         tags?: Vec<Tag>,
         custom_fields?: Vec<PlanCustomField>,
-        recurring_price?: f64,
+        recurring_price?: JsonNumber,
         unit?: String,
-        interval?: i64,
+        interval?: JsonInteger,
         #[tsify(type = "IntervalUnit")]
         interval_unit?: String,
         /// -1 in the samples; its meaning is not documented.
-        billing_cycles?: i64,
+        billing_cycles?: JsonInteger,
         product_type?: String,
         hsn_or_sac?: String,
         sat_item_key_code?: NumberOrText,

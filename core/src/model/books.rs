@@ -3,7 +3,8 @@
 use crate::format::Format;
 use crate::model::billing::NumberOrText;
 use crate::model::common::{
-    value_set, wire, Extra, Id, IsoDate, LineDescription, PageNumber, Percentage, Tag,
+    value_set, wire, Extra, Id, IsoDate, JsonInteger, JsonNumber, LineDescription, PageNumber,
+    Percentage, Tag,
 };
 use crate::schema::Check;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -14,7 +15,7 @@ use tsify::Tsify;
 #[serde(untagged)]
 pub enum Scalar {
     Bool(bool),
-    Number(f64),
+    Number(JsonNumber),
     Text(String),
 }
 
@@ -318,7 +319,7 @@ wire! {
         customfield_id?: Id,
         value?: String,
         label?: String,
-        index?: f64,
+        index?: JsonNumber,
     }
 }
 
@@ -332,7 +333,7 @@ wire! {
 wire! {
     response SummaryTax {
         tax_name?: String,
-        tax_amount?: f64,
+        tax_amount?: JsonNumber,
     }
 }
 
@@ -382,7 +383,7 @@ wire! {
 
 wire! {
     request OrganizationCustomFieldInput {
-        index?: f64,
+        index?: JsonNumber,
         value?: String,
         label?: String,
     }
@@ -429,7 +430,7 @@ wire! {
         language_code?: String,
         date_format?: String,
         field_separator?: String,
-        fiscal_year_start_month?: f64,
+        fiscal_year_start_month?: JsonNumber,
         tax_group_enabled?: bool,
         user_status?: String,
         contact_name?: String,
@@ -450,11 +451,11 @@ wire! {
         currency_code?: String,
         currency_symbol?: String,
         currency_format?: String,
-        price_precision?: i64,
-        plan_type?: i64,
+        price_precision?: JsonInteger,
+        plan_type?: JsonInteger,
         plan_name?: String,
         plan_period?: String,
-        zi_migration_status?: i64,
+        zi_migration_status?: JsonInteger,
         is_org_active?: bool,
         custom_fields?: Vec<CustomField>,
     }
@@ -499,7 +500,7 @@ wire! {
         documents?: Vec<String>,
         created_time?: String,
         last_modified_time?: String,
-        closing_balance?: f64,
+        closing_balance?: JsonNumber,
     }
 }
 
@@ -600,7 +601,7 @@ wire! {
         customer_id?: Id,
         description?: LineDescription,
         debit_or_credit: DebitOrCredit,
-        amount: f64,
+        amount: JsonNumber,
         tax_id?: Id,
         tax_exemption_id?: Id,
         tax_exemption_type?: TaxExemptionType,
@@ -627,7 +628,7 @@ wire! {
         product_type?: JournalProductType,
         is_bas_adjustment?: bool,
         currency_id?: Id,
-        exchange_rate?: f64,
+        exchange_rate?: JsonNumber,
         location_id?: Id,
         line_items?: Vec<JournalLineItemInput>,
         tax_exemption_code?: String,
@@ -648,8 +649,8 @@ wire! {
         description?: String,
         #[tsify(type = "DebitOrCredit")]
         debit_or_credit?: String,
-        amount?: f64,
-        bcy_amount?: f64,
+        amount?: JsonNumber,
+        bcy_amount?: JsonNumber,
         tax_id?: Id,
         tax_name?: String,
         tax_type?: String,
@@ -684,7 +685,7 @@ wire! {
 wire! {
     response JournalTax {
         tax_name?: String,
-        tax_amount?: f64,
+        tax_amount?: JsonNumber,
         #[tsify(type = "DebitOrCredit")]
         debit_or_credit?: String,
         tax_account?: bool,
@@ -699,7 +700,7 @@ wire! {
         date?: String,
         notes?: String,
         last_modified_time?: String,
-        total?: f64,
+        total?: JsonNumber,
         customer_id?: Id as StrOrNum,
         vendor_id?: Id as StrOrNum,
         filter_by?: String,
@@ -736,7 +737,7 @@ wire! {
     response JournalDocument {
         document_id: Id,
         file_name?: String,
-        file_size?: i64,
+        file_size?: JsonInteger,
         file_type?: String,
         document_type?: String,
     }
@@ -751,7 +752,7 @@ wire! {
         currency_id?: Id,
         currency_code?: String,
         currency_symbol?: String,
-        exchange_rate?: f64,
+        exchange_rate?: JsonNumber,
         journal_date?: String,
         #[tsify(type = "JournalType")]
         journal_type?: String,
@@ -764,10 +765,10 @@ wire! {
         location_id?: Id,
         location_name?: String,
         line_items?: Vec<JournalLineItem>,
-        line_item_total?: f64,
-        total?: f64,
-        bcy_total?: f64,
-        price_precision?: i64,
+        line_item_total?: JsonNumber,
+        total?: JsonNumber,
+        bcy_total?: JsonNumber,
+        price_precision?: JsonInteger,
         taxes?: Vec<JournalTax>,
         #[tsify(type = "JournalStatus")]
         status?: String,
@@ -796,17 +797,17 @@ wire! {
         /// 0 to 100; declining methods only.
         depreciation_percentage?: Percentage,
         /// Months.
-        total_life?: f64,
-        salvage_value?: f64,
+        total_life?: JsonNumber,
+        salvage_value?: JsonNumber,
         depreciation_start_date?: IsoDate,
         description?: String,
         notes?: String,
         serial_no?: String,
-        asset_cost: f64,
+        asset_cost: JsonNumber,
         asset_purchase_date: IsoDate,
         computation_type?: ComputationType,
         warranty_expiry_date?: IsoDate,
-        dep_start_value?: f64,
+        dep_start_value?: JsonNumber,
         tags?: Vec<Tag>,
         custom_fields?: Vec<CustomFieldInput>,
     } checks [
@@ -841,7 +842,7 @@ wire! {
         status?: String,
         asset_number?: String,
         asset_number_prefix?: String,
-        asset_number_suffix?: i64,
+        asset_number_suffix?: JsonInteger,
         fixed_asset_type_id?: Id,
         fixed_asset_type_name?: String,
         asset_account_id?: Id,
@@ -854,21 +855,21 @@ wire! {
         depreciation_method?: String,
         #[tsify(type = "DepreciationFrequency")]
         depreciation_frequency?: String,
-        depreciation_percentage?: f64,
-        total_life?: f64,
-        salvage_value?: f64,
+        depreciation_percentage?: JsonNumber,
+        total_life?: JsonNumber,
+        salvage_value?: JsonNumber,
         depreciation_start_date?: String,
         description?: String,
         notes?: String,
         serial_no?: String,
-        asset_cost?: f64,
+        asset_cost?: JsonNumber,
         asset_purchase_date?: String,
         #[tsify(type = "ComputationType")]
         computation_type?: String,
         warranty_expiry_date?: String,
-        dep_start_value?: f64,
-        current_asset_value?: f64,
-        accumulated_dep_value?: f64,
+        dep_start_value?: JsonNumber,
+        current_asset_value?: JsonNumber,
+        accumulated_dep_value?: JsonNumber,
         last_depreciation_date?: String,
         tags?: Vec<Tag>,
         custom_fields?: Vec<CustomField>,
@@ -886,8 +887,8 @@ wire! {
         asset_name?: String,
         #[tsify(type = "FixedAssetStatus")]
         status?: String,
-        current_asset_value?: f64,
-        asset_cost?: f64,
+        current_asset_value?: JsonNumber,
+        asset_cost?: JsonNumber,
         fixed_asset_type_name?: String,
     }
 }
@@ -933,9 +934,9 @@ wire! {
     /// One period of `getFixedAssetForecast`.
     response FixedAssetForecastEntry {
         valuation_date?: String,
-        depreciated_value?: f64,
-        current_value?: f64,
-        accumulated_value?: f64,
+        depreciated_value?: JsonNumber,
+        current_value?: JsonNumber,
+        accumulated_value?: JsonNumber,
     }
 }
 
@@ -945,9 +946,9 @@ wire! {
         valuation_id?: Id,
         description?: String,
         valuation_date?: String,
-        depreciated_value?: f64,
-        current_value?: f64,
-        accumulated_value?: f64,
+        depreciated_value?: JsonNumber,
+        current_value?: JsonNumber,
+        accumulated_value?: JsonNumber,
         #[serde(rename = "type")]
         entry_type?: String,
         is_journal_posted?: bool,
@@ -971,8 +972,8 @@ wire! {
         depreciation_method?: DepreciationMethod,
         depreciation_frequency?: DepreciationFrequency,
         depreciation_percentage?: Percentage,
-        total_life?: f64,
-        salvage_value?: f64,
+        total_life?: JsonNumber,
+        salvage_value?: JsonNumber,
         computation_type?: ComputationType,
     }
 }
@@ -986,8 +987,8 @@ wire! {
         depreciation_method: DepreciationMethod,
         depreciation_frequency: DepreciationFrequency,
         depreciation_percentage: Percentage,
-        total_life: f64,
-        salvage_value: f64,
+        total_life: JsonNumber,
+        salvage_value: JsonNumber,
         computation_type: ComputationType,
     }
 }
@@ -1002,11 +1003,11 @@ wire! {
         depreciation_account_name?: String,
         #[tsify(type = "DepreciationMethod")]
         depreciation_method?: String,
-        depreciation_percentage?: f64,
-        total_life?: f64,
+        depreciation_percentage?: JsonNumber,
+        total_life?: JsonNumber,
         #[tsify(type = "DepreciationFrequency")]
         depreciation_frequency?: String,
-        salvage_value?: f64,
+        salvage_value?: JsonNumber,
         #[tsify(type = "ComputationType")]
         computation_type?: String,
     }
@@ -1027,9 +1028,9 @@ wire! {
         line_item_id?: Id,
         account_id?: Id,
         description?: LineDescription,
-        amount?: f64,
+        amount?: JsonNumber,
         tax_id?: Id,
-        item_order?: i64,
+        item_order?: JsonInteger,
         product_type?: ExpenseProductType,
         acquisition_vat_id?: Id,
         reverse_charge_vat_id?: Id,
@@ -1044,7 +1045,7 @@ wire! {
 wire! {
     request ExpenseTaxInput {
         tax_id?: Id,
-        tax_amount?: f64,
+        tax_amount?: JsonNumber,
     }
 }
 
@@ -1053,7 +1054,7 @@ wire! {
     request ExpenseInput {
         account_id?: Id,
         date?: IsoDate,
-        amount?: f64,
+        amount?: JsonNumber,
         tax_id?: Id,
         source_of_supply?: String,
         destination_of_supply?: String,
@@ -1071,7 +1072,7 @@ wire! {
         description?: String,
         customer_id?: Id,
         currency_id?: Id,
-        exchange_rate?: f64,
+        exchange_rate?: JsonNumber,
         project_id?: Id,
         mileage_type?: MileageType,
         vat_treatment?: VatTreatment,
@@ -1125,7 +1126,7 @@ wire! {
 wire! {
     response ExpenseTax {
         tax_id?: Id,
-        tax_amount?: f64,
+        tax_amount?: JsonNumber,
     }
 }
 
@@ -1152,16 +1153,16 @@ wire! {
         vat_reg_no?: String,
         reverse_charge_tax_id?: Id,
         reverse_charge_tax_name?: String,
-        reverse_charge_tax_percentage?: f64,
-        reverse_charge_tax_amount?: f64,
-        tax_amount?: f64,
+        reverse_charge_tax_percentage?: JsonNumber,
+        reverse_charge_tax_amount?: JsonNumber,
+        tax_amount?: JsonNumber,
         is_itemized_expense?: bool,
         #[tsify(type = "boolean | string")]
         is_pre_gst?: Scalar,
         trip_id?: Id,
         trip_number?: String,
-        reverse_charge_vat_total?: f64,
-        acquisition_vat_total?: f64,
+        reverse_charge_vat_total?: JsonNumber,
+        acquisition_vat_total?: JsonNumber,
         acquisition_vat_summary?: Vec<VatSummary>,
         reverse_charge_vat_summary?: Vec<VatSummary>,
         taxes?: Vec<ExpenseTax>,
@@ -1171,14 +1172,14 @@ wire! {
         date?: String,
         tax_id?: Id,
         tax_name?: String,
-        tax_percentage?: f64,
+        tax_percentage?: JsonNumber,
         currency_id?: Id,
         currency_code?: String,
-        exchange_rate?: f64,
-        sub_total?: f64,
-        total?: f64,
-        bcy_total?: f64,
-        amount?: f64,
+        exchange_rate?: JsonNumber,
+        sub_total?: JsonNumber,
+        total?: JsonNumber,
+        bcy_total?: JsonNumber,
+        amount?: JsonNumber,
         is_inclusive_tax?: bool,
         reference_number?: String,
         description?: String,
@@ -1246,7 +1247,7 @@ wire! {
         reference_number?: String,
         date?: String,
         status?: String,
-        amount?: f64,
+        amount?: JsonNumber,
         account_name?: String,
         customer_name?: String,
         vendor_name?: String,
@@ -1283,7 +1284,7 @@ wire! {
     response ExpenseDocument {
         document_id: Id,
         file_name?: String,
-        file_size?: i64,
+        file_size?: JsonInteger,
         document_type?: String,
     }
 }
@@ -1310,7 +1311,7 @@ wire! {
         custom_field_id?: Id,
         label?: String,
         value?: String,
-        index?: i64,
+        index?: JsonInteger,
     }
 }
 
@@ -1331,10 +1332,10 @@ wire! {
         name?: String [MaxLen(100)],
         description?: LineDescription,
         product_type?: String,
-        item_order?: i64,
-        quantity?: f64,
+        item_order?: JsonInteger,
+        quantity?: JsonNumber,
         unit?: String,
-        rate?: f64,
+        rate?: JsonNumber,
         tax_id?: Id,
         tds_tax_id?: Id,
         tax_treatment_code?: TaxTreatmentCode,
@@ -1369,7 +1370,7 @@ wire! {
         reference_number?: String,
         is_update_customer?: bool,
         date?: IsoDate,
-        exchange_rate?: f64,
+        exchange_rate?: JsonNumber,
         is_inclusive_tax?: bool,
         location_id?: Id,
         line_items?: Vec<VendorCreditLineItemInput>,
@@ -1385,7 +1386,7 @@ wire! {
         custom_field_id?: Id,
         label?: String,
         value?: String,
-        index?: i64,
+        index?: JsonInteger,
     }
 }
 
@@ -1406,11 +1407,11 @@ wire! {
         name?: String,
         description?: String,
         product_type?: String,
-        item_order?: i64,
-        quantity?: f64,
+        item_order?: JsonInteger,
+        quantity?: JsonNumber,
         unit?: String,
-        bcy_rate?: f64,
-        rate?: f64,
+        bcy_rate?: JsonNumber,
+        rate?: JsonNumber,
         tax_id?: Id,
         tds_tax_id?: Id,
         #[tsify(type = "TaxTreatmentCode")]
@@ -1441,8 +1442,8 @@ wire! {
         reverse_charge_vat_amount?: Scalar,
         project_id?: Id,
         project_name?: String,
-        item_total?: f64,
-        item_total_inclusive_of_tax?: f64,
+        item_total?: JsonNumber,
+        item_total_inclusive_of_tax?: JsonNumber,
         #[tsify(type = "string | number")]
         hsn_or_sac?: Scalar,
         location_id?: Id,
@@ -1480,7 +1481,7 @@ wire! {
         vendor_credit_bill_id?: Id,
         date?: String,
         bill_number?: String,
-        amount?: f64,
+        amount?: JsonNumber,
     }
 }
 
@@ -1506,8 +1507,8 @@ wire! {
         vendor_name?: String,
         currency_id?: Id,
         currency_code?: String,
-        exchange_rate?: f64,
-        price_precision?: i64,
+        exchange_rate?: JsonNumber,
+        price_precision?: JsonInteger,
         vat_treatment?: String,
         filed_in_vat_return_id?: Id,
         filed_in_vat_return_name?: String,
@@ -1519,16 +1520,16 @@ wire! {
         #[serde(deserialize_with = "one_or_many")]
         line_items?: Vec<VendorCreditLineItem>,
         acquisition_vat_summary?: Vec<VatSummary>,
-        acquisition_vat_total?: f64,
+        acquisition_vat_total?: JsonNumber,
         reverse_charge_vat_summary?: Vec<VatSummary>,
-        reverse_charge_vat_total?: f64,
+        reverse_charge_vat_total?: JsonNumber,
         documents?: Vec<VendorCreditDocument>,
         custom_fields?: Vec<VendorCreditCustomField>,
-        sub_total?: f64,
-        total?: f64,
-        total_credits_used?: f64,
-        total_refunded_amount?: f64,
-        balance?: f64,
+        sub_total?: JsonNumber,
+        total?: JsonNumber,
+        total_credits_used?: JsonNumber,
+        total_refunded_amount?: JsonNumber,
+        balance?: JsonNumber,
         notes?: String,
         comments?: Vec<VendorCreditComment>,
         vendor_credit_refunds?: Vec<VendorCreditRefund>,
@@ -1547,13 +1548,13 @@ wire! {
         status?: String,
         reference_number?: String,
         date?: String,
-        total?: f64,
-        balance?: f64,
+        total?: JsonNumber,
+        balance?: JsonNumber,
         vendor_id?: Id,
         vendor_name?: String,
         currency_id?: Id,
         currency_code?: String,
-        exchange_rate?: f64,
+        exchange_rate?: JsonNumber,
         has_attachment?: bool,
         created_time?: String,
         last_modified_time?: String,
@@ -1580,7 +1581,7 @@ wire! {
     /// A bill and the amount of the credit applied to it.
     request VendorCreditBillInput {
         bill_id?: Id,
-        amount_applied?: f64,
+        amount_applied?: JsonNumber,
     }
 }
 
@@ -1601,12 +1602,12 @@ wire! {
         date_before?: IsoDate,
         date_after?: IsoDate,
         status?: VendorCreditStatus,
-        total_start?: f64,
-        total_end?: f64,
-        total_less_than?: f64,
-        total_less_equals?: f64,
-        total_greater_than?: f64,
-        total_greater_equals?: f64,
+        total_start?: JsonNumber,
+        total_end?: JsonNumber,
+        total_less_than?: JsonNumber,
+        total_less_equals?: JsonNumber,
+        total_greater_than?: JsonNumber,
+        total_greater_equals?: JsonNumber,
         page?: PageNumber,
         per_page?: PageNumber,
     }
@@ -1618,8 +1619,8 @@ wire! {
         date?: IsoDate,
         refund_mode?: String,
         reference_number?: String,
-        amount?: f64,
-        exchange_rate?: f64,
+        amount?: JsonNumber,
+        exchange_rate?: JsonNumber,
         account_id?: Id,
         description?: String,
     }
@@ -1629,7 +1630,7 @@ wire! {
     response ImportedTransaction {
         imported_transaction_id?: Id,
         date?: String,
-        amount?: f64,
+        amount?: JsonNumber,
         payee?: String,
         description?: String,
         reference_number?: String,
@@ -1645,13 +1646,13 @@ wire! {
         date?: String,
         refund_mode?: String,
         reference_number?: String,
-        amount?: f64,
-        exchange_rate?: f64,
+        amount?: JsonNumber,
+        exchange_rate?: JsonNumber,
         account_id?: Id,
         account_name?: String,
         description?: String,
-        amount_bcy?: f64,
-        amount_fcy?: f64,
+        amount_bcy?: JsonNumber,
+        amount_fcy?: JsonNumber,
         filed_in_vat_return_id?: Id,
         filed_in_vat_return_name?: String,
         filed_in_vat_return_type?: String,
@@ -1669,10 +1670,10 @@ wire! {
         date?: String,
         refund_mode?: String,
         reference_number?: String,
-        amount?: f64,
+        amount?: JsonNumber,
         description?: String,
-        amount_bcy?: f64,
-        amount_fcy?: f64,
+        amount_bcy?: JsonNumber,
+        amount_fcy?: JsonNumber,
     }
 }
 

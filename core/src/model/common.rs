@@ -79,6 +79,23 @@ impl crate::schema::Shape for LineDescription {
     const RULES: &'static [crate::schema::Rule] = &[crate::schema::Rule::MaxLen(2000)];
 }
 
+/// A number of a model: in JS a number, or an `ExactNumber` where a double cannot hold the number
+/// the service sent (`crate::exact`); TypeScript names it `JsonNumber`.
+pub type JsonNumber = f64;
+
+/// An integer of a model, typed in JS as `JsonNumber` is (`JsonInteger`).
+pub type JsonInteger = i64;
+
+/// The TypeScript of `JsonNumber` and `JsonInteger`.
+pub const JSON_NUMBER_TS: &str = "/** A number as the service sent it: a JS number, or an ExactNumber (its text) where a double cannot hold it exactly. */
+export type JsonNumber = number | ExactNumber;
+/** An integer as the service sent it: a JS number, or an ExactNumber (its text) where a double cannot hold it exactly. */
+export type JsonInteger = number | ExactNumber;";
+
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const JSON_NUMBER_SECTION: &str = JSON_NUMBER_TS;
+
 /// A percentage: a number from 0 to 100.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
 #[serde(transparent)]

@@ -1,7 +1,7 @@
 //! Wire types of the crm family: notification channels (watch), their update result and callbacks.
 
 use crate::format::Format;
-use crate::model::common::{value_set, wire, Id};
+use crate::model::common::{value_set, wire, Id, JsonInteger};
 use crate::schema::{Check, IntText};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -143,7 +143,7 @@ wire! {
     /// The callback body the service posts to a channel's `notify_url`.
     response WatchNotification {
         /// Server time of sending.
-        server_time?: i64,
+        server_time?: JsonInteger,
         affected_values?: Vec<AffectedValues>,
         /// The parameters given in the notify URL.
         #[tsify(type = "Record<string, unknown>")]

@@ -2,7 +2,7 @@
 
 use crate::format::Format;
 use crate::model::billing::NumberOrText;
-use crate::model::common::{value_set, wire, Id, PageNumber};
+use crate::model::common::{value_set, wire, Id, JsonNumber, PageNumber};
 
 // ---- packages ----
 
@@ -46,7 +46,7 @@ wire! {
     response PackageItemCustomField {
         customfield_id?: Id,
         data_type?: String,
-        index?: f64,
+        index?: JsonNumber,
         is_active?: bool,
         label?: String,
         placeholder?: String,
@@ -67,9 +67,9 @@ wire! {
         description?: String,
         sku?: String,
         unit?: String,
-        quantity?: f64,
+        quantity?: JsonNumber,
         is_invoiced?: bool,
-        item_order?: f64,
+        item_order?: JsonNumber,
         item_custom_fields?: Vec<PackageItemCustomField>,
     }
 }
@@ -92,7 +92,7 @@ wire! {
         is_emailed?: bool,
         created_time?: String,
         last_modified_time?: String,
-        total_quantity?: f64,
+        total_quantity?: JsonNumber,
         template_id?: Id,
         template_name?: String,
         template_type?: String,
@@ -108,7 +108,7 @@ wire! {
     /// A line of a package create body.
     request PackageLineInput {
         so_line_item_id?: Id,
-        quantity?: f64,
+        quantity?: JsonNumber,
     }
 }
 
@@ -117,7 +117,7 @@ wire! {
     request PackageLineUpdateInput {
         line_item_id?: Id,
         so_line_item_id?: Id,
-        quantity?: f64,
+        quantity?: JsonNumber,
     }
 }
 
@@ -222,7 +222,7 @@ value_set! {
 wire! {
     /// An item mapped into a composite item create or update body.
     request MappedItemInput {
-        quantity?: f64,
+        quantity?: JsonNumber,
         item_id?: Id,
         line_item_id?: Id,
     }
@@ -234,8 +234,8 @@ wire! {
         line_item_id?: Id,
         item_id?: Id,
         name?: String,
-        rate?: f64,
-        purchase_rate?: f64,
+        rate?: JsonNumber,
+        purchase_rate?: JsonNumber,
         sku?: String,
         image_id?: Id,
         image_name?: String,
@@ -244,10 +244,10 @@ wire! {
         unit?: String,
         is_combo_product?: bool,
         description?: String,
-        quantity?: f64,
-        stock_on_hand?: f64,
-        available_stock?: f64,
-        actual_available_stock?: f64,
+        quantity?: JsonNumber,
+        stock_on_hand?: JsonNumber,
+        available_stock?: JsonNumber,
+        actual_available_stock?: JsonNumber,
     }
 }
 
@@ -270,7 +270,7 @@ wire! {
     request CompositeItemCustomFieldInput {
         custom_field_id?: Id,
         value?: String,
-        index?: f64,
+        index?: JsonNumber,
         label?: String,
     }
 }
@@ -280,7 +280,7 @@ wire! {
         custom_field_id?: Id,
         #[tsify(type = "unknown")]
         value?: serde_json::Value,
-        index?: f64,
+        index?: JsonNumber,
         label?: String,
     }
 }
@@ -293,23 +293,23 @@ wire! {
         description?: String,
         is_combo_product?: bool,
         vendor_id?: Id,
-        purchase_rate?: f64,
+        purchase_rate?: JsonNumber,
         purchase_description?: String,
-        initial_stock?: f64,
-        initial_stock_rate?: f64,
+        initial_stock?: JsonNumber,
+        initial_stock_rate?: JsonNumber,
         tax_id?: Id,
         sku?: String,
         isbn?: NumberOrText,
         ean?: NumberOrText,
         part_number?: String,
-        reorder_level?: f64,
+        reorder_level?: JsonNumber,
         unit?: String,
         upc?: NumberOrText,
         item_type?: CompositeItemType,
         product_type?: CompositeProductType,
         /// Listed among a composite item's values (`active`, `inactive`), not among the create body's.
         status?: CompositeItemStatus,
-        rate?: f64,
+        rate?: JsonNumber,
         custom_fields?: Vec<CompositeItemCustomFieldInput>,
         account_id?: Id,
         purchase_account_id?: Id,
@@ -327,7 +327,7 @@ wire! {
         unit?: String,
         tax_id?: Id,
         tax_name?: String,
-        tax_percentage?: f64,
+        tax_percentage?: JsonNumber,
         tax_type?: String,
         description?: String,
         purchase_account_id?: Id,
@@ -345,18 +345,18 @@ wire! {
         #[tsify(type = "CompositeProductType")]
         product_type?: String,
         is_taxable?: bool,
-        rate?: f64,
-        pricebook_rate?: f64,
-        purchase_rate?: f64,
-        reorder_level?: f64,
-        initial_stock?: f64,
-        initial_stock_rate?: f64,
+        rate?: JsonNumber,
+        pricebook_rate?: JsonNumber,
+        purchase_rate?: JsonNumber,
+        reorder_level?: JsonNumber,
+        initial_stock?: JsonNumber,
+        initial_stock_rate?: JsonNumber,
         vendor_id?: Id,
         vendor_name?: String,
-        stock_on_hand?: f64,
-        asset_value?: f64,
-        available_stock?: f64,
-        actual_available_stock?: f64,
+        stock_on_hand?: JsonNumber,
+        asset_value?: JsonNumber,
+        available_stock?: JsonNumber,
+        actual_available_stock?: JsonNumber,
         sku?: String,
         #[tsify(type = "number | string")]
         upc?: serde_json::Value,

@@ -2,7 +2,7 @@
 
 use crate::format::Format;
 use crate::model::billing::NumberOrText;
-use crate::model::common::{value_set, wire, Id, PageNumber};
+use crate::model::common::{value_set, wire, Id, JsonInteger, JsonNumber, PageNumber};
 
 // ---- currencies ----
 
@@ -12,7 +12,7 @@ wire! {
     request CurrencyInput {
         currency_code?: String,
         currency_symbol?: String,
-        price_precision?: i64,
+        price_precision?: JsonInteger,
         /// A number pattern, e.g. `1,234,567.89`.
         currency_format?: String,
     }
@@ -25,7 +25,7 @@ wire! {
         currency_code?: String,
         currency_name?: String,
         currency_symbol?: String,
-        price_precision?: i64,
+        price_precision?: JsonInteger,
         currency_format?: String,
         is_base_currency?: bool,
     }
@@ -38,10 +38,10 @@ wire! {
         currency_code?: String,
         currency_name?: String,
         currency_symbol?: String,
-        price_precision?: i64,
+        price_precision?: JsonInteger,
         currency_format?: String,
         is_base_currency?: bool,
-        exchange_rate?: f64,
+        exchange_rate?: JsonNumber,
         /// A date `yyyy-mm-dd`.
         effective_date?: String,
     }
@@ -239,11 +239,11 @@ wire! {
         un_billed_hours?: String,
         billable_hours?: String,
         non_billable_hours?: String,
-        total_amount?: f64,
-        billed_amount?: f64,
-        un_billed_amount?: f64,
-        billable_amount?: f64,
-        non_billable_amount?: f64,
+        total_amount?: JsonNumber,
+        billed_amount?: JsonNumber,
+        un_billed_amount?: JsonNumber,
+        billable_amount?: JsonNumber,
+        non_billable_amount?: JsonNumber,
         is_recurrence_associated?: bool,
         #[tsify(type = "unknown[]")]
         recurring_invoices?: Vec<serde_json::Value>,
@@ -503,15 +503,15 @@ wire! {
         item_id?: Id,
         name?: String [MaxLen(100)],
         description?: String [MaxLen(2000)],
-        rate?: f64,
-        quantity?: i32,
+        rate?: JsonNumber,
+        quantity?: JsonInteger,
         discount?: String,
         tax_id?: Id,
         tds_tax_id?: Id,
         tax_exemption_id?: Id,
         avatax_tax_code?: String [MaxLen(25)],
         avatax_use_code?: String [MaxLen(25)],
-        item_total?: f64,
+        item_total?: JsonNumber,
         sku?: String,
         product_type?: InvoiceProductType,
         hsn_or_sac?: NumberOrText,
@@ -529,8 +529,8 @@ wire! {
         item_id?: Id,
         name?: String,
         description?: String,
-        rate?: f64,
-        quantity?: f64,
+        rate?: JsonNumber,
+        quantity?: JsonNumber,
         #[tsify(type = "number | string")]
         discount?: serde_json::Value,
         tax_id?: Id,
@@ -538,7 +538,7 @@ wire! {
         tax_exemption_id?: Id,
         avatax_tax_code?: String,
         avatax_use_code?: String,
-        item_total?: f64,
+        item_total?: JsonNumber,
         sku?: String,
         #[tsify(type = "InvoiceProductType")]
         product_type?: String,
@@ -573,7 +573,7 @@ macro_rules! recurring_invoice_request {
                 last_sent_date?: String [Format(Format::Date)],
                 next_invoice_date?: String [Format(Format::Date)],
                 /// Periods between recurrences.
-                repeat_every?: i64,
+                repeat_every?: JsonInteger,
                 place_of_supply?: String,
                 gst_no?: String,
                 gst_treatment?: String,
@@ -622,7 +622,7 @@ wire! {
         last_sent_date?: String,
         next_invoice_date?: String,
         recurrence_frequency?: String,
-        repeat_every?: i64,
+        repeat_every?: JsonInteger,
         place_of_supply?: String,
         gst_no?: String,
         gst_treatment?: String,

@@ -439,7 +439,7 @@ pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
         return;
     }
     if let (Kind::Id | Kind::Int, Some(n), Source::Js) = (&field.kind, v.as_num(), ctx.source) {
-        if !is_exact_in_js(n) {
+        if crate::exact::from_double(v) && !is_exact_in_js(n) {
             push_inexact(field, n, ctx);
             return;
         }

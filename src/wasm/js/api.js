@@ -6,6 +6,7 @@ import * as core from "../../../../../svc_sdk.js";
 import { OPERATION_IDS } from "./catalog.js";
 import { call, generation, guarded, info, settling } from "./core.js";
 export { SvcError } from "./error.js";
+export { ExactNumber } from "./exact.js";
 // The regions and their API domains, and the service's documented error codes, from the core's tables.
 export { ErrorCode, regions } from "./catalog.js";
 export { operations, requiredScopes, schemaFor, validate } from "./core.js";

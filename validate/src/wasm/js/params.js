@@ -1,8 +1,9 @@
 // User params as the JSON text the core reads. The platform makes this JS: JSON.stringify is the one
 // fast way to read a JS value whole, and only JS can tell what JSON cannot hold (NaN, a function, a
-// lone surrogate, a Blob...), which it marks where it is for the rules to report (the marker's key is
-// the core's).
+// lone surrogate, a Blob...), which it marks where it is for the rules to report, and what JSON holds
+// only as text (an ExactNumber, a BigInt, -0), which it marks as the exact number it is (the markers' keys are the core's).
 import { __unrepresentable } from "../../../../../svc_sdk.js";
+import { ExactNumber, marked } from "./exact.js";
 
 const wellFormed = typeof String.prototype.isWellFormed === "function"
   ? (s) => s.isWellFormed()
@@ -11,12 +12,13 @@ const wellFormed = typeof String.prototype.isWellFormed === "function"
 let markerKey;
 const marker = (what) => ({ [(markerKey ??= __unrepresentable())]: what });
 
-/** JSON.stringify's replacer for user params: what JSON cannot hold becomes a marker saying what it was; a BigInt is its exact digits. */
-function mark(_, v) {
+/** JSON.stringify's replacer for user params: what JSON cannot hold becomes a marker saying what it was; an exact number, its text. */
+function mark(k, v) {
+  if (this[k] instanceof ExactNumber) return marked(this[k].text);
   const type = typeof v;
   if (type === "string") return wellFormed(v) ? v : marker("text with a lone surrogate (not Unicode)");
-  if (type === "number") return Number.isFinite(v) ? v : marker(String(v));
-  if (type === "bigint") return v.toString();
+  if (type === "number") return Object.is(v, -0) ? marked("-0") : Number.isFinite(v) ? v : marker(String(v));
+  if (type === "bigint") return marked(v.toString());
   if (type === "undefined") return Array.isArray(this) ? marker("undefined") : undefined;
   if (type === "function" || type === "symbol") return marker(`a ${type}`);
   if (type !== "object" || v === null) return v;
@@ -31,7 +33,7 @@ export const toWire = (value) => JSON.stringify(value ?? null, plain(value, 0) ?
 /** Whether JSON.stringify writes a value exactly as it is: then no copy is needed. */
 function plain(v, depth) {
   if (typeof v !== "object" || v === null) {
-    return typeof v === "string" ? wellFormed(v) : typeof v === "boolean" || Number.isFinite(v) || v === null || (v === undefined && depth === 0);
+    return typeof v === "string" ? wellFormed(v) : typeof v === "boolean" || (Number.isFinite(v) && !Object.is(v, -0)) || v === null || (v === undefined && depth === 0);
   }
   if (depth > 64) return false;
   const proto = Object.getPrototypeOf(v);
