@@ -9,18 +9,20 @@ import { ORG, TOKEN, rejection, setUp, stillWorks, svcError, thrown } from "./su
 import { serveHandler } from "./support/node-handler.mjs";
 
 const env = setUp();
+const ASSET = { asset_name: "Laptop", fixed_asset_type_id: "1", asset_account_id: "2", asset_cost: 100, asset_purchase_date: "2024-01-01" };
 const client = () => new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: env.server.url, maxRetries: 0 });
 
 /** An asset answer whose numbers a double cannot hold, beside ones it can, written as text. */
 const ODD = `{"code":0,"message":"ok","fixed_asset":{"fixed_asset_id":12345678901234567891,"asset_name":"Laptop",` +
+  `"fixed_asset_type_id":"1","asset_account_id":"2","asset_purchase_date":"2024-01-01",` +
   `"asset_cost":9007199254740993,"salvage_value":1000.00000000000000000000000001,"total_life":1e400,` +
   `"current_asset_value":-0,"dep_start_value":1.50,"legacy_ref":12345678901234567891,"tiny":1e-400,` +
-  `"custom_fields":[{"customfield_id":"7","value":3.14159265358979323846264338327950288}],"entry_number":1.5e308}}`;
+  `"custom_fields":[{"customfield_id":"7","value":3.14159265358979323846264338327950288}],"entry_number":1.5e308,"meta":{"refs":[3.14159265358979323846264338327950288,2]}}}`;
 
 test("answers keep every number: exact ones as ExactNumber, the rest as numbers", async () => {
   env.server.reset();
   env.server.reply({ body: ODD });
-  const a = await client().updateFixedAsset("1", { asset_name: "Laptop" });
+  const a = await client().updateFixedAsset("1", ASSET);
   assert.equal(a.fixed_asset_id, "12345678901234567891", "an id is a string of its digits");
   for (const [key, text] of [["asset_cost", "9007199254740993"], ["salvage_value", "1000.00000000000000000000000001"], ["total_life", "1e400"], ["legacy_ref", "12345678901234567891"], ["tiny", "1e-400"]]) {
     assert.ok(a[key] instanceof ExactNumber, `${key}: ${a[key]}`);
@@ -37,13 +39,17 @@ test("answers keep every number: exact ones as ExactNumber, the rest as numbers"
 
 test("a read-modify-write sends back every number byte for byte", async () => {
   env.server.reset();
-  env.server.reply({ body: ODD });
+  env.server.reply({ body: ODD }, { body: ODD });
   const c = client();
-  const { fixed_asset_id, ...rest } = await c.updateFixedAsset("1", { asset_name: "Laptop" });
+  // custom_fields' values are strings in a request (a rule of the row): this answer's number would be refused.
+  const { fixed_asset_id, custom_fields, ...rest } = await c.updateFixedAsset("1", ASSET);
+  assert.equal(custom_fields.length, 1);
   await c.updateFixedAsset(fixed_asset_id, rest);
   const sent = env.server.requests[1].text;
   for (const kept of ['"asset_cost":9007199254740993', '"salvage_value":1000.00000000000000000000000001', '"total_life":1e400',
-    '"current_asset_value":-0', '"legacy_ref":12345678901234567891', '"tiny":1e-400', '"value":3.14159265358979323846264338327950288', '"entry_number":1.5e308']) {
+    '"current_asset_value":-0', '"legacy_ref":12345678901234567891', '"tiny":1e-400', '"refs":[3.14159265358979323846264338327950288,2]',
+    // A number a double holds is a JS number: its value comes back, in JS's spelling.
+    '"entry_number":1.5e+308', '"dep_start_value":1.5']) {
     assert.ok(sent.includes(kept), `${kept} in ${sent}`);
   }
   assert.match(env.server.requests[1].url, /\/fixedassets\/12345678901234567891\?/);
@@ -54,14 +60,16 @@ test("ExactNumber, BigInt and -0 in params are sent as the numbers they are", as
   env.server.reset();
   const c = client();
   const prepared = await c.prepare("updateFixedAsset", "1", {
-    asset_cost: new ExactNumber("9007199254740993"), salvage_value: 12345678901234567891n, current_asset_value: -0, extra: [new ExactNumber(-0), new ExactNumber(1e21)],
+    ...ASSET, asset_cost: new ExactNumber("9007199254740993"), salvage_value: 12345678901234567891n, current_asset_value: -0, extra: [new ExactNumber(-0), new ExactNumber(1e21)],
   });
-  assert.match(prepared.body, /"asset_cost":9007199254740993,"salvage_value":12345678901234567891,"current_asset_value":-0,"extra":\[-0,1e\+21\]/);
+  for (const kept of ['"asset_cost":9007199254740993', '"salvage_value":12345678901234567891', '"current_asset_value":-0', '"extra":[-0,1e+21]']) {
+    assert.ok(prepared.body.includes(kept), `${kept} in ${prepared.body}`);
+  }
   assert.deepEqual(validate("listPlans", { page: 5n }), { ok: true }, "a BigInt page is the number it is");
-  assert.deepEqual(validateEntry.validate("updateFixedAsset", { asset_cost: new validateEntry.ExactNumber("12.50") }), { ok: true });
+  assert.deepEqual(validateEntry.validate("updateFixedAsset", { ...ASSET, asset_cost: new validateEntry.ExactNumber("12.50") }), { ok: true });
   const big = validate("listPlans", { page: 2n ** 60n });
   assert.equal(big.issues[0].code, "out_of_range");
-  const id = await c.prepare("updateFixedAsset", "1", { fixed_asset_type_id: 3640355000000319008n });
+  const id = await c.prepare("updateFixedAsset", "1", { ...ASSET, fixed_asset_type_id: 3640355000000319008n });
   assert.match(id.body, /"fixed_asset_type_id":3640355000000319008/, "a BigInt id is sent whole");
   assert.ok(new validateEntry.ExactNumber("1") instanceof ExactNumber, "an ExactNumber of either entry is one");
   assert.equal(env.server.requests.length, 0);
@@ -82,7 +90,7 @@ test("an answer whose key is the exact-number marker's is a decode error, never 
   env.server.reset();
   for (const body of ['{"code":0,"fixed_asset":{"$svc_exact":"9007199254740993"}}', '{"code":0,"fixed_asset":{"a":[{"\\u0024svc_exact":"1"}]}}']) {
     env.server.reply({ body });
-    const e = await rejection(client().updateFixedAsset("1", { asset_name: "x" }), svcError("decode"));
+    const e = await rejection(client().updateFixedAsset("1", ASSET), svcError("decode"));
     assert.match(e.message, /\$svc_exact/);
   }
   await stillWorks(env);
