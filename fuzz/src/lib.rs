@@ -457,9 +457,7 @@ pub fn webhook(data: &[u8]) {
     if let Some(t) = token {
         match webhook::verify_event_url(&body, "token", t) {
             Ok(()) => {
-                let query = body.split('#').next().and_then(|u| u.split_once('?'));
-                let pairs = query.and_then(|(_, q)| request::parse_query(q));
-                let given: Vec<String> = pairs
+                let given: Vec<String> = webhook::event_url_query(&body)
                     .unwrap_or_default()
                     .into_iter()
                     .filter(|(k, _)| k == "token")
