@@ -491,7 +491,9 @@ impl Client {
 }
 
 /// `error` (a call's) with the frames of `site`, an Error made when the call started, in place of
-/// those they share: an error made in a callback of the core shows the caller's code too.
+/// its own: its own are the core's and the glue's, made in a callback. The site's frames in the
+/// SDK's file (of its first frame) up to the caller's are the glue's but the last, the public
+/// method the caller called: that one opens the stack, the caller's code follows.
 #[wasm_bindgen(js_name = __calledFrom, skip_typescript)]
 pub fn called_from(error: JsValue, site: JsValue) -> JsValue {
     let (Some(own), Some(caller)) = (
@@ -500,12 +502,8 @@ pub fn called_from(error: JsValue, site: JsValue) -> JsValue {
     ) else {
         return error;
     };
-    let frames = caller.strip_prefix("Error\n").unwrap_or(&caller).trim_end();
-    let mut lines = own.trim_end().lines();
-    let mut stack: Vec<&str> = lines.next().into_iter().collect();
-    stack.extend(lines.take_while(|l| !frames.lines().any(|f| f == *l)));
-    stack.push(frames);
-    let _ = js_sys::Reflect::set(&error, &js::name("stack"), &stack.join("\n").into());
+    let stack = crate::stack::with_frames(&own, &caller);
+    let _ = js_sys::Reflect::set(&error, &js::name("stack"), &stack.into());
     error
 }
 
