@@ -634,8 +634,8 @@ pub fn request(data: &[u8]) {
         Err(e) => {
             assert_eq!(e.kind(), ErrorKind::Config);
             // A refused token that is a piece of the refusals' wording (" ", "n ", "too") is in it anyway.
-            let wording =
-                ["", "\n", " ", "x", "xx"].map(|t| request::authorization(t).unwrap_err().to_json());
+            let wording = ["", "\n", " ", "x", "xx"]
+                .map(|t| request::authorization(t).unwrap_err().to_json());
             if !token.is_empty() && !wording.iter().any(|w| w.contains(token.as_str())) {
                 assert!(
                     !e.to_json().contains(token.as_str()),
