@@ -566,7 +566,11 @@ fn next_page(asked: &JsValue, context: JsValue, items: u32) -> Result<Option<u64
     let asked = if page.is_undefined() || page.is_null() {
         1
     } else {
-        let text = page.as_string();
+        // A BigInt page is the number it is (params carry it as a number: params.js).
+        let text = page.as_string().or_else(|| {
+            let big = page.dyn_ref::<js_sys::BigInt>()?;
+            big.to_string(10).ok().map(String::from)
+        });
         page.as_f64()
             .filter(|n| *n >= 1.0 && n.fract() == 0.0 && *n <= 9_007_199_254_740_991.0)
             .map(|n| n as u64)

@@ -86,6 +86,22 @@ test("a page_context that is an array is said to be an array", async () => {
   await stillWorks(env);
 });
 
+test("a BigInt page is the number it is: sent, paged on, and out of range said as a number", async () => {
+  env.server.reset();
+  const c = client();
+  env.server.reply(listed([{ account_id: "1" }], { page: 5, has_more_page: true }), listed([], { page: 6, has_more_page: false }));
+  const page = await c.listAccounts({ page: 5n });
+  assert.equal(new URL(env.server.requests[0].url, "http://x").searchParams.get("page"), "5");
+  assert.equal(page.hasNextPage(), true);
+  await page.getNextPage();
+  assert.equal(new URL(env.server.requests[1].url, "http://x").searchParams.get("page"), "6");
+  const e = await rejection(c.listAccounts({ page: 2n ** 40n }), svcError("validation"));
+  assert.equal(e.issues[0].code, "out_of_range");
+  assert.doesNotMatch(e.message, /got string/);
+  assert.equal(env.server.requests.length, 2);
+  await stillWorks(env);
+});
+
 test("past the last page a call can ask for, no next page is offered: a decode error saying why", async () => {
   env.server.reset();
   const last = 2 ** 32 - 1;

@@ -11,12 +11,12 @@ const wellFormed = typeof String.prototype.isWellFormed === "function"
 let markerKey;
 const marker = (what) => ({ [(markerKey ??= __unrepresentable())]: what });
 
-/** JSON.stringify's replacer for user params: what JSON cannot hold becomes a marker saying what it was; a BigInt is its exact digits. */
+/** JSON.stringify's replacer for user params: what JSON cannot hold becomes a marker saying what it was; a BigInt is the number it is where a number holds it exactly, else its exact digits (as an id beyond 2^53 is given). */
 function mark(_, v) {
   const type = typeof v;
   if (type === "string") return wellFormed(v) ? v : marker("text with a lone surrogate (not Unicode)");
   if (type === "number") return Number.isFinite(v) ? v : marker(String(v));
-  if (type === "bigint") return v.toString();
+  if (type === "bigint") return v < 2n ** 53n && v > -(2n ** 53n) ? Number(v) : v.toString();
   if (type === "undefined") return Array.isArray(this) ? marker("undefined") : undefined;
   if (type === "function" || type === "symbol") return marker(`a ${type}`);
   if (type !== "object" || v === null) return v;
