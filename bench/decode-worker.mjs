@@ -8,7 +8,7 @@ const { Client } = await import(entry);
 const text = readFileSync(file, "utf8");
 const headers = { "content-type": "application/json;charset=UTF-8" };
 const answer = (body) => async () => new Response(body, { status: 200, headers });
-const client = (body) => new Client({ accessToken: "bench", organizationId: "10234695", apiDomain: "http://127.0.0.1:9", rateLimit: false, maxRetries: 0, fetch: answer(body) });
+const client = (body) => new Client({ accessToken: "bench-token", organizationId: "10234695", apiDomain: "http://127.0.0.1:9", rateLimit: false, maxRetries: 0, fetch: answer(body) });
 
 const full = client(text);
 const emptyText = JSON.stringify({ code: 0, message: "success", packagea: [], page_context: { page: 1, per_page: 200, has_more_page: false } });

@@ -18,7 +18,7 @@ if (workload === "decode") {
   const text = readFileSync(arg, "utf8");
   const headers = { "content-type": "application/json;charset=UTF-8" };
   const client = new glue.Client({
-    accessToken: "bench", organizationId: "10234695", apiDomain: "http://127.0.0.1:9", rateLimit: false, maxRetries: 0,
+    accessToken: "bench-token", organizationId: "10234695", apiDomain: "http://127.0.0.1:9", rateLimit: false, maxRetries: 0,
     fetch: async () => new Response(text, { status: 200, headers }),
   });
   while (performance.now() - start < ms) {

@@ -11,6 +11,7 @@ pub mod origin;
 pub mod proxy;
 pub mod retry;
 pub mod send;
+pub mod stack;
 pub mod surface;
 pub mod webhook;
 

@@ -143,6 +143,27 @@ pub fn parse_event(body: &str) -> Result<Event, Error> {
 /// The query parameter of the webhook URL that carries its token, unless another is named.
 pub const EVENT_TOKEN_PARAM: &str = "token";
 
+/// The parameters of the query of the URL an event was posted to, percent-decoded (RFC 3986), not
+/// form-decoded: the service posts to the URL exactly as it was registered, and a token pasted
+/// into it as it is (base64 text, say) keeps its `+`, so a `+` is a `+`; a space is written `%20`.
+/// `None` when an escape is malformed or not UTF-8.
+pub fn event_url_query(url: &str) -> Option<Vec<(String, String)>> {
+    let query = url
+        .split('#')
+        .next()
+        .and_then(|u| u.split_once('?'))
+        .map_or("", |(_, q)| q);
+    let decode = |t: &str| crate::request::percent_decode(t, false);
+    query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            Some((decode(k)?, decode(v)?))
+        })
+        .collect()
+}
+
 /// Checks the URL a billing event was posted to: the webhook URL registered with the service, the
 /// token embedded in its query parameter `param` (the spec shows no signing, and the service posts
 /// to the URL as it was given). The token must be there once and equal `expected`, compared in
@@ -160,13 +181,8 @@ pub fn verify_event_url(url: &str, param: &str, expected: &str) -> Result<(), Er
             format!("the event's URL {why}: it was not posted to the webhook URL registered with its token"),
         )
     };
-    let query = url
-        .split('#')
-        .next()
-        .and_then(|u| u.split_once('?'))
-        .map_or("", |(_, q)| q);
-    let pairs = crate::request::parse_query(query)
-        .ok_or_else(|| refused("has a query that is not well encoded"))?;
+    let pairs =
+        event_url_query(url).ok_or_else(|| refused("has a query that is not well encoded"))?;
     let mut given = pairs.iter().filter(|(k, _)| k == param).map(|(_, v)| v);
     let token = match (given.next(), given.next()) {
         (Some(token), None) => token,
@@ -268,9 +284,22 @@ mod tests {
             Ok(())
         );
         assert_eq!(
-            ok("/hooks/events?a=1&token=hook+s3cret/%2B#x", "token"),
+            ok("/hooks/events?a=1&token=hook%20s3cret/+#x", "token"),
             Ok(())
         );
+        // A `+` is a `+`, not a space: a token of base64 text holds them as it is.
+        let b64 = "a+b/c+d==";
+        assert_eq!(
+            verify_event_url("https://h/e?token=a+b/c+d==", "token", b64),
+            Ok(())
+        );
+        assert_eq!(
+            verify_event_url("https://h/e?token=a%2Bb%2Fc%2Bd%3D%3D", "token", b64),
+            Ok(())
+        );
+        assert!(verify_event_url("https://h/e?token=a b/c d==", "token", b64).is_err());
+        let e = ok("https://h/e?token=hook+s3cret/%2B", "token").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Verification);
         assert_eq!(
             ok("https://h/e?k=hook%20s3cret%2F%2B&token=no", "k"),
             Ok(())

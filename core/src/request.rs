@@ -405,8 +405,30 @@ pub fn authorization(token: &str) -> Result<String, Error> {
              an HTTP header cannot carry it as it is",
         );
     }
+    let n = token.len();
+    let length = match n {
+        1 => "1 character long".to_string(),
+        n => format!("{n} characters long"),
+    };
+    if n < TOKEN_MIN {
+        return refuse(&format!(
+            "is {length}, too short to be a token the service issued (one has at least {TOKEN_MIN}): \
+             is it a placeholder?"
+        ));
+    }
+    if n > TOKEN_MAX {
+        return refuse(&format!(
+            "is {length}, more than the {TOKEN_MAX} a request header can carry to the service"
+        ));
+    }
     Ok(format!("{AUTHORIZATION_SCHEME} {token}"))
 }
+
+/// The fewest characters of an access token: a shorter one is no token the service issued, and
+/// its redaction would cut its letters out of every message.
+pub const TOKEN_MIN: usize = 8;
+/// The most characters of an access token: a longer one is more than a service reads in a header.
+pub const TOKEN_MAX: usize = 16_384;
 
 /// The headers a call adds (`headers` of its options), checked: a header name, a value a header
 /// can carry as it is, and none of the headers the client sets for its token and organization.
@@ -435,6 +457,13 @@ pub fn extra_headers(headers: &[(String, String)]) -> Result<(), Error> {
                 "is set by the client (from accessToken and organizationId) and cannot be given per call",
             );
         }
+        if forbidden(name, value) {
+            return refuse(
+                name,
+                "is a header that fetch does not let a program set (a forbidden request header of the \
+                 Fetch standard): one runtime refuses it, another drops it, so the call was not sent",
+            );
+        }
         if !value
             .bytes()
             .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
@@ -446,6 +475,51 @@ pub fn extra_headers(headers: &[(String, String)]) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// The request headers of the Fetch standard that a program may not set (browsers drop them, Node's
+/// fetch refuses some and drops others), the `proxy-` and `sec-` names, and the method-override
+/// headers naming a method fetch refuses.
+fn forbidden(name: &str, value: &str) -> bool {
+    const NAMES: [&str; 21] = [
+        "accept-charset",
+        "accept-encoding",
+        "access-control-request-headers",
+        "access-control-request-method",
+        "connection",
+        "content-length",
+        "cookie",
+        "cookie2",
+        "date",
+        "dnt",
+        "expect",
+        "host",
+        "keep-alive",
+        "origin",
+        "referer",
+        "set-cookie",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+        "via",
+    ];
+    let lower = name.to_ascii_lowercase();
+    let overrides = [
+        "x-http-method",
+        "x-http-method-override",
+        "x-method-override",
+    ];
+    NAMES.contains(&lower.as_str())
+        || lower.starts_with("proxy-")
+        || lower.starts_with("sec-")
+        || overrides.contains(&lower.as_str())
+            && value.split(',').any(|m| {
+                let m = m.trim();
+                ["CONNECT", "TRACE", "TRACK"]
+                    .iter()
+                    .any(|f| m.eq_ignore_ascii_case(f))
+            })
 }
 
 /// `extra` over `headers`: a name given in both keeps the extra value.
@@ -517,6 +591,8 @@ mod tests {
             (pair("", "1"), "is not a header name"),
             (pair("X-A", "a\r\nInjected: 1"), "printable ASCII"),
             (pair("X-A", "é"), "printable ASCII"),
+            (pair("X-A:", "1"), "is not a header name"),
+            (pair("X-Ä", "1"), "is not a header name"),
         ] {
             let e = extra_headers(std::slice::from_ref(&bad)).unwrap_err();
             assert!(e.message.contains(why), "{bad:?}: {}", e.message);
@@ -540,6 +616,59 @@ mod tests {
                 assert_eq!(e.kind(), crate::error::ErrorKind::Config);
                 assert!(e.message.contains("is set by the client"), "{name}");
             }
+        }
+        for name in [
+            "Transfer-Encoding",
+            "upgrade",
+            "EXPECT",
+            "content-length",
+            "Host",
+            "connection",
+            "keep-alive",
+            "te",
+            "trailer",
+            "cookie",
+            "Cookie2",
+            "set-cookie",
+            "origin",
+            "referer",
+            "date",
+            "dnt",
+            "via",
+            "accept-charset",
+            "accept-encoding",
+            "access-control-request-headers",
+            "access-control-request-method",
+            "Proxy-Authorization",
+            "proxy-x",
+            "Sec-Fetch-Mode",
+            "sec-x",
+        ] {
+            let e = extra_headers(&[pair("X-Trace-Id", "1"), pair(name, "1")]).unwrap_err();
+            assert_eq!(e.kind(), crate::error::ErrorKind::Config);
+            assert!(e.message.contains(&format!("\"{name}\"")), "{}", e.message);
+            assert!(e.message.contains("forbidden request header"), "{name}");
+        }
+        for (name, value) in [
+            ("X-HTTP-Method", "TRACE"),
+            ("x-http-method-override", "get, connect"),
+            ("X-Method-Override", "track"),
+        ] {
+            assert!(
+                extra_headers(&[pair(name, value)]).is_err(),
+                "{name}: {value}"
+            );
+            assert!(extra_headers(&[pair(name, "PATCH")]).is_ok(), "{name}");
+        }
+        for fine in [
+            "X-Host",
+            "Hosts",
+            "Proxy",
+            "Secret",
+            "Content-Language",
+            "Idempotency-Key",
+        ] {
+            assert!(extra_headers(&[pair(fine, "1")]).is_ok(), "{fine}");
         }
         let mut headers = vec![pair("Accept", "application/json"), pair("X-A", "1")];
         merge_headers(
@@ -573,6 +702,28 @@ mod tests {
         assert!(Target::new(None, None, Some("1\r\nX: y"), None).is_err());
         assert!(authorization("tok\r\nX: y").is_err());
         assert!(!format!("{:?}", authorization("s3cr3t\nx").unwrap_err()).contains("s3cr3t"));
+    }
+
+    #[test]
+    fn a_token_too_short_or_too_long_is_refused_in_words_of_its_length() {
+        let refused = |t: &str| authorization(t).unwrap_err();
+        let e = refused("t");
+        assert_eq!(e.kind(), crate::error::ErrorKind::Config);
+        assert_eq!(
+            e.message,
+            "the access token is 1 character long, too short to be a token the service issued \
+             (one has at least 8): is it a placeholder?"
+        );
+        assert!(refused("1234567")
+            .message
+            .contains("is 7 characters long, too short"));
+        assert!(authorization("dev-token").is_ok());
+        assert!(authorization(&"x".repeat(TOKEN_MIN)).is_ok());
+        assert!(authorization(&"x".repeat(TOKEN_MAX)).is_ok());
+        assert_eq!(
+            refused(&"x".repeat(20_000)).message,
+            "the access token is 20000 characters long, more than the 16384 a request header can carry to the service"
+        );
     }
 
     #[test]

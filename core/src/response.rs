@@ -240,12 +240,18 @@ pub fn decode_shape(
             if !m.value.starts_with(opening) {
                 return Err(wrong(m.key, m.value));
             }
+            if opening == '[' {
+                objects(status, m.key, m.value)?;
+            }
             doc.write_value(m.value, &mut out);
         }
         Shape::KeyOrOneElementArray(key) => {
             let m = found(&[key])?;
             let value = one_element(m.value).unwrap_or(m.value);
-            if !(value.starts_with('{') || several_objects(value)) {
+            let several = lossless::array_items(value).is_ok_and(|items| items.len() > 1);
+            if several {
+                objects(status, m.key, value)?;
+            } else if !value.starts_with('{') {
                 return Err(wrong(m.key, value));
             }
             doc.write_value(value, &mut out);
@@ -280,10 +286,14 @@ pub fn decode_shape(
             if !items.value.starts_with('[') {
                 return Err(wrong(items.key, items.value));
             }
+            objects(status, items.key, items.value)?;
             out.push_str("{\"items\":");
             doc.write_value(items.value, &mut out);
             if let Some(pc) = find(members, "page_context") {
-                let value = one_element(pc.value).unwrap_or(pc.value);
+                // An object alone in an array is the object; anything else is said as it came.
+                let value = one_element(pc.value)
+                    .filter(|v| v.starts_with('{'))
+                    .unwrap_or(pc.value);
                 let read = json::parse(value)
                     .map_err(|e| e.to_string())
                     .and_then(|v| PageContext::read_json(&v));
@@ -309,10 +319,20 @@ fn one_element(value: &str) -> Option<&str> {
     }
 }
 
-/// Whether `value` is an array of more than one object (what a one-or-array key may hold besides one object).
-fn several_objects(value: &str) -> bool {
-    lossless::array_items(value)
-        .is_ok_and(|items| items.len() > 1 && items.iter().all(|i| i.starts_with('{')))
+/// Checks that every member of the array `value` under `key` is an object: the first that is not
+/// is a `decode` error naming its index.
+fn objects(status: u16, key: &str, value: &str) -> Result<(), Error> {
+    let items = lossless::array_items(value).unwrap_or_default();
+    match items.iter().position(|i| !i.starts_with('{')) {
+        Some(at) => Err(off_row(
+            status,
+            format!(
+                "the response's `{key}[{at}]` is {}, where each member of `{key}` (an array) must be an object",
+                json_type(items[at])
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// A JSON error envelope in an otherwise binary answer.
@@ -404,6 +424,10 @@ pub fn next_page(
         None if more => Err(Error::decode(format!(
             "the service says more pages follow page {asked} without saying which page it answered: that the pages advance cannot be told, so the iteration ends here"
         ))),
+        _ if more && asked as f64 >= crate::schema::PAGE_MAX => Err(Error::decode(format!(
+            "the service says more pages follow page {asked}, the last page a call can ask for (page is at most {}), so the iteration ends here",
+            crate::schema::PAGE_MAX
+        ))),
         _ => Ok(more.then_some(asked + 1)),
     }
 }
@@ -427,6 +451,22 @@ mod tests {
         assert_eq!(next_page(3, context(Some(3), true), 0), Ok(None));
         assert_eq!(next_page(1, None, 200), Ok(None));
         assert_eq!(next_page(2, context(None, false), 5), Ok(None));
+    }
+
+    #[test]
+    fn no_page_follows_the_last_page_a_call_can_ask_for() {
+        let last = u32::MAX as u64;
+        assert_eq!(
+            next_page(last - 1, context(Some(last - 1), true), 1),
+            Ok(Some(last))
+        );
+        assert_eq!(next_page(last, context(Some(last), false), 1), Ok(None));
+        let e = next_page(last, context(Some(last), true), 1).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Decode);
+        assert_eq!(
+            e.message,
+            "the service says more pages follow page 4294967295, the last page a call can ask for (page is at most 4294967295), so the iteration ends here"
+        );
     }
 
     #[test]
@@ -672,11 +712,6 @@ mod tests {
             ("createCurrency", r#"{"code":0,"currency":null}"#, "null"),
             ("createCurrency", r#"{"code":0,"currency":[]}"#, "an array"),
             ("createCurrency", r#"{"code":0,"currency":[null]}"#, "null"),
-            (
-                "createCurrency",
-                r#"{"code":0,"currency":["a","b"]}"#,
-                "an array",
-            ),
         ] {
             refused(
                 op,
@@ -692,6 +727,76 @@ mod tests {
         for op in ["getCurrency", "createCurrency"] {
             refused(op, "", &format!("the response is empty, {currency}"));
             refused(op, " \n", &format!("the response is empty, {currency}"));
+        }
+        let member = |key: &str, at: usize, got: &str| {
+            format!("the response's `{key}[{at}]` is {got}, where each member of `{key}` (an array) must be an object")
+        };
+        for (op, body, key, at, got) in [
+            (
+                "createCurrency",
+                r#"{"currency":["a","b"]}"#,
+                "currency",
+                0,
+                "a string",
+            ),
+            (
+                "createCurrency",
+                r#"{"currency":[{},[1]]}"#,
+                "currency",
+                1,
+                "an array",
+            ),
+            (
+                "listFixedAssets",
+                r#"{"fixedassets":[null,42,"x",[1]]}"#,
+                "fixedassets",
+                0,
+                "null",
+            ),
+            (
+                "listFixedAssets",
+                r#"{"fixedassets":[{},42]}"#,
+                "fixedassets",
+                1,
+                "a number",
+            ),
+            (
+                "listFixedAssets",
+                r#"{"fixedassets":[{}, "x"]}"#,
+                "fixedassets",
+                1,
+                "a string",
+            ),
+            (
+                "listFixedAssets",
+                r#"{"fixedassets":[{},{},[1]]}"#,
+                "fixedassets",
+                2,
+                "an array",
+            ),
+            (
+                "listFixedAssets",
+                r#"{"fixedassets":[true]}"#,
+                "fixedassets",
+                0,
+                "a boolean",
+            ),
+            (
+                "updateNotificationChannels",
+                r#"{"watch":[{},null]}"#,
+                "watch",
+                1,
+                "null",
+            ),
+            (
+                "getFixedAssetForecast",
+                r#"{"data":[7]}"#,
+                "data",
+                0,
+                "a number",
+            ),
+        ] {
+            refused(op, body, &member(key, at, got));
         }
         refused(
             "updateNotificationChannels",
@@ -752,6 +857,10 @@ mod tests {
         for (context, why) in [
             (r#""p""#, "`page_context` is a string, not an object"),
             ("null", "`page_context` is null, not an object"),
+            ("[1]", "`page_context` is an array, not an object"),
+            ("[null]", "`page_context` is an array, not an object"),
+            ("[]", "`page_context` is an array, not an object"),
+            (r#"[{},{}]"#, "`page_context` is an array, not an object"),
             (
                 r#"{"page":0}"#,
                 "`page_context.page` is 0, not a positive integer",

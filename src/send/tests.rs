@@ -398,18 +398,18 @@ fn a_5xx_is_retried_up_to_max_retries_then_decoded_with_its_retry_after() {
 #[test]
 fn a_401_refreshes_the_token_once() {
     let unauthorized = r#"{"code":57,"message":"invalid token"}"#;
-    let w =
-        World::new(vec![json(401, unauthorized), ok()]).with_tokens(vec![token("t1"), token("t2")]);
+    let w = World::new(vec![json(401, unauthorized), ok()])
+        .with_tokens(vec![token("token-t1"), token("token-t2")]);
     let t = transport(&w, Credential::Function, None);
     assert_eq!(
         block_on(&w, t.send(&get("https://api.example.com/things"))),
         Ok(envelope("https://api.example.com/things"))
     );
-    assert_eq!(authorizations(&w), [auth("t1"), auth("t2")]);
+    assert_eq!(authorizations(&w), [auth("token-t1"), auth("token-t2")]);
     assert_eq!(w.token_calls.get(), 2);
 
     let w = World::new(vec![json(401, unauthorized), json(401, unauthorized)])
-        .with_tokens(vec![token("t1"), token("t2")]);
+        .with_tokens(vec![token("token-t1"), token("token-t2")]);
     let t = transport(&w, Credential::Function, None);
     let e = error(block_on(&w, t.send(&get("https://api.example.com/things"))));
     assert_eq!((e.kind(), e.status()), (ErrorKind::Unauthorized, Some(401)));
@@ -438,7 +438,7 @@ fn concurrent_401s_share_one_refresh_and_a_newer_token_refreshes_again() {
     let unauthorized = r#"{"code":57,"message":"invalid token"}"#;
     let refresh = TokenStep {
         after: 50,
-        result: Ok(Some("new".into())),
+        result: Ok(Some("token-new".into())),
     };
     let w = World::new(vec![
         json(401, unauthorized).after(10),
@@ -446,7 +446,7 @@ fn concurrent_401s_share_one_refresh_and_a_newer_token_refreshes_again() {
         ok(),
         ok(),
     ])
-    .with_tokens(vec![token("old"), token("old"), refresh]);
+    .with_tokens(vec![token("token-old"), token("token-old"), refresh]);
     let t = transport(&w, Credential::Function, None);
     let (a, b) = (
         get("https://api.example.com/a"),
@@ -458,7 +458,12 @@ fn concurrent_401s_share_one_refresh_and_a_newer_token_refreshes_again() {
     assert_eq!(w.token_calls.get(), 3, "two tokens and ONE refresh");
     assert_eq!(
         authorizations(&w),
-        [auth("old"), auth("old"), auth("new"), auth("new")]
+        [
+            auth("token-old"),
+            auth("token-old"),
+            auth("token-new"),
+            auth("token-new")
+        ]
     );
     let at: Vec<_> = w.seen.borrow().iter().map(|s| s.at - start).collect();
     assert_eq!(
@@ -471,13 +476,18 @@ fn concurrent_401s_share_one_refresh_and_a_newer_token_refreshes_again() {
     w.script
         .borrow_mut()
         .extend([json(401, unauthorized), ok()]);
-    w.tokens.borrow_mut().extend([token("new"), token("newer")]);
+    w.tokens
+        .borrow_mut()
+        .extend([token("token-new"), token("token-newer")]);
     assert_eq!(
         block_on(&w, t.send(&get("https://api.example.com/c"))),
         Ok(envelope("https://api.example.com/c"))
     );
     assert_eq!(w.token_calls.get(), 5);
-    assert_eq!(authorizations(&w)[4..], [auth("new"), auth("newer")]);
+    assert_eq!(
+        authorizations(&w)[4..],
+        [auth("token-new"), auth("token-newer")]
+    );
 }
 
 #[test]
@@ -487,14 +497,14 @@ fn a_refresh_goes_on_for_the_others_when_one_of_its_calls_is_aborted() {
         let unauthorized = r#"{"code":57,"message":"invalid token"}"#;
         let refresh = TokenStep {
             after: 50,
-            result: Ok(Some("new".into())),
+            result: Ok(Some("token-new".into())),
         };
         let w = World::new(vec![
             json(401, unauthorized).after(5),
             json(401, unauthorized).after(5),
             ok(),
         ])
-        .with_tokens(vec![token("old"), token("old"), refresh]);
+        .with_tokens(vec![token("token-old"), token("token-old"), refresh]);
         let t = transport(&w, Credential::Function, None);
         let signal = Signal::default();
         let urls = ["https://api.example.com/0", "https://api.example.com/1"];
@@ -545,6 +555,17 @@ fn a_token_function_that_fails_or_gives_no_string() {
             Err(TokenFailure::Error(Error::new(ErrorKind::Unauthorized, "log in again"))),
             ErrorKind::Unauthorized,
             "log in again",
+        ),
+        (
+            Err(TokenFailure::TooLong(20_000)),
+            ErrorKind::Config,
+            "the access token the accessToken function returned is 20000 characters long, more than the 16384 a request header can carry to the service",
+        ),
+        // Too short to be a token: said so, and its letters not cut out of the message.
+        (
+            Ok(Some("t".into())),
+            ErrorKind::Config,
+            "the access token is 1 character long, too short to be a token the service issued (one has at least 8): is it a placeholder?",
         ),
         (
             Ok(Some("two words".into())),
@@ -724,7 +745,7 @@ fn the_token_is_in_no_error() {
         json(401, r#"{"code":57,"message":"expired"}"#),
         json(500, &echo),
     ])
-    .with_tokens(vec![token("old-one"), token(TOKEN)]);
+    .with_tokens(vec![token("token-old-one"), token(TOKEN)]);
     let t = transport(&w, Credential::Function, None);
     let c = Call {
         options: Options {
@@ -880,10 +901,10 @@ fn the_loop_tells_each_attempt_its_answer_the_waits_and_the_end() {
         fail("socket hang up", Some("ECONNRESET")).after(7),
         json(404, r#"{"code":1002,"message":"no such thing"}"#).after(30),
     ]);
-    let t = transport(&w, Credential::Static("tok".into()), None);
+    let t = transport(&w, Credential::Static("tok-4f2e9a".into()), None);
     let e = error(block_on(
         &w,
-        t.send(&get("https://api.example.com/things?x=tok")),
+        t.send(&get("https://api.example.com/things?x=tok-4f2e9a")),
     ));
     assert_eq!(e.status(), Some(404));
     let url = "svc-sdk listThings GET https://api.example.com/things?x=[redacted]";

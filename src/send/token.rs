@@ -41,6 +41,8 @@ pub enum TokenFailure {
     /// It rejected with an SDK error: one of kind `unauthorized` or `aborted` is passed on as it
     /// is, any other reads as a rejection.
     Error(Error),
+    /// It gave a token of this many characters, more than `request::TOKEN_MAX`.
+    TooLong(usize),
 }
 
 /// A token the token function gave, and when it expires (ms since the epoch) if it said so.
@@ -104,6 +106,11 @@ pub(super) async fn checked<P: Platform>(
             "must return a non-empty string or { token, expiresAt } (or a promise of one)",
         )),
         Err(TokenFailure::Threw) => Err(token_error("threw an error")),
+        Err(TokenFailure::TooLong(n)) => Err(Error::config(format!(
+            "the access token the accessToken function returned is {n} characters long, more than the {} a request header can carry to the service",
+            crate::request::TOKEN_MAX
+        ))
+        .into()),
         Err(TokenFailure::Error(e))
             if matches!(e.kind(), ErrorKind::Unauthorized | ErrorKind::Aborted) =>
         {

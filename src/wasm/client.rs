@@ -508,7 +508,9 @@ impl Client {
 }
 
 /// `error` (a call's) with the frames of `site`, an Error made when the call started, in place of
-/// those they share: an error made in a callback of the core shows the caller's code too.
+/// its own: its own are the core's and the glue's, made in a callback. The site's frames in the
+/// SDK's file (of its first frame) up to the caller's are the glue's but the last, the public
+/// method the caller called: that one opens the stack, the caller's code follows.
 #[wasm_bindgen(js_name = __calledFrom, skip_typescript)]
 pub fn called_from(error: JsValue, site: JsValue) -> JsValue {
     let (Some(own), Some(caller)) = (
@@ -517,12 +519,8 @@ pub fn called_from(error: JsValue, site: JsValue) -> JsValue {
     ) else {
         return error;
     };
-    let frames = caller.strip_prefix("Error\n").unwrap_or(&caller).trim_end();
-    let mut lines = own.trim_end().lines();
-    let mut stack: Vec<&str> = lines.next().into_iter().collect();
-    stack.extend(lines.take_while(|l| !frames.lines().any(|f| f == *l)));
-    stack.push(frames);
-    let _ = js_sys::Reflect::set(&error, &js::name("stack"), &stack.join("\n").into());
+    let stack = crate::stack::with_frames(&own, &caller);
+    let _ = js_sys::Reflect::set(&error, &js::name("stack"), &stack.into());
     error
 }
 
@@ -585,7 +583,11 @@ fn next_page(asked: &JsValue, context: JsValue, items: u32) -> Result<Option<u64
     let asked = if page.is_undefined() || page.is_null() {
         1
     } else {
-        let text = page.as_string();
+        // A BigInt page is the number it is (params carry it as a number: params.js).
+        let text = page.as_string().or_else(|| {
+            let big = page.dyn_ref::<js_sys::BigInt>()?;
+            big.to_string(10).ok().map(String::from)
+        });
         page.as_f64()
             .filter(|n| *n >= 1.0 && n.fract() == 0.0 && *n <= 9_007_199_254_740_991.0)
             .map(|n| n as u64)

@@ -322,7 +322,7 @@ impl Platform for Js {
         let promise = called.map(|v| settle::promise(&js::resolved(&v)));
         async move {
             match promise?.await {
-                Ok(v) => Ok(issued(&v)),
+                Ok(v) => issued(&v),
                 Err(e) => Err(token_failure(&e)),
             }
         }
@@ -351,30 +351,30 @@ impl Platform for Js {
     }
 }
 
-/// The longest token read from the token function, in characters: more is no token.
-const TOKEN_MAX: u32 = 16_384;
-
 /// What the token function gave: a string, or `{ token, expiresAt }` with `expiresAt` in ms since
-/// the epoch or a Date; anything else `None`.
-fn issued(v: &JsValue) -> Option<Issued> {
-    let fits = |t: &JsValue| {
-        t.dyn_ref::<js_sys::JsString>()
-            .map(|s| s.length() <= TOKEN_MAX)
+/// the epoch or a Date; anything else `None`. A token longer than any the client sends stays in JS,
+/// its length said (`TokenFailure::TooLong`).
+fn issued(v: &JsValue) -> TokenResult {
+    let fits = |t: &JsValue| match t.dyn_ref::<js_sys::JsString>().map(|s| s.length() as usize) {
+        Some(n) if n > crate::request::TOKEN_MAX => Err(TokenFailure::TooLong(n)),
+        n => Ok(n.is_some()),
     };
-    if fits(v) == Some(true) {
-        return v.as_string().map(Issued::from);
+    if fits(v)? {
+        return Ok(v.as_string().map(Issued::from));
     }
     let token = get(v, "token");
-    if fits(&token) != Some(true) {
-        return None;
+    if !fits(&token)? {
+        return Ok(None);
     }
-    let token = token.as_string()?;
+    let Some(token) = token.as_string() else {
+        return Ok(None);
+    };
     let at = get(v, "expiresAt");
     let expires_at = js::time_of(&at).or_else(|| at.as_f64());
-    Some(Issued {
+    Ok(Some(Issued {
         token,
         expires_at: expires_at.filter(|n| n.is_finite()).map(|n| n as i64),
-    })
+    }))
 }
 
 /// A rejection of the token function: an SDK error of kind unauthorized or aborted as it is, any

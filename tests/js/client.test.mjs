@@ -52,26 +52,26 @@ test("constructor options are checked with clear messages", async () => {
   const bad = [
     undefined, null, 42, "token", [],
     {}, { accessToken: "" }, { accessToken: 5 },
-    { accessToken: "t", region: "mars" },
-    { accessToken: "t", apiDomain: "http://example.com" },
-    { accessToken: "t", apiDomain: "not a url" },
-    { accessToken: "t", organisationId: "1" },
-    { accessToken: "t", plan: "gold" },
-    { accessToken: "t", maxRetries: -1 },
-    { accessToken: "t", timeoutMs: 1.5 },
-    { accessToken: "t", fetch: "fetch" },
-    { accessToken: "t", rateLimit: true },
-    { accessToken: "t\r\nX-Evil: 1" },
-    { accessToken: "t", organizationId: 2 ** 60 },
+    { accessToken: "tok-1234", region: "mars" },
+    { accessToken: "tok-1234", apiDomain: "http://example.com" },
+    { accessToken: "tok-1234", apiDomain: "not a url" },
+    { accessToken: "tok-1234", organisationId: "1" },
+    { accessToken: "tok-1234", plan: "gold" },
+    { accessToken: "tok-1234", maxRetries: -1 },
+    { accessToken: "tok-1234", timeoutMs: 1.5 },
+    { accessToken: "tok-1234", fetch: "fetch" },
+    { accessToken: "tok-1234", rateLimit: true },
+    { accessToken: "t\r\nX-Evil: 1" }, { accessToken: "t" }, { accessToken: "x".repeat(16_385) },
+    { accessToken: "tok-1234", organizationId: 2 ** 60 },
   ];
   for (const options of bad) assert.throws(() => new Client(options), isSvcError("config"), JSON.stringify(options));
   // Accepted options take effect: the region's domain, no limiter, a plan's limits, a function token and a proxy's path.
-  const eu = { accessToken: "t", region: "eu", plan: "premium", rateLimit: false };
+  const eu = { accessToken: "tok-1234", region: "eu", plan: "premium", rateLimit: false };
   assert.equal(new Client(eu).rateLimitState(), null);
-  assert.deepEqual(await firstRequest(eu), { url: `${regions.eu}/billing/v1/plans`, method: "GET", authorization: "Svc-oauthtoken t" });
-  assert.equal(new Client({ accessToken: "t", plan: "premium" }).rateLimitState().maxConcurrent, 10);
-  const proxied = { accessToken: () => "t", apiDomain: "https://proxy.example.com/svc/" };
-  assert.deepEqual(await firstRequest(proxied), { url: "https://proxy.example.com/svc/billing/v1/plans", method: "GET", authorization: "Svc-oauthtoken t" });
+  assert.deepEqual(await firstRequest(eu), { url: `${regions.eu}/billing/v1/plans`, method: "GET", authorization: "Svc-oauthtoken tok-1234" });
+  assert.equal(new Client({ accessToken: "tok-1234", plan: "premium" }).rateLimitState().maxConcurrent, 10);
+  const proxied = { accessToken: () => "tok-1234", apiDomain: "https://proxy.example.com/svc/" };
+  assert.deepEqual(await firstRequest(proxied), { url: "https://proxy.example.com/svc/billing/v1/plans", method: "GET", authorization: "Svc-oauthtoken tok-1234" });
 });
 
 test("the organization is required for every family but crm", async () => {
@@ -165,12 +165,12 @@ test("a token function is called per request; a failing one is unauthorized with
 
 test("a 401 refreshes a token function once and re-sends once, then surfaces", async () => {
   let calls = 0;
-  const c = new Client({ accessToken: () => `t${++calls}`, organizationId: "1", apiDomain: server.url });
+  const c = new Client({ accessToken: () => `tok-one-${++calls}`, organizationId: "1", apiDomain: server.url });
   server.reset();
   server.reply({ status: 401, body: { code: 14, message: "Invalid OAuth token" } }, { status: 200, body: { code: 0, message: "ok", plans: [] } });
   const page = await c.listPlans();
   assert.deepEqual(page.items, []);
-  assert.deepEqual(server.requests.map((r) => r.headers.authorization), ["Svc-oauthtoken t1", "Svc-oauthtoken t2"]);
+  assert.deepEqual(server.requests.map((r) => r.headers.authorization), ["Svc-oauthtoken tok-one-1", "Svc-oauthtoken tok-one-2"]);
   server.reset();
   server.reply({ status: 401, body: { code: 14, message: "Invalid OAuth token" } }, { status: 401, body: { code: 14, message: "Invalid OAuth token" } });
   await assert.rejects(c.listPlans(), (e) => isSvcError("unauthorized")(e) && e.status === 401 && e.code === 14);

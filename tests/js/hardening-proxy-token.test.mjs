@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { createProxy } from "svc-sdk";
+import { Client, createProxy } from "svc-sdk";
 import { ORG, setUp, stillWorks } from "./support/hardening.mjs";
 
 const env = setUp();
@@ -64,4 +64,44 @@ test("text that only looks like the token is handed back as it is", async () => 
   } finally {
     await up.close();
   }
+});
+
+test("a token holding \" and \\ is redacted in every JSON spelling a service may echo it in, streamed and in messages", async () => {
+  const token = 'tok"en\\secret-123';
+  const short = { '"': ['\\"'], "\\": ["\\\\"], "/": ["\\/"] };
+  // Every character in each of its spellings: as JSON.stringify writes it, its \u in both cases, its short escape.
+  const spellings = [
+    JSON.stringify(token).slice(1, -1),
+    escaped(token, true),
+    escaped(token, false),
+    [...token].map((c, i) => (short[c] && i % 2 ? short[c][0] : i % 3 ? escaped(c, i % 2 === 0) : (short[c]?.[0] ?? c))).join(""),
+  ];
+  const server = http.createServer((req, res) => {
+    const echo = JSON.stringify(req.headers.authorization);
+    const body = `{"code":57,"message":${JSON.stringify(`refused ${req.headers.authorization}`)},"echo":${echo},"spelled":"${spellings.join(" | ")}"}`;
+    res.writeHead(401, { "content-type": "application/json" });
+    for (let i = 0; i < body.length; i++) res.write(body[i]);
+    res.end();
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  try {
+    const proxy = createProxy({ accessToken: token, organizationId: ORG, apiDomain: url, allow: ["listPlans"] });
+    const res = await proxy(new Request("http://127.0.0.1/billing/v1/plans"));
+    const text = await res.text();
+    assert.equal(res.status, 401);
+    const got = JSON.parse(text);
+    assert.equal(got.echo, "Svc-oauthtoken [redacted]");
+    assert.equal(got.spelled, spellings.map(() => "[redacted]").join(" | "));
+    for (const s of [token, ...spellings]) assert.ok(!text.includes(s), `${s} in ${text}`);
+    // A client holding the token: the message it reads from the answer is redacted too.
+    const direct = new Client({ accessToken: token, organizationId: ORG, apiDomain: url, maxRetries: 0 });
+    const e = await direct.listPlans().catch((e) => e);
+    assert.equal(e.kind, "unauthorized");
+    assert.ok(e.message.includes("refused Svc-oauthtoken [redacted]"), e.message);
+    for (const s of [token, ...spellings]) assert.ok(!`${e.message}${e.stack}${JSON.stringify(e)}`.includes(s), s);
+  } finally {
+    await new Promise((r) => { server.closeAllConnections(); server.close(r); });
+  }
+  await stillWorks(env);
 });

@@ -87,7 +87,7 @@ test("values JSON cannot hold are issues at their path, whatever their JS type",
     ],
   );
   assert.match(r.issues[0].message, /lone surrogate/);
-  assert.deepEqual(validate("createTask", { task_name: "Paint", rate: 10n }), { ok: true }, "a BigInt is its digits");
+  assert.deepEqual(validate("createTask", { task_name: "Paint", rate: 10n }), { ok: true }, "a BigInt is the number it is");
 });
 
 test("params nested deeper than the limit are one issue, not a stack overflow", () => {

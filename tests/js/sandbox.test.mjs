@@ -327,7 +327,7 @@ test("every row of the table is served by the sandbox: the rows no scenario abov
 });
 
 test("errors: bad token 401, missing scope 401 naming it, unknown path 404, wrong method 405", async () => {
-  const bad = new Client({ accessToken: "nope", organizationId: ORG, apiDomain: sandbox.url });
+  const bad = new Client({ accessToken: "nope-not-a-token", organizationId: ORG, apiDomain: sandbox.url });
   await assert.rejects(bad.listFixedAssets(), kind("unauthorized", (e) => e.status === 401));
   const ro = new Client({ accessToken: "readonly", organizationId: ORG, apiDomain: sandbox.url });
   const [type] = (await client.listFixedAssetTypes()).items;

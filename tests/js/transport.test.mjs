@@ -86,7 +86,7 @@ test("10% injected faults: every GET, PUT and DELETE succeeds; no POST is sent t
 test("Retry-After is waited for, in seconds or as an HTTP date", async () => {
   const server = await startRecordingServer();
   try {
-    const client = new Client({ accessToken: "t", organizationId: ORG, apiDomain: server.url });
+    const client = new Client({ accessToken: "tok-1234", organizationId: ORG, apiDomain: server.url });
     const ok = { status: 200, body: { code: 0, message: "ok", plans: [] } };
     server.reply({ status: 429, headers: { "retry-after": "1" }, body: { code: 1429, message: "slow down" } }, ok);
     let t0 = Date.now();
@@ -150,19 +150,19 @@ test("concurrent 401s share one token refresh", async () => {
       accessToken: async () => {
         calls += 1;
         await new Promise((r) => setTimeout(r, 20));
-        return calls <= 5 ? "stale" : "fresh";
+        return calls <= 5 ? "stale-token" : "fresh-token";
       },
       organizationId: ORG,
       apiDomain: server.url,
     });
     server.handle((req) =>
-      req.headers.authorization === "Svc-oauthtoken fresh"
+      req.headers.authorization === "Svc-oauthtoken fresh-token"
         ? { status: 200, body: { code: 0, message: "ok", plans: [] } }
         : { status: 401, body: { code: 14, message: "Invalid OAuth token" } },
     );
     await Promise.all([1, 2, 3, 4, 5].map(() => client.listPlans()));
     assert.equal(calls, 6, "five calls, then one refresh shared by all");
-    assert.equal(server.requests.filter((r) => r.headers.authorization === "Svc-oauthtoken fresh").length, 5);
+    assert.equal(server.requests.filter((r) => r.headers.authorization === "Svc-oauthtoken fresh-token").length, 5);
   } finally {
     await server.close();
   }

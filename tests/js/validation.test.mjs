@@ -117,7 +117,7 @@ test("very long strings and deep nesting are issues, not crashes", () => {
 
 test("an invalid call rejects with the same issues and sends nothing", async () => {
   const sent = [];
-  const client = new Client({ accessToken: "t", organizationId: "1", fetch: async (...a) => (sent.push(a), new Response("{}")) });
+  const client = new Client({ accessToken: "tok-1234", organizationId: "1", fetch: async (...a) => (sent.push(a), new Response("{}")) });
   const params = { task_name: "y".repeat(101) };
   await assert.rejects(client.createTask("p", params), (e) => {
     assert.ok(e instanceof SvcError);

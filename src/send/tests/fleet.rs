@@ -90,7 +90,7 @@ fn the_fleet_calls_the_token_function_once_and_once_more_after_a_401() {
         ok(),
         ok(),
     ])
-    .with_tokens(vec![token("t1"), token("t2")]);
+    .with_tokens(vec![token("token-t1"), token("token-t2")]);
     let ts: Vec<_> = (0..3)
         .map(|i| fleet(&w, &format!("h{i}"), Credential::Function, None))
         .collect();
@@ -105,12 +105,12 @@ fn the_fleet_calls_the_token_function_once_and_once_more_after_a_401() {
     assert_eq!(
         authorizations(&w),
         [
-            auth("t1"),
-            auth("t1"),
-            auth("t1"),
-            auth("t1"),
-            auth("t2"),
-            auth("t2")
+            auth("token-t1"),
+            auth("token-t1"),
+            auth("token-t1"),
+            auth("token-t1"),
+            auth("token-t2"),
+            auth("token-t2")
         ]
     );
 }
@@ -213,7 +213,7 @@ fn a_long_call_renews_its_lease_and_keeps_its_slot() {
 fn the_calls_of_one_holder_share_its_refresh() {
     let w = World::new(vec![ok(), ok(), ok()]).with_tokens(vec![TokenStep {
         after: 500,
-        result: Ok(Some("t1".into())),
+        result: Ok(Some("token-t1".into())),
     }]);
     let t = fleet(&w, "h", Credential::Function, None);
     let c = get("https://api.example.com/things");
@@ -248,7 +248,7 @@ fn timed<'a>(
 #[test]
 fn every_wait_on_a_store_that_does_not_answer_ends_at_the_store_timeout() {
     for hangs in [false, true] {
-        let w = World::new((0..3).map(|_| ok()).collect()).with_tokens(vec![token("t1")]);
+        let w = World::new((0..3).map(|_| ok()).collect()).with_tokens(vec![token("token-t1")]);
         let t = fleet(&w, "h", Credential::Static(TOKEN.into()), None);
         let with_function = fleet(&w, "f", Credential::Function, None);
         w.store_down.set(!hangs);

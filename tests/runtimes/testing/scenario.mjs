@@ -23,8 +23,8 @@ const all = async (page) => {
   return out;
 };
 
-/** The scenario's tokens besides dev-token: `gone` (every scope), which it revokes, and a reader. */
-export const TOKENS = { gone: "*", reader: ["SvcBooks.fixedasset.READ"] };
+/** The scenario's tokens besides dev-token: `gone-token` (every scope), which it revokes, and `reader-token`. */
+export const TOKENS = { "gone-token": "*", "reader-token": ["SvcBooks.fixedasset.READ"] };
 
 /** The options of the faulted sandbox: half the calls answered 429, drawn from a fixed seed. */
 export const FAULTS = { faults: "429=0.5", seed: 7 };
@@ -70,11 +70,11 @@ export async function scenario({ Client, SvcError }, url, fetch, organizationId,
   assert.equal(new Uint8Array(await receipt.arrayBuffer())[1], 80);
   const unauthorized = (e) => e instanceof SvcError && e.status === 401;
   await assert.rejects(new Client({ accessToken: "no-such-token", organizationId, apiDomain: url, fetch, maxRetries: 0 }).listFixedAssetTypes(), unauthorized);
-  const gone = new Client({ accessToken: "gone", organizationId, apiDomain: url, fetch, maxRetries: 0 });
+  const gone = new Client({ accessToken: "gone-token", organizationId, apiDomain: url, fetch, maxRetries: 0 });
   await gone.listFixedAssetTypes();
-  assert.equal((await fetch(`${url}/__sandbox/tokens/gone/revoke`, { method: "POST" })).status, 200);
+  assert.equal((await fetch(`${url}/__sandbox/tokens/gone-token/revoke`, { method: "POST" })).status, 200);
   await assert.rejects(gone.listFixedAssetTypes(), unauthorized);
-  const reader = new Client({ accessToken: "reader", organizationId, apiDomain: url, fetch, maxRetries: 0 });
+  const reader = new Client({ accessToken: "reader-token", organizationId, apiDomain: url, fetch, maxRetries: 0 });
   assert.ok((await reader.listFixedAssetTypes()).items.length >= 2);
   const forbidden = (e) => e instanceof SvcError && e.status === 401 && e.message.includes("without the scope SvcBooks.fixedasset.CREATE that createFixedAssetType needs");
   await assert.rejects(reader.createFixedAssetType({ fixed_asset_type_name: "Cars", depreciation_method: "straight_line", depreciation_frequency: "monthly" }), forbidden);
