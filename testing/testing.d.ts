@@ -8,7 +8,12 @@ type PathValues<K extends OperationId> =
 /** What a client's call of an operation resolves to. */
 type Seeded<K extends OperationId> = Client[K] extends (...args: never[]) => APIPromise<infer R> ? R : never;
 
-/** The options of an in-process sandbox; they mirror the sandbox binary's flags. */
+/**
+ * The options of an in-process sandbox; they mirror the sandbox binary's flags. Each value is honoured
+ * or refused by the constructor with what is wrong: a number must be whole and within its flag's range
+ * (NaN, Infinity, a negative or a fraction is refused), and one beyond 2^53 - 1 is refused as a JS number
+ * cannot hold its digits (give it as a string).
+ */
 export interface SandboxOptions {
   /** The seeded organization's id (`--org`); default "10234695". */
   organizationId?: string;
@@ -28,13 +33,20 @@ export interface SandboxOptions {
   rateLimit?: boolean;
   /** Fault rates (`--faults`), e.g. "429=0.5,500=0.1,slow=0.2". */
   faults?: string;
-  /** The seed of the faults' draws (`--seed`), for repeatable runs. */
-  seed?: number;
+  /** The seed of the faults' draws (`--seed`), for repeatable runs: 0 to 2^64 - 1 (a string or BigInt beyond 2^53 - 1). */
+  seed?: number | string | bigint;
   /**
    * How long a slow fault holds its call, in flight and not yet applied, in ms on the runtime's timers
    * (`--slow-ms`); the request's signal cuts the wait short (the call is applied all the same); default 1500.
+   * 0: no wait (the call is answered at once); at most 2147483647, the longest wait a JS timer keeps.
    */
   slowMs?: number;
+  /**
+   * How many entries `requests()` and `callbacks()` keep, from 0 to 100000; default 1000. The oldest go
+   * first and are counted in their `dropped`; a logged method or path is cut to 512 bytes. The binary has
+   * no such flag: it keeps no log, it writes each request to stderr.
+   */
+  logLimit?: number;
   /**
    * A fetch that the CRM notification callbacks are posted through, with the body and headers the binary
    * posts and a signal; the trigger's answer reports the status each got, or why none (what it threw, or no
@@ -49,6 +61,12 @@ export interface SandboxSeedError extends Error {
   code: number;
   body: { code: number; message: string; issues?: unknown[] };
 }
+
+/** The newest entries of a log, up to `logLimit`, oldest first. */
+export type SandboxLog<T> = T[] & {
+  /** How many older entries were let go of to keep to `logLimit` since the start or the last `reset()` (not enumerable). */
+  readonly dropped: number;
+};
 
 /** A request the sandbox answered. */
 export interface SandboxRequest {
@@ -78,17 +96,28 @@ export declare class Sandbox {
   readonly url: string;
   /** A standard fetch function answered by the sandbox (bound: pass it as is). */
   readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
-  /** Back to a new sandbox's state: seed data, limits, faults, logs. */
+  /**
+   * Back to a new sandbox's state: seed data, limits, faults, logs. The memory of the records, the logs
+   * and the held calls is let go of (the wasm reuses it; a wasm memory never shrinks). A call held by a
+   * slow fault across it ends as a dropped connection.
+   */
   reset(): void;
   snapshot(): SandboxSnapshot;
   restore(snapshot: SandboxSnapshot): void;
-  requests(): SandboxRequest[];
-  callbacks(): SandboxCallback[];
+  /** The requests answered, the newest up to `logLimit` (the oldest dropped first and counted). */
+  requests(): SandboxLog<SandboxRequest>;
+  /** The callbacks posted or recorded, the newest up to `logLimit` (the oldest dropped first and counted). */
+  callbacks(): SandboxLog<SandboxCallback>;
   /**
    * Seeds records through the rules, handler and id assignment of `operationId`, as a client calls it
    * (path params, then params; a list of params for one call each), in the sandbox's organization and
-   * without token, limits or faults. The resource a client would get (a list for a list); throws a
-   * `SandboxSeedError` where a request would be refused.
+   * without token, limits or faults. The arguments take the client's path: the same checks of path values
+   * (strings), the same writing of params (a BigInt is its exact digits; what JSON cannot hold, such as
+   * NaN, is reported) and the same rules, so where a client's call would throw before sending, seed throws
+   * the same error: an `Error` named "SvcError" with the same `kind` ("config" or "validation"),
+   * `message`, `issues` and `operationId` (svc-sdk/testing's own class, not `instanceof` svc-sdk's
+   * `SvcError`). The resource a client would get (a list for a list); throws a `SandboxSeedError` where
+   * the sandbox refuses what the client sends (the answer a request would get).
    */
   seed<K extends OperationId>(operationId: K, ...args: [...PathValues<K>, OperationParams[K][]]): Seeded<K>[];
   seed<K extends OperationId>(operationId: K, ...args: [...PathValues<K>, OperationParams[K]?]): Seeded<K>;

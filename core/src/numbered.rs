@@ -42,9 +42,9 @@ impl<T> Numbered<T> {
         self.live.remove(&id)
     }
 
-    /// Lets go of every item.
+    /// Lets go of every item and of the memory that held them; numbers go on from the last one.
     pub fn clear(&mut self) {
-        self.live.clear();
+        self.live = HashMap::new();
     }
 }
 

@@ -226,17 +226,13 @@ impl App {
         }
         let mut path = Vec::new();
         for (name, v) in names.iter().zip(args) {
-            let value = match v {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
-                _ => {
-                    return Err(ApiError::bad(
-                        code::BAD_REQUEST,
-                        format!("The path value {name} must be a string."),
-                    ))
-                }
+            let Value::String(value) = v else {
+                return Err(ApiError::bad(
+                    code::BAD_REQUEST,
+                    format!("{name} must be a string (ids are strings so that no digit is lost)."),
+                ));
             };
-            path.push((name.to_string(), value));
+            path.push((name.to_string(), value.clone()));
         }
         match args.get(names.len()).cloned().unwrap_or(json!({})) {
             Value::Array(list) => list
@@ -996,6 +992,20 @@ mod tests {
             .unwrap_err();
         assert_eq!((refused.status, refused.code), (400, code::INVALID));
         assert_eq!(app.seed("nope", &[], now).unwrap_err().code, code::NO_ROUTE);
+        let numeric = app
+            .seed(
+                "updateFixedAssetType",
+                &[json!(9007199254740993_u64), json!({})],
+                now,
+            )
+            .unwrap_err();
+        assert!(
+            numeric
+                .message
+                .contains("must be a string (ids are strings"),
+            "a number's digits may be lost before a path value is read: {}",
+            numeric.message
+        );
         assert_eq!(
             app.seed("deleteFixedAssetType", &[], now).unwrap_err().code,
             code::BAD_REQUEST

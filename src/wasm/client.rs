@@ -50,53 +50,13 @@ fn split_args(
     };
     let mut path = Vec::with_capacity(names.len());
     for (i, name) in names.iter().enumerate() {
-        let arg = args.get(i as u32);
-        match arg.dyn_ref::<js_sys::JsString>() {
-            Some(s) if s.length() as usize > max => {
-                let issue = Issue {
-                    path: vec![PathSeg::Key(name.to_string().into())],
-                    message: format!(
-                        "{name} is longer than maxRequestBytes ({max}) and was not read"
-                    ),
-                    problem: Problem::TooLong { maximum: max },
-                };
-                return Err(to_js_error(
-                    &Error::validation(vec![issue]).with_operation(op.id),
-                ));
-            }
-            Some(s) if s.is_valid_utf16() => path.push(arg.as_string().unwrap_or_default()),
-            Some(_) => {
-                let message = format!(
-                    "{name} holds a lone surrogate: it is not Unicode text and cannot be sent as it is"
-                );
-                let issue = Issue {
-                    path: vec![PathSeg::Key(name.to_string().into())],
-                    message,
-                    problem: Problem::InvalidFormat {
-                        format: "Unicode text".into(),
-                        allowed: None,
-                    },
-                };
-                return Err(to_js_error(
-                    &Error::validation(vec![issue]).with_operation(op.id),
-                ));
-            }
-            None if arg.is_undefined() => {
-                return Err(config(
-                    format!("{name} is missing: call {}", usage()),
-                    Some(op.id),
-                ))
-            }
-            None => {
-                return Err(config(
-                    format!(
-                    "{name} must be a string (ids are strings so that no digit is lost): call {}",
-                    usage()
-                ),
-                    Some(op.id),
-                ))
-            }
-        }
+        path.push(super::params::path_value(
+            op,
+            name,
+            &args.get(i as u32),
+            max,
+            &usage,
+        )?);
     }
     if (n + 2..args.length()).any(|i| !args.get(i).is_undefined()) {
         return Err(config(

@@ -1,5 +1,9 @@
 //! svc-sdk/testing: the sandbox's own request handling in wasm, answering requests in-process.
 
+mod client;
+mod log;
+
+use log::{clipped, Log};
 use sandbox::config::Config;
 use sandbox::crm::{self, Delivery, DELIVERY_HEADERS, DELIVERY_TIMEOUT};
 use sandbox::error::ApiError;
@@ -10,14 +14,15 @@ use serde_json::{json, Map, Value};
 use std::cell::RefCell;
 use svc_core::numbered::Numbered;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// The origin of the in-process sandbox: a loopback name (RFC 6761), so a client accepts `http://`.
 pub const ORIGIN: &str = "http://sandbox.localhost";
 
 /// The host of the wasm build: the runtime's clock; callbacks handed to the JS side.
-#[derive(Default)]
 struct Host {
-    callbacks: RefCell<Vec<Value>>,
+    /// The callbacks posted or recorded, the newest up to the log's limit.
+    callbacks: RefCell<Log<Value>>,
     /// The callbacks of the request in hand, for a `callbackFetch` to post.
     posts: RefCell<Vec<Delivery>>,
 }
@@ -42,6 +47,9 @@ impl Platform for Host {
     }
 }
 
+/// The most entries `logLimit` keeps: with paths cut to `log::MAX_TEXT`, well under 100 MB.
+const MAX_LOG_LIMIT: usize = 100_000;
+
 /// The options that carry a flag's value, and the flag.
 const VALUED: &[(&str, &str)] = &[
     ("organizationId", "--org"),
@@ -60,14 +68,56 @@ const SWITCHES: &[(&str, &str)] = &[
     ("devToken", "--no-dev-token"),
 ];
 
-/// The binary's flags of the options object: `VALUED`, `SWITCHES` and `tokens` (name → scopes). A
-/// `callbackFetch` stays in JS, so one that reaches here is not a function.
-pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
-    let text = |v: &Value| match v {
+/// What a value the options' `toWire` could not write as JSON was (the core's marker), if it is one.
+fn marked(v: &Value) -> Option<&str> {
+    v.get(svc_core::validate::UNREPRESENTABLE)?.as_str()
+}
+
+/// A flag's text of an option's value: a string, or a number a JS number holds exactly.
+fn text(v: &Value) -> Result<String, String> {
+    let exact = svc_core::validate::MAX_EXACT_INT;
+    match v {
         Value::String(s) => Ok(s.clone()),
+        Value::Number(n) if n.as_f64().is_some_and(|f| f.abs() > exact as f64) => {
+            let n = match n.as_f64() {
+                Some(f) if !n.is_u64() && !n.is_i64() => format!("{f:.0}"),
+                _ => n.to_string(),
+            };
+            Err(format!(
+                "{n} is beyond 2^53 - 1, where a JS number loses digits: give it as a string"
+            ))
+        }
         Value::Number(n) => Ok(n.to_string()),
-        other => Err(format!("expected a string or a number, got {other}")),
-    };
+        other => Err(format!(
+            "expected a string or a number, got {}",
+            marked(other).map_or_else(|| svc_core::echo::shorten(&other.to_string()), String::from)
+        )),
+    }
+}
+
+/// The entries `requests()` and `callbacks()` keep (`logLimit`): `log::DEFAULT_LIMIT` when not given.
+pub fn log_limit(options: &Map<String, Value>) -> Result<usize, String> {
+    match options.get("logLimit") {
+        None | Some(Value::Null) => Ok(log::DEFAULT_LIMIT),
+        Some(v) => {
+            let v = text(v).map_err(|e| format!("logLimit: {e}"))?;
+            v.parse()
+                .ok()
+                .filter(|n| *n <= MAX_LOG_LIMIT)
+                .ok_or_else(|| {
+                    format!(
+                        "logLimit: {:?} is not a whole number from 0 to {MAX_LOG_LIMIT}",
+                        svc_core::echo::shorten(&v)
+                    )
+                })
+        }
+    }
+}
+
+/// The binary's flags of the options object: `VALUED`, `SWITCHES` and `tokens` (name → scopes);
+/// `logLimit` is the in-process log's own (`log_limit`). A `callbackFetch` stays in JS: here it is
+/// the marker of a function, or it is not one.
+pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for (key, v) in options {
         if let Some((_, flag)) = VALUED.iter().find(|(k, _)| k == key) {
@@ -81,10 +131,16 @@ pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
             match v {
                 Value::Bool(false) => out.push(flag.to_string()),
                 Value::Bool(true) | Value::Null => {}
-                other => return Err(format!("{key}: expected true or false, got {other}")),
+                other => {
+                    let got = marked(other)
+                        .map_or_else(|| svc_core::echo::shorten(&other.to_string()), String::from);
+                    return Err(format!("{key}: expected true or false, got {got}"));
+                }
             }
+        } else if key == "logLimit" {
+            log_limit(options)?;
         } else if key == "callbackFetch" {
-            if !v.is_null() {
+            if !v.is_null() && marked(v) != Some("a function") {
                 return Err("callbackFetch: expected a fetch function".into());
             }
         } else if key == "tokens" {
@@ -96,9 +152,10 @@ pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
                     Value::Array(list) => list
                         .iter()
                         .map(text)
-                        .collect::<Result<Vec<_>, _>>()?
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(|e| format!("tokens: {e}"))?
                         .join(","),
-                    other => text(other)?,
+                    other => text(other).map_err(|e| format!("tokens: {e}"))?,
                 };
                 out.extend(["--token".into(), format!("{token}={scopes}")]);
             }
@@ -134,6 +191,29 @@ fn refused(e: ApiError) -> JsValue {
     error.into()
 }
 
+/// A request answered: its method and path (each cut to `log::MAX_TEXT`), operation and status.
+struct Logged {
+    method: String,
+    path: String,
+    what: &'static str,
+    status: Option<u16>,
+}
+
+/// The JS array of a log's entries, with `dropped` (not enumerable, so the array compares and prints
+/// as its entries): how many older ones it let go of.
+fn logged<T>(log: &Log<T>, entry: impl Fn(&T) -> Value) -> JsValue {
+    let list = Value::Array(log.iter().map(entry).collect()).to_string();
+    let array = js_sys::JSON::parse(&list).unwrap_or_else(|_| js_sys::Array::new().into());
+    let dropped = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&dropped, &"value".into(), &(log.dropped() as f64).into());
+    let _ = js_sys::Reflect::define_property(
+        array.unchecked_ref::<js_sys::Object>(),
+        &"dropped".into(),
+        &dropped,
+    );
+    array
+}
+
 /// An in-process sandbox: the binary's handlers, store, seed data, limits and faults.
 #[wasm_bindgen]
 pub struct Sandbox {
@@ -141,7 +221,7 @@ pub struct Sandbox {
     seed: u64,
     app: App,
     host: Host,
-    log: Vec<Value>,
+    log: Log<Logged>,
     /// The calls slow faults hold, by ticket, until the JS side has waited (a reset drops them).
     held: Numbered<(Request, Box<Held>)>,
 }
@@ -159,8 +239,12 @@ impl Sandbox {
 
     /// The sandbox's answer, logged, as the JS side takes it.
     fn answer(&mut self, req: &Request, answer: sandbox::Answer) -> Answer {
-        let status = answer.response.as_ref().map(|r| r.status);
-        self.log.push(json!({ "method": req.method, "path": req.path, "operationId": answer.what, "status": status }));
+        self.log.push(Logged {
+            method: clipped(&req.method),
+            path: clipped(&req.path),
+            what: answer.what,
+            status: answer.response.as_ref().map(|r| r.status),
+        });
         let Some(r) = answer.response else {
             return Answer::dropped();
         };
@@ -213,10 +297,11 @@ impl Answer {
 
 #[wasm_bindgen]
 impl Sandbox {
-    /// `options`: the JSON of the options object (see `flags`).
+    /// `options`: the options object (see `flags` and `log_limit`), read as the client reads params.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: &str) -> Result<Sandbox, JsError> {
-        let options = match serde_json::from_str(options) {
+    pub fn new(options: JsValue) -> Result<Sandbox, JsError> {
+        let options = client::options_text(&options).map_err(|e| JsError::new(&e))?;
+        let options = match serde_json::from_str(&options) {
             Ok(Value::Object(options)) => options,
             Ok(Value::Null) => Map::new(),
             _ => {
@@ -227,6 +312,7 @@ impl Sandbox {
         };
         let config = Config::from_args(flags(&options).map_err(|e| JsError::new(&e))?)
             .map_err(|e| JsError::new(&e))?;
+        let limit = log_limit(&options).map_err(|e| JsError::new(&e))?;
         let now = svc_core::clock::now_ms();
         let seed = config.seed.unwrap_or(now as u64);
         let app = App::new(config.clone(), ORIGIN.into(), &[], now, seed)
@@ -235,8 +321,11 @@ impl Sandbox {
             config,
             seed,
             app,
-            host: Host::default(),
-            log: Vec::new(),
+            host: Host {
+                callbacks: RefCell::new(Log::new(limit)),
+                posts: RefCell::default(),
+            },
+            log: Log::new(limit),
             held: Numbered::default(),
         })
     }
@@ -300,6 +389,10 @@ impl Sandbox {
         }
         match self.app.begin(&req, &self.host) {
             Step::Done(answer) => self.answer(&req, answer),
+            Step::Wait(0, held) => {
+                let answer = self.app.resume(&req, *held);
+                self.answer(&req, answer)
+            }
             Step::Wait(ms, held) => Answer {
                 delay_ms: ms as f64,
                 ticket: self.held.insert((req, held)),
@@ -348,19 +441,21 @@ impl Sandbox {
         Ok(answer.to_string().into_bytes())
     }
 
-    /// Seeds records through the rules and handler of `operationId`: `args` is the JSON array of a
-    /// client call's arguments (path values, then params or a list of them). The resource(s) as a
-    /// client returns them, or an Error with the `status`, `code` and `body` a request would get.
-    pub fn seed(&self, operation_id: &str, args: &str) -> Result<String, JsValue> {
-        let args: Vec<Value> = serde_json::from_str(args)
-            .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
+    /// Seeds records through the rules and handler of `operationId`: `args` are a client call's
+    /// arguments (path values, then params or a list of them), checked and written as the client
+    /// checks and writes them (its SvcError where it would refuse them). The resource(s) as a client
+    /// returns them, or an Error with the `status`, `code` and `body` a request would get.
+    pub fn seed(&self, operation_id: JsValue, args: js_sys::Array) -> Result<String, JsValue> {
+        let args = client::seed_args(&operation_id, &args, http::MAX_BODY)?;
+        let id = operation_id.as_string().unwrap_or_default();
         self.app
-            .seed(operation_id, &args, svc_core::clock::now_ms())
+            .seed(&id, &args, svc_core::clock::now_ms())
             .map(|v| v.to_string())
             .map_err(refused)
     }
 
-    /// Back to the state of a new sandbox of the same options: seed data, limits, faults, logs.
+    /// Back to the state of a new sandbox of the same options: seed data, limits, faults, logs; the
+    /// memory of the records, logs and held calls is let go of (the wasm keeps it for reuse).
     pub fn reset(&mut self) {
         let now = svc_core::clock::now_ms();
         if let Ok(app) = App::new(self.config.clone(), ORIGIN.into(), &[], now, self.seed) {
@@ -369,6 +464,7 @@ impl Sandbox {
         self.log.clear();
         self.held.clear();
         self.host.callbacks.borrow_mut().clear();
+        *self.host.posts.borrow_mut() = Vec::new();
     }
 
     pub fn snapshot(&self) -> Snapshot {
@@ -379,14 +475,19 @@ impl Sandbox {
         self.app.restore(snapshot.0.clone());
     }
 
-    /// The JSON of the requests answered: method, path, operation id and status (null: dropped).
-    pub fn requests(&self) -> String {
-        Value::Array(self.log.clone()).to_string()
+    /// The requests answered, the newest up to the log's limit: method, path, operation id and
+    /// status (null: dropped); `dropped`: how many older ones were let go of.
+    pub fn requests(&self) -> JsValue {
+        logged(
+            &self.log,
+            |r| json!({ "method": r.method, "path": r.path, "operationId": r.what, "status": r.status }),
+        )
     }
 
-    /// The JSON of the CRM callbacks the sandbox would have posted.
-    pub fn callbacks(&self) -> String {
-        Value::Array(self.host.callbacks.borrow().clone()).to_string()
+    /// The CRM callbacks the sandbox posted or would have posted, the newest up to the log's limit;
+    /// `dropped`: how many older ones were let go of.
+    pub fn callbacks(&self) -> JsValue {
+        logged(&self.host.callbacks.borrow(), Value::clone)
     }
 }
 
@@ -424,8 +525,80 @@ mod tests {
         );
     }
 
+    /// The marker `toWire` writes for what JSON cannot hold.
+    fn marker(what: &str) -> Value {
+        json!({ svc_core::validate::UNREPRESENTABLE: what })
+    }
+
+    /// Every value of every option is honoured or refused at construction, saying what is wrong.
+    #[test]
+    fn odd_option_values_are_refused_with_what_is_wrong() {
+        let refused = |options: Value| {
+            let options = options.as_object().unwrap().clone();
+            flags(&options)
+                .and_then(Config::from_args)
+                .and_then(|_| log_limit(&options))
+                .unwrap_err()
+        };
+        for (options, why) in [
+            (
+                json!({ "slowMs": marker("NaN") }),
+                "slowMs: expected a string or a number, got NaN",
+            ),
+            (
+                json!({ "minuteMs": marker("Infinity") }),
+                "minuteMs: expected a string or a number, got Infinity",
+            ),
+            (
+                json!({ "seed": 9007199254740993_u64 }),
+                "seed: 9007199254740993 is beyond 2^53 - 1",
+            ),
+            (
+                json!({ "slowMs": -1 }),
+                "--slow-ms: \"-1\" is not a whole number from 0 to 2147483647",
+            ),
+            (
+                json!({ "slowMs": 1.5 }),
+                "--slow-ms: \"1.5\" is not a whole number",
+            ),
+            (json!({ "slowMs": 4294967296_u64 }), "from 0 to 2147483647"),
+            (
+                json!({ "ratePerMinute": true }),
+                "ratePerMinute: expected a string or a number, got true",
+            ),
+            (json!({ "dailyQuota": -3 }), "--daily-quota: \"-3\""),
+            (
+                json!({ "rateLimit": marker("a function") }),
+                "rateLimit: expected true or false, got a function",
+            ),
+            (
+                json!({ "tokens": { "t": [marker("a Symbol")] } }),
+                "tokens: expected a string or a number, got a Symbol",
+            ),
+            (
+                json!({ "logLimit": -1 }),
+                "logLimit: \"-1\" is not a whole number from 0 to 100000",
+            ),
+            (json!({ "logLimit": 100001 }), "from 0 to 100000"),
+            (
+                json!({ "logLimit": marker("NaN") }),
+                "logLimit: expected a string or a number, got NaN",
+            ),
+        ] {
+            let err = refused(options.clone());
+            assert!(err.contains(why), "{options}: {err}");
+        }
+        let honoured = json!({ "slowMs": 0, "logLimit": 5, "seed": "18446744073709551615", "callbackFetch": marker("a function") });
+        let honoured = honoured.as_object().unwrap();
+        let config = Config::from_args(flags(honoured).unwrap()).unwrap();
+        assert_eq!((config.slow_ms, config.seed), (0, Some(u64::MAX)));
+        assert_eq!(log_limit(honoured), Ok(5));
+        assert_eq!(log_limit(&Map::new()), Ok(log::DEFAULT_LIMIT));
+    }
+
     /// Every flag of the binary's usage is an option, but those of its socket and its terminal; and the
-    /// options are the members of `SandboxOptions` in testing.d.ts, with the JS side's `callbackFetch`.
+    /// options are the members of `SandboxOptions` in testing.d.ts, with the JS side's `callbackFetch`
+    /// and the in-process log's `logLimit` (the binary keeps no log: it writes each line to stderr).
     #[test]
     fn the_options_mirror_the_binary_flags_and_the_declarations() {
         const SOCKET_AND_TERMINAL: [&str; 5] = [
@@ -463,7 +636,7 @@ mod tests {
             .iter()
             .chain(SWITCHES)
             .map(|(k, _)| *k)
-            .chain(["tokens", "callbackFetch"])
+            .chain(["tokens", "callbackFetch", "logLimit"])
             .collect();
         declared.sort_unstable();
         options.sort_unstable();

@@ -194,7 +194,7 @@ test("seeded records go through the handler a request meets, and a client gets a
   assert.equal(renamed.fixed_asset_type_name, "Trucks");
 });
 
-test("a seeded record that breaks a rule is refused with the error a request gets", async () => {
+test("a seeded record that breaks a rule is refused with the client's error, and one the sandbox refuses with the error a request gets", async () => {
   const sandbox = new Sandbox();
   const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0 });
   const before = (await client.listFixedAssetTypes()).items.length;
@@ -206,14 +206,123 @@ test("a seeded record that breaks a rule is refused with the error a request get
     const res = await sandbox.fetch(`${sandbox.url}/books/v3/${resource}?organization_id=${sandbox.organizationId}`, { method: "POST", headers: { authorization: "Svc-oauthtoken dev-token", "content-type": "application/json" }, body: JSON.stringify(params) });
     const answer = await res.json();
     assert.equal(res.status, 400, JSON.stringify(answer));
-    assert.throws(() => sandbox.seed(op, params), (e) => e instanceof Error && e.status === res.status && e.code === answer.code && e.message === answer.message && JSON.stringify(e.body) === JSON.stringify(answer));
+    // The client refuses the params before sending them, and seed as the client does.
     const refused = await client[op](params).then(() => undefined, (e) => e);
-    // The client refuses the same params before sending them, with the same rule's issue.
     assert.ok(refused instanceof SvcError && refused.kind === "validation", String(refused));
-    assert.equal(refused.issues[0].message, answer.issues[0].message);
+    assert.throws(() => sandbox.seed(op, params), (e) => sameError(e, refused));
+    assert.equal(refused.issues[0].message, answer.issues[0].message, "the sandbox's rule is the client's");
   }
-  assert.throws(() => sandbox.seed("noSuchOperation", {}), (e) => e.status === 400);
+  // What passes the client's checks and the sandbox still refuses is the answer a request gets.
+  const model = (await client.listFixedAssetTypes()).items.find((t) => t.expense_account_id);
+  const gone = { fixed_asset_type_name: "Gone", expense_account_id: model.expense_account_id, depreciation_account_id: model.depreciation_account_id, depreciation_method: "declining_method", depreciation_frequency: "yearly", depreciation_percentage: 20, total_life: 48, salvage_value: 0, computation_type: "no_prorata" };
+  const res = await sandbox.fetch(`${sandbox.url}/books/v3/fixedassettypes/404404?organization_id=${sandbox.organizationId}`, { method: "PUT", headers: { authorization: "Svc-oauthtoken dev-token", "content-type": "application/json" }, body: JSON.stringify(gone) });
+  const answer = await res.json();
+  assert.ok(res.status >= 400, JSON.stringify(answer));
+  assert.throws(() => sandbox.seed("updateFixedAssetType", "404404", gone), (e) => e instanceof Error && e.status === res.status && e.code === answer.code && e.message === answer.message && JSON.stringify(e.body) === JSON.stringify(answer));
+  assert.throws(() => sandbox.seed("noSuchOperation", {}), (e) => e.name === "SvcError" && e.kind === "config" && /noSuchOperation/.test(e.message));
   assert.equal((await client.listFixedAssetTypes()).items.length, before, "nothing refused was stored");
+});
+
+/** Whether `e`, thrown by a seed, is the error the client threw: name, kind, message, issues, operation. */
+function sameError(e, byClient, message = byClient.message) {
+  assert.deepEqual(
+    { name: e.name, kind: e.kind, message: e.message, issues: e.issues, operationId: e.operationId },
+    { name: byClient.name, kind: byClient.kind, message, issues: byClient.issues, operationId: byClient.operationId },
+  );
+  return true;
+}
+
+test("seed takes the client's path: a number id beyond 2^53, NaN and a numeric path value are refused as the client refuses them, a BigInt id is its exact digits", async () => {
+  const sandbox = new Sandbox();
+  const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0 });
+  const [account] = (await client.listAccounts({ per_page: 1 })).items;
+  const expense = (extra) => ({ account_id: account.account_id, date: "2024-01-02", amount: 5, ...extra });
+  for (const params of [expense({ account_id: 2 ** 53 + 2 }), expense({ amount: NaN }), expense({ amount: Infinity }), expense({ reference_number: Symbol("r") })]) {
+    const refused = await client.createExpense(params).then(() => undefined, (e) => e);
+    assert.ok(refused instanceof SvcError && refused.kind === "validation", String(refused));
+    assert.throws(() => sandbox.seed("createExpense", params), (e) => sameError(e, refused));
+  }
+  const made = sandbox.seed("createFixedAssetType", { fixed_asset_type_name: "Vans", depreciation_method: "straight_line", depreciation_frequency: "monthly" });
+  const rename = { fixed_asset_type_name: "Trucks", depreciation_method: "straight_line", depreciation_frequency: "monthly" };
+  for (const id of [Number(made.fixed_asset_type_id), BigInt(made.fixed_asset_type_id)]) {
+    const refused = await client.updateFixedAssetType(id, rename).then(() => undefined, (e) => e);
+    assert.ok(refused instanceof SvcError && refused.kind === "config", String(refused));
+    // The same words, but for the call they name (sandbox.seed's, not the client method's).
+    const [words] = refused.message.split(": call ");
+    assert.throws(() => sandbox.seed("updateFixedAssetType", id, rename), (e) => sameError(e, refused, `${words}: call sandbox.seed("updateFixedAssetType", fixed_asset_type_id: string, params?)`));
+  }
+  const big = BigInt(account.account_id);
+  const seeded = sandbox.seed("createExpense", expense({ account_id: big }));
+  const sent = await client.createExpense(expense({ account_id: big }));
+  assert.equal(seeded.account_id, account.account_id, "a BigInt id is its exact digits");
+  assert.equal(sent.account_id, seeded.account_id, "as the client sends it");
+  assert.deepEqual(await client.getExpense(seeded.expense_id), seeded, "a client made before gets the seeded record");
+});
+
+test("the logs keep the newest logLimit entries, count the dropped ones and cut long paths; reset() lets go of them", async () => {
+  const sandbox = new Sandbox({ logLimit: 50, rateLimit: false });
+  const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0, rateLimit: false });
+  const long = `${sandbox.url}/books/v3/${"x".repeat(30_000)}`;
+  for (let i = 0; i < 5000; i++) {
+    const res = await sandbox.fetch(i % 2 ? long : `${sandbox.url}/books/v3/nothing/${i}`);
+    await res.arrayBuffer();
+  }
+  const log = sandbox.requests();
+  assert.equal(log.length, 50);
+  assert.equal(log.dropped, 4950, "the oldest went first, counted");
+  assert.equal(log.at(-2).path, "/books/v3/nothing/4998", "the newest are kept, oldest first");
+  assert.ok(log.every((r) => Buffer.byteLength(r.path) <= 512 && Buffer.byteLength(r.method) <= 512), "an entry's text is bounded");
+  assert.ok(log.at(-1).path.endsWith("…"), "a long path is cut, and says so");
+  assert.ok(Buffer.byteLength(JSON.stringify(log)) < 50 * 700, `the log is ${Buffer.byteLength(JSON.stringify(log))} bytes`);
+  await client.listAccounts({ per_page: 1 });
+  assert.deepEqual([sandbox.requests().length, sandbox.requests().at(-1).operationId], [50, "listAccounts"]);
+  sandbox.reset();
+  const empty = sandbox.requests();
+  assert.deepEqual([empty.length, empty.dropped], [0, 0]);
+  await client.listAccounts({ per_page: 1 });
+  assert.deepEqual(sandbox.requests().map((r) => r.operationId), ["listAccounts"], "a client made before goes on after a reset");
+  // The callbacks keep to the same limit.
+  const one = new Sandbox({ logLimit: 1 });
+  for (let i = 0; i < 3; i++) await fireDealEdit(one.url, one.fetch, "http://127.0.0.1:9/hooks");
+  const callbacks = one.callbacks();
+  assert.deepEqual([callbacks.length, callbacks.dropped], [1, 2]);
+  const none = new Sandbox({ logLimit: 0 });
+  await (await none.fetch(`${none.url}/books/v3/nothing`)).arrayBuffer();
+  assert.deepEqual([none.requests().length, none.requests().dropped], [0, 1]);
+});
+
+test("slowMs: 0 answers a slow call at once, applied; every odd option value is refused at construction with what is wrong", async () => {
+  const sandbox = new Sandbox({ faults: "slow=1", slowMs: 0 });
+  const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0 });
+  const made = await client.createFixedAssetType({ fixed_asset_type_name: "Skiffs", depreciation_method: "straight_line", depreciation_frequency: "monthly" });
+  assert.ok((await client.listFixedAssetTypes()).items.some((t) => t.fixed_asset_type_id === made.fixed_asset_type_id), "the held call was applied");
+  const counters = await (await sandbox.fetch(`${sandbox.url}/__sandbox/counters`)).json();
+  assert.ok(counters.faults.slow >= 2, JSON.stringify(counters.faults));
+  for (const [options, why] of [
+    [{ slowMs: NaN }, /^slowMs: expected a string or a number, got NaN$/],
+    [{ slowMs: -1 }, /--slow-ms: "-1" is not a whole number from 0 to 2147483647/],
+    [{ slowMs: 2 ** 31 }, /from 0 to 2147483647/],
+    [{ slowMs: 1.5 }, /--slow-ms: "1.5" is not a whole number/],
+    [{ minuteMs: Infinity }, /minuteMs: expected a string or a number, got Infinity/],
+    [{ minuteMs: 59 }, /--minute-ms: "59" is not a whole number from 60 to 60000/],
+    [{ ratePerMinute: 0 }, /from 1 to 4294967295/],
+    [{ ratePerMinute: 2 ** 32 }, /from 1 to 4294967295/],
+    [{ dailyQuota: "lots" }, /--daily-quota: "lots" is not a whole number/],
+    [{ seed: 2 ** 64 }, /^seed: 18446744073709551616 is beyond 2\^53 - 1, where a JS number loses digits: give it as a string$/],
+    [{ seed: 2 ** 53 + 2 }, /^seed: 9007199254740994 is beyond 2\^53 - 1/],
+    [{ seed: -1 }, /--seed: "-1" is not a whole number/],
+    [{ devToken: "no" }, /devToken: expected true or false, got "no"/],
+    [{ rateLimit: () => false }, /rateLimit: expected true or false, got a function/],
+    [{ organizationId: "" }, /--org: the id may not be empty/],
+    [{ logLimit: -1 }, /logLimit: "-1" is not a whole number from 0 to 100000/],
+    [{ logLimit: 1e6 }, /from 0 to 100000/],
+    [{ logLimit: NaN }, /logLimit: expected a string or a number, got NaN/],
+    [{ callbackFetch: 1 }, /callbackFetch: expected a fetch function/],
+  ]) {
+    assert.throws(() => new Sandbox(options), (e) => e instanceof Error && why.test(e.message), `${String(Object.values(options)[0])}`);
+  }
+  assert.equal(new Sandbox({ seed: 2n ** 64n - 1n, logLimit: "10" }).organizationId, "10234695", "a BigInt seed is its exact digits");
+  assert.ok((await client.listFixedAssetTypes()).items.length > 0, "a client made before goes on");
 });
 
 /** A loopback receiver of callbacks: each POST's method, URL, content type, user agent and body. */

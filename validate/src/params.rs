@@ -3,11 +3,53 @@
 
 use crate::js;
 use svc_core::catalog::{BodyKind, Operation};
-use svc_core::issue::{Issue, Problem};
+use svc_core::error::Error;
+use svc_core::issue::{Issue, PathSeg, Problem};
 use svc_core::json::{self, Json};
 use svc_core::validate::{self, Source};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// A path value of a call of `op` as a call takes it: a string of Unicode text of at most `max`
+/// units, never copied into the core when longer; else the SvcError of why not (`usage`: how to call).
+pub fn path_value(
+    op: &Operation,
+    name: &str,
+    arg: &JsValue,
+    max: usize,
+    usage: &dyn Fn() -> String,
+) -> Result<String, JsValue> {
+    let refused = |message: String, problem: Problem| {
+        let issue = Issue {
+            path: vec![PathSeg::Key(name.to_string().into())],
+            message,
+            problem,
+        };
+        js::to_js_error(&Error::validation(vec![issue]).with_operation(op.id))
+    };
+    let config = |message: String| js::to_js_error(&Error::config(message).with_operation(op.id));
+    match arg.dyn_ref::<js_sys::JsString>() {
+        Some(s) if s.length() as usize > max => Err(refused(
+            format!("{name} is longer than maxRequestBytes ({max}) and was not read"),
+            Problem::TooLong { maximum: max },
+        )),
+        Some(s) if s.is_valid_utf16() => Ok(arg.as_string().unwrap_or_default()),
+        Some(_) => Err(refused(
+            format!(
+                "{name} holds a lone surrogate: it is not Unicode text and cannot be sent as it is"
+            ),
+            Problem::InvalidFormat {
+                format: "Unicode text".into(),
+                allowed: None,
+            },
+        )),
+        None if arg.is_undefined() => Err(config(format!("{name} is missing: call {}", usage()))),
+        None => Err(config(format!(
+            "{name} must be a string (ids are strings so that no digit is lost): call {}",
+            usage()
+        ))),
+    }
+}
 
 /// Why JS params could not be written as JSON text: what `JSON.stringify` threw, explained.
 pub fn unwritable(e: &JsValue) -> Issue {

@@ -17,7 +17,7 @@ export class Sandbox {
   #callbackFetch;
 
   constructor(options = {}) {
-    this.#inner = new Inner(JSON.stringify(options));
+    this.#inner = new Inner(options);
     this.#callbackFetch = options?.callbackFetch;
     this.fetch = this.fetch.bind(this);
   }
@@ -66,7 +66,7 @@ export class Sandbox {
   }
 
   seed(operationId, ...args) {
-    return JSON.parse(this.#inner.seed(operationId, JSON.stringify(args)));
+    return JSON.parse(this.#inner.seed(operationId, args));
   }
 
   reset() {
@@ -82,10 +82,10 @@ export class Sandbox {
   }
 
   requests() {
-    return JSON.parse(this.#inner.requests());
+    return this.#inner.requests();
   }
 
   callbacks() {
-    return JSON.parse(this.#inner.callbacks());
+    return this.#inner.callbacks();
   }
 }
