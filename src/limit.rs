@@ -44,6 +44,8 @@ pub(crate) struct Window {
     day_count: u32,
     /// The server said no more requests until then (X-Rate-Limit-Remaining: 0, or a 429).
     blocked_until: i64,
+    /// The requests a minute the server last stated (X-Rate-Limit-Limit): the window's limit
+    /// when lower than the holder's.
     #[serde(skip_serializing_if = "Option::is_none")]
     server_limit: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -124,7 +126,7 @@ impl Window {
                 until: self.blocked_until,
             };
         }
-        if in_flight.saturating_add(self.answered.len() as u32) >= limits.per_minute {
+        if in_flight.saturating_add(self.answered.len() as u32) >= self.per_minute(limits) {
             return Verdict::WindowFull {
                 until: self
                     .answered
@@ -136,6 +138,14 @@ impl Window {
             return Verdict::Busy;
         }
         Verdict::Go
+    }
+
+    /// The requests a minute in force: the holder's limit, or the lower one the service stated
+    /// (X-Rate-Limit-Limit; a stated 0 counts as 1, so that a place still frees). It binds from
+    /// the first answer that states it, the calls started before counted against it.
+    fn per_minute(&self, limits: &Limits) -> u32 {
+        self.server_limit
+            .map_or(limits.per_minute, |l| l.max(1).min(limits.per_minute))
     }
 
     /// Bounds the times a shared state may hold beyond reason (a holder's wrong clock, a corrupted
@@ -206,9 +216,10 @@ impl Window {
     ) -> State {
         self.roll(now);
         let in_window = in_flight.saturating_add(self.answered.len() as u32);
+        let per_minute = self.per_minute(limits);
         State {
-            requests_per_minute: limits.per_minute,
-            remaining_this_minute: limits.per_minute.saturating_sub(in_window),
+            requests_per_minute: per_minute,
+            remaining_this_minute: per_minute.saturating_sub(in_window),
             in_flight,
             max_concurrent: limits.max_concurrent,
             daily_quota: limits.daily,
@@ -565,6 +576,44 @@ mod tests {
         let t = l.enqueue();
         assert_eq!(l.poll(t, 10_000), Admit::Wait(Some(1_000)));
         assert_eq!(l.poll(t, 11_000), Admit::Go);
+    }
+
+    #[test]
+    fn a_lower_limit_the_service_states_binds_from_its_first_answer() {
+        let mut l = limiter(100, 5, 1000);
+        let t: Vec<u64> = (0..5).map(|_| l.enqueue()).collect();
+        for &t in &t[..4] {
+            assert_eq!(
+                l.poll(t, 0),
+                Admit::Go,
+                "the plan's limit, while none is stated"
+            );
+        }
+        l.finish(100);
+        l.observe(Some(3), Some(2), Some(60), 100);
+        assert_eq!(
+            l.poll(t[4], 100),
+            Admit::Wait(Some(60_000)),
+            "4 started, 3 a minute stated: the next waits for the first answer to leave"
+        );
+        let s = l.state(100);
+        assert_eq!((s.requests_per_minute, s.remaining_this_minute), (3, 0));
+        assert_eq!(
+            s.holding(),
+            "3 requests in the last minute, the most a minute allows"
+        );
+        l.observe(Some(1_000), Some(999), Some(0), 100);
+        assert_eq!(
+            l.state(100).requests_per_minute,
+            100,
+            "never above the holder's own"
+        );
+        l.observe(Some(0), None, None, 100);
+        assert_eq!(
+            l.state(100).requests_per_minute,
+            1,
+            "a stated 0 frees a place a minute"
+        );
     }
 
     #[test]

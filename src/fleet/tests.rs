@@ -326,6 +326,67 @@ fn headers_and_retry_after_hold_every_holder() {
     );
 }
 
+/// Issue 36: a cold fleet assumes its plan's 100 a minute; the first answer states 6. The release
+/// that tells it writes it into the state, and the next acquire, of any holder, counts against it
+/// the calls granted before it: the 5 in flight or answered leave room for 1.
+#[test]
+fn the_limit_an_answer_states_binds_the_next_grant_of_every_holder() {
+    let lim = limits(100, 5, 1000);
+    let now = 20_000 * DAY_MS;
+    let mut state = Fleet::new(lim).to_json();
+    let acquire = |h: &str| Request::Acquire {
+        holder: h.into(),
+        limits: lim,
+        lease_ms: LEASE,
+    };
+    let mut leases = Vec::new();
+    for h in ["a", "b", "c", "d", "e"] {
+        let got = apply_at(&mut state, now, &acquire(h));
+        let Outcome::Acquire(Acquire::Granted { lease, .. }) = got.outcome else {
+            panic!("{h}: {got:?}")
+        };
+        leases.push(lease);
+    }
+    let seen = Seen {
+        limit: Some(6),
+        remaining: Some(5),
+        reset_secs: Some(60),
+        back_off_ms: None,
+    };
+    let release = Request::Release {
+        lease: leases[0],
+        seen,
+    };
+    let got = apply_at(&mut state, now + 300, &release);
+    assert_eq!(
+        (
+            got.state.requests_per_minute,
+            got.state.remaining_this_minute
+        ),
+        (6, 1)
+    );
+    let got = apply_at(&mut state, now + 300, &acquire("f"));
+    assert!(
+        matches!(got.outcome, Outcome::Acquire(Acquire::Granted { .. })),
+        "{got:?}"
+    );
+    for h in ["a", "g"] {
+        let got = apply_at(&mut state, now + 400, &acquire(h));
+        assert_eq!(
+            got.outcome,
+            Outcome::Acquire(Acquire::Wait {
+                until: now + 300 + MINUTE_MS,
+                on_release: false
+            }),
+            "{h}: 6 in the window, the first place frees a minute after its answer"
+        );
+    }
+    assert!(
+        state.contains(r#""serverLimit":6"#),
+        "kept in the shared state: {state}"
+    );
+}
+
 #[test]
 fn one_of_eight_holders_refreshes_the_token_and_the_others_read_it() {
     let mut s = Store::new(limits(100, 10, 1000));

@@ -94,6 +94,9 @@ pub fn token(t: &str) -> TokenStep {
     }
 }
 
+/// A service that keeps its own count: the answer to an attempt arriving at a time (ms).
+pub type Service = Box<dyn FnMut(i64) -> Step>;
+
 /// The store's round trip, in virtual ms.
 pub const STORE_MS: u64 = 1;
 
@@ -104,6 +107,9 @@ pub struct World {
     next_timer: Cell<u64>,
     timers: RefCell<Vec<(i64, u64, Waker)>>,
     pub script: RefCell<VecDeque<Step>>,
+    /// While set, the service answers each attempt with what this gives at its arrival (ms),
+    /// instead of the script: a service that keeps its own count.
+    pub service: RefCell<Option<Service>>,
     pub seen: RefCell<Vec<Seen>>,
     /// Every sleep asked for (timeouts, retry waits, limiter waits), in ms.
     pub sleeps: RefCell<Vec<u64>>,
@@ -237,7 +243,10 @@ impl Platform for Sim {
             headers: req.headers.to_vec(),
             body: req.body.clone(),
         });
-        let step = w.script.borrow_mut().pop_front();
+        let step = match &mut *w.service.borrow_mut() {
+            Some(service) => Some(service(w.now())),
+            None => w.script.borrow_mut().pop_front(),
+        };
         let url = req.url.to_string();
         let host = req
             .url

@@ -160,6 +160,29 @@ test(`8 processes on one redis keep the organization at 100 a minute and 5 in fl
   }
 });
 
+// Issue 36: the service's own limit (40 a minute, told in every answer's X-Rate-Limit-Limit) is
+// below the free plan's 100 that the Clients assume. The first answers of the cold fleet tell it;
+// from then on every grant counts against it, the calls already granted in the window included, so
+// the service never answers 429. On the scaled clock of the first test: 80 calls span two minutes.
+test(`4 processes on one redis, 20 listAccounts each at once, against a service allowing 40 a minute (below the plan's 100), on a clock ${SCALE} times as fast: every call answered, no 429`, { timeout: 180_000 }, async () => {
+  const org = "70000005";
+  const sandbox = await startSandbox(["--org", org, "--rate-per-minute", "40", "--minute-ms", String(MINUTE), "--faults", "slow=1", "--slow-ms", String(300 / SCALE), "--seed", "1"]);
+  const clock = { epoch: Date.now(), scale: SCALE };
+  const ws = await fleetOf(4, { redisUrl: redis.url, sandboxUrl: sandbox.url, organizationId: org, maxRetries: 3, clock });
+  try {
+    ws.forEach((w) => w.send({ list: 20 }));
+    await Promise.all(ws.map((w) => w.until((ls) => ls.filter((l) => l.done !== undefined).length === 20, "20 answers", 150_000)));
+    const counters = await sandbox.counters();
+    const listed = counters.operations.listAccounts;
+    assert.deepEqual(all(ws, (w) => w.done().filter((d) => !d.ok)), []);
+    assert.deepEqual(listed.statuses, { 200: 80 }, `no 429: ${JSON.stringify(listed)}`);
+    assert.ok(counters.peak_in_flight[org] <= 5, `peak in flight ${counters.peak_in_flight[org]}`);
+  } finally {
+    await Promise.all(ws.map((w) => w.stop()));
+    await sandbox.close();
+  }
+});
+
 test("2 of 8 processes killed mid-call: their slots come back after the lease and the rest finish, nothing sent twice", { timeout: 180_000 }, async () => {
   const org = "70000002";
   const leaseMs = 4000;

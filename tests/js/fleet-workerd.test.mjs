@@ -6,8 +6,9 @@
 // installed package by esbuild with the `workerd` condition and the .wasm as a CompiledWasm module,
 // and binds the one namespace by scriptName. The test drives the workers over loopback HTTP and
 // checks the object's replies, its storage, and the sandbox's counters. The short tests share one
-// sandbox at 60 a minute and keep the fleet to 2 in flight; the last one runs the issue's whole
-// scenario (the fleet-redis test's, in workerd) on a sandbox of its own at the free plan's limits.
+// sandbox at 60 a minute and keep the fleet to 2 in flight; the last two run on sandboxes of their
+// own: the issue's whole scenario (the fleet-redis test's, in workerd) at the free plan's limits, and
+// a service whose own limit is below the plan's (issue 36).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
@@ -570,6 +571,36 @@ test(`the issue's scenario on a clock ${SCALE} times as fast: ${CLIENTS} workers
   } finally {
     rec.end();
     await rec.close();
+    await sb.close();
+    await fleet.mf.dispose();
+  }
+});
+
+// Issue 36 in workerd: the service allows 40 a minute, below the free plan's 100 that the Clients
+// assume (they leave rateLimit's limits as they are). The first answers of the cold fleet state it
+// (X-Rate-Limit-Limit), the object keeps it in its state, and every grant after counts against it,
+// the calls granted before included: the sandbox never answers 429. 80 calls at 40 a minute span two
+// minutes, so this runs on the scaled clock of the test above (see there), in a Miniflare of its own.
+test(`4 workers with a Client each, 20 calls each at once, against a service allowing 40 a minute (below the plan's 100), on a clock ${SCALE} times as fast: every call answered, no 429, the limit kept in the object's state`, { timeout: 200_000 }, async () => {
+  const org = "70000022";
+  const WORKERS = 4;
+  const PER = 20;
+  const clock = { epoch: Date.now(), scale: SCALE };
+  const fleet = await startFleet({ dist: "dist-scaled-40", clients: WORKERS, clock });
+  const sb = await startSandbox(["--org", org, "--rate-per-minute", "40", "--minute-ms", String(real(60_000)), "--faults", "slow=1", "--slow-ms", String(real(SLOW_MS)), "--seed", "1"]);
+  try {
+    const options = { accessToken: "dev-token", organizationId: org, apiDomain: sb.url };
+    const names = fleet.clients.map((_, i) => Array.from({ length: PER }, (_, j) => `limit-${i}-${j}`));
+    const runs = await Promise.all(fleet.clients.map((url, i) => post(`${url}/calls`, { options, names: names[i] }, 180_000)));
+    for (const [i, run] of runs.entries()) assert.deepEqual(run.results, names[i].map((name) => ({ ok: true, name })), JSON.stringify(run.results));
+    const c = await sb.counters();
+    const created = c.operations.createAccount;
+    assert.deepEqual(created.statuses, { 201: WORKERS * PER }, `no 429: ${JSON.stringify(created)}`);
+    assert.ok(c.peak_in_flight[org] <= 5, `peak in flight ${c.peak_in_flight[org]}`);
+    const p = await peek(org, fleet.limiterUrl);
+    assert.equal(p.fleet.window.serverLimit, 40, JSON.stringify(p.fleet.window));
+    assert.equal(runs[0].state.requestsPerMinute, 40, JSON.stringify(runs[0].state));
+  } finally {
     await sb.close();
     await fleet.mf.dispose();
   }

@@ -193,7 +193,7 @@ test("pages: iteration asks for the next page only when needed, keeping per_page
   assert.ok(seen.length >= 2);
 });
 
-test("the server's X-Rate-Limit headers are adopted and reported", async () => {
+test("the server's X-Rate-Limit headers are adopted and reported; its lower limit is the one in force", async () => {
   const s = await sandbox(["--rate-per-minute", "50"]);
   const client = new Client({ accessToken: "dev-token", organizationId: ORG, apiDomain: s.url });
   await client.listPlans();
@@ -201,8 +201,8 @@ test("the server's X-Rate-Limit headers are adopted and reported", async () => {
   const state = client.rateLimitState();
   assert.equal(state.serverLimit, 50);
   assert.equal(state.serverRemaining, 48);
-  assert.equal(state.requestsPerMinute, 100);
-  assert.equal(state.remainingThisMinute, 98);
+  assert.equal(state.requestsPerMinute, 50);
+  assert.equal(state.remainingThisMinute, 48);
   assert.equal(state.maxConcurrent, 5);
   assert.equal(state.remainingToday, 998);
 });

@@ -1,6 +1,7 @@
 // One process of a fleet test: one Client of the installed package sharing its limits through a
 // store. Its options come as JSON in argv[2]; the test drives it with JSON lines on stdin
-// ({ "run": [names] } creates one account per name, all at once; { "exit": true }) and reads JSON
+// ({ "run": [names] } creates one account per name, all at once; { "list": n } lists the accounts n
+// times at once; { "exit": true }) and reads JSON
 // lines on stdout: ready, begin/end of every request the fetch sends (by account name), the
 // result of every call, and every call of the token function. With `clock: { epoch, scale }` its
 // clock runs `scale` times as fast (scaled-clock.mjs), redis's with it: the store's `now` is mapped
@@ -38,7 +39,7 @@ const client = new Client({
   accessToken,
   organizationId: config.organizationId,
   apiDomain: config.sandboxUrl,
-  maxRetries: 0,
+  maxRetries: config.maxRetries ?? 0,
   rateLimit: { store, leaseMs: config.leaseMs, storeTimeoutMs: config.storeTimeoutMs, fallbackShare: config.fallbackShare },
   fetch: async (url, init) => {
     const name = init?.body ? JSON.parse(init.body).account_name : undefined;
@@ -60,9 +61,19 @@ async function create(name) {
   }
 }
 
+async function list(n) {
+  try {
+    await client.listAccounts();
+    say({ done: `list-${n}`, ok: true, at: Date.now() });
+  } catch (e) {
+    say({ done: `list-${n}`, ok: false, kind: e.kind, status: e.status, message: e.message, at: Date.now() });
+  }
+}
+
 createInterface({ input: process.stdin }).on("line", async (line) => {
   const command = JSON.parse(line);
   if (command.run) await Promise.all(command.run.map(create));
+  if (command.list) await Promise.all(Array.from({ length: command.list }, (_, n) => list(n)));
   if (command.exit) {
     await store.close();
     process.exit(0);

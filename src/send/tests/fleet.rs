@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::fleet::{Acquire, Outcome, TokenClaim};
+use crate::send::sim::Service;
 
 const LEASE: u32 = 10_000;
 
@@ -489,4 +490,108 @@ fn a_store_replying_with_impossible_times_makes_no_holder_spin() {
     let e = error(block_on(&w, t.send(&c)));
     assert_eq!(e.kind(), ErrorKind::RateLimited);
     assert_eq!(e.retry_after_ms(), Some(DAY_MS as u64));
+}
+
+/// A service that allows `per_minute` requests a minute, counted at their arrival as the sandbox
+/// counts them (sandbox/src/limits.rs), and says so in every answer's X-Rate-Limit-* headers;
+/// beyond it a 429 with Retry-After, counted in `refused`. The n-th answer comes after
+/// `latency(n)` ms.
+fn rated_service(
+    per_minute: u32,
+    latency: impl Fn(u64) -> u64 + 'static,
+    refused: Rc<Cell<u32>>,
+) -> Service {
+    let mut window: std::collections::VecDeque<i64> = Default::default();
+    let mut n = 0;
+    Box::new(move |now| {
+        n += 1;
+        while window.front().is_some_and(|t| now - t >= 60_000) {
+            window.pop_front();
+        }
+        let full = window.len() as u32 >= per_minute;
+        if !full {
+            window.push_back(now);
+        }
+        let reset = window
+            .front()
+            .map_or(0, |t| (t + 60_000 - now + 999) / 1000);
+        let step = if full {
+            refused.set(refused.get() + 1);
+            json(429, r#"{"code":429,"message":"too many requests"}"#)
+                .header("retry-after", &reset.max(1).to_string())
+        } else {
+            ok()
+        };
+        step.after(latency(n))
+            .header("x-rate-limit-limit", &per_minute.to_string())
+            .header(
+                "x-rate-limit-remaining",
+                &(per_minute - window.len() as u32).to_string(),
+            )
+            .header("x-rate-limit-reset", &reset.to_string())
+    })
+}
+
+/// Issue 36: four holders on the free plan's limits (100 a minute, 5 in flight) and a service that
+/// allows 40: the first answers of the cold fleet tell its limit, and from then on every grant
+/// counts against it, the calls granted before included.
+#[test]
+fn a_service_limit_below_the_plans_binds_every_holder_from_its_first_answers() {
+    let w = World::new(vec![]);
+    let refused = Rc::new(Cell::new(0));
+    // Answers in 100 to 490 ms, in no order that lines them up.
+    let latency = |n: u64| 100 + n * 137 % 391;
+    *w.service.borrow_mut() = Some(rated_service(40, latency, refused.clone()));
+    let ts: Vec<_> = (0..4)
+        .map(|i| {
+            let options = FleetOptions {
+                limits: Limits::for_plan("free"),
+                holder: format!("h{i}"),
+                lease_ms: LEASE,
+                store_timeout_ms: STORE_TIMEOUT as u32,
+                fallback_share: None,
+            };
+            let credential = Credential::Static(TOKEN.into());
+            Transport::new(Sim(w.clone()), credential, Limiting::Fleet(options), 1_000)
+        })
+        .collect();
+    let c = get("https://api.example.com/things");
+    let out = run(
+        &w,
+        (0..80).map(|i| send_at(&w, 0, &ts[i % 4], &c)).collect(),
+    );
+    assert!(out.into_iter().all(|o| o.unwrap().is_ok()));
+    let at = starts(&w);
+    assert_eq!((refused.get(), at.len()), (0, 80), "429s: {at:?}");
+    for &t in &at {
+        let in_minute = at.iter().filter(|&&s| s >= t && s < t + 60_000).count();
+        assert!(
+            in_minute <= 40,
+            "{in_minute} within a minute of {t}: {at:?}"
+        );
+    }
+    let state = ts[0].rate_limit_state().unwrap();
+    assert_eq!(
+        (state.server_limit, state.requests_per_minute),
+        (Some(40), 40)
+    );
+}
+
+/// A 429's Retry-After holds every holder of the fleet, not only the one that got it.
+#[test]
+fn a_429_told_to_one_holder_stops_every_holder_until_its_retry_after() {
+    let too_many = json(429, r#"{"code":429,"message":"too many requests"}"#)
+        .header("retry-after", "5")
+        .after(100);
+    let w = World::new(vec![too_many, ok(), ok()]);
+    let ts = holders(&w, 2);
+    let c = get("https://api.example.com/things");
+    let out = run(
+        &w,
+        vec![send_at(&w, 0, &ts[0], &c), send_at(&w, 200, &ts[1], &c)],
+    );
+    assert!(out.into_iter().all(|o| o.unwrap().is_ok()));
+    let at = starts(&w);
+    assert_eq!(at.len(), 3);
+    assert!(at[1] - at[0] >= 5_100 && at[2] - at[0] >= 5_100, "{at:?}");
 }
