@@ -20,10 +20,8 @@ export declare class ExactNumber {
   readonly text: string;
   /** The text. */
   toString(): string;
-  /** The text (as a JSON string; the SDK itself writes the number). */
+  /** The text (as a JSON string; the SDK itself writes the number). \`Number(x)\` gives the nearest JS number, rounded. */
   toJSON(): string;
-  /** The nearest JS number: rounded, as JSON.parse would have. */
-  toNumber(): number;
 }
 
 export type AccessToken = string | { token: string; expiresAt?: number | Date };

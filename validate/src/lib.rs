@@ -119,15 +119,28 @@ pub fn operation_by_id(id: &JsValue) -> Result<&'static Operation, JsValue> {
         .ok_or_else(|| to_js_error(&Error::config(catalog::unknown_operation(&name))))
 }
 
-/// Checks params of the operation at `index` without sending anything: nothing when they are
-/// valid, else the JSON text of their issues (core.js makes `{ ok: true }` or `{ ok: false, issues }`).
+/// Checks params of the operation at `index` without sending anything: `{ ok: true }` or
+/// `{ ok: false, issues }`, or with `standard` a Standard Schema result (`{ value }` or `{ issues }`).
 #[wasm_bindgen(js_name = __validate, skip_typescript)]
-pub fn validate(index: u32, params: JsValue) -> Result<Option<String>, JsValue> {
+pub fn validate(index: u32, params: JsValue, standard: bool) -> Result<JsValue, JsValue> {
     let op = catalog::OPERATIONS
         .get(index as usize)
         .ok_or_else(|| to_js_error(&Error::config("no operation has this index")))?;
     let (issues, _) = params::issues(op, &params, usize::MAX);
-    Ok((!issues.is_empty()).then(|| issues.to_json_text()))
+    let out = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v);
+    if issues.is_empty() {
+        match standard {
+            true => set("value", &params)?,
+            false => set("ok", &JsValue::TRUE)?,
+        };
+    } else {
+        if !standard {
+            set("ok", &JsValue::FALSE)?;
+        }
+        set("issues", &json_to_js(&issues.to_json_text()))?;
+    }
+    Ok(out.into())
 }
 
 /// `{ id, pathParams, list }` of an operation, for the pages of a list; a config SvcError for an unknown id.

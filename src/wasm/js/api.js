@@ -101,9 +101,7 @@ export class Client {
     if (old !== undefined && born === generation) old.free();
   }
 
-  [Symbol.dispose]() {
-    this.free();
-  }
+  [Symbol.dispose]() { this.free(); }
 }
 
 // One method per catalog row, each checked, built and sent by the wasm.

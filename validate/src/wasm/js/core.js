@@ -28,9 +28,7 @@ export function restartOnTrap(e) {
   generation++;
   for (const t of timers) clearTimeout(t);
   timers.clear();
-  const stranded = [...pending];
-  pending.clear();
-  for (const reject of stranded) reject(new SvcError("aborted", `the SDK's core was restarted (${e.message}) while this call was pending: it was stopped, and may have reached the service; every client keeps working`));
+  for (const reject of pending) pending.delete(reject) && reject(new SvcError("aborted", `the SDK's core was restarted (${e.message}) while this call was pending: it was stopped, and may have reached the service; every client keeps working`));
 }
 
 /**
@@ -61,21 +59,9 @@ export const operations = () => call("operations", "config");
 export const requiredScopes = (ids) => call("requiredScopes", "config", ids);
 
 /** Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`. */
-export function validate(operationId, params) {
-  const issues = call("__validate", "validation", info(operationId).index, params);
-  return issues === undefined ? { ok: true } : { ok: false, issues: JSON.parse(issues) };
-}
+export const validate = (operationId, params) => call("__validate", "validation", info(operationId).index, params, false);
 
 /** A Standard Schema v1 object for the params of an operation (react-hook-form, any Standard Schema consumer). */
-export function schemaFor(operationId) {
-  info(operationId);
-  const standard = {
-    version: 1,
-    vendor: "svc-sdk",
-    validate(value) {
-      const result = validate(operationId, value);
-      return result.ok ? { value } : { issues: result.issues };
-    },
-  };
-  return Object.freeze({ "~standard": Object.freeze(standard) });
-}
+export const schemaFor = (id) => Object.freeze({
+  "~standard": Object.freeze({ version: 1, vendor: "svc-sdk", validate: (value) => call("__validate", "validation", info(id).index, value, true) }),
+});

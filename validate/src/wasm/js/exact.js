@@ -3,9 +3,10 @@
 // reviver can put one in an answer where the core's marker is. Which numbers, and the text's check, are the core's.
 import { __exactKey, __exactText } from "../../../../../svc_sdk.js";
 
+const brand = Symbol.for("svc-sdk.ExactNumber");
 let key;
 
-/** A number kept as the text of its digits: `text`, `toString()`, `toJSON()` (that text), `toNumber()` (rounded). */
+/** A number kept as its JSON text: `text`, and `toString()` and `toJSON()` give it (`Number(x)` rounds it). */
 export class ExactNumber {
   constructor(value) {
     this.text = __exactText(value);
@@ -13,15 +14,11 @@ export class ExactNumber {
   }
   toString() { return this.text; }
   toJSON() { return this.text; }
-  toNumber() { return Number(this.text); }
   // An ExactNumber of another copy of the SDK (another entry's bundle) is one too.
-  static [Symbol.hasInstance](v) { return typeof v?.text === "string" && v[Symbol.for("svc-sdk.ExactNumber")] === true; }
+  static [Symbol.hasInstance](v) { return v?.[brand] === true; }
 }
-Object.defineProperty(ExactNumber.prototype, Symbol.for("svc-sdk.ExactNumber"), { value: true });
+Object.defineProperty(ExactNumber.prototype, brand, { value: true });
 
-/** The core's marker for an exact number: `{ [key]: text }`. */
+/** The core's marker for an exact number, and JSON.parse of the core's text of an answer with its markers made ExactNumbers. */
 export const marked = (text) => ({ [(key ??= __exactKey())]: text });
-
-/** JSON.parse of the core's text of an answer, its exact-number markers made ExactNumbers. */
-export const parseExact = (text) =>
-  JSON.parse(text, (_, v) => (v !== null && typeof v === "object" && Object.hasOwn(v, (key ??= __exactKey())) ? new ExactNumber(v[key]) : v));
+export const parseExact = (text) => JSON.parse(text, (_, v) => (typeof v === "object" && v?.[(key ??= __exactKey())] !== undefined ? new ExactNumber(v[key]) : v));

@@ -5,10 +5,6 @@
 import { __unrepresentable } from "../../../../../svc_sdk.js";
 import { ExactNumber, marked } from "./exact.js";
 
-const wellFormed = typeof String.prototype.isWellFormed === "function"
-  ? (s) => s.isWellFormed()
-  : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?:[^\ud800-\udbff]|^)[\udc00-\udfff]/.test(s);
-
 let markerKey;
 const marker = (what) => ({ [(markerKey ??= __unrepresentable())]: what });
 
@@ -16,7 +12,7 @@ const marker = (what) => ({ [(markerKey ??= __unrepresentable())]: what });
 function mark(k, v) {
   if (this[k] instanceof ExactNumber) return marked(this[k].text);
   const type = typeof v;
-  if (type === "string") return wellFormed(v) ? v : marker("text with a lone surrogate (not Unicode)");
+  if (type === "string") return v.isWellFormed() ? v : marker("text with a lone surrogate (not Unicode)");
   if (type === "number") return Object.is(v, -0) ? marked("-0") : Number.isFinite(v) ? v : marker(String(v));
   if (type === "bigint") return marked(v.toString());
   if (type === "undefined") return Array.isArray(this) ? marker("undefined") : undefined;
@@ -33,7 +29,7 @@ export const toWire = (value) => JSON.stringify(value ?? null, plain(value, 0) ?
 /** Whether JSON.stringify writes a value exactly as it is: then no copy is needed. */
 function plain(v, depth) {
   if (typeof v !== "object" || v === null) {
-    return typeof v === "string" ? wellFormed(v) : typeof v === "boolean" || (Number.isFinite(v) && !Object.is(v, -0)) || v === null || (v === undefined && depth === 0);
+    return typeof v === "string" ? v.isWellFormed() : typeof v === "boolean" || (Number.isFinite(v) && !Object.is(v, -0)) || v === null || (v === undefined && depth === 0);
   }
   if (depth > 64) return false;
   const proto = Object.getPrototypeOf(v);
