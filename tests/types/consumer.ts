@@ -5,6 +5,7 @@
 import {
   Client,
   ErrorCode,
+  ExactNumber,
   SvcError,
   operations,
   parseEvent,
@@ -85,7 +86,11 @@ const badEvent: WatchChannel = { ...channel, events: ["Deals.update"] };
 export async function run(): Promise<void> {
   const created = await client.createFixedAsset(asset);
   const id: string = created.fixed_asset_id;
-  const cost: number | undefined = created.asset_cost;
+  const cost: number | ExactNumber | undefined = created.asset_cost;
+  // @ts-expect-error: a model's number may be an ExactNumber, which is no JS number
+  const rounded: number | undefined = created.asset_cost;
+  const text: string = new ExactNumber("12345678901234567891").text;
+  await client.updateFixedAsset(id, { ...asset, asset_cost: new ExactNumber("1000.00000000000000000000000001") });
 
   // @ts-expect-error: params of createFixedAsset are required
   await client.createFixedAsset();

@@ -42,8 +42,8 @@ export function mountList(root: HTMLElement, client: Client) {
         el("td", {}, a.asset_name ?? ""),
         el("td", {}, a.fixed_asset_type_name ?? ""),
         el("td", {}, el("span", { className: "status", dataset: { status: a.status ?? "" } }, STATUS[a.status ?? ""] ?? a.status ?? "")),
-        el("td", { className: "num" }, a.asset_cost === undefined ? "" : money.format(a.asset_cost)),
-        el("td", { className: "num" }, a.current_asset_value === undefined ? "" : money.format(a.current_asset_value)),
+        el("td", { className: "num" }, a.asset_cost === undefined ? "" : money.format(Number(a.asset_cost))),
+        el("td", { className: "num" }, a.current_asset_value === undefined ? "" : money.format(Number(a.current_asset_value))),
         el("td", { className: "id" }, a.fixed_asset_id),
       ].map((td, i) => ((td.dataset.label = columns[i]), td)),
     );
