@@ -32,22 +32,79 @@ async fn next(reader: &JsValue) -> Result<(bool, js_sys::Uint8Array), JsValue> {
     Ok((done, chunk))
 }
 
+/// How long a stream may take: the most ms it may send nothing (0: no limit), and the deadline by
+/// which it must have ended (ms since the epoch, with its length in ms for the message).
+#[derive(Clone, Copy, Default)]
+pub struct Within {
+    pub idle_ms: u32,
+    pub deadline: Option<(i64, u32)>,
+}
+
+/// Why a stream was not read whole (it is let go in each case).
+pub enum Unread {
+    /// More than `max` bytes came.
+    TooLarge,
+    /// It sent nothing for its idle time, or did not end by its deadline: the error that says which.
+    Late(Error),
+    /// Reading it threw.
+    Failed(JsValue),
+}
+
 /// Every byte of a stream, or `None` (the stream let go) once more than `max` bytes came. The
 /// chunks stay in JS until the last one came: a body above `max` never enters the core.
 pub async fn read_stream(stream: &JsValue, max: usize) -> Result<Option<Vec<u8>>, JsValue> {
-    let reader = call_method(stream, "getReader", &[])?;
+    match read_within(stream, max, Within::default()).await {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(Unread::Failed(e)) => Err(e),
+        Err(Unread::TooLarge | Unread::Late(_)) => Ok(None),
+    }
+}
+
+/// Every byte of a stream as `read_stream` reads it, within `within`: a stream that stalls or
+/// outlasts the deadline is cancelled and its error says which (a proxied request's body, whose
+/// sender may never finish it).
+pub async fn read_within(stream: &JsValue, max: usize, within: Within) -> Result<Vec<u8>, Unread> {
+    let reader = call_method(stream, "getReader", &[]).map_err(Unread::Failed)?;
+    let cancel = || {
+        if let Ok(cancelled) = call_method(&reader, "cancel", &[]) {
+            js::ignore(&cancelled);
+        }
+    };
     let (mut chunks, mut total) = (Vec::new(), 0);
     loop {
-        let (done, chunk) = next(&reader).await?;
+        let now = js_sys::Date::now() as i64;
+        let left = within
+            .deadline
+            .map(|(at, ms)| (at.saturating_sub(now).max(0), ms));
+        // The wait for this chunk, and whether it ends at the deadline rather than the idle time.
+        let wait = match (within.idle_ms, left) {
+            (0, None) => None,
+            (idle, Some((left, ms))) if idle == 0 || left < i64::from(idle) => {
+                Some((left as f64, Some(ms)))
+            }
+            (idle, _) => Some((f64::from(idle), None)),
+        };
+        let read = match wait {
+            None => next(&reader).await,
+            Some((ms, deadline)) => match race(next(&reader), settle::timer(ms)).await {
+                First::A(read) => read,
+                First::B(_) => {
+                    cancel();
+                    return Err(Unread::Late(match deadline {
+                        Some(ms) => late(ms),
+                        None => stalled(within.idle_ms),
+                    }));
+                }
+            },
+        };
+        let (done, chunk) = read.map_err(Unread::Failed)?;
         if done {
             break;
         }
         total += chunk.length() as usize;
         if total > max {
-            if let Ok(cancelled) = call_method(&reader, "cancel", &[]) {
-                js::ignore(&cancelled);
-            }
-            return Ok(None);
+            cancel();
+            return Err(Unread::TooLarge);
         }
         chunks.push(chunk);
     }
@@ -58,7 +115,23 @@ pub async fn read_stream(stream: &JsValue, max: usize) -> Result<Option<Vec<u8>>
         chunk.copy_to(&mut out[at..end]);
         at = end;
     }
-    Ok(Some(out))
+    Ok(out)
+}
+
+/// A request body that sent nothing for `ms` (the proxy's timeoutMs): 408.
+fn stalled(ms: u32) -> Error {
+    crate::proxy::refuse(
+        408,
+        format!("the request body stopped arriving: nothing came for {ms} ms (timeoutMs); it was not forwarded"),
+    )
+}
+
+/// A request body that had not ended by the deadline of `ms` (the proxy's deadlineMs): 408.
+fn late(ms: u32) -> Error {
+    crate::proxy::refuse(
+        408,
+        format!("the request body had not all arrived within the deadline of {ms} ms (deadlineMs); it was not forwarded"),
+    )
 }
 
 /// Every byte of an answer's body, or `None` once it is known to be above `max` bytes. `declared`

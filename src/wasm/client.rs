@@ -194,6 +194,17 @@ fn failure_to_js(f: Failure) -> JsValue {
 }
 
 impl Client {
+    /// How long a body this client's proxy reads may take: its calls' timeout as the most it may
+    /// send nothing, and their deadline from now.
+    pub fn body_within(&self) -> super::body::Within {
+        let deadline = self.opts.deadline_ms;
+        let now = js_sys::Date::now() as i64;
+        super::body::Within {
+            idle_ms: self.opts.timeout_ms,
+            deadline: (deadline > 0).then(|| (now.saturating_add(deadline.into()), deadline)),
+        }
+    }
+
     fn build(
         &self,
         op: &'static Operation,
