@@ -5,6 +5,7 @@
 use super::js::{self, call_method, get, to_js_error, try_get};
 use super::settle;
 use crate::error::{Error, ErrorKind};
+use crate::proxy::BodyWait;
 use crate::redact::Redactor;
 use crate::send::race::{race, First};
 use std::cell::RefCell;
@@ -32,19 +33,11 @@ async fn next(reader: &JsValue) -> Result<(bool, js_sys::Uint8Array), JsValue> {
     Ok((done, chunk))
 }
 
-/// How long a stream may take: the most ms it may send nothing (0: no limit), and the deadline by
-/// which it must have ended (ms since the epoch, with its length in ms for the message).
-#[derive(Clone, Copy, Default)]
-pub struct Within {
-    pub idle_ms: u32,
-    pub deadline: Option<(i64, u32)>,
-}
-
 /// Why a stream was not read whole (it is let go in each case).
 pub enum Unread {
     /// More than `max` bytes came.
     TooLarge,
-    /// It sent nothing for its idle time, or did not end by its deadline: the error that says which.
+    /// It sent nothing for its idle time, or did not end by its deadline: the 408 that says which.
     Late(Error),
     /// Reading it threw.
     Failed(JsValue),
@@ -53,17 +46,17 @@ pub enum Unread {
 /// Every byte of a stream, or `None` (the stream let go) once more than `max` bytes came. The
 /// chunks stay in JS until the last one came: a body above `max` never enters the core.
 pub async fn read_stream(stream: &JsValue, max: usize) -> Result<Option<Vec<u8>>, JsValue> {
-    match read_within(stream, max, Within::default()).await {
+    match read_within(stream, max, BodyWait::default()).await {
         Ok(bytes) => Ok(Some(bytes)),
         Err(Unread::Failed(e)) => Err(e),
         Err(Unread::TooLarge | Unread::Late(_)) => Ok(None),
     }
 }
 
-/// Every byte of a stream as `read_stream` reads it, within `within`: a stream that stalls or
-/// outlasts the deadline is cancelled and its error says which (a proxied request's body, whose
+/// Every byte of a stream as `read_stream` reads it, within `wait`: a stream that stalls or
+/// outlasts its deadline is cancelled, and its error says which (a proxied request's body, whose
 /// sender may never finish it).
-pub async fn read_within(stream: &JsValue, max: usize, within: Within) -> Result<Vec<u8>, Unread> {
+pub async fn read_within(stream: &JsValue, max: usize, wait: BodyWait) -> Result<Vec<u8>, Unread> {
     let reader = call_method(stream, "getReader", &[]).map_err(Unread::Failed)?;
     let cancel = || {
         if let Ok(cancelled) = call_method(&reader, "cancel", &[]) {
@@ -72,28 +65,14 @@ pub async fn read_within(stream: &JsValue, max: usize, within: Within) -> Result
     };
     let (mut chunks, mut total) = (Vec::new(), 0);
     loop {
-        let now = js_sys::Date::now() as i64;
-        let left = within
-            .deadline
-            .map(|(at, ms)| (at.saturating_sub(now).max(0), ms));
-        // The wait for this chunk, and whether it ends at the deadline rather than the idle time.
-        let wait = match (within.idle_ms, left) {
-            (0, None) => None,
-            (idle, Some((left, ms))) if idle == 0 || left < i64::from(idle) => {
-                Some((left as f64, Some(ms)))
-            }
-            (idle, _) => Some((f64::from(idle), None)),
-        };
-        let read = match wait {
+        let began = js_sys::Date::now() as i64;
+        let read = match wait.next(began) {
             None => next(&reader).await,
-            Some((ms, deadline)) => match race(next(&reader), settle::timer(ms)).await {
+            Some(ms) => match race(next(&reader), settle::timer(ms as f64)).await {
                 First::A(read) => read,
                 First::B(_) => {
                     cancel();
-                    return Err(Unread::Late(match deadline {
-                        Some(ms) => late(ms),
-                        None => stalled(within.idle_ms),
-                    }));
+                    return Err(Unread::Late(wait.missed(began)));
                 }
             },
         };
@@ -116,22 +95,6 @@ pub async fn read_within(stream: &JsValue, max: usize, within: Within) -> Result
         at = end;
     }
     Ok(out)
-}
-
-/// A request body that sent nothing for `ms` (the proxy's timeoutMs): 408.
-fn stalled(ms: u32) -> Error {
-    crate::proxy::refuse(
-        408,
-        format!("the request body stopped arriving: nothing came for {ms} ms (timeoutMs); it was not forwarded"),
-    )
-}
-
-/// A request body that had not ended by the deadline of `ms` (the proxy's deadlineMs): 408.
-fn late(ms: u32) -> Error {
-    crate::proxy::refuse(
-        408,
-        format!("the request body had not all arrived within the deadline of {ms} ms (deadlineMs); it was not forwarded"),
-    )
 }
 
 /// Every byte of an answer's body, or `None` once it is known to be above `max` bytes. `declared`

@@ -194,15 +194,11 @@ fn failure_to_js(f: Failure) -> JsValue {
 }
 
 impl Client {
-    /// How long a body this client's proxy reads may take: its calls' timeout as the most it may
-    /// send nothing, and their deadline from now.
-    pub fn body_within(&self) -> super::body::Within {
-        let deadline = self.opts.deadline_ms;
+    /// How long a body this client's proxy reads from now may take: its calls' timeout as the
+    /// most it may send nothing, and their deadline.
+    pub fn body_wait(&self) -> crate::proxy::BodyWait {
         let now = js_sys::Date::now() as i64;
-        super::body::Within {
-            idle_ms: self.opts.timeout_ms,
-            deadline: (deadline > 0).then(|| (now.saturating_add(deadline.into()), deadline)),
-        }
+        crate::proxy::BodyWait::new(now, self.opts.timeout_ms, self.opts.deadline_ms)
     }
 
     fn build(

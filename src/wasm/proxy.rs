@@ -254,9 +254,9 @@ impl Inner {
         let stream = get(request, "body");
         let with_body = !matches!(method, "GET" | "DELETE" | "HEAD") && stream.is_truthy();
         let bytes = if with_body {
-            let within = self.client.body_within();
+            let wait = self.client.body_wait();
             Some(
-                super::body::read_within(&stream, self.limit, within)
+                super::body::read_within(&stream, self.limit, wait)
                     .await
                     .map_err(|e| match e {
                         Unread::TooLarge => too_large(),
