@@ -66,6 +66,58 @@ pub fn refuse(status: u16, message: impl Into<String>) -> Error {
     Error::new(ErrorKind::Api, message).with_status(status)
 }
 
+/// How long the proxy waits for a request's body: the most ms it may send nothing (`timeoutMs`; 0:
+/// no limit), and when it must have all arrived (ms since the epoch, with `deadlineMs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BodyWait {
+    pub idle_ms: u32,
+    pub deadline: Option<(i64, u32)>,
+}
+
+impl BodyWait {
+    /// The bounds of a body whose reading starts at `now`.
+    pub fn new(now: i64, timeout_ms: u32, deadline_ms: u32) -> BodyWait {
+        BodyWait {
+            idle_ms: timeout_ms,
+            deadline: (deadline_ms > 0)
+                .then(|| (now.saturating_add(i64::from(deadline_ms)), deadline_ms)),
+        }
+    }
+
+    /// How long to wait, from `now`, for the next chunk: the idle time, or what is left of the
+    /// deadline when that is less; `None` without either.
+    pub fn next(&self, now: i64) -> Option<u64> {
+        let left = self.left(now);
+        match (self.idle_ms, left) {
+            (0, left) => left,
+            (idle, Some(left)) => Some(left.min(idle.into())),
+            (idle, None) => Some(idle.into()),
+        }
+    }
+
+    /// The 408 of a chunk that did not come within the wait `next` gave at `began`: the deadline's
+    /// when that wait was what was left of it, else the idle time's.
+    pub fn missed(&self, began: i64) -> Error {
+        match (self.deadline, self.left(began)) {
+            (Some((_, ms)), Some(left)) if self.idle_ms == 0 || left <= u64::from(self.idle_ms) => {
+                refuse(
+                    408,
+                    format!("the request body had not all arrived within the deadline of {ms} ms (deadlineMs); it was not forwarded"),
+                )
+            }
+            _ => refuse(
+                408,
+                format!("the request body stopped arriving: nothing came for {} ms (timeoutMs); it was not forwarded", self.idle_ms),
+            ),
+        }
+    }
+
+    fn left(&self, now: i64) -> Option<u64> {
+        self.deadline
+            .map(|(at, _)| at.saturating_sub(now).max(0) as u64)
+    }
+}
+
 /// An operation found for a request the proxy received, with its path values.
 #[derive(Debug)]
 pub struct Routed {
@@ -246,6 +298,44 @@ pub fn passed_back(headers: &Headers, secret: Option<&str>) -> Headers {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_body_waits_for_each_chunk_its_idle_time_and_for_all_of_it_its_deadline() {
+        assert_eq!(BodyWait::new(0, 0, 0).next(5_000), None, "no bound");
+        let idle = BodyWait::new(0, 300, 0);
+        assert_eq!(idle.next(1_000_000), Some(300));
+        let e = idle.missed(1_000_000);
+        assert_eq!(e.status(), Some(408));
+        assert!(
+            e.message
+                .contains("nothing came for 300 ms (timeoutMs); it was not forwarded"),
+            "{}",
+            e.message
+        );
+        let both = BodyWait::new(1_000, 300, 500);
+        assert_eq!(both.next(1_000), Some(300), "the idle time is the nearer");
+        assert!(both
+            .missed(1_000)
+            .message
+            .contains("nothing came for 300 ms"));
+        assert_eq!(
+            both.next(1_350),
+            Some(150),
+            "what is left of the deadline is"
+        );
+        let e = both.missed(1_350);
+        assert_eq!(e.status(), Some(408));
+        assert!(
+            e.message
+                .contains("within the deadline of 500 ms (deadlineMs); it was not forwarded"),
+            "{}",
+            e.message
+        );
+        assert_eq!(both.next(9_000), Some(0), "never below zero");
+        let deadline = BodyWait::new(0, 0, 500);
+        assert_eq!(deadline.next(100), Some(400));
+        assert!(deadline.missed(100).message.contains("deadline of 500 ms"));
+    }
 
     #[test]
     fn a_proxy_hands_back_only_its_headers_with_the_token_redacted() {

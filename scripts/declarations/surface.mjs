@@ -154,7 +154,14 @@ export type { ${VALIDATE.types.join(", ")} } from "${index}";
 /** svc-sdk/redis, importing the main entry's types through `index` (".js" or ".cjs"). */
 export const redis = (index) => `import type { FleetStore } from "${index}";
 /** A fleet store on Redis (Node, Deno): needs the \`redis\` package. The shared token is kept in it. */
-export declare function redisStore(options: { url: string; client?: never; prefix?: string } | { client: unknown; url?: never; prefix?: string }): FleetStore & { close(): Promise<void> };
+export declare function redisStore(options: { url: string; client?: never; prefix?: string } | { client: unknown; url?: never; prefix?: string }): FleetStore & {
+  /**
+   * Ends the connection the store opened (a \`client\` you gave stays open): QUIT, or a connection not
+   * ready dropped. Settles within 10 s, the default \`storeTimeoutMs\`, whatever Redis does: a Redis
+   * that does not reply in that time is let go, its connection no longer keeping the process running.
+   */
+  close(): Promise<void>;
+};
 `;
 
 /** svc-sdk/cloudflare: shaped like Cloudflare's types, so that neither needs @cloudflare/workers-types. */

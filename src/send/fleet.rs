@@ -3,8 +3,9 @@
 //! Every wait on the store is bounded by `store_timeout_ms`, counted for each call from when it
 //! began to wait or from when the store last answered this process, whichever is later: a call
 //! in line behind another that waits for an unreachable store fails with it, not one timeout
-//! later. Every wait a reply asks for is at least a ms and at most what a bounded state allows
-//! (`crate::fleet::HORIZON_MS`).
+//! later. The call's signal ends any of its waits at once, a step in flight included (the call's
+//! deadline ends them all, `Transport::send`). Every wait a reply asks for is at least a ms and at
+//! most what a bounded state allows (`crate::fleet::HORIZON_MS`).
 
 use super::queue::{self, Queue, Slot};
 use super::race::{race, First};
@@ -36,6 +37,8 @@ fn on_release(outcome: &Outcome) -> bool {
 const POLL_MS: u64 = 50;
 /// The longest wait for one step's reply before the store counts as unreachable.
 const STEP_MS: u64 = 5_000;
+/// Why a step failed that got no reply in time.
+const NO_REPLY: &str = "it did not reply";
 /// The first pause before a step is tried again on an unreachable store; doubled up to a second.
 const RETRY_MS: u64 = 100;
 /// The longest wait a reply can ask for: a back-off or a lease ends within `HORIZON_MS`, and a
@@ -129,7 +132,7 @@ impl Fleet {
         let began = p.now_ms();
         let text = match race(p.store_step(request.to_json()), p.sleep(most)).await {
             First::A(got) => got,
-            First::B(()) => Err(format!("no reply within {most} ms")),
+            First::B(()) => Err(NO_REPLY.into()),
         };
         let reply = text.and_then(|t| Reply::from_json(&t).map_err(|e| e.message));
         match &reply {
@@ -158,7 +161,8 @@ impl Fleet {
     /// (counted from `since`, or from the start of the outage if later: the first step of this
     /// process, or of this call, that failed); then a `network` error that says nothing was sent.
     /// `Err(fallback)` at the first failure instead when the process has a fallback limiter. An
-    /// abort ends the wait.
+    /// abort ends the wait, a step in flight included: what the store does with that step later
+    /// is no call's (a slot it grants ends with its lease).
     async fn ask<P: Platform>(
         &self,
         p: &P,
@@ -180,7 +184,7 @@ impl Fleet {
             (left > 0 || outage.is_none()).then_some(left.max(0) as u64)
         };
         let mut pause_ms = RETRY_MS;
-        let mut why = String::from("no step was tried");
+        let mut why = String::from("it has not answered this process's earlier steps");
         loop {
             let began = p.now_ms();
             let Some(ms) = left(began, failed_at) else {
@@ -189,9 +193,10 @@ impl Fleet {
                     None => Err(unreachable(limit, &why)),
                 };
             };
-            match self.step(p, request, STEP_MS.min(ms)).await {
-                Ok(reply) => return Ok(Ok(reply)),
-                Err(e) => why = e,
+            match race(abort(p, signal), self.step(p, request, STEP_MS.min(ms))).await {
+                First::A(()) => return Err(aborted(p, signal)),
+                First::B(Ok(reply)) => return Ok(Ok(reply)),
+                First::B(Err(e)) => why = e,
             }
             failed_at.get_or_insert(began);
             if let Some(q) = &self.fallback {
@@ -359,11 +364,11 @@ fn wait_ms(until: i64, now: i64) -> u64 {
     }
 }
 
-fn unreachable(waited_ms: i64, why: &str) -> Failure {
+fn unreachable(limit_ms: i64, why: &str) -> Failure {
     Error::new(
         ErrorKind::Network,
         format!(
-            "the rate-limit store could not be reached for {waited_ms} ms ({why}); the call was not sent"
+            "the rate-limit store could not be reached within storeTimeoutMs ({limit_ms} ms): {why}; the call was not sent"
         ),
     )
     .into()

@@ -5,6 +5,7 @@
 use super::js::{self, call_method, get, to_js_error, try_get};
 use super::settle;
 use crate::error::{Error, ErrorKind};
+use crate::proxy::BodyWait;
 use crate::redact::Redactor;
 use crate::send::race::{race, First};
 use std::cell::RefCell;
@@ -32,22 +33,57 @@ async fn next(reader: &JsValue) -> Result<(bool, js_sys::Uint8Array), JsValue> {
     Ok((done, chunk))
 }
 
+/// Why a stream was not read whole (it is let go in each case).
+pub enum Unread {
+    /// More than `max` bytes came.
+    TooLarge,
+    /// It sent nothing for its idle time, or did not end by its deadline: the 408 that says which.
+    Late(Error),
+    /// Reading it threw.
+    Failed(JsValue),
+}
+
 /// Every byte of a stream, or `None` (the stream let go) once more than `max` bytes came. The
 /// chunks stay in JS until the last one came: a body above `max` never enters the core.
 pub async fn read_stream(stream: &JsValue, max: usize) -> Result<Option<Vec<u8>>, JsValue> {
-    let reader = call_method(stream, "getReader", &[])?;
+    match read_within(stream, max, BodyWait::default()).await {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(Unread::Failed(e)) => Err(e),
+        Err(Unread::TooLarge | Unread::Late(_)) => Ok(None),
+    }
+}
+
+/// Every byte of a stream as `read_stream` reads it, within `wait`: a stream that stalls or
+/// outlasts its deadline is cancelled, and its error says which (a proxied request's body, whose
+/// sender may never finish it).
+pub async fn read_within(stream: &JsValue, max: usize, wait: BodyWait) -> Result<Vec<u8>, Unread> {
+    let reader = call_method(stream, "getReader", &[]).map_err(Unread::Failed)?;
+    let cancel = || {
+        if let Ok(cancelled) = call_method(&reader, "cancel", &[]) {
+            js::ignore(&cancelled);
+        }
+    };
     let (mut chunks, mut total) = (Vec::new(), 0);
     loop {
-        let (done, chunk) = next(&reader).await?;
+        let began = js_sys::Date::now() as i64;
+        let read = match wait.next(began) {
+            None => next(&reader).await,
+            Some(ms) => match race(next(&reader), settle::timer(ms as f64)).await {
+                First::A(read) => read,
+                First::B(_) => {
+                    cancel();
+                    return Err(Unread::Late(wait.missed(began)));
+                }
+            },
+        };
+        let (done, chunk) = read.map_err(Unread::Failed)?;
         if done {
             break;
         }
         total += chunk.length() as usize;
         if total > max {
-            if let Ok(cancelled) = call_method(&reader, "cancel", &[]) {
-                js::ignore(&cancelled);
-            }
-            return Ok(None);
+            cancel();
+            return Err(Unread::TooLarge);
         }
         chunks.push(chunk);
     }
@@ -58,7 +94,7 @@ pub async fn read_stream(stream: &JsValue, max: usize) -> Result<Option<Vec<u8>>
         chunk.copy_to(&mut out[at..end]);
         at = end;
     }
-    Ok(Some(out))
+    Ok(out)
 }
 
 /// Every byte of an answer's body, or `None` once it is known to be above `max` bytes. `declared`

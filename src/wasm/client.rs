@@ -154,6 +154,13 @@ fn failure_to_js(f: Failure) -> JsValue {
 }
 
 impl Client {
+    /// How long a body this client's proxy reads from now may take: its calls' timeout as the
+    /// most it may send nothing, and their deadline.
+    pub fn body_wait(&self) -> crate::proxy::BodyWait {
+        let now = js_sys::Date::now() as i64;
+        crate::proxy::BodyWait::new(now, self.opts.timeout_ms, self.opts.deadline_ms)
+    }
+
     fn build(
         &self,
         op: &'static Operation,

@@ -1,6 +1,7 @@
 //! The client's `#[wasm_bindgen]` surface: the JS `Client`, the proxy and the receivers, over the
 //! validation binding (`svc_validate`), whose exports this wasm has too.
 
+mod abort;
 mod body;
 pub mod client;
 mod js;

@@ -1,7 +1,7 @@
 //! The send loop's platform in JS: the global `fetch` or the user's, timers, abort signals, the
 //! token function, and bodies read as the runtime streams them.
 
-use super::js::{self, call_method, get};
+use super::js::{self, get};
 use super::store::Store;
 use super::{body, settle};
 use crate::error::{Error, ErrorKind};
@@ -95,21 +95,6 @@ impl Drop for AbortOnDrop {
     fn drop(&mut self) {
         if let Some(c) = self.0.take() {
             c.abort();
-        }
-    }
-}
-
-/// Removes an abort listener from its signal when the wait for it is dropped.
-struct RemoveOnDrop(JsValue, Option<js_sys::Function>);
-
-impl Drop for RemoveOnDrop {
-    fn drop(&mut self) {
-        if let Some(listener) = self.1.take() {
-            let _ = call_method(
-                &self.0,
-                "removeEventListener",
-                &["abort".into(), listener.into()],
-            );
         }
     }
 }
@@ -302,14 +287,9 @@ impl Platform for Js {
         Some((kind, message))
     }
 
+    /// One listener per signal, shared by every wait on it (`abort`).
     fn on_abort(&self, signal: &JsValue) -> impl Future<Output = ()> {
-        let (promise, listener) = js::on_abort(signal);
-        let wait = settle::promise(&promise);
-        let removed = RemoveOnDrop(signal.clone(), listener);
-        async move {
-            let _ = wait.await;
-            drop(removed);
-        }
+        super::abort::on_abort(signal)
     }
 
     fn token(&self) -> impl Future<Output = TokenResult> + 'static {

@@ -1,6 +1,7 @@
 //! The edge proxy (`createProxy`): a Request the runtime hands over, routed by the table, checked,
 //! forwarded with the token, and answered; the redaction of what comes back.
 
+use super::body::Unread;
 use super::client::Client;
 use super::js::{self, get, to_js_error};
 use super::settle;
@@ -260,8 +261,16 @@ impl Inner {
         let stream = get(request, "body");
         let with_body = !matches!(method, "GET" | "DELETE" | "HEAD") && stream.is_truthy();
         let bytes = if with_body {
-            let read = super::body::read_stream(&stream, self.limit).await;
-            Some(read.map_err(|_| unreadable())?.ok_or_else(too_large)?)
+            let wait = self.client.body_wait();
+            Some(
+                super::body::read_within(&stream, self.limit, wait)
+                    .await
+                    .map_err(|e| match e {
+                        Unread::TooLarge => too_large(),
+                        Unread::Late(e) => e,
+                        Unread::Failed(_) => unreadable(),
+                    })?,
+            )
         } else {
             None
         };

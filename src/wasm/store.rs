@@ -123,6 +123,50 @@ return 1";
         .collect()
 }
 
+/// `redisStore().close()` of the connection the store opened itself: `own` (its client, if made
+/// yet) and `connecting` (the promise of that client once connected), settled within the default
+/// `storeTimeoutMs`. A ready client quits; if Redis does not reply in time, its socket is unref'd
+/// (the redis package cannot drop a socket once QUIT is sent) so that it keeps no process running.
+/// One not ready is dropped once its socket is made (nor can it drop a socket being made), or when
+/// the time is up: a server that accepts and never answers holds close() no longer than that.
+#[wasm_bindgen(js_name = __redisClose, skip_typescript)]
+pub fn redis_close(connecting: JsValue, own: JsValue) -> js_sys::Promise {
+    use super::js::{call_method, ignore, resolved};
+    use crate::send::race::{race, First};
+    super::tasks::spawn(async move {
+        let mut most = super::settle::timer(super::options::STORE_TIMEOUT_MS.into());
+        let connected = || super::settle::promise(&resolved(&connecting));
+        let mut own = own;
+        if !own.is_object() && !connecting.is_undefined() {
+            if let First::A(Ok(c)) = race(connected(), &mut most).await {
+                own = c;
+            }
+        }
+        if !own.is_object() {
+            return Ok(JsValue::UNDEFINED);
+        }
+        if get(&own, "isReady").as_bool() == Some(true) {
+            if let Ok(quit) = call_method(&own, "quit", &[]) {
+                let quit = super::settle::promise(&resolved(&quit));
+                if let First::A(Ok(_)) = race(quit, &mut most).await {
+                    return Ok(JsValue::UNDEFINED);
+                }
+            }
+        } else {
+            let socket = js_sys::Promise::new(&mut |made, _| {
+                let _ = call_method(&own, "once", &["connect".into(), made.into()]);
+            });
+            let made = race(super::settle::promise(&socket), connected());
+            let _ = race(made, &mut most).await;
+        }
+        let _ = call_method(&own, "unref", &[]);
+        if let Ok(dropped) = call_method(&own, "disconnect", &[]) {
+            ignore(&dropped);
+        }
+        Ok(JsValue::UNDEFINED)
+    })
+}
+
 /// `durableObjectStore`'s namespace, as it was given: a config error unless it has the `idFromName`
 /// and `get` functions of a Durable Object namespace binding.
 #[wasm_bindgen(js_name = __fleetNamespace, skip_typescript)]

@@ -595,3 +595,129 @@ fn a_429_told_to_one_holder_stops_every_holder_until_its_retry_after() {
     assert_eq!(at.len(), 3);
     assert!(at[1] - at[0] >= 5_100 && at[2] - at[0] >= 5_100, "{at:?}");
 }
+
+/// A holder whose calls would wait a minute for a store that does not answer.
+fn patient(w: &Rc<World>, holder: &str) -> Transport<Sim> {
+    let options = FleetOptions {
+        limits: limits(5, 2, 1000).unwrap(),
+        holder: holder.into(),
+        lease_ms: LEASE,
+        store_timeout_ms: 60_000,
+        fallback_share: None,
+    };
+    Transport::new(
+        Sim(w.clone()),
+        Credential::Function,
+        Limiting::Fleet(options),
+        1_000,
+    )
+}
+
+/// Issue 36: a store that never answers holds no call past its signal, whether it fired before
+/// the call, during a step, or as a timeout's reason; the calls in line behind it and the token's
+/// wait included. When the store answers again, the same transport's calls go.
+#[test]
+fn a_signal_ends_every_wait_on_a_store_that_never_answers_at_once() {
+    let w = World::new(vec![ok(), ok()]).with_tokens(vec![token("token-one"), token("token-one")]);
+    let t = patient(&w, "h");
+    let static_one = fleet(&w, "s", Credential::Static(TOKEN.into()), None);
+    w.store_hangs.set(true);
+    let (before, during, timed_out, behind) = (
+        Signal::default(),
+        Signal::default(),
+        Signal::default(),
+        Signal::default(),
+    );
+    before.abort(None);
+    let with = |signal| Call {
+        signal: Some(signal),
+        ..get("https://api.example.com/things")
+    };
+    let calls = [
+        with(&before),
+        with(&during),
+        with(&timed_out),
+        with(&behind),
+    ];
+    let tasks = vec![
+        timed(&w, 0, &t, &calls[0]),
+        timed(&w, 0, &t, &calls[1]),
+        timed(&w, 0, &static_one, &calls[2]),
+        timed(&w, 0, &static_one, &calls[3]),
+        Box::pin(async {
+            sleep(&w, 100).await;
+            during.abort(None);
+            sleep(&w, 200).await;
+            timed_out.abort(Some("TimeoutError: signal timed out"));
+            behind.abort(Some("the page closed"));
+            None
+        }),
+    ];
+    let out = run(&w, tasks);
+    let ended = |i: usize| {
+        let (took, out) = out[i].clone().unwrap();
+        (took, error(out))
+    };
+    let (took, e) = ended(0);
+    assert_eq!((took, e.kind()), (0, ErrorKind::Aborted), "{}", e.message);
+    let (took, e) = ended(1);
+    assert_eq!((took, e.kind()), (100, ErrorKind::Aborted), "{}", e.message);
+    let (took, e) = ended(2);
+    assert_eq!((took, e.kind()), (300, ErrorKind::Timeout), "{}", e.message);
+    assert_eq!(e.message, "TimeoutError: signal timed out");
+    let (took, e) = ended(3);
+    assert_eq!((took, e.message.as_str()), (300, "the page closed"));
+    assert!(w.seen.borrow().is_empty(), "nothing was sent");
+    assert_eq!(w.token_calls.get(), 0);
+    let state = static_one.rate_limit_state().unwrap();
+    assert_eq!(state.queued, 0, "the aborted calls left the line");
+    w.store_hangs.set(false);
+    let c = get("https://api.example.com/things");
+    assert_eq!(block_on(&w, t.send(&c)), Ok(envelope(c.url)));
+    assert_eq!(block_on(&w, static_one.send(&c)), Ok(envelope(c.url)));
+}
+
+/// Issue 36: the call's deadline ends a wait on a store that never answers, as the deadline's
+/// own timeout, though `store_timeout_ms` is longer.
+#[test]
+fn the_deadline_ends_a_wait_on_a_store_that_never_answers() {
+    let w = World::new(vec![ok()]).with_tokens(vec![token("token-one")]);
+    let t = patient(&w, "h");
+    w.store_hangs.set(true);
+    let c = Call {
+        options: Options {
+            deadline_ms: 2_000,
+            ..options()
+        },
+        ..get("https://api.example.com/things")
+    };
+    let begun = w.now();
+    let e = error(block_on(&w, t.send(&c)));
+    assert_eq!(e.kind(), ErrorKind::Timeout, "{}", e.message);
+    assert!(
+        e.message.contains("deadline of 2000 ms (deadlineMs)"),
+        "{}",
+        e.message
+    );
+    assert_eq!(w.now() - begun, 2_000);
+    assert_eq!(w.token_calls.get(), 0);
+    w.store_hangs.set(false);
+    assert_eq!(block_on(&w, t.send(&get(c.url))), Ok(envelope(c.url)));
+}
+
+/// The error of a store that never answers says what happened: no reply within the store's
+/// timeout, no second figure that contradicts it.
+#[test]
+fn the_unreachable_store_error_says_what_happened() {
+    for (hangs, why) in [(true, "it did not reply"), (false, "connection refused")] {
+        let w = World::new(vec![]);
+        let t = &holders(&w, 1)[0];
+        w.store_hangs.set(hangs);
+        w.store_down.set(!hangs);
+        let e = error(block_on(&w, t.send(&get("https://api.example.com/things"))));
+        assert_eq!(
+            e.message,
+            format!("the rate-limit store could not be reached within storeTimeoutMs ({STORE_TIMEOUT} ms): {why}; the call was not sent")
+        );
+    }
+}

@@ -1,16 +1,17 @@
 // Redis as a fleet store (svc-sdk/redis): one organization's shared state as text under one key,
 // loaded with the server's clock and saved by compare-and-set, each one Lua script. The platform makes
 // this JS: the redis client is a JS package, connected and called from JS. The steps on the state, the
-// scripts, how long the key lives and the options' checks are the core's (scripts/build.mjs hangs them on SvcError).
+// scripts, how long the key lives, the options' checks and how long close() waits are the core's
+// (scripts/build.mjs hangs them on SvcError).
 import { SvcError } from "./node.js";
 
-const { __redisScripts, __redisOptions } = SvcError[Symbol.for("svc-sdk.internal")];
+const { __redisScripts, __redisOptions, __redisClose } = SvcError[Symbol.for("svc-sdk.internal")];
 const [LOAD, SAVE, KEEP_MS] = __redisScripts();
 
 /** A fleet store on Redis: `{ url }` (a connection of its own) or `{ client }`, and the keys' `prefix`; the core checks them. */
 export function redisStore(options) {
   const [url, client, prefix] = __redisOptions(options);
-  let connected;
+  let connected, own;
   const ready = () =>
     (connected ??= (async () => {
       if (client) return client.isOpen ? client : client.connect().then(() => client);
@@ -20,7 +21,7 @@ export function redisStore(options) {
       // reopened, and steps fail at once meanwhile (disableOfflineQueue).
       let opened = false;
       const reconnectStrategy = (n) => opened && Math.min(50 * 2 ** n, 1000);
-      const own = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy } });
+      own = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy } });
       own.on("error", () => {});
       await own.connect();
       opened = true;
@@ -39,13 +40,11 @@ export function redisStore(options) {
       const args = [String(expected), String(version), text, KEEP_MS];
       return (await (await ready()).eval(SAVE, { keys: [keyOf(key)], arguments: args })) === 1;
     },
-    async close() {
-      if (client || !connected) return;
-      const own = await connected.catch(() => null);
-      connected = undefined;
-      // A client that is reconnecting to a server gone is stopped at once; an open one quits.
-      if (own && !own.isReady) return own.disconnect().catch(() => {});
-      await own?.quit().catch(() => own.disconnect());
+    /** Ends the connection it opened (a client given stays open): the core waits for it at most the default storeTimeoutMs. */
+    close() {
+      const closing = [connected, own];
+      [connected, own] = [];
+      return client ? Promise.resolve() : __redisClose(...closing);
     },
   };
 }

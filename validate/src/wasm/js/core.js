@@ -62,6 +62,8 @@ export const requiredScopes = (ids) => call("requiredScopes", "config", ids);
 export const validate = (operationId, params) => call("__validate", "validation", info(operationId).index, params, false);
 
 /** A Standard Schema v1 object for the params of an operation (react-hook-form, any Standard Schema consumer). */
-export const schemaFor = (id, { index } = info(id)) => Object.freeze({
-  "~standard": Object.freeze({ version: 1, vendor: "svc-sdk", validate: (value) => call("__validate", "validation", index, value, true) }),
-});
+export function schemaFor(id) {
+  const { index } = info(id);
+  const validate = (value) => call("__validate", "validation", index, value, true);
+  return Object.freeze({ "~standard": Object.freeze({ version: 1, vendor: "svc-sdk", validate }) });
+}
