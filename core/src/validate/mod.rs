@@ -467,11 +467,14 @@ fn push_inexact(field: &Field, n: Num, ctx: &mut Ctx) {
         Num::I(i) => i.to_string(),
         Num::F(_) => String::new(),
     };
-    let message = if matches!(field.kind, Kind::Id) {
-        format!("{label} {n} is beyond 2^53 - 1, where a JS number loses digits: give the id as a string")
+    let give = if matches!(field.kind, Kind::Id) {
+        "give the id as a string or a BigInt"
     } else {
-        format!("{label} {n} is beyond 2^53 - 1, where a JS number loses digits")
+        "give it as a BigInt or an ExactNumber"
     };
+    let message = format!(
+        "{label} is a JS number beyond 2^53 - 1, which JS holds as {n}: the digits written may have been lost before the SDK saw them; {give}"
+    );
     let bound = MAX_EXACT_INT as i64;
     ctx.push(
         message,
