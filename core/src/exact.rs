@@ -19,6 +19,10 @@ pub fn holds(text: &str) -> bool {
     let Some(d) = Decimal::of(text) else {
         return false;
     };
+    // A zero, whatever its exponent, is a double's zero (of its sign).
+    if d.digits.is_empty() {
+        return true;
+    }
     // Up to 15 significant digits within the doubles' normal range always come back unchanged; a
     // double's shortest text has at most 17.
     if d.digits.len() <= 15 && (-300..=300).contains(&d.exponent) {
@@ -29,14 +33,15 @@ pub fn holds(text: &str) -> bool {
     }
     // The reader's value may be an ulp or two off the nearest double: `text` is held when it is the
     // shortest text of one of the doubles around it.
-    let Some(near) = crate::json::number(text).map(crate::json::Num::as_f64) else {
+    let Some(mut near) = crate::json::number(text).map(crate::json::Num::as_f64) else {
         return false;
     };
+    // The reader may overflow a number just below the largest double.
+    if near.is_infinite() && d.exponent <= 308 {
+        near = f64::MAX.copysign(near);
+    }
     if !near.is_finite() {
         return false;
-    }
-    if d.digits.is_empty() {
-        return true;
     }
     let bits = near.to_bits() as i64;
     [0, 1, -1, 2, -2].iter().any(|delta| {
@@ -191,6 +196,11 @@ mod tests {
             "2.2250738585072014e-308",
             "100000000000000000000000",
             "1e21",
+            "0e999999999999",
+            "-0.000e-99999",
+            "1.7976931348623157e308",
+            "17976931348623157e292",
+            "-179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
         ] {
             assert!(holds(t), "{t} is held by a double");
         }
