@@ -43,7 +43,7 @@ pub fn seed_args(id: &JsValue, args: &js_sys::Array, max: usize) -> Result<Vec<V
                 &Error::validation(issues).with_operation(op.id),
             ));
         }
-        each.push(match text.as_deref().map(svc_core::json::parse) {
+        each.push(match text.as_deref().map(svc_core::exact::read) {
             Some(Ok(v)) => serde_json::to_value(v).unwrap_or_default(),
             _ => Value::Object(serde_json::Map::new()),
         });

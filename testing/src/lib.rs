@@ -88,6 +88,12 @@ fn text(v: &Value) -> Result<String, String> {
             ))
         }
         Value::Number(n) => Ok(n.to_string()),
+        // A BigInt (or an ExactNumber) crosses as the exact number it is: its text.
+        Value::Object(m) if m.len() == 1 && m.contains_key(svc_core::exact::EXACT) => m
+            .get(svc_core::exact::EXACT)
+            .and_then(Value::as_str)
+            .map(String::from)
+            .ok_or_else(|| "expected a string or a number".to_string()),
         other => Err(format!(
             "expected a string or a number, got {}",
             marked(other).map_or_else(|| svc_core::echo::shorten(&other.to_string()), String::from)

@@ -44,11 +44,11 @@ function broken(params) {
 
 const GARBAGE = [undefined, null, 0, "", [], { unknown_field: 1 }, { a: NaN }, Object.create(null)];
 
-test("svc-sdk/validate exports what validate.d.ts declares: validate, schemaFor, operations, requiredScopes, SvcError", () => {
+test("svc-sdk/validate exports what validate.d.ts declares: validate, schemaFor, operations, requiredScopes, SvcError, ExactNumber", () => {
   const dts = readFileSync(path.join(installed, "validate.d.ts"), "utf8");
   const values = dts.match(/^export \{ ([^}]+) \}/m)[1].split(", ");
   assert.deepEqual(Object.keys(entry).sort(), [...values].sort());
-  assert.deepEqual(values.sort(), ["SvcError", "operations", "requiredScopes", "schemaFor", "validate"]);
+  assert.deepEqual(values.sort(), ["ExactNumber", "SvcError", "operations", "requiredScopes", "schemaFor", "validate"]);
   assert.match(dts, /^export type \{[^}]*\bIssue\b[^}]*\bIssueCode\b[^}]*\bOperationParams\b[^}]*\bValidationResult\b/m);
 });
 

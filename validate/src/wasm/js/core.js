@@ -28,7 +28,8 @@ export function restartOnTrap(e) {
   generation++;
   for (const t of timers) clearTimeout(t);
   timers.clear();
-  for (const reject of pending) pending.delete(reject) && reject(new SvcError("aborted", `the SDK's core was restarted (${e.message}) while this call was pending: it was stopped, and may have reached the service; every client keeps working`));
+  const why = `the SDK's core was restarted (${e.message}) while this call was pending: it was stopped, and may have reached the service; every client keeps working`;
+  for (const reject of pending) pending.delete(reject) && reject(new SvcError("aborted", why));
 }
 
 /**
