@@ -16,6 +16,10 @@ pub const EXACT: &str = "$svc_exact";
 /// Whether a JS double holds the value of `text` (JSON number syntax) exactly: whether it is the
 /// shortest text of a double (which JSON.parse reads as that double and JS writes back unchanged).
 pub fn holds(text: &str) -> bool {
+    // At most 15 characters and no exponent: at most 15 digits, well inside the normal range.
+    if text.len() <= 15 && !text.bytes().any(|b| b == b'e' || b == b'E') {
+        return is_number_text(text);
+    }
     let Some(d) = Decimal::of(text) else {
         return false;
     };
