@@ -1000,7 +1000,35 @@ pub fn oracle_holds(t: &str) -> bool {
     if !f.is_finite() {
         return false;
     }
-    normalized(&format!("{f:e}")) == Some((neg, digits, exp))
+    normalized(&js_text(f)) == Some((neg, digits, exp))
+}
+
+/// The shortest text of a double as JS writes it: std's shortest digits, except that of two
+/// shortest texts equally near the double JS (ECMAScript's Number::toString, V8's and Gay's dtoa)
+/// takes the one whose last digit is even, where std's printer takes the upper one
+/// (`2000000000000001.25` is `2000000000000001.2` in JS, `2.0000000000000013e15` in std).
+fn js_text(f: f64) -> String {
+    let shortest = format!("{f:e}");
+    let (Some((_, digits, _)), Some((neg, exact, e))) =
+        (normalized(&shortest), normalized(&format!("{f:.800e}")))
+    else {
+        return shortest;
+    };
+    let k = digits.len();
+    if k == 0 || exact.len() != k + 1 || !exact.ends_with('5') {
+        return shortest;
+    }
+    // A tie: the exact digits cut to k, or that plus one in the last place.
+    let down: u128 = exact[..k].parse().expect("digits");
+    let even = if down % 2 == 0 { down } else { down + 1 };
+    let text = even.to_string();
+    let e = e + (text.len() - k) as i128;
+    let sign = if neg { "-" } else { "" };
+    let candidate = format!("{sign}{}.{}0e{e}", &text[..1], &text[1..]);
+    match candidate.parse::<f64>() {
+        Ok(g) if g == f => candidate,
+        _ => shortest,
+    }
 }
 
 /// Disagreements with `oracle_holds` reported to the lead (issue 36), left out so the fuzzer goes
