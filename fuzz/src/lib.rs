@@ -1020,7 +1020,11 @@ fn js_text(f: f64) -> String {
     }
     // A tie: the exact digits cut to k, or that plus one in the last place.
     let down: u128 = exact[..k].parse().expect("digits");
-    let even = if down % 2 == 0 { down } else { down + 1 };
+    let even = if down.is_multiple_of(2) {
+        down
+    } else {
+        down + 1
+    };
     let text = even.to_string();
     let e = e + (text.len() - k) as i128;
     let sign = if neg { "-" } else { "" };
