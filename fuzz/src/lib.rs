@@ -258,8 +258,15 @@ pub fn decode(data: &[u8]) {
                     let v: Value = serde_json::from_str(&out)
                         .unwrap_or_else(|e| panic!("rewrite made invalid JSON ({e}): {out}"));
                     assert_ids_are_strings(&v, false);
-                    // Rewriting is idempotent once every id is a string.
-                    assert_eq!(lossless::rewrite(&out).as_deref(), Ok(out.as_str()));
+                    // Rewriting is idempotent once every id is a string, but for the markers it
+                    // wrote, whose key a text going to JS may not hold.
+                    match lossless::rewrite(&out) {
+                        Ok(again) => assert_eq!(again, out),
+                        Err(e) => assert!(
+                            e.contains("keeps for numbers") && out.contains(exact::EXACT),
+                            "{e}: {out}"
+                        ),
+                    }
                 }
             }
             Err(_) => assert!(
