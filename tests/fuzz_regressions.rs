@@ -57,6 +57,11 @@ fn proxy_inputs_replay() {
     replay("proxy", harness::proxy);
 }
 
+#[test]
+fn numbers_inputs_replay() {
+    replay("numbers", harness::numbers);
+}
+
 /// The layouts read past the end as zeros, so even an empty input is a valid case.
 #[test]
 fn empty_and_tiny_inputs() {
@@ -66,6 +71,7 @@ fn empty_and_tiny_inputs() {
         harness::webhook(data);
         harness::request(data);
         harness::proxy(data);
+        harness::numbers(data);
     }
     assert_eq!(harness::SEP, 0xFF);
 }

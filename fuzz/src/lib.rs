@@ -9,7 +9,9 @@ use serde_json::{Map, Value};
 use std::sync::OnceLock;
 use svc_sdk::catalog::{Method, Operation, Shape, OPERATIONS};
 use svc_sdk::error::ErrorKind;
+use svc_sdk::exact;
 use svc_sdk::family::{Family, OrgPlacement, REGIONS};
+use svc_sdk::json::{Json, ToJson};
 use svc_sdk::lossless;
 use svc_sdk::request::{self, Target};
 use svc_sdk::response::{self, Decoded};
@@ -256,8 +258,15 @@ pub fn decode(data: &[u8]) {
                     let v: Value = serde_json::from_str(&out)
                         .unwrap_or_else(|e| panic!("rewrite made invalid JSON ({e}): {out}"));
                     assert_ids_are_strings(&v, false);
-                    // Rewriting is idempotent once every id is a string.
-                    assert_eq!(lossless::rewrite(&out).as_deref(), Ok(out.as_str()));
+                    // Rewriting is idempotent once every id is a string, but for the markers it
+                    // wrote, whose key a text going to JS may not hold.
+                    match lossless::rewrite(&out) {
+                        Ok(again) => assert_eq!(again, out),
+                        Err(e) => assert!(
+                            e.contains("keeps for numbers") && out.contains(exact::EXACT),
+                            "{e}: {out}"
+                        ),
+                    }
                 }
             }
             Err(_) => assert!(
@@ -869,5 +878,698 @@ pub fn proxy(data: &[u8]) {
                 other => panic!("a proxy error with status {other:?}: {e:?}"),
             }
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// numbers
+
+/// Number texts a fuzzer rarely builds digit by digit: the edges of a double and of exactness.
+const EDGE_NUMBERS: &[&str] = &[
+    "9007199254740991",
+    "9007199254740992",
+    "9007199254740993",
+    "18446744073709551615",
+    "18446744073709551616",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "123456789012345678901234567890",
+    "1000.00000000000000000000000001",
+    "0.30000000000000004",
+    "0.1000000000000000055511151231257827",
+    "1e400",
+    "-1e400",
+    "1e-400",
+    "-0",
+    "-0.0",
+    "0e99999999999999999999",
+    "-0E-7",
+    "1.7976931348623157e308",
+    "1.7976931348623158e308",
+    "17976931348623157e292",
+    "179769313486231570000e288",
+    "2.2250738585072014e-308",
+    "2.2250738585072011e-308",
+    "4.9406564584124654e-324",
+    "5e-324",
+    "2.4703282292062327e-324",
+    "2.4703282292062328e-324",
+    "1e21",
+    "1e23",
+    "8.41e21",
+    "9.999999999999999e22",
+    "1.00000000000000011102230246251565404236316680908203125",
+];
+
+/// Keys that name the organization in some spelling a server may read as it (raw JSON string contents).
+const ORG_KEYS: &[&str] = &[
+    "organization_id",
+    "Organization_ID",
+    " organization_id",
+    "ORGANIZATION_ID ",
+    "+organization_id+",
+    "organization_id\\t",
+    "organization\\u005fid",
+    "\\u004frganization_id",
+];
+
+/// Spellings of the exact-number marker's key (raw JSON string contents).
+const MARKER_KEYS: &[&str] = &[
+    "$svc_exact",
+    "\\u0024svc_exact",
+    "$svc\\u005fexact",
+    "\\u0024\\u0073vc_exact",
+];
+
+const ID_KEYS: &[&str] = &["id", "ids", "x_id", "tax_ids", "contact_persons", "item_id"];
+const OTHER_KEYS: &[&str] = &[
+    "amount",
+    "rate",
+    "paid",
+    "identity",
+    "idx",
+    "item_idz",
+    "$svc_exactly",
+    "$",
+    "r\\u0061te",
+    "\\u0069d",
+];
+
+/// A generated JSON value; keys are raw string contents (escapes as written).
+#[derive(Clone)]
+enum Node {
+    Num(String),
+    Str(&'static str),
+    Arr(Vec<Node>),
+    Obj(Vec<(String, Node)>),
+    /// An object whose key spells the marker's: `{"<key>": "<number text>"}` (a marker), or with a
+    /// bare number, a string that is no number, or a second member (no marker).
+    Marker {
+        key: &'static str,
+        value: MarkerValue,
+        extra: bool,
+    },
+}
+
+#[derive(Clone)]
+enum MarkerValue {
+    Text(String),
+    Bare(String),
+    NotANumber(&'static str),
+}
+
+/// What `render` writes.
+#[derive(Clone, Copy, PartialEq)]
+enum Form {
+    /// The input, with its blanks.
+    Raw,
+    /// What `lossless::rewrite` must write: ids quoted, numbers a double changes marked, blanks kept.
+    Lossless,
+    /// What `exact::read` of the rewritten text writes back (compact; ids strings, markers numbers).
+    LosslessRead,
+    /// The proxy's params text: compact, numbers as written, `organization_id` spellings dropped at
+    /// the top level.
+    Params,
+    /// What `exact::read` of the params text writes back: markers read as their numbers.
+    ParamsRead,
+}
+
+/// Whether a double holds the value of JSON number text `t`, by std's correctly rounded parser and
+/// shortest printer: the independent oracle for `exact::holds`.
+pub fn oracle_holds(t: &str) -> bool {
+    let Some((neg, digits, exp)) = normalized(t) else {
+        panic!("not a number text: {t:?}");
+    };
+    if digits.is_empty() {
+        return true;
+    }
+    let f: f64 = t.parse().expect("std parses JSON number text");
+    if !f.is_finite() {
+        return false;
+    }
+    normalized(&js_text(f)) == Some((neg, digits, exp))
+}
+
+/// The shortest text of a double as JS writes it: std's shortest digits, except that of two
+/// shortest texts equally near the double JS (ECMAScript's Number::toString, V8's and Gay's dtoa)
+/// takes the one whose last digit is even, where std's printer takes the upper one
+/// (`2000000000000001.25` is `2000000000000001.2` in JS, `2.0000000000000013e15` in std).
+fn js_text(f: f64) -> String {
+    let shortest = format!("{f:e}");
+    let (Some((_, digits, _)), Some((neg, exact, e))) =
+        (normalized(&shortest), normalized(&format!("{f:.800e}")))
+    else {
+        return shortest;
+    };
+    let k = digits.len();
+    if k == 0 || exact.len() != k + 1 || !exact.ends_with('5') {
+        return shortest;
+    }
+    // A tie: the exact digits cut to k, or that plus one in the last place.
+    let down: u128 = exact[..k].parse().expect("digits");
+    let even = if down.is_multiple_of(2) {
+        down
+    } else {
+        down + 1
+    };
+    let text = even.to_string();
+    let e = e + (text.len() - k) as i128;
+    let sign = if neg { "-" } else { "" };
+    let candidate = format!("{sign}{}.{}0e{e}", &text[..1], &text[1..]);
+    match candidate.parse::<f64>() {
+        Ok(g) if g == f => candidate,
+        _ => shortest,
+    }
+}
+
+/// Disagreements with `oracle_holds` reported to the lead (issue 36), left out so the fuzzer goes
+/// past them; delete with the fix. `exact::holds` refuses both, so the scanner marks them as exact:
+/// - a zero whose exponent takes its `Decimal` out of -330..=310 (`0e400`, `0.0E+999`,
+///   `0e99999999999999999999`, which does not even fit an i64): zero, which a double holds;
+/// - a number in range that the reader's float arithmetic (serde_json's, not correctly rounded)
+///   takes past the largest double (`179769313486231570000e288`, the largest double's shortest
+///   text with four zeros more): `holds` asks the reader for the double near it and gets infinity.
+fn known_disagreement(t: &str) -> bool {
+    let zero = normalized(t).is_some_and(|(_, digits, _)| digits.is_empty());
+    let overflows = svc_sdk::json::number(t).is_some_and(|n| n.as_f64().is_infinite())
+        && t.parse::<f64>().is_ok_and(f64::is_finite);
+    zero || overflows
+}
+
+/// Sign, significant digits (no leading or trailing zeros) and the power of ten of the first digit;
+/// an exponent beyond ±10^30 saturates (no double is near).
+fn normalized(t: &str) -> Option<(bool, String, i128)> {
+    let (neg, unsigned) = match t.strip_prefix('-') {
+        Some(u) => (true, u),
+        None => (false, t),
+    };
+    let (mantissa, exp) = match unsigned.find(['e', 'E']) {
+        Some(i) => {
+            let e = &unsigned[i + 1..];
+            let (sign, ds) = match e.as_bytes().first() {
+                Some(b'-') => (-1, &e[1..]),
+                Some(b'+') => (1, &e[1..]),
+                _ => (1, e),
+            };
+            if ds.is_empty() || !ds.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let v = ds.bytes().fold(0i128, |acc, b| {
+                (acc * 10 + i128::from(b - b'0')).min(1_000_000_000_000_000_000_000_000_000_000)
+            });
+            (&unsigned[..i], sign * v)
+        }
+        None => (unsigned, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let all = format!("{int}{frac}");
+    let zeros = all.bytes().take_while(|&b| b == b'0').count();
+    let digits = all[zeros..].trim_end_matches('0').to_string();
+    if digits.is_empty() {
+        return Some((neg, digits, 0));
+    }
+    Some((neg, digits, exp + int.len() as i128 - 1 - zeros as i128))
+}
+
+/// `n` decimal digits drawn from the input: each from a byte, one digit repeated, nines, or zeros
+/// before one digit.
+fn gen_digits(r: &mut Reader, n: usize, out: &mut String) {
+    let mode = r.byte();
+    let d = char::from(b'0' + r.byte() % 10);
+    for i in 0..n {
+        out.push(match mode % 4 {
+            0 => char::from(b'0' + r.byte() % 10),
+            1 => d,
+            2 => '9',
+            _ if i + 1 == n => d,
+            _ => '0',
+        });
+    }
+}
+
+const DIGIT_COUNTS: &[usize] = &[
+    1, 1, 2, 3, 5, 15, 16, 17, 18, 19, 20, 21, 30, 40, 100, 310, 400,
+];
+
+/// A JSON number text built from the input: an edge value, a double's text (shortest, more digits
+/// than that, or one digit off), or sign, digits, fraction and exponent drawn one by one.
+fn gen_number(r: &mut Reader) -> String {
+    let c = r.byte();
+    match c % 8 {
+        0 => EDGE_NUMBERS[usize::from(r.byte()) % EDGE_NUMBERS.len()].to_string(),
+        1 => {
+            let f = f64::from_bits(r.u64(8));
+            let f = if f.is_finite() { f } else { f64::MIN_POSITIVE };
+            let shortest = format!("{f:e}");
+            match r.byte() % 8 {
+                0 => shortest,
+                1 => format!("{f:.16e}"),
+                2 => format!("{f:.15e}"),
+                3 => format!("{f:.17e}"),
+                4 => format!("{f}"),
+                5 => {
+                    // Zeros after the shortest text's last digit.
+                    let (m, e) = shortest.split_once('e').expect("an exponent");
+                    let dot = if m.contains('.') { "" } else { "." };
+                    format!("{m}{dot}000000e{e}")
+                }
+                6 => {
+                    // One more digit after the shortest text's last.
+                    let (m, e) = shortest.split_once('e').expect("an exponent");
+                    let dot = if m.contains('.') { "" } else { ".0" };
+                    format!("{m}{dot}{}e{e}", 1 + r.byte() % 9)
+                }
+                _ => {
+                    // The last digit one off (up or down), where it stays a digit.
+                    let (m, e) = shortest.split_once('e').expect("an exponent");
+                    let mut m = m.as_bytes().to_vec();
+                    let last = m.last_mut().expect("a digit");
+                    *last = match (*last, r.byte() & 1) {
+                        (b'9', _) | (_, 0) if *last > b'0' => *last - 1,
+                        (x, _) if x < b'9' => x + 1,
+                        (x, _) => x,
+                    };
+                    format!("{}e{e}", String::from_utf8(m).expect("ASCII"))
+                }
+            }
+        }
+        _ => {
+            let mut t = String::new();
+            if c & 8 != 0 {
+                t.push('-');
+            }
+            if c & 16 != 0 {
+                t.push('0');
+            } else {
+                t.push(char::from(b'1' + r.byte() % 9));
+                let n = DIGIT_COUNTS[usize::from(r.byte()) % DIGIT_COUNTS.len()];
+                gen_digits(r, n - 1, &mut t);
+            }
+            if c & 32 != 0 {
+                t.push('.');
+                let n = DIGIT_COUNTS[usize::from(r.byte()) % DIGIT_COUNTS.len()];
+                gen_digits(r, n, &mut t);
+            }
+            if c & 64 != 0 {
+                let e = r.byte();
+                t.push(if e & 1 == 0 { 'e' } else { 'E' });
+                t.push_str(["", "+", "-"][usize::from(e >> 1) % 3]);
+                let n = [1, 1, 2, 3, 3, 3, 4, 20][usize::from(e >> 3) % 8];
+                gen_digits(r, n, &mut t);
+            }
+            t
+        }
+    }
+}
+
+/// A key not yet used in its object (raw contents): an id key, another key, or (`special`) a
+/// spelling of `organization_id`.
+fn gen_key(r: &mut Reader, used: &mut Vec<String>, special: bool) -> String {
+    let b = r.byte();
+    let base = match b % 4 {
+        0 | 1 => ID_KEYS[usize::from(b >> 2) % ID_KEYS.len()],
+        2 => OTHER_KEYS[usize::from(b >> 2) % OTHER_KEYS.len()],
+        _ if special => ORG_KEYS[usize::from(b >> 2) % ORG_KEYS.len()],
+        _ => OTHER_KEYS[usize::from(b >> 2) % OTHER_KEYS.len()],
+    };
+    let mut key = base.to_string();
+    let mut n = used.len();
+    while used.contains(&unescaped(&key)) {
+        key = format!("k{n}_{base}");
+        n += 1;
+    }
+    used.push(unescaped(&key));
+    key
+}
+
+fn unescaped(raw: &str) -> String {
+    serde_json::from_str(&format!("\"{raw}\"")).expect("a generated key is JSON string contents")
+}
+
+fn gen_node(r: &mut Reader, depth: u32, budget: &mut u32) -> Node {
+    *budget = budget.saturating_sub(1);
+    let b = if depth >= 5 || *budget == 0 {
+        0
+    } else {
+        r.byte()
+    };
+    match b % 10 {
+        6 | 7 => {
+            let n = r.byte() % 5;
+            Node::Arr((0..n).map(|_| gen_node(r, depth + 1, budget)).collect())
+        }
+        8 => {
+            let n = usize::from(r.byte() % 5);
+            Node::Obj(gen_members(r, depth + 1, budget, false, n))
+        }
+        9 => {
+            let k = r.byte();
+            let value = match k % 4 {
+                0 | 1 => MarkerValue::Text(gen_number(r)),
+                2 => MarkerValue::Bare(gen_number(r)),
+                _ => MarkerValue::NotANumber(
+                    ["01", "1.", "x", " 1", "", "1e"][usize::from(k >> 2) % 6],
+                ),
+            };
+            Node::Marker {
+                key: MARKER_KEYS[usize::from(k >> 4) % MARKER_KEYS.len()],
+                value,
+                extra: k & 8 != 0 && k % 4 != 3,
+            }
+        }
+        5 => Node::Str(["9007199254740993", "1e400", "$svc_exact", "x"][usize::from(b >> 4) % 4]),
+        _ => Node::Num(gen_number(r)),
+    }
+}
+
+fn gen_members(
+    r: &mut Reader,
+    depth: u32,
+    budget: &mut u32,
+    special: bool,
+    n: usize,
+) -> Vec<(String, Node)> {
+    let mut used = Vec::new();
+    let mut members = Vec::new();
+    for _ in 0..n {
+        if r.data.is_empty() && !members.is_empty() {
+            break;
+        }
+        let key = gen_key(r, &mut used, special);
+        members.push((key, gen_node(r, depth, budget)));
+    }
+    members
+}
+
+/// Writes `node` in `form`; `id` says whether it sits under an id key (as the scanner reads keys:
+/// raw); `numbers` collects the numbers a reader of the result sees, with whether they are read
+/// as written by JSON.stringify (`exact::from_double`).
+fn render(
+    node: &Node,
+    form: Form,
+    id: bool,
+    ws: &str,
+    out: &mut String,
+    numbers: &mut Vec<(String, bool)>,
+) {
+    let compact = !matches!(form, Form::Raw | Form::Lossless);
+    let blank = if compact { "" } else { ws };
+    let key_text = |raw: &str| {
+        if compact {
+            serde_json::to_string(&unescaped(raw)).expect("a key")
+        } else {
+            format!("\"{raw}\"")
+        }
+    };
+    let proxy = matches!(form, Form::Params | Form::ParamsRead);
+    match node {
+        Node::Num(t) => match form {
+            Form::Raw => out.push_str(t),
+            Form::Lossless | Form::LosslessRead if id => {
+                out.push('"');
+                out.push_str(t);
+                out.push('"');
+            }
+            Form::Lossless => {
+                if exact::holds(t) {
+                    out.push_str(t);
+                } else {
+                    out.push_str(&format!("{{\"$svc_exact\":\"{t}\"}}"));
+                }
+            }
+            Form::LosslessRead => {
+                out.push_str(t);
+                numbers.push((t.clone(), exact::holds(t)));
+            }
+            Form::Params | Form::ParamsRead => {
+                out.push_str(t);
+                numbers.push((t.clone(), true));
+            }
+        },
+        Node::Str(s) => {
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        }
+        Node::Arr(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(blank);
+                render(item, form, id, ws, out, numbers);
+            }
+            out.push_str(blank);
+            out.push(']');
+        }
+        Node::Obj(members) => {
+            out.push('{');
+            for (i, (k, v)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(blank);
+                out.push_str(&key_text(k));
+                out.push(':');
+                out.push_str(blank);
+                render(v, form, lossless::is_id_key(k), ws, out, numbers);
+            }
+            out.push_str(blank);
+            out.push('}');
+        }
+        Node::Marker { key, value, extra } => {
+            let is_marker = matches!(value, MarkerValue::Text(_)) && !extra;
+            if form == Form::ParamsRead && is_marker {
+                let MarkerValue::Text(t) = value else {
+                    unreachable!()
+                };
+                out.push_str(t);
+                numbers.push((t.clone(), false));
+                return;
+            }
+            assert!(
+                proxy || form == Form::Raw,
+                "a marker's key goes through the scanner"
+            );
+            out.push('{');
+            out.push_str(&key_text(key));
+            out.push(':');
+            match value {
+                MarkerValue::Text(t) => {
+                    out.push('"');
+                    out.push_str(t);
+                    out.push('"');
+                }
+                MarkerValue::Bare(t) => {
+                    out.push_str(t);
+                    if proxy {
+                        numbers.push((t.clone(), true));
+                    }
+                }
+                MarkerValue::NotANumber(s) => {
+                    out.push('"');
+                    out.push_str(s);
+                    out.push('"');
+                }
+            }
+            if *extra {
+                out.push_str(",\"b\":1");
+                if proxy {
+                    numbers.push(("1".into(), true));
+                }
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn has_marker_key(node: &Node) -> bool {
+    match node {
+        Node::Marker { .. } => true,
+        Node::Arr(items) => items.iter().any(has_marker_key),
+        Node::Obj(members) => members.iter().any(|(_, v)| has_marker_key(v)),
+        Node::Num(_) | Node::Str(_) => false,
+    }
+}
+
+/// The numbers of a read tree in document order, with `exact::from_double` of each.
+fn read_numbers(v: &Json, out: &mut Vec<(String, bool)>) {
+    match v {
+        Json::Num(t) => out.push((t.to_string(), exact::from_double(v))),
+        Json::Arr(items) => items.iter().for_each(|i| read_numbers(i, out)),
+        Json::Obj(m) => m.values().for_each(|x| read_numbers(x, out)),
+        _ => {}
+    }
+}
+
+/// Whether a key names the organization in a spelling a server may read as it.
+fn names_the_organization(key: &str) -> bool {
+    key.trim_matches(|c: char| c.is_whitespace() || c == '+')
+        .eq_ignore_ascii_case("organization_id")
+}
+
+/// Layout: `[flags, list op, key op, body op] members...`: an object document whose members (keys
+/// drawn among id keys, other keys and spellings of `organization_id`, values numbers, strings,
+/// arrays, objects and objects whose key spells the exact-number marker's, nested up to 5 deep)
+/// are read from the rest. Flags bits 0-1 choose the blanks between tokens; bits 2-3 the query.
+/// Every number text is checked against `oracle_holds`, then the document goes through
+/// `lossless::rewrite`, `response::decode` (a list and a key row) and the proxy's `plan_text`
+/// (a JSON-body operation), each result read back with `exact::read`.
+pub fn numbers(data: &[u8]) {
+    let mut r = Reader { data };
+    let flags = r.byte();
+    let (list_i, key_i, body_i) = (r.byte(), r.byte(), r.byte());
+    let ws = ["", " ", "\n  ", " \t\r\n"][usize::from(flags % 4)];
+    let mut budget = 64;
+    let members = gen_members(&mut r, 0, &mut budget, true, 48);
+    let doc = Node::Obj(members);
+
+    let mut all = Vec::new();
+    collect_numbers(&doc, &mut all);
+    for t in &all {
+        assert!(exact::is_number_text(t), "{t:?} is JSON number text");
+        let (held, oracle) = (exact::holds(t), oracle_holds(t));
+        assert!(
+            held == oracle || known_disagreement(t),
+            "exact::holds({t:?}) is {held}, std's parse and shortest print ({:e}) say {oracle}",
+            t.parse::<f64>().unwrap_or(f64::NAN)
+        );
+    }
+
+    let mut raw = String::new();
+    render(&doc, Form::Raw, false, ws, &mut raw, &mut Vec::new());
+    let refused = has_marker_key(&doc);
+
+    // The scanner.
+    let expected = (!refused).then(|| {
+        let mut out = String::new();
+        render(&doc, Form::Lossless, false, ws, &mut out, &mut Vec::new());
+        out
+    });
+    match (lossless::rewrite(&raw), &expected) {
+        (Ok(out), Some(want)) => {
+            assert_eq!(&out, want, "rewrite of {raw}");
+            serde_json::from_str::<Value>(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+            let read = exact::read(&out).unwrap_or_else(|e| panic!("{e:?}: {out}"));
+            let mut numbers = Vec::new();
+            let mut want = String::new();
+            render(&doc, Form::LosslessRead, false, ws, &mut want, &mut numbers);
+            assert_eq!(read.to_json_text(), want, "read back of {out}");
+            let mut got = Vec::new();
+            read_numbers(&read, &mut got);
+            assert_eq!(got, numbers, "numbers read from {out}");
+        }
+        (Err(e), None) => assert!(e.contains("keeps for numbers"), "{e}: {raw}"),
+        (got, _) => panic!("rewrite of {raw}: {got:?}, the marker's key present: {refused}"),
+    }
+
+    // The decoder, for a list row and a key row.
+    let pick = |i: u8, f: &dyn Fn(&Operation) -> Option<&'static str>| {
+        let ops: Vec<(&Operation, &str)> = OPERATIONS
+            .iter()
+            .filter_map(|op| f(op).map(|k| (op, k)))
+            .filter(|(_, k)| !lossless::is_id_key(k))
+            .collect();
+        ops[usize::from(i) % ops.len()]
+    };
+    let (list_op, list_key) = pick(list_i, &|op| match op.response {
+        Shape::List(k) => Some(k),
+        _ => None,
+    });
+    let (key_op, key) = pick(key_i, &|op| match op.response {
+        Shape::Key(keys) => Some(keys[0]),
+        _ => None,
+    });
+    for (op, body, wrap) in [
+        (
+            list_op,
+            format!("{{\"code\":0,\"message\":\"ok\",\"{list_key}\":[{raw}]}}"),
+            true,
+        ),
+        (key_op, format!("{{\"code\":0,\"{key}\":{raw}}}"), false),
+    ] {
+        let got = response::decode(op, 200, Some("application/json"), body.as_bytes());
+        match (got, &expected) {
+            (Ok(Decoded::Json(out)), Some(want)) => {
+                let want = if wrap {
+                    format!("{{\"items\":[{want}]}}")
+                } else {
+                    want.clone()
+                };
+                assert_eq!(out, want, "{} decoding {body}", op.id);
+            }
+            (Err(e), None) => assert!(e.message.contains("keeps for numbers"), "{e:?}"),
+            (got, _) => panic!("{} decoding {body}: {got:?}", op.id),
+        }
+    }
+
+    // The proxy, for a JSON-body operation with no path values.
+    let body_ops: Vec<&Operation> = OPERATIONS
+        .iter()
+        .filter(|op| {
+            op.method == Method::Post
+                && op.body == svc_sdk::catalog::BodyKind::Json
+                && op.headers.is_empty()
+                && !svc_sdk::route::template(op).contains('{')
+        })
+        .collect();
+    let op = body_ops[usize::from(body_i) % body_ops.len()];
+    let query = [
+        "",
+        "organization_id=5",
+        "organization_id+=6&Organization_ID=7&%20organization_id=8&x_unlisted=1",
+        "%2Borganization_id%09=9&ORGANIZATION_ID=1",
+    ][usize::from(flags >> 2) % 4];
+    let json_body = |name: &str| (name == "content-type").then(|| "application/json".to_string());
+    let planned = svc_sdk::proxy::route("POST", &svc_sdk::route::template(op))
+        .expect("the template routes")
+        .plan_text(query, json_body, Some(&raw))
+        .unwrap_or_else(|e| panic!("{} planning {raw}: {e:?}", op.id));
+    assert_eq!(planned.op.id, op.id);
+    let Node::Obj(members) = &doc else {
+        unreachable!()
+    };
+    let kept = Node::Obj(
+        members
+            .iter()
+            .filter(|(k, _)| !names_the_organization(&unescaped(k)))
+            .cloned()
+            .collect(),
+    );
+    let mut want = String::new();
+    render(&kept, Form::Params, false, ws, &mut want, &mut Vec::new());
+    assert_eq!(planned.params, want, "{} planning {raw}", op.id);
+    let read = exact::read(&planned.params).unwrap_or_else(|e| panic!("{e:?}: {}", planned.params));
+    let Json::Obj(m) = &read else {
+        panic!("params that are no object: {}", planned.params)
+    };
+    assert!(
+        !m.keys().any(names_the_organization),
+        "an organization_id got through: {}",
+        planned.params
+    );
+    let mut numbers = Vec::new();
+    let mut want = String::new();
+    render(&kept, Form::ParamsRead, false, ws, &mut want, &mut numbers);
+    assert_eq!(read.to_json_text(), want, "read back of {}", planned.params);
+    let mut got = Vec::new();
+    read_numbers(&read, &mut got);
+    assert_eq!(got, numbers, "numbers read from {}", planned.params);
+}
+
+fn collect_numbers(node: &Node, out: &mut Vec<String>) {
+    match node {
+        Node::Num(t) => out.push(t.clone()),
+        Node::Arr(items) => items.iter().for_each(|i| collect_numbers(i, out)),
+        Node::Obj(members) => members.iter().for_each(|(_, v)| collect_numbers(v, out)),
+        Node::Marker {
+            value: MarkerValue::Text(t) | MarkerValue::Bare(t),
+            ..
+        } => out.push(t.clone()),
+        Node::Marker { .. } | Node::Str(_) => {}
     }
 }

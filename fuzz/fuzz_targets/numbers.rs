@@ -1,0 +1,4 @@
+//! cargo-fuzz target `numbers`: see `svc_sdk_fuzz::numbers` for the input layout and the invariants.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| svc_sdk_fuzz::numbers(data));
