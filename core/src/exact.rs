@@ -68,7 +68,7 @@ impl<'a> Decimal<'a> {
     fn of(text: &'a str) -> Option<Decimal<'a>> {
         let unsigned = text.strip_prefix('-').unwrap_or(text);
         let (mantissa, exp) = match unsigned.find(['e', 'E']) {
-            Some(i) => (&unsigned[..i], unsigned[i + 1..].parse::<i64>().ok()?),
+            Some(i) => (&unsigned[..i], saturated(&unsigned[i + 1..])?),
             None => (unsigned, 0),
         };
         let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
@@ -87,9 +87,25 @@ impl<'a> Decimal<'a> {
             Cow::Borrowed(s) => Cow::Borrowed(&s[zeros..zeros + trimmed.len()]),
             Cow::Owned(ref s) => Cow::Owned(s[zeros..zeros + trimmed.len()].to_string()),
         };
-        let exponent = exp.checked_add(lead - 1 - zeros as i64)?;
+        let exponent = exp.saturating_add(lead - 1 - zeros as i64);
         Some(Decimal { digits, exponent })
     }
+}
+
+/// An exponent's value (`+`, `-` or no sign, then digits), saturated at the ends of i64: no double is near.
+fn saturated(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n = digits.bytes().fold(0i64, |n, b| {
+        n.saturating_mul(10).saturating_add(i64::from(b - b'0'))
+    });
+    Some(if negative { -n } else { n })
 }
 
 /// Whether `text` is a JSON number, as the marker's text must be.
@@ -202,6 +218,7 @@ mod tests {
             "1e21",
             "0e999999999999",
             "-0.000e-99999",
+            "0e99999999999999999999",
             "1.7976931348623157e308",
             "17976931348623157e292",
             "-179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
@@ -222,6 +239,8 @@ mod tests {
             "0.1000000000000000055511151231257827",
             "3.14159265358979323846",
             "2.4703282292062327e-324",
+            "1e99999999999999999999",
+            "1e-99999999999999999999",
         ] {
             assert!(!holds(t), "{t} is not held by a double");
         }
