@@ -424,9 +424,9 @@ pub fn next_page(
         None if more => Err(Error::decode(format!(
             "the service says more pages follow page {asked} without saying which page it answered: that the pages advance cannot be told, so the iteration ends here"
         ))),
-        _ if more && asked as f64 >= crate::schema::PAGE_MAX => Err(Error::decode(format!(
+        _ if more && asked >= u64::from(u32::MAX) => Err(Error::decode(format!(
             "the service says more pages follow page {asked}, the last page a call can ask for (page is at most {}), so the iteration ends here",
-            crate::schema::PAGE_MAX
+            u32::MAX
         ))),
         _ => Ok(more.then_some(asked + 1)),
     }
