@@ -105,23 +105,24 @@ fn text_of(op: &Operation, params: &JsValue, max: usize) -> Result<Option<String
         _ => params.clone(),
     };
     let wire = js::to_wire(&params).map_err(|e| unwritable(&e))?;
-    js::text_within(&wire, max).map(Some).ok_or_else(|| {
-        top(
-            format!("params are more than maxRequestBytes ({max}) as JSON"),
-            Problem::TooLong { maximum: max },
-        )
-    })
+    js::text_within(&wire, max)
+        .map(Some)
+        .ok_or_else(|| too_large(max))
+}
+
+/// The issue of params whose JSON text is longer than `max` bytes.
+fn too_large(max: usize) -> Issue {
+    top(
+        format!("params are more than maxRequestBytes ({max}) as JSON"),
+        Problem::TooLong { maximum: max },
+    )
 }
 
 /// Every issue of params that arrived as JSON text (a proxied body, exact as its sender wrote it),
 /// with that text when there is none.
 pub fn issues_of_text(op: &Operation, text: &str, max: usize) -> (Vec<Issue>, Option<String>) {
     if text.len() > max {
-        let issue = top(
-            format!("params are more than maxRequestBytes ({max}) as JSON"),
-            Problem::TooLong { maximum: max },
-        );
-        return (vec![issue], None);
+        return (vec![too_large(max)], None);
     }
     let value = match json::parse(text) {
         Ok(v) => v,
