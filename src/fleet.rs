@@ -19,6 +19,7 @@ use crate::calendar::DAY_MS;
 use crate::error::Error;
 use crate::json::{self, Json, Obj};
 use crate::limit::{Limits, State, Verdict, Window, MINUTE_MS};
+use crate::oauth::Budget;
 use serde::Serialize;
 use std::fmt;
 
@@ -49,6 +50,12 @@ pub struct Fleet {
     /// The refresh of the token under way, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     claim: Option<Lease>,
+    /// The OAuth grant's refreshes in the last window, and an Access Denied's block.
+    #[serde(skip_serializing_if = "Budget::is_empty")]
+    refreshes: Budget,
+    /// Why the last token was dropped (`"expired"`, `"rejected"`): what the next refresher is told.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dropped: Option<String>,
     /// The next lease or claim id; ids are never reused.
     next_id: u64,
 }
@@ -61,13 +68,35 @@ struct Lease {
     until: i64,
 }
 
-/// The fleet's token and when it expires (ms since the epoch). Never printed.
+/// The fleet's token, when it expires and when it is due for renewal (ms since the epoch), and
+/// the API domain its grant named. Never printed.
 #[derive(Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Token {
     value: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     expires_at: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    renew_at: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    domain: Option<String>,
+}
+
+impl Token {
+    fn valid(&self, now: i64) -> bool {
+        self.expires_at.is_none_or(|at| at > now)
+    }
+
+    fn fresh(&self, now: i64) -> bool {
+        self.valid(now) && self.renew_at.is_none_or(|at| at > now)
+    }
+
+    fn to_use(&self) -> TokenClaim {
+        TokenClaim::Use {
+            token: self.value.clone(),
+            domain: self.domain.clone(),
+        }
+    }
 }
 
 impl Lease {
@@ -85,6 +114,8 @@ impl Token {
         Ok(Token {
             value: o.field::<&str>("value")?.to_string(),
             expires_at: o.optional("expiresAt")?,
+            renew_at: o.optional("renewAt")?,
+            domain: o.optional::<&str>("domain")?.map(str::to_string),
         })
     }
 }
@@ -94,6 +125,44 @@ impl fmt::Debug for Token {
         f.debug_struct("Token")
             .field("value", &"<redacted>")
             .field("expires_at", &self.expires_at)
+            .field("renew_at", &self.renew_at)
+            .field("domain", &self.domain)
+            .finish()
+    }
+}
+
+/// A token a refresher stores for the fleet. Never printed.
+#[derive(Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stored {
+    pub token: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renew_at: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+}
+
+impl Stored {
+    /// A token and its expiry, with no renewal time or domain (a token function's).
+    pub fn of(token: impl Into<String>, expires_at: Option<i64>) -> Stored {
+        Stored {
+            token: token.into(),
+            expires_at,
+            renew_at: None,
+            domain: None,
+        }
+    }
+}
+
+impl fmt::Debug for Stored {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Stored")
+            .field("token", &"<redacted>")
+            .field("expires_at", &self.expires_at)
+            .field("renew_at", &self.renew_at)
+            .field("domain", &self.domain)
             .finish()
     }
 }
@@ -116,15 +185,30 @@ pub enum Acquire {
 /// What a holder asking for the token should do.
 #[derive(Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[serde(rename_all_fields = "camelCase")]
 pub enum TokenClaim {
-    /// Use this token.
-    Use { token: String },
-    /// Call the token function and `token_store` its result with this claim before `until`
-    /// (or `token_abandon` the claim if it failed); after `until` another holder may claim.
-    Refresh { claim: u64, until: i64 },
-    /// Another holder refreshes: ask again at `until` at the latest (the end of its claim), or
-    /// when the store tells of a change.
-    Wait { until: i64 },
+    /// Use this token (and send calls to `domain`, if its grant named one).
+    Use {
+        token: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        domain: Option<String>,
+    },
+    /// Call the token function (telling it `reason`) and `token_store` its result with this claim
+    /// before `until` (or `token_abandon` the claim if it failed); after `until` another holder
+    /// may claim.
+    Refresh {
+        claim: u64,
+        until: i64,
+        reason: String,
+    },
+    /// Another holder refreshes, or (`budget`) the grant's budget is spent: ask again at `until`
+    /// at the latest (the end of its claim, or when the budget frees), or when the store tells of
+    /// a change.
+    Wait {
+        until: i64,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        budget: bool,
+    },
 }
 
 impl Acquire {
@@ -157,13 +241,19 @@ impl TokenClaim {
         match name {
             "use" => Ok(TokenClaim::Use {
                 token: o.field::<&str>("token")?.to_string(),
+                domain: o.optional::<&str>("domain")?.map(str::to_string),
             }),
             "refresh" => Ok(TokenClaim::Refresh {
                 claim: o.field("claim")?,
                 until: o.field("until")?,
+                reason: o
+                    .optional::<&str>("reason")?
+                    .unwrap_or("initial")
+                    .to_string(),
             }),
             "wait" => Ok(TokenClaim::Wait {
                 until: o.field("until")?,
+                budget: o.optional("budget")?.unwrap_or(false),
             }),
             _ => Err(format!("`{name}` is not a token outcome")),
         }
@@ -173,13 +263,26 @@ impl TokenClaim {
 impl fmt::Debug for TokenClaim {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TokenClaim::Use { .. } => f.write_str("Use { token: <redacted> }"),
-            TokenClaim::Refresh { claim, until } => f
+            TokenClaim::Use { domain, .. } => f
+                .debug_struct("Use")
+                .field("token", &"<redacted>")
+                .field("domain", domain)
+                .finish(),
+            TokenClaim::Refresh {
+                claim,
+                until,
+                reason,
+            } => f
                 .debug_struct("Refresh")
                 .field("claim", claim)
                 .field("until", until)
+                .field("reason", reason)
                 .finish(),
-            TokenClaim::Wait { until } => f.debug_struct("Wait").field("until", until).finish(),
+            TokenClaim::Wait { until, budget } => f
+                .debug_struct("Wait")
+                .field("until", until)
+                .field("budget", budget)
+                .finish(),
         }
     }
 }
@@ -194,6 +297,8 @@ impl Fleet {
             leases: Vec::new(),
             token: None,
             claim: None,
+            refreshes: Budget::default(),
+            dropped: None,
             next_id: 1,
         }
     }
@@ -218,6 +323,12 @@ impl Fleet {
                 .collect::<Result<_, _>>()?,
             token: o.optional("token")?.map(Token::from_obj).transpose()?,
             claim: o.optional("claim")?.map(Lease::from_obj).transpose()?,
+            refreshes: o
+                .optional("refreshes")?
+                .map(Budget::from_obj)
+                .transpose()?
+                .unwrap_or_default(),
+            dropped: o.optional::<&str>("dropped")?.map(str::to_string),
             next_id: o.field("nextId")?,
         })
     }
@@ -372,25 +483,50 @@ impl Fleet {
         self.step(|f| f.window.back_off(wait_ms.clamp(0, HORIZON_MS), now));
     }
 
-    /// The token to use, or the claim to refresh it (one holder at a time), or a wait.
-    pub fn token_claim(&mut self, holder: &str, now: i64, lease_ms: i64) -> TokenClaim {
+    /// The token to use, or the claim to refresh it (one holder at a time), or a wait. A token due
+    /// for renewal is still used while another holder renews it or the budget (`budget`: the
+    /// grant's most refreshes in a window) allows none; with no usable token, a spent budget is a
+    /// wait until it frees.
+    pub fn token_claim(
+        &mut self,
+        holder: &str,
+        now: i64,
+        lease_ms: i64,
+        budget: Option<u32>,
+    ) -> TokenClaim {
         self.step(|f| {
             f.sweep(now);
-            if let Some(t) = &f.token {
-                if t.expires_at.is_none_or(|at| at > now) {
-                    return TokenClaim::Use {
-                        token: t.value.clone(),
-                    };
+            let stale = match &f.token {
+                Some(t) if t.fresh(now) => return t.to_use(),
+                Some(t) if t.valid(now) => Some(t.to_use()),
+                Some(_) => {
+                    f.token = None;
+                    f.dropped = Some("expired".into());
+                    None
                 }
-                f.token = None;
-            }
+                None => None,
+            };
             match &f.claim {
                 Some(c) if c.holder == holder => TokenClaim::Refresh {
                     claim: c.id,
                     until: c.until,
+                    reason: f.reason(),
                 },
-                Some(c) => TokenClaim::Wait { until: c.until },
+                Some(c) => stale.unwrap_or(TokenClaim::Wait {
+                    until: c.until,
+                    budget: false,
+                }),
                 None => {
+                    let free_at = budget.and_then(|max| f.refreshes.free_at(max, now));
+                    if let Some(until) = free_at {
+                        return stale.unwrap_or(TokenClaim::Wait {
+                            until,
+                            budget: true,
+                        });
+                    }
+                    if budget.is_some() {
+                        f.refreshes.spend(now);
+                    }
                     let id = f.new_id();
                     let until = lease_end(now, lease_ms);
                     f.claim = Some(Lease {
@@ -398,50 +534,61 @@ impl Fleet {
                         holder: holder.to_string(),
                         until,
                     });
-                    TokenClaim::Refresh { claim: id, until }
+                    TokenClaim::Refresh {
+                        claim: id,
+                        until,
+                        reason: f.reason(),
+                    }
                 }
             }
         })
     }
 
+    /// What the next refresher is told: why the last token went, or `"initial"`.
+    fn reason(&self) -> String {
+        match (&self.token, &self.dropped) {
+            (Some(_), _) => "expired".into(),
+            (None, Some(why)) => why.clone(),
+            (None, None) => "initial".into(),
+        }
+    }
+
     /// The refresher of `claim` got `token` (expiring at `expires_at`, if known): the fleet uses it.
     /// A refresher whose claim ended is refused (`false`) if another holder claimed since or a
     /// token is stored; else its late token is still taken.
-    pub fn token_store(
-        &mut self,
-        claim: u64,
-        token: &str,
-        expires_at: Option<i64>,
-        now: i64,
-    ) -> bool {
+    pub fn token_store(&mut self, claim: u64, stored: Stored, now: i64) -> bool {
         self.step(|f| {
             f.sweep(now);
-            let usable = f
-                .token
-                .as_ref()
-                .is_some_and(|t| t.expires_at.is_none_or(|at| at > now));
+            let usable = f.token.as_ref().is_some_and(|t| t.fresh(now));
             let ours = match &f.claim {
                 Some(c) => c.id == claim,
                 None => !usable,
             };
-            if !ours || token.is_empty() {
+            if !ours || stored.token.is_empty() {
                 return false;
             }
             f.claim = None;
+            f.dropped = None;
             f.token = Some(Token {
-                value: token.to_string(),
-                expires_at,
+                value: stored.token,
+                expires_at: stored.expires_at,
+                renew_at: stored.renew_at,
+                domain: stored.domain,
             });
             true
         })
     }
 
-    /// The refresher of `claim` failed: the claim ends now, so that another holder may refresh.
-    pub fn token_abandon(&mut self, claim: u64, now: i64) {
+    /// The refresher of `claim` failed: the claim ends now, so that another holder may refresh;
+    /// `denied`: the accounts server said Access Denied, and no one refreshes for a window.
+    pub fn token_abandon(&mut self, claim: u64, denied: bool, now: i64) {
         self.step(|f| {
             f.sweep(now);
             if f.claim.as_ref().is_some_and(|c| c.id == claim) {
                 f.claim = None;
+            }
+            if denied {
+                f.refreshes.deny(now);
             }
         })
     }
@@ -454,6 +601,7 @@ impl Fleet {
             f.sweep(now);
             if f.token.as_ref().is_some_and(|t| t.value == token) {
                 f.token = None;
+                f.dropped = Some("rejected".into());
                 return true;
             }
             false

@@ -7,6 +7,7 @@ pub use svc_core::{
 
 pub mod fleet;
 pub mod limit;
+pub mod oauth;
 pub mod origin;
 pub mod proxy;
 pub mod retry;

@@ -7,10 +7,13 @@ use crate::issue::IssueCode;
 use crate::send::{note, Level};
 
 /// The options of `new Client(options)`.
-pub const CLIENT: [Declared; 18] = [
-    Declared::new("accessToken", "string | (() => AccessToken | Promise<AccessToken>)")
+pub const CLIENT: [Declared; 19] = [
+    Declared::new("accessToken", "string | ((ctx: TokenContext) => AccessToken | Promise<AccessToken>)")
         .optional()
-        .doc("The OAuth access token, or a function called per request that returns it (or a promise of it;\nwith a fleet store, called once for the fleet and again after a 401 or `expiresAt`, ms since the epoch).\nRequired, unless `viaProxy: true`: a client without it is a config error."),
+        .doc("The OAuth access token, or a function that returns it (or a promise of it): called for the first token,\nagain when `expiresAt` (ms since the epoch) is near, and after a 401 (`ctx.reason` says which), once for the\nprocess or, with a fleet store, for the fleet. One of accessToken, oauth or `viaProxy: true` is required."),
+    Declared::new("oauth", "OAuthOptions")
+        .optional()
+        .doc("The SDK gets and renews its access tokens itself with the OAuth refresh-token grant (server side only;\na browser page calls a proxy that has it). Calls go to the answer's api_domain unless apiDomain is given."),
     Declared::new("viaProxy", "boolean")
         .optional()
         .doc("`true`: apiDomain is a proxy (createProxy) that adds the token and the organization, so the client\nsends neither and takes no accessToken (default false: accessToken is required)."),
@@ -101,6 +104,19 @@ pub const PROXY: [Declared; 3] = [
         .doc("The origins browsers may call it from, as they send them (\"https://app.example.com\": lower-case, a port\nonly when not the default), your app's own included: a request whose Origin is another is answered\nwith 403 and never forwarded; one without Origin (no browser sends a write cross-site without it) is\nforwarded. Not given: Origin is not checked."),
 ];
 
+/// The options of `oauth`.
+pub const OAUTH: [Declared; 5] = [
+    Declared::new("clientId", "string"),
+    Declared::new("clientSecret", "string").doc("Never shown: not in an error, a log record, a hook or the store."),
+    Declared::new("refreshToken", "string").doc("Never shown: not in an error, a log record, a hook or the store."),
+    Declared::new("accountsUrl", "string")
+        .optional()
+        .doc("The accounts server (default `accountsServers[region]`); http:// only for loopback hosts."),
+    Declared::new("maxRefreshes", "number")
+        .optional()
+        .doc("The most refreshes in any 10 minutes, across the fleet with a store (default 10, the accounts server's\nlimit): one more waits for the window, or fails with kind \"rate_limited\" when that passes the deadline."),
+];
+
 /// A logger: each method writes the records of its level.
 pub const LOGGER: [Declared; 4] = [
     Declared::new("debug", "(record: LogRecord) => void"),
@@ -149,6 +165,12 @@ pub fn declarations() -> String {
         &note::RESPONSE_INFO,
     );
     declare::interface(&mut out, "", "ClientOptions", &CLIENT);
+    declare::interface(
+        &mut out,
+        "The OAuth refresh-token grant's credentials (from a self client of the accounts server).",
+        "OAuthOptions",
+        &OAUTH,
+    );
     declare::interface(&mut out, "", "RateLimitOptions", &RATE_LIMIT);
     declare::interface(&mut out, "", "CallOptions", &CALL);
     declare::interface(
@@ -189,6 +211,7 @@ mod tests {
             "RequestHookInfo",
             "ResponseHookInfo",
             "ClientOptions",
+            "OAuthOptions",
             "RateLimitOptions",
             "CallOptions",
             "ProxyOptions",

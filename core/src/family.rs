@@ -76,6 +76,27 @@ pub const REGIONS: [(&str, &str); 8] = [
     ("sa", "https://www.svcapis.sa"),
 ];
 
+/// The accounts server of each region (the keys of [`REGIONS`], in their order), where the OAuth
+/// grant is asked: Canada's is on its own domain, not the API's.
+pub const ACCOUNTS_SERVERS: [(&str, &str); REGIONS.len()] = [
+    ("us", "https://accounts.svc.com"),
+    ("eu", "https://accounts.svc.eu"),
+    ("in", "https://accounts.svc.in"),
+    ("au", "https://accounts.svc.com.au"),
+    ("jp", "https://accounts.svc.jp"),
+    ("ca", "https://accounts.svccloud.ca"),
+    ("cn", "https://accounts.svc.com.cn"),
+    ("sa", "https://accounts.svc.sa"),
+];
+
+/// The accounts server of `region`, or `None` for a name not in [`REGIONS`].
+pub fn accounts_server(region: &str) -> Option<&'static str> {
+    ACCOUNTS_SERVERS
+        .iter()
+        .find(|(r, _)| *r == region)
+        .map(|(_, url)| *url)
+}
+
 /// The names of the families, in the order of [`Family::ALL`].
 const FAMILY_NAMES: [&str; Family::ALL.len()] = {
     let mut names = [""; Family::ALL.len()];
@@ -308,6 +329,16 @@ pub fn is_loopback(host: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_region_has_its_accounts_server() {
+        for ((region, _), (accounts, url)) in REGIONS.iter().zip(ACCOUNTS_SERVERS) {
+            assert_eq!(*region, accounts);
+            assert_eq!(accounts_server(region), Some(url));
+        }
+        assert_eq!(accounts_server("ca"), Some("https://accounts.svccloud.ca"));
+        assert_eq!(accounts_server("mars"), None);
+    }
 
     #[test]
     fn regions_map_to_their_domains() {

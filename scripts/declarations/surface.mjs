@@ -7,6 +7,9 @@
 /** Before the models and the Client. */
 export const options = `export declare const regions: Readonly<Record<Region, string>>;
 
+/** The accounts server of each region, where \`oauth\` asks for access tokens (Canada's: https://accounts.svccloud.ca). */
+export declare const accountsServers: Readonly<Record<Region, string>>;
+
 /**
  * A JSON number that a JS number cannot hold exactly (an integer beyond 2^53, more significant digits
  * than a double keeps, an exponent out of its range), kept as its text: answers hold one where the
@@ -25,6 +28,11 @@ export declare class ExactNumber {
 }
 
 export type AccessToken = string | { token: string; expiresAt?: number | Date };
+
+/** Why the SDK asks the token function for a token: none yet, the last one near its \`expiresAt\`, or the service refused it (return a new one, not the cached one). */
+export interface TokenContext {
+  reason: "initial" | "expired" | "rejected";
+}
 
 /** Where a fleet keeps its shared state: \`redisStore()\` (svc-sdk/redis), \`durableObjectStore()\` (svc-sdk/cloudflare), or your own. */
 export type FleetStore =

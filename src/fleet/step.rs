@@ -1,6 +1,6 @@
 //! One step on the shared state as a store runs it: the request a holder sends as JSON text, the state loaded, the reply.
 
-use super::{Acquire, Fleet, TokenClaim};
+use super::{Acquire, Fleet, Stored, TokenClaim};
 use crate::error::Error;
 use crate::json::{self, Json, Obj};
 use crate::limit::{Limits, State, DEFAULT_PLAN};
@@ -27,14 +27,20 @@ pub enum Request {
     TokenClaim {
         holder: String,
         lease_ms: i64,
+        /// The grant's most refreshes in a window; `None` for a token function.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        budget: Option<u32>,
     },
     TokenStore {
         claim: u64,
-        token: String,
-        expires_at: Option<i64>,
+        #[serde(flatten)]
+        stored: Stored,
     },
     TokenAbandon {
         claim: u64,
+        /// The accounts server said Access Denied.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        denied: bool,
     },
     TokenInvalidate {
         token: String,
@@ -153,14 +159,20 @@ impl Request {
             "tokenClaim" => Request::TokenClaim {
                 holder: text("holder")?,
                 lease_ms: o.field("leaseMs")?,
+                budget: o.optional("budget")?,
             },
             "tokenStore" => Request::TokenStore {
                 claim: o.field("claim")?,
-                token: text("token")?,
-                expires_at: o.optional("expiresAt")?,
+                stored: Stored {
+                    token: text("token")?,
+                    expires_at: o.optional("expiresAt")?,
+                    renew_at: o.optional("renewAt")?,
+                    domain: o.optional::<&str>("domain")?.map(str::to_string),
+                },
             },
             "tokenAbandon" => Request::TokenAbandon {
                 claim: o.field("claim")?,
+                denied: o.optional("denied")?.unwrap_or(false),
             },
             "tokenInvalidate" => Request::TokenInvalidate {
                 token: text("token")?,
@@ -241,16 +253,16 @@ pub fn apply(state: Option<&str>, now: i64, request: &str) -> Result<Applied, Er
             }
             Outcome::Released(released)
         }
-        Request::TokenClaim { holder, lease_ms } => {
-            Outcome::Token(fleet.token_claim(&holder, now, lease_ms))
+        Request::TokenClaim {
+            holder,
+            lease_ms,
+            budget,
+        } => Outcome::Token(fleet.token_claim(&holder, now, lease_ms, budget)),
+        Request::TokenStore { claim, stored } => {
+            Outcome::Taken(fleet.token_store(claim, stored, now))
         }
-        Request::TokenStore {
-            claim,
-            token,
-            expires_at,
-        } => Outcome::Taken(fleet.token_store(claim, &token, expires_at, now)),
-        Request::TokenAbandon { claim } => {
-            fleet.token_abandon(claim, now);
+        Request::TokenAbandon { claim, denied } => {
+            fleet.token_abandon(claim, denied, now);
             Outcome::Done
         }
         Request::TokenInvalidate { token } => Outcome::Taken(fleet.token_invalidate(&token, now)),
@@ -333,6 +345,7 @@ mod tests {
         let claim = Request::TokenClaim {
             holder: "a".into(),
             lease_ms: 10_000,
+            budget: None,
         };
         let Outcome::Token(TokenClaim::Refresh { claim: id, .. }) =
             run(&mut state, 0, &claim).outcome
@@ -341,15 +354,15 @@ mod tests {
         };
         let store = Request::TokenStore {
             claim: id,
-            token: "tok-secret".into(),
-            expires_at: None,
+            stored: Stored::of("tok-secret", None),
         };
         assert_eq!(run(&mut state, 1, &store).outcome, Outcome::Taken(true));
         let got = run(&mut state, 2, &claim);
         assert_eq!(
             got.outcome,
             Outcome::Token(TokenClaim::Use {
-                token: "tok-secret".into()
+                token: "tok-secret".into(),
+                domain: None
             })
         );
         assert!(!format!("{got:?}").contains("tok-secret"));
@@ -382,18 +395,20 @@ mod tests {
             Request::TokenClaim {
                 holder: "h".into(),
                 lease_ms: 5,
+                budget: None,
             },
             Request::TokenStore {
                 claim: 4,
-                token: "t".into(),
-                expires_at: Some(-1),
+                stored: Stored::of("t", Some(-1)),
             },
             Request::TokenStore {
                 claim: 4,
-                token: "t".into(),
-                expires_at: None,
+                stored: Stored::of("t", None),
             },
-            Request::TokenAbandon { claim: 4 },
+            Request::TokenAbandon {
+                claim: 4,
+                denied: false,
+            },
             Request::TokenInvalidate { token: "t".into() },
             Request::State,
         ] {
@@ -410,9 +425,19 @@ mod tests {
             Outcome::Renewed(Some(9)),
             Outcome::Renewed(None),
             Outcome::Released(false),
-            Outcome::Token(TokenClaim::Use { token: "t".into() }),
-            Outcome::Token(TokenClaim::Refresh { claim: 1, until: 2 }),
-            Outcome::Token(TokenClaim::Wait { until: 2 }),
+            Outcome::Token(TokenClaim::Use {
+                token: "t".into(),
+                domain: None,
+            }),
+            Outcome::Token(TokenClaim::Refresh {
+                claim: 1,
+                until: 2,
+                reason: "initial".into(),
+            }),
+            Outcome::Token(TokenClaim::Wait {
+                until: 2,
+                budget: false,
+            }),
             Outcome::Taken(true),
             Outcome::Done,
         ] {

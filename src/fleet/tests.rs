@@ -73,12 +73,12 @@ fn the_json_shape() {
     s.run(|f| f.release(a, day + 500));
     s.run(|f| f.observe(Some(100), Some(98), Some(60), day + 500));
     let Some(TokenClaim::Refresh { claim, .. }) =
-        Some(s.run(|f| f.token_claim("a", day + 600, 10_000)))
+        Some(s.run(|f| f.token_claim("a", day + 600, 10_000, None)))
     else {
         panic!("the first claim refreshes")
     };
-    s.run(|f| f.token_store(claim, "tok", Some(day + 3_600_000), day + 700));
-    s.run(|f| f.token_claim("b", day + 800, 10_000));
+    s.run(|f| f.token_store(claim, Stored::of("tok", Some(day + 3_600_000)), day + 700));
+    s.run(|f| f.token_claim("b", day + 800, 10_000, None));
     assert_eq!(
         s.text,
         r#"{"version":6,"limits":{"perMinute":100,"maxConcurrent":5,"daily":1000},"window":{"answered":[1728000000500],"day":20000,"dayCount":2,"blockedUntil":0,"serverLimit":100,"serverRemaining":98},"leases":[{"id":2,"holder":"b","until":1728000030001}],"token":{"value":"tok","expiresAt":1728003600000},"nextId":4}"#
@@ -391,117 +391,150 @@ fn the_limit_an_answer_states_binds_the_next_grant_of_every_holder() {
 fn one_of_eight_holders_refreshes_the_token_and_the_others_read_it() {
     let mut s = Store::new(limits(100, 10, 1000));
     let claims: Vec<TokenClaim> = (0..8)
-        .map(|h| s.run(|f| f.token_claim(&format!("h{h}"), 1_000, 5_000)))
+        .map(|h| s.run(|f| f.token_claim(&format!("h{h}"), 1_000, 5_000, None)))
         .collect();
     let refreshers: Vec<&TokenClaim> = claims
         .iter()
         .filter(|c| matches!(c, TokenClaim::Refresh { .. }))
         .collect();
     assert_eq!(refreshers.len(), 1);
-    let TokenClaim::Refresh { claim, until } = *refreshers[0] else {
+    let TokenClaim::Refresh { claim, until, .. } = *refreshers[0] else {
         unreachable!()
     };
     assert_eq!(until, 6_000);
     for c in &claims[1..] {
-        assert_eq!(*c, TokenClaim::Wait { until: 6_000 });
+        assert_eq!(
+            *c,
+            TokenClaim::Wait {
+                until: 6_000,
+                budget: false
+            }
+        );
     }
     assert_eq!(
-        s.run(|f| f.token_claim("h0", 1_500, 5_000)),
+        s.run(|f| f.token_claim("h0", 1_500, 5_000, None)),
         TokenClaim::Refresh {
             claim,
-            until: 6_000
+            until: 6_000,
+            reason: "initial".into()
         },
         "the refresher asking again keeps its claim"
     );
-    assert!(s.run(|f| f.token_store(claim, "t1", None, 2_000)));
+    assert!(s.run(|f| f.token_store(claim, Stored::of("t1", None), 2_000)));
     for h in 0..8 {
         assert_eq!(
-            s.run(|f| f.token_claim(&format!("h{h}"), 2_500, 5_000)),
-            TokenClaim::Use { token: "t1".into() }
+            s.run(|f| f.token_claim(&format!("h{h}"), 2_500, 5_000, None)),
+            TokenClaim::Use {
+                token: "t1".into(),
+                domain: None
+            }
         );
     }
-    assert!(!format!("{:?}", TokenClaim::Use { token: "t1".into() }).contains("t1"));
+    assert!(!format!(
+        "{:?}",
+        TokenClaim::Use {
+            token: "t1".into(),
+            domain: None
+        }
+    )
+    .contains("t1"));
 }
 
 #[test]
 fn a_bad_token_is_invalidated_once() {
     let mut s = Store::new(limits(100, 10, 1000));
-    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("a", 0, 5_000)) else {
+    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("a", 0, 5_000, None)) else {
         panic!("the first claim refreshes")
     };
-    s.run(|f| f.token_store(claim, "t1", None, 100));
+    s.run(|f| f.token_store(claim, Stored::of("t1", None), 100));
     assert!(s.run(|f| f.token_invalidate("t1", 1_000)), "the first 401");
     assert!(
         !s.run(|f| f.token_invalidate("t1", 1_001)),
         "a second 401, same token"
     );
-    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("b", 1_002, 5_000)) else {
+    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("b", 1_002, 5_000, None))
+    else {
         panic!("b refreshes")
     };
     assert_eq!(
-        s.run(|f| f.token_claim("a", 1_003, 5_000)),
-        TokenClaim::Wait { until: 6_002 }
+        s.run(|f| f.token_claim("a", 1_003, 5_000, None)),
+        TokenClaim::Wait {
+            until: 6_002,
+            budget: false
+        }
     );
     assert!(
         !s.run(|f| f.token_invalidate("t1", 1_004)),
         "a 401 with t1 during the refresh"
     );
-    assert!(s.run(|f| f.token_store(claim, "t2", None, 1_500)));
+    assert!(s.run(|f| f.token_store(claim, Stored::of("t2", None), 1_500)));
     assert!(
         !s.run(|f| f.token_invalidate("t1", 1_600)),
         "a late 401 with t1 after t2 is stored"
     );
     assert_eq!(
-        s.run(|f| f.token_claim("a", 1_700, 5_000)),
-        TokenClaim::Use { token: "t2".into() }
+        s.run(|f| f.token_claim("a", 1_700, 5_000, None)),
+        TokenClaim::Use {
+            token: "t2".into(),
+            domain: None
+        }
     );
 }
 
 #[test]
 fn a_dead_refreshers_claim_ends_after_its_lease() {
     let mut s = Store::new(limits(100, 10, 1000));
-    let TokenClaim::Refresh { claim: dead, .. } = s.run(|f| f.token_claim("a", 0, 5_000)) else {
+    let TokenClaim::Refresh { claim: dead, .. } = s.run(|f| f.token_claim("a", 0, 5_000, None))
+    else {
         panic!("a refreshes")
     };
     assert_eq!(
-        s.run(|f| f.token_claim("b", 4_999, 5_000)),
-        TokenClaim::Wait { until: 5_000 }
+        s.run(|f| f.token_claim("b", 4_999, 5_000, None)),
+        TokenClaim::Wait {
+            until: 5_000,
+            budget: false
+        }
     );
-    let TokenClaim::Refresh { claim, until } = s.run(|f| f.token_claim("b", 5_000, 5_000)) else {
+    let TokenClaim::Refresh { claim, until, .. } =
+        s.run(|f| f.token_claim("b", 5_000, 5_000, None))
+    else {
         panic!("b refreshes once a's claim ended")
     };
     assert_eq!(until, 10_000);
     assert!(
-        !s.run(|f| f.token_store(dead, "late", None, 5_100)),
+        !s.run(|f| f.token_store(dead, Stored::of("late", None), 5_100)),
         "a's late token is refused while b refreshes"
     );
-    assert!(s.run(|f| f.token_store(claim, "t1", None, 5_200)));
+    assert!(s.run(|f| f.token_store(claim, Stored::of("t1", None), 5_200)));
     assert_eq!(
-        s.run(|f| f.token_claim("c", 5_300, 5_000)),
-        TokenClaim::Use { token: "t1".into() }
+        s.run(|f| f.token_claim("c", 5_300, 5_000, None)),
+        TokenClaim::Use {
+            token: "t1".into(),
+            domain: None
+        }
     );
 }
 
 #[test]
 fn a_failed_refresher_abandons_and_a_late_one_is_still_taken_when_nobody_else_claimed() {
     let mut s = Store::new(limits(100, 10, 1000));
-    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("a", 0, 5_000)) else {
+    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("a", 0, 5_000, None)) else {
         panic!("a refreshes")
     };
-    s.run(|f| f.token_abandon(claim, 100));
-    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("b", 200, 5_000)) else {
+    s.run(|f| f.token_abandon(claim, false, 100));
+    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("b", 200, 5_000, None)) else {
         panic!("b refreshes at once after a gave up")
     };
     assert!(
-        !s.run(|f| f.token_store(claim, "", None, 300)),
+        !s.run(|f| f.token_store(claim, Stored::of("", None), 300)),
         "an empty token is not stored"
     );
     assert!(
-        s.run(|f| f.token_store(claim, "t1", None, 9_000)),
+        s.run(|f| f.token_store(claim, Stored::of("t1", None), 9_000)),
         "the claim ended but nobody else claimed and no token is stored"
     );
     assert!(
-        !s.run(|f| f.token_store(claim, "t2", None, 9_100)),
+        !s.run(|f| f.token_store(claim, Stored::of("t2", None), 9_100)),
         "once a token is stored a stale claim stores nothing"
     );
 }
@@ -509,34 +542,42 @@ fn a_failed_refresher_abandons_and_a_late_one_is_still_taken_when_nobody_else_cl
 #[test]
 fn a_token_that_expired_is_refreshed() {
     let mut s = Store::new(limits(100, 10, 1000));
-    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("a", 0, 5_000)) else {
+    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("a", 0, 5_000, None)) else {
         panic!("a refreshes")
     };
-    assert!(s.run(|f| f.token_store(claim, "t1", Some(1_000), 10)));
+    assert!(s.run(|f| f.token_store(claim, Stored::of("t1", Some(1_000)), 10)));
     assert_eq!(
-        s.run(|f| f.token_claim("b", 999, 5_000)),
-        TokenClaim::Use { token: "t1".into() }
-    );
-    assert_eq!(
-        s.run(|f| f.token_claim("b", 1_000, 5_000)),
-        TokenClaim::Refresh {
-            claim: 2,
-            until: 6_000
+        s.run(|f| f.token_claim("b", 999, 5_000, None)),
+        TokenClaim::Use {
+            token: "t1".into(),
+            domain: None
         }
     );
     assert_eq!(
-        s.run(|f| f.token_claim("c", 1_000, 5_000)),
-        TokenClaim::Wait { until: 6_000 }
+        s.run(|f| f.token_claim("b", 1_000, 5_000, None)),
+        TokenClaim::Refresh {
+            claim: 2,
+            until: 6_000,
+            reason: "expired".into()
+        }
     );
-    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("z", 7_000, 5_000)) else {
+    assert_eq!(
+        s.run(|f| f.token_claim("c", 1_000, 5_000, None)),
+        TokenClaim::Wait {
+            until: 6_000,
+            budget: false
+        }
+    );
+    let TokenClaim::Refresh { claim, .. } = s.run(|f| f.token_claim("z", 7_000, 5_000, None))
+    else {
         panic!("b's claim ended")
     };
     assert!(
-        s.run(|f| f.token_store(claim, "t2", Some(500), 7_100)),
+        s.run(|f| f.token_store(claim, Stored::of("t2", Some(500)), 7_100)),
         "a token already expired is stored"
     );
     assert!(matches!(
-        s.run(|f| f.token_claim("c", 7_200, 5_000)),
+        s.run(|f| f.token_claim("c", 7_200, 5_000, None)),
         TokenClaim::Refresh { .. }
     ));
 }
@@ -715,12 +756,14 @@ fn a_lease_or_a_claim_until_10_to_the_15_ends_within_a_day() {
     let claim_token = Request::TokenClaim {
         holder: "b".into(),
         lease_ms: LEASE,
+        budget: None,
     };
     let got = apply_at(&mut state, now, &claim_token);
     assert_eq!(
         got.outcome,
         Outcome::Token(TokenClaim::Wait {
-            until: now + HORIZON_MS
+            until: now + HORIZON_MS,
+            budget: false
         })
     );
     let applied = apply(Some(&state), now, &Request::State.to_json()).unwrap();
@@ -777,6 +820,7 @@ fn no_time_in_a_state_makes_a_holder_spin_or_wait_past_a_day() {
             Request::TokenClaim {
                 holder: "b".into(),
                 lease_ms: i64::MAX,
+                budget: None,
             },
             Request::Renew {
                 lease: 1,
@@ -797,7 +841,7 @@ fn no_time_in_a_state_makes_a_holder_spin_or_wait_past_a_day() {
             let got = apply_at(&mut state, now, &request);
             let until = match got.outcome {
                 Outcome::Acquire(Acquire::Wait { until, .. })
-                | Outcome::Token(TokenClaim::Wait { until }) => Some(until),
+                | Outcome::Token(TokenClaim::Wait { until, .. }) => Some(until),
                 _ => None,
             };
             if let Some(until) = until {
@@ -861,18 +905,20 @@ fn the_core_writes_states_steps_and_replies_as_serde_json_writes_them() {
         Request::TokenClaim {
             holder: "b\"\n".into(),
             lease_ms: LEASE,
+            budget: None,
         },
         Request::TokenStore {
             claim: 2,
-            token: "tok\u{1}é".into(),
-            expires_at: Some(day + 1),
+            stored: Stored::of("tok\u{1}é", Some(day + 1)),
         },
         Request::TokenStore {
             claim: 3,
-            token: "t".into(),
-            expires_at: None,
+            stored: Stored::of("t", None),
         },
-        Request::TokenAbandon { claim: 4 },
+        Request::TokenAbandon {
+            claim: 4,
+            denied: false,
+        },
         Request::TokenInvalidate { token: "t".into() },
         Request::State,
     ];

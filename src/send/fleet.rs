@@ -7,13 +7,15 @@
 //! deadline ends them all, `Transport::send`). Every wait a reply asks for is at least a ms and at
 //! most what a bounded state allows (`crate::fleet::HORIZON_MS`).
 
+use super::keeper::Source;
 use super::queue::{self, Queue, Slot};
 use super::race::{race, First};
-use super::token::{self, Issued};
+use super::token::{self, Issued, Reason};
 use super::{abort, aborted, pause, Deadline, Failure, Platform};
 use crate::error::{Error, ErrorKind};
-use crate::fleet::{Acquire, Outcome, Reply, Request, Seen, TokenClaim, HORIZON_MS};
+use crate::fleet::{Acquire, Outcome, Reply, Request, Seen, Stored, TokenClaim, HORIZON_MS};
 use crate::limit::{Limits, State, MINUTE_MS};
+use crate::oauth::Budget;
 use crate::retry::MAX_RETRY_AFTER_MS;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -290,29 +292,67 @@ impl Fleet {
     }
 
     /// The fleet's token: the stored one, or this holder's refresh when no one else's is under
-    /// way (the token function called once for the fleet), or the wait for another's.
+    /// way (the token function or the grant run once for the fleet), or the wait for another's,
+    /// or for the grant's budget (failing at once when that passes the deadline).
     pub async fn token<P: Platform>(
         &self,
         p: &P,
+        source: &Source<'_>,
         signal: Option<&P::Signal>,
-    ) -> Result<String, Failure> {
+        deadline: Deadline,
+    ) -> Result<Issued, Failure> {
         let since = p.now_ms();
         let _place = self.token_line.wait_turn(p, signal).await?;
         let claim = Request::TokenClaim {
             holder: self.options.holder.clone(),
             lease_ms: self.lease_ms(),
+            budget: source.budget,
         };
         loop {
             let Ok(reply) = self.ask(p, &claim, signal, since).await? else {
-                return Ok(token::checked(p.token(), p, signal).await?.token);
+                if source.budget.is_some() {
+                    // No store, no fleet-wide budget: a grant here could pass the accounts
+                    // server's limit for the whole fleet.
+                    return Err(Error::new(
+                        ErrorKind::Network,
+                        "the fleet store did not answer, and a token refresh without it could pass the accounts server's limit for the fleet",
+                    )
+                    .into());
+                }
+                let got = token::checked((source.start)(Reason::Initial), p, signal).await?;
+                return Ok(got);
             };
             let wait = match reply.outcome {
-                Outcome::Token(TokenClaim::Use { token }) => return Ok(token),
-                Outcome::Token(TokenClaim::Wait { until }) => {
+                Outcome::Token(TokenClaim::Use { token, domain }) => {
+                    return Ok(Issued {
+                        token,
+                        expires_at: None,
+                        domain,
+                    })
+                }
+                Outcome::Token(TokenClaim::Wait {
+                    until,
+                    budget: true,
+                }) => {
+                    let ms = wait_ms(until, reply.now);
+                    let now = p.now_ms();
+                    if !deadline.holds(now, ms) {
+                        let max = source.budget.unwrap_or(crate::oauth::MAX_REFRESHES);
+                        let at = now.saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
+                        return Err(Budget::spent(max, at, now).into());
+                    }
+                    ms
+                }
+                Outcome::Token(TokenClaim::Wait { until, .. }) => {
                     wait_ms(until, reply.now).min(POLL_MS)
                 }
-                Outcome::Token(TokenClaim::Refresh { claim, .. }) => {
-                    return self.refresh(p, signal, claim).await;
+                Outcome::Token(TokenClaim::Refresh { claim, reason, .. }) => {
+                    let reason = match reason.as_str() {
+                        "expired" => Reason::Expired,
+                        "rejected" => Reason::Rejected,
+                        _ => Reason::Initial,
+                    };
+                    return self.refresh(p, source, signal, claim, reason).await;
                 }
                 other => return Err(unexpected(&other)),
             };
@@ -320,29 +360,41 @@ impl Fleet {
         }
     }
 
-    /// Calls the token function under `claim` and stores what it gave for the fleet.
+    /// Runs the refresh under `claim` and stores what it gave for the fleet.
     async fn refresh<P: Platform>(
         &self,
         p: &P,
+        source: &Source<'_>,
         signal: Option<&P::Signal>,
         claim: u64,
-    ) -> Result<String, Failure> {
-        let Issued { token, expires_at } = match token::checked(p.token(), p, signal).await {
+        reason: Reason,
+    ) -> Result<Issued, Failure> {
+        let issued = match token::checked((source.start)(reason), p, signal).await {
             Ok(issued) => issued,
             Err(f) => {
-                let _ = self.step_once(p, &Request::TokenAbandon { claim }).await;
+                let denied = source.budget.is_some() && f.error.kind() == ErrorKind::RateLimited;
+                let abandon = Request::TokenAbandon { claim, denied };
+                let _ = self.step_once(p, &abandon).await;
                 return Err(f);
             }
         };
+        let now = p.now_ms();
+        let renew_at = issued
+            .expires_at
+            .map(|at| crate::oauth::renew_at(now, at, p.random()));
         let store = Request::TokenStore {
             claim,
-            token: token.clone(),
-            expires_at,
+            stored: Stored {
+                token: issued.token.clone(),
+                expires_at: issued.expires_at,
+                renew_at,
+                domain: issued.domain.clone(),
+            },
         };
         // Refused (the claim ended and another holder's token is stored), or the store did not
         // answer (the claim ends with its lease): this one still works.
-        let _ = self.ask(p, &store, signal, p.now_ms()).await;
-        Ok(token)
+        let _ = self.ask(p, &store, signal, now).await;
+        Ok(issued)
     }
 
     /// A 401 to a call that carried `token`: the fleet drops it, once for everyone.

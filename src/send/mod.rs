@@ -3,6 +3,8 @@
 mod alarm;
 mod deadline;
 mod fleet;
+mod grant;
+mod keeper;
 pub mod note;
 mod queue;
 pub(crate) mod race;
@@ -16,7 +18,7 @@ mod tests;
 pub use deadline::Deadline;
 pub use fleet::Options as FleetOptions;
 pub use note::{Again, Event, Level, Note};
-pub use token::{Credential, Issued, TokenFailure, TokenResult};
+pub use token::{Credential, Issued, Reason, TokenFailure, TokenResult};
 
 use crate::catalog::{Method, Shape};
 use crate::error::{Cause, Error, ErrorKind, Fault};
@@ -191,9 +193,9 @@ pub fn stalled(ms: u32) -> Error {
 /// abort signal and the user's token function. Implemented once per platform (JS; the tests);
 /// every decision is the pure modules' (`limit`, `retry`, `request`, `response`). The loop runs on
 /// any single-threaded executor: `wasm::tasks` in wasm, a scripted one in the tests.
-pub trait Platform {
-    /// A request body: JSON text, or a form with files.
-    type Body;
+pub trait Platform: Clone + 'static {
+    /// A request body: JSON text, or a form with files; text (the OAuth grant's form) makes one.
+    type Body: From<String>;
     /// An answer's unread body, and whatever else the platform keeps of it (headers for a proxy).
     type Raw;
     /// A call's abort signal.
@@ -229,8 +231,9 @@ pub trait Platform {
     /// Resolves when `signal` fires (at once if it has); dropping it removes the listener.
     fn on_abort(&self, signal: &Self::Signal) -> impl Future<Output = ()>;
 
-    /// Calls the user's token function (at once, not on the first poll) and waits for its result.
-    fn token(&self) -> impl Future<Output = TokenResult> + 'static;
+    /// Calls the user's token function (at once, not on the first poll), telling it why, and waits
+    /// for its result.
+    fn token(&self, reason: Reason) -> impl Future<Output = TokenResult> + 'static;
 
     /// Runs one step on the fleet store (`fleet::Request` as text) and gives the reply's text,
     /// or why the store could not be reached. Only called for a client with a store.
@@ -315,7 +318,10 @@ pub struct Transport<P: Platform> {
     platform: P,
     credential: Credential,
     gate: Gate,
-    refresh: token::Refresh,
+    keeper: keeper::Keeper,
+    /// The API domain calls are built with, which a grant's `api_domain` replaces (`None`: the
+    /// client named its apiDomain, or has no grant).
+    base: Option<String>,
     /// The most calls of this client that wait for the limiter at once.
     max_queued: u32,
 }
@@ -337,9 +343,16 @@ impl<P: Platform> Transport<P> {
             platform,
             credential,
             gate,
-            refresh: token::Refresh::default(),
+            keeper: keeper::Keeper::default(),
+            base: None,
             max_queued,
         }
+    }
+
+    /// Calls built on `base` go to the API domain the grant names instead.
+    pub fn follow_grant_domain(mut self, base: String) -> Transport<P> {
+        self.base = Some(base);
+        self
     }
 
     pub fn platform(&self) -> &P {
@@ -362,6 +375,10 @@ impl<P: Platform> Transport<P> {
     pub async fn send(&self, call: &Call<'_, P>) -> Result<Reply<P::Raw>, Failure> {
         let mut secret = match &self.credential {
             Credential::Static(t) => Some(t.clone()),
+            _ => None,
+        };
+        let grant = match &self.credential {
+            Credential::OAuth(g) => Some(g),
             _ => None,
         };
         let p = &self.platform;
@@ -392,7 +409,10 @@ impl<P: Platform> Transport<P> {
             }),
             Ok(raw) => Ok(raw),
             Err(f) => {
-                let f = f.finish(secret, call.operation);
+                let mut f = f.finish(secret, call.operation);
+                if let Some(g) = grant {
+                    f = grant::without_secrets(g, f);
+                }
                 let ms = u64::try_from(p.now_ms() - started).unwrap_or(0);
                 let failed = Event::Failed {
                     error: &f.error,
@@ -416,25 +436,44 @@ impl<P: Platform> Transport<P> {
         let policy = Policy::new(call.options.max_retries);
         let mut retries = 0;
         let mut uncertain = false;
-        let mut refreshed = None;
+        let mut refreshed: Option<Issued> = None;
         let mut n = 0;
+        let start = |reason| self.start(reason, call.options.timeout_ms);
+        let source = keeper::Source {
+            start: &start,
+            budget: match &self.credential {
+                Credential::OAuth(g) => Some(g.max_refreshes),
+                _ => None,
+            },
+        };
         loop {
             n += 1;
             // The generation of the token this attempt carries; `None`: no refresh after a 401.
             let mut generation = None;
-            if let Some(token) = refreshed.take() {
-                *secret = Some(token);
-            } else if let Credential::Function = self.credential {
-                generation = Some(self.refresh.generation());
-                *secret = Some(match &self.gate {
-                    Gate::Fleet(f) => Box::pin(f.token(p, call.signal)).await?,
-                    _ => {
-                        Box::pin(token::checked(p.token(), p, call.signal))
-                            .await?
-                            .token
+            let mut domain = None;
+            if let Some(issued) = refreshed.take() {
+                *secret = Some(issued.token);
+                domain = issued.domain;
+            } else if let Credential::Function | Credential::OAuth(_) = self.credential {
+                let (made, issued) = match &self.gate {
+                    Gate::Fleet(f) => {
+                        self.keeper.check()?;
+                        let got = Box::pin(f.token(p, &source, call.signal, deadline)).await;
+                        (0, self.learn(got)?)
                     }
-                });
+                    _ => {
+                        let kept = Box::pin(self.keeper.token(p, &source, call.signal, deadline));
+                        let kept = kept.await?;
+                        (kept.generation, kept.issued)
+                    }
+                };
+                generation = Some(made);
+                *secret = Some(issued.token);
+                domain = issued.domain;
             }
+            let url = self.url_for(call.url, domain.as_deref());
+            let routed = Call { url: &url, ..*call };
+            let call = &routed;
             let authorization = match (&self.credential, secret.as_deref()) {
                 (Credential::None, _) | (_, None) => None,
                 (_, Some(token)) => {
@@ -493,13 +532,14 @@ impl<P: Platform> Transport<P> {
                         if let Some(token) = secret.as_deref() {
                             Box::pin(f.invalidate(p, token)).await;
                         }
-                        Box::pin(f.token(p, call.signal)).await?
+                        let got = Box::pin(f.token(p, &source, call.signal, deadline)).await;
+                        self.learn(got)?
                     }
                     _ => {
-                        let joined = self.refresh.join(generation, || Box::pin(p.token()));
-                        Box::pin(token::checked(joined, p, call.signal))
-                            .await?
-                            .token
+                        let kept =
+                            self.keeper
+                                .rejected(p, &source, call.signal, deadline, generation);
+                        Box::pin(kept).await?.issued
                     }
                 });
                 continue;
@@ -542,6 +582,34 @@ impl<P: Platform> Transport<P> {
 }
 
 impl<P: Platform> Transport<P> {
+    /// A refresh of the client's token for `reason`: a call of the token function, or the grant.
+    fn start(&self, reason: Reason, timeout_ms: u32) -> token::Running {
+        match &self.credential {
+            Credential::OAuth(g) => grant::start(&self.platform, g, timeout_ms),
+            _ => Box::pin(self.platform.token(reason)),
+        }
+    }
+
+    /// A fleet's refresh failed: a credential the accounts server refused stops this client's.
+    fn learn<T>(&self, got: Result<T, Failure>) -> Result<T, Failure> {
+        if let (Err(f), Credential::OAuth(_)) = (&got, &self.credential) {
+            if f.error.kind() == ErrorKind::Unauthorized {
+                self.keeper.refused(&self.platform, f);
+            }
+        }
+        got
+    }
+
+    /// `url` sent to the grant's API domain when the client follows it.
+    fn url_for<'u>(&self, url: &'u str, domain: Option<&str>) -> std::borrow::Cow<'u, str> {
+        match (&self.base, domain) {
+            (Some(base), Some(domain)) if url.starts_with(base.as_str()) => {
+                format!("{domain}{}", &url[base.len()..]).into()
+            }
+            _ => url.into(),
+        }
+    }
+
     /// One attempt inside the limits: a slot of the limiter or the fleet first (`Err` without
     /// one), given back with what the answer said of the limits; the attempt's own result inside.
     async fn limited(

@@ -1,6 +1,6 @@
 //! A scripted platform for the tests: answers per attempt, a virtual clock, recorded requests, and an executor.
 
-use super::{Answer, Failure, Level, Note, Outgoing, Platform, TokenResult, ABORTED};
+use super::{Answer, Failure, Level, Note, Outgoing, Platform, Reason, TokenResult, ABORTED};
 use crate::error::ErrorKind;
 use crate::headers::Headers;
 use std::cell::{Cell, RefCell};
@@ -97,6 +97,9 @@ pub fn token(t: &str) -> TokenStep {
 /// A service that keeps its own count: the answer to an attempt arriving at a time (ms).
 pub type Service = Box<dyn FnMut(i64) -> Step>;
 
+/// The accounts server of a world: the answer to a grant arriving at a time, for its form.
+pub type Accounts = Box<dyn FnMut(i64, &str) -> Step>;
+
 /// The store's round trip, in virtual ms.
 pub const STORE_MS: u64 = 1;
 
@@ -110,11 +113,16 @@ pub struct World {
     /// While set, the service answers each attempt with what this gives at its arrival (ms),
     /// instead of the script: a service that keeps its own count.
     pub service: RefCell<Option<Service>>,
+    /// While set, the accounts server: answers each grant (a request to `oauth::TOKEN_PATH`) with
+    /// what this gives for its arrival (ms) and form body, apart from the script and `service`.
+    pub accounts: RefCell<Option<Accounts>>,
     pub seen: RefCell<Vec<Seen>>,
     /// Every sleep asked for (timeouts, retry waits, limiter waits), in ms.
     pub sleeps: RefCell<Vec<u64>>,
     pub tokens: RefCell<VecDeque<TokenStep>>,
     pub token_calls: Cell<u32>,
+    /// Why each call of the token function was made.
+    pub reasons: RefCell<Vec<Reason>>,
     /// Fetches dropped before they answered (timeout, abort).
     pub cancelled: Cell<u32>,
     pub discarded: Cell<u32>,
@@ -223,6 +231,7 @@ impl Drop for Inflight<'_> {
     }
 }
 
+#[derive(Clone)]
 pub struct Sim(pub Rc<World>);
 
 impl Platform for Sim {
@@ -243,9 +252,11 @@ impl Platform for Sim {
             headers: req.headers.to_vec(),
             body: req.body.clone(),
         });
-        let step = match &mut *w.service.borrow_mut() {
-            Some(service) => Some(service(w.now())),
-            None => w.script.borrow_mut().pop_front(),
+        let grant = req.url.ends_with(crate::oauth::TOKEN_PATH);
+        let step = match (&mut *w.accounts.borrow_mut(), &mut *w.service.borrow_mut()) {
+            (Some(accounts), _) if grant => Some(accounts(w.now(), req.body)),
+            (_, Some(service)) => Some(service(w.now())),
+            _ => w.script.borrow_mut().pop_front(),
         };
         let url = req.url.to_string();
         let host = req
@@ -331,9 +342,10 @@ impl Platform for Sim {
         })
     }
 
-    fn token(&self) -> impl Future<Output = TokenResult> + 'static {
+    fn token(&self, reason: Reason) -> impl Future<Output = TokenResult> + 'static {
         let w = self.0.clone();
         w.token_calls.set(w.token_calls.get() + 1);
+        w.reasons.borrow_mut().push(reason);
         let step = w.tokens.borrow_mut().pop_front();
         async move {
             let step = step.expect("a scripted token for every call of the token function");

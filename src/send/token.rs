@@ -1,8 +1,9 @@
-//! The token of a call: the user's token function checked, and the single-flight refresh after a 401.
+//! The token of a call: where it comes from, the token function's answer checked, and the single-flight refresh.
 
 use super::race::{race, First};
 use super::{abort, aborted, Failure, Platform};
 use crate::error::{Error, ErrorKind};
+use crate::oauth::{Grant, Minted, Refused};
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::future::Future;
@@ -17,17 +18,41 @@ pub enum Credential {
     None,
     /// A string, checked when the client was made.
     Static(String),
-    /// The user's function (`Platform::token`), called before each attempt.
+    /// The user's function (`Platform::token`), called when there is no token to use.
     Function,
+    /// The OAuth refresh-token grant, run by the client (`super::grant`).
+    OAuth(Grant),
 }
 
 impl fmt::Debug for Credential {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Credential::None => "Credential::None",
-            Credential::Static(_) => "Credential::Static(<redacted>)",
-            Credential::Function => "Credential::Function",
-        })
+        match self {
+            Credential::None => f.write_str("Credential::None"),
+            Credential::Static(_) => f.write_str("Credential::Static(<redacted>)"),
+            Credential::Function => f.write_str("Credential::Function"),
+            Credential::OAuth(g) => write!(f, "Credential::OAuth({g:?})"),
+        }
+    }
+}
+
+/// Why a token is asked for, as the token function is told (`ctx.reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// There is none yet.
+    Initial,
+    /// The last one is near its `expiresAt`.
+    Expired,
+    /// The service refused the last one (a 401): a new one, not the cached one.
+    Rejected,
+}
+
+impl Reason {
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Initial => "initial",
+            Reason::Expired => "expired",
+            Reason::Rejected => "rejected",
+        }
     }
 }
 
@@ -43,13 +68,17 @@ pub enum TokenFailure {
     Error(Error),
     /// It gave a token of this many characters, more than `request::TOKEN_MAX`.
     TooLong(usize),
+    /// The accounts server refused the grant, or its answer could not be read.
+    Grant(Refused),
 }
 
-/// A token the token function gave, and when it expires (ms since the epoch) if it said so.
+/// A token the token function or the grant gave, when it expires (ms since the epoch) if it
+/// said so, and the API domain calls go to if the grant named one.
 #[derive(Clone, PartialEq)]
 pub struct Issued {
     pub token: String,
     pub expires_at: Option<i64>,
+    pub domain: Option<String>,
 }
 
 impl fmt::Debug for Issued {
@@ -57,6 +86,7 @@ impl fmt::Debug for Issued {
         f.debug_struct("Issued")
             .field("token", &"<redacted>")
             .field("expires_at", &self.expires_at)
+            .field("domain", &self.domain)
             .finish()
     }
 }
@@ -66,6 +96,17 @@ impl From<String> for Issued {
         Issued {
             token,
             expires_at: None,
+            domain: None,
+        }
+    }
+}
+
+impl From<Minted> for Issued {
+    fn from(m: Minted) -> Issued {
+        Issued {
+            token: m.token,
+            expires_at: Some(m.expires_at),
+            domain: m.domain,
         }
     }
 }
@@ -80,7 +121,7 @@ impl From<&str> for Issued {
 pub type TokenResult = Result<Option<Issued>, TokenFailure>;
 
 /// A token future, kept to be shared by the calls that wait for the same refresh.
-type Running = Pin<Box<dyn Future<Output = TokenResult>>>;
+pub(super) type Running = Pin<Box<dyn Future<Output = TokenResult>>>;
 
 fn token_error(why: &str) -> Failure {
     Error::new(
@@ -116,6 +157,7 @@ pub(super) async fn checked<P: Platform>(
         {
             Err(e.into())
         }
+        Err(TokenFailure::Grant(r)) => Err(r.error.into()),
         Err(_) => Err(token_error("rejected")),
     }
 }
@@ -128,18 +170,24 @@ pub(super) struct Refresh {
 }
 
 impl Refresh {
-    /// The generation a token asked for now belongs to.
-    pub fn generation(&self) -> u64 {
-        self.generation.get()
+    /// Whether `join(generation)` would wait for the refresh already started: one newer than that
+    /// token that has not failed (a failed one is not handed to a caller that comes after it).
+    pub fn shares(&self, generation: u64) -> bool {
+        let current = self.current.borrow();
+        let failed = current
+            .as_ref()
+            .is_some_and(|s| matches!(&*s.state.borrow(), Step::Done(Err(_))));
+        self.generation.get() > generation && current.is_some() && !failed
     }
 
     /// After a 401 to a token of `generation`: the refresh in flight if it is newer than that
     /// token, else a new one (`start` calls the token function). Every call that saw a 401 with a
     /// token of the same generation shares one call of the function.
     pub fn join(&self, generation: u64, start: impl FnOnce() -> Running) -> Joined {
+        let share = self.shares(generation);
         let mut current = self.current.borrow_mut();
         let shared = match &*current {
-            Some(s) if self.generation.get() > generation => s.clone(),
+            Some(s) if share => s.clone(),
             _ => {
                 let s = Rc::new(Shared {
                     state: RefCell::new(Step::Running(start())),
@@ -150,7 +198,7 @@ impl Refresh {
                 s
             }
         };
-        Joined(shared)
+        Joined(shared, self.generation.get())
     }
 }
 
@@ -182,8 +230,8 @@ impl Wake for Wakers {
     }
 }
 
-/// A call's wait for a shared refresh.
-pub(super) struct Joined(Rc<Shared>);
+/// A call's wait for a shared refresh, and the generation of the token it gives.
+pub(super) struct Joined(Rc<Shared>, pub u64);
 
 impl Future for Joined {
     type Output = TokenResult;

@@ -290,6 +290,7 @@ impl Client {
         let (credential, token) = match &opts.token {
             Token::Static(t) => (Credential::Static(t.clone()), None),
             Token::Func(f) => (Credential::Function, Some(f.clone())),
+            Token::OAuth(g) => (Credential::OAuth(g.clone()), None),
             Token::None => (Credential::None, None),
         };
         let key = opts.target.organization_id.clone().unwrap_or_default();
@@ -312,7 +313,11 @@ impl Client {
         );
         let limiting = opts.limiting(holder);
         let queued = opts.max_queued;
-        let transport = Rc::new(Transport::new(platform, credential, limiting, queued));
+        let mut transport = Transport::new(platform, credential, limiting, queued);
+        if opts.follow_grant_domain {
+            transport = transport.follow_grant_domain(opts.target.api_domain.clone());
+        }
+        let transport = Rc::new(transport);
         Ok(Client { opts, transport })
     }
 

@@ -12,10 +12,11 @@ use std::fmt;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// The access token: a string, or a function called per request. Never printed.
+/// The access token: a string, a function, or the OAuth grant. Never printed.
 pub enum Token {
     Static(String),
     Func(js_sys::Function),
+    OAuth(crate::oauth::Grant),
     /// No token: a proxy adds it (a browser client pointed at `apiDomain`).
     None,
 }
@@ -25,6 +26,7 @@ impl fmt::Debug for Token {
         match self {
             Token::Static(_) => f.write_str("Token::Static(<redacted>)"),
             Token::Func(_) => f.write_str("Token::Func(<function>)"),
+            Token::OAuth(g) => write!(f, "Token::OAuth({g:?})"),
             Token::None => f.write_str("Token::None"),
         }
     }
@@ -86,6 +88,8 @@ fn fleet(v: &JsValue) -> Result<Option<Fleet>, JsValue> {
 pub struct Options {
     pub target: Target,
     pub token: Token,
+    /// Calls go to the grant's `api_domain` (`oauth` without `apiDomain`).
+    pub follow_grant_domain: bool,
     pub fetch: Option<js_sys::Function>,
     pub plan: &'static str,
     pub max_retries: u32,
@@ -106,7 +110,36 @@ pub struct Options {
     pub on_response: Option<js_sys::Function>,
 }
 
-const KNOWN: [&str; 18] = names(&surface::CLIENT);
+const KNOWN: [&str; 19] = names(&surface::CLIENT);
+const OAUTH_KEYS: [&str; 5] = names(&surface::OAUTH);
+
+/// `oauth`: the grant's credential, its accounts server `region`'s unless `accountsUrl` names one.
+fn oauth(v: &JsValue, region: Option<&str>) -> Result<crate::oauth::Grant, JsValue> {
+    check_keys(v, &OAUTH_KEYS, "oauth")?;
+    let text = |key: &str| {
+        get(v, key)
+            .as_string()
+            .ok_or_else(|| config(format!("oauth.{key} must be a string")))
+    };
+    let accounts_url = match opt_string(v, "accountsUrl")? {
+        Some(url) => url,
+        None => crate::family::accounts_server(region.unwrap_or("us"))
+            .unwrap_or_default()
+            .to_string(),
+    };
+    let max = opt_count(v, "maxRefreshes", crate::oauth::MAX_REFRESHES, 1_000_000)?;
+    crate::oauth::Grant::new(
+        &text("clientId")?,
+        &text("clientSecret")?,
+        &text("refreshToken")?,
+        &accounts_url,
+        max,
+    )
+    .map_err(|e| to_js_error(&e))
+}
+
+/// `oauth` where a web page runs: its secrets would be the page's.
+const OAUTH_IN_PAGE: &str = "oauth puts the client secret and the refresh token in the page, where anyone can read them: give oauth to createProxy on your server or at the edge, and point this client at it with viaProxy: true and apiDomain";
 
 /// The most a call waits for one attempt: a day (timers of 2^31 ms or more fire at once).
 const TIMEOUT_MAX: u32 = crate::calendar::DAY_MS as u32;
@@ -326,6 +359,7 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
     }
     check_keys(options, &KNOWN, "new Client(options)")?;
     let raw_token = get(options, "accessToken");
+    let raw_oauth = get(options, "oauth");
     let via_proxy = match get(options, "viaProxy") {
         v if v.is_undefined() => false,
         v => v.as_bool().ok_or_else(|| {
@@ -338,12 +372,23 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
                 "viaProxy: true needs apiDomain, the URL of the proxy (createProxy) that adds the token",
             ));
         }
-        if !raw_token.is_undefined() {
+        if !raw_token.is_undefined() || !raw_oauth.is_undefined() {
             return Err(config(
-                "viaProxy: true says that the proxy at apiDomain adds the token: leave accessToken out",
+                "viaProxy: true says that the proxy at apiDomain adds the token: leave accessToken and oauth out",
             ));
         }
         Token::None
+    } else if !raw_oauth.is_undefined() {
+        if !raw_token.is_undefined() {
+            return Err(config(
+                "give accessToken or oauth, not both: with oauth the client gets its tokens itself",
+            ));
+        }
+        if super::js::in_page() {
+            return Err(config(OAUTH_IN_PAGE));
+        }
+        let region = opt_string(options, "region")?;
+        Token::OAuth(oauth(&raw_oauth, region.as_deref())?)
     } else if let Some(s) = raw_token.as_string() {
         if s.is_empty() {
             return Err(config("accessToken is empty"));
@@ -355,8 +400,9 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
     } else {
         return Err(to_js_error(&Error::new(
             ErrorKind::Config,
-            "accessToken is required (a string, or a function returning one or a promise of one); \
-             a client whose apiDomain is a proxy that adds the token (createProxy) says so with viaProxy: true",
+            "accessToken or oauth is required (a token string, a function returning one or a promise of one, \
+             or oauth: { clientId, clientSecret, refreshToken }); a client whose apiDomain is a proxy that adds \
+             the token (createProxy) says so with viaProxy: true",
         )));
     };
     let region = opt_string(options, "region")?;
@@ -364,6 +410,7 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
     let organization_id = opt_string(options, "organizationId")?;
     let crm_version = opt_string(options, "crmVersion")?;
     let tokenless = matches!(token, Token::None);
+    let follow_grant_domain = matches!(token, Token::OAuth(_)) && api_domain.is_none();
     let target = Target::new(
         region.as_deref(),
         None,
@@ -424,6 +471,7 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
     Ok(Options {
         target,
         token,
+        follow_grant_domain,
         fetch,
         plan,
         max_retries: opt_count(options, "maxRetries", 2, RETRIES_MAX)?,

@@ -8,7 +8,7 @@ use crate::error::{Error, ErrorKind};
 use crate::origin;
 use crate::request::host_of;
 use crate::send::{
-    self, Answer, Event, Failure, Issued, Level, Note, Outgoing, Platform, TokenFailure,
+    self, Answer, Event, Failure, Issued, Level, Note, Outgoing, Platform, Reason, TokenFailure,
     TokenResult,
 };
 use gloo_net::http::Headers;
@@ -27,6 +27,7 @@ extern "C" {
 
 /// The JS side of a client: the user's fetch (else the global one, through gloo-net), token
 /// function, store, and who is told what happens to its calls.
+#[derive(Clone)]
 pub struct Js {
     pub fetch: Option<js_sys::Function>,
     pub token: Option<js_sys::Function>,
@@ -36,6 +37,7 @@ pub struct Js {
 }
 
 /// `logLevel` with its `logger`, and the `onRequest` / `onResponse` hooks.
+#[derive(Clone)]
 pub struct Watchers {
     pub level: Option<Level>,
     /// The user's logger, told records; `None`: the runtime's console, told lines.
@@ -292,10 +294,10 @@ impl Platform for Js {
         super::abort::on_abort(signal)
     }
 
-    fn token(&self) -> impl Future<Output = TokenResult> + 'static {
+    fn token(&self, reason: Reason) -> impl Future<Output = TokenResult> + 'static {
         let called = match &self.token {
             Some(f) => f
-                .call0(&JsValue::UNDEFINED)
+                .call1(&JsValue::UNDEFINED, &context(reason))
                 .map_err(|_| TokenFailure::Threw),
             None => Ok(JsValue::UNDEFINED),
         };
@@ -331,6 +333,13 @@ impl Platform for Js {
     }
 }
 
+/// What the token function is told: `{ reason }`, frozen.
+fn context(reason: Reason) -> JsValue {
+    let ctx = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&ctx, &"reason".into(), &reason.name().into());
+    js::frozen(&ctx)
+}
+
 /// What the token function gave: a string, or `{ token, expiresAt }` with `expiresAt` in ms since
 /// the epoch or a Date; anything else `None`. A token longer than any the client sends stays in JS,
 /// its length said (`TokenFailure::TooLong`).
@@ -354,6 +363,7 @@ fn issued(v: &JsValue) -> TokenResult {
     Ok(Some(Issued {
         token,
         expires_at: expires_at.filter(|n| n.is_finite()).map(|n| n as i64),
+        domain: None,
     }))
 }
 

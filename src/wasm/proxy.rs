@@ -66,8 +66,10 @@ impl Proxy {
             };
             allowed.push(op.id);
         }
-        if get(&options, "accessToken").is_undefined() {
-            return Err(config("createProxy needs the accessToken it adds"));
+        if get(&options, "accessToken").is_undefined() && get(&options, "oauth").is_undefined() {
+            return Err(config(
+                "createProxy needs the accessToken it adds, or oauth to get it itself",
+            ));
         }
         let limit = super::options::byte_limit(
             &options,

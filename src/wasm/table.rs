@@ -1,4 +1,4 @@
-//! What the package's build reads from the wasm: the regions and the documented error codes (the rows' TypeScript types come from
+//! What the package's build reads from the wasm: the regions, their accounts servers and the documented error codes (the rows' TypeScript types come from
 //! `cargo run -p svc-core --example types`).
 
 use super::json_to_js;
@@ -7,10 +7,20 @@ use wasm_bindgen::prelude::*;
 /// The regions and their API domains, for the package's `regions` export.
 #[wasm_bindgen(js_name = __regions, skip_typescript)]
 pub fn regions() -> JsValue {
+    by_region(&crate::family::REGIONS)
+}
+
+/// The regions and their accounts servers, for the package's `accountsServers` export.
+#[wasm_bindgen(js_name = __accountsServers, skip_typescript)]
+pub fn accounts_servers() -> JsValue {
+    by_region(&crate::family::ACCOUNTS_SERVERS)
+}
+
+fn by_region(rows: &[(&str, &str)]) -> JsValue {
     let mut text = String::new();
     let mut members = crate::json::write::Members::new(&mut text);
-    for (region, domain) in crate::family::REGIONS {
-        members.str(region, domain);
+    for (region, url) in rows {
+        members.str(region, url);
     }
     members.end();
     json_to_js(&text)

@@ -469,7 +469,10 @@ fn a_store_replying_with_impossible_times_makes_no_holder_spin() {
     }
     let w = World::new(vec![ok()]).with_tokens(vec![]);
     let t = fleet(&w, "f", Credential::Function, None);
-    *w.store_reply.borrow_mut() = Some(reply(Outcome::Token(TokenClaim::Wait { until: 0 })));
+    *w.store_reply.borrow_mut() = Some(reply(Outcome::Token(TokenClaim::Wait {
+        until: 0,
+        budget: false,
+    })));
     let out = block_on(&w, async {
         match race(t.send(&c), sleep(&w, 10_000)).await {
             First::A(out) => Some(out),
@@ -720,4 +723,83 @@ fn the_unreachable_store_error_says_what_happened() {
             format!("the rate-limit store could not be reached within storeTimeoutMs ({STORE_TIMEOUT} ms): {why}; the call was not sent")
         );
     }
+}
+
+/// A fleet of `n` holders, each with the OAuth grant (`max` refreshes a window), on one store.
+fn grant_fleet(w: &Rc<World>, n: usize, max: u32) -> Vec<Transport<Sim>> {
+    (0..n)
+        .map(|i| {
+            let options = FleetOptions {
+                limits: limits(100, 10, 10_000).unwrap(),
+                holder: format!("h{i}"),
+                lease_ms: LEASE,
+                store_timeout_ms: STORE_TIMEOUT as u32,
+                fallback_share: None,
+            };
+            let grant = crate::oauth::Grant::new(
+                "client",
+                "client-s3cret",
+                "refresh-t0ken",
+                "https://accounts.example.com",
+                max,
+            )
+            .unwrap();
+            Transport::new(
+                Sim(w.clone()),
+                Credential::OAuth(grant),
+                Limiting::Fleet(options),
+                1_000,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_fleet_with_the_grant_refreshes_once_per_token_life_and_never_past_its_budget() {
+    let w = World::new((0..40).map(|_| ok()).collect());
+    let grants = Rc::new(Cell::new(0));
+    let count = grants.clone();
+    *w.accounts.borrow_mut() = Some(Box::new(move |_, _| {
+        count.set(count.get() + 1);
+        json(
+            200,
+            &format!(
+                r#"{{"access_token":"access-{}","expires_in":60}}"#,
+                count.get()
+            ),
+        )
+        .after(20)
+    }));
+    let ts = grant_fleet(&w, 8, 2);
+    let c = get("https://api.example.com/things");
+    let c = Call {
+        options: Options {
+            deadline_ms: 60_000,
+            ..c.options
+        },
+        ..c
+    };
+    let wave = |at: u64| -> Vec<_> { ts.iter().map(|t| send_at(&w, at, t, &c)).collect() };
+    let out = run(&w, wave(0));
+    assert!(out.into_iter().all(|o| o.unwrap().is_ok()));
+    assert_eq!(grants.get(), 1, "a cold start of 8 holders: one grant");
+    let out = run(&w, wave(40_000));
+    assert!(out.into_iter().all(|o| o.unwrap().is_ok()));
+    assert_eq!(grants.get(), 2, "renewed once, past half its life");
+    // Due again at 70 s, and the budget of 2 is spent: the valid token is used.
+    let out = run(&w, wave(35_000));
+    assert!(out.into_iter().all(|o| o.unwrap().is_ok()));
+    // Expired at 100 s: no token, no budget until 600 s, past the deadline.
+    let out = run(&w, wave(40_000));
+    for o in out {
+        let e = error(o.unwrap());
+        assert_eq!(e.kind(), ErrorKind::RateLimited, "{}", e.message);
+        assert!(e.retry_after_ms().is_some());
+    }
+    assert_eq!(grants.get(), 2);
+    let state = w.store.borrow().clone().unwrap();
+    assert!(
+        !state.contains("s3cret") && !state.contains("refresh-t0ken"),
+        "{state}"
+    );
 }

@@ -7,8 +7,8 @@ import { OPERATION_IDS } from "./catalog.js";
 import { call, generation, guarded, info, settling } from "./core.js";
 export { SvcError } from "./error.js";
 export { ExactNumber } from "./exact.js";
-// The regions and their API domains, and the service's documented error codes, from the core's tables.
-export { ErrorCode, regions } from "./catalog.js";
+// The regions with their API domains and accounts servers, and the service's documented error codes, from the core's tables.
+export { accountsServers, ErrorCode, regions } from "./catalog.js";
 export { operations, requiredScopes, schemaFor, validate } from "./core.js";
 
 /** Per Client: the options it was made with, its wasm half, and the instance that half lives in. */

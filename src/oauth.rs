@@ -1,0 +1,360 @@
+//! The OAuth refresh-token grant: its request, its answer read and every failure classified, the refresh budget, and when a token is renewed.
+
+use crate::error::{Error, ErrorKind};
+use crate::json::{self, Json};
+use std::fmt;
+
+/// Where the grant is asked, below the accounts server's URL.
+pub const TOKEN_PATH: &str = "/oauth/v2/token";
+/// The accounts server's window for its refresh limit.
+pub const WINDOW_MS: i64 = 600_000;
+/// The accounts server's limit: access tokens per refresh token in any window.
+pub const MAX_REFRESHES: u32 = 10;
+/// A token is renewed this long before it expires, plus up to `JITTER_MS`, never more than half its life.
+const MARGIN_MS: i64 = 60_000;
+const JITTER_MS: f64 = 30_000.0;
+/// A token's life as the answer gives it is read within these bounds.
+const LIFE_MIN_MS: i64 = 1_000;
+const LIFE_MAX_MS: i64 = crate::fleet::HORIZON_MS;
+/// A token's life when the answer does not say (the service's).
+const LIFE_DEFAULT_MS: i64 = 3_600_000;
+
+/// A credential of the grant. The client secret and the refresh token are never printed.
+#[derive(Clone, PartialEq)]
+pub struct Grant {
+    pub client_id: String,
+    client_secret: String,
+    refresh_token: String,
+    /// The accounts server, normalized (`https://accounts.svc.eu`).
+    pub accounts_url: String,
+    /// The most refreshes in a window (`oauth.maxRefreshes`).
+    pub max_refreshes: u32,
+}
+
+impl fmt::Debug for Grant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Grant")
+            .field("client_id", &self.client_id)
+            .field("client_secret", &"<redacted>")
+            .field("refresh_token", &"<redacted>")
+            .field("accounts_url", &self.accounts_url)
+            .field("max_refreshes", &self.max_refreshes)
+            .finish()
+    }
+}
+
+/// A token the accounts server gave: when it expires (ms since the epoch) and where calls go.
+#[derive(Clone, PartialEq)]
+pub struct Minted {
+    pub token: String,
+    pub expires_at: i64,
+    /// The answer's `api_domain`, checked as an `apiDomain` is.
+    pub domain: Option<String>,
+}
+
+impl fmt::Debug for Minted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Minted")
+            .field("token", &"<redacted>")
+            .field("expires_at", &self.expires_at)
+            .field("domain", &self.domain)
+            .finish()
+    }
+}
+
+/// Why a grant failed: its error, and whether asking again can help (`false`: the credential is
+/// wrong, and the client stops refreshing with it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refused {
+    pub error: Error,
+    pub retry: bool,
+}
+
+impl Grant {
+    /// The credential as `oauth` gives it; `accounts_url` already resolved from the region.
+    pub fn new(
+        client_id: &str,
+        client_secret: &str,
+        refresh_token: &str,
+        accounts_url: &str,
+        max_refreshes: u32,
+    ) -> Result<Grant, Error> {
+        for (name, value) in [
+            ("clientId", client_id),
+            ("clientSecret", client_secret),
+            ("refreshToken", refresh_token),
+        ] {
+            if value.is_empty() || value.len() > 4096 || value.chars().any(char::is_control) {
+                return Err(Error::config(format!(
+                    "oauth.{name} must be a non-empty string of at most 4096 characters without control characters"
+                )));
+            }
+        }
+        let accounts_url = crate::family::normalize_api_domain(accounts_url)
+            .map_err(|e| Error::config(e.message.replacen("apiDomain", "oauth.accountsUrl", 1)))?;
+        if max_refreshes == 0 {
+            return Err(Error::config("oauth.maxRefreshes must be at least 1"));
+        }
+        Ok(Grant {
+            client_id: client_id.to_string(),
+            client_secret: client_secret.to_string(),
+            refresh_token: refresh_token.to_string(),
+            accounts_url,
+            max_refreshes,
+        })
+    }
+
+    /// Where the grant is posted.
+    pub fn url(&self) -> String {
+        format!("{}{TOKEN_PATH}", self.accounts_url)
+    }
+
+    /// The grant's form body (`application/x-www-form-urlencoded`).
+    pub fn form(&self) -> String {
+        let mut out = String::from("grant_type=refresh_token");
+        for (name, value) in [
+            ("client_id", &self.client_id),
+            ("client_secret", &self.client_secret),
+            ("refresh_token", &self.refresh_token),
+        ] {
+            out.push('&');
+            out.push_str(name);
+            out.push('=');
+            crate::request::percent_encode(value, &mut out);
+        }
+        out
+    }
+
+    /// The texts no error, record or store may show: the client secret and the refresh token.
+    pub fn secrets(&self) -> [&str; 2] {
+        [&self.client_secret, &self.refresh_token]
+    }
+
+    /// `error` with every spelling of the secrets put out of its texts.
+    pub fn redact(&self, error: Error) -> Error {
+        let mut error = error;
+        for secret in self.secrets() {
+            error = error.without_secret(Some(secret));
+        }
+        error
+    }
+
+    /// Reads the accounts server's answer to the grant, at `now`.
+    pub fn read(&self, status: u16, body: &[u8], now: i64) -> Result<Minted, Refused> {
+        read(status, body, now).map_err(|r| Refused {
+            error: self.redact(r.error),
+            ..r
+        })
+    }
+}
+
+fn refused(kind: ErrorKind, retry: bool, message: String) -> Refused {
+    Refused {
+        error: Error::new(kind, message),
+        retry,
+    }
+}
+
+/// The answer read: a token, or what its `error` (at HTTP 200, as the accounts server answers
+/// them) or its status says. The body is never quoted: a server may echo the secrets in it.
+fn read(status: u16, body: &[u8], now: i64) -> Result<Minted, Refused> {
+    let server = "the accounts server";
+    if status != 200 {
+        let (kind, retry) = match status {
+            429 => (ErrorKind::RateLimited, true),
+            500.. => (ErrorKind::Api, true),
+            _ => (ErrorKind::Unauthorized, false),
+        };
+        let message = format!("{server} answered the token refresh with HTTP {status}");
+        let mut r = refused(kind, retry, message);
+        r.error = r.error.with_status(status);
+        return Err(r);
+    }
+    let not_json = || {
+        refused(
+            ErrorKind::Decode,
+            true,
+            format!("{server}'s answer to the token refresh is not the JSON object of a token"),
+        )
+    };
+    let text = std::str::from_utf8(body).map_err(|_| not_json())?;
+    let answer = json::parse(text).map_err(|_| not_json())?;
+    let Some(o) = answer.as_object() else {
+        return Err(not_json());
+    };
+    if let Some(e) = o.get("error") {
+        return Err(error_of(e.as_str()));
+    }
+    let token = match o.get("access_token").and_then(Json::as_str) {
+        Some(t) if !t.is_empty() && t.len() <= crate::request::TOKEN_MAX => t,
+        Some(t) if !t.is_empty() => {
+            return Err(refused(
+                ErrorKind::Decode,
+                true,
+                format!("{server} gave an access token longer than the {} characters a request header can carry", crate::request::TOKEN_MAX),
+            ))
+        }
+        _ => {
+            return Err(refused(
+                ErrorKind::Decode,
+                true,
+                format!("{server}'s answer to the token refresh has no access_token"),
+            ))
+        }
+    };
+    if crate::request::authorization(token).is_err() {
+        return Err(refused(
+            ErrorKind::Decode,
+            true,
+            format!("{server} gave an access token that a request header cannot carry"),
+        ));
+    }
+    let domain = match o.get("api_domain").and_then(Json::as_str) {
+        None => None,
+        Some(d) => Some(crate::family::normalize_api_domain(d).map_err(|_| {
+            refused(
+                ErrorKind::Decode,
+                true,
+                format!("{server} gave an api_domain that is not an https:// origin"),
+            )
+        })?),
+    };
+    Ok(Minted {
+        token: token.to_string(),
+        expires_at: now.saturating_add(life_ms(o)),
+        domain,
+    })
+}
+
+/// How long the token lives: `expires_in` in seconds, or in ms where `expires_in_sec` (seconds) is
+/// beside it (older answers); the service's hour when neither is a number.
+fn life_ms(o: &json::Obj<'_>) -> i64 {
+    let secs = |v: f64| v * 1000.0;
+    let ms = match (
+        o.get("expires_in_sec").and_then(Json::as_f64),
+        o.get("expires_in").and_then(Json::as_f64),
+    ) {
+        (Some(s), _) => secs(s),
+        (None, Some(s)) => secs(s),
+        (None, None) => LIFE_DEFAULT_MS as f64,
+    };
+    if ms.is_nan() {
+        return LIFE_DEFAULT_MS;
+    }
+    (ms as i64).clamp(LIFE_MIN_MS, LIFE_MAX_MS)
+}
+
+/// What an `error` of the accounts server means, and what the user should do.
+fn error_of(code: Option<&str>) -> Refused {
+    match code {
+        Some("Access Denied") => refused(
+            ErrorKind::RateLimited,
+            true,
+            format!("the accounts server refused the token refresh (Access Denied): more than {MAX_REFRESHES} access tokens were asked for this refresh token within 10 minutes; it accepts a refresh again once the window has passed"),
+        ),
+        Some("invalid_code") => refused(
+            ErrorKind::Unauthorized,
+            false,
+            "the accounts server does not accept the refresh token (invalid_code): it was revoked, replaced (a user keeps at most 20), or belongs to another data center; authorize again to get a new one and pass it as oauth.refreshToken".into(),
+        ),
+        Some("invalid_client") => refused(
+            ErrorKind::Unauthorized,
+            false,
+            "the accounts server does not know this client (invalid_client): check oauth.clientId and oauth.clientSecret, and that oauth.accountsUrl (or region) is the data center where the client was registered (accountsServers)".into(),
+        ),
+        Some(other) => {
+            let named = other.len() <= 40
+                && other.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b' ');
+            let code = if named { crate::echo::quoted(other) } else { "an error".into() };
+            refused(
+                ErrorKind::Unauthorized,
+                false,
+                format!("the accounts server refused the token refresh with {code}"),
+            )
+        }
+        None => refused(
+            ErrorKind::Unauthorized,
+            false,
+            "the accounts server refused the token refresh".into(),
+        ),
+    }
+}
+
+/// When a token that expires at `expires_at`, got at `now`, is renewed: before it expires by a
+/// margin with jitter (`random` in [0, 1)), never more than half its life.
+pub fn renew_at(now: i64, expires_at: i64, random: f64) -> i64 {
+    let life = expires_at.saturating_sub(now).max(0);
+    let margin = MARGIN_MS + (random.clamp(0.0, 1.0) * JITTER_MS) as i64;
+    expires_at - margin.min(life / 2)
+}
+
+/// The refreshes of a credential in the last window, and until when the accounts server refuses
+/// them: the rule of the budget, kept per process or in the fleet's state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Budget {
+    /// When each refresh of the window started, oldest first.
+    pub started: Vec<i64>,
+    /// The accounts server said Access Denied: no refresh before this.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked_until: Option<i64>,
+}
+
+/// The most refreshes a budget remembers: a state that says more is cut to these.
+const KEPT: usize = 1_000;
+
+impl Budget {
+    /// As a fleet's state keeps it.
+    pub fn from_obj(o: &json::Obj<'_>) -> Result<Budget, String> {
+        let started: &[Json] = o.field("started")?;
+        Ok(Budget {
+            started: started
+                .iter()
+                .map(|t| json::expect(t, "a refresh's time"))
+                .collect::<Result<_, _>>()?,
+            blocked_until: o.optional("blockedUntil")?,
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.started.is_empty() && self.blocked_until.is_none()
+    }
+
+    /// `None`: a refresh may start at `now`; else the earliest time one may.
+    pub fn free_at(&mut self, max: u32, now: i64) -> Option<i64> {
+        self.started.retain(|t| *t > now - WINDOW_MS && *t <= now);
+        self.started.sort_unstable();
+        let cut = self.started.len().saturating_sub(KEPT);
+        self.started.drain(..cut);
+        if let Some(until) = self.blocked_until.filter(|u| *u > now) {
+            return Some(until.min(now + WINDOW_MS));
+        }
+        self.blocked_until = None;
+        let n = self.started.len();
+        let max = usize::try_from(max).unwrap_or(usize::MAX).max(1);
+        (n >= max).then(|| self.started[n - max] + WINDOW_MS)
+    }
+
+    /// A refresh starts at `now`.
+    pub fn spend(&mut self, now: i64) {
+        self.started.push(now);
+    }
+
+    /// The accounts server said Access Denied at `now`: nothing more for a whole window.
+    pub fn deny(&mut self, now: i64) {
+        self.blocked_until = Some(now + WINDOW_MS);
+    }
+
+    /// The error of a refresh that cannot start before `at`.
+    pub fn spent(max: u32, at: i64, now: i64) -> Error {
+        let ms = u64::try_from(at - now).unwrap_or(0);
+        Error::new(
+            ErrorKind::RateLimited,
+            format!("the access token needs a refresh, and the refresh budget ({max} in 10 minutes, oauth.maxRefreshes) is spent or the accounts server refuses more for now: the next is possible in {} s", ms.div_ceil(1000)),
+        )
+        .with_retry_after(Some(ms))
+    }
+}
+
+#[cfg(test)]
+mod tests;

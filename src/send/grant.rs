@@ -1,0 +1,71 @@
+//! The OAuth grant over the platform's fetch: one form posted to the accounts server, its answer read within a size and a time.
+
+use super::race::{race, First};
+use super::token::{Running, TokenFailure, TokenResult};
+use super::{Failure, Outgoing, Platform};
+use crate::catalog::Method;
+use crate::error::{Error, ErrorKind};
+use crate::oauth::{Grant, Refused};
+
+/// The largest answer of the accounts server read: a token's JSON is far smaller.
+const MAX_ANSWER: usize = 64 * 1024;
+/// The wait for the accounts server when the client sets no per-attempt timeout.
+const DEFAULT_TIMEOUT_MS: u32 = 60_000;
+
+/// `f` with the grant's secrets out of every text, its cause's too.
+pub(super) fn without_secrets(grant: &Grant, f: Failure) -> Failure {
+    grant
+        .secrets()
+        .into_iter()
+        .fold(f, |f, secret| f.finish(Some(secret), None))
+}
+
+/// One grant, owned, so that every call waiting for the refresh can share it (`token::Refresh`).
+pub(super) fn start<P: Platform>(p: &P, grant: &Grant, timeout_ms: u32) -> Running {
+    let (p, grant) = (p.clone(), grant.clone());
+    Box::pin(async move { run(&p, &grant, timeout_ms).await })
+}
+
+async fn run<P: Platform>(p: &P, grant: &Grant, timeout_ms: u32) -> TokenResult {
+    let ms = match timeout_ms {
+        0 => DEFAULT_TIMEOUT_MS,
+        ms => ms,
+    };
+    let url = grant.url();
+    let body = P::Body::from(grant.form());
+    let headers = [(
+        "content-type".to_string(),
+        "application/x-www-form-urlencoded".to_string(),
+    )];
+    let req = Outgoing {
+        method: Method::Post,
+        url: &url,
+        headers: &headers,
+        authorization: None,
+        body: &body,
+        secret: None,
+        raw: false,
+        timeout_ms: ms,
+    };
+    let exchange = async {
+        let answer = p.fetch(req).await?;
+        let status = answer.status;
+        let bytes = p.read(answer.raw, MAX_ANSWER).await?;
+        Ok::<_, Failure>((status, bytes))
+    };
+    let refused = |error: Error| {
+        let error = without_secrets(grant, error.into()).error;
+        TokenFailure::Grant(Refused { error, retry: true })
+    };
+    match race(exchange, p.sleep(ms.into())).await {
+        First::A(Ok((status, bytes))) => match grant.read(status, &bytes, p.now_ms()) {
+            Ok(minted) => Ok(Some(minted.into())),
+            Err(r) => Err(TokenFailure::Grant(r)),
+        },
+        First::A(Err(f)) => Err(refused(f.error)),
+        First::B(()) => Err(refused(Error::new(
+            ErrorKind::Timeout,
+            format!("the accounts server did not answer the token refresh within {ms} ms"),
+        ))),
+    }
+}

@@ -1,0 +1,205 @@
+//! A process's token without a fleet store: kept until shortly before it expires, one refresh at a time, the grant's budget kept, a refused credential not tried again.
+
+use super::race::{race, First};
+use super::token::{self, Issued, Joined, Reason, Refresh, Running};
+use super::{abort, aborted, Deadline, Failure, Platform};
+use crate::error::{Error, ErrorKind};
+use crate::oauth::{self, Budget};
+use std::cell::RefCell;
+
+/// A token in use: what was issued, when to renew it, and the refresh it came from.
+#[derive(Clone, Debug)]
+pub(super) struct Kept {
+    pub issued: Issued,
+    renew_at: Option<i64>,
+    pub generation: u64,
+}
+
+impl Kept {
+    fn fresh(&self, now: i64) -> bool {
+        self.renew_at.is_none_or(|at| now < at)
+    }
+
+    /// Still accepted by the service, though due for renewal.
+    fn valid(&self, now: i64) -> bool {
+        self.issued.expires_at.is_none_or(|at| now < at)
+    }
+}
+
+/// How a refresh is started: the token function or the grant, and the grant's budget if any.
+pub(super) struct Source<'a> {
+    pub start: &'a dyn Fn(Reason) -> Running,
+    /// `oauth.maxRefreshes`: the most refreshes in a window (`None`: a token function, unbudgeted).
+    pub budget: Option<u32>,
+}
+
+/// The token of a client that keeps it in its own process.
+#[derive(Default)]
+pub(super) struct Keeper {
+    kept: RefCell<Option<Kept>>,
+    refresh: Refresh,
+    budget: RefCell<Budget>,
+    /// The accounts server refused the credential itself: every call fails with this.
+    stopped: RefCell<Option<Error>>,
+}
+
+impl Keeper {
+    /// The token to send: the kept one while fresh, else the refresh every waiting call shares.
+    pub async fn token<P: Platform>(
+        &self,
+        p: &P,
+        source: &Source<'_>,
+        signal: Option<&P::Signal>,
+        deadline: Deadline,
+    ) -> Result<Kept, Failure> {
+        let kept = self.kept.borrow().clone();
+        let now = p.now_ms();
+        match kept {
+            Some(k) if k.fresh(now) => Ok(k),
+            Some(k) => {
+                let stale = k.valid(now).then(|| k.clone());
+                self.renew(
+                    p,
+                    source,
+                    signal,
+                    deadline,
+                    Reason::Expired,
+                    k.generation,
+                    stale,
+                )
+                .await
+            }
+            None => {
+                self.renew(p, source, signal, deadline, Reason::Initial, 0, None)
+                    .await
+            }
+        }
+    }
+
+    /// After a 401 to the token of `generation`: dropped if it is still the kept one, and renewed
+    /// once for every call that saw it refused.
+    pub async fn rejected<P: Platform>(
+        &self,
+        p: &P,
+        source: &Source<'_>,
+        signal: Option<&P::Signal>,
+        deadline: Deadline,
+        generation: u64,
+    ) -> Result<Kept, Failure> {
+        {
+            let mut kept = self.kept.borrow_mut();
+            if kept.as_ref().is_some_and(|k| k.generation == generation) {
+                *kept = None;
+            }
+        }
+        self.renew(
+            p,
+            source,
+            signal,
+            deadline,
+            Reason::Rejected,
+            generation,
+            None,
+        )
+        .await
+    }
+
+    /// A refresh for a token of `generation` (0: none): joined if one is under way, else started
+    /// within the budget. `stale`, a token due for renewal that still works, is used while the
+    /// budget waits and when the refresh fails for a reason that may pass.
+    #[allow(clippy::too_many_arguments)]
+    async fn renew<P: Platform>(
+        &self,
+        p: &P,
+        source: &Source<'_>,
+        signal: Option<&P::Signal>,
+        deadline: Deadline,
+        reason: Reason,
+        generation: u64,
+        stale: Option<Kept>,
+    ) -> Result<Kept, Failure> {
+        loop {
+            if let Some(e) = self.stopped.borrow().clone() {
+                return Err(e.into());
+            }
+            let now = p.now_ms();
+            if !self.refresh.shares(generation) {
+                if let Some(max) = source.budget {
+                    let free_at = self.budget.borrow_mut().free_at(max, now);
+                    if let Some(at) = free_at {
+                        if let Some(k) = stale {
+                            return Ok(k);
+                        }
+                        let wait = u64::try_from(at - now).unwrap_or(0);
+                        if !deadline.holds(now, wait) {
+                            return Err(Budget::spent(max, at, now).into());
+                        }
+                        match race(abort(p, signal), p.sleep(wait)).await {
+                            First::A(()) => return Err(aborted(p, signal)),
+                            First::B(()) => continue,
+                        }
+                    }
+                    self.budget.borrow_mut().spend(now);
+                }
+            }
+            let joined: Joined = self.refresh.join(generation, || (source.start)(reason));
+            let made = joined.1;
+            let got = token::checked(joined, p, signal).await;
+            return match got {
+                Ok(issued) => Ok(self.accept(p, made, issued)),
+                Err(f) => {
+                    if source.budget.is_some() {
+                        self.refused(p, &f);
+                    }
+                    match stale {
+                        Some(k) if !self.is_stopped() && f.error.kind() != ErrorKind::Aborted => {
+                            Ok(k)
+                        }
+                        _ => Err(f),
+                    }
+                }
+            };
+        }
+    }
+
+    /// The token of refresh `made` is the one to use, unless a newer one already is.
+    fn accept<P: Platform>(&self, p: &P, made: u64, issued: Issued) -> Kept {
+        let mut kept = self.kept.borrow_mut();
+        if let Some(k) = kept.as_ref().filter(|k| k.generation >= made) {
+            return k.clone();
+        }
+        let now = p.now_ms();
+        let renew_at = issued
+            .expires_at
+            .map(|at| oauth::renew_at(now, at, p.random()));
+        let k = Kept {
+            issued,
+            renew_at,
+            generation: made,
+        };
+        *kept = Some(k.clone());
+        k
+    }
+
+    /// What a failed grant teaches: a refused credential (`unauthorized`) stops, an Access Denied
+    /// (`rate_limited`) blocks a window.
+    pub fn refused<P: Platform>(&self, p: &P, f: &Failure) {
+        match f.error.kind() {
+            ErrorKind::RateLimited => self.budget.borrow_mut().deny(p.now_ms()),
+            ErrorKind::Unauthorized => *self.stopped.borrow_mut() = Some(f.error.clone()),
+            _ => {}
+        }
+    }
+
+    /// The error of a credential the accounts server refused for good, if it did.
+    pub fn check(&self) -> Result<(), Failure> {
+        match self.stopped.borrow().clone() {
+            Some(e) => Err(e.into()),
+            None => Ok(()),
+        }
+    }
+
+    fn is_stopped(&self) -> bool {
+        self.stopped.borrow().is_some()
+    }
+}
