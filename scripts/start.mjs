@@ -101,7 +101,7 @@ try {
 }
 
 console.log(`sandbox:  ${sandboxUrl}  (token ${SANDBOX_TOKEN}, organization ${SANDBOX_ORG}, ${server.seeded.length} demo fixed assets)`);
-console.log(`demo app: ${server.url}/  (the proxy at ${server.url}/api adds the token; the browser never sees it)`);
+console.log(`demo app: ${server.url}/  (the proxy at ${server.url}/api gets its token with the demo OAuth client and adds it; the browser never sees it)`);
 console.log("Ctrl-C stops both.");
 
 let stopping = false;

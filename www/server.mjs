@@ -38,11 +38,12 @@ const SECURITY_HEADERS = {
 };
 
 /**
- * Starts the server. `dist` is the Vite output directory; apiDomain, accessToken and organizationId
- * are the proxy's (a sandbox URL and its dev token, for the demo). Resolves with { url, port, close }.
+ * Starts the server. `dist` is the Vite output directory; apiDomain, accessToken (or oauth) and
+ * organizationId are the proxy's (a sandbox URL and its demo OAuth client, for the demo). Resolves
+ * with { url, port, close }.
  */
-export async function startServer({ dist, apiDomain, accessToken, organizationId, port = 0, host = "127.0.0.1", maxBodyBytes = 1 << 20, onApi } = {}) {
-  const proxy = createProxy({ apiDomain, accessToken, organizationId, allow: APP_OPERATIONS });
+export async function startServer({ dist, apiDomain, accessToken, oauth, organizationId, port = 0, host = "127.0.0.1", maxBodyBytes = 1 << 20, onApi } = {}) {
+  const proxy = createProxy({ apiDomain, ...(oauth ? { oauth } : { accessToken }), organizationId, allow: APP_OPERATIONS });
   const root = path.resolve(dist);
 
   async function serveApi(req, res, url) {

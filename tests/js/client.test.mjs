@@ -149,14 +149,31 @@ test("header values with CR or LF are refused before anything is sent", async ()
   assert.equal(server.requests.length, 0);
 });
 
-test("a token function is called per request; a failing one is unauthorized without the token", async () => {
-  let calls = 0;
-  const c = new Client({ accessToken: async () => `${TOKEN}-${++calls}`, organizationId: "1", apiDomain: server.url });
+test("a token function's token is kept, the function told why it is asked; a failing one is unauthorized without the token", async () => {
+  const reasons = [];
+  const c = new Client({
+    accessToken: async (ctx) => (reasons.push(ctx.reason), `${TOKEN}-${reasons.length}`),
+    organizationId: "1",
+    apiDomain: server.url,
+  });
   server.reset();
   server.handle(() => ({ status: 200, body: { code: 0, message: "ok", plans: [] } }));
+  await Promise.all([c.listPlans(), c.listPlans(), c.listPlans()]);
   await c.listPlans();
-  await c.listPlans();
-  assert.deepEqual(server.requests.map((r) => r.headers.authorization), [`Svc-oauthtoken ${TOKEN}-1`, `Svc-oauthtoken ${TOKEN}-2`]);
+  assert.deepEqual(server.requests.map((r) => r.headers.authorization), Array(4).fill(`Svc-oauthtoken ${TOKEN}-1`));
+  assert.deepEqual(reasons, ["initial"], "one call for a cold start of three calls, and its token kept");
+  let now = Date.now();
+  const expiring = [];
+  const e = new Client({
+    accessToken: (ctx) => (expiring.push(ctx.reason), { token: `${TOKEN}-x${expiring.length}`, expiresAt: (now += 1_000) }),
+    organizationId: "1",
+    apiDomain: server.url,
+  });
+  server.reset();
+  await e.listPlans();
+  await new Promise((r) => setTimeout(r, 1_100));
+  await e.listPlans();
+  assert.deepEqual(expiring, ["initial", "expired"], "expiresAt honoured without a store");
   for (const token of [() => { throw new Error(TOKEN); }, () => Promise.reject(new Error(TOKEN)), () => 5, () => ""]) {
     const bad = new Client({ accessToken: token, organizationId: "1", apiDomain: server.url });
     await assert.rejects(bad.listPlans(), isSvcError("unauthorized"));
@@ -165,12 +182,14 @@ test("a token function is called per request; a failing one is unauthorized with
 
 test("a 401 refreshes a token function once and re-sends once, then surfaces", async () => {
   let calls = 0;
-  const c = new Client({ accessToken: () => `tok-one-${++calls}`, organizationId: "1", apiDomain: server.url });
+  const reasons = [];
+  const c = new Client({ accessToken: (ctx) => (reasons.push(ctx.reason), `tok-one-${++calls}`), organizationId: "1", apiDomain: server.url });
   server.reset();
   server.reply({ status: 401, body: { code: 14, message: "Invalid OAuth token" } }, { status: 200, body: { code: 0, message: "ok", plans: [] } });
   const page = await c.listPlans();
   assert.deepEqual(page.items, []);
   assert.deepEqual(server.requests.map((r) => r.headers.authorization), ["Svc-oauthtoken tok-one-1", "Svc-oauthtoken tok-one-2"]);
+  assert.deepEqual(reasons, ["initial", "rejected"]);
   server.reset();
   server.reply({ status: 401, body: { code: 14, message: "Invalid OAuth token" } }, { status: 401, body: { code: 14, message: "Invalid OAuth token" } });
   await assert.rejects(c.listPlans(), (e) => isSvcError("unauthorized")(e) && e.status === 401 && e.code === 14);

@@ -249,6 +249,31 @@ test("8 processes starting with no token call the token function once, and once 
   }
 });
 
+test("8 processes with oauth starting together: one refresh for the fleet, one more per token lifetime, no 401, the live-token cap never reached", { timeout: 120_000 }, async () => {
+  const org = "70000005";
+  const sandbox = await startSandbox(["--org", org, "--no-dev-token", "--oauth-token-lifetime-ms", "10000"]);
+  const oauth = { clientId: "1000.SANDBOXDEMOCLIENT", clientSecret: "sandbox-demo-client-secret", refreshToken: "1000.sandbox-demo.refresh-token" };
+  const ws = await fleetOf(8, { redisUrl: redis.url, sandboxUrl: sandbox.url, organizationId: org, oauth });
+  const answered = (n) => Promise.all(ws.map((w) => w.until((ls) => ls.filter((l) => l.done !== undefined).length >= n, `${n} answers`)));
+  const accounts = async () => (await fetch(`${sandbox.url}/__sandbox/accounts`)).json();
+  try {
+    ws.forEach((w, i) => w.send({ run: [`oa-${i}-a`, `oa-${i}-b`] }));
+    await answered(2);
+    assert.equal((await accounts()).refreshes.granted, 1, "a cold start of 8 processes: one refresh");
+    await sleep(6_000);
+    ws.forEach((w, i) => w.send({ run: [`oa-${i}-c`, `oa-${i}-d`] }));
+    await answered(4);
+    const c = await accounts();
+    assert.equal(c.refreshes.granted, 2, "renewed once for the fleet, past half the token's life");
+    assert.deepEqual(c.api_401, { expired: 0, revoked: 0 });
+    assert.ok(c.refresh_tokens[oauth.refreshToken].peak_live_tokens <= 2);
+    assert.deepEqual(all(ws, (w) => w.done().filter((d) => !d.ok)), []);
+  } finally {
+    await Promise.all(ws.map((w) => w.stop()));
+    await sandbox.close();
+  }
+});
+
 test("redis stopped mid-run: calls fail unsent with a network error, or keep to their share with fallbackShare; a restart recovers", { timeout: 120_000 }, async () => {
   const org = "70000004";
   const sandbox = await startSandbox(["--org", org, "--rate-per-minute", "10"]);

@@ -5,7 +5,8 @@
 // lines on stdout: ready, begin/end of every request the fetch sends (by account name), the
 // result of every call, and every call of the token function. With `clock: { epoch, scale }` its
 // clock runs `scale` times as fast (scaled-clock.mjs), redis's with it: the store's `now` is mapped
-// the same way, so the Client's minute, leases and waits all read one scaled clock.
+// the same way, so the Client's minute, leases and waits all read one scaled clock. With `oauth` its
+// Client gets its tokens itself from the sandbox's accounts server.
 import { createInterface } from "node:readline";
 import { Client } from "svc-sdk";
 import { redisStore } from "svc-sdk/redis";
@@ -36,7 +37,7 @@ const accessToken = config.mintTokens
   : "dev-token";
 
 const client = new Client({
-  accessToken,
+  ...(config.oauth ? { oauth: { ...config.oauth, accountsUrl: config.sandboxUrl } } : { accessToken }),
   organizationId: config.organizationId,
   apiDomain: config.sandboxUrl,
   maxRetries: config.maxRetries ?? 0,
