@@ -64,6 +64,8 @@ run("cargo", ["build", "--release", "--quiet", "-p", "sandbox"]);
 const sandbox = spawn(path.join(root, "target/release/sandbox"), ["--port", String(SANDBOX_PORT), "--exit-on-stdin-eof", "--quiet"], {
   stdio: ["pipe", "pipe", "inherit"],
 });
+// The sandbox's accounts server and its demo client, as the binary prints them.
+let demoOAuth;
 const sandboxUrl = await new Promise((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error("the sandbox did not start within 15 s")), 15_000);
   sandbox.once("error", reject);
@@ -72,8 +74,10 @@ const sandboxUrl = await new Promise((resolve, reject) => {
   sandbox.stdout.on("data", (chunk) => {
     out += chunk;
     const m = out.match(/listening on (http:\/\/\S+)/);
-    if (m) {
+    const demo = out.match(/demo oauth client: client_id=(\S+) client_secret=(\S+) refresh_token=(\S+) accounts_url=(\S+)/);
+    if (m && demo) {
       clearTimeout(timer);
+      demoOAuth = { clientId: demo[1], clientSecret: demo[2], refreshToken: demo[3], accountsUrl: demo[4] };
       resolve(m[1]);
     }
   });
@@ -90,6 +94,7 @@ try {
   server = await serveDemo({
     dist,
     sandboxUrl,
+    oauth: demoOAuth,
     port: WWW_PORT,
     onApi: ({ method, path: p, status, ms }) => log(`${method} ${p} -> ${status}${ms === undefined ? "" : ` (${ms} ms)`}`),
   });
@@ -101,6 +106,7 @@ try {
 }
 
 console.log(`sandbox:  ${sandboxUrl}  (token ${SANDBOX_TOKEN}, organization ${SANDBOX_ORG}, ${server.seeded.length} demo fixed assets)`);
+console.log(`accounts: ${demoOAuth.accountsUrl}/oauth/v2/token  (demo oauth: clientId ${demoOAuth.clientId}, clientSecret ${demoOAuth.clientSecret}, refreshToken ${demoOAuth.refreshToken}, accountsUrl ${demoOAuth.accountsUrl})`);
 console.log(`demo app: ${server.url}/  (the proxy at ${server.url}/api gets its token with the demo OAuth client and adds it; the browser never sees it)`);
 console.log("Ctrl-C stops both.");
 

@@ -15,6 +15,8 @@ type Seeded<K extends OperationId> = Client[K] extends (...args: never[]) => API
  * cannot hold its digits (give it as a string).
  */
 export interface SandboxOptions {
+  /** The accounts server: its clients, lifetimes and limits (the `--oauth-*` flags). */
+  accounts?: SandboxAccounts;
   /** The seeded organization's id (`--org`); default "10234695". */
   organizationId?: string;
   /** Tokens and their scopes (`--token NAME=SCOPE,...`); "*" grants every scope. */
@@ -53,6 +55,36 @@ export interface SandboxOptions {
    * answer within the binary's 5 s delivery timeout, on the runtime's timers). None: callbacks are only recorded.
    */
   callbackFetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
+
+/** A client registered with the sandbox's accounts server, and its refresh tokens. */
+export interface SandboxOAuthClient {
+  clientId: string;
+  clientSecret: string;
+  refreshTokens: string[] | string;
+}
+
+/**
+ * The sandbox's accounts server (`POST {sandbox.url}/oauth/v2/token`, the refresh-token grant; the
+ * binary's `--oauth-*` flags). Its counters: `GET /__sandbox/accounts`.
+ */
+export interface SandboxAccounts {
+  /** Clients registered besides the demo client (`--oauth-client`). */
+  clients?: SandboxOAuthClient[];
+  /** false: the demo client is not registered (`--oauth-no-demo-client`). */
+  demoClient?: boolean;
+  /** How long an access token lives, in ms (`--oauth-token-lifetime-ms`); default 3600000. */
+  tokenLifetimeMs?: number;
+  /** Access tokens per refresh token in a window (`--oauth-refresh-limit`); default 10. */
+  refreshLimit?: number;
+  /** The refresh window in ms (`--oauth-refresh-window-ms`); default 600000. */
+  refreshWindowMs?: number;
+  /** Live access tokens per refresh token; minting one more revokes the oldest (`--oauth-live-token-cap`); default 10. */
+  liveTokenCap?: number;
+  /** true: `expires_in` in ms beside `expires_in_sec`, as older answers gave it (`--oauth-legacy-expires-in`). */
+  legacyExpiresIn?: boolean;
+  /** true: every error echoes the received secrets in several spellings, for tests that they never leak (`--oauth-echo-secrets`). */
+  echoSecrets?: boolean;
 }
 
 /** The Error of a refused seed: the answer a request would have got. */

@@ -6,13 +6,13 @@ import { startServer } from "./server.mjs";
 /** The sandbox's default token (every scope), for seeding, and its seeded organization: they stay on the server. */
 export const SANDBOX_TOKEN = "dev-token";
 export const SANDBOX_ORG = "10234695";
-/** The sandbox's demo OAuth client (sandbox::accounts::DEMO_*): the proxy gets its tokens with it. */
-export const DEMO_OAUTH = { clientId: "1000.SANDBOXDEMOCLIENT", clientSecret: "sandbox-demo-client-secret", refreshToken: "1000.sandbox-demo.refresh-token" };
-
-/** Seeds the sandbox at `sandboxUrl` (all demo assets, or the first `count`) and serves `dist` behind a proxy with oauth; resolves with the server and the seeded assets. */
-export async function serveDemo({ dist, sandboxUrl, port = 0, count, onApi }) {
+/**
+ * Seeds the sandbox at `sandboxUrl` (all demo assets, or the first `count`) and serves `dist` behind a
+ * proxy that gets its tokens with `oauth`, the demo client the sandbox prints; resolves with the server
+ * and the seeded assets.
+ */
+export async function serveDemo({ dist, sandboxUrl, oauth, port = 0, count, onApi }) {
   const seeded = await seedFixedAssets({ apiDomain: sandboxUrl, accessToken: SANDBOX_TOKEN, organizationId: SANDBOX_ORG, count });
-  const oauth = { ...DEMO_OAUTH, accountsUrl: sandboxUrl };
   const server = await startServer({ apiDomain: sandboxUrl, oauth, organizationId: SANDBOX_ORG, dist, port, onApi });
   return { ...server, seeded };
 }

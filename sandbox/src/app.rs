@@ -1,5 +1,6 @@
 //! The request-to-answer function of the sandbox, shared by its HTTP server and its wasm build.
 
+use crate::accounts::{self, Accounts, Check};
 use crate::call::{Handler, Req, Shaped};
 use crate::config::{Config, Scopes};
 use crate::counters::Counters;
@@ -103,6 +104,7 @@ struct Tokens {
 pub struct App {
     pub config: Config,
     tokens: Mutex<Tokens>,
+    accounts: Mutex<Accounts>,
     router: Router,
     handlers: HashMap<&'static str, Handler>,
     store: Mutex<Store>,
@@ -131,6 +133,10 @@ impl App {
             faults: Mutex::new(Faults::new(config.faults, config.seed.unwrap_or(seed))),
             counters: Mutex::default(),
             tokens: Mutex::default(),
+            accounts: Mutex::new(Accounts::new(
+                config.accounts.clone(),
+                config.seed.unwrap_or(seed),
+            )),
             store: Mutex::new(store),
             handlers: handlers(),
             router,
@@ -156,7 +162,14 @@ impl App {
                 what: "preflight",
             });
         }
-        let (resp, what) = if req.path == "/__sandbox" || req.path.starts_with("/__sandbox/") {
+        let (resp, what) = if req.path == accounts::TOKEN_PATH {
+            let mut accounts = lock(&self.accounts);
+            let resp = accounts::route::token(&mut accounts, req, &self.base, p.now_ms());
+            (
+                Some(resp.unwrap_or_else(|e| error_response(&e))),
+                "accounts",
+            )
+        } else if req.path == "/__sandbox" || req.path.starts_with("/__sandbox/") {
             let resp = rated(self, sandbox_endpoint(self, req, p), NO_ORG, p.now_ms());
             (Some(resp), "sandbox")
         } else {
@@ -457,7 +470,7 @@ fn admit(
     path: Vec<(String, String)>,
     t: &mut Trace,
 ) -> Result<(Admitted, bool), ApiError> {
-    let scopes = authorize(sh, req)?;
+    let scopes = authorize(sh, req, t.now)?;
     let query = http::parse_query(&req.query)
         .ok_or_else(|| ApiError::bad(code::BAD_REQUEST, "The query string is malformed."))?;
     let org = organization(sh, req, op, &query)?;
@@ -556,7 +569,7 @@ fn apply(sh: &App, call: &Req, file_issues: Vec<Issue>) -> Result<Response, ApiE
     }
 }
 
-fn authorize<'a>(sh: &'a App, req: &Request) -> Result<Cow<'a, Scopes>, ApiError> {
+fn authorize<'a>(sh: &'a App, req: &Request, now: i64) -> Result<Cow<'a, Scopes>, ApiError> {
     let token = req
         .header("authorization")
         .and_then(|h| h.split_once(' '))
@@ -570,7 +583,16 @@ fn authorize<'a>(sh: &'a App, req: &Request) -> Result<Cow<'a, Scopes>, ApiError
             format!("Send the access token as the header Authorization: {AUTHORIZATION_SCHEME} <token>."),
         ));
     };
-    let invalid = || ApiError::new(401, code::UNAUTHORIZED, "The access token is not valid.");
+    let echo = sh.config.accounts.echo_secrets;
+    let invalid = || {
+        let message = accounts::answer::invalid_token_message(token, echo);
+        ApiError::new(401, code::UNAUTHORIZED, message)
+    };
+    match lock(&sh.accounts).check(token, now) {
+        Check::Live => return Ok(Cow::Owned(Scopes::Every)),
+        Check::Expired | Check::Revoked => return Err(invalid()),
+        Check::Unknown => {}
+    }
     let tokens = lock(&sh.tokens);
     if tokens.revoked.iter().any(|t| t == token) {
         return Err(invalid());
@@ -812,6 +834,11 @@ fn read_params(
 
 fn sandbox_endpoint(sh: &App, req: &Request, p: &dyn Platform) -> Response {
     let segs: Vec<&str> = req.path.trim_end_matches('/').split('/').skip(2).collect();
+    if let ["accounts", rest @ ..] = segs.as_slice() {
+        let mut a = lock(&sh.accounts);
+        return accounts::route::admin(&mut a, &req.method, rest, &req.path, p.now_ms())
+            .unwrap_or_else(|e| error_response(&e));
+    }
     let result = match (req.method.as_str(), segs.as_slice()) {
         ("GET", []) => Ok(json!({
             "code": 0,
@@ -823,6 +850,7 @@ fn sandbox_endpoint(sh: &App, req: &Request, p: &dyn Platform) -> Response {
                 "POST /__sandbox/tokens",
                 "POST /__sandbox/tokens/{token}/revoke",
             ],
+            "accounts": accounts::route::ADMIN,
         })),
         ("GET", ["counters"]) => {
             let (peaks, in_flight) = {
@@ -834,6 +862,7 @@ fn sandbox_endpoint(sh: &App, req: &Request, p: &dyn Platform) -> Response {
         ("POST", ["reset-counters"]) => {
             lock(&sh.counters).reset();
             lock(&sh.limiter).reset_peaks();
+            lock(&sh.accounts).reset_counters(p.now_ms());
             Ok(json!({ "code": 0, "message": "The counters have been reset." }))
         }
         ("POST", ["crm", module, operation]) => crm_trigger(sh, module, operation, &req.body, p),

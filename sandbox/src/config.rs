@@ -24,7 +24,14 @@ usage: sandbox [flags]
   --cors ORIGIN            answer preflights and allow this origin (repeatable; * = any)
   --exit-on-stdin-eof      exit when stdin closes
   --quiet                  no request log on stderr
+
+The accounts server (POST /oauth/v2/token, the refresh-token grant):
 ";
+
+/// The whole usage text: the service's flags, then the accounts server's.
+pub fn usage() -> String {
+    format!("{USAGE}{}", crate::accounts::options::USAGE)
+}
 
 pub const DEV_TOKEN: &str = "dev-token";
 
@@ -104,6 +111,7 @@ pub struct Config {
     pub cors: Vec<String>,
     pub exit_on_stdin_eof: bool,
     pub quiet: bool,
+    pub accounts: crate::accounts::Options,
 }
 
 impl Default for Config {
@@ -123,6 +131,7 @@ impl Default for Config {
             cors: Vec::new(),
             exit_on_stdin_eof: false,
             quiet: false,
+            accounts: Default::default(),
         }
     }
 }
@@ -228,8 +237,9 @@ impl Config {
                 "--cors" => c.cors.push(value()?),
                 "--exit-on-stdin-eof" => c.exit_on_stdin_eof = true,
                 "--quiet" => c.quiet = true,
-                "-h" | "--help" => return Err(USAGE.into()),
-                other => return Err(format!("unknown flag {other:?}\n\n{USAGE}")),
+                f if f.starts_with("--oauth-") => c.accounts.flag(f, &mut value)?,
+                "-h" | "--help" => return Err(usage()),
+                other => return Err(format!("unknown flag {other:?}\n\n{}", usage())),
             }
         }
         if !dev_token {

@@ -1,5 +1,6 @@
 //! The sandbox: a stateful local stand-in for the Svc service, built on the svc-sdk catalog and rules.
 
+pub mod accounts;
 pub mod app;
 pub mod billing;
 pub mod books;

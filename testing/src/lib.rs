@@ -120,7 +120,8 @@ pub fn log_limit(options: &Map<String, Value>) -> Result<usize, String> {
     }
 }
 
-/// The binary's flags of the options object: `VALUED`, `SWITCHES` and `tokens` (name → scopes);
+/// The binary's flags of the options object: `VALUED`, `SWITCHES`, `tokens` (name → scopes) and
+/// `accounts` (the accounts server's `--oauth-*` flags, `sandbox::accounts::options::option_flags`);
 /// `logLimit` is the in-process log's own (`log_limit`). A `callbackFetch` stays in JS: here it is
 /// the marker of a function, or it is not one.
 pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
@@ -148,6 +149,12 @@ pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
         } else if key == "callbackFetch" {
             if !v.is_null() && marked(v) != Some("a function") {
                 return Err("callbackFetch: expected a fetch function".into());
+            }
+        } else if key == "accounts" {
+            if !v.is_null() {
+                let flags = sandbox::accounts::options::option_flags(&v.to_string())
+                    .map_err(|e| format!("accounts: {e}"))?;
+                out.extend(flags);
             }
         } else if key == "tokens" {
             let Value::Object(tokens) = v else {
@@ -620,7 +627,18 @@ mod tests {
             .map(|(_, f)| *f)
             .chain(["--token"])
             .collect();
-        for flag in sandbox::config::USAGE
+        let accounts = &sandbox::accounts::options::VALUED;
+        let mirrored: Vec<&str> = mirrored
+            .into_iter()
+            .chain(accounts.iter().map(|(_, f)| *f))
+            .chain(
+                sandbox::accounts::options::SWITCHES
+                    .iter()
+                    .map(|(_, _, f)| *f),
+            )
+            .chain([sandbox::accounts::options::CLIENTS.1])
+            .collect();
+        for flag in sandbox::config::usage()
             .split_whitespace()
             .filter(|w| w.starts_with("--"))
         {
@@ -642,11 +660,62 @@ mod tests {
             .iter()
             .chain(SWITCHES)
             .map(|(k, _)| *k)
-            .chain(["tokens", "callbackFetch", "logLimit"])
+            .chain(["tokens", "callbackFetch", "logLimit", "accounts"])
             .collect();
         declared.sort_unstable();
         options.sort_unstable();
         assert_eq!(declared, options);
+        let start = dts.find("export interface SandboxAccounts {").unwrap();
+        let body = &dts[start..start + dts[start..].find("\n}").unwrap()];
+        let mut declared: Vec<&str> = body
+            .lines()
+            .filter_map(|l| l.strip_prefix("  ")?.split_once("?:").map(|(k, _)| k))
+            .collect();
+        let mut members: Vec<&str> = accounts
+            .iter()
+            .map(|(k, _)| *k)
+            .chain(
+                sandbox::accounts::options::SWITCHES
+                    .iter()
+                    .map(|(k, _, _)| *k),
+            )
+            .chain([sandbox::accounts::options::CLIENTS.0])
+            .collect();
+        declared.sort_unstable();
+        members.sort_unstable();
+        assert_eq!(declared, members, "SandboxAccounts in testing.d.ts");
+    }
+
+    #[test]
+    fn the_accounts_option_becomes_the_oauth_flags() {
+        let options = json!({ "accounts": { "clients": [{ "clientId": "c", "clientSecret": "s:1", "refreshTokens": ["r"] }], "liveTokenCap": 3, "echoSecrets": true } });
+        let args = flags(options.as_object().unwrap()).unwrap();
+        assert_eq!(
+            args,
+            [
+                "--oauth-client",
+                "c:s%3A1:r",
+                "--oauth-live-token-cap",
+                "3",
+                "--oauth-echo-secrets"
+            ]
+        );
+        let config = Config::from_args(args).unwrap();
+        assert_eq!(config.accounts.clients[1].secret, "s:1");
+        assert_eq!(config.accounts.live_token_cap, 3);
+        let refused = flags(
+            json!({ "accounts": { "refreshLimit": 0 } })
+                .as_object()
+                .unwrap(),
+        )
+        .and_then(Config::from_args)
+        .unwrap_err();
+        assert!(
+            refused.contains("--oauth-refresh-limit: \"0\" is not a whole number from 1"),
+            "{refused}"
+        );
+        let refused = flags(json!({ "accounts": { "nope": 1 } }).as_object().unwrap()).unwrap_err();
+        assert_eq!(refused, "accounts: unknown member \"nope\"");
     }
 
     #[test]

@@ -31,7 +31,7 @@ export async function startDemoApp(consumer, name) {
   const starting = startSandbox(["--no-rate-limit"]).then((sb) => (app.sandbox = sb));
   [app.buildMs] = await Promise.all([h.viteBuild(appDir, dist, { cwd: consumer }), starting]);
   const demo = await import(pathToFileURL(path.join(appDir, "demo.mjs")));
-  app.server = await demo.serveDemo({ dist, sandboxUrl: app.sandbox.url, port: 0 });
+  app.server = await demo.serveDemo({ dist, sandboxUrl: app.sandbox.url, oauth: app.sandbox.oauth, port: 0 });
   return Object.assign(app, { url: app.server.url, seeded: app.server.seeded, token: demo.SANDBOX_TOKEN, org: demo.SANDBOX_ORG });
 }
 

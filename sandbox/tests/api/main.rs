@@ -1,5 +1,6 @@
 //! The sandbox over real HTTP: each test starts its own server on port 0 in this process.
 
+mod accounts;
 mod callbacks;
 mod client;
 mod errors;

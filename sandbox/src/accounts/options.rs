@@ -1,0 +1,428 @@
+//! The accounts server's options: registered clients, the demo client, lifetimes and limits, from
+//! the binary's `--oauth-*` flags or from svc-sdk/testing's `accounts` option (made into those flags).
+
+use svc_core::json::{Json, Num};
+use svc_core::request::{percent_decode, percent_encode};
+
+/// The demo client's id, registered unless `--oauth-no-demo-client`; `npm start` prints it.
+pub const DEMO_CLIENT_ID: &str = "1000.SANDBOXDEMOCLIENT";
+/// The demo client's secret.
+pub const DEMO_CLIENT_SECRET: &str = "sandbox-demo-client-secret";
+/// The demo client's one refresh token.
+pub const DEMO_REFRESH_TOKEN: &str = "1000.sandbox-demo.refresh-token";
+
+pub const HOUR_MS: u64 = 3_600_000;
+/// The longest lifetime or window a flag takes: a year.
+const MAX_MS: u64 = 365 * 24 * HOUR_MS;
+/// The most refreshes per window and live tokens per refresh token a flag takes.
+const MAX_COUNT: u64 = 1_000_000;
+
+/// The usage lines of the accounts flags, for the binary's usage text.
+pub const USAGE: &str = "\
+  --oauth-client ID:SECRET:REFRESH[,REFRESH...]
+                           register an OAuth client and its refresh tokens (repeatable; a part holding
+                           : , or % is percent-encoded)
+  --oauth-no-demo-client   do not register the demo client (printed by npm start)
+  --oauth-token-lifetime-ms N
+                           how long an access token lives (default 3600000)
+  --oauth-refresh-limit N  access tokens per refresh token in a window (default 10)
+  --oauth-refresh-window-ms N
+                           the refresh window (default 600000)
+  --oauth-live-token-cap N live access tokens per refresh token; one more revokes the oldest (default 10)
+  --oauth-legacy-expires-in
+                           answer expires_in in ms beside expires_in_sec, as older servers did
+  --oauth-echo-secrets     echo the received secrets in every error (for tests that they never leak)
+";
+
+/// svc-sdk/testing's `accounts` members that carry a flag's value, and the flag.
+pub const VALUED: &[(&str, &str)] = &[
+    ("tokenLifetimeMs", "--oauth-token-lifetime-ms"),
+    ("refreshLimit", "--oauth-refresh-limit"),
+    ("refreshWindowMs", "--oauth-refresh-window-ms"),
+    ("liveTokenCap", "--oauth-live-token-cap"),
+];
+
+/// svc-sdk/testing's `accounts` members that are switches: the member, the value that is the flag, the flag.
+pub const SWITCHES: &[(&str, bool, &str)] = &[
+    ("demoClient", false, "--oauth-no-demo-client"),
+    ("legacyExpiresIn", true, "--oauth-legacy-expires-in"),
+    ("echoSecrets", true, "--oauth-echo-secrets"),
+];
+
+/// The member of svc-sdk/testing's `accounts` that lists clients (`--oauth-client`).
+pub const CLIENTS: (&str, &str) = ("clients", "--oauth-client");
+
+/// A registered OAuth client.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Client {
+    pub id: String,
+    pub secret: String,
+    pub refresh_tokens: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub clients: Vec<Client>,
+    pub token_lifetime_ms: u64,
+    pub refresh_limit: usize,
+    pub refresh_window_ms: u64,
+    pub live_token_cap: usize,
+    pub legacy_expires_in: bool,
+    pub echo_secrets: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            clients: vec![Client {
+                id: DEMO_CLIENT_ID.into(),
+                secret: DEMO_CLIENT_SECRET.into(),
+                refresh_tokens: vec![DEMO_REFRESH_TOKEN.into()],
+            }],
+            token_lifetime_ms: HOUR_MS,
+            refresh_limit: 10,
+            refresh_window_ms: 600_000,
+            live_token_cap: 10,
+            legacy_expires_in: false,
+            echo_secrets: false,
+        }
+    }
+}
+
+/// A flag's whole number from 1 to `max`.
+fn count(flag: &str, v: &str, max: u64) -> Result<u64, String> {
+    v.parse::<u64>()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| {
+            format!(
+                "{flag}: {:?} is not a whole number from 1 to {max}",
+                svc_core::echo::shorten(v)
+            )
+        })
+}
+
+/// A percent-encoded part of `--oauth-client`, decoded.
+fn part(v: &str) -> Result<String, String> {
+    percent_decode(v, false)
+        .filter(|p| !p.is_empty() && !p.chars().any(char::is_control))
+        .ok_or_else(|| {
+            "--oauth-client: each part must be non-empty text without control characters, its %XX escapes whole".to_string()
+        })
+}
+
+impl Options {
+    /// Applies one `--oauth-*` flag; `value` takes its value when it has one.
+    pub fn flag(
+        &mut self,
+        flag: &str,
+        value: &mut dyn FnMut() -> Result<String, String>,
+    ) -> Result<(), String> {
+        match flag {
+            "--oauth-client" => self.add_client(&value()?)?,
+            "--oauth-no-demo-client" => self.clients.retain(|c| c.id != DEMO_CLIENT_ID),
+            "--oauth-token-lifetime-ms" => self.token_lifetime_ms = count(flag, &value()?, MAX_MS)?,
+            "--oauth-refresh-limit" => {
+                self.refresh_limit = count(flag, &value()?, MAX_COUNT)? as usize
+            }
+            "--oauth-refresh-window-ms" => self.refresh_window_ms = count(flag, &value()?, MAX_MS)?,
+            "--oauth-live-token-cap" => {
+                self.live_token_cap = count(flag, &value()?, MAX_COUNT)? as usize
+            }
+            "--oauth-legacy-expires-in" => self.legacy_expires_in = true,
+            "--oauth-echo-secrets" => self.echo_secrets = true,
+            other => return Err(format!("unknown flag {other:?}")),
+        }
+        Ok(())
+    }
+
+    fn add_client(&mut self, v: &str) -> Result<(), String> {
+        let mut parts = v.splitn(3, ':');
+        let (Some(id), Some(secret), Some(tokens)) = (parts.next(), parts.next(), parts.next())
+        else {
+            return Err("--oauth-client: expected ID:SECRET:REFRESH[,REFRESH...]".into());
+        };
+        let client = Client {
+            id: part(id)?,
+            secret: part(secret)?,
+            refresh_tokens: tokens
+                .split(',')
+                .filter(|t| !t.is_empty())
+                .map(part)
+                .collect::<Result<_, _>>()?,
+        };
+        self.clients.retain(|c| c.id != client.id);
+        let mut seen: Vec<&String> = Vec::new();
+        let taken = self
+            .clients
+            .iter()
+            .flat_map(|c| &c.refresh_tokens)
+            .chain(&client.refresh_tokens)
+            .any(|t| {
+                let again = seen.contains(&t);
+                seen.push(t);
+                again
+            });
+        if taken {
+            return Err("--oauth-client: a refresh token belongs to one client, once".into());
+        }
+        self.clients.push(client);
+        Ok(())
+    }
+}
+
+/// What a value that is not a number or text was, as svc-sdk/testing's other options say it.
+fn got(v: &Json) -> String {
+    match v {
+        Json::Obj(m) => match m.get(svc_core::validate::UNREPRESENTABLE) {
+            Some(Json::Str(what)) => what.to_string(),
+            _ => "an object".into(),
+        },
+        Json::Arr(_) => "an array".into(),
+        Json::Bool(b) => b.to_string(),
+        _ => "null".into(),
+    }
+}
+
+/// The text of a whole-number member: a number a JS number holds exactly, or a string.
+fn number_text(key: &str, v: &Json) -> Result<String, String> {
+    match v {
+        Json::Str(s) => Ok(s.to_string()),
+        Json::Num(text) => match svc_core::json::number(text) {
+            Some(Num::U(n)) if n <= svc_core::validate::MAX_EXACT_INT => Ok(n.to_string()),
+            Some(Num::U(_)) => Err(format!(
+                "{key}: {text} is beyond 2^53 - 1, where a JS number loses digits"
+            )),
+            _ => Ok(text.to_string()),
+        },
+        other => Err(format!(
+            "{key}: expected a number or a string, got {}",
+            got(other)
+        )),
+    }
+}
+
+fn text_member<'j>(client: &'j Json, key: &str) -> Result<&'j str, String> {
+    client
+        .get(key)
+        .and_then(Json::as_str)
+        .ok_or_else(|| format!("clients: each client needs {key}, a string"))
+}
+
+/// One `--oauth-client` value of a `{ clientId, clientSecret, refreshTokens }` member.
+fn client_flag(client: &Json) -> Result<String, String> {
+    let Some(members) = client.as_object() else {
+        return Err(format!(
+            "clients: expected {{ clientId, clientSecret, refreshTokens }}, got {}",
+            got(client)
+        ));
+    };
+    if let Some(k) = members
+        .keys()
+        .find(|k| !["clientId", "clientSecret", "refreshTokens"].contains(k))
+    {
+        return Err(format!("clients: unknown member {k:?}"));
+    }
+    let tokens: Vec<&str> = match client.get("refreshTokens") {
+        Some(Json::Str(t)) => vec![t],
+        Some(Json::Arr(list)) => list
+            .iter()
+            .map(|t| t.as_str().ok_or("clients: refreshTokens are strings"))
+            .collect::<Result<_, _>>()?,
+        None | Some(Json::Null) => Vec::new(),
+        Some(other) => {
+            return Err(format!(
+                "clients: refreshTokens: expected a list of strings, got {}",
+                got(other)
+            ))
+        }
+    };
+    let mut out = String::new();
+    percent_encode(text_member(client, "clientId")?, &mut out);
+    out.push(':');
+    percent_encode(text_member(client, "clientSecret")?, &mut out);
+    out.push(':');
+    for (i, t) in tokens.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        percent_encode(t, &mut out);
+    }
+    Ok(out)
+}
+
+/// The binary's flags of svc-sdk/testing's `accounts` option (its JSON text): `VALUED`,
+/// `SWITCHES` and `CLIENTS`; null members are not given.
+pub fn option_flags(text: &str) -> Result<Vec<String>, String> {
+    let options = svc_core::json::parse(text).map_err(|e| e.message())?;
+    let Some(options) = options.as_object() else {
+        return Err(format!("expected an object, got {}", got(&options)));
+    };
+    let mut out = Vec::new();
+    for (key, v) in options.iter().filter(|(_, v)| !v.is_null()) {
+        if let Some((_, flag)) = VALUED.iter().find(|(k, _)| *k == key) {
+            out.extend([flag.to_string(), number_text(key, v)?]);
+        } else if let Some((_, on, flag)) = SWITCHES.iter().find(|(k, _, _)| *k == key) {
+            match v {
+                Json::Bool(b) if b == on => out.push(flag.to_string()),
+                Json::Bool(_) => {}
+                other => return Err(format!("{key}: expected true or false, got {}", got(other))),
+            }
+        } else if key == CLIENTS.0 {
+            let Some(list) = v.as_array() else {
+                return Err(format!("clients: expected a list, got {}", got(v)));
+            };
+            for client in list {
+                out.extend([CLIENTS.1.to_string(), client_flag(client)?]);
+            }
+        } else {
+            return Err(format!("unknown member {key:?}"));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Options, String> {
+        let mut o = Options::default();
+        let mut args = args.iter().map(|s| s.to_string());
+        while let Some(flag) = args.next() {
+            let mut value = || args.next().ok_or_else(|| "needs a value".to_string());
+            o.flag(&flag, &mut value)?;
+        }
+        Ok(o)
+    }
+
+    #[test]
+    fn defaults_register_the_demo_client() {
+        let o = Options::default();
+        assert_eq!(o.clients.len(), 1);
+        assert_eq!(o.clients[0].refresh_tokens, [DEMO_REFRESH_TOKEN]);
+        assert_eq!(
+            (
+                o.token_lifetime_ms,
+                o.refresh_limit,
+                o.refresh_window_ms,
+                o.live_token_cap
+            ),
+            (3_600_000, 10, 600_000, 10)
+        );
+        assert!(!o.legacy_expires_in && !o.echo_secrets);
+    }
+
+    #[test]
+    fn every_flag() {
+        let o = parse(&[
+            "--oauth-client",
+            "c1:s%3Ax:r1,r%2C2",
+            "--oauth-no-demo-client",
+            "--oauth-token-lifetime-ms",
+            "5",
+            "--oauth-refresh-limit",
+            "3",
+            "--oauth-refresh-window-ms",
+            "1000",
+            "--oauth-live-token-cap",
+            "2",
+            "--oauth-legacy-expires-in",
+            "--oauth-echo-secrets",
+        ])
+        .unwrap();
+        assert_eq!(
+            o.clients,
+            [Client {
+                id: "c1".into(),
+                secret: "s:x".into(),
+                refresh_tokens: vec!["r1".into(), "r,2".into()]
+            }]
+        );
+        assert_eq!(
+            (
+                o.token_lifetime_ms,
+                o.refresh_limit,
+                o.refresh_window_ms,
+                o.live_token_cap
+            ),
+            (5, 3, 1000, 2)
+        );
+        assert!(o.legacy_expires_in && o.echo_secrets);
+    }
+
+    #[test]
+    fn bad_flags_are_explained() {
+        for (args, needle) in [
+            (&["--oauth-client", "c1"][..], "ID:SECRET:REFRESH"),
+            (&["--oauth-client", "c1::r"], "non-empty"),
+            (&["--oauth-client", "c1:s:%zz"], "%XX"),
+            (&["--oauth-client", "c1:s:r,r"], "once"),
+            (
+                &["--oauth-client", "c1:s:r", "--oauth-client", "c2:s:r"],
+                "once",
+            ),
+            (
+                &["--oauth-client", "c:s:1000.sandbox-demo.refresh-token"],
+                "once",
+            ),
+            (&["--oauth-refresh-limit", "0"], "from 1 to 1000000"),
+            (&["--oauth-token-lifetime-ms", "x"], "not a whole number"),
+            (&["--oauth-nope"], "unknown flag"),
+        ] {
+            let err = parse(args).unwrap_err();
+            assert!(err.contains(needle), "{args:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn testing_options_become_the_flags() {
+        let flags = option_flags(
+            r#"{"clients":[{"clientId":"c:1","clientSecret":"s&+%","refreshTokens":["r1","r,2"]},{"clientId":"c2","clientSecret":"s","refreshTokens":"r3"}],
+                "tokenLifetimeMs":1500,"refreshLimit":"3","refreshWindowMs":null,"liveTokenCap":2,
+                "demoClient":false,"legacyExpiresIn":true,"echoSecrets":false}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            flags,
+            [
+                "--oauth-client",
+                "c%3A1:s%26%2B%25:r1,r%2C2",
+                "--oauth-client",
+                "c2:s:r3",
+                "--oauth-token-lifetime-ms",
+                "1500",
+                "--oauth-refresh-limit",
+                "3",
+                "--oauth-live-token-cap",
+                "2",
+                "--oauth-no-demo-client",
+                "--oauth-legacy-expires-in",
+            ]
+        );
+        let refs: Vec<&str> = flags.iter().map(String::as_str).collect();
+        let o = parse(&refs).unwrap();
+        assert_eq!(o.clients[0].id, "c:1");
+        assert_eq!(o.clients[0].secret, "s&+%");
+        assert_eq!(o.clients[0].refresh_tokens, ["r1", "r,2"]);
+        for (text, needle) in [
+            (r#"[]"#, "expected an object"),
+            (r#"{"nope":1}"#, "unknown member \"nope\""),
+            (r#"{"clients":{}}"#, "expected a list"),
+            (r#"{"clients":[{"clientId":"c"}]}"#, "needs clientSecret"),
+            (
+                r#"{"clients":[{"clientId":"c","clientSecret":"s","x":1}]}"#,
+                "unknown member",
+            ),
+            (
+                r#"{"refreshLimit":{"$svc_unrepresentable":"NaN"}}"#,
+                "expected a number",
+            ),
+            (r#"{"refreshLimit":9007199254740993}"#, "beyond 2^53 - 1"),
+            (r#"{"echoSecrets":"yes"}"#, "expected true or false"),
+        ] {
+            let err = option_flags(text).unwrap_err();
+            assert!(err.contains(needle), "{text}: {err}");
+        }
+    }
+}
