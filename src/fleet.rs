@@ -24,7 +24,7 @@ use serde::Serialize;
 use std::fmt;
 
 mod step;
-pub use step::{apply, Applied, Outcome, Reply, Request, Seen};
+pub use step::{apply, Applied, Outcome, Reply, Request, Secret, Seen};
 
 /// The furthest past the store's clock that a back-off, a lease or a claim may end: a lease is at
 /// most a day (`leaseMs`), and no Retry-After or reset asks a fleet to stop for longer. A later

@@ -43,10 +43,27 @@ pub enum Request {
         denied: bool,
     },
     TokenInvalidate {
-        token: String,
+        token: Secret,
     },
     /// The fleet's figures; changes nothing but the leases whose time is up.
     State,
+}
+
+/// A token in a request: its text, never printed.
+#[derive(Clone, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+impl From<&str> for Secret {
+    fn from(text: &str) -> Secret {
+        Secret(text.to_string())
+    }
 }
 
 /// What an answer told of the limits: its x-rate-limit-* headers and a 429's wait.
@@ -175,7 +192,7 @@ impl Request {
                 denied: o.optional("denied")?.unwrap_or(false),
             },
             "tokenInvalidate" => Request::TokenInvalidate {
-                token: text("token")?,
+                token: Secret(text("token")?),
             },
             _ => return Err(format!("`{name}` is not a step")),
         })
@@ -265,7 +282,7 @@ pub fn apply(state: Option<&str>, now: i64, request: &str) -> Result<Applied, Er
             fleet.token_abandon(claim, denied, now);
             Outcome::Done
         }
-        Request::TokenInvalidate { token } => Outcome::Taken(fleet.token_invalidate(&token, now)),
+        Request::TokenInvalidate { token } => Outcome::Taken(fleet.token_invalidate(&token.0, now)),
         Request::State => {
             fleet.step(|f| f.sweep(now));
             Outcome::Done
@@ -366,6 +383,13 @@ mod tests {
             })
         );
         assert!(!format!("{got:?}").contains("tok-secret"));
+        let requests = [
+            store,
+            Request::TokenInvalidate {
+                token: "tok-secret".into(),
+            },
+        ];
+        assert!(!format!("{requests:?}").contains("tok-secret"));
     }
 
     #[test]

@@ -170,6 +170,7 @@ test("a token function's token is kept, the function told why it is asked; a fai
     apiDomain: server.url,
   });
   server.reset();
+  server.handle(() => ({ status: 200, body: { code: 0, message: "ok", plans: [] } }));
   await e.listPlans();
   await new Promise((r) => setTimeout(r, 1_100));
   await e.listPlans();

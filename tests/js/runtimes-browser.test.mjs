@@ -80,6 +80,9 @@ test("Chromium (Vite build): import by name, one call, a caught SvcError, still 
   assert.ok(server.requests.every((r) => r.headers.origin === siteUrl), "the calls came from the page");
   assert.deepEqual(report.relative, { status: 200, url: `${siteUrl}/api/books/v3/chartofaccounts`, message: "answered by the page's origin" });
   assert.deepEqual(report.redirect, { kind: "api", message: "the service answered with a redirect, which is not followed (the browser does not tell where to): point apiDomain at the host that answers without redirecting" });
+  assert.equal(report.oauth.kind, "config", JSON.stringify(report.oauth));
+  assert.match(report.oauth.message, /createProxy/);
+  assert.ok(!report.oauth.message.includes("page-secret"));
   assert.deepEqual(apiSeen, [
     { method: "GET", url: "/api/books/v3/chartofaccounts", authorization: undefined },
     { method: "GET", url: "/api/books/v3/redirected", authorization: undefined },

@@ -43,6 +43,7 @@ const client = new Client({
   maxRetries: config.maxRetries ?? 0,
   rateLimit: { store, leaseMs: config.leaseMs, storeTimeoutMs: config.storeTimeoutMs, fallbackShare: config.fallbackShare },
   fetch: async (url, init) => {
+    if (String(url).endsWith("/oauth/v2/token")) return fetch(url, init);
     const name = init?.body ? JSON.parse(init.body).account_name : undefined;
     say({ begin: name, at: Date.now() });
     try {

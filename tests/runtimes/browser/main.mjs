@@ -13,6 +13,13 @@ report.relative = { status: response.status, url: response.url, message: data.me
 report.redirect = await new Client({ apiDomain: "/api", viaProxy: true, maxRetries: 0 })
   .request("GET", "books", "/redirected")
   .then((data) => ({ followed: data }), (e) => ({ kind: e.kind, status: e.status, message: e.message }));
+// oauth in a page is refused: its secrets would be the page's.
+try {
+  new Client({ oauth: { clientId: "1000.page", clientSecret: "page-secret", refreshToken: "1000.page.refresh" }, organizationId: "1" });
+  report.oauth = { constructed: true };
+} catch (e) {
+  report.oauth = { kind: e.kind, message: e.message };
+}
 document.getElementById("result").textContent = JSON.stringify(report, null, 2);
 document.getElementById("title").textContent = `svc-sdk smoke in the browser: ${report.ok ? "passed" : "failed"}`;
 document.body.dataset.status = report.ok ? "passed" : "failed";

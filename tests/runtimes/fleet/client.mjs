@@ -16,6 +16,8 @@ import { durableObjectStore } from "svc-sdk/cloudflare";
 function client(env, { mint, record, ...options }, sent) {
   const accessToken = mint ? async () => (await (await fetch(mint, { method: "POST" })).json()).token : options.accessToken;
   const send = async (url, init) => {
+    // The OAuth grant (a form to the accounts server) is sent as it is.
+    if (String(url).endsWith("/oauth/v2/token")) return fetch(url, init);
     const name = JSON.parse(init.body).account_name;
     if (record) await (await fetch(record, { method: "POST", body: name })).arrayBuffer();
     sent(name);
