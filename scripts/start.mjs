@@ -64,8 +64,6 @@ run("cargo", ["build", "--release", "--quiet", "-p", "sandbox"]);
 const sandbox = spawn(path.join(root, "target/release/sandbox"), ["--port", String(SANDBOX_PORT), "--exit-on-stdin-eof", "--quiet"], {
   stdio: ["pipe", "pipe", "inherit"],
 });
-// The sandbox's accounts server and its demo client, as the binary prints them.
-let demoOAuth;
 const sandboxUrl = await new Promise((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error("the sandbox did not start within 15 s")), 15_000);
   sandbox.once("error", reject);
@@ -74,10 +72,8 @@ const sandboxUrl = await new Promise((resolve, reject) => {
   sandbox.stdout.on("data", (chunk) => {
     out += chunk;
     const m = out.match(/listening on (http:\/\/\S+)/);
-    const demo = out.match(/demo oauth client: client_id=(\S+) client_secret=(\S+) refresh_token=(\S+) accounts_url=(\S+)/);
-    if (m && demo) {
+    if (m) {
       clearTimeout(timer);
-      demoOAuth = { clientId: demo[1], clientSecret: demo[2], refreshToken: demo[3], accountsUrl: demo[4] };
       resolve(m[1]);
     }
   });
@@ -85,6 +81,9 @@ const sandboxUrl = await new Promise((resolve, reject) => {
   console.error(`[svc-sdk] ${e.message}`);
   process.exit(1);
 });
+
+// The sandbox's accounts server answers at the same URL; its demo OAuth client comes from the Rust consts.
+const { demo_client: demoOAuth } = await (await fetch(`${sandboxUrl}/__sandbox/accounts`)).json();
 
 // The app's server and the demo data import "svc-sdk" from www/node_modules, as the app does.
 const { serveDemo, SANDBOX_TOKEN, SANDBOX_ORG } = await import(pathToFileURL(path.join(www, "demo.mjs")));
@@ -105,7 +104,7 @@ try {
 }
 
 console.log(`sandbox:  ${sandboxUrl}  (token ${SANDBOX_TOKEN}, organization ${SANDBOX_ORG}, ${server.seeded.length} demo fixed assets)`);
-console.log(`accounts: ${demoOAuth.accountsUrl}/oauth/v2/token  (demo oauth: clientId ${demoOAuth.clientId}, clientSecret ${demoOAuth.clientSecret}, refreshToken ${demoOAuth.refreshToken}, accountsUrl ${demoOAuth.accountsUrl})`);
+console.log(`accounts: ${sandboxUrl}/oauth/v2/token  (demo oauth: clientId ${demoOAuth.client_id}, clientSecret ${demoOAuth.client_secret}, refreshToken ${demoOAuth.refresh_token}, accountsUrl ${sandboxUrl})`);
 console.log(`demo app: ${server.url}/  (the proxy at ${server.url}/api adds the token; the browser never sees it)`);
 console.log("Ctrl-C stops both.");
 
