@@ -64,8 +64,6 @@ run("cargo", ["build", "--release", "--quiet", "-p", "sandbox"]);
 const sandbox = spawn(path.join(root, "target/release/sandbox"), ["--port", String(SANDBOX_PORT), "--exit-on-stdin-eof", "--quiet"], {
   stdio: ["pipe", "pipe", "inherit"],
 });
-// The sandbox's accounts server and its demo client, as the binary prints them.
-let demoOAuth;
 const sandboxUrl = await new Promise((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error("the sandbox did not start within 15 s")), 15_000);
   sandbox.once("error", reject);
@@ -74,10 +72,8 @@ const sandboxUrl = await new Promise((resolve, reject) => {
   sandbox.stdout.on("data", (chunk) => {
     out += chunk;
     const m = out.match(/listening on (http:\/\/\S+)/);
-    const demo = out.match(/demo oauth client: client_id=(\S+) client_secret=(\S+) refresh_token=(\S+) accounts_url=(\S+)/);
-    if (m && demo) {
+    if (m) {
       clearTimeout(timer);
-      demoOAuth = { clientId: demo[1], clientSecret: demo[2], refreshToken: demo[3], accountsUrl: demo[4] };
       resolve(m[1]);
     }
   });
@@ -85,6 +81,10 @@ const sandboxUrl = await new Promise((resolve, reject) => {
   console.error(`[svc-sdk] ${e.message}`);
   process.exit(1);
 });
+
+// The sandbox's accounts server answers at the same URL; its demo OAuth client comes from the Rust consts.
+const { demo_client: demo } = await (await fetch(`${sandboxUrl}/__sandbox/accounts`)).json();
+const demoOAuth = { clientId: demo.client_id, clientSecret: demo.client_secret, refreshToken: demo.refresh_token, accountsUrl: sandboxUrl };
 
 // The app's server and the demo data import "svc-sdk" from www/node_modules, as the app does.
 const { serveDemo, SANDBOX_TOKEN, SANDBOX_ORG } = await import(pathToFileURL(path.join(www, "demo.mjs")));

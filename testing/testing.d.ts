@@ -104,7 +104,7 @@ export type SandboxLog<T> = T[] & {
 export interface SandboxRequest {
   method: string;
   path: string;
-  /** The operation's id; "-" for no route, "sandbox" for its own endpoints, "preflight" for CORS. */
+  /** The operation's id; "-" for no route, "sandbox" for its own endpoints, "accounts" for the accounts server's token endpoint, "preflight" for CORS. */
   operationId: string;
   /** null: the connection was dropped (a fault). */
   status: number | null;

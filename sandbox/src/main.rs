@@ -19,11 +19,6 @@ fn main() {
         }
     };
     let exit_on_eof = config.exit_on_stdin_eof;
-    let demo = config
-        .accounts
-        .clients
-        .iter()
-        .any(|c| c.id == sandbox::accounts::DEMO_CLIENT_ID);
     let summary = format!(
         "organization {}; plan {}; {} token(s){}",
         config.org_id,
@@ -61,14 +56,6 @@ fn main() {
     };
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "sandbox listening on {}", server.url());
-    if demo {
-        use sandbox::accounts::{DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, DEMO_REFRESH_TOKEN};
-        let _ = writeln!(
-            out,
-            "sandbox demo oauth client: client_id={DEMO_CLIENT_ID} client_secret={DEMO_CLIENT_SECRET} refresh_token={DEMO_REFRESH_TOKEN} accounts_url={}",
-            server.url()
-        );
-    }
     let _ = out.flush();
     drop(out);
     eprintln!("sandbox: {summary}; rate limits {limits}");

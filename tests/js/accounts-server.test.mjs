@@ -67,7 +67,7 @@ function helpers({ url, fetch }) {
   return { url, fetch, refresh, token, api, admin, counters };
 }
 
-both("a grant is a token the API takes, expires_in in seconds, api_domain the sandbox's URL", {}, async ({ url, fetch, refresh, api }) => {
+both("a grant is a token the API takes, expires_in in seconds, api_domain the sandbox's URL", {}, async ({ url, fetch, refresh, api, counters }) => {
   const r = await refresh();
   assert.equal(r.status, 200);
   assert.deepEqual(Object.keys(r.body), ["access_token", "api_domain", "token_type", "expires_in"]);
@@ -78,6 +78,8 @@ both("a grant is a token the API takes, expires_in in seconds, api_domain the sa
   assert.equal(typeof viaQuery.access_token, "string", "the fields may come in the query, as the vendor takes them");
   assert.notEqual(viaQuery.access_token, r.body.access_token);
   assert.equal((await api("dev-token")).status, 200, "tokens it never minted are as before");
+  const { client_id, client_secret, refresh_token } = (await counters()).demo_client;
+  assert.deepEqual({ clientId: client_id, clientSecret: client_secret, refreshToken: refresh_token }, DEMO, "the demo client, as npm start prints it");
 });
 
 both(
@@ -106,6 +108,18 @@ both("the 11th refresh in the window and every one after it are Access Denied (H
   assert.ok(demo.blocked_until_ms >= before + 600_000, "blocked until ten minutes after the first of the ten");
   assert.equal(c.refresh_tokens[OTHER.refreshToken].blocked_until_ms, null);
 });
+
+both(
+  "only the clients given, without the demo client",
+  { flags: ["--oauth-no-demo-client", "--oauth-client", OTHER_FLAG], accounts: { demoClient: false, clients: [OTHER_CLIENT] } },
+  async ({ refresh, counters }) => {
+    assert.equal((await refresh()).text, '{"error":"invalid_client"}');
+    assert.equal(typeof (await refresh({ ...OTHER, refreshToken: "1000.other.r2" })).body.access_token, "string");
+    const c = await counters();
+    assert.equal(c.demo_client, null);
+    assert.deepEqual(Object.keys(c.refresh_tokens), [OTHER.refreshToken, "1000.other.r2"]);
+  },
+);
 
 both(
   "one more than the live-token cap revokes the oldest, which the API then answers 401",

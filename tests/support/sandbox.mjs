@@ -7,9 +7,6 @@ export async function startSandbox(args = [], { quiet = true, bin = path.join(pr
   const child = spawn(bin, ["--port", "0", "--exit-on-stdin-eof", ...(quiet ? ["--quiet"] : []), ...args], { stdio: ["pipe", "pipe", "pipe"] });
   let log = "";
   child.stderr.on("data", (c) => (log += c));
-  // The demo OAuth client, as the sandbox prints it after its address (unless told not to register it).
-  let oauth;
-  const noDemo = args.includes("--oauth-no-demo-client");
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the sandbox did not start:\n${log}`)), 15_000);
     child.on("exit", (code) => reject(new Error(`the sandbox exited (${code}):\n${log}`)));
@@ -17,10 +14,8 @@ export async function startSandbox(args = [], { quiet = true, bin = path.join(pr
     child.stdout.on("data", (c) => {
       out += c;
       const m = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      const demo = out.match(/demo oauth client: client_id=(\S+) client_secret=(\S+) refresh_token=(\S+) accounts_url=(\S+)/);
-      if (m && (demo || noDemo)) {
+      if (m) {
         clearTimeout(timer);
-        if (demo) oauth = { clientId: demo[1], clientSecret: demo[2], refreshToken: demo[3], accountsUrl: demo[4] };
         resolve(m[1]);
       }
     });
@@ -29,6 +24,9 @@ export async function startSandbox(args = [], { quiet = true, bin = path.join(pr
     const res = await fetch(url + p, { method, headers: { "content-type": "application/json" }, body: body && JSON.stringify(body) });
     return res.json();
   };
+  // The demo OAuth client of its accounts server (none with --oauth-no-demo-client).
+  const demo = (await admin("GET", "/__sandbox/accounts")).demo_client;
+  const oauth = demo && { clientId: demo.client_id, clientSecret: demo.client_secret, refreshToken: demo.refresh_token, accountsUrl: url };
   return {
     url,
     /** The demo OAuth client: { clientId, clientSecret, refreshToken, accountsUrl }. */

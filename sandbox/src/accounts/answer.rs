@@ -1,6 +1,6 @@
 //! The accounts server's answers as JSON text, in the vendor's shapes, member for member.
 
-use super::{spell, Accounts, Fields, Granted, Refusal};
+use super::{spell, Accounts, Fields, Granted, Refusal, DEMO_CLIENT_ID, DEMO_REFRESH_TOKEN};
 use svc_core::json::write::{string, unsigned, Members};
 
 /// The Access Denied answer's description, the vendor's words.
@@ -103,8 +103,9 @@ pub fn invalid_token_message(token: &str, echo: bool) -> String {
 /// `{"code":0,"message":"success","refreshes":{"granted","access_denied","invalid_code",
 /// "invalid_client","unsupported_grant_type"},"revoked_by_cap","revoked_by_admin",
 /// "api_401":{"expired","revoked"},"refresh_tokens":{"<token>":{"client_id","revoked","granted",
-/// "access_denied","live_tokens","peak_live_tokens","blocked_until_ms"}}}` (`blocked_until_ms`: null
-/// when refreshes are not denied now).
+/// "access_denied","live_tokens","peak_live_tokens","blocked_until_ms"}},"demo_client":{"client_id",
+/// "client_secret","refresh_token"}}` (`blocked_until_ms`: null when refreshes are not denied now;
+/// `demo_client`: null when it is not registered).
 pub fn counters(a: &mut Accounts, now: i64) -> String {
     let t = a.tally().clone();
     let mut out = String::new();
@@ -144,6 +145,17 @@ pub fn counters(a: &mut Accounts, now: i64) -> String {
         one.end();
     }
     tokens.end();
+    let demo = a.options().clients.iter().find(|c| c.id == DEMO_CLIENT_ID);
+    match demo {
+        Some(c) => {
+            let mut d = Members::new(m.key("demo_client"));
+            d.str("client_id", &c.id);
+            d.str("client_secret", &c.secret);
+            d.str("refresh_token", DEMO_REFRESH_TOKEN);
+            d.end();
+        }
+        None => m.key("demo_client").push_str("null"),
+    }
     m.end();
     out
 }
@@ -171,7 +183,7 @@ pub fn quoted(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::accounts::{Options, DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, DEMO_REFRESH_TOKEN};
+    use crate::accounts::{Options, DEMO_CLIENT_SECRET};
 
     fn token(ms: u64) -> Granted {
         Granted {
@@ -278,14 +290,25 @@ mod tests {
         assert_eq!(
             counters(&mut a, 5),
             format!(
-                r#"{{"code":0,"message":"success","refreshes":{{"granted":1,"access_denied":0,"invalid_code":0,"invalid_client":0,"unsupported_grant_type":0}},"revoked_by_cap":0,"revoked_by_admin":0,"api_401":{{"expired":0,"revoked":0}},"refresh_tokens":{{{}:{{"client_id":{},"revoked":false,"granted":1,"access_denied":0,"live_tokens":1,"peak_live_tokens":1,"blocked_until_ms":null}}}}}}"#,
+                r#"{{"code":0,"message":"success","refreshes":{{"granted":1,"access_denied":0,"invalid_code":0,"invalid_client":0,"unsupported_grant_type":0}},"revoked_by_cap":0,"revoked_by_admin":0,"api_401":{{"expired":0,"revoked":0}},"refresh_tokens":{{{}:{{"client_id":{},"revoked":false,"granted":1,"access_denied":0,"live_tokens":1,"peak_live_tokens":1,"blocked_until_ms":null}}}},"demo_client":{{"client_id":{},"client_secret":{},"refresh_token":{}}}}}"#,
                 quoted(DEMO_REFRESH_TOKEN),
-                quoted(DEMO_CLIENT_ID)
+                quoted(DEMO_CLIENT_ID),
+                quoted(DEMO_CLIENT_ID),
+                quoted(DEMO_CLIENT_SECRET),
+                quoted(DEMO_REFRESH_TOKEN)
             )
         );
         assert_eq!(
             ok("done", &[("n", 2)]),
             r#"{"code":0,"message":"done","n":2}"#
         );
+        let mut none = Accounts::new(
+            Options {
+                clients: Vec::new(),
+                ..Options::default()
+            },
+            1,
+        );
+        assert!(counters(&mut none, 5).ends_with(r#","demo_client":null}"#));
     }
 }

@@ -116,7 +116,7 @@ pub struct RefreshState<'a> {
 
 /// The accounts server's state: its clients and refresh tokens, the access tokens it minted, its counters.
 pub struct Accounts {
-    pub options: Options,
+    options: Options,
     refresh: Vec<Refresh>,
     minted: HashMap<String, Minted>,
     tally: Tally,
@@ -302,6 +302,10 @@ impl Accounts {
         let at = m.refresh;
         self.prune(at, now);
         Some(was_live)
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
     }
 
     pub fn tally(&self) -> &Tally {

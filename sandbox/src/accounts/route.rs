@@ -72,8 +72,8 @@ pub fn token(
     }
     let f = fields(req);
     let text = match a.grant(&f, now) {
-        Ok(g) => answer::granted(&g, api_domain, a.options.legacy_expires_in),
-        Err(why) => answer::refused(why, &f, a.options.echo_secrets),
+        Ok(g) => answer::granted(&g, api_domain, a.options().legacy_expires_in),
+        Err(why) => answer::refused(why, &f, a.options().echo_secrets),
     };
     Ok(json(200, text).with("Cache-Control", "no-store"))
 }
