@@ -11,26 +11,24 @@ use std::fmt;
 #[macro_export]
 macro_rules! json {
     (null) => { $crate::json::Json::Null };
-    ([ $($items:tt)* ]) => {{
-        #[allow(unused_mut)]
-        let mut items: ::std::vec::Vec<$crate::json::Json<'static>> = ::std::vec::Vec::new();
-        $crate::json!(@items items () ($($items)*));
-        $crate::json::Json::Arr(items)
-    }};
+    ([ $($items:tt)* ]) => {
+        $crate::json::Json::Arr($crate::json!(@items [] () ($($items)*)))
+    };
     ({ $($members:tt)* }) => {{
         #[allow(unused_mut)]
         let mut members = $crate::json::Obj::new();
         $crate::json!(@members members () ($($members)*));
         $crate::json::Json::Obj(members)
     }};
-    (@items $v:ident () ()) => {};
-    (@items $v:ident ($($item:tt)+) ()) => { $v.push($crate::json!($($item)+)); };
-    (@items $v:ident ($($item:tt)+) (, $($rest:tt)*)) => {
-        $v.push($crate::json!($($item)+));
-        $crate::json!(@items $v () ($($rest)*));
+    (@items [$($done:expr,)*] () ()) => { ::std::vec![$($done),*] };
+    (@items [$($done:expr,)*] ($($item:tt)+) ()) => {
+        ::std::vec![$($done,)* $crate::json!($($item)+)]
     };
-    (@items $v:ident ($($item:tt)*) ($next:tt $($rest:tt)*)) => {
-        $crate::json!(@items $v ($($item)* $next) ($($rest)*));
+    (@items [$($done:expr,)*] ($($item:tt)+) (, $($rest:tt)*)) => {
+        $crate::json!(@items [$($done,)* $crate::json!($($item)+),] () ($($rest)*))
+    };
+    (@items [$($done:expr,)*] ($($item:tt)*) ($next:tt $($rest:tt)*)) => {
+        $crate::json!(@items [$($done,)*] ($($item)* $next) ($($rest)*))
     };
     (@members $m:ident () ()) => {};
     (@members $m:ident () ($key:literal : $($rest:tt)*)) => {
@@ -123,6 +121,13 @@ impl<T: ToValue> ToValue for Vec<T> {
     }
 }
 
+/// A pair as an array of two, as serde writes a tuple.
+impl<A: ToValue, B: ToValue> ToValue for (A, B) {
+    fn to_value(&self) -> Json<'static> {
+        Json::Arr(vec![self.0.to_value(), self.1.to_value()])
+    }
+}
+
 impl<K: AsRef<str>, V: ToValue> ToValue for BTreeMap<K, V> {
     fn to_value(&self) -> Json<'static> {
         Json::Obj(
@@ -175,9 +180,10 @@ impl<'a> From<bool> for Json<'a> {
     }
 }
 
-impl<'a> From<&'a str> for Json<'a> {
-    fn from(s: &'a str) -> Json<'a> {
-        Json::Str(Cow::Borrowed(s))
+/// A copy of the text (`Json::Str(Cow::Borrowed(s))` borrows it).
+impl<'a> From<&str> for Json<'a> {
+    fn from(s: &str) -> Json<'a> {
+        Json::Str(Cow::Owned(s.to_owned()))
     }
 }
 
@@ -215,6 +221,17 @@ impl<'a, T: Into<Json<'a>>> From<Option<T>> for Json<'a> {
 impl fmt::Display for Json<'_> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str(&super::ToJson::to_json_text(self))
+    }
+}
+
+impl<'a> std::ops::Index<usize> for Json<'a> {
+    type Output = Json<'a>;
+
+    /// Item `i` of an array, or null, as `serde_json::Value` indexes.
+    fn index(&self, i: usize) -> &Json<'a> {
+        self.as_array()
+            .and_then(|items| items.get(i))
+            .unwrap_or(&super::NULL)
     }
 }
 
@@ -365,12 +382,15 @@ mod tests {
             "nested": { "list": [1, 2.5, null, { "k": "v" }], "empty": {} },
             "items": items,
             "sum": 1 + 2,
+            "pairs": [("a", 1)],
             ("computed".to_string() + "key"): [],
         });
-        let text = r#"{"name":"Vans","count":-3,"ok":true,"none":null,"nested":{"list":[1,2.5,null,{"k":"v"}],"empty":{}},"items":[1,"two"],"sum":3,"computedkey":[]}"#;
+        let text = r#"{"name":"Vans","count":-3,"ok":true,"none":null,"nested":{"list":[1,2.5,null,{"k":"v"}],"empty":{}},"items":[1,"two"],"sum":3,"pairs":[["a",1]],"computedkey":[]}"#;
         assert_eq!(v, parse(text).unwrap());
         assert_eq!(v.to_string(), text);
         assert_eq!(json!([]), Json::Arr(Vec::new()));
+        assert_eq!(v["nested"]["list"][3]["k"], json!("v"));
+        assert!(v["nested"]["list"][9].is_null() && v["name"][0].is_null());
         assert_eq!(json!(null), Json::Null);
         assert_eq!(
             json!({"k": v["nested"]["empty"]}).to_string(),
