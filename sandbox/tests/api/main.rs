@@ -3,6 +3,7 @@
 mod callbacks;
 mod client;
 mod errors;
+mod exact;
 mod families;
 mod faults;
 mod generic;
