@@ -5,18 +5,21 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::borrow::Cow;
 use std::fmt;
 
+mod build;
 mod fields;
 mod read;
 mod ser;
 pub mod write;
+pub use build::ToValue;
 pub use fields::{expect, Field};
 pub use read::{number, parse, Error};
 pub use ser::to_string;
 pub use write::ToJson;
 
 /// A JSON value whose strings borrow the text they were read from (unless they held escapes).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum Json<'a> {
+    #[default]
     Null,
     Bool(bool),
     /// A number as the text it was read from (`Json::as_num` reads its value).

@@ -10,10 +10,10 @@ use crate::faults::{Fault, Faults};
 use crate::http::{self, Request, Response};
 use crate::limits::{self, Limiter, Refusal};
 use crate::multipart::{self, Part};
-use crate::record::{json_obj, Record};
+use crate::record::Record;
+use crate::record::Value;
 use crate::store::Store;
 use crate::{billing, books, crm, generic, inventory, invoice, seed};
-use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
@@ -21,10 +21,11 @@ use svc_core::catalog::{BodyKind, Operation, OPERATIONS};
 use svc_core::echo::shorten;
 use svc_core::family::OrgPlacement;
 use svc_core::issue::{Issue, PathSeg, Problem};
+use svc_core::json;
 use svc_core::json::{Json, Obj};
 use svc_core::request::AUTHORIZATION_SCHEME;
 use svc_core::route::{add_text_param, Found, Router};
-use svc_core::validate;
+use svc_core::validate::{self, Source};
 
 /// What the handling needs from its host: the clock and callbacks' delivery.
 pub trait Platform {
@@ -239,20 +240,20 @@ impl App {
         }
         let mut path = Vec::new();
         for (name, v) in names.iter().zip(args) {
-            let Value::String(value) = v else {
+            let Value::Str(value) = v else {
                 return Err(ApiError::bad(
                     code::BAD_REQUEST,
                     format!("{name} must be a string (ids are strings so that no digit is lost)."),
                 ));
             };
-            path.push((name.to_string(), value.clone()));
+            path.push((name.to_string(), value.to_string()));
         }
         match args.get(names.len()).cloned().unwrap_or(json!({})) {
-            Value::Array(list) => list
+            Value::Arr(list) => list
                 .into_iter()
                 .map(|params| self.seed_one(op, &path, params, now))
                 .collect::<Result<Vec<_>, _>>()
-                .map(Value::Array),
+                .map(Value::Arr),
             params => self.seed_one(op, &path, params, now),
         }
     }
@@ -264,7 +265,7 @@ impl App {
         params: Value,
         now: i64,
     ) -> Result<Value, ApiError> {
-        let Value::Object(params) = params else {
+        let Value::Obj(params) = params else {
             return Err(ApiError::bad(
                 code::BAD_REQUEST,
                 format!("The params of {} must be an object.", op.id),
@@ -289,8 +290,8 @@ impl App {
             svc_core::response::decode(op, resp.status, resp.header("content-type"), &resp.body)
                 .map_err(|e| ApiError::new(500, code::INTERNAL, e.message))?;
         match decoded {
-            svc_core::response::Decoded::Json(text) => serde_json::from_str(&text)
-                .map_err(|e| ApiError::new(500, code::INTERNAL, e.to_string())),
+            svc_core::response::Decoded::Json(text) => crate::record::parse(text.as_bytes())
+                .map_err(|e| ApiError::new(500, code::INTERNAL, e)),
             svc_core::response::Decoded::Binary => Err(ApiError::bad(
                 code::BAD_REQUEST,
                 format!("{} answers a file, not a record.", op.id),
@@ -537,7 +538,8 @@ fn apply(sh: &App, call: &Req, file_issues: Vec<Issue>) -> Result<Response, ApiE
     if let Some(e) = invoice::precheck(op.id, call.params) {
         return Err(e);
     }
-    let mut issues = validate::validate(op, &Value::Object(call.params.clone()));
+    let params = Json::Obj(call.params.clone());
+    let mut issues = validate::check(op, &params, svc_core::clock::now_ms(), Source::Json);
     issues.extend(file_issues);
     if !issues.is_empty() {
         return Err(ApiError::invalid(issues));
@@ -701,11 +703,11 @@ fn draw_fault(sh: &App, t: &mut Trace) -> (bool, Result<(), ApiError>) {
     (draw.slow, fault)
 }
 
-fn json_body(body: &[u8]) -> Result<Obj<'_>, ApiError> {
+fn json_body(body: &[u8]) -> Result<Record, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Obj::default());
     }
-    match serde_json::from_slice::<Json>(body) {
+    match crate::record::parse(body) {
         Ok(Json::Obj(m)) => Ok(m),
         Ok(other) => Err(ApiError::invalid(vec![Issue {
             path: Vec::new(),
@@ -826,7 +828,6 @@ fn read_params(
             add_text_param(&mut params, schema, param, v);
         }
     }
-    let params = json_obj(serde_json::to_value(Json::Obj(params)).unwrap_or_default());
     Ok((params, files, issues))
 }
 
@@ -919,7 +920,7 @@ fn crm_trigger(
             "The operation must be create, edit or delete.",
         ));
     }
-    let body: Value = serde_json::from_slice(body).map_err(|e| {
+    let body = crate::record::parse(body).map_err(|e| {
         ApiError::bad(
             code::BAD_REQUEST,
             format!("The body is not valid JSON: {e}."),
@@ -1066,20 +1067,17 @@ mod tests {
     }
 
     #[test]
-    fn a_json_body_reads_as_serde_json_reads_it() {
+    fn a_json_body_keeps_each_number_as_its_text() {
         let body = br#"{"n":9007199254740993,"f":1.5,"e":1e300,"z":-0.0,"i":-2,
-            "s":"a\"b\u00e9","o":{"x":[1,null,true,0.1]},"big":18446744073709551616,"n":3}"#;
+            "s":"a\"b\u00e9","o":{"x":[1,null,true,0.1]},"big":18446744073709551616,"n":3,"far":1e400}"#;
         assert_eq!(
-            params_of("createPackage", &[("salesorder_id", "5.")], body),
-            json_obj(serde_json::from_slice(&body[..]).unwrap())
-                .into_iter()
-                .chain([("salesorder_id".into(), json!("5."))])
-                .collect::<Record>()
+            Value::Obj(params_of("createPackage", &[("salesorder_id", "5.")], body)).to_string(),
+            r#"{"n":3,"f":1.5,"e":1e300,"z":-0.0,"i":-2,"s":"a\"bé","o":{"x":[1,null,true,0.1]},"big":18446744073709551616,"far":1e400,"salesorder_id":"5."}"#
         );
     }
 
-    /// Number params read from the query take the number their text spells, written as JSON
-    /// writes it (`60.` is 60); integers take integer text only, as the client's proxy reads them.
+    /// Number params read from the query take the number their text spells, in JSON's spelling of
+    /// that text (`60.` is 60); integers take integer text only, as the client's proxy reads them.
     #[test]
     fn query_text_is_typed_by_the_one_rule_of_the_core() {
         let p = params_of(
@@ -1094,8 +1092,8 @@ mod tests {
             b"",
         );
         assert_eq!(
-            Value::Object(p).to_string(),
-            r#"{"total_start":60,"total_end":60.0,"total_less_than":-7.5,"page":"2.","per_page":2}"#
+            Value::Obj(p).to_string(),
+            r#"{"total_start":60,"total_end":6e1,"total_less_than":-7.50,"page":"2.","per_page":2}"#
         );
     }
 

@@ -4,11 +4,12 @@ use crate::call::{Handler, Reply, Req};
 use crate::common::insert_task;
 use crate::error::{code, ApiError};
 use crate::list;
+use crate::record::Value;
 use crate::record::{defaults, id_text, Record};
 use crate::resource::{EVENT, PLAN};
 use crate::store::{Ids, Org, Store};
 use crate::time;
-use serde_json::{json, Value};
+use svc_core::json;
 
 /// The documents name no plan event; these documented types fit best (see sandbox/README.md).
 pub const PLAN_CREATED_EVENT: &str = "subscription_activation";
@@ -35,10 +36,10 @@ fn record_event(org: &mut Org, ids: &Ids, event_type: &str, plan: &Record, now_m
     let rec = json!({
         "event_type": event_type,
         "event_time": time::timestamp(now_ms),
-        "payload": Value::Object(plan.clone()).to_string(),
+        "payload": Value::Obj(plan.clone()).to_string(),
         "webhooks": [],
     });
-    if let Value::Object(rec) = rec {
+    if let Value::Obj(rec) = rec {
         org.insert(&EVENT, ids.next(&EVENT), rec, None);
     }
 }
@@ -69,9 +70,9 @@ pub fn insert_plan(
     }
     let mut rec = fields.clone();
     rec.remove("plan_code");
-    if let Some(Value::Array(addons)) = rec.get_mut("addons") {
+    if let Some(Value::Arr(addons)) = rec.get_mut("addons") {
         for addon in addons.iter_mut().filter_map(Value::as_object_mut) {
-            addon.entry("status").or_insert_with(|| "active".into());
+            addon.or_insert_with("status", || "active".into());
         }
     }
     let t = time::timestamp(now_ms);
@@ -86,7 +87,7 @@ pub fn insert_plan(
             "updated_time": t,
         }),
     );
-    let rec = org.insert(&PLAN, Value::String(code), rec, None);
+    let rec = org.insert(&PLAN, Value::from(code), rec, None);
     record_event(org, ids, PLAN_CREATED_EVENT, &rec, now_ms);
     Ok(rec)
 }
@@ -178,7 +179,8 @@ mod tests {
         let events = org.list(&EVENT, None);
         assert_eq!(events.len(), 1);
         assert_eq!(events[0]["event_type"], json!(PLAN_CREATED_EVENT));
-        let payload: Value = serde_json::from_str(events[0]["payload"].as_str().unwrap()).unwrap();
+        let payload =
+            crate::record::parse(events[0]["payload"].as_str().unwrap().as_bytes()).unwrap();
         assert_eq!(payload["name"], json!("Gold"));
         let generated = insert_plan(&mut org, &ids, &Record::new(), "http://x", 0).unwrap();
         assert_eq!(generated["plan_code"], json!("PLAN-00001"));

@@ -4,6 +4,7 @@ use crate::call::{Handler, Reply, Req};
 use crate::common::{self, price_lines, USER_EMAIL, USER_NAME};
 use crate::error::{issue, required, ApiError};
 use crate::list::{self, num, Cmp};
+use crate::record::Value;
 use crate::record::{defaults, id_text, json_obj, merge, patch, same_id, stamp, text_of, Record};
 use crate::resource::{
     ACCOUNT, CREDITED_BILL, CURRENCY, EXPENSE, FIXED_ASSET, FIXED_ASSET_HISTORY, JOURNAL, REFUND,
@@ -12,8 +13,8 @@ use crate::resource::{
 use crate::store::{Ids, Org, Receipt, Store};
 use crate::time;
 use crate::unique::{self, Upsert};
-use serde_json::{json, Value};
 use svc_core::issue::{PathSeg, Problem};
+use svc_core::json;
 use svc_core::model::books::{FiscalYearStartMonth, JournalStatus};
 
 pub const HANDLERS: &[(&str, Handler)] = &[
@@ -91,17 +92,17 @@ fn apply_org_fields(org: &Org, info: &mut Record, params: &Record) {
     {
         let key = ORG_RENAMES
             .iter()
-            .find(|(from, _)| from == k)
-            .map_or(k.as_str(), |(_, to)| *to);
+            .find(|(from, _)| *from == k)
+            .map_or(k, |(_, to)| *to);
         let value = match (key, v) {
-            ("fiscal_year_start_month", Value::String(m)) => FiscalYearStartMonth::VALUES
+            ("fiscal_year_start_month", Value::Str(m)) => FiscalYearStartMonth::VALUES
                 .iter()
                 .position(|x| x.eq_ignore_ascii_case(m))
                 .map_or(v.clone(), Value::from),
             ("is_logo_uploaded", Value::Bool(b)) => Value::from(b.to_string()),
             _ => v.clone(),
         };
-        info.insert(key.into(), value);
+        info.insert(key.to_string().into(), value);
     }
     let currency = info.get("currency_id").and_then(id_text);
     if let Some(c) = currency.and_then(|id| org.lookup(CURRENCY.table, CURRENCY.id, &id)) {
@@ -478,7 +479,7 @@ fn list_account_transactions(store: &mut Store, req: &Req) -> Result<Reply, ApiE
         rows.retain(|r| {
             ["debit_amount", "credit_amount"]
                 .iter()
-                .any(|k| list::number(r.get(*k)) == Some(amount))
+                .any(|k| list::number(r.get(k)) == Some(amount))
         });
     }
     list::sort(
@@ -527,12 +528,11 @@ fn delete_account_transaction(store: &mut Store, req: &Req) -> Result<Reply, Api
 /// Gives new lines their ids and base-currency amounts; returns the sum of the debits.
 fn price_journal_lines(rec: &mut Record, ids: &Ids) -> f64 {
     let rate = list::number(rec.get("exchange_rate")).unwrap_or(1.0);
-    if let Some(Value::Array(lines)) = rec.get_mut("line_items") {
+    if let Some(Value::Arr(lines)) = rec.get_mut("line_items") {
         for line in lines.iter_mut().filter_map(Value::as_object_mut) {
-            line.entry("line_id").or_insert_with(|| ids.text());
+            line.or_insert_with("line_id", || ids.text());
             let amount = list::number(line.get("amount")).unwrap_or(0.0);
-            line.entry("bcy_amount")
-                .or_insert_with(|| num(amount * rate));
+            line.or_insert_with("bcy_amount", || num(amount * rate));
         }
     }
     rec.get("line_items")
@@ -684,9 +684,9 @@ fn new_comment(req: &Req, ids: &Ids, parent: Option<(&str, &str)>) -> Value {
     }));
     c.extend(common::authored(req.now_ms));
     if let Some((field, id)) = parent {
-        c.insert(field.into(), id.into());
+        c.insert(field.to_string().into(), id.into());
     }
-    Value::Object(c)
+    Value::Obj(c)
 }
 
 /// Removes the comment `comment_id` from a record's `comments` (1002 when it has none of that id).
@@ -955,7 +955,7 @@ pub fn forecast(asset: &Record, today: &str) -> Vec<Value> {
     };
     let start = ["depreciation_start_date", "asset_purchase_date"]
         .iter()
-        .find_map(|k| asset.get(*k).and_then(Value::as_str))
+        .find_map(|k| asset.get(k).and_then(Value::as_str))
         .and_then(svc_core::calendar::parse_date)
         .or_else(|| svc_core::calendar::parse_date(today))
         .unwrap_or((1970, 1, 1));
@@ -1016,9 +1016,9 @@ pub fn insert_expense(org: &mut Org, ids: &Ids, fields: &Record, now_ms: i64) ->
         .get("line_items")
         .and_then(Value::as_array)
         .is_some_and(|l| !l.is_empty());
-    if let Some(Value::Array(lines)) = rec.get_mut("line_items") {
+    if let Some(Value::Arr(lines)) = rec.get_mut("line_items") {
         for line in lines.iter_mut().filter_map(Value::as_object_mut) {
-            line.entry("line_item_id").or_insert_with(|| ids.big());
+            line.or_insert_with("line_item_id", || ids.big());
         }
     }
     let amount =
@@ -1067,7 +1067,7 @@ fn history(ids: &Ids, expense: &Record, description: &str, operation: &str, now_
         "transaction_type": "expense",
     }));
     entry.extend(common::authored(now_ms));
-    Value::Object(entry)
+    Value::Obj(entry)
 }
 
 /// Merges the params, numbers new lines, and works the totals out again as a create does.
@@ -1076,9 +1076,9 @@ fn update_expense(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let id = req.path("expense_id");
     let stored = org.get(&EXPENSE, id, None)?;
     let mut p = patch(req.params, req.now_ms);
-    if let Some(Value::Array(lines)) = p.get_mut("line_items") {
+    if let Some(Value::Arr(lines)) = p.get_mut("line_items") {
         for line in lines.iter_mut().filter_map(Value::as_object_mut) {
-            line.entry("line_item_id").or_insert_with(|| ids.big());
+            line.or_insert_with("line_item_id", || ids.big());
         }
     }
     let amount = list::number(p.get("amount"))
@@ -1190,9 +1190,9 @@ fn delete_expense_receipt(store: &mut Store, req: &Req) -> Result<Reply, ApiErro
 }
 
 fn push(rec: &mut Record, key: &str, item: Value) {
-    match rec.entry(key).or_insert_with(|| Value::Array(Vec::new())) {
-        Value::Array(items) => items.push(item),
-        other => *other = Value::Array(vec![item]),
+    match rec.or_insert_with(key.to_string(), || Value::Arr(Vec::new())) {
+        Value::Arr(items) => items.push(item),
+        other => *other = Value::Arr(vec![item]),
     }
 }
 
@@ -1427,8 +1427,8 @@ fn credit_view(org: &Org, id: &str) -> Result<Record, ApiError> {
         ("bills_credited", &CREDITED_BILL),
         ("comments", &VENDOR_CREDIT_COMMENT),
     ] {
-        let rows = org.list(res, Some(id)).into_iter().map(Value::Object);
-        rec.insert(key.into(), Value::Array(rows.collect()));
+        let rows = org.list(res, Some(id)).into_iter().map(Value::Obj);
+        rec.insert(key.into(), Value::Arr(rows.collect()));
     }
     Ok(rec)
 }
@@ -1519,7 +1519,7 @@ fn apply_vendor_credit_to_bills(store: &mut Store, req: &Req) -> Result<Reply, A
         .params
         .get("bills")
         .and_then(Value::as_array)
-        .cloned()
+        .map(<[Value]>::to_vec)
         .unwrap_or_default();
     if bills.is_empty() {
         return Err(ApiError::invalid(vec![required("bills")]));
@@ -1590,7 +1590,7 @@ fn add_vendor_credit_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiE
             "transaction_type": "vendor_credit",
         }),
     );
-    defaults(&mut rec, Value::Object(common::authored(req.now_ms)));
+    defaults(&mut rec, Value::Obj(common::authored(req.now_ms)));
     rec.insert("transaction_id".into(), credit.into());
     stamp(&mut rec, req.now_ms, true);
     let rec = org.insert(

@@ -3,8 +3,8 @@
 use crate::error::ApiError;
 use crate::multipart::Part;
 use crate::record::Record;
+use crate::record::Value;
 use crate::store::Store;
-use serde_json::{Map, Value};
 use svc_core::catalog::{Operation, Shape};
 
 /// One call as a handler sees it: the operation, the organization, path values, params and files.
@@ -42,7 +42,7 @@ pub enum Body {
     Record(Value),
     Page {
         items: Vec<Value>,
-        context: Map<String, Value>,
+        context: Record,
     },
     Nothing,
     File {
@@ -58,7 +58,7 @@ pub struct Reply {
     pub message: String,
     pub body: Body,
     /// Members added next to the resource key.
-    pub extra: Map<String, Value>,
+    pub extra: Record,
 }
 
 impl Reply {
@@ -67,7 +67,7 @@ impl Reply {
             status,
             message: message.into(),
             body,
-            extra: Map::new(),
+            extra: Record::new(),
         }
     }
 
@@ -83,7 +83,7 @@ impl Reply {
         Reply::new(200, message, Body::Nothing)
     }
 
-    pub fn page(items: Vec<Value>, context: Map<String, Value>) -> Reply {
+    pub fn page(items: Vec<Value>, context: Record) -> Reply {
         Reply::new(200, "success", Body::Page { items, context })
     }
 
@@ -97,13 +97,13 @@ impl Reply {
     }
 
     pub fn with(mut self, key: &str, value: impl Into<Value>) -> Reply {
-        self.extra.insert(key.into(), value.into());
+        self.extra.insert(key.to_string().into(), value.into());
         self
     }
 
     /// The JSON answer in the operation's documented shape, or bytes for `Binary`.
     pub fn shape(self, shape: Shape) -> Result<Shaped, String> {
-        let mut env = Map::new();
+        let mut env = Record::new();
         env.insert("code".into(), 0.into());
         env.insert("message".into(), self.message.into());
         match (shape, self.body) {
@@ -111,14 +111,10 @@ impl Reply {
                 env.insert(keys[0].into(), v);
             }
             (Shape::KeyOrOneElementArray(key), Body::Record(v)) => {
-                let v = if v.is_array() {
-                    v
-                } else {
-                    Value::Array(vec![v])
-                };
+                let v = if v.is_array() { v } else { Value::Arr(vec![v]) };
                 env.insert(key.into(), v);
             }
-            (Shape::TopLevel, Body::Record(Value::Object(fields))) => {
+            (Shape::TopLevel, Body::Record(Value::Obj(fields))) => {
                 env.extend(
                     fields
                         .into_iter()
@@ -126,8 +122,8 @@ impl Reply {
                 );
             }
             (Shape::List(key), Body::Page { items, context }) => {
-                env.insert(key.into(), Value::Array(items));
-                env.insert("page_context".into(), Value::Object(context));
+                env.insert(key.into(), Value::Arr(items));
+                env.insert("page_context".into(), Value::Obj(context));
             }
             (Shape::Empty, Body::Nothing) => {}
             (
@@ -147,7 +143,7 @@ impl Reply {
             (shape, body) => return Err(format!("a {body:?} cannot be answered as {shape:?}")),
         }
         env.extend(self.extra);
-        Ok(Shaped::Json(self.status, Value::Object(env)))
+        Ok(Shaped::Json(self.status, Value::Obj(env)))
     }
 }
 
@@ -163,7 +159,7 @@ pub enum Shaped {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use svc_core::json;
 
     fn json_of(shaped: Shaped) -> Value {
         match shaped {
@@ -190,7 +186,7 @@ mod tests {
         let v = json_of(Reply::ok("m", rec.clone()).shape(Shape::TopLevel).unwrap());
         assert_eq!(v, json!({"code": 0, "message": "m", "id": "1"}));
         let v = json_of(
-            Reply::page(vec![rec.clone()], Map::new())
+            Reply::page(vec![rec.clone()], Record::new())
                 .shape(Shape::List("packagea"))
                 .unwrap(),
         );

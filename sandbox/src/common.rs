@@ -2,11 +2,12 @@
 
 use crate::error::ApiError;
 use crate::list::{self, num};
+use crate::record::Value;
 use crate::record::{defaults, json_obj, stamp, Record};
 use crate::resource::{CURRENCY, PROJECT, TASK};
 use crate::store::{Ids, Org};
 use crate::time;
-use serde_json::{json, Value};
+use svc_core::json;
 
 /// The user that every token acts as: the contact of new organizations, the author of comments.
 pub const USER_ID: &str = "460000000024003";
@@ -86,7 +87,7 @@ pub fn insert_task(
     let mut rec = fields.clone();
     for key in ["project_name", "customer_id", "customer_name"] {
         if let Some(v) = project.get(key) {
-            rec.entry(key).or_insert(v.clone());
+            rec.or_insert_with(key, || v.clone());
         }
     }
     defaults(
@@ -107,9 +108,9 @@ pub fn insert_task(
 /// Gives lines their ids and `item_total` (rate × quantity); returns the sum of the totals.
 pub fn price_lines(rec: &mut Record, ids: &Ids) -> f64 {
     let mut total = 0.0;
-    if let Some(Value::Array(lines)) = rec.get_mut("line_items") {
+    if let Some(Value::Arr(lines)) = rec.get_mut("line_items") {
         for line in lines.iter_mut().filter_map(Value::as_object_mut) {
-            line.entry("line_item_id").or_insert_with(|| ids.text());
+            line.or_insert_with("line_item_id", || ids.text());
             let item_total = list::number(line.get("rate")).unwrap_or(0.0)
                 * list::number(line.get("quantity")).unwrap_or(1.0);
             line.insert("item_total".into(), num(item_total));

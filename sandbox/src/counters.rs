@@ -1,16 +1,23 @@
 //! Request counters that tests read to prove nothing was lost or sent twice.
 
-use serde::Serialize;
-use serde_json::{json, Value};
+use crate::record::Value;
 use std::collections::BTreeMap;
+use svc_core::json;
+use svc_core::json::ToValue;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tally {
     pub received: u64,
     /// Requests that changed state or were answered 2xx (a dropped answer still counts).
     pub applied: u64,
     /// Answers by status; `dropped` when the connection was closed instead.
     pub statuses: BTreeMap<String, u64>,
+}
+
+impl ToValue for Tally {
+    fn to_value(&self) -> Value {
+        json!({ "received": self.received, "applied": self.applied, "statuses": self.statuses })
+    }
 }
 
 #[derive(Default)]
@@ -80,15 +87,15 @@ mod tests {
         c.finished("listPlans", "GET", Some(500), false);
         c.fault("500");
         let v = c.to_json(BTreeMap::from([("1".to_string(), 2)]), BTreeMap::new());
-        assert_eq!(v["operations"]["createPlan"]["received"], 2);
-        assert_eq!(v["operations"]["createPlan"]["applied"], 2);
+        assert_eq!(v["operations"]["createPlan"]["received"], json!(2));
+        assert_eq!(v["operations"]["createPlan"]["applied"], json!(2));
         assert_eq!(
             v["operations"]["createPlan"]["statuses"],
             json!({"201": 1, "dropped": 1})
         );
-        assert_eq!(v["methods"]["GET"]["applied"], 0);
-        assert_eq!(v["faults"]["500"], 1);
-        assert_eq!(v["peak_in_flight"]["1"], 2);
+        assert_eq!(v["methods"]["GET"]["applied"], json!(0));
+        assert_eq!(v["faults"]["500"], json!(1));
+        assert_eq!(v["peak_in_flight"]["1"], json!(2));
         c.reset();
         assert_eq!(
             c.to_json(BTreeMap::new(), BTreeMap::new())["operations"],

@@ -3,12 +3,13 @@
 use crate::call::{Handler, Reply, Req};
 use crate::error::{issue, required, ApiError};
 use crate::http;
+use crate::record::Value;
 use crate::record::{id_text, merge, same_id, Record};
 use crate::store::Store;
 use crate::time::{self, HOUR_MS, WEEK_MS};
-use serde_json::{json, Map, Value};
 use std::time::Duration;
 use svc_core::issue::{PathSeg, Problem};
+use svc_core::json;
 
 pub const HANDLERS: &[(&str, Handler)] = &[("updateNotificationChannels", update_channels)];
 
@@ -105,8 +106,7 @@ fn update_channels(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
                 .unwrap_or(req.now_ms + HOUR_MS),
         };
         ch.insert("channel_expiry".into(), time::iso(until).into());
-        ch.entry("notify_on_related_action")
-            .or_insert(Value::Bool(true));
+        ch.or_insert_with("notify_on_related_action", || Value::Bool(true));
         for field in ["events", "notify_url"] {
             if ch.get(field).is_none_or(|v| v.is_null()) {
                 issues.push(issue(
@@ -153,15 +153,15 @@ fn update_channels(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
             None => store.channels.push(ch),
         }
     }
-    Ok(Reply::ok("success", Value::Array(answers)))
+    Ok(Reply::ok("success", Value::Arr(answers)))
 }
 
 /// The field names a channel's conditions name for a module; `None` when no condition is about it.
 fn condition_fields(ch: &Record, module: &str) -> Option<Vec<String>> {
     fn collect(v: &Value, out: &mut Vec<String>) {
         match v {
-            Value::Array(items) => items.iter().for_each(|i| collect(i, out)),
-            Value::Object(o) => {
+            Value::Arr(items) => items.iter().for_each(|i| collect(i, out)),
+            Value::Obj(o) => {
                 if let Some(name) = o
                     .get("field")
                     .and_then(|f| f.get("api_name"))
@@ -212,7 +212,7 @@ fn subscribed(ch: &Record, module: &str, operation: &str) -> bool {
 #[derive(Clone, Debug)]
 pub struct Change {
     pub id: Value,
-    pub values: Map<String, Value>,
+    pub values: Record,
 }
 
 /// Reads `{ records: [{ id, values }] }`.
@@ -233,8 +233,8 @@ pub fn parse_changes(body: &Value) -> Result<Vec<Change>, String> {
                 .filter(|v| id_text(v).is_some())
                 .ok_or(format!("records[{i}].id is required"))?;
             let values = match r.get("values") {
-                None | Some(Value::Null) => Map::new(),
-                Some(Value::Object(v)) => v.clone(),
+                None | Some(Value::Null) => Record::new(),
+                Some(Value::Obj(v)) => v.clone(),
                 Some(_) => return Err(format!("records[{i}].values must be an object")),
             };
             Ok(Change {
@@ -253,14 +253,14 @@ pub struct Delivery {
     pub body: Value,
 }
 
-fn query_object(query: &str) -> Map<String, Value> {
-    let mut out = Map::new();
+fn query_object(query: &str) -> Record {
+    let mut out = Record::new();
     for (k, v) in http::parse_query(query).unwrap_or_default() {
         match out.get_mut(&k) {
-            Some(Value::Array(items)) => items.push(v.into()),
-            Some(first) => *first = Value::Array(vec![first.take(), v.into()]),
+            Some(Value::Arr(items)) => items.push(v.into()),
+            Some(first) => *first = Value::Arr(vec![first.take(), v.into()]),
             None => {
-                out.insert(k, v.into());
+                out.insert(k.into(), v.into());
             }
         }
     }
@@ -301,7 +301,7 @@ pub fn plan(
             .filter(|c| {
                 fields
                     .as_ref()
-                    .is_none_or(|f| c.values.keys().any(|k| f.contains(k)))
+                    .is_none_or(|f| c.values.keys().any(|k| f.iter().any(|x| x == k)))
             })
             .collect();
         if matching.is_empty() {
@@ -325,13 +325,14 @@ pub fn plan(
             "ids": matching.iter().map(|c| c.id.clone()).collect::<Vec<_>>(),
             "affected_fields": matching
                 .iter()
-                .map(|c| json!({ id_text(&c.id).unwrap_or_default(): c.values.keys().collect::<Vec<_>>() }))
+                .map(|c| json!({ (id_text(&c.id).unwrap_or_default()): c.values.keys().collect::<Vec<_>>() }))
                 .collect::<Vec<_>>(),
             "operation": operation,
             "channel_id": channel_id,
         });
-        if let Some(token) = ch.get("token").filter(|t| !t.is_null()) {
-            body["token"] = token.clone();
+        if let (Some(token), Value::Obj(m)) = (ch.get("token").filter(|t| !t.is_null()), &mut body)
+        {
+            m.insert("token".into(), token.clone());
         }
         deliveries.push(Delivery {
             channel_id,

@@ -1,7 +1,9 @@
 //! The error envelope: `ApiError`, the application codes, and the issues of validation errors.
 
-use serde_json::{json, Value};
+use crate::record::Value;
 use svc_core::issue::{Issue, PathSeg, Problem};
+use svc_core::json;
+use svc_core::json::{Json, ToJson};
 
 /// Application codes of the envelope. The documented ones are the SDK's table (`svc_core::code`,
 /// the package's `ErrorCode`); the others are the sandbox's own (listed in sandbox/README.md).
@@ -67,8 +69,9 @@ impl ApiError {
 
     pub fn body(&self) -> Value {
         let mut v = json!({ "code": self.code, "message": self.message });
-        if !self.issues.is_empty() {
-            v["issues"] = serde_json::to_value(&self.issues).unwrap_or_default();
+        if let (false, Value::Obj(m)) = (self.issues.is_empty(), &mut v) {
+            let issues = json::parse(&self.issues.to_json_text()).map(Json::into_owned);
+            m.insert("issues".into(), issues.unwrap_or_default());
         }
         v
     }

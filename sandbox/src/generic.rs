@@ -189,10 +189,11 @@ pub fn serve(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
 mod tests {
     use super::*;
     use crate::record::json_obj;
+    use crate::record::Value;
     use crate::resource::NAMED;
-    use serde_json::{json, Value};
     use svc_core::catalog::{find, op, OPERATIONS};
     use svc_core::family::Family;
+    use svc_core::json;
 
     #[test]
     fn places_of_collections_items_and_actions() {

@@ -1,6 +1,6 @@
 //! A small HTTP/1.1 layer on std: reading requests, writing answers, and a loopback client.
 
-use serde_json::Value;
+use crate::record::Value;
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
 use std::time::Duration;
@@ -484,7 +484,7 @@ impl ClientResponse {
 
     /// The body as JSON, or `Null` when it is not JSON.
     pub fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+        crate::record::parse(&self.body).unwrap_or(Value::Null)
     }
 }
 
@@ -681,7 +681,7 @@ mod tests {
 
     #[test]
     fn responses_round_trip() {
-        let resp = Response::json(201, &serde_json::json!({"code": 0})).with("X-A", "1");
+        let resp = Response::json(201, &svc_core::json!({"code": 0})).with("X-A", "1");
         let mut out = Vec::new();
         write_response(&mut out, &resp, true, false).unwrap();
         let text = String::from_utf8(out.clone()).unwrap();
@@ -694,7 +694,7 @@ mod tests {
         let r = c.read_response(false).unwrap();
         assert_eq!(r.status, 201);
         assert_eq!(r.header("x-a"), Some("1"));
-        assert_eq!(r.json()["code"], 0);
+        assert_eq!(r.json()["code"], svc_core::json!(0));
     }
 
     #[test]

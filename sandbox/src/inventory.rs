@@ -3,11 +3,12 @@
 use crate::call::{Handler, Reply, Req};
 use crate::error::{required, ApiError};
 use crate::list::{self, num, Cmp};
+use crate::record::Value;
 use crate::record::{defaults, patch, stamp, Record};
 use crate::resource::{COMPOSITE_ITEM, PACKAGE};
 use crate::store::{Ids, Org, Store};
 use crate::time;
-use serde_json::{json, Value};
+use svc_core::json;
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createPackage", create_package),
@@ -21,9 +22,9 @@ pub const HANDLERS: &[(&str, Handler)] = &[
 
 /// Gives the members of an array field a numeric `line_item_id` where they have none.
 fn number_lines(rec: &mut Record, field: &str, ids: &Ids) {
-    if let Some(Value::Array(lines)) = rec.get_mut(field) {
+    if let Some(Value::Arr(lines)) = rec.get_mut(field) {
         for line in lines.iter_mut().filter_map(Value::as_object_mut) {
-            line.entry("line_item_id").or_insert_with(|| ids.big());
+            line.or_insert_with("line_item_id", || ids.big());
         }
     }
 }

@@ -4,6 +4,7 @@ use crate::call::{Handler, Reply, Req};
 use crate::common::{self, currency_code, price_lines, USER_ID};
 use crate::error::{code, required, ApiError};
 use crate::list::{self, num};
+use crate::record::Value;
 use crate::record::{defaults, id_text, json_obj, merge, patch, same_id, stamp, Record};
 use crate::resource::{
     COMMENT, CURRENCY, EXPENSE, JOURNAL, PROJECT, PROJECT_INVOICE, RECURRING_INVOICE,
@@ -12,7 +13,7 @@ use crate::resource::{
 use crate::store::{Ids, Org, Store};
 use crate::time;
 use crate::unique::{self, Upsert};
-use serde_json::{json, Value};
+use svc_core::json;
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createCurrency", create_currency),
@@ -92,7 +93,7 @@ fn is_amount(key: &str) -> bool {
 fn negative_amount(params: &Record) -> Option<String> {
     let negative = |v: &Value| list::number(Some(v)).is_some_and(|n| n < 0.0);
     if let Some((k, _)) = params.iter().find(|(k, v)| is_amount(k) && negative(v)) {
-        return Some(k.clone());
+        return Some(k.to_string());
     }
     for list in ["tasks", "users"] {
         let Some(items) = params.get(list).and_then(Value::as_array) else {
@@ -200,7 +201,7 @@ fn project_user(org: &Org, user: &Record) -> Record {
     if let Some(known) = org.lookup(USER.table, USER.id, &id) {
         for key in ["user_name", "email", "user_role"] {
             if let Some(v) = known.get(key) {
-                u.entry(key).or_insert(v.clone());
+                u.or_insert_with(key, || v.clone());
             }
         }
     }
@@ -243,9 +244,9 @@ pub fn render_project(org: &Org, mut rec: Record) -> Record {
     let tasks: Vec<Value> = org
         .list(&TASK, Some(&id))
         .into_iter()
-        .map(Value::Object)
+        .map(Value::Obj)
         .collect();
-    rec.insert("tasks".into(), Value::Array(tasks));
+    rec.insert("tasks".into(), Value::Arr(tasks));
     rec
 }
 
@@ -300,7 +301,7 @@ pub fn insert_project(
     }
     let users: Vec<Value> = merge_users(org, Vec::new(), extra)
         .into_iter()
-        .map(Value::Object)
+        .map(Value::Obj)
         .collect();
     numeric_rate(&mut rec);
     let base = org.info.get("currency_code").cloned().unwrap_or_default();
@@ -382,7 +383,7 @@ fn apply_project_update(
     let users = merge_users(org, objects(current.get("users")), extra);
     p.insert(
         "users".into(),
-        Value::Array(users.into_iter().map(Value::Object).collect()),
+        Value::Arr(users.into_iter().map(Value::Obj).collect()),
     );
     numeric_rate(&mut p);
     save_tasks(org, ids, id, tasks, now_ms)?;
@@ -436,18 +437,18 @@ fn clone_project(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, ids) = store.open(req.org)?;
     let source = req.path("project_id");
     let mut fields = org.get(&PROJECT, source, None)?.clone();
-    fields.retain(|k, _| !NOT_CLONED.contains(&k.as_str()));
+    fields.retain(|k, _| !NOT_CLONED.contains(&k));
     let tasks: Vec<Value> = org
         .list(&TASK, Some(source))
         .iter()
         .map(|t| {
-            Value::Object(list::pick(
+            Value::Obj(list::pick(
                 t,
                 &["task_name", "description", "rate", "budget_hours"],
             ))
         })
         .collect();
-    fields.insert("tasks".into(), Value::Array(tasks));
+    fields.insert("tasks".into(), Value::Arr(tasks));
     merge(&mut fields, req.params, &[]);
     Ok(Reply::ok(
         "Project has been cloned successfully.",
@@ -484,7 +485,7 @@ fn users_of(org: &Org, project: &str) -> Result<Vec<Record>, ApiError> {
 }
 
 fn save_users(org: &mut Org, project: &str, users: &[Record], now_ms: i64) -> Result<(), ApiError> {
-    let list: Vec<Value> = users.iter().cloned().map(Value::Object).collect();
+    let list: Vec<Value> = users.iter().cloned().map(Value::Obj).collect();
     let p = patch(&json_obj(json!({ "users": list })), now_ms);
     org.update(&PROJECT, project, None, &p)?;
     Ok(())
@@ -514,7 +515,7 @@ fn put_users(
         .iter()
         .filter_map(|id| users.iter().find(|u| same_id(u.get("user_id"), id)))
         .cloned()
-        .map(Value::Object)
+        .map(Value::Obj)
         .collect())
 }
 
@@ -523,11 +524,11 @@ fn add_project_users(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let mut given = objects(req.params.get("users"));
     if let Some(rate) = req.params.get("cost_rate") {
         for u in &mut given {
-            u.entry("cost_rate").or_insert(rate.clone());
+            u.or_insert_with("cost_rate", || rate.clone());
         }
     }
     let added = put_users(org, req.path("project_id"), given, req.now_ms)?;
-    Ok(Reply::created("Users added", Value::Array(added)))
+    Ok(Reply::created("Users added", Value::Arr(added)))
 }
 
 /// Adds a user to the organization (or finds one by `email`) and puts it on the project.
@@ -551,7 +552,7 @@ fn invite_project_user(store: &mut Store, req: &Req) -> Result<Reply, ApiError> 
     let added = put_users(org, project, vec![user], req.now_ms)?;
     Ok(Reply::created(
         "The staff has been added.",
-        Value::Array(added),
+        Value::Arr(added),
     ))
 }
 
@@ -591,7 +592,7 @@ fn remove_project_user(store: &mut Store, req: &Req) -> Result<Reply, ApiError> 
     let (org, _) = store.open(req.org)?;
     let user = req.path("user_id");
     let rec = org.get_mut(&PROJECT, req.path("project_id"), None)?;
-    let Some(Value::Array(users)) = rec.get_mut("users") else {
+    let Some(Value::Arr(users)) = rec.get_mut("users") else {
         return Err(ApiError::not_found(format!(
             "The user {user:?} is not on this project."
         )));
@@ -610,7 +611,7 @@ fn add_project_comment(store: &mut Store, req: &Req) -> Result<Reply, ApiError> 
     org.exists(&PROJECT, project)?;
     let mut rec = req.params.clone();
     defaults(&mut rec, json!({ "is_current_user": true }));
-    defaults(&mut rec, Value::Object(common::authored(req.now_ms)));
+    defaults(&mut rec, Value::Obj(common::authored(req.now_ms)));
     let rec = org.insert(&COMMENT, ids.next(&COMMENT), rec, Some(project));
     Ok(Reply::created("Comments added.", json!([rec])))
 }

@@ -1,8 +1,7 @@
 //! Lists: pagination, sorting, and the filter helpers the list operations share.
 
 use crate::call::Reply;
-use crate::record::{id_text, same_id, Record};
-use serde_json::{Map, Value};
+use crate::record::{id_text, same_id, Record, Value};
 use std::cmp::Ordering;
 
 /// The documented defaults: page 1, 200 per page.
@@ -10,9 +9,10 @@ const DEFAULT_PER_PAGE: u64 = 200;
 
 /// A number, or a string holding one.
 pub fn number(v: Option<&Value>) -> Option<f64> {
-    match v? {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
+    let v = v?;
+    match v {
+        Value::Num(_) => v.as_f64(),
+        Value::Str(s) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
         _ => None,
     }
 }
@@ -22,7 +22,7 @@ pub fn num(f: f64) -> Value {
     if f.fract() == 0.0 && f.abs() < 9e15 {
         Value::from(f as i64)
     } else {
-        serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
+        Value::from(f)
     }
 }
 
@@ -47,7 +47,7 @@ pub enum Cmp {
 pub fn keep_range(rows: &mut Vec<Record>, params: &Record, field: &str, bounds: &[(&str, Cmp)]) {
     for (param, cmp) in bounds {
         let Some(bound) = params
-            .get(*param)
+            .get(param)
             .filter(|v| !v.is_null() && v.as_str() != Some(""))
         else {
             continue;
@@ -124,7 +124,7 @@ fn compare(a: Option<&Value>, b: Option<&Value>) -> Ordering {
 
 fn text(v: &Value) -> String {
     match v {
-        Value::String(s) => s.clone(),
+        Value::Str(s) => s.to_string(),
         other => other.to_string(),
     }
 }
@@ -155,7 +155,7 @@ pub fn sort(rows: &mut [Record], params: &Record, columns: &[&str]) {
 pub fn pick(rec: &Record, fields: &[&str]) -> Record {
     fields
         .iter()
-        .filter_map(|f| rec.get(*f).map(|v| (f.to_string(), v.clone())))
+        .filter_map(|f| rec.get(f).map(|v| (f.to_string(), v.clone())))
         .collect()
 }
 
@@ -169,9 +169,9 @@ pub fn page(rows: Vec<Record>, params: &Record) -> Reply {
         .into_iter()
         .skip(skip.min(total) as usize)
         .take(per_page.min(total) as usize)
-        .map(Value::Object)
+        .map(Value::Obj)
         .collect();
-    let mut context = Map::new();
+    let mut context = Record::new();
     context.insert("page".into(), page.into());
     context.insert("per_page".into(), per_page.into());
     context.insert(
@@ -193,7 +193,7 @@ pub fn page(rows: Vec<Record>, params: &Record) -> Reply {
 mod tests {
     use super::*;
     use crate::call::Body;
-    use serde_json::json;
+    use svc_core::json;
 
     fn rows(v: Value) -> Vec<Record> {
         v.as_array()

@@ -2,11 +2,12 @@
 
 use crate::common::{self, USER_EMAIL, USER_ID, USER_NAME};
 use crate::error::ApiError;
+use crate::record::Value;
 use crate::record::{id_text, json_obj, Record};
 use crate::resource::{CUSTOMER, FIXED_ASSET_TYPE, PROJECT_INVOICE, USER, VENDOR};
 use crate::store::Store;
 use crate::{billing, books, generic, invoice, time};
-use serde_json::{json, Value};
+use svc_core::json;
 
 pub const CUSTOMER_ID: &str = "460000000044001";
 pub const VENDOR_ID: &str = "460000000020029";
@@ -14,7 +15,7 @@ pub const PRODUCT_ID: &str = "460000000098001";
 
 fn each(values: Value) -> Vec<Record> {
     match values {
-        Value::Array(items) => items.into_iter().map(json_obj).collect(),
+        Value::Arr(items) => items.into_iter().map(json_obj).collect(),
         _ => Vec::new(),
     }
 }

@@ -1,9 +1,9 @@
 //! In-memory state: organizations with their tables of records, identifiers, notification channels.
 
 use crate::error::ApiError;
+use crate::record::Value;
 use crate::record::{id_text, merge, same_id, Record};
 use crate::resource::{Resource, ACCOUNT, CURRENCY, CUSTOMER, FIXED_ASSET_TYPE, PROJECT, VENDOR};
-use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -38,7 +38,7 @@ impl Clone for Ids {
 
 impl Ids {
     pub fn text(&self) -> Value {
-        Value::String(self.text.fetch_add(1, Ordering::Relaxed).to_string())
+        Value::from(self.text.fetch_add(1, Ordering::Relaxed).to_string())
     }
 
     pub fn big(&self) -> Value {
@@ -230,9 +230,9 @@ impl Org {
         parent: Option<&str>,
     ) -> Record {
         let mut rec = Record::new();
-        rec.insert(res.id.to_string(), id);
+        rec.insert(res.id.to_string().into(), id);
         if let (Some(field), Some(p)) = (res.parent, parent) {
-            rec.insert(field.into(), p.into());
+            rec.insert(field.to_string().into(), p.into());
         }
         for (k, v) in fields {
             if !rec.contains_key(&k) && !v.is_null() {
@@ -297,7 +297,7 @@ impl Org {
     pub fn enrich(&self, rec: &mut Record, own_id: &str) {
         self.enrich_one(rec, own_id);
         for key in LINKED_ARRAYS {
-            if let Some(Value::Array(items)) = rec.get_mut(*key) {
+            if let Some(Value::Arr(items)) = rec.get_mut(key) {
                 for item in items.iter_mut().filter_map(Value::as_object_mut) {
                     self.enrich_one(item, "");
                 }
@@ -371,7 +371,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use svc_core::json;
 
     const THING: Resource = Resource::new("/things", "thing_id").big();
     const PART: Resource = Resource::new("/things/{thing_id}/parts", "part_id").under("thing_id");
@@ -385,7 +385,7 @@ mod tests {
         let ids = Ids::default();
         let first = ids.next(&THING);
         assert_eq!(first.to_string(), "9007199254740993");
-        assert!(first.is_u64());
+        assert!(first.as_u64().is_some());
         assert!(ids.next(&PART).is_string());
         assert_eq!(id_text(&first).unwrap(), "9007199254740993");
     }

@@ -3,10 +3,10 @@
 
 use crate::call::{Reply, Req};
 use crate::error::{required, ApiError};
+use crate::record::Value;
 use crate::record::{id_text, text_of, Record};
 use crate::resource::Resource;
 use crate::store::{Ids, Org, Store};
-use serde_json::Value;
 use svc_core::catalog::UNIQUE_FIELD_HEADERS;
 
 /// The three params, in the catalog's order: the field's name, its value, and whether to create.
@@ -22,7 +22,7 @@ fn has_custom_value(rec: &Record, key: &str, value: &str) -> bool {
     fields.iter().any(|f| {
         let named = ["api_name", "customfield_id", "custom_field_id", "label"]
             .iter()
-            .any(|k| f.get(*k).is_some_and(|n| text_of(n) == key));
+            .any(|k| f.get(k).is_some_and(|n| text_of(n) == key));
         named && f.get("value").is_some_and(|v| text_of(v) == value)
     })
 }
@@ -43,7 +43,7 @@ impl UniqueField {
         let (Some(key), Some(value)) = (key, value) else {
             let missing = [param(0), param(1)]
                 .into_iter()
-                .filter(|p| !params.contains_key(*p))
+                .filter(|p| !params.contains_key(p))
                 .map(required)
                 .collect();
             return Err(ApiError::invalid(missing));
@@ -52,7 +52,7 @@ impl UniqueField {
         let body = params
             .iter()
             .filter(|(k, _)| !UNIQUE_FIELD_HEADERS.iter().any(|(p, _)| p == k))
-            .map(|(k, v)| (k.clone(), v.clone()))
+            .map(|(k, v)| (k.to_string(), v.clone()))
             .collect();
         Ok(UniqueField {
             key,
@@ -74,7 +74,12 @@ impl UniqueField {
     /// Checks the body against the rules of `create` before an upsert creates a record.
     pub fn check_create(&self, create: &str) -> Result<(), ApiError> {
         let op = svc_core::catalog::find(create).expect("the create is in the catalog");
-        let issues = svc_core::validate::validate(op, &Value::Object(self.body.clone()));
+        let issues = svc_core::validate::check(
+            op,
+            &Value::Obj(self.body.clone()),
+            svc_core::clock::now_ms(),
+            svc_core::validate::Source::Json,
+        );
         match issues.is_empty() {
             true => Ok(()),
             false => Err(ApiError::invalid(issues)),
@@ -127,7 +132,7 @@ pub fn update(store: &mut Store, req: &Req, how: &Upsert) -> Result<Reply, ApiEr
 mod tests {
     use super::*;
     use crate::record::json_obj;
-    use serde_json::json;
+    use svc_core::json;
 
     #[test]
     fn custom_field_matching_accepts_the_names_the_families_use() {

@@ -1,7 +1,7 @@
 //! What a client does with a call's JS values before it sends anything, done the client's way for
 //! `seed` and the options: the binding's `toWire`, path-value checks and rules (svc-validate).
 
-use serde_json::Value;
+use sandbox::record::Value;
 use wasm_bindgen::prelude::*;
 
 /// A seed's arguments as JSON (path values, then params or a list of them), as a client's call
@@ -21,7 +21,7 @@ pub fn seed_args(id: &JsValue, args: &js_sys::Array, max: usize) -> Result<Vec<V
     let mut path = Vec::with_capacity(names.len());
     for (i, name) in names.iter().enumerate() {
         let value = params::path_value(op, name, &args.get(i as u32), max, &usage)?;
-        path.push(Value::String(value));
+        path.push(Value::from(value));
     }
     let n = names.len() as u32;
     if (n + 1..args.length()).any(|i| !args.get(i).is_undefined()) {
@@ -44,12 +44,12 @@ pub fn seed_args(id: &JsValue, args: &js_sys::Array, max: usize) -> Result<Vec<V
             ));
         }
         each.push(match text.as_deref().map(svc_core::exact::read) {
-            Some(Ok(v)) => serde_json::to_value(v).unwrap_or_default(),
-            _ => Value::Object(serde_json::Map::new()),
+            Some(Ok(v)) => v.into_owned(),
+            _ => Value::Obj(Default::default()),
         });
     }
     path.push(if many {
-        Value::Array(each)
+        Value::Arr(each)
     } else {
         each.pop().unwrap_or_default()
     });

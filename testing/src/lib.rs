@@ -8,10 +8,12 @@ use sandbox::config::Config;
 use sandbox::crm::{self, Delivery, DELIVERY_HEADERS, DELIVERY_TIMEOUT};
 use sandbox::error::ApiError;
 use sandbox::http::{self, Request};
+use sandbox::record::{Record as Map, Value};
 use sandbox::store::Store;
 use sandbox::{App, Held, Platform, Step};
-use serde_json::{json, Map, Value};
 use std::cell::RefCell;
+use svc_core::json;
+use svc_core::json::Num;
 use svc_core::numbered::Numbered;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -77,19 +79,19 @@ fn marked(v: &Value) -> Option<&str> {
 fn text(v: &Value) -> Result<String, String> {
     let exact = svc_core::validate::MAX_EXACT_INT;
     match v {
-        Value::String(s) => Ok(s.clone()),
-        Value::Number(n) if n.as_f64().is_some_and(|f| f.abs() > exact as f64) => {
-            let n = match n.as_f64() {
-                Some(f) if !n.is_u64() && !n.is_i64() => format!("{f:.0}"),
+        Value::Str(s) => Ok(s.to_string()),
+        Value::Num(n) if v.as_f64().is_some_and(|f| f.abs() > exact as f64) => {
+            let n = match v.as_num() {
+                Some(Num::F(f)) => format!("{f:.0}"),
                 _ => n.to_string(),
             };
             Err(format!(
                 "{n} is beyond 2^53 - 1, where a JS number loses digits: give it as a string"
             ))
         }
-        Value::Number(n) => Ok(n.to_string()),
+        Value::Num(n) => Ok(n.to_string()),
         // A BigInt (or an ExactNumber) crosses as the exact number it is: its text.
-        Value::Object(m) if m.len() == 1 && m.contains_key(svc_core::exact::EXACT) => m
+        Value::Obj(m) if m.len() == 1 && m.contains_key(svc_core::exact::EXACT) => m
             .get(svc_core::exact::EXACT)
             .and_then(Value::as_str)
             .map(String::from)
@@ -102,7 +104,7 @@ fn text(v: &Value) -> Result<String, String> {
 }
 
 /// The entries `requests()` and `callbacks()` keep (`logLimit`): `log::DEFAULT_LIMIT` when not given.
-pub fn log_limit(options: &Map<String, Value>) -> Result<usize, String> {
+pub fn log_limit(options: &Map) -> Result<usize, String> {
     match options.get("logLimit") {
         None | Some(Value::Null) => Ok(log::DEFAULT_LIMIT),
         Some(v) => {
@@ -124,17 +126,17 @@ pub fn log_limit(options: &Map<String, Value>) -> Result<usize, String> {
 /// `accounts` (the accounts server's `--oauth-*` flags, `sandbox::accounts::options::option_flags`);
 /// `logLimit` is the in-process log's own (`log_limit`). A `callbackFetch` stays in JS: here it is
 /// the marker of a function, or it is not one.
-pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
+pub fn flags(options: &Map) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
-    for (key, v) in options {
-        if let Some((_, flag)) = VALUED.iter().find(|(k, _)| k == key) {
+    for (key, v) in options.iter() {
+        if let Some((_, flag)) = VALUED.iter().find(|(k, _)| *k == key) {
             if !v.is_null() {
                 out.extend([
                     flag.to_string(),
                     text(v).map_err(|e| format!("{key}: {e}"))?,
                 ]);
             }
-        } else if let Some((_, flag)) = SWITCHES.iter().find(|(k, _)| k == key) {
+        } else if let Some((_, flag)) = SWITCHES.iter().find(|(k, _)| *k == key) {
             match v {
                 Value::Bool(false) => out.push(flag.to_string()),
                 Value::Bool(true) | Value::Null => {}
@@ -157,12 +159,12 @@ pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
                 out.extend(flags);
             }
         } else if key == "tokens" {
-            let Value::Object(tokens) = v else {
+            let Value::Obj(tokens) = v else {
                 return Err("tokens: expected an object of token → scopes".into());
             };
-            for (token, scopes) in tokens {
+            for (token, scopes) in tokens.iter() {
                 let scopes = match scopes {
-                    Value::Array(list) => list
+                    Value::Arr(list) => list
                         .iter()
                         .map(text)
                         .collect::<Result<Vec<_>, _>>()
@@ -215,7 +217,7 @@ struct Logged {
 /// The JS array of a log's entries, with `dropped` (not enumerable, so the array compares and prints
 /// as its entries): how many older ones it let go of.
 fn logged<T>(log: &Log<T>, entry: impl Fn(&T) -> Value) -> JsValue {
-    let list = Value::Array(log.iter().map(entry).collect()).to_string();
+    let list = Value::Arr(log.iter().map(entry).collect()).to_string();
     let array = js_sys::JSON::parse(&list).unwrap_or_else(|_| js_sys::Array::new().into());
     let dropped = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&dropped, &"value".into(), &(log.dropped() as f64).into());
@@ -247,7 +249,7 @@ impl Sandbox {
             .iter()
             .map(|d| json!({ "url": d.notify_url, "channelId": d.channel_id, "headers": DELIVERY_HEADERS, "body": d.body.to_string(), "timeoutMs": DELIVERY_TIMEOUT.as_millis() as u64 }))
             .collect();
-        (!list.is_empty()).then(|| Value::Array(list).to_string())
+        (!list.is_empty()).then(|| Value::Arr(list).to_string())
     }
 
     /// The sandbox's answer, logged, as the JS side takes it.
@@ -314,8 +316,8 @@ impl Sandbox {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Sandbox, JsError> {
         let options = client::options_text(&options).map_err(|e| JsError::new(&e))?;
-        let options = match serde_json::from_str(&options) {
-            Ok(Value::Object(options)) => options,
+        let options = match sandbox::record::parse(options.as_bytes()) {
+            Ok(Value::Obj(options)) => options,
             Ok(Value::Null) => Map::new(),
             _ => {
                 return Err(JsError::new(
@@ -430,13 +432,14 @@ impl Sandbox {
     /// them, each with the binary's `timeoutMs`): each delivery reports the status it got (a number),
     /// what its fetch threw (a string) or null for no Response, in the JSON array `outcomes`.
     pub fn settle(&self, body: &[u8], posts: &str, outcomes: &str) -> Result<Vec<u8>, JsError> {
-        let read = |text: &str| serde_json::from_str::<Vec<Value>>(text);
-        let (posts, outcomes) = read(posts)
-            .and_then(|p| Ok((p, read(outcomes)?)))
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        let mut answer: Value =
-            serde_json::from_slice(body).map_err(|e| JsError::new(&e.to_string()))?;
-        if let Some(Value::Array(reports)) = answer.get_mut("deliveries") {
+        let read = |text: &[u8]| match sandbox::record::parse(text) {
+            Ok(Value::Arr(items)) => Ok(items),
+            Ok(_) => Err(JsError::new("expected a JSON array")),
+            Err(e) => Err(JsError::new(&e)),
+        };
+        let (posts, outcomes) = (read(posts.as_bytes())?, read(outcomes.as_bytes())?);
+        let mut answer = sandbox::record::parse(body).map_err(|e| JsError::new(&e))?;
+        if let Some(Value::Arr(reports)) = answer.get_mut("deliveries") {
             for ((report, post), outcome) in reports.iter_mut().zip(posts).zip(outcomes) {
                 let d = Delivery {
                     channel_id: post["channelId"].clone(),
@@ -444,8 +447,8 @@ impl Sandbox {
                     body: Value::Null,
                 };
                 let outcome = match outcome {
-                    Value::Number(n) => Ok(n.as_u64().unwrap_or(0) as u16),
-                    Value::String(why) => Err(format!("delivery failed: {why}")),
+                    Value::Num(_) => Ok(outcome.as_u64().unwrap_or(0) as u16),
+                    Value::Str(why) => Err(format!("delivery failed: {why}")),
                     _ => Err("delivery failed: callbackFetch did not give a Response".into()),
                 };
                 *report = crm::report(&d, &outcome);
@@ -540,7 +543,7 @@ mod tests {
 
     /// The marker `toWire` writes for what JSON cannot hold.
     fn marker(what: &str) -> Value {
-        json!({ svc_core::validate::UNREPRESENTABLE: what })
+        json!({ (svc_core::validate::UNREPRESENTABLE): what })
     }
 
     /// Every value of every option is honoured or refused at construction, saying what is wrong.

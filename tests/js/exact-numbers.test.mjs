@@ -7,6 +7,8 @@ import { Client, ExactNumber, SvcError, createProxy, validate } from "svc-sdk";
 import * as validateEntry from "svc-sdk/validate";
 import { ORG, TOKEN, rejection, setUp, stillWorks, svcError, thrown } from "./support/hardening.mjs";
 import { serveHandler } from "./support/node-handler.mjs";
+import { startSandbox } from "./support/sandbox.mjs";
+import { Sandbox } from "svc-sdk/testing";
 
 const env = setUp();
 const ASSET = { asset_name: "Laptop", fixed_asset_type_id: "1", asset_account_id: "2", asset_cost: 100, asset_purchase_date: "2024-01-01" };
@@ -126,4 +128,34 @@ test("the proxy forwards each number as the browser wrote it, and lets no other 
     await proxy.close();
   }
   await stillWorks(env);
+});
+
+test("the sandbox, binary and in-process, keeps every number a record was created or seeded with", async () => {
+  const kept = { asset_cost: "9007199254740993", salvage_value: "1000.00000000000000000000000001", total_life: "1e400", legacy_ref: "12345678901234567891", tiny: "1e-400" };
+  const params = { ...ASSET, ...Object.fromEntries(Object.entries(kept).map(([k, v]) => [k, new ExactNumber(v)])), current_asset_value: -0, meta: { refs: [new ExactNumber("3.14159265358979323846264338327950288"), 2] } };
+  const check = (a, where) => {
+    for (const [key, text] of Object.entries(kept)) {
+      assert.ok(a[key] instanceof ExactNumber, `${where}: ${key}: ${a[key]}`);
+      assert.equal(a[key].text, text, `${where}: ${key}`);
+    }
+    assert.ok(Object.is(a.current_asset_value, -0), `${where}: -0`);
+    assert.equal(a.meta.refs[0].text, "3.14159265358979323846264338327950288", where);
+  };
+  const binary = await startSandbox();
+  const inProcess = new Sandbox();
+  try {
+    for (const [where, url, fetch_, org] of [["the binary", binary.url, fetch, "10234695"], ["svc-sdk/testing", inProcess.url, inProcess.fetch, inProcess.organizationId]]) {
+      const c = new Client({ accessToken: "dev-token", organizationId: org, apiDomain: url, fetch: fetch_, maxRetries: 0 });
+      const made = await c.createFixedAsset(params);
+      check(made, `${where}, created`);
+      check(await c.getFixedAsset(made.fixed_asset_id), `${where}, got`);
+      const listed = await c.listFixedAssets({ sort_column: "asset_cost" });
+      assert.equal(listed.items.find((a) => a.fixed_asset_id === made.fixed_asset_id).asset_cost.text, kept.asset_cost, where);
+    }
+    const seeded = inProcess.seed("createFixedAsset", { ...params, asset_name: "Seeded" });
+    const c = new Client({ accessToken: "dev-token", organizationId: inProcess.organizationId, apiDomain: inProcess.url, fetch: inProcess.fetch, maxRetries: 0 });
+    check(await c.getFixedAsset(seeded.fixed_asset_id), "svc-sdk/testing, seeded");
+  } finally {
+    await binary.close();
+  }
 });
