@@ -61,6 +61,30 @@ static STOPS_A_STRING: [bool; 256] = {
     t
 };
 
+/// Where the plain run of a string starting at `i` ends (`STOPS_A_STRING`), eight bytes at a time
+/// while eight are left: a byte is flagged when it is a quote, a backslash or below 0x20, and the
+/// lowest flag is exact (a borrow only flags bytes above a flagged one).
+#[inline(always)]
+fn plain_run(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let flags = below(x ^ (ONES * u64::from(b'"')), 1)
+            | below(x ^ (ONES * u64::from(b'\\')), 1)
+            | below(x, 0x20);
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(|&c| !STOPS_A_STRING[c as usize]) {
+        i += 1;
+    }
+    i
+}
+
 struct Scanner<'a> {
     s: &'a str,
     b: &'a [u8],
@@ -118,12 +142,7 @@ impl<'a> Scanner<'a> {
         let start = self.i + 1;
         self.i += 1;
         loop {
-            while let Some(&c) = self.b.get(self.i) {
-                if STOPS_A_STRING[c as usize] {
-                    break;
-                }
-                self.i += 1;
-            }
+            self.i = plain_run(self.b, self.i);
             match self.peek() {
                 None => return self.err("unterminated string"),
                 Some(b'"') => {
@@ -603,6 +622,25 @@ mod tests {
         assert_eq!(items[0].unwrap().only(), None);
         assert_eq!(super::items("[{}]").map(|i| i.count), Some(1));
         assert_eq!(super::items(" {}"), None);
+    }
+
+    #[test]
+    fn a_plain_run_ends_at_the_first_quote_backslash_or_control_character() {
+        let stops = (0u8..0x20).chain([b'"', b'\\']);
+        for stop in stops {
+            for at in 0..20 {
+                for start in 0..3.min(at + 1) {
+                    let mut b = vec![b'a'; 24];
+                    b[at] = stop;
+                    b[at.saturating_sub(1)] = if at > 0 { 0xe9 } else { stop };
+                    b[at] = stop;
+                    b.extend([b'"', 0x1f, b'\\']);
+                    assert_eq!(plain_run(&b, start), at, "{stop:#x} at {at} from {start}");
+                }
+            }
+        }
+        assert_eq!(plain_run(b"abc", 0), 3);
+        assert_eq!(plain_run("é\u{7f}\u{ff}xyzéèà".as_bytes(), 0), 14);
     }
 
     #[test]
