@@ -21,7 +21,8 @@ const client = new Client({
   organizationId: "10234695",
   apiDomain: url,
   plan: "ultimate",
-  rateLimit: { requestsPerMinute: limit },
+  // The queue holds every call (its default bound, 1000, is below `total`).
+  rateLimit: { requestsPerMinute: limit, maxQueued: total },
   fetch: recording,
 });
 

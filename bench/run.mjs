@@ -58,8 +58,20 @@ const TARGETS = {
 const ORG = "10234695";
 const FRESH = ["none", "svc-sdk", "zod", "valibot"];
 
+/** `--only limiter` or `--only fleet`: that step alone (after building what is missing); prints its figures, writes no file. */
+const ONLY = ARGS.includes("--only") ? ARGS[ARGS.indexOf("--only") + 1] : null;
+
 const resultsFile = path.join(work, "results.json");
 mkdirSync(work, { recursive: true });
+if (ONLY) {
+  if (!["limiter", "fleet"].includes(ONLY)) throw new Error(`--only ${ONLY}: the steps that run alone are limiter and fleet`);
+  ensurePackage();
+  ensureSandbox();
+  ensureConsumer();
+  const figures = ONLY === "limiter" ? await measureLimiter(sdkEntry()) : await measureFleetStep();
+  console.log(JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
 const BEFORE = BEFORE_FILE ? JSON.parse(readFileSync(path.resolve(BEFORE_FILE), "utf8")) : null;
 const R = REPORT_ONLY ? JSON.parse(readFileSync(resultsFile, "utf8")) : await measure();
 if (!REPORT_ONLY) writeFileSync(resultsFile, JSON.stringify(R));
@@ -184,17 +196,8 @@ async function measure() {
   // ---- the limiter under a per-minute limit ----
   let rate, rateCounters, fleet;
   if (CONFIG.limiter) {
-    log(`bench: rate limiter, ${CONFIG.rateLimit}/min for ${CONFIG.rateSeconds} s`);
-    const sandbox = await startSandbox(["--rate-per-minute", String(CONFIG.rateLimit), "--plan", "ultimate", "--daily-quota", "1000000"]);
-    try {
-      rate = nodeJson(path.join(root, "bench/rate-worker.mjs"), [entry, sandbox.url, String(CONFIG.rateLimit), String(CONFIG.rateSeconds)]);
-      rateCounters = (await sandbox.counters()).operations?.listCurrencies;
-    } finally {
-      await sandbox.close();
-    }
-    // ---- a fleet of processes sharing one organization's limits through redis ----
-    log(`bench: fleet of ${CONFIG.fleet.processes} processes on redis at 100/min for ${CONFIG.fleet.seconds} s`);
-    fleet = await measureFleet(CONFIG.fleet);
+    ({ rate, rateCounters } = await measureLimiter(entry));
+    fleet = await measureFleetStep();
   }
   env.loadEnd = os.loadavg().map((l) => l.toFixed(2)).join(", ");
   return {
@@ -204,6 +207,29 @@ async function measure() {
     started, elapsedMs: Date.now() - started, config: CONFIG, env, variant, sizes, wasm, validateVariant, validateWasm, alternatives, agreement, validation,
     fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet, validatePage, testing,
   };
+}
+
+/** The limiter under a per-minute limit: the rate worker's figures and the sandbox's counters. */
+async function measureLimiter(entry) {
+  log(`bench: rate limiter, ${CONFIG.rateLimit}/min for ${CONFIG.rateSeconds} s`);
+  const sandbox = await startSandbox(["--rate-per-minute", String(CONFIG.rateLimit), "--plan", "ultimate", "--daily-quota", "1000000"]);
+  try {
+    const rate = nodeJson(path.join(root, "bench/rate-worker.mjs"), [entry, sandbox.url, String(CONFIG.rateLimit), String(CONFIG.rateSeconds)]);
+    return { rate, rateCounters: (await sandbox.counters()).operations?.listCurrencies };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** A fleet of processes sharing one organization's limits through redis; `{ error }` when the step failed. */
+async function measureFleetStep() {
+  log(`bench: fleet of ${CONFIG.fleet.processes} processes on redis at 100/min for ${CONFIG.fleet.seconds} s`);
+  try {
+    return await measureFleet(CONFIG.fleet);
+  } catch (e) {
+    log(`bench: the fleet step failed: ${e.message}`);
+    return { error: e.message };
+  }
 }
 
 /** Why a crate is in the wasm (Cargo.toml and `cargo tree --target wasm32-unknown-unknown`). */
@@ -415,7 +441,9 @@ function report(R) {
       `| sustained rate of the limiter at ${rate.limit}/min against a sandbox limiting at ${rate.limit}/min (${rate.calls} calls queued at once, one run of ${(rate.elapsedMs / 1000).toFixed(0)} s) | ${rate.sustainedPerMinute.toFixed(1)}/min, ${n429} × 429 | the limit, ${rate.limit}/min | ${(share * 100).toFixed(1)} % | ≥ 95 %, no 429 | ${yes(share >= TARGETS.rateShare && n429 === 0 && rate.rejected === 0)} |`,
     );
   } else L.push("| the limiter at a per-minute limit | not measured (`--quick`) | | | ≥ 95 %, no 429 | |");
-  if (R.fleet) {
+  if (R.fleet?.error) {
+    L.push(`| fleet of processes sharing one organization's limits through redis | not measured: ${R.fleet.error.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|")} | | | ≥ 95 %, no 429 | |`);
+  } else if (R.fleet) {
     const f = R.fleet;
     // The limit allows `limit` starts a minute: the full run's worth, counting from the first start.
     const allowed = f.limitPerMinute * Math.floor(f.elapsedMs / 60_000);
@@ -602,7 +630,8 @@ function report(R) {
   L.push("fleet). It builds `pkg/`, the release sandbox and twiggy when missing, packs the package into `target/bench/consumer` as a");
   L.push("user installs it, rewrites this file and writes the figures of issue 26's table to `bench/results/<commit>.json`.");
   L.push("`--before bench/results/<commit>.json` adds that run's figures as a \"before\" column to the summary; `--report` writes this");
-  L.push("file again from the last run's figures. The scripts are in `bench/`; the notes above are `bench/notes.md`.");
+  L.push("file again from the last run's figures; `--only limiter` or `--only fleet` runs that step alone and prints its figures.");
+  L.push("The scripts are in `bench/`; the notes above are `bench/notes.md`.");
   return L.join("\n") + "\n";
 }
 

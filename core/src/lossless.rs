@@ -9,10 +9,28 @@
 
 use crate::exact::{self, EXACT};
 
-/// A member of the top-level object: its raw key (without quotes) and the span of its value.
+/// A member of the top-level object: its raw key (without quotes), the span of its value, and
+/// what the scan saw of its items when the value is an array.
 pub struct Member<'a> {
     pub key: &'a str,
     pub value: &'a str,
+    pub items: Option<Items<'a>>,
+}
+
+/// What one scan sees of an array's items: how many, the first, and the first that is not an object.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Items<'a> {
+    pub count: usize,
+    pub first: Option<&'a str>,
+    /// The first item that is not an object, with its index.
+    pub stray: Option<(usize, &'a str)>,
+}
+
+impl<'a> Items<'a> {
+    /// The only item of a one-element array.
+    pub fn only(&self) -> Option<&'a str> {
+        self.first.filter(|_| self.count == 1)
+    }
 }
 
 pub fn is_id_key(key: &str) -> bool {
@@ -42,6 +60,30 @@ static STOPS_A_STRING: [bool; 256] = {
     t[b'\\' as usize] = true;
     t
 };
+
+/// Where the plain run of a string starting at `i` ends (`STOPS_A_STRING`), eight bytes at a time
+/// while eight are left: a byte is flagged when it is a quote, a backslash or below 0x20, and the
+/// lowest flag is exact (a borrow only flags bytes above a flagged one).
+#[inline(always)]
+fn plain_run(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let flags = below(x ^ (ONES * u64::from(b'"')), 1)
+            | below(x ^ (ONES * u64::from(b'\\')), 1)
+            | below(x, 0x20);
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(|&c| !STOPS_A_STRING[c as usize]) {
+        i += 1;
+    }
+    i
+}
 
 struct Scanner<'a> {
     s: &'a str,
@@ -100,12 +142,7 @@ impl<'a> Scanner<'a> {
         let start = self.i + 1;
         self.i += 1;
         loop {
-            while let Some(&c) = self.b.get(self.i) {
-                if STOPS_A_STRING[c as usize] {
-                    break;
-                }
-                self.i += 1;
-            }
+            self.i = plain_run(self.b, self.i);
             match self.peek() {
                 None => return self.err("unterminated string"),
                 Some(b'"') => {
@@ -175,6 +212,38 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Scans an array starting at its opening bracket (a value at `depth`), noting its items.
+    fn array(&mut self, id: bool, depth: usize) -> R<Items<'a>> {
+        let mut items = Items::default();
+        self.i += 1;
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.i += 1;
+            return Ok(items);
+        }
+        loop {
+            let start = self.i;
+            self.value(id, depth + 1)?;
+            let item = self.s[start..self.i].trim_start_matches([' ', '\t', '\n', '\r']);
+            if items.stray.is_none() && !item.starts_with('{') {
+                items.stray = Some((items.count, item));
+            }
+            items.first.get_or_insert(item);
+            items.count += 1;
+            self.ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.i += 1;
+                }
+                Some(b']') => {
+                    self.i += 1;
+                    return Ok(items);
+                }
+                _ => return self.err("expected ',' or ']'"),
+            }
+        }
+    }
+
     /// Scans one value, noting where numbers sit when `id` says the value is under an id key.
     fn value(&mut self, id: bool, depth: usize) -> R<()> {
         if depth > MAX_DEPTH {
@@ -217,28 +286,7 @@ impl<'a> Scanner<'a> {
                     }
                 }
             }
-            Some(b'[') => {
-                self.i += 1;
-                self.ws();
-                if self.peek() == Some(b']') {
-                    self.i += 1;
-                    return Ok(());
-                }
-                loop {
-                    self.value(id, depth + 1)?;
-                    self.ws();
-                    match self.peek() {
-                        Some(b',') => {
-                            self.i += 1;
-                        }
-                        Some(b']') => {
-                            self.i += 1;
-                            return Ok(());
-                        }
-                        _ => return self.err("expected ',' or ']'"),
-                    }
-                }
-            }
+            Some(b'[') => self.array(id, depth).map(drop),
             Some(b'"') => self.skip_string().map(drop),
             Some(b'-' | b'0'..=b'9') => {
                 self.number()?;
@@ -359,10 +407,17 @@ fn scan_object(doc: &str, collect: bool) -> R<(Vec<Member<'_>>, Spans)> {
             sc.i += 1;
             sc.ws();
             let start = sc.i;
-            sc.value(is_id_key(key), 1)?;
+            let id = is_id_key(key);
+            let items = if sc.peek() == Some(b'[') {
+                Some(sc.array(id, 1)?)
+            } else {
+                sc.value(id, 1)?;
+                None
+            };
             out.push(Member {
                 key,
                 value: &doc[start..sc.i],
+                items,
             });
             sc.ws();
             match sc.peek() {
@@ -412,6 +467,21 @@ pub fn array_items(value: &str) -> R<Vec<&str>> {
             _ => return sc.err("expected ',' or ']'"),
         }
     }
+}
+
+/// What a scan of a JSON array value sees of its items; `None` when `value` is not an array.
+pub fn items(value: &str) -> Option<Items<'_>> {
+    let mut sc = Scanner {
+        s: value,
+        b: value.as_bytes(),
+        i: 0,
+        ids: None,
+    };
+    sc.ws();
+    if sc.peek() != Some(b'[') {
+        return None;
+    }
+    sc.array(false, 0).ok()
 }
 
 /// Copies a JSON value, ids as strings and inexact numbers marked. `id` says whether the value
@@ -525,6 +595,52 @@ mod tests {
     fn string_ids_and_other_values_are_copied_as_they_are() {
         let src = r#"{"a_id":"0012","b":[true,false,null,{"c":"\u00e9\n"}],"d":-0.5e-3}"#;
         assert_eq!(rewrite(src).unwrap(), src);
+    }
+
+    #[test]
+    fn the_scan_notes_the_items_of_an_array_member() {
+        let doc = Document::parse(r#"{"a":[ {"x":1} , 2, "s"],"b":[[{}]],"c":[],"d":{}}"#).unwrap();
+        let items: Vec<_> = doc.members.iter().map(|m| m.items).collect();
+        assert_eq!(
+            items,
+            vec![
+                Some(Items {
+                    count: 3,
+                    first: Some(r#"{"x":1}"#),
+                    stray: Some((1, "2"))
+                }),
+                Some(Items {
+                    count: 1,
+                    first: Some("[{}]"),
+                    stray: Some((0, "[{}]"))
+                }),
+                Some(Items::default()),
+                None,
+            ]
+        );
+        assert_eq!(items[1].unwrap().only(), Some("[{}]"));
+        assert_eq!(items[0].unwrap().only(), None);
+        assert_eq!(super::items("[{}]").map(|i| i.count), Some(1));
+        assert_eq!(super::items(" {}"), None);
+    }
+
+    #[test]
+    fn a_plain_run_ends_at_the_first_quote_backslash_or_control_character() {
+        let stops = (0u8..0x20).chain([b'"', b'\\']);
+        for stop in stops {
+            for at in 0..20 {
+                for start in 0..3.min(at + 1) {
+                    let mut b = vec![b'a'; 24];
+                    b[at] = stop;
+                    b[at.saturating_sub(1)] = if at > 0 { 0xe9 } else { stop };
+                    b[at] = stop;
+                    b.extend([b'"', 0x1f, b'\\']);
+                    assert_eq!(plain_run(&b, start), at, "{stop:#x} at {at} from {start}");
+                }
+            }
+        }
+        assert_eq!(plain_run(b"abc", 0), 3);
+        assert_eq!(plain_run("é\u{7f}\u{ff}xyzéèà".as_bytes(), 0), 14);
     }
 
     #[test]

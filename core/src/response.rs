@@ -3,7 +3,7 @@
 use crate::catalog::{Operation, Shape};
 use crate::error::{Error, ErrorKind};
 use crate::json::{self, Json, Num};
-use crate::lossless::{self, Member};
+use crate::lossless::{self, Items, Member};
 use crate::request::host_of;
 
 /// What a successful response decodes to.
@@ -240,17 +240,19 @@ pub fn decode_shape(
             if !m.value.starts_with(opening) {
                 return Err(wrong(m.key, m.value));
             }
-            if opening == '[' {
-                objects(status, m.key, m.value)?;
+            if let Some(items) = &m.items {
+                objects(status, m.key, items)?;
             }
             doc.write_value(m.value, &mut out);
         }
         Shape::KeyOrOneElementArray(key) => {
             let m = found(&[key])?;
-            let value = one_element(m.value).unwrap_or(m.value);
-            let several = lossless::array_items(value).is_ok_and(|items| items.len() > 1);
-            if several {
-                objects(status, m.key, value)?;
+            let (value, items) = match m.items.and_then(|items| items.only()) {
+                Some(only) => (only, lossless::items(only)),
+                None => (m.value, m.items),
+            };
+            if let Some(items) = items.filter(|items| items.count > 1) {
+                objects(status, m.key, &items)?;
             } else if !value.starts_with('{') {
                 return Err(wrong(m.key, value));
             }
@@ -286,12 +288,14 @@ pub fn decode_shape(
             if !items.value.starts_with('[') {
                 return Err(wrong(items.key, items.value));
             }
-            objects(status, items.key, items.value)?;
+            objects(status, items.key, &items.items.unwrap_or_default())?;
             out.push_str("{\"items\":");
             doc.write_value(items.value, &mut out);
             if let Some(pc) = find(members, "page_context") {
                 // An object alone in an array is the object; anything else is said as it came.
-                let value = one_element(pc.value)
+                let value = pc
+                    .items
+                    .and_then(|items| items.only())
                     .filter(|v| v.starts_with('{'))
                     .unwrap_or(pc.value);
                 let read = json::parse(value)
@@ -311,24 +315,15 @@ pub fn decode_shape(
     Ok(Decoded::Json(out))
 }
 
-/// The only element of a one-element JSON array, if that is what `value` is.
-fn one_element(value: &str) -> Option<&str> {
-    match lossless::array_items(value).ok()?.as_slice() {
-        [only] => Some(only),
-        _ => None,
-    }
-}
-
-/// Checks that every member of the array `value` under `key` is an object: the first that is not
-/// is a `decode` error naming its index.
-fn objects(status: u16, key: &str, value: &str) -> Result<(), Error> {
-    let items = lossless::array_items(value).unwrap_or_default();
-    match items.iter().position(|i| !i.starts_with('{')) {
-        Some(at) => Err(off_row(
+/// Checks that every member of an array under `key` (its `items`, as the scan saw them) is an
+/// object: the first that is not is a `decode` error naming its index.
+fn objects(status: u16, key: &str, items: &Items) -> Result<(), Error> {
+    match items.stray {
+        Some((at, item)) => Err(off_row(
             status,
             format!(
                 "the response's `{key}[{at}]` is {}, where each member of `{key}` (an array) must be an object",
-                json_type(items[at])
+                json_type(item)
             ),
         )),
         None => Ok(()),

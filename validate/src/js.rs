@@ -23,7 +23,7 @@ extern "C" {
 /// The JS value of the core's text of an answer (`response::decode`, the receivers): an `ExactNumber`
 /// where it holds an exact-number marker, which only the core writes (it refuses a text with its key).
 pub fn answer_to_js(text: &str) -> JsValue {
-    if text.contains(svc_core::exact::EXACT) {
+    if svc_core::exact::mentions_marker(text) {
         parse_exact(text)
     } else {
         js_sys::JSON::parse(text).unwrap_or(JsValue::NULL)
