@@ -16,6 +16,7 @@ import { alternativesSizes, namedValidateWasm, namedVariant, named, packageSizes
 import { profile } from "./profile.mjs";
 import { output } from "../scripts/lib.mjs";
 import { measureFleet } from "./fleet.mjs";
+import { measureAuth } from "./auth.mjs";
 import { measureValidatePage, validatePageSection, validatePageTimeRow } from "./validate-page.mjs";
 
 const ARGS = process.argv.slice(2);
@@ -38,6 +39,8 @@ const CONFIG = {
   rateLimit: 600,
   rateSeconds: 120,
   fleet: { processes: 8, seconds: 120, callsEach: 50, latencyMs: 300, org: "70000009" },
+  /** The same fleet with oauth, tokens living 10 s, each process alone and then sharing a store. */
+  auth: { processes: 8, seconds: 30, lifetimeMs: 10_000, everyMs: 1_000, org: "70000011" },
   listItems: 200,
   pageLoads: QUICK ? 5 : 15,
   testingRounds: QUICK ? 5 : 11,
@@ -58,17 +61,18 @@ const TARGETS = {
 const ORG = "10234695";
 const FRESH = ["none", "svc-sdk", "zod", "valibot"];
 
-/** `--only limiter` or `--only fleet`: that step alone (after building what is missing); prints its figures, writes no file. */
+/** `--only limiter`, `--only fleet` or `--only auth`: that step alone (after building what is missing); prints its figures, writes no file. */
 const ONLY = ARGS.includes("--only") ? ARGS[ARGS.indexOf("--only") + 1] : null;
 
 const resultsFile = path.join(work, "results.json");
 mkdirSync(work, { recursive: true });
 if (ONLY) {
-  if (!["limiter", "fleet"].includes(ONLY)) throw new Error(`--only ${ONLY}: the steps that run alone are limiter and fleet`);
+  if (!["limiter", "fleet", "auth"].includes(ONLY)) throw new Error(`--only ${ONLY}: the steps that run alone are limiter, fleet and auth`);
   ensurePackage();
   ensureSandbox();
   ensureConsumer();
-  const figures = ONLY === "limiter" ? await measureLimiter(sdkEntry()) : await measureFleetStep();
+  const step = { limiter: () => measureLimiter(sdkEntry()), fleet: measureFleetStep, auth: measureAuthStep }[ONLY];
+  const figures = await step();
   console.log(JSON.stringify(figures, null, 2));
   process.exit(0);
 }
@@ -194,10 +198,11 @@ async function measure() {
       : null;
 
   // ---- the limiter under a per-minute limit ----
-  let rate, rateCounters, fleet;
+  let rate, rateCounters, fleet, auth;
   if (CONFIG.limiter) {
     ({ rate, rateCounters } = await measureLimiter(entry));
     fleet = await measureFleetStep();
+    auth = await measureAuthStep();
   }
   env.loadEnd = os.loadavg().map((l) => l.toFixed(2)).join(", ");
   return {
@@ -205,8 +210,40 @@ async function measure() {
     dirty,
     quick: QUICK,
     started, elapsedMs: Date.now() - started, config: CONFIG, env, variant, sizes, wasm, validateVariant, validateWasm, alternatives, agreement, validation,
-    fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet, validatePage, testing,
+    fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet, auth, validatePage, testing,
   };
+}
+
+/** The side-by-side table of the auth step: each process refreshing alone against the fleet sharing a store. */
+function authSection(a) {
+  const L = ["### Authentication: a fleet with oauth, alone or sharing a store", ""];
+  if (!a) return [...L, "Not measured (`--quick`).", ""];
+  if (a.error) return [...L, `Not measured: ${a.error.replace(/\s*\n\s*/g, " ")}`, ""];
+  L.push(
+    `${a.processes} Node processes, each a \`Client\` with \`oauth\` calling once a second for ${a.seconds} s, against the sandbox's accounts`,
+    `server (10 tokens per refresh token in 10 minutes, tokens living ${a.lifetimeMs / 1000} s); "alone": no store, each process refreshes for`,
+    "itself; \"store\": every process on one redis-server (`rateLimit.store`). The organization's limits are out of the way.",
+    "",
+    "| | refreshes granted | Access Denied answers | API 401s | peak live tokens | calls | answered | failed |",
+    "|---|---|---|---|---|---|---|---|",
+  );
+  for (const [mode, m] of Object.entries(a.modes)) {
+    const failed = Object.entries(m.failed).map(([k, n]) => `${n} ${k}`).join(", ") || "0";
+    L.push(`| ${mode} | ${m.granted} | ${m.accessDenied} | ${m.api401} | ${m.peakLive} | ${m.calls} | ${m.ok} | ${failed} |`);
+  }
+  return [...L, ""];
+}
+
+/** The fleet with oauth, each process alone and then sharing a store; `{ error }` when the step failed. */
+async function measureAuthStep() {
+  const a = CONFIG.auth;
+  log(`bench: ${a.processes} processes with oauth, tokens living ${a.lifetimeMs / 1000} s, for ${a.seconds} s each: alone, then sharing redis`);
+  try {
+    return await measureAuth(a);
+  } catch (e) {
+    log(`bench: the auth step failed: ${e.message}`);
+    return { error: e.message };
+  }
 }
 
 /** The limiter under a per-minute limit: the rate worker's figures and the sandbox's counters. */
@@ -454,6 +491,7 @@ function report(R) {
     );
   } else L.push("| fleet of processes sharing one organization's limits through redis | not measured (`--quick`) | | | ≥ 95 %, no 429 | |");
   L.push("");
+  L.push(...authSection(R.auth));
 
   // package size
   L.push("## Package size", "");
