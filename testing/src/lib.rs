@@ -461,13 +461,17 @@ impl Sandbox {
     /// arguments (path values, then params or a list of them), checked and written as the client
     /// checks and writes them (its SvcError where it would refuse them). The resource(s) as a client
     /// returns them, or an Error with the `status`, `code` and `body` a request would get.
-    pub fn seed(&self, operation_id: JsValue, args: js_sys::Array) -> Result<String, JsValue> {
+    pub fn seed(&self, operation_id: JsValue, args: js_sys::Array) -> Result<JsValue, JsValue> {
         let args = client::seed_args(&operation_id, &args, http::MAX_BODY)?;
         let id = operation_id.as_string().unwrap_or_default();
-        self.app
+        let record = self
+            .app
             .seed(&id, &args, svc_core::clock::now_ms())
-            .map(|v| v.to_string())
-            .map_err(refused)
+            .map_err(refused)?
+            .to_string();
+        // As the client would give it: ids as strings, a number a double cannot hold an ExactNumber.
+        let text = svc_core::lossless::rewrite(&record).unwrap_or(record);
+        Ok(svc_validate::js::answer_to_js(&text))
     }
 
     /// Back to the state of a new sandbox of the same options: seed data, limits, faults, logs; the

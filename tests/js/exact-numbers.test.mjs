@@ -153,6 +153,8 @@ test("the sandbox, binary and in-process, keeps every number a record was create
       assert.equal(listed.items.find((a) => a.fixed_asset_id === made.fixed_asset_id).asset_cost.text, kept.asset_cost, where);
     }
     const seeded = inProcess.seed("createFixedAsset", { ...params, asset_name: "Seeded" });
+    check(seeded, "svc-sdk/testing, what seed gave");
+    assert.equal(typeof seeded.fixed_asset_id, "string", "seed gives ids as the client does");
     const c = new Client({ accessToken: "dev-token", organizationId: inProcess.organizationId, apiDomain: inProcess.url, fetch: inProcess.fetch, maxRetries: 0 });
     check(await c.getFixedAsset(seeded.fixed_asset_id), "svc-sdk/testing, seeded");
   } finally {

@@ -66,7 +66,7 @@ export class Sandbox {
   }
 
   seed(operationId, ...args) {
-    return JSON.parse(this.#inner.seed(operationId, args));
+    return this.#inner.seed(operationId, args);
   }
 
   reset() {
