@@ -2,6 +2,7 @@
 
 mod client;
 mod log;
+mod notification;
 
 use log::{clipped, Log};
 use sandbox::config::Config;
@@ -179,6 +180,20 @@ pub fn flags(options: &Map<String, Value>) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+/// The callback body a channel's notify_url receives, as the sandbox posts it (see `notification::body`).
+#[wasm_bindgen]
+pub fn notification(options: JsValue) -> Result<String, JsError> {
+    let fail = |e: String| JsError::new(&format!("notification(options): {e}"));
+    let text =
+        client::options_text(&options, "notification(options)").map_err(|e| JsError::new(&e))?;
+    match serde_json::from_str(&text) {
+        Ok(Value::Object(options)) => {
+            notification::body(&options, svc_core::clock::now_ms()).map_err(fail)
+        }
+        _ => Err(fail("options must be an object".into())),
+    }
+}
+
 /// Splits `http://host/path?query` into its path and query, as a server reads them off the wire.
 fn target(url: &str) -> (String, String) {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
@@ -313,7 +328,8 @@ impl Sandbox {
     /// `options`: the options object (see `flags` and `log_limit`), read as the client reads params.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Sandbox, JsError> {
-        let options = client::options_text(&options).map_err(|e| JsError::new(&e))?;
+        let options =
+            client::options_text(&options, "new Sandbox(options)").map_err(|e| JsError::new(&e))?;
         let options = match serde_json::from_str(&options) {
             Ok(Value::Object(options)) => options,
             Ok(Value::Null) => Map::new(),
