@@ -1,7 +1,8 @@
 // The public surface of svc-sdk, shared by every runtime's entry. The platform makes this JS: a Client
 // and a proxy must outlive a restart of the core (their wasm half is made anew, from a copy of their
 // options), a call's promise carries withResponse() and its error the caller's stack, and a list's
-// promise and page are async iterables. Which page comes next, and every rule and message, are the core's.
+// promise and page are async iterables, which toArray() gathers. Which page comes next, how many items
+// toArray() may gather, and every rule and message, are the core's.
 import * as core from "../../../../../svc_sdk.js";
 import { OPERATION_IDS } from "./catalog.js";
 import { call, generation, guarded, info, settling } from "./core.js";
@@ -71,7 +72,7 @@ function paged(client, id, page, args) {
   });
 }
 
-/** Calls operation `id` with the method's arguments; a list's promise, and the page it gives, iterate over every item of every page. */
+/** Calls operation `id` with the method's arguments; a list's promise, and the page it gives, iterate over (and toArray() gathers) every item of every page. */
 function invoke(client, id, args) {
   const sent = viaCore(client, "__call", [id, args], "validation");
   if (!info(id).list) return answered(sent);
