@@ -36,8 +36,9 @@ test("every relative link and anchor of docs/api resolves, its navigation and se
   assert.deepEqual(broken, []);
 });
 
-test("the README's and CONTRIBUTING's relative links and anchors resolve", () => {
-  const { checked, broken } = markdownLinks(["README.md", "CONTRIBUTING.md"].map((f) => path.join(root, f)));
+test("the relative links and anchors of the README, CONTRIBUTING and the docs resolve", () => {
+  const docs = ["README.md", "CONTRIBUTING.md", "docs/REFERENCE.md", "docs/VALIDATION.md", "docs/contributing/validation.md"];
+  const { checked, broken } = markdownLinks(docs.map((f) => path.join(root, f)));
   assert.ok(checked > 5, `only ${checked} links followed`);
   assert.deepEqual(broken, []);
 });
@@ -118,14 +119,19 @@ function constructions(code) {
   return out;
 }
 
-test("every new Client({...}) of the docs written with literals alone constructs, unless its comment says it throws", () => {
+/** Environment variables as a user sets them: each a token-like text. */
+const env = new Proxy({}, { get: (_, name) => `doc-${String(name).toLowerCase()}-value` });
+
+test("every new Client({...}) of the docs written with literals and env variables constructs, unless its comment says it throws", () => {
   const built = [];
   const failed = [];
+  // The examples with apiDomain "/api" are a page's: a page has a location.
+  globalThis.location = { origin: "https://app.example.com" };
   for (const b of js) {
     for (const { expr, comment } of constructions(b.code)) {
       let client;
       try {
-        client = new Function("Client", `"use strict"; return ${expr};`)(sdk.Client);
+        client = new Function("Client", "env", "process", `"use strict"; return ${expr};`)(sdk.Client, env, { env });
       } catch (e) {
         if (e instanceof ReferenceError || e instanceof SyntaxError) continue;
         if (!/error|throws/i.test(comment)) failed.push(`${where(b)}: ${expr}: ${e.message}`);
@@ -135,6 +141,7 @@ test("every new Client({...}) of the docs written with literals alone constructs
       built.push(expr);
     }
   }
+  delete globalThis.location;
   assert.deepEqual(failed, []);
   assert.ok(built.some((e) => e.includes("viaProxy: true")), built.join("\n"));
   assert.ok(built.length >= 5, built.join("\n"));

@@ -61,8 +61,9 @@ test("notification() is the body the sandbox posts, and parseWatchNotification a
   const inProcess = new Sandbox({ callbackFetch: async (_url, init) => (posted.push(init.body), new Response("ok")) });
   const c = new Client({ accessToken: "dev-token", organizationId: "10234695", apiDomain: inProcess.url, fetch: inProcess.fetch, maxRetries: 0 });
   const notifyUrl = "https://hooks.example.test/svc?tenant=acme";
-  await c.updateNotificationChannels({ watch: [{ channel_id: "1000000068001", events: ["Leads.edit"], notify_url: notifyUrl, token: "chan-secret-1" }] });
-  const records = [{ id: "4150868000001", values: { Email: "a@b.test" } }, { id: "4150868000002", values: { Email: "a@b.test" } }];
+  // The service writes ids as JSON numbers (longs), as notification() does: the sandbox echoes what it was given.
+  await c.updateNotificationChannels({ watch: [{ channel_id: 1000000068001, events: ["Leads.edit"], notify_url: notifyUrl, token: "chan-secret-1" }] });
+  const records = [{ id: 4150868000001, values: { Email: "a@b.test" } }, { id: 4150868000002, values: { Email: "a@b.test" } }];
   await inProcess.fetch(`${inProcess.url}/__sandbox/crm/Leads/edit`, { method: "POST", body: JSON.stringify({ records }) });
   assert.equal(posted.length, 1);
   const serverTime = JSON.parse(posted[0]).server_time;
