@@ -23,7 +23,6 @@ import {
   type WatchChannel,
 } from "svc-sdk";
 import { redisStore } from "svc-sdk/redis";
-import { notification } from "svc-sdk/testing";
 import * as forms from "svc-sdk/validate";
 import type { IssueCode, OperationParams, ValidationResult } from "svc-sdk/validate";
 
@@ -266,10 +265,7 @@ export async function surfaceOf28(c: Client, e: unknown): Promise<number> {
   await first.toArray({ max: "10" });
   // @ts-expect-error: a single resource's promise has no toArray
   await c.getAccount("1").toArray();
-  const body: string = notification({ module: "Leads", operation: "edit", ids: ["1", 2, 3n], channelId: "1000000068001", token: "t" });
-  // @ts-expect-error: not an operation a channel reports
-  notification({ module: "Leads", operation: "update", ids: ["1"], channelId: "1" });
-  void [everyAsset, fromSecond, body];
+  void [everyAsset, fromSecond];
   // @ts-expect-error: a single resource's promise is not iterable
   for await (const x of c.getAccount("1")) void x;
   new Client({ apiDomain: "/api", viaProxy: true });
