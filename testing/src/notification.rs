@@ -38,9 +38,7 @@ fn id(key: &str, v: &Value) -> Result<Value, String> {
             ))
         }
     };
-    Ok(text
-        .parse::<u64>()
-        .map_or(Value::String(text), |n| Value::from(n)))
+    Ok(text.parse::<u64>().map_or(Value::String(text), Value::from))
 }
 
 fn text<'a>(options: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>, String> {
