@@ -1,5 +1,5 @@
-// `npm start`: builds what is missing or stale (the package in pkg/, the demo app's link to it, the
-// app's Vite build in www/dist, the sandbox), starts the sandbox service with a few demo fixed assets,
+// `npm start`: builds what is missing or stale (the package in pkg/, the API reference in docs/api, the
+// demo app's link to it, the app's Vite build in www/dist, the sandbox), starts the sandbox service with a few demo fixed assets,
 // and serves the demo app with the svc-sdk proxy at /api on the same origin (www/server.mjs), both on
 // 127.0.0.1. Prints both URLs. Ctrl-C stops both.
 //   env: SANDBOX_PORT (default 8787), WWW_PORT (default 5173)
@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { buildDocs, ENTRIES } from "./docs.mjs";
 import { ensureNodeModules, ensureRust } from "./setup.mjs";
 import { log, root, run } from "./lib.mjs";
 
@@ -39,6 +40,14 @@ const wasm = path.join(root, "pkg/svc_sdk_bg.wasm");
 if (!existsSync(path.join(root, "pkg/web.js")) || mtime(wasm) < newest(path.join(root, "src"), path.join(root, "Cargo.toml"))) {
   log("building the package (pkg/)");
   run("node", [path.join(root, "scripts/build.mjs")]);
+}
+
+// The API reference (`npm run docs`): written when missing, or older than the package's declarations.
+const reference = path.join(root, "docs/api/index.html");
+if (!STATIC && mtime(reference) < newest(...Object.values(ENTRIES).map((f) => path.join(root, "pkg", f)))) {
+  log("writing the API reference (docs/api/)");
+  const { warnings, errors } = await buildDocs();
+  if (warnings || errors) log(`the API reference has ${warnings} warnings and ${errors} errors (npm run docs shows them)`);
 }
 
 // The app depends on the package as a user's project does ("svc-sdk": "file:.."): a link to this repository.
@@ -108,6 +117,7 @@ try {
 console.log(`sandbox:  ${sandboxUrl}  (token ${SANDBOX_TOKEN}, organization ${SANDBOX_ORG}, ${server.seeded.length} demo fixed assets)`);
 console.log(`accounts: ${demoOAuth.accountsUrl}/oauth/v2/token  (demo oauth: clientId ${demoOAuth.clientId}, clientSecret ${demoOAuth.clientSecret}, refreshToken ${demoOAuth.refreshToken}, accountsUrl ${demoOAuth.accountsUrl})`);
 console.log(`demo app: ${server.url}/  (the proxy at ${server.url}/api gets its token with the demo OAuth client and adds it; the browser never sees it)`);
+console.log(`reference: ${reference}  (the API reference: every export, option and type)`);
 console.log("Ctrl-C stops both.");
 
 let stopping = false;

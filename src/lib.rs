@@ -1,8 +1,9 @@
 //! svc-sdk: the client for the Svc business API, native and WebAssembly, on the pure core (`svc_core`).
 
 pub use svc_core::{
-    calendar, catalog, clock, code, decimal, declare, echo, error, exact, family, headers, issue,
-    json, lossless, model, placement, plans, redact, request, response, route, sorted, validate,
+    calendar, catalog, clock, code, decimal, declare, echo, error, exact, family, gather, headers,
+    issue, json, lossless, model, placement, plans, redact, request, response, route, sorted,
+    validate,
 };
 
 pub mod fleet;

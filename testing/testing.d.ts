@@ -154,3 +154,31 @@ export declare class Sandbox {
   seed<K extends OperationId>(operationId: K, ...args: [...PathValues<K>, OperationParams[K][]]): Seeded<K>[];
   seed<K extends OperationId>(operationId: K, ...args: [...PathValues<K>, OperationParams[K]?]): Seeded<K>;
 }
+
+/** What `notification()` builds: a CRM notification channel's callback. */
+export interface NotificationOptions {
+  /** The module's API name, as the channel's events name it ("Leads"). */
+  module: string;
+  operation: "create" | "edit" | "delete";
+  /** The ids of the records the operation touched (at least one). */
+  ids: (string | number | bigint)[];
+  /** The fields changed and their new values, the same for every record; default none. */
+  values?: Record<string, unknown>;
+  /** The channel's id, as it was given in `updateNotificationChannels`. */
+  channelId: string | number | bigint;
+  /** The channel's token, echoed in the body; none: the body has no token. */
+  token?: string;
+  /** The channel's notify_url: its query parameters become `query_params`. */
+  notifyUrl?: string;
+  /** `server_time`, in ms since the epoch; default now. */
+  serverTime?: number;
+  /** The API domain of `resource_uri`; default "https://www.svcapis.com" (the "us" region's). */
+  apiDomain?: string;
+}
+
+/**
+ * The JSON text of the callback the service posts to a channel's notify_url, written by the code the
+ * sandbox posts its own callbacks with: the body `parseWatchNotification(body, { token })` accepts when
+ * `token` is the channel's. Throws an `Error` naming the option that is missing or wrong.
+ */
+export declare function notification(options: NotificationOptions): string;

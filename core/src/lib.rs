@@ -15,6 +15,7 @@ pub mod exact;
 pub mod examples;
 pub mod family;
 pub mod format;
+pub mod gather;
 pub mod headers;
 pub mod issue;
 #[cfg(not(target_arch = "wasm32"))]

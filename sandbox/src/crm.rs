@@ -313,27 +313,7 @@ pub fn plan(
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string();
-        let query = notify_url
-            .split_once('?')
-            .map_or("", |(_, q)| q.split('#').next().unwrap_or(""));
-        let mut body = json!({
-            "server_time": now_ms,
-            "affected_values": matching.iter().map(|c| json!({"record_id": c.id, "values": c.values})).collect::<Vec<_>>(),
-            "query_params": query_object(query),
-            "module": module,
-            "resource_uri": resource_uri(base, "v8", module),
-            "ids": matching.iter().map(|c| c.id.clone()).collect::<Vec<_>>(),
-            "affected_fields": matching
-                .iter()
-                .map(|c| json!({ (id_text(&c.id).unwrap_or_default()): c.values.keys().collect::<Vec<_>>() }))
-                .collect::<Vec<_>>(),
-            "operation": operation,
-            "channel_id": channel_id,
-        });
-        if let (Some(token), Value::Obj(m)) = (ch.get("token").filter(|t| !t.is_null()), &mut body)
-        {
-            m.insert("token".into(), token.clone());
-        }
+        let body = callback_body(ch, module, operation, &matching, now_ms, base);
         deliveries.push(Delivery {
             channel_id,
             notify_url,
@@ -341,6 +321,44 @@ pub fn plan(
         });
     }
     (deliveries, skipped)
+}
+
+/// The body the service posts to a channel's notify_url when `changes` happened to records of
+/// `module`: `channel` is the channel as stored (its `channel_id`, `notify_url` and `token`).
+pub fn callback_body(
+    channel: &Record,
+    module: &str,
+    operation: &str,
+    changes: &[&Change],
+    now_ms: i64,
+    base: &str,
+) -> Value {
+    let notify_url = channel
+        .get("notify_url")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let query = notify_url
+        .split_once('?')
+        .map_or("", |(_, q)| q.split('#').next().unwrap_or(""));
+    let mut body = json!({
+        "server_time": now_ms,
+        "affected_values": changes.iter().map(|c| json!({"record_id": c.id, "values": c.values})).collect::<Vec<_>>(),
+        "query_params": query_object(query),
+        "module": module,
+        "resource_uri": resource_uri(base, "v8", module),
+        "ids": changes.iter().map(|c| c.id.clone()).collect::<Vec<_>>(),
+        "affected_fields": changes
+            .iter()
+            .map(|c| json!({ (id_text(&c.id).unwrap_or_default()): c.values.keys().collect::<Vec<_>>() }))
+            .collect::<Vec<_>>(),
+        "operation": operation,
+        "channel_id": channel.get("channel_id").cloned().unwrap_or_default(),
+    });
+    if let (Some(token), Value::Obj(m)) = (channel.get("token").filter(|t| !t.is_null()), &mut body)
+    {
+        m.insert("token".into(), token.clone());
+    }
+    body
 }
 
 /// The headers of a callback's POST; its body is the delivery's `body` as JSON text.

@@ -62,10 +62,25 @@ export interface Page<T> extends AsyncIterable<T> {
   hasNextPage(): boolean;
   /** The page after this one; a \`config\` SvcError when there is none (ask \`hasNextPage()\` first). */
   getNextPage(): Promise<Page<T>>;
+  /**
+   * Every item of this page and of every page after it, in one array, fetching the pages one after the
+   * other. At most \`max\` items (default 10000): a list with more rejects with a \`config\` SvcError rather
+   * than being cut short or growing without bound (\`for await\` holds one page at a time).
+   */
+  toArray(options?: ToArrayOptions): Promise<T[]>;
+}
+
+/** The options of \`toArray()\`. */
+export interface ToArrayOptions {
+  /** The most items gathered, a whole number from 0 to 4294967295; default 10000. One more rejects with a \`config\` SvcError. */
+  max?: number;
 }
 
 /** What a list operation returns: the promise of its first page, itself iterable: \`for await (const x of client.listAccounts())\`. */
-export interface PagePromise<T> extends APIPromise<Page<T>>, AsyncIterable<T> {}
+export interface PagePromise<T> extends APIPromise<Page<T>>, AsyncIterable<T> {
+  /** Every item of every page in one array: \`await client.listAccounts().toArray({ max: 10_000 })\` (see {@link Page.toArray}). */
+  toArray(options?: ToArrayOptions): Promise<T[]>;
+}
 
 /** The answer of an operation whose response carries no resource, and of \`request()\` (its whole envelope). */
 export interface Message {

@@ -506,6 +506,37 @@ pub fn misused(freed: bool) -> JsValue {
     config(message, None)
 }
 
+/// The `max` of `toArray(options)` (`crate::gather::max_items`); a `config` error for options that
+/// are not `{ max? }`.
+#[wasm_bindgen(js_name = __maxItems, skip_typescript)]
+pub fn max_items(options: JsValue) -> Result<u32, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(crate::gather::DEFAULT_MAX);
+    }
+    let keys = options
+        .dyn_ref::<js_sys::Object>()
+        .map(|o| js_sys::Object::keys(o).to_vec());
+    let Some(keys) = keys.filter(|k| k.iter().all(|k| k.as_string().as_deref() == Some("max")))
+    else {
+        return Err(config("toArray(options): options must be { max }", None));
+    };
+    let max = get(&options, "max");
+    if max.is_undefined() || keys.is_empty() {
+        return Ok(crate::gather::DEFAULT_MAX);
+    }
+    let Some(given) = max.as_f64() else {
+        let kind = max.js_typeof().as_string().unwrap_or_default();
+        return Err(to_js_error(&crate::gather::bad_max(&format!("a {kind}"))));
+    };
+    crate::gather::max_items(Some(given)).map_err(|e| to_js_error(&e))
+}
+
+/// The error of a list with more than `max` items than `toArray({ max })` gathers.
+#[wasm_bindgen(js_name = __tooMany, skip_typescript)]
+pub fn too_many(max: u32) -> JsValue {
+    to_js_error(&crate::gather::too_many(max))
+}
+
 /// The arguments of the call of operation `id` that fetches the page after the one that `args`
 /// asked for (its params' `page`, else 1), which came with this `page_context` and this many items
 /// (`response::next_page`): undefined after the last (a `config` error when `required`: the page's

@@ -59,15 +59,15 @@ pub fn seed_args(id: &JsValue, args: &js_sys::Array, max: usize) -> Result<Vec<V
 /// The options object as JSON text written by the client's `toWire`: what JSON cannot hold (NaN,
 /// a function) is the core's marker saying what it was, a BigInt its exact digits.
 #[cfg(target_arch = "wasm32")]
-pub fn options_text(options: &JsValue) -> Result<String, String> {
+pub fn options_text(options: &JsValue, call: &str) -> Result<String, String> {
     svc_validate::js::to_wire(options)
         .map(String::from)
-        .map_err(|e| format!("new Sandbox(options): {}", svc_validate::message_of(&e)))
+        .map_err(|e| format!("{call}: {}", svc_validate::message_of(&e)))
 }
 
 /// Native builds have no JS values: the wasm's constructor and `seed` are tested through the package.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn options_text(_: &JsValue) -> Result<String, String> {
+pub fn options_text(_: &JsValue, _: &str) -> Result<String, String> {
     Err("svc-sdk/testing runs in wasm".into())
 }
 

@@ -2,6 +2,7 @@
 
 mod client;
 mod log;
+mod notification;
 
 use log::{clipped, Log};
 use sandbox::config::Config;
@@ -181,6 +182,32 @@ pub fn flags(options: &Map) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+/// The JS value of a record's text, as the client makes it of an answer.
+#[cfg(target_arch = "wasm32")]
+fn answer_to_js(text: &str) -> JsValue {
+    svc_validate::js::answer_to_js(text)
+}
+
+/// Natively there is no JS: the text itself.
+#[cfg(not(target_arch = "wasm32"))]
+fn answer_to_js(text: &str) -> JsValue {
+    JsValue::from_str(text)
+}
+
+/// The callback body a channel's notify_url receives, as the sandbox posts it (see `notification::body`).
+#[wasm_bindgen]
+pub fn notification(options: JsValue) -> Result<String, JsError> {
+    let fail = |e: String| JsError::new(&format!("notification(options): {e}"));
+    let text =
+        client::options_text(&options, "notification(options)").map_err(|e| JsError::new(&e))?;
+    match sandbox::record::parse(text.as_bytes()) {
+        Ok(Value::Obj(options)) => {
+            notification::body(&options, svc_core::clock::now_ms()).map_err(fail)
+        }
+        _ => Err(fail("options must be an object".into())),
+    }
+}
+
 /// Splits `http://host/path?query` into its path and query, as a server reads them off the wire.
 fn target(url: &str) -> (String, String) {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
@@ -315,7 +342,8 @@ impl Sandbox {
     /// `options`: the options object (see `flags` and `log_limit`), read as the client reads params.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Sandbox, JsError> {
-        let options = client::options_text(&options).map_err(|e| JsError::new(&e))?;
+        let options =
+            client::options_text(&options, "new Sandbox(options)").map_err(|e| JsError::new(&e))?;
         let options = match sandbox::record::parse(options.as_bytes()) {
             Ok(Value::Obj(options)) => options,
             Ok(Value::Null) => Map::new(),
@@ -471,7 +499,7 @@ impl Sandbox {
             .to_string();
         // As the client would give it: ids as strings, a number a double cannot hold an ExactNumber.
         let text = svc_core::lossless::rewrite(&record).unwrap_or(record);
-        Ok(svc_validate::js::answer_to_js(&text))
+        Ok(answer_to_js(&text))
     }
 
     /// Back to the state of a new sandbox of the same options: seed data, limits, faults, logs; the

@@ -1,10 +1,18 @@
 // The API reference (scripts/docs.mjs) is built from the package's declarations into docs/api with no
 // typedoc warning, and every relative link and anchor in it, in the README and in CONTRIBUTING resolves.
-import { before, test } from "node:test";
+// The examples of README.md and docs/REFERENCE.md (issue 38, item 6): every js block parses, every
+// `new Client({...})` written with literals alone constructs, the blocks marked `<!-- runs -->` run
+// against the sandbox binary, and the sample notification is what svc-sdk/testing's notification() writes.
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
+import * as sdk from "svc-sdk";
+import { notification } from "svc-sdk/testing";
+import { startSandbox } from "./support/sandbox.mjs";
 
 const root = process.env.SVC_ROOT;
 const { buildDocs } = await import(path.join(root, "scripts/docs.mjs"));
@@ -28,8 +36,9 @@ test("every relative link and anchor of docs/api resolves, its navigation and se
   assert.deepEqual(broken, []);
 });
 
-test("the README's and CONTRIBUTING's relative links and anchors resolve", () => {
-  const { checked, broken } = markdownLinks(["README.md", "CONTRIBUTING.md"].map((f) => path.join(root, f)));
+test("the relative links and anchors of the README, CONTRIBUTING and the docs resolve", () => {
+  const docs = ["README.md", "CONTRIBUTING.md", "docs/REFERENCE.md", "docs/VALIDATION.md", "docs/contributing/validation.md"];
+  const { checked, broken } = markdownLinks(docs.map((f) => path.join(root, f)));
   assert.ok(checked > 5, `only ${checked} links followed`);
   assert.deepEqual(broken, []);
 });
@@ -52,4 +61,141 @@ test("the link checker reports a missing file and a missing anchor", () => {
   assert.deepEqual(siteLinks(dir).broken.map((b) => b.split(": ")[1]), ["b.html#gone (no such anchor)", "c.html (no such file)"]);
   assert.deepEqual(markdownLinks([path.join(dir, "a.md")]).broken.map((b) => b.split(": ")[1]), ["#three (no such anchor)", "b.html#gone (no such anchor)"]);
   rmSync(dir, { recursive: true });
+});
+
+/** The fenced code blocks of a markdown file: `{ file, line, lang, code, runs }` (`runs`: marked `<!-- runs -->` on the line before). */
+function codeBlocks(file) {
+  const lines = readFileSync(path.join(root, file), "utf8").split("\n");
+  const blocks = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = lines[i].match(/^(\s*)```(\w*)\s*$/);
+    if (!open) continue;
+    const end = lines.findIndex((l, j) => j > i && l.trim() === "```");
+    const indent = open[1].length;
+    const code = lines.slice(i + 1, end).map((l) => l.slice(indent)).join("\n");
+    blocks.push({ file, line: i + 1, lang: open[2], code, runs: lines[i - 1]?.trim() === "<!-- runs -->" });
+    i = end;
+  }
+  return blocks;
+}
+
+const DOCS = ["README.md", "docs/REFERENCE.md"];
+const blocks = DOCS.flatMap(codeBlocks);
+const js = blocks.filter((b) => b.lang === "js");
+const where = (b) => `${b.file}:${b.line}`;
+
+/** Blocks that are not JS alone: an elision (`...`) or a type in the code. */
+const NOT_JS = /^\s*\.\.\.\s*$|\.\.\.\s*[)}\]]|: (string|number)\b|\binterface\b/m;
+
+test("every js block of README.md and docs/REFERENCE.md parses as a module", () => {
+  assert.ok(js.length > 30, `only ${js.length} js blocks`);
+  const dir = mkdtempSync(path.join(tmpdir(), "svc-blocks-"));
+  const failed = [];
+  for (const b of js.filter((b) => !NOT_JS.test(b.code.replace(/\/\/ .*$/gm, "")))) {
+    const file = path.join(dir, "block.mjs");
+    // A block that is one object literal shows a value (a log record): it parses as an expression.
+    writeFileSync(file, b.code.trimStart().startsWith("{") ? `(${b.code})` : b.code);
+    const r = spawnSync(process.execPath, ["--check", file], { encoding: "utf8" });
+    if (r.status !== 0) failed.push(`${where(b)}: ${r.stderr.split("\n").find((l) => /Error/.test(l))}`);
+  }
+  rmSync(dir, { recursive: true });
+  assert.deepEqual(failed, []);
+});
+
+/** Each `new Client({...})` of a block, its parentheses balanced. */
+function constructions(code) {
+  const out = [];
+  for (let at = code.indexOf("new Client("); at >= 0; at = code.indexOf("new Client(", at + 1)) {
+    let depth = 0;
+    for (let i = at + "new Client".length; i < code.length; i++) {
+      depth += code[i] === "(" ? 1 : code[i] === ")" ? -1 : 0;
+      if (depth === 0) {
+        const rest = code.slice(i + 1, code.indexOf("\n", i) + 1 || undefined);
+        out.push({ expr: code.slice(at, i + 1), comment: rest });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Environment variables as a user sets them: each a token-like text. */
+const env = new Proxy({}, { get: (_, name) => `doc-${String(name).toLowerCase()}-value` });
+
+test("every new Client({...}) of the docs written with literals and env variables constructs, unless its comment says it throws", () => {
+  const built = [];
+  const failed = [];
+  // The examples with apiDomain "/api" are a page's: a page has a location.
+  globalThis.location = { origin: "https://app.example.com" };
+  for (const b of js) {
+    for (const { expr, comment } of constructions(b.code)) {
+      let client;
+      try {
+        client = new Function("Client", "env", "process", `"use strict"; return ${expr};`)(sdk.Client, env, { env });
+      } catch (e) {
+        if (e instanceof ReferenceError || e instanceof SyntaxError) continue;
+        if (!/error|throws/i.test(comment)) failed.push(`${where(b)}: ${expr}: ${e.message}`);
+        continue;
+      }
+      client.free();
+      built.push(expr);
+    }
+  }
+  delete globalThis.location;
+  assert.deepEqual(failed, []);
+  assert.ok(built.some((e) => e.includes("viaProxy: true")), built.join("\n"));
+  assert.ok(built.length >= 5, built.join("\n"));
+});
+
+let sandbox;
+before(async () => {
+  sandbox = await startSandbox(["--no-rate-limit"]);
+});
+after(() => sandbox?.close());
+
+/** A block as a module in the consumer project: what it uses of svc-sdk and does not import, and a `client` of the sandbox. */
+function runnable(code) {
+  const declared = (name) => new RegExp(`\\b(const|let|var|function|class)\\s+${name}\\b|import\\s*\\{[^}]*\\b${name}\\b`).test(code);
+  const used = Object.keys(sdk).filter((n) => new RegExp(`\\b${n}\\b`).test(code) && !declared(n));
+  const prelude = [`import * as __sdk from "svc-sdk";`, `const { ${used.join(", ")} } = __sdk;`];
+  if (/\bclient\b/.test(code) && !declared("client")) {
+    prelude.push(`const client = new __sdk.Client({ accessToken: "dev-token", organizationId: "10234695", apiDomain: ${JSON.stringify(sandbox.url)}, maxRetries: 0 });`);
+  }
+  return `${prelude.join("\n")}\n${code}\n`;
+}
+
+test("the blocks marked <!-- runs --> run against the sandbox", async () => {
+  const marked = js.filter((b) => b.runs);
+  assert.ok(marked.length >= 4, `${marked.length} blocks marked`);
+  // The channel that the renewal example renews.
+  const setup = new sdk.Client({ accessToken: "dev-token", organizationId: "10234695", apiDomain: sandbox.url, maxRetries: 0 });
+  await setup.updateNotificationChannels({ watch: [{ channel_id: "1000000068001", events: ["Leads.edit"], notify_url: "https://app.example.com/hooks/crm", token: "chan-secret-1" }] });
+  const logged = [];
+  const log = console.log;
+  console.log = (...args) => logged.push(args);
+  try {
+    for (const [i, b] of marked.entries()) {
+      const file = path.join(process.cwd(), `docs-block-${i}.mjs`);
+      writeFileSync(file, runnable(b.code));
+      try {
+        await import(pathToFileURL(file));
+      } catch (e) {
+        assert.fail(`${where(b)} failed: ${e.stack}`);
+      } finally {
+        rmSync(file);
+      }
+    }
+  } finally {
+    console.log = log;
+  }
+  assert.ok(logged.length >= 2);
+});
+
+test("the sample notification of docs/REFERENCE.md is what notification() writes", () => {
+  const sample = blocks.find((b) => b.file === "docs/REFERENCE.md" && b.lang === "json" && b.code.includes('"affected_fields"'));
+  assert.ok(sample, "no sample notification");
+  const built = notification({ module: "Leads", operation: "edit", ids: ["4150868000001"], values: { Email: "kim@example.com" },
+    channelId: "1000000068001", token: "chan-secret-1", notifyUrl: "https://app.example.com/hooks/crm?tenant=acme", serverTime: 1764288000000 });
+  assert.deepEqual(JSON.parse(sample.code), JSON.parse(built));
+  assert.equal(sdk.parseWatchNotification(sample.code, { token: "chan-secret-1" }).channel_id, "1000000068001");
 });

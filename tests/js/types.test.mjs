@@ -3,7 +3,7 @@
 // nodenext ESM, bundler, node10) and per set of global types (Node's alone, the DOM's,
 // Cloudflare's), and checked by `deno check`; every @ts-expect-error line must be an error. The
 // projects with a worker's global types (the DOM's or Cloudflare's) compile tests/types/cloudflare.ts
-// too. They run in parallel. A request field's hover (TypeScript's language service) shows its rules.
+// too, and every project but the CommonJS node16 one tests/types/testing.ts (svc-sdk/testing is ESM only). They run in parallel. A request field's hover (TypeScript's language service) shows its rules.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,11 +19,11 @@ const dts = readFileSync(path.join(consumer, "node_modules/svc-sdk/pkg/index.d.t
 const NODE = { lib: ["ES2022"], types: ["node"] };
 const DOM = { lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] };
 const WORKERS = { lib: ["ES2022"], types: ["@cloudflare/workers-types"] };
-const BOTH = ["consumer.ts", "cloudflare.ts"];
+const BOTH = ["consumer.ts", "cloudflare.ts", "testing.ts"];
 
 const projects = [
   { name: "node16-cjs", type: "commonjs", options: { module: "Node16", moduleResolution: "Node16", ...NODE } },
-  { name: "nodenext-esm", type: "module", options: { module: "NodeNext", moduleResolution: "NodeNext", ...NODE } },
+  { name: "nodenext-esm", type: "module", options: { module: "NodeNext", moduleResolution: "NodeNext", ...NODE }, files: ["consumer.ts", "testing.ts"] },
   { name: "bundler-dom", type: "module", options: { module: "ESNext", moduleResolution: "Bundler", ...DOM }, files: BOTH },
   { name: "node10-dom", type: "commonjs", options: { module: "CommonJS", moduleResolution: "Node10", ...DOM }, files: BOTH },
   { name: "workerd", type: "module", options: { module: "ESNext", moduleResolution: "Bundler", customConditions: ["workerd"], ...WORKERS }, files: BOTH },

@@ -259,6 +259,13 @@ export async function surfaceOf28(c: Client, e: unknown): Promise<number> {
   const first = await c.listFixedAssets();
   const more: boolean = first.hasNextPage();
   const second: Page<FixedAssetListEntry> = await first.getNextPage();
+  const everyAsset: FixedAssetListEntry[] = await c.listFixedAssets({ per_page: 200 }).toArray({ max: 10_000 });
+  const fromSecond: FixedAssetListEntry[] = await second.toArray();
+  // @ts-expect-error: max is a number of items
+  await first.toArray({ max: "10" });
+  // @ts-expect-error: a single resource's promise has no toArray
+  await c.getAccount("1").toArray();
+  void [everyAsset, fromSecond];
   // @ts-expect-error: a single resource's promise is not iterable
   for await (const x of c.getAccount("1")) void x;
   new Client({ apiDomain: "/api", viaProxy: true });

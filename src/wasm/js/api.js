@@ -1,7 +1,8 @@
 // The public surface of svc-sdk, shared by every runtime's entry. The platform makes this JS: a Client
 // and a proxy must outlive a restart of the core (their wasm half is made anew, from a copy of their
 // options), a call's promise carries withResponse() and its error the caller's stack, and a list's
-// promise and page are async iterables. Which page comes next, and every rule and message, are the core's.
+// promise and page are async iterables, which toArray() gathers. Which page comes next, how many items
+// toArray() may gather, and every rule and message, are the core's.
 import * as core from "../../../../../svc_sdk.js";
 import { OPERATION_IDS } from "./catalog.js";
 import { call, generation, guarded, info, settling } from "./core.js";
@@ -53,6 +54,13 @@ async function* pages(page) {
   }
 }
 
+/** Every item that `this` (a page, or a list's promise) iterates over, in one array: one more than `max` (10000 unless given) is a config SvcError. */
+async function toArray(options) {
+  const [all, max] = [[], call("__maxItems", "config", options)];
+  for await (const item of this) if (all.push(item) > max) throw call("__tooMany", "config", max);
+  return all;
+}
+
 /** A list's page with hasNextPage(), getNextPage() and an iterator over every item from it on. */
 function paged(client, id, page, args) {
   const next = (required) => call("__nextArgs", "decode", id, args, page.page_context, page.items.length, required);
@@ -60,15 +68,16 @@ function paged(client, id, page, args) {
     hasNextPage: { value: () => next(false) !== undefined },
     getNextPage: { value: async () => invoke(client, id, next(true)) },
     [Symbol.asyncIterator]: { value: () => pages(page) },
+    toArray: { value: toArray },
   });
 }
 
-/** Calls operation `id` with the method's arguments; a list's promise, and the page it gives, iterate over every item of every page. */
+/** Calls operation `id` with the method's arguments; a list's promise, and the page it gives, iterate over (and toArray() gathers) every item of every page. */
 function invoke(client, id, args) {
   const sent = viaCore(client, "__call", [id, args], "validation");
   if (!info(id).list) return answered(sent);
   const data = answered(sent.then(({ data, response }) => ({ data: paged(client, id, data, args), response })));
-  return Object.defineProperty(data, Symbol.asyncIterator, { value: async function* () { yield* await data; } });
+  return Object.defineProperties(data, { [Symbol.asyncIterator]: { value: async function* () { yield* await data; } }, toArray: { value: toArray } });
 }
 
 /** A client of the Svc API. The token only ever goes into the Authorization header. */
@@ -79,19 +88,13 @@ export class Client {
   }
 
   /** What the limiter allows now: per minute, in flight, today, and what the server last said. */
-  rateLimitState() {
-    return inCore(this, "rateLimitState", [], "config");
-  }
+  rateLimitState() { return inCore(this, "rateLimitState", [], "config"); }
 
   /** A call that is not in the table: `request(method, family, path, { query?, body? }, options?)`. */
-  request(method, family, path, init, options) {
-    return answered(viaCore(this, "__request", [method, family, path, init, options]));
-  }
+  request(method, family, path, init, options) { return answered(viaCore(this, "__request", [method, family, path, init, options])); }
 
   /** The request an operation would send, validated; nothing is sent. The Authorization header is left out. */
-  prepare(id, ...args) {
-    return viaCore(this, "__prepare", [id, args], "validation");
-  }
+  prepare(id, ...args) { return viaCore(this, "__prepare", [id, args], "validation"); }
 
   /** Lets go of the client's wasm memory; the client takes no more calls. */
   free() {

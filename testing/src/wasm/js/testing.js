@@ -4,6 +4,8 @@
 // the sandbox's handling is the Rust's. The platform's fetch also posts callbacks through a user's
 // callbackFetch, within the binary's delivery timeout, and the Rust reports what each post got.
 import { Sandbox as Inner } from "./svc_sdk.js";
+// The body a channel's notify_url receives, written by the sandbox's own Rust.
+export { notification } from "./svc_sdk.js";
 
 const wait = (ms, signal) =>
   new Promise((resolve, reject) => {
