@@ -74,7 +74,8 @@ test("validate keeps blanks as values unless asked, and schemaFor keeps them whe
 
 test("options that cannot be right are a config SvcError naming what is wrong", () => {
   const refused = (f, pattern) =>
-    assert.throws(f, (e) => e instanceof SvcError && e.kind === "config" && pattern.test(e.message) || assert.fail(`${e.kind}: ${e.message}`));
+    // svc-sdk/validate's SvcError is a class of its own: both are named so.
+    assert.throws(f, (e) => (e instanceof SvcError || e.name === "SvcError") && e.kind === "config" && pattern.test(e.message) || assert.fail(`${e.kind}: ${e.message}`));
   const run = (options) => () => check(schemaFor("createTask", options), { task_name: "x" });
   refused(run({ labels: { task_name: 5 } }), /the label of "task_name" is not a string/);
   refused(run({ labels: ["Name"] }), /labels must be an object/);
@@ -82,6 +83,8 @@ test("options that cannot be right are a config SvcError naming what is wrong", 
   refused(run({ blankAsMissing: "yes" }), /blankAsMissing must be true or false/);
   refused(run({ lables: {} }), /unknown option "lables" of the options of schemaFor; the options are blankAsMissing, labels, message/);
   refused(() => validate("createTask", {}, { message: () => "" }), /unknown option "message" of the options of validate/);
+  refused(() => schemaFor("createTask", { labels: null }), /labels must be an object/);
+  refused(() => entry.schemaFor("createTask", { message: 5 }), /message must be a function/);
 });
 
 test("svc-sdk/validate's schemaFor answers alike", () => {

@@ -158,6 +158,17 @@ pub fn validate(
     Ok(out.into())
 }
 
+/// Checks the options of `schemaFor` when it is called (a mistake is a config SvcError then, not at
+/// the first check), and gives their `message` function, which only JS calls (undefined when none).
+#[wasm_bindgen(js_name = __formOptions, skip_typescript)]
+pub fn form_options(options: JsValue) -> Result<JsValue, JsValue> {
+    forms::read(&options, true)?;
+    Ok(match options.is_undefined() || options.is_null() {
+        true => JsValue::UNDEFINED,
+        false => js::get(&options, "message"),
+    })
+}
+
 /// `{ id, pathParams, list }` of an operation, for the pages of a list; a config SvcError for an unknown id.
 #[wasm_bindgen(js_name = __operation, skip_typescript)]
 pub fn operation(operation_id: JsValue) -> Result<JsValue, JsValue> {

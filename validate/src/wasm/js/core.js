@@ -64,11 +64,11 @@ export const validate = (operationId, params, options) => call("__validate", "va
 
 /**
  * A Standard Schema v1 object for the params of an operation (react-hook-form, any Standard Schema
- * consumer): its issues are the SDK's `Issue`s; the core words them (with `options.labels`), and
- * `options.message`, a function only JS can call, words each again when given.
+ * consumer): its issues are the SDK's `Issue`s; the core checks `options` now and words the issues
+ * (with `options.labels`), and `options.message`, a function only JS can call, words each again when given.
  */
 export function schemaFor(id, options) {
-  const [{ index }, say] = [info(id), options?.message];
+  const [{ index }, say] = [info(id), call("__formOptions", "config", options)];
   const worded = (out) => (say && out.issues?.forEach((issue) => (issue.message = say(issue))), out);
   const validate = (value) => worded(call("__validate", "validation", index, value, options, true));
   return Object.freeze({ "~standard": Object.freeze({ version: 1, vendor: "svc-sdk", validate }) });
