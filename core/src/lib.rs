@@ -21,6 +21,7 @@ pub mod issue;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod jsdoc;
 pub mod json;
+pub mod labels;
 pub mod lossless;
 pub mod model;
 pub mod numbered;

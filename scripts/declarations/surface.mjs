@@ -104,14 +104,39 @@ export interface PreparedRequest {
 
 export type ValidationResult = { ok: true } | { ok: false; issues: Issue[] };
 
-/** Standard Schema v1 (https://standardschema.dev). */
-export interface StandardSchemaV1<Input = unknown, Output = Input> {
+/** Options of \`validate\`. */
+export interface ValidateOptions {
+  /**
+   * A blank string (nothing but spaces) or \`NaN\` anywhere in an object of the params counts as not
+   * given: an optional field holding one passes, and a required one is \`required\` (never
+   * \`invalid_value\` or \`invalid_type\`). Default false for \`validate\`, true for \`schemaFor\`.
+   */
+  blankAsMissing?: boolean;
+  /**
+   * Labels that the messages use instead of the fields' wire names, by wire name:
+   * \`{ fixed_asset_type_id: "Asset type" }\` makes "Asset type is required".
+   */
+  labels?: Record<string, string>;
+}
+
+/** Options of \`schemaFor\`: blank form values are not given unless \`blankAsMissing: false\`. */
+export interface SchemaForOptions extends ValidateOptions {
+  /** The words shown for an issue, in place of its message (the labels are applied before it is called). */
+  message?: (issue: Issue) => string;
+}
+
+/** Standard Schema v1 (https://standardschema.dev), whose issues are \`Failure\` (the SDK's \`Issue\` for \`schemaFor\`). */
+export interface StandardSchemaV1<
+  Input = unknown,
+  Output = Input,
+  Failure extends { readonly message: string; readonly path?: ReadonlyArray<PropertyKey> } = { readonly message: string; readonly path?: ReadonlyArray<PropertyKey> },
+> {
   readonly "~standard": {
     readonly version: 1;
     readonly vendor: string;
     readonly validate: (value: unknown) =>
       | { readonly value: Output; readonly issues?: undefined }
-      | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey> }> };
+      | { readonly issues: ReadonlyArray<Failure> };
     readonly types?: { readonly input: Input; readonly output: Output };
   };
 }`;
@@ -132,8 +157,9 @@ export const clientTail = `  /** A call that is not in the table; it resolves to
 /** After the Client. */
 export const functions = `export declare function operations(): OperationInfo[];
 export declare function requiredScopes(operationIds: OperationId[]): string[];
-export declare function validate(operationId: OperationId, params: unknown): ValidationResult;
-export declare function schemaFor<Op extends OperationId>(operationId: Op): StandardSchemaV1<OperationParams[Op]>;
+export declare function validate(operationId: OperationId, params: unknown, options?: ValidateOptions): ValidationResult;
+/** A Standard Schema of an operation's params for a form library; its issues are \`Issue\`s, worded as \`options\` ask. */
+export declare function schemaFor<Op extends OperationId>(operationId: Op, options?: SchemaForOptions): StandardSchemaV1<OperationParams[Op], OperationParams[Op], Issue>;
 /** An edge handler (workerd, Deno, Node) that forwards the allowed operations with the token and organization added. */
 export declare function createProxy(options: ProxyOptions): (request: Request) => Promise<Response>;
 /** Options of the receivers: a body above maxBodyBytes (default 1 MiB) is refused before it is read. */
@@ -166,7 +192,7 @@ export declare function parseEvent(
 /** What svc-sdk/validate exports: the main entry's declarations of them, re-exported from `index` (".js" or ".cjs"). */
 const VALIDATE = {
   values: ["ExactNumber", "SvcError", "operations", "requiredScopes", "schemaFor", "validate"],
-  types: ["Family", "Issue", "IssueCode", "OperationId", "OperationInfo", "OperationParams", "StandardSchemaV1", "ValidationResult"],
+  types: ["Family", "Issue", "IssueCode", "OperationId", "OperationInfo", "OperationParams", "SchemaForOptions", "StandardSchemaV1", "ValidateOptions", "ValidationResult"],
 };
 
 /** svc-sdk/validate: validation alone, on a wasm of its own; its SvcError is a class of its own too. */

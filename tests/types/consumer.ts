@@ -196,6 +196,19 @@ export function formIssues(values: OperationParams["createOrganization"]): Issue
   return result.ok ? [] : result.issues.map((i) => i.code);
 }
 
+/** A form's schema: its issues are the SDK's Issue, narrowed by code to their details, and its words the form's own. */
+export function formWords(values: unknown): string[] {
+  const message = (issue: Issue) => (issue.code === "too_long" ? `At most ${issue.maximum} characters` : issue.message);
+  const schema = forms.schemaFor("createFixedAsset", { labels: { fixed_asset_type_id: "Asset type" }, message, blankAsMissing: true });
+  // @ts-expect-error: message is a function of an Issue
+  forms.schemaFor("createTask", { message: "Required" });
+  // @ts-expect-error: blankAsMissing is true or false
+  forms.validate("createTask", {}, { blankAsMissing: "yes" });
+  const out = schema["~standard"].validate(values);
+  if (!out.issues) return [out.value.asset_name];
+  return out.issues.map((issue) => (issue.code === "invalid_value" ? issue.allowed.join(", ") : issue.message));
+}
+
 /** An SvcError narrows by kind to that kind's members, and an Issue by code to its details: no `!` needed. */
 export function narrowed(e: unknown): string {
   if (!(e instanceof SvcError)) return "";

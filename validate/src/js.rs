@@ -72,6 +72,8 @@ extern "C" {
     fn array_is_array(v: &JsValue) -> Result<bool, JsValue>;
     #[wasm_bindgen(js_namespace = Array, js_name = from, catch)]
     fn array_from(v: &JsValue) -> Result<js_sys::Array, JsValue>;
+    #[wasm_bindgen(js_namespace = Object, js_name = getPrototypeOf, catch)]
+    fn prototype_of(v: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = Promise, js_name = resolve, catch)]
     fn promise_resolve(v: &JsValue) -> Result<js_sys::Promise, JsValue>;
     /// The global `Blob`, whose `instanceof` is false where there is none.
@@ -84,6 +86,12 @@ pub fn keys(v: &JsValue) -> Result<Vec<String>, JsValue> {
         .iter()
         .filter_map(|k| k.as_string())
         .collect())
+}
+
+/// Whether `v` is a plain object (of `Object` or of no prototype), or what reading it threw.
+pub fn is_plain_object(v: &JsValue) -> Result<bool, JsValue> {
+    let proto = prototype_of(v)?;
+    Ok(proto.is_null() || proto == prototype_of(&js_sys::Object::new())?)
 }
 
 /// Whether `v` is an array (a revoked Proxy is not).

@@ -2,6 +2,7 @@
 //! which the client's wasm links too: validate, operations, requiredScopes, the SvcError shape.
 #![cfg(target_arch = "wasm32")]
 
+pub mod forms;
 pub mod js;
 pub mod params;
 
@@ -120,13 +121,27 @@ pub fn operation_by_id(id: &JsValue) -> Result<&'static Operation, JsValue> {
 }
 
 /// Checks params of the operation at `index` without sending anything: `{ ok: true }` or
-/// `{ ok: false, issues }`, or with `standard` a Standard Schema result (`{ value }` or `{ issues }`).
+/// `{ ok: false, issues }`, or with `standard` a Standard Schema result (`{ value }`, the params
+/// without their blanks when they are missing, or `{ issues }`), as `options` ask (`forms::read`).
 #[wasm_bindgen(js_name = __validate, skip_typescript)]
-pub fn validate(index: u32, params: JsValue, standard: bool) -> Result<JsValue, JsValue> {
+pub fn validate(
+    index: u32,
+    params: JsValue,
+    options: JsValue,
+    standard: bool,
+) -> Result<JsValue, JsValue> {
     let op = catalog::OPERATIONS
         .get(index as usize)
         .ok_or_else(|| to_js_error(&Error::config("no operation has this index")))?;
-    let (issues, _) = params::issues(op, &params, usize::MAX);
+    let options = forms::read(&options, standard)?;
+    let params = match options.blank_as_missing {
+        true => forms::without_blanks(&params),
+        false => params,
+    };
+    let (mut issues, _) = params::issues(op, &params, usize::MAX);
+    issues
+        .iter_mut()
+        .for_each(|issue| options.labels.apply(issue));
     let out = js_sys::Object::new();
     let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v);
     if issues.is_empty() {
@@ -141,6 +156,17 @@ pub fn validate(index: u32, params: JsValue, standard: bool) -> Result<JsValue, 
         set("issues", &json_to_js(&issues.to_json_text()))?;
     }
     Ok(out.into())
+}
+
+/// Checks the options of `schemaFor` when it is called (a mistake is a config SvcError then, not at
+/// the first check), and gives their `message` function, which only JS calls (undefined when none).
+#[wasm_bindgen(js_name = __formOptions, skip_typescript)]
+pub fn form_options(options: JsValue) -> Result<JsValue, JsValue> {
+    forms::read(&options, true)?;
+    Ok(match options.is_undefined() || options.is_null() {
+        true => JsValue::UNDEFINED,
+        false => js::get(&options, "message"),
+    })
 }
 
 /// `{ id, pathParams, list }` of an operation, for the pages of a list; a config SvcError for an unknown id.

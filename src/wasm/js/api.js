@@ -98,10 +98,9 @@ export class Client {
 
   /** Lets go of the client's wasm memory; the client takes no more calls. */
   free() {
-    const s = cores.get(this) ?? {};
-    const [old, born] = [s.core, s.generation];
+    const s = cores.get(this) ?? {}, old = s.generation === generation ? s.core : undefined;
     s.core = undefined;
-    if (old !== undefined && born === generation) old.free();
+    old?.free();
   }
 
   [Symbol.dispose]() { this.free(); }

@@ -59,12 +59,17 @@ export const operations = () => call("operations", "config");
 /** The sorted, unique scopes the given operations need. */
 export const requiredScopes = (ids) => call("requiredScopes", "config", ids);
 
-/** Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`. */
-export const validate = (operationId, params) => call("__validate", "validation", info(operationId).index, params, false);
+/** Checks params of an operation without sending anything: `{ ok: true }` or `{ ok: false, issues }`; options `{ blankAsMissing, labels }`. */
+export const validate = (operationId, params, options) => call("__validate", "validation", info(operationId).index, params, options, false);
 
-/** A Standard Schema v1 object for the params of an operation (react-hook-form, any Standard Schema consumer). */
-export function schemaFor(id) {
-  const { index } = info(id);
-  const validate = (value) => call("__validate", "validation", index, value, true);
+/**
+ * A Standard Schema v1 object for the params of an operation (react-hook-form, any Standard Schema
+ * consumer): its issues are the SDK's `Issue`s; the core checks `options` now and words the issues
+ * (with `options.labels`), and `options.message`, a function only JS can call, words each again when given.
+ */
+export function schemaFor(id, options) {
+  const [{ index }, say] = [info(id), call("__formOptions", "config", options)];
+  const worded = (out) => (say && out.issues?.forEach((issue) => (issue.message = say(issue))), out);
+  const validate = (value) => worded(call("__validate", "validation", index, value, options, true));
   return Object.freeze({ "~standard": Object.freeze({ version: 1, vendor: "svc-sdk", validate }) });
 }
