@@ -291,16 +291,17 @@ fn opt_function(obj: &JsValue, key: &str) -> Result<Option<js_sys::Function>, Js
     }
 }
 
-/// `logLevel`, else `SVC_LOG` where the runtime has an environment, else off.
+/// `logLevel`, else `SVC_LOG` where the runtime has an environment, else the default.
 fn log_level(options: &JsValue) -> Result<Option<Level>, JsValue> {
     let names = Level::NAMES.map(|n| format!("\"{n}\"")).join(", ");
     match opt_string(options, "logLevel")? {
         Some(name) => {
             Level::parse(&name).ok_or_else(|| config(format!("logLevel must be one of {names}")))
         }
-        None => Ok(super::js::env_var("SVC_LOG")
-            .and_then(|name| Level::parse(&name))
-            .flatten()),
+        None => Ok(surface::default_level(
+            super::js::env_var("SVC_LOG").and_then(|name| Level::parse(&name)),
+            !get(options, "logger").is_undefined(),
+        )),
     }
 }
 
