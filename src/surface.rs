@@ -7,7 +7,7 @@ use crate::issue::IssueCode;
 use crate::send::{note, Level};
 
 /// The options of `new Client(options)`.
-pub const CLIENT: [Declared; 19] = [
+pub const CLIENT: [Declared; 20] = [
     Declared::new("accessToken", "string | ((ctx: TokenContext) => AccessToken | Promise<AccessToken>)")
         .optional()
         .doc("The OAuth access token, or a function that returns it (or a promise of it): called for the first token,\nagain when `expiresAt` (ms since the epoch) is near, and after a 401 (`ctx.reason` says which), once for the\nprocess or, with a fleet store, for the fleet. One of accessToken, oauth or `viaProxy: true` is required."),
@@ -47,6 +47,9 @@ pub const CLIENT: [Declared; 19] = [
     Declared::new("logger", "Logger")
         .optional()
         .doc("Where log records go: each method is called with one LogRecord (frozen, never the token).\nNot given: the runtime's console prints each record's `message` line."),
+    Declared::new("warnUnknownFields", "boolean")
+        .optional()
+        .doc("Log a warning (logLevel \"warn\", never a value) when a call's params hold a top-level field its operation\ndoes not know, which is sent as given: a misspelt optional field. Default: on where there is an environment\nwhose NODE_ENV is not \"production\" (Node, Deno with --allow-env), off where there is none (a page, workerd):\nthere, give `process.env.NODE_ENV !== \"production\"` for your bundler to fill in."),
     Declared::new("onRequest", "(info: RequestHookInfo) => void")
         .optional()
         .doc("Called before each attempt with the request's redacted headers; a hook that throws is ignored."),

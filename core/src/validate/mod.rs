@@ -8,6 +8,7 @@ pub mod crm;
 pub mod inventory;
 pub mod invoice;
 pub mod path;
+pub mod unknown;
 
 use crate::issue::{Issue, PathSeg, Problem};
 use crate::json::{self, Json, Num, Obj};
