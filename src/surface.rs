@@ -7,7 +7,7 @@ use crate::issue::IssueCode;
 use crate::send::{note, Level};
 
 /// The options of `new Client(options)`.
-pub const CLIENT: [Declared; 19] = [
+pub const CLIENT: [Declared; 20] = [
     Declared::new("accessToken", "string | ((ctx: TokenContext) => AccessToken | Promise<AccessToken>)")
         .optional()
         .doc("The OAuth access token, or a function that returns it (or a promise of it): called for the first token,\nagain when `expiresAt` (ms since the epoch) is near, and after a 401 (`ctx.reason` says which), once for the\nprocess or, with a fleet store, for the fleet. One of accessToken, oauth or `viaProxy: true` is required."),
@@ -43,10 +43,13 @@ pub const CLIENT: [Declared; 19] = [
         .doc("The largest answer a call reads (default 32 MiB); a larger one is a decode error, not read."),
     Declared::new("logLevel", "LogLevel")
         .optional()
-        .doc("Default \"off\"; the environment variable SVC_LOG where there is an environment."),
+        .doc("Default: the environment variable SVC_LOG where there is one and it names a level; else \"warn\" when a\nlogger is given, \"off\" when not."),
     Declared::new("logger", "Logger")
         .optional()
         .doc("Where log records go: each method is called with one LogRecord (frozen, never the token).\nNot given: the runtime's console prints each record's `message` line."),
+    Declared::new("warnUnknownFields", "boolean")
+        .optional()
+        .doc("Log a warning (logLevel \"warn\", never a value) when a call's params hold a top-level field its operation\ndoes not know, which is sent as given: a misspelt optional field. Default: on where there is an environment\nwhose NODE_ENV is not \"production\" (Node, Deno with --allow-env), off where there is none (a page, workerd):\nthere, give `process.env.NODE_ENV !== \"production\"` for your bundler to fill in."),
     Declared::new("onRequest", "(info: RequestHookInfo) => void")
         .optional()
         .doc("Called before each attempt with the request's redacted headers; a hook that throws is ignored."),
@@ -125,6 +128,90 @@ pub const LOGGER: [Declared; 4] = [
     Declared::new("error", "(record: LogRecord) => void"),
 ];
 
+/// The ways a client gets its token, one of which its options take: a variant's name and the members
+/// it requires; it refuses the other ways' members.
+const WAYS: [(&str, &[&str], &str); 3] = [
+    (
+        "WithAccessToken",
+        &["accessToken"],
+        "A client given its access token, or a function that returns it.",
+    ),
+    (
+        "WithOAuth",
+        &["oauth"],
+        "A client that gets its access tokens itself (server side only).",
+    ),
+    (
+        "ViaProxy",
+        &["viaProxy", "apiDomain"],
+        "A client whose apiDomain is a proxy (createProxy) that adds the token.",
+    ),
+];
+
+/// The members of `CLIENT` that choose a way.
+const WAY_KEYS: [&str; 3] = ["accessToken", "oauth", "viaProxy"];
+
+/// `ClientBaseOptions` (every member that chooses no way), one interface per way, and `ClientOptions`:
+/// the base and one of the ways, so that TypeScript refuses options without a token or a proxy.
+fn client_options(out: &mut String) {
+    let base: Vec<Declared> = CLIENT
+        .into_iter()
+        .filter(|m| !WAY_KEYS.contains(&m.name))
+        .collect();
+    declare::interface(
+        out,
+        "The options of every client, whichever way it gets its token.",
+        "ClientBaseOptions",
+        &base,
+    );
+    for (name, required, about) in WAYS {
+        let members: Vec<Declared> = CLIENT
+            .into_iter()
+            .filter(|m| WAY_KEYS.contains(&m.name) || required.contains(&m.name))
+            .map(|m| match (required.contains(&m.name), m.name) {
+                (true, "viaProxy") => Declared {
+                    ts: "true",
+                    optional: false,
+                    ..m
+                },
+                (true, _) => Declared {
+                    optional: false,
+                    ..m
+                },
+                (false, "viaProxy") => Declared::new(m.name, "false").optional(),
+                (false, _) => Declared::new(m.name, "never").optional(),
+            })
+            .collect();
+        declare::interface(out, about, name, &members);
+    }
+    union(
+        out,
+        "The options of `new Client(options)`: one of accessToken, oauth, or `viaProxy: true` with apiDomain.",
+        "ClientOptions",
+        "ClientBaseOptions",
+        &WAYS,
+    );
+}
+
+/// `export type name = base & (way | way);`, after its doc.
+fn union(out: &mut String, about: &str, name: &str, base: &str, ways: &[(&str, &[&str], &str)]) {
+    declare::doc(out, "", about);
+    let ways: Vec<&str> = ways.iter().map(|(n, ..)| *n).collect();
+    out.push_str(&format!(
+        "export type {name} = {base} & ({});\n",
+        ways.join(" | ")
+    ));
+}
+
+/// The level without `logLevel`: `SVC_LOG`'s (`env`, as `Level::parse` read it) when it names one, else
+/// warn for a given logger (given to be told something), else off.
+pub fn default_level(env: Option<Option<Level>>, has_logger: bool) -> Option<Level> {
+    match env {
+        Some(level) => level,
+        None => has_logger.then_some(Level::Warn),
+    }
+}
+
 /// The TypeScript of every shape above, in the order the package's declarations take them.
 pub fn declarations() -> String {
     let mut out = String::new();
@@ -164,7 +251,7 @@ pub fn declarations() -> String {
         "ResponseHookInfo extends RequestHookInfo",
         &note::RESPONSE_INFO,
     );
-    declare::interface(&mut out, "", "ClientOptions", &CLIENT);
+    client_options(&mut out);
     declare::interface(
         &mut out,
         "The OAuth refresh-token grant's credentials (from a self client of the accounts server).",
@@ -175,9 +262,16 @@ pub fn declarations() -> String {
     declare::interface(&mut out, "", "CallOptions", &CALL);
     declare::interface(
         &mut out,
-        "Options of createProxy: those of a Client (with the token it adds), and the operations it forwards.\nA body is forwarded only with its operation's Content-Type (application/json, or multipart/form-data\nfor an upload; else 415), which makes a browser ask before sending it from another site.",
-        "ProxyOptions extends ClientOptions",
+        "What createProxy takes beside a Client's options and the token it adds: the operations it forwards.\nA body is forwarded only with its operation's Content-Type (application/json, or multipart/form-data\nfor an upload; else 415), which makes a browser ask before sending it from another site.",
+        "ProxyBaseOptions extends ClientBaseOptions",
         &PROXY,
+    );
+    union(
+        &mut out,
+        "Options of createProxy: a Client's, with the token it adds (accessToken or oauth), and the operations it forwards.",
+        "ProxyOptions",
+        "ProxyBaseOptions",
+        &WAYS[..2],
     );
     for part in [
         IssueCode::declarations(),
@@ -201,6 +295,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_logger_without_a_level_is_told_warnings_unless_svc_log_says_otherwise() {
+        assert_eq!(default_level(None, false), None);
+        assert_eq!(default_level(None, true), Some(Level::Warn));
+        assert_eq!(
+            default_level(Level::parse("debug"), true),
+            Some(Level::Debug)
+        );
+        assert_eq!(default_level(Level::parse("off"), true), None);
+        assert_eq!(
+            default_level(Level::parse("info"), false),
+            Some(Level::Info)
+        );
+    }
+
+    #[test]
     fn the_declarations_name_each_shape_once() {
         let ts = declarations();
         for name in [
@@ -210,10 +319,15 @@ mod tests {
             "Logger",
             "RequestHookInfo",
             "ResponseHookInfo",
+            "ClientBaseOptions",
+            "WithAccessToken",
+            "WithOAuth",
+            "ViaProxy",
             "ClientOptions",
             "OAuthOptions",
             "RateLimitOptions",
             "CallOptions",
+            "ProxyBaseOptions",
             "ProxyOptions",
             "IssueCode",
             "Issue",
@@ -229,6 +343,16 @@ mod tests {
             assert!(head >= 1, "{name} is not declared:\n{ts}");
         }
         assert!(ts.contains("  logLevel?: LogLevel;\n"), "{ts}");
+        for line in [
+            "export type ClientOptions = ClientBaseOptions & (WithAccessToken | WithOAuth | ViaProxy);",
+            "export type ProxyOptions = ProxyBaseOptions & (WithAccessToken | WithOAuth);",
+            "  accessToken?: never;\n  oauth?: never;\n",
+            "  viaProxy: true;\n",
+            "  apiDomain: string;\n}",
+            "  oauth: OAuthOptions;\n  viaProxy?: false;\n}",
+        ] {
+            assert!(ts.contains(line), "{line}\n{ts}");
+        }
         assert!(
             ts.contains(
                 "export type LogLevel = \"off\" | \"error\" | \"warn\" | \"info\" | \"debug\";"

@@ -26,12 +26,33 @@ pub fn declaration(request: &Request) -> String {
     for line in request.decl.lines() {
         if line.starts_with("export ") {
             doc(&mut out, "", &checks);
-        } else if let Some(field) = member(line).and_then(|name| request.schema.field(name)) {
-            doc(&mut out, "    ", &field_lines(field));
+        } else if let Some(name) = member(line) {
+            if let Some(field) = request.schema.field(name) {
+                doc(&mut out, "    ", &field_lines(field));
+            }
+            out.push(input_ids(line));
+            continue;
         }
         out.push(line.to_string());
     }
     out.join("\n")
+}
+
+/// A member line with its ids typed as a call takes them (`IdInput`: a string or a BigInt).
+fn input_ids(line: &str) -> String {
+    let Some((name, ty)) = line.split_once(':') else {
+        return line.to_string();
+    };
+    let ty: Vec<String> = ty
+        .split_inclusive(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map(|part| match part.strip_prefix("Id") {
+            Some(rest) if !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') => {
+                format!("IdInput{rest}")
+            }
+            _ => part.to_string(),
+        })
+        .collect();
+    format!("{name}:{}", ty.concat())
 }
 
 /// A field's lines: whether it is required, its kind where TypeScript's type does not say it, its rules.
@@ -131,6 +152,26 @@ mod tests {
             .iter()
             .map(|l| l.strip_prefix("     * ").unwrap_or(l).to_string())
             .collect()
+    }
+
+    #[test]
+    fn a_request_takes_its_ids_as_strings_or_bigints() {
+        assert_eq!(
+            input_ids("    account_id?: Id;"),
+            "    account_id?: IdInput;"
+        );
+        assert_eq!(input_ids("    ids: Id[];"), "    ids: IdInput[];");
+        assert_eq!(
+            input_ids("    id: Id | number;"),
+            "    id: IdInput | number;"
+        );
+        assert_eq!(input_ids("    x: Identity;"), "    x: Identity;");
+        let journal = declared("JournalLineItemInput");
+        assert!(journal.contains("    account_id?: IdInput;"), "{journal}");
+        for request in requests() {
+            let decl = declaration(&request);
+            assert!(!decl.contains(": Id;") && !decl.contains(": Id["), "{decl}");
+        }
     }
 
     #[test]

@@ -5,10 +5,10 @@ function camel(s) {
   return s.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 }
 
-/** An operation's arguments before its call options: each path param, then params (optional unless required). */
+/** An operation's arguments before its call options: each path param (an id as a string or a BigInt), then params (optional unless required). */
 function args(op, t) {
   const params = `params${t.paramsRequired ? "" : "?"}: ${t.params ?? "Record<string, unknown>"}`;
-  return [...op.pathParams.map((p) => `${camel(p)}: string`), params];
+  return [...op.pathParams.map((p) => `${camel(p)}: ${p.endsWith("_id") ? "IdInput" : "string"}`), params];
 }
 
 function method(op, t) {

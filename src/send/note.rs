@@ -82,6 +82,8 @@ pub enum Event<'a> {
     Queued { ms: Option<u64>, why: &'a str },
     /// The call ends with the error its caller gets, `ms` after it started.
     Failed { error: &'a Error, ms: u64 },
+    /// Its params hold fields the operation does not know (`warnUnknownFields`), sent as they are.
+    UnknownFields { names: &'a [String] },
 }
 
 impl Event<'_> {
@@ -95,12 +97,13 @@ impl Event<'_> {
             Event::Refreshing { .. } => "refreshing",
             Event::Queued { .. } => "queued",
             Event::Failed { .. } => "failed",
+            Event::UnknownFields { .. } => "unknown_fields",
         }
     }
 }
 
 /// The names of `LogRecord.event`: every logged event's, and a hook's that threw.
-pub const EVENTS: [&str; 7] = [
+pub const EVENTS: [&str; 8] = [
     "answered",
     "no_answer",
     "retrying",
@@ -108,6 +111,7 @@ pub const EVENTS: [&str; 7] = [
     "queued",
     "failed",
     "hook_threw",
+    "unknown_fields",
 ];
 
 /// The members of the record each logger method is called with, in the order they are written.
@@ -177,7 +181,7 @@ impl Note<'_> {
             Event::Sending { .. } => None,
             Event::Answered { .. } | Event::NoAnswer { .. } => Some(Level::Debug),
             Event::Queued { .. } | Event::Refreshing { .. } => Some(Level::Info),
-            Event::Retrying { .. } => Some(Level::Warn),
+            Event::Retrying { .. } | Event::UnknownFields { .. } => Some(Level::Warn),
             Event::Failed { error, .. } if error.kind() == ErrorKind::Aborted => Some(Level::Info),
             Event::Failed { .. } => Some(Level::Error),
         }
@@ -242,6 +246,14 @@ impl Note<'_> {
                 format!("{call} waits for the rate limiter{most}: {why}")
             }
             Event::Failed { error, .. } => format!("{call} failed: {}", error.message),
+            Event::UnknownFields { names } => {
+                let names: Vec<String> = names.iter().map(|n| crate::echo::quoted(n)).collect();
+                format!(
+                    "{call}: its params hold {} that the operation does not know, sent as given (a misspelt optional field?): {}",
+                    if names.len() == 1 { "a field" } else { "fields" },
+                    names.join(", ")
+                )
+            }
         };
         let mut text = text;
         redact::literal(&mut text, self.secret);
@@ -396,6 +408,25 @@ mod tests {
             ("content-type".into(), "application/json".into()),
             ("x-request-id".into(), "r-tok-4f2e9a-1".into()),
         ])
+    }
+
+    #[test]
+    fn unknown_fields_are_a_warning_that_names_them_and_no_value() {
+        let names = ["descripton".to_string()];
+        let n = note(Event::UnknownFields { names: &names });
+        assert_eq!(n.line(Some(Level::Error)), None);
+        let (level, line) = n.line(Some(Level::Warn)).unwrap();
+        assert_eq!(level, Level::Warn);
+        assert!(
+            line.ends_with("(a misspelt optional field?): \"descripton\""),
+            "{line}"
+        );
+        let r = n.record(level, &line);
+        assert!(
+            r.starts_with(r#"{"level":"warn","event":"unknown_fields","#),
+            "{r}"
+        );
+        assert_eq!(n.hook_info(), None);
     }
 
     #[test]

@@ -195,7 +195,35 @@ impl Client {
         let refs: Vec<&str> = path.iter().map(String::as_str).collect();
         let prepared = request::build_json(op, &self.opts.target, &refs, &value)
             .map_err(|e| e.with_operation(op.id))?;
+        if self.opts.warn_unknown_fields {
+            self.warn_unknown(op, &prepared, &value);
+        }
         Ready::of(prepared, &checked.files).map_err(|e| e.with_operation(op.id))
+    }
+
+    /// Logs the fields of `params` that `op` does not know (`warnUnknownFields`), by name only.
+    fn warn_unknown(&self, op: &'static Operation, prepared: &Prepared, params: &Json) {
+        let names = crate::validate::unknown::unknown_fields(op.params, params);
+        if names.is_empty() {
+            return;
+        }
+        let watch = Watchers {
+            level: self.opts.level,
+            logger: self.opts.logger.clone(),
+            on_request: None,
+            on_response: None,
+        };
+        watch.tell(&crate::send::note::Note {
+            operation: Some(op.id),
+            method: prepared.method,
+            url: &prepared.url,
+            attempt: 0,
+            event: crate::send::note::Event::UnknownFields { names: &names },
+            secret: match &self.opts.token {
+                Token::Static(t) => Some(t),
+                _ => None,
+            },
+        });
     }
 
     /// The edge proxy's upstream call: the promise of the answer as it came, as a Response to pass

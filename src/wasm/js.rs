@@ -263,8 +263,14 @@ pub fn ignore(promise: &JsValue) {
 /// An environment variable, where there is an environment the SDK may read without asking (Deno:
 /// only with the permission granted).
 pub fn env_var(name: &str) -> Option<String> {
+    env(name).flatten()
+}
+
+/// `Some` with the variable (if set) where there is an environment the SDK may read it from; `None`
+/// where there is none (a page, workerd without process.env, Deno without the permission).
+pub fn env(name: &str) -> Option<Option<String>> {
     let global: JsValue = js_sys::global().into();
-    let read = || -> Result<JsValue, JsValue> {
+    let read = || -> Result<Option<JsValue>, JsValue> {
         let deno = try_get(&global, "Deno")?;
         if deno.is_truthy() {
             let ask = object(&[("name", "env".into()), ("variable", name.into())]).into();
@@ -273,14 +279,19 @@ pub fn env_var(name: &str) -> Option<String> {
                 "state",
             )?;
             return match state.as_string().as_deref() {
-                Some("granted") => call_method(&try_get(&deno, "env")?, "get", &[name.into()]),
-                _ => Ok(JsValue::UNDEFINED),
+                Some("granted") => {
+                    call_method(&try_get(&deno, "env")?, "get", &[name.into()]).map(Some)
+                }
+                _ => Ok(None),
             };
         }
         let env = try_get(&global, "process").and_then(|p| optional(&p, "env"))?;
-        optional(&env, name)
+        match env.is_object() {
+            true => optional(&env, name).map(Some),
+            false => Ok(None),
+        }
     };
-    read().ok()?.as_string()
+    read().ok()?.map(|v| v.as_string())
 }
 
 /// `v?.[key]`.

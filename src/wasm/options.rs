@@ -108,9 +108,11 @@ pub struct Options {
     pub logger: Option<JsValue>,
     pub on_request: Option<js_sys::Function>,
     pub on_response: Option<js_sys::Function>,
+    /// `warnUnknownFields`: log the params' fields their operation does not know.
+    pub warn_unknown_fields: bool,
 }
 
-const KNOWN: [&str; 19] = names(&surface::CLIENT);
+const KNOWN: [&str; 20] = names(&surface::CLIENT);
 const OAUTH_KEYS: [&str; 5] = names(&surface::OAUTH);
 
 /// `oauth`: the grant's credential, its accounts server `region`'s unless `accountsUrl` names one.
@@ -291,16 +293,17 @@ fn opt_function(obj: &JsValue, key: &str) -> Result<Option<js_sys::Function>, Js
     }
 }
 
-/// `logLevel`, else `SVC_LOG` where the runtime has an environment, else off.
+/// `logLevel`, else `SVC_LOG` where the runtime has an environment, else the default.
 fn log_level(options: &JsValue) -> Result<Option<Level>, JsValue> {
     let names = Level::NAMES.map(|n| format!("\"{n}\"")).join(", ");
     match opt_string(options, "logLevel")? {
         Some(name) => {
             Level::parse(&name).ok_or_else(|| config(format!("logLevel must be one of {names}")))
         }
-        None => Ok(super::js::env_var("SVC_LOG")
-            .and_then(|name| Level::parse(&name))
-            .flatten()),
+        None => Ok(surface::default_level(
+            super::js::env_var("SVC_LOG").and_then(|name| Level::parse(&name)),
+            !get(options, "logger").is_undefined(),
+        )),
     }
 }
 
@@ -486,7 +489,20 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         logger: logger(options)?,
         on_request: opt_function(options, "onRequest")?,
         on_response: opt_function(options, "onResponse")?,
+        warn_unknown_fields: warn_unknown_fields(options)?,
     })
+}
+
+/// `warnUnknownFields`, else on where an environment says NODE_ENV is not "production", else off.
+fn warn_unknown_fields(options: &JsValue) -> Result<bool, JsValue> {
+    match get(options, "warnUnknownFields") {
+        v if v.is_undefined() => Ok(
+            super::js::env("NODE_ENV").is_some_and(|mode| mode.as_deref() != Some("production"))
+        ),
+        v => v
+            .as_bool()
+            .ok_or_else(|| config("warnUnknownFields must be a boolean")),
+    }
 }
 
 /// `logger`: an object with debug, info, warn and error methods (a missing one writes nothing),

@@ -47,6 +47,13 @@ pub struct Watchers {
 }
 
 impl Watchers {
+    /// Logs `note` at its level, if `logLevel` lets it through.
+    pub fn tell(&self, note: &Note<'_>) {
+        if let Some((level, line)) = note.line(self.level) {
+            self.log(level, &line, || note.record(level, &line));
+        }
+    }
+
     /// Writes at `level`: the user's logger gets the record (`record`, JSON), the console the line.
     fn log(&self, level: Level, line: &str, record: impl FnOnce() -> String) {
         let (logger, arg) = match &self.logger {
@@ -317,9 +324,7 @@ impl Platform for Js {
             Event::Answered { .. } => w.hook(&w.on_response, "onResponse", note),
             _ => {}
         }
-        if let Some((level, line)) = note.line(w.level) {
-            w.log(level, &line, || note.record(level, &line));
-        }
+        w.tell(note);
     }
 
     fn store_step(&self, request: String) -> impl Future<Output = Result<String, String>> {

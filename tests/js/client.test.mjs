@@ -130,8 +130,9 @@ test("params that JSON cannot hold are issues at their path", async () => {
   assert.throws(() => validate("noSuchOperation", {}), isSvcError("config"));
 });
 
-test("path parameters: strings only, never . or .., and always encoded", async () => {
-  await assert.rejects(client.getTask(1, "t"), isSvcError("config"));
+test("path parameters: ids as strings or BigInts (a JS number beyond 2^53 is a validation error, as in a body), never . or .., and always encoded", async () => {
+  await assert.rejects(client.getTask(2 ** 53 + 2, "t"), isSvcError("validation"));
+  await assert.rejects(client.getTask({ id: 1 }, "t"), isSvcError("validation"));
   await assert.rejects(client.getTask("p"), isSvcError("config"));
   await assert.rejects(client.getTask("p", ".."), isSvcError("validation"));
   await assert.rejects(client.getTask("p", "t", {}, {}, "extra"), isSvcError("config"));

@@ -20,8 +20,10 @@ function exportedNames(text) {
   return [...new Set([...declared, ...listed].filter(Boolean))];
 }
 
-/** The members of an interface of index.d.ts. */
+/** The members of an interface of index.d.ts, or of each part of a type `Base & (A | B)`. */
 function members(name) {
+  const alias = index.match(new RegExp(`\\nexport type ${name} = (\\w+) & \\(([\\w| ]+)\\);`));
+  if (alias) return [...new Set([alias[1], ...alias[2].split("|").map((n) => n.trim())].flatMap(members))];
   const body = index.match(new RegExp(`\\nexport interface ${name}(?: extends \\w+)? \\{\\n([\\s\\S]*?)\\n\\}`));
   assert.ok(body, `index.d.ts declares no interface ${name}`);
   return [...body[1].matchAll(/^ {2}(?:readonly )?(\w+)\??:/gm)].map((m) => m[1]);

@@ -61,7 +61,7 @@ async function svcOrValue(promise) {
 
 test("client options: every option given a hostile value is a config error, and the client made before still works", async () => {
   await noEscape(async () => {
-    const keys = ["accessToken", "organizationId", "region", "apiDomain", "crmVersion", "plan", "maxRetries", "timeoutMs", "deadlineMs", "rateLimit", "fetch", "maxRequestBytes", "maxResponseBytes", "logLevel", "logger", "onRequest", "onResponse"];
+    const keys = ["accessToken", "organizationId", "region", "apiDomain", "crmVersion", "plan", "maxRetries", "timeoutMs", "deadlineMs", "rateLimit", "fetch", "maxRequestBytes", "maxResponseBytes", "logLevel", "logger", "onRequest", "onResponse", "warnUnknownFields"];
     for (const key of keys) {
       for (const value of hostile()) {
         const options = { accessToken: TOKEN, organizationId: ORG, apiDomain: env.sandbox.url, [key]: value };

@@ -232,7 +232,7 @@ function sameError(e, byClient, message = byClient.message) {
   return true;
 }
 
-test("seed takes the client's path: a number id beyond 2^53, NaN and a numeric path value are refused as the client refuses them, a BigInt id is its exact digits", async () => {
+test("seed takes the client's path: a number id beyond 2^53 (in params or the path), NaN are refused as the client refuses them, a BigInt id is its exact digits", async () => {
   const sandbox = new Sandbox();
   const client = new Client({ accessToken: "dev-token", organizationId: sandbox.organizationId, apiDomain: sandbox.url, fetch: sandbox.fetch, maxRetries: 0 });
   const [account] = (await client.listAccounts({ per_page: 1 })).items;
@@ -245,12 +245,13 @@ test("seed takes the client's path: a number id beyond 2^53, NaN and a numeric p
   const made = sandbox.seed("createFixedAssetType", { fixed_asset_type_name: "Vans", depreciation_method: "straight_line", depreciation_frequency: "monthly" });
   const rename = { fixed_asset_type_name: "Trucks", depreciation_method: "straight_line", depreciation_frequency: "monthly" };
   for (const id of [Number(made.fixed_asset_type_id), BigInt(made.fixed_asset_type_id)]) {
-    const refused = await client.updateFixedAssetType(id, rename).then(() => undefined, (e) => e);
-    assert.ok(refused instanceof SvcError && refused.kind === "config", String(refused));
-    // The same words, but for the call they name (sandbox.seed's, not the client method's).
-    const [words] = refused.message.split(": call ");
-    assert.throws(() => sandbox.seed("updateFixedAssetType", id, rename), (e) => sameError(e, refused, `${words}: call sandbox.seed("updateFixedAssetType", fixed_asset_type_id: string, params?)`));
+    const { url } = await client.prepare("getTask", "p1", id);
+    assert.ok(url.endsWith(`/tasks/${made.fixed_asset_type_id}`), `a path id as a BigInt or an exact number is its digits: ${url}`);
   }
+  const refused = await client.updateFixedAssetType(2 ** 53 + 2, rename).then(() => undefined, (e) => e);
+  assert.ok(refused instanceof SvcError && refused.kind === "validation", String(refused));
+  assert.deepEqual(refused.issues.map((i) => i.path), [["fixed_asset_type_id"]]);
+  assert.throws(() => sandbox.seed("updateFixedAssetType", 2 ** 53 + 2, rename), (e) => sameError(e, refused));
   const big = BigInt(account.account_id);
   const seeded = sandbox.seed("createExpense", expense({ account_id: big }));
   const sent = await client.createExpense(expense({ account_id: big }));

@@ -1,4 +1,4 @@
-// Twenty-two mistakes a user makes, each compiled by tsc --strict against the installed package's
+// Twenty-eight mistakes a user makes, each compiled by tsc --strict against the installed package's
 // declarations in a file of its own: each must fail, and only on its mistaken line. Their corrections,
 // together in one control file, compile: what fails is the mistake, not its setting.
 import { test } from "node:test";
@@ -43,9 +43,19 @@ const MISTAKES = [
   { what: "an operation id misspelt", good: `validate("getAccount", {});`, bad: `validate("getAcount", {});` },
   { what: "an operation id misspelt in a sandbox's seed", good: `sandbox.seed("createTask", "p1", { task_name: "Audit" });`, bad: `sandbox.seed("createTsk", "p1", { task_name: "Audit" });` },
   { what: "a seeded record's field misspelt", good: `void sandbox.seed("createTask", "p1", [{ task_name: "Audit" }])[0].task_id;`, bad: `void sandbox.seed("createTask", "p1", [{ tsk_name: "Audit" }])[0].task_id;` },
+  { what: "a client without a token or a proxy", good: `void new Client({ accessToken: "token-123" });`, bad: `void new Client({});` },
+  { what: "a token that may be undefined", setup: `const token = process.env.SVC_TOKEN;`, good: `if (token) void new Client({ accessToken: token });`, bad: `void new Client({ accessToken: token });` },
+  { what: "viaProxy without apiDomain", good: `void new Client({ viaProxy: true, apiDomain: "/api" });`, bad: `void new Client({ viaProxy: true });` },
+  { what: "a proxy without the token it adds", good: `void createProxy({ oauth: { clientId: "c", clientSecret: "s", refreshToken: "r" }, allow: ["getTask"] });`, bad: `void createProxy({ viaProxy: true, apiDomain: "https://p.example", allow: ["getTask"] });` },
+  { what: "a path id beyond 2^53 as a JS number (a BigInt is taken)", good: `await client.getTask("p1", 9007199254740993n);`, bad: `await client.getTask("p1", 9007199254740993);` },
+  {
+    what: "a body id beyond 2^53 as a JS number (a BigInt is taken)",
+    good: `await client.createJournal({ journal_date: "2024-01-02", line_items: [{ account_id: 9007199254740993n, debit_or_credit: "debit", amount: 1 }] });`,
+    bad: `await client.createJournal({ journal_date: "2024-01-02", line_items: [{ account_id: 9007199254740993, debit_or_credit: "debit", amount: 1 }] });`,
+  },
 ];
 
-const HEAD = `import { Client, SvcError, validate } from "svc-sdk";
+const HEAD = `import { Client, SvcError, createProxy, validate } from "svc-sdk";
 import { Sandbox } from "svc-sdk/testing";
 declare const client: Client;
 declare const sandbox: Sandbox;
@@ -66,8 +76,8 @@ function file(blocks) {
   return { text: lines.join("\n"), last };
 }
 
-test("each of twenty-two mistakes fails tsc on its own line; their corrections compile", { timeout: 120_000 }, async () => {
-  assert.equal(MISTAKES.length, 22);
+test("each of twenty-eight mistakes fails tsc on its own line; their corrections compile", { timeout: 120_000 }, async () => {
+  assert.equal(MISTAKES.length, 28);
   const dir = path.join(consumer, "types-mistakes");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

@@ -11,10 +11,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// A path value of a call of `op` as a call takes it: a string of Unicode text of at most `max`
-/// units, never copied into the core when longer; else the SvcError of why not (`usage`: how to call).
+/// units, never copied into the core when longer, or another value an id field of a body takes (a
+/// BigInt, a number a double holds exactly); else the SvcError of why not (`usage`: how to call).
 pub fn path_value(
     op: &Operation,
-    name: &str,
+    name: &'static str,
     arg: &JsValue,
     max: usize,
     usage: &dyn Fn() -> String,
@@ -44,10 +45,18 @@ pub fn path_value(
             },
         )),
         None if arg.is_undefined() => Err(config(format!("{name} is missing: call {}", usage()))),
-        None => Err(config(format!(
-            "{name} must be a string (ids are strings so that no digit is lost): call {}",
-            usage()
-        ))),
+        None => {
+            let text = js::to_wire(arg).map(String::from).map_err(|e| {
+                refused(
+                    unwritable(&e).message,
+                    Problem::InvalidType {
+                        expected: "id (string or integer)".into(),
+                    },
+                )
+            })?;
+            validate::path::path_id(name, &text)
+                .map_err(|issues| js::to_js_error(&Error::validation(issues).with_operation(op.id)))
+        }
     }
 }
 

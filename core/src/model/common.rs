@@ -86,8 +86,10 @@ pub type JsonNumber = f64;
 /// An integer of a model, typed in JS as `JsonNumber` is (`JsonInteger`).
 pub type JsonInteger = i64;
 
-/// The TypeScript of `JsonNumber` and `JsonInteger`.
-pub const JSON_NUMBER_TS: &str = "/** A number as the service sent it: a JS number, or an ExactNumber (its text) where a double cannot hold it exactly. */
+/// The TypeScript of `IdInput`, `JsonNumber` and `JsonInteger`.
+pub const JSON_NUMBER_TS: &str = "/** An id as a call takes it: its digits as a string, or a BigInt (sent as the exact JSON number). Ids in answers are strings. */
+export type IdInput = string | bigint;
+/** A number as the service sent it: a JS number, or an ExactNumber (its text) where a double cannot hold it exactly. */
 export type JsonNumber = number | ExactNumber;
 /** An integer as the service sent it: a JS number, or an ExactNumber (its text) where a double cannot hold it exactly. */
 export type JsonInteger = number | ExactNumber;";

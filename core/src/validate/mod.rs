@@ -7,6 +7,8 @@ pub mod books;
 pub mod crm;
 pub mod inventory;
 pub mod invoice;
+pub mod path;
+pub mod unknown;
 
 use crate::issue::{Issue, PathSeg, Problem};
 use crate::json::{self, Json, Num, Obj};
