@@ -250,7 +250,7 @@ test("8 processes starting with no token call the token function once, and once 
 });
 
 test("8 processes with oauth starting together: one refresh for the fleet, one more per token lifetime, no 401, the live-token cap never reached", { timeout: 120_000 }, async () => {
-  const org = "70000005";
+  const org = "70000006";
   const sandbox = await startSandbox(["--org", org, "--no-dev-token", "--oauth-token-lifetime-ms", "10000"]);
   const oauth = { clientId: "1000.SANDBOXDEMOCLIENT", clientSecret: "sandbox-demo-client-secret", refreshToken: "1000.sandbox-demo.refresh-token" };
   const ws = await fleetOf(8, { redisUrl: redis.url, sandboxUrl: sandbox.url, organizationId: org, oauth });

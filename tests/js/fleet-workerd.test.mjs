@@ -150,7 +150,7 @@ before(async () => {
   clients.push(...fleet.clients);
   // Every answer takes SLOW_MS, so that the calls of the fleet overlap; 60 a minute (more than the
   // tests make, so that none waits for the next minute), 5 in flight (the free plan).
-  sandbox = await startSandbox(["--rate-per-minute", "60", "--faults", "slow=1", "--slow-ms", String(SLOW_MS), "--oauth-token-lifetime-ms", "10000"]);
+  sandbox = await startSandbox(["--rate-per-minute", "60", "--faults", "slow=1", "--slow-ms", String(SLOW_MS)]);
 }, { timeout: 60_000 });
 after(async () => {
   await mf?.dispose();
@@ -459,24 +459,28 @@ test("the fleet's token: workers that start with none call the token function on
 });
 
 test("workers with oauth on one Durable Object: one refresh for the fleet, one more per token lifetime, no 401, the live-token cap never reached", { timeout: 120_000 }, async () => {
-  await sandbox.resetCounters();
-  const demo = { clientId: "1000.SANDBOXDEMOCLIENT", clientSecret: "sandbox-demo-client-secret", refreshToken: "1000.sandbox-demo.refresh-token" };
-  const options = { ...clientOptions(), accessToken: undefined, oauth: { ...demo, accountsUrl: sandbox.url } };
-  const accounts = async () => (await fetch(`${sandbox.url}/__sandbox/accounts`)).json();
-  const before = (await accounts()).refreshes.granted;
-  const run = async (tag) => {
-    const names = clients.map((_, i) => [`${tag}-${i}`]);
-    const runs = await Promise.all(clients.map((_, i) => calls(i, names[i], options)));
-    for (const [i, r] of runs.entries()) assert.deepEqual(r.results, names[i].map((name) => ({ ok: true, name })), JSON.stringify(r.results));
-  };
-  await run("oauth-a");
-  assert.equal((await accounts()).refreshes.granted - before, 1, "a cold start of every isolate: one refresh");
-  await h.sleep(6_000);
-  await run("oauth-b");
-  const c = await accounts();
-  assert.equal(c.refreshes.granted - before, 2, "renewed once for the fleet, past half the token's life");
-  assert.deepEqual(c.api_401, { expired: 0, revoked: 0 });
-  assert.ok(c.refresh_tokens[demo.refreshToken].peak_live_tokens <= 2);
+  // An organization of its own, so that the object's state holds no token of the tests before.
+  const org = "70000012";
+  const sb = await startSandbox(["--org", org, "--rate-per-minute", "60", "--oauth-token-lifetime-ms", "10000"]);
+  try {
+    const options = { ...clientOptions(), accessToken: undefined, organizationId: org, apiDomain: sb.url, oauth: sb.oauth };
+    const accounts = async () => (await fetch(`${sb.url}/__sandbox/accounts`)).json();
+    const run = async (tag) => {
+      const names = clients.map((_, i) => [`${tag}-${i}`]);
+      const runs = await Promise.all(clients.map((_, i) => calls(i, names[i], options)));
+      for (const [i, r] of runs.entries()) assert.deepEqual(r.results, names[i].map((name) => ({ ok: true, name })), JSON.stringify(r.results));
+    };
+    await run("oauth-a");
+    assert.equal((await accounts()).refreshes.granted, 1, "a cold start of every isolate: one refresh");
+    await h.sleep(6_000);
+    await run("oauth-b");
+    const c = await accounts();
+    assert.equal(c.refreshes.granted, 2, "renewed once for the fleet, past half the token's life");
+    assert.deepEqual(c.api_401, { expired: 0, revoked: 0 });
+    assert.ok(c.refresh_tokens[sb.oauth.refreshToken].peak_live_tokens <= 2);
+  } finally {
+    await sb.close();
+  }
 });
 
 // The issue's scenario runs on a clock SCALE times as fast (4: a minute of 15 s, the two minutes in
