@@ -70,6 +70,8 @@ pub enum TokenFailure {
     TooLong(usize),
     /// The accounts server refused the grant, or its answer could not be read.
     Grant(Refused),
+    /// Every call that waited for it left (aborted, or past its deadline) before it ended.
+    Abandoned,
 }
 
 /// A token the token function or the grant gave, when it expires (ms since the epoch) if it
@@ -232,6 +234,22 @@ impl Wake for Wakers {
 
 /// A call's wait for a shared refresh, and the generation of the token it gives.
 pub(super) struct Joined(Rc<Shared>, pub u64);
+
+impl Drop for Joined {
+    /// The last call waiting for a refresh left: nobody polls it any more, so it is let go of (a
+    /// fetch of the grant aborted) and counts as failed, and the next call starts a refresh of its
+    /// own instead of the stale one's outcome.
+    fn drop(&mut self) {
+        let others = Rc::strong_count(&self.0) - 1;
+        if others <= 1 {
+            if let Ok(mut state) = self.0.state.try_borrow_mut() {
+                if matches!(*state, Step::Running(_)) {
+                    *state = Step::Done(Err(TokenFailure::Abandoned));
+                }
+            }
+        }
+    }
+}
 
 impl Future for Joined {
     type Output = TokenResult;

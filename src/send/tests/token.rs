@@ -322,3 +322,27 @@ fn no_error_shows_the_secrets_the_accounts_server_echoes() {
         "{shown}"
     );
 }
+
+#[test]
+fn a_grant_that_never_answers_ends_every_waiting_call_by_its_deadline_and_the_next_call_asks_anew()
+{
+    let w = World::new(vec![ok()]);
+    accounts(&w, vec![Step::Hang, minted("access-1", 3600)]);
+    let t = oauth(&w, 10);
+    let url = "https://www.svcapis.com/books/v3/a";
+    let c = with_deadline(get(url), 5_000);
+    let start = w.now();
+    let out = run(&w, (0..3).map(|_| send_at(&w, 0, &t, &c)).collect());
+    for o in out {
+        assert_eq!(error(o.unwrap()).kind(), ErrorKind::Timeout);
+    }
+    assert!(w.now() - start <= 5_000, "settled by the deadline");
+    assert_eq!(grants(&w), 1, "the calls shared the one grant");
+    assert_eq!(
+        w.cancelled.get(),
+        1,
+        "the grant nobody waits for is let go of"
+    );
+    assert!(block_on(&w, t.send(&c)).is_ok(), "the next call asks anew");
+    assert_eq!(grants(&w), 2);
+}
