@@ -50,6 +50,7 @@ const CONFIG = {
 const TARGETS = {
   sizeGzip: 120 * 1024,
   validatePageGzip: 45 * 1024,
+  clientPageGzip: 110 * 1024,
   freshInsideMs: 15,
   validVsStringify: 2,
   invalidVsZod: 1,
@@ -330,6 +331,21 @@ function issueRows(R) {
       ratio: sdk / zod, ratioOf: "the zod page",
       target: `≤ ${TARGETS.validatePageGzip / 1024} KB`,
       met: sdk <= TARGETS.validatePageGzip,
+    });
+  }
+  const page = P?.sizes["svc-sdk (Client + schemaFor)"];
+  if (page) {
+    const both = P.sizes["svc-sdk, then svc-sdk/validate"];
+    rows.push({
+      id: "clientPage",
+      figure: "a Vite page with `Client` and `schemaFor` (`svc-sdk`'s browser build)",
+      value: page.loaded.gzip, unit: "bytes",
+      short: kb(page.loaded.gzip),
+      detail: `${kb(page.loaded.gzip)} gzip -9 (wasm ${kb(page.wasm.gzip)}, JS ${kb(page.js.gzip)}); importing svc-sdk/validate too: ${kb(both.loaded.gzip)}, ${both.loaded.files.filter((f) => f.endsWith(".wasm")).length} wasm loaded`,
+      comparison: "—",
+      ratio: null,
+      target: `≤ ${TARGETS.clientPageGzip / 1024} KB`,
+      met: page.loaded.gzip <= TARGETS.clientPageGzip,
     });
   }
   const inside = (lib) => median(fresh[lib].work);

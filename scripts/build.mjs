@@ -33,9 +33,9 @@ function snippetDir(out, file = "error.js") {
  * shrinks it (wasm-opt) and copies the binding's core.js beside the binding's snippets; gives the
  * snippets' path relative to `out`, as an import of an entry in `out` names it.
  */
-function buildWasm(profile, crate, out) {
-  log(`cargo build --profile ${profile} --target wasm32-unknown-unknown -p ${crate}`);
-  run("cargo", ["build", "--profile", profile, "--target", "wasm32-unknown-unknown", "-p", crate, "--lib"]);
+function buildWasm(profile, crate, out, flags = []) {
+  log(`cargo build --profile ${profile} --target wasm32-unknown-unknown -p ${crate} ${flags.join(" ")}`);
+  run("cargo", ["build", "--profile", profile, "--target", "wasm32-unknown-unknown", "-p", crate, "--lib", ...flags]);
   const input = path.join(root, "target/wasm32-unknown-unknown", profile, `${crate.replaceAll("-", "_")}.wasm`);
   run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-name", "svc_sdk", "--out-dir", out, input]);
   rmSync(path.join(out, ".gitignore"), { force: true });
@@ -62,10 +62,10 @@ const RUNTIMES = {
  * snippet, the instantiation its runtime's way and the `surface` (an entry's text); the wasm file stays
  * beside it. Drops the glue and snippets it bundled and gives the names the entries export.
  */
-async function writeEntries(dir, surface) {
+async function writeEntries(dir, surface, runtimes = RUNTIMES) {
   const exported = [];
-  for (const [file, [comment, imports, init]] of Object.entries(RUNTIMES)) {
-    const text = `${comment}\n${imports}\nimport init, { initSync } from "./svc_sdk.js";\n${init}\n${surface}`;
+  for (const [file, [comment, imports, init]] of Object.entries(runtimes)) {
+    const text = `${comment}\n${imports}\nimport init, { initSync } from "./svc_sdk.js";\n${init}\n${typeof surface === "function" ? surface(file) : surface}`;
     const names = await bundle(dir, text, path.join(dir, file), { external: ["node:*", "./svc_sdk_bg.wasm"], supported: { "import-source": true } });
     exported.push(names.sort().join(", "));
   }
@@ -115,10 +115,9 @@ const built = await import(path.join(pkg, "svc_sdk.js"));
 built.initSync({ module: readFileSync(path.join(pkg, "svc_sdk_bg.wasm")) });
 const ops = built.operations();
 // What api.js needs before the wasm is instantiated (an entry instantiates it after its imports ran).
-writeFileSync(
-  path.join(pkg, snippets, "catalog.js"),
-  `// Written by scripts/build.mjs from the wasm's tables.\nexport const regions = Object.freeze(${JSON.stringify(built.__regions(), null, 2)});\nexport const accountsServers = Object.freeze(${JSON.stringify(built.__accountsServers(), null, 2)});\nexport const ErrorCode = Object.freeze(${JSON.stringify(built.__errorCodes(), null, 2)});\nexport const OPERATION_IDS = ${JSON.stringify(ops.map((o) => o.id), null, 2)};\n`,
-);
+const catalogJs =
+  `// Written by scripts/build.mjs from the wasm's tables.\nexport const regions = Object.freeze(${JSON.stringify(built.__regions(), null, 2)});\nexport const accountsServers = Object.freeze(${JSON.stringify(built.__accountsServers(), null, 2)});\nexport const ErrorCode = Object.freeze(${JSON.stringify(built.__errorCodes(), null, 2)});\nexport const OPERATION_IDS = ${JSON.stringify(ops.map((o) => o.id), null, 2)};\n`;
+writeFileSync(path.join(pkg, snippets, "catalog.js"), catalogJs);
 // Each entry is one module of glue, snippets and instantiation. svc-sdk/cloudflare and svc-sdk/redis
 // import the entry of their runtime, so that they share its wasm instance and its SvcError; the wasm's
 // fleet steps that cloudflare needs, and the Lua scripts of redis, hang on SvcError under a symbol, not
@@ -138,12 +137,36 @@ for (const [file, entry] of [["redis.js", "node.js"], ["redis-deno.js", "deno.js
   await bundle(pkg, redis, path.join(pkg, file), { plugins: [onto(/^\.\/node\.js$/, `./${entry}`)], external: ["redis"] });
 }
 
-// svc-sdk/validate: the wasm of the validation engine alone; wasm-bindgen copies the snippets it imports.
-const validateSnippets = buildWasm("validate", "svc-validate", validateDir);
-await writeEntries(
-  validateDir,
-  `export { SvcError } from "${validateSnippets}/error.js";\nexport { ExactNumber } from "${validateSnippets}/exact.js";\nexport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`,
+// svc-sdk in a page (package.json's `browser` condition): the client's wasm without what runs on a
+// server only (`--no-default-features`: the proxy, the receivers and the fleet stores are config errors
+// there), under the same names. It hands what svc-sdk/validate exports to a global, so that
+// svc-sdk/validate's page entry, evaluated after it, uses this instance instead of loading its own wasm.
+const pageDir = path.join(pkg, "page");
+const SHARED = 'Symbol.for("svc-sdk.page")';
+const VALIDATE_NAMES = "ExactNumber, operations, requiredScopes, schemaFor, SvcError, validate";
+const pageBinding = buildWasm("page", "svc-sdk", pageDir, ["--no-default-features"]);
+const pageSnippets = "./" + path.relative(pageDir, snippetDir(pageDir, "runtime.js")).split(path.sep).join("/");
+for (const name of readdirSync(jsDir)) copyFileSync(path.join(jsDir, name), path.join(pageDir, pageSnippets, name));
+writeFileSync(path.join(pageDir, pageSnippets, "catalog.js"), catalogJs);
+for (const name of ["error.js", "core.js", "exact.js"]) {
+  writeFileSync(path.join(pageDir, pageSnippets, name), `export * from "${path.posix.relative(pageSnippets, pageBinding)}/${name}";\n`);
+}
+const pageNames = await writeEntries(
+  pageDir,
+  `import { ${VALIDATE_NAMES} } from "${pageSnippets}/api.js";\nglobalThis[${SHARED}] ??= Object.freeze({ ${VALIDATE_NAMES} });\nexport * from "${pageSnippets}/api.js";\n`,
+  { "web.js": RUNTIMES["web.js"] },
 );
+if (pageNames.join() !== names.join()) throw new Error(`the page entry exports other names than svc-sdk's: ${pageNames.join(", ")}`);
+
+// svc-sdk/validate: the wasm of the validation engine alone; wasm-bindgen copies the snippets it imports.
+// In a page where svc-sdk's page entry ran first, it exports that instance's functions and loads no wasm.
+const validateSnippets = buildWasm("validate", "svc-validate", validateDir);
+const validateOwn = `import { SvcError } from "${validateSnippets}/error.js";\nimport { ExactNumber } from "${validateSnippets}/exact.js";\nimport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`;
+const validateShared = `import * as error from "${validateSnippets}/error.js";\nimport * as exact from "${validateSnippets}/exact.js";\nimport * as core from "${validateSnippets}/core.js";\nexport const { ${VALIDATE_NAMES} } = page ?? { SvcError: error.SvcError, ExactNumber: exact.ExactNumber, ...core };\n`;
+await writeEntries(validateDir, (file) => (file === "web.js" ? validateShared : `${validateOwn}export { ${VALIDATE_NAMES} };\n`), {
+  ...RUNTIMES,
+  "web.js": ["// Browsers and bundlers: svc-sdk's instance when its page entry ran first, else this wasm, fetched next to this file.", `const page = globalThis[${SHARED}];`, 'if (page === undefined) await init({ module_or_path: new URL("./svc_sdk_bg.wasm", import.meta.url) });'],
+});
 
 // svc-sdk/testing: the sandbox's own handling in wasm (crate svc-testing), an entry of its own that
 // nothing of the main entries imports; its declarations are hand-written beside its glue.

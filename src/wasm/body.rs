@@ -38,6 +38,7 @@ pub enum Unread {
     /// More than `max` bytes came.
     TooLarge,
     /// It sent nothing for its idle time, or did not end by its deadline: the 408 that says which.
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
     Late(Error),
     /// Reading it threw.
     Failed(JsValue),
@@ -121,6 +122,7 @@ pub async fn read_answer(
 }
 
 /// The `[name, value]` entries of a multipart body (a value is a string or a File).
+#[cfg(feature = "server")]
 pub async fn form_entries(bytes: &[u8], content_type: &str) -> Result<js_sys::Array, JsValue> {
     let init = web_sys::ResponseInit::new();
     init.set_headers(&js::object(&[("content-type", content_type.into())]));

@@ -156,6 +156,7 @@ fn failure_to_js(f: Failure) -> JsValue {
 impl Client {
     /// How long a body this client's proxy reads from now may take: its calls' timeout as the
     /// most it may send nothing, and their deadline.
+    #[cfg(feature = "server")]
     pub fn body_wait(&self) -> crate::proxy::BodyWait {
         let now = js_sys::Date::now() as i64;
         crate::proxy::BodyWait::new(now, self.opts.timeout_ms, self.opts.deadline_ms)
@@ -228,6 +229,7 @@ impl Client {
 
     /// The edge proxy's upstream call: the promise of the answer as it came, as a Response to pass
     /// back (its body a stream, the token redacted from it and from the headers).
+    #[cfg(feature = "server")]
     pub(super) fn forward(
         &self,
         op: &'static Operation,

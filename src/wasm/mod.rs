@@ -7,9 +7,16 @@ pub mod client;
 mod js;
 mod options;
 mod platform;
+#[cfg(not(feature = "server"))]
+mod page;
+#[cfg(feature = "server")]
 mod proxy;
+#[cfg(feature = "server")]
 mod receive;
 mod settle;
+#[cfg(not(feature = "server"))]
+use page::store;
+#[cfg(feature = "server")]
 mod store;
 mod table;
 mod tasks;

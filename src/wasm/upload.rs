@@ -39,6 +39,7 @@ pub fn check(op: &Operation, params: &JsValue, max: usize) -> Result<Checked, Ve
 }
 
 /// What a proxied call checks: params that arrived as JSON text, exact as the sender wrote them.
+#[cfg(feature = "server")]
 pub fn check_text(op: &Operation, text: &str, max: usize) -> Result<Checked, Vec<Issue>> {
     match params::issues_of_text(op, text, max) {
         (found, _) if !found.is_empty() => Err(found),
