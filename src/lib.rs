@@ -1,4 +1,5 @@
 //! svc-sdk: the client for the Svc business API, native and WebAssembly, on the pure core (`svc_core`).
+#![forbid(unsafe_code)]
 
 pub use svc_core::{
     calendar, catalog, clock, code, decimal, declare, echo, error, exact, family, gather, headers,

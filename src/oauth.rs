@@ -15,7 +15,8 @@ const MARGIN_MS: i64 = 60_000;
 const JITTER_MS: f64 = 30_000.0;
 /// A token's life as the answer gives it is read within these bounds.
 const LIFE_MIN_MS: i64 = 1_000;
-const LIFE_MAX_MS: i64 = crate::fleet::HORIZON_MS;
+/// (A day: the fleet's state holds no time further ahead, `fleet::HORIZON_MS`.)
+pub const LIFE_MAX_MS: i64 = crate::calendar::DAY_MS;
 /// A token's life when the answer does not say (the service's).
 const LIFE_DEFAULT_MS: i64 = 3_600_000;
 

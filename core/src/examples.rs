@@ -114,7 +114,7 @@ pub fn vendor_files() -> &'static [VendorFile] {
     static FILES: OnceLock<Vec<VendorFile>> = OnceLock::new();
     FILES.get_or_init(|| {
         let mut files: Vec<VendorFile> = std::fs::read_dir(VENDOR_DIR)
-            .expect("the vendor examples are in tests/fixtures/vendor")
+            .unwrap_or_else(|e| panic!("the vendor examples are in tests/fixtures/vendor: {e}"))
             .filter_map(|e| {
                 let path = e.ok()?.path();
                 let name = path
@@ -165,7 +165,8 @@ pub fn sample(op: &Operation) -> Sample {
         .unwrap_or_else(|| panic!("{}: no vendor example in tests/fixtures/vendor and no sample: add its summary, path values and params to SAMPLES in core/src/examples.rs", op.id));
     Sample {
         path: path.iter().map(|s| s.to_string()).collect(),
-        params: serde_json::from_str(params).unwrap(),
+        params: serde_json::from_str(params)
+            .unwrap_or_else(|e| panic!("{}: its sample params are not JSON: {e}", op.id)),
         vendor: None,
     }
 }

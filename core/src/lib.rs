@@ -1,5 +1,6 @@
 //! svc-core: the pure core of svc-sdk (the JSON reader, the catalog, models, rules, request building
 //! and decoding), shared by the client, the validation-only wasm and the sandbox.
+#![forbid(unsafe_code)]
 #![recursion_limit = "256"]
 
 pub mod calendar;

@@ -124,19 +124,27 @@ pub fn text(value: &str, secret: &str) -> String {
 }
 
 /// Puts `[redacted]` wherever `message` quotes `secret`, as it is or in a JSON spelling (a message
-/// may quote an answer's raw text). A secret shorter than a token can be (`request::TOKEN_MIN`) was
-/// never sent, and its letters are not cut out of the words: it changes nothing, as an absent one.
+/// may quote an answer's raw text). A secret shorter than a token can be (`SECRET_MIN`) was never
+/// sent, and its letters are not cut out of the words: it changes nothing, as an absent one.
 pub fn literal(message: &mut String, secret: Option<&str>) {
-    if let Some(secret) = secret.filter(|s| s.len() >= crate::request::TOKEN_MIN) {
+    if let Some(secret) = secret.filter(|s| s.len() >= SECRET_MIN) {
         if find(message.as_bytes(), secret.as_bytes(), 0).is_some() {
             *message = text(message, secret);
         }
     }
 }
 
+/// The shortest secret that is redacted: the shortest token the service issues (`request::TOKEN_MIN`).
+pub const SECRET_MIN: usize = 8;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shortest_secret_redacted_is_the_shortest_token_taken() {
+        assert_eq!(SECRET_MIN, crate::request::TOKEN_MIN);
+    }
 
     fn streamed(chunks: &[&str], secret: &str) -> String {
         let mut r = Redactor::new(secret);

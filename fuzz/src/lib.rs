@@ -4,6 +4,7 @@
 //! core of svc-sdk with them and asserts its invariants. Nothing may panic except these asserts.
 //! The regression test includes this file with `#[path]`, so it uses only `svc_sdk` and
 //! `serde_json` and runs on stable Rust.
+#![forbid(unsafe_code)]
 
 use serde_json::{Map, Value};
 use std::sync::OnceLock;

@@ -1,4 +1,5 @@
 //! The sandbox: a stateful local stand-in for the Svc service, built on the svc-sdk catalog and rules.
+#![forbid(unsafe_code)]
 
 pub mod accounts;
 pub mod app;

@@ -1,4 +1,5 @@
 //! The sandbox binary: parses the flags, starts the server, prints where it listens.
+#![forbid(unsafe_code)]
 
 #[cfg(not(target_arch = "wasm32"))]
 use sandbox::config::{Config, Scopes};

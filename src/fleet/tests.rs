@@ -951,3 +951,8 @@ fn the_core_writes_states_steps_and_replies_as_serde_json_writes_them() {
         serde_json::to_string(&figures).unwrap()
     );
 }
+
+#[test]
+fn a_token_lives_no_longer_than_the_state_looks_ahead() {
+    assert_eq!(crate::oauth::LIFE_MAX_MS, HORIZON_MS);
+}

@@ -153,6 +153,14 @@ fn failure_to_js(f: Failure) -> JsValue {
     e
 }
 
+/// The params the proxy forwards: the JSON text the core planned from the query, the headers and a
+/// JSON body (every value as the sender wrote it, never through JS numbers), or a form's as a JS object.
+#[cfg(feature = "server")]
+pub(super) enum Params {
+    Text(String),
+    Form(JsValue),
+}
+
 impl Client {
     /// How long a body this client's proxy reads from now may take: its calls' timeout as the
     /// most it may send nothing, and their deadline.
@@ -234,11 +242,11 @@ impl Client {
         &self,
         op: &'static Operation,
         path: &[String],
-        params: &super::proxy::Params,
+        params: &Params,
     ) -> Result<js_sys::Promise, Error> {
         let ready = match params {
-            super::proxy::Params::Form(params) => self.ready(op, path, params)?,
-            super::proxy::Params::Text(text) => {
+            Params::Form(params) => self.ready(op, path, params)?,
+            Params::Text(text) => {
                 let checked = super::upload::check_text(op, text, self.opts.max_request_bytes)
                     .map_err(|issues| Error::validation(issues).with_operation(op.id))?;
                 self.built(op, path, checked)?

@@ -6,9 +6,9 @@ mod body;
 pub mod client;
 mod js;
 mod options;
-mod platform;
 #[cfg(not(feature = "server"))]
 mod page;
+mod platform;
 #[cfg(feature = "server")]
 mod proxy;
 #[cfg(feature = "server")]

@@ -79,7 +79,12 @@ fn fleet(v: &JsValue) -> Result<Option<Fleet>, JsValue> {
     Ok(Some(Fleet {
         store,
         lease_ms: opt_count(v, "leaseMs", 30_000, TIMEOUT_MAX)?.max(1),
-        store_timeout_ms: opt_count(v, "storeTimeoutMs", STORE_TIMEOUT_MS, TIMEOUT_MAX)?,
+        store_timeout_ms: opt_count(
+            v,
+            "storeTimeoutMs",
+            super::store::STORE_TIMEOUT_MS,
+            TIMEOUT_MAX,
+        )?,
         fallback_share,
     }))
 }
@@ -154,8 +159,6 @@ pub const BYTES_LIMIT: f64 = 268_435_456.0;
 const CALL_OPTIONS: [&str; 5] = names(&surface::CALL);
 /// The most characters the per-call headers may hold together, names and values.
 const HEADERS_MAX: usize = 65_536;
-/// The default of `rateLimit.storeTimeoutMs`, and how long `redisStore().close()` waits for Redis.
-pub const STORE_TIMEOUT_MS: u32 = 10_000;
 /// The default of `deadlineMs`: ten minutes for a whole call, waits and retries included.
 pub const DEADLINE_MS: u32 = 600_000;
 /// The default of `rateLimit.maxQueued`, and the most it may be.

@@ -2,7 +2,7 @@
 //! forwarded with the token, and answered; the redaction of what comes back.
 
 use super::body::Unread;
-use super::client::Client;
+use super::client::{Client, Params};
 use super::js::{self, get, to_js_error};
 use super::settle;
 use crate::catalog::{self, BodyKind};
@@ -189,13 +189,6 @@ fn unreadable() -> Error {
 fn header(headers: &JsValue, name: &str) -> Option<String> {
     let get_fn = get(headers, "get").dyn_into::<js_sys::Function>().ok()?;
     get_fn.call1(headers, &name.into()).ok()?.as_string()
-}
-
-/// The params the proxy forwards: the JSON text the core planned from the query, the headers and a
-/// JSON body (every value as the sender wrote it, never through JS numbers), or a form's as a JS object.
-pub(super) enum Params {
-    Text(String),
-    Form(JsValue),
 }
 
 /// What the proxy forwards: the operation, its path values and its params.

@@ -18,21 +18,18 @@ struct Slot {
 thread_local! {
     /// The waits in progress, by a number not given twice (a promise may settle after its wait was
     /// dropped; its result then finds no slot). It is never 0 (`js::ignore` watches a promise with
-    /// it) nor `RUN`.
+    /// it) nor `tasks::RUN`.
     static WAITS: RefCell<Numbered<Slot>> = RefCell::default();
 }
-
-/// The wait that is a run of the woken tasks (`tasks::run`) on the microtask queue.
-pub const RUN: u32 = u32::MAX;
 
 fn open() -> u32 {
     WAITS.with(|w| w.borrow_mut().insert(Slot::default()))
 }
 
-/// Settles wait `id` (or runs the woken tasks, for `RUN`): called by `runtime.js` when its promise settles.
+/// Settles wait `id` (or runs the woken tasks, for `tasks::RUN`): called by `runtime.js` when its promise settles.
 #[wasm_bindgen(js_name = __settle, skip_typescript)]
 pub fn settle(id: u32, ok: bool, value: JsValue) {
-    if id == RUN {
+    if id == super::tasks::RUN {
         return super::tasks::run();
     }
     let waker = WAITS.with(|w| {

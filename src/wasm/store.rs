@@ -5,6 +5,9 @@ use super::settle;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// The default of `rateLimit.storeTimeoutMs`, and how long `redisStore().close()` waits for Redis.
+pub const STORE_TIMEOUT_MS: u32 = 10_000;
+
 /// How often a compare-and-set store is asked again when another holder saved first.
 const CAS_TRIES: u32 = 64;
 
@@ -134,7 +137,7 @@ pub fn redis_close(connecting: JsValue, own: JsValue) -> js_sys::Promise {
     use super::js::{call_method, ignore, resolved};
     use crate::send::race::{race, First};
     super::tasks::spawn(async move {
-        let mut most = super::settle::timer(super::options::STORE_TIMEOUT_MS.into());
+        let mut most = super::settle::timer(STORE_TIMEOUT_MS.into());
         let connected = || super::settle::promise(&resolved(&connecting));
         let mut own = own;
         if !own.is_object() && !connecting.is_undefined() {

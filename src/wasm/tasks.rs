@@ -13,6 +13,9 @@ use wasm_bindgen::prelude::*;
 
 type Boxed = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
 
+/// The wait that is a run of the woken tasks (`run`) on the microtask queue: `__settle` with it runs them.
+pub const RUN: u32 = u32::MAX;
+
 /// A spawned future and the functions that settle its promise.
 struct Task {
     future: Boxed,
@@ -54,7 +57,7 @@ fn ready(id: u32) {
     });
     if first {
         let now = js_sys::Promise::resolve(&JsValue::UNDEFINED);
-        js::watch(&now, super::settle::RUN);
+        js::watch(&now, RUN);
     }
 }
 

@@ -1,4 +1,5 @@
 //! svc-sdk/testing: the sandbox's own request handling in wasm, answering requests in-process.
+#![forbid(unsafe_code)]
 
 mod client;
 mod log;

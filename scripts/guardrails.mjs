@@ -1,0 +1,118 @@
+// The layout's guardrails, run by `npm test` before the cargo tests: no production Rust file over 800
+// lines (its `#[cfg(test)]` module at the end, and files that are tests, left out) and no cycle among
+// sibling modules (a module reaching a sibling's subtree, directly or through others, that reaches back).
+// A parent and its own children may use each other; siblings may not go round in a circle.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { root } from "./lib.mjs";
+
+export const MAX_LINES = 800;
+/** The crates' source roots. */
+const CRATES = { "svc-sdk": "src", "svc-core": "core/src", "svc-validate": "validate/src", sandbox: "sandbox/src", "svc-testing": "testing/src" };
+
+/** Every .rs file under `dir`, with its module path (`["send", "fleet"]` for send/fleet.rs or send/fleet/mod.rs). */
+function modules(dir) {
+  return readdirSync(path.join(root, dir), { recursive: true })
+    .filter((f) => f.endsWith(".rs"))
+    .map((f) => {
+      const parts = f.split(path.sep);
+      const last = parts.pop().replace(/\.rs$/, "");
+      if (!["mod", "lib", "main"].includes(last)) parts.push(last);
+      return { file: path.join(dir, f), path: parts };
+    });
+}
+
+/** Whether a file holds only tests: tests.rs, a file under a tests/ folder, or one whose module is `tests`. */
+const isTest = (m) => m.path.includes("tests") || m.file.endsWith("/tests.rs");
+
+/** The lines of a file before its trailing `#[cfg(test)]` module. */
+export function productionLines(text) {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l, i) => l.trim() === "#[cfg(test)]" && /^(pub(\([^)]*\))?\s+)?mod \w+\s*\{/.test(lines[i + 1] ?? ""));
+  return (at === -1 ? lines : lines.slice(0, at)).filter((l, i, all) => i < all.length - 1 || l !== "").length;
+}
+
+/** The module paths a file names: `crate::a::b`, `super::x` resolved from `at`. */
+function references(text, at) {
+  const found = [];
+  const code = text.replace(/\/\/.*$/gm, "");
+  for (const m of code.matchAll(/\bcrate((?:::\w+)+)/g)) found.push(m[1].slice(2).split("::"));
+  // `super` in a file module is its parent; in mod.rs too (the folder is the module).
+  for (const m of code.matchAll(/\b((?:super::)+)(\w+(?:::\w+)*)/g)) {
+    const ups = m[1].split("super::").length - 1;
+    const base = at.slice(0, Math.max(0, at.length - ups));
+    if (at.length - ups < 0) continue;
+    found.push([...base, ...m[2].split("::")]);
+  }
+  return found;
+}
+
+/** Cycles among siblings: for each folder's modules, the edges `a -> b` where a's subtree names b's. */
+export function cycles(crateDir) {
+  const mods = modules(crateDir).filter((m) => !isTest(m));
+  const known = new Set(mods.map((m) => m.path.join("::")));
+  const edges = new Map();
+  for (const m of mods) {
+    const text = readFileSync(path.join(root, m.file), "utf8");
+    const prod = text.split("\n").slice(0, productionLines(text)).join("\n");
+    for (const target of references(prod, m.path)) {
+      // The longest known module prefix of the target.
+      let t = target.length;
+      while (t > 0 && !known.has(target.slice(0, t).join("::"))) t--;
+      const to = target.slice(0, t);
+      // The first place the two paths part: siblings under their common parent.
+      let i = 0;
+      while (i < m.path.length && i < to.length && m.path[i] === to[i]) i++;
+      if (i >= m.path.length || i >= to.length) continue; // a parent and its own subtree
+      const parent = m.path.slice(0, i).join("::");
+      const key = `${parent}|${m.path[i]}`;
+      if (!edges.has(key)) edges.set(key, new Set());
+      edges.get(key).add(to[i]);
+    }
+  }
+  // Per parent, a depth-first search for a cycle among its children.
+  const found = [];
+  const parents = new Set([...edges.keys()].map((k) => k.split("|")[0]));
+  for (const parent of parents) {
+    const next = (child) => [...(edges.get(`${parent}|${child}`) ?? [])];
+    const state = new Map();
+    const stack = [];
+    const visit = (n) => {
+      state.set(n, 1);
+      stack.push(n);
+      for (const to of next(n)) {
+        if (state.get(to) === 1) found.push(`${crateDir}: ${[...stack.slice(stack.indexOf(to)), to].map((c) => (parent ? `${parent}::${c}` : c)).join(" -> ")}`);
+        else if (!state.has(to)) visit(to);
+      }
+      stack.pop();
+      state.set(n, 2);
+    };
+    for (const k of edges.keys()) if (k.startsWith(`${parent}|`) && !state.has(k.split("|")[1])) visit(k.split("|")[1]);
+  }
+  return found;
+}
+
+/** The production files over MAX_LINES, as "file: lines". */
+export function longFiles() {
+  const long = [];
+  for (const dir of Object.values(CRATES)) {
+    for (const m of modules(dir).filter((m) => !isTest(m))) {
+      const n = productionLines(readFileSync(path.join(root, m.file), "utf8"));
+      if (n > MAX_LINES) long.push(`${m.file}: ${n} lines`);
+    }
+  }
+  return long;
+}
+
+/** Both checks; the problems found, one per line. */
+export function guardrails() {
+  return [...longFiles().map((f) => `over ${MAX_LINES} lines: ${f}`), ...Object.values(CRATES).flatMap(cycles).map((c) => `module cycle: ${c}`)];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const problems = guardrails();
+  for (const p of problems) console.error(p);
+  console.log(`guardrails: ${problems.length} problem(s)`);
+  process.exit(problems.length === 0 ? 0 : 1);
+}
