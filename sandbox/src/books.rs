@@ -15,7 +15,10 @@ use crate::time;
 use crate::unique::{self, Upsert};
 use svc_core::issue::{PathSeg, Problem};
 use svc_core::json;
-use svc_core::model::books::{FiscalYearStartMonth, JournalStatus};
+use svc_core::model::books::{
+    AccountFilter, AccountSortColumn, AccountType, FiscalYearStartMonth, FixedAssetSortColumn,
+    FixedAssetStatus, JournalStatus, VendorCreditRefundSortColumn,
+};
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createOrganization", create_organization),
@@ -213,35 +216,44 @@ fn get_organization(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
 
 // ---- chart of accounts
 
-const ACCOUNT_GROUPS: &[(&str, &[&str])] = &[
-    (
-        "asset",
-        &[
-            "other_asset",
-            "other_current_asset",
-            "cash",
-            "bank",
-            "fixed_asset",
-            "accounts_receivable",
-        ],
-    ),
-    (
-        "liability",
-        &[
-            "other_current_liability",
-            "credit_card",
-            "long_term_liability",
-            "other_liability",
-            "accounts_payable",
-        ],
-    ),
-    ("equity", &["equity"]),
-    ("income", &["income", "other_income"]),
-    (
-        "expense",
-        &["expense", "cost_of_goods_sold", "other_expense"],
-    ),
-];
+/// The account types that each type filter of the account list keeps.
+const ACCOUNT_GROUPS: &[(AccountFilter, &[AccountType])] = {
+    use AccountType as T;
+    &[
+        (
+            AccountFilter::Asset,
+            &[
+                T::OtherAsset,
+                T::OtherCurrentAsset,
+                T::Cash,
+                T::Bank,
+                T::FixedAsset,
+                T::AccountsReceivable,
+            ],
+        ),
+        (
+            AccountFilter::Liability,
+            &[
+                T::OtherCurrentLiability,
+                T::CreditCard,
+                T::LongTermLiability,
+                T::OtherLiability,
+                T::AccountsPayable,
+            ],
+        ),
+        (AccountFilter::Equity, &[T::Equity]),
+        (AccountFilter::Income, &[T::Income, T::OtherIncome]),
+        (
+            AccountFilter::Expense,
+            &[T::Expense, T::CostOfGoodsSold, T::OtherExpense],
+        ),
+    ]
+};
+
+/// A filter of the account list as `list::filter_value` and `list::norm` read it (`asset`).
+fn filter_name(filter: AccountFilter) -> String {
+    list::norm(filter.as_str().rsplit('.').next().unwrap_or_default())
+}
 
 pub fn insert_account(org: &mut Org, ids: &Ids, fields: &Record, now_ms: i64) -> Record {
     let mut rec = fields.clone();
@@ -276,23 +288,23 @@ fn list_accounts(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let org = store.read(req.org)?;
     let mut rows = org.list(&ACCOUNT, None);
     let filter = list::filter_value(req.params, "filter_by").map(|f| list::norm(&f));
-    match filter.as_deref() {
-        Some(state @ ("active" | "inactive")) => {
-            let want = state == "active";
-            rows.retain(|r| r.get("is_active").and_then(Value::as_bool) == Some(want));
-        }
-        Some(group) => {
-            if let Some((_, types)) = ACCOUNT_GROUPS.iter().find(|(g, _)| *g == group) {
-                rows.retain(|r| {
-                    r.get("account_type")
-                        .and_then(Value::as_str)
-                        .is_some_and(|t| types.contains(&t))
-                });
-            }
-        }
-        None => {}
+    let active = [AccountFilter::Active, AccountFilter::Inactive]
+        .into_iter()
+        .find(|f| filter.as_ref() == Some(&filter_name(*f)));
+    if let Some(state) = active {
+        let want = state == AccountFilter::Active;
+        rows.retain(|r| r.get("is_active").and_then(Value::as_bool) == Some(want));
+    } else if let Some((_, types)) = ACCOUNT_GROUPS
+        .iter()
+        .find(|(g, _)| filter.as_ref() == Some(&filter_name(*g)))
+    {
+        rows.retain(|r| {
+            r.get("account_type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| types.iter().any(|k| k.as_str() == t))
+        });
     }
-    list::sort(&mut rows, req.params, &["account_name", "account_type"]);
+    list::sort(&mut rows, req.params, AccountSortColumn::VALUES);
     for r in &mut rows {
         let id = r.get("account_id").and_then(id_text).unwrap_or_default();
         let children = org
@@ -777,17 +789,7 @@ fn list_fixed_assets(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
         "status",
         list::filter_value(req.params, "filter_by").as_deref(),
     );
-    list::sort(
-        &mut rows,
-        req.params,
-        &[
-            "asset_name",
-            "asset_number",
-            "asset_cost",
-            "created_time",
-            "current_asset_value",
-        ],
-    );
+    list::sort(&mut rows, req.params, FixedAssetSortColumn::VALUES);
     let rows = rows
         .iter()
         .map(|r| list::pick(r, ASSET_LIST_FIELDS))
@@ -930,7 +932,12 @@ const FORECAST_PERIODS: f64 = 1200.0;
 /// method, rate and frequency; nothing for an asset that is sold, written off or cancelled.
 pub fn forecast(asset: &Record, today: &str) -> Vec<Value> {
     let status = asset.get("status").and_then(Value::as_str).unwrap_or("");
-    if ["sold", "write_off", "cancel"].contains(&status) {
+    let ended = [
+        FixedAssetStatus::Sold,
+        FixedAssetStatus::WriteOff,
+        FixedAssetStatus::Cancel,
+    ];
+    if ended.iter().any(|s| s.as_str() == status) {
         return Vec::new();
     }
     let n = |k: &str| list::number(asset.get(k));
@@ -1621,17 +1628,6 @@ fn listed_refund(org: &Org, mut r: Record) -> Record {
     r
 }
 
-const REFUND_SORT: &[&str] = &[
-    "vendor_name",
-    "vendor_credit_number",
-    "balance",
-    "total",
-    "date",
-    "created_time",
-    "last_modified_time",
-    "reference_number",
-];
-
 fn create_refund(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, ids) = store.open(req.org)?;
     let credit = req.path("vendor_credit_id");
@@ -1667,7 +1663,7 @@ fn list_refunds(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
         .into_iter()
         .map(|r| listed_refund(org, r))
         .collect();
-    list::sort(&mut rows, req.params, REFUND_SORT);
+    list::sort(&mut rows, req.params, VendorCreditRefundSortColumn::VALUES);
     Ok(list::page(rows, req.params))
 }
 
@@ -1701,13 +1697,52 @@ fn list_all_refunds(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
         .into_iter()
         .map(|r| listed_refund(org, r))
         .collect();
-    list::sort(&mut rows, req.params, REFUND_SORT);
+    list::sort(&mut rows, req.params, VendorCreditRefundSortColumn::VALUES);
     Ok(list::page(rows, req.params))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::list::sorted;
+
+    #[test]
+    fn the_account_groups_hold_every_account_type_once_and_name_every_type_filter() {
+        for t in AccountType::VALUES {
+            let groups = ACCOUNT_GROUPS
+                .iter()
+                .filter(|(_, types)| types.iter().any(|k| k.as_str() == *t))
+                .count();
+            assert_eq!(groups, 1, "{t}");
+        }
+        let states = [
+            AccountFilter::All,
+            AccountFilter::Active,
+            AccountFilter::Inactive,
+        ];
+        for f in AccountFilter::VALUES {
+            let grouped = ACCOUNT_GROUPS.iter().any(|(g, _)| g.as_str() == *f);
+            assert!(grouped != states.iter().any(|s| s.as_str() == *f), "{f}");
+        }
+    }
+
+    #[test]
+    fn lists_sort_by_every_column_of_the_core() {
+        let columns = AccountSortColumn::VALUES;
+        let (mut store, ids) = sorted::two_rows(&ACCOUNT, None, columns);
+        let op = ("listAccounts", list_accounts as Handler);
+        sorted::by_every_column(&mut store, op, &[], columns, (ACCOUNT.id, &ids));
+
+        let columns = FixedAssetSortColumn::VALUES;
+        let (mut store, ids) = sorted::two_rows(&FIXED_ASSET, None, columns);
+        let op = ("listFixedAssets", list_fixed_assets as Handler);
+        sorted::by_every_column(&mut store, op, &[], columns, (FIXED_ASSET.id, &ids));
+
+        let columns = VendorCreditRefundSortColumn::VALUES;
+        let (mut store, ids) = sorted::two_rows(&REFUND, None, columns);
+        let op = ("listAllVendorCreditRefunds", list_all_refunds as Handler);
+        sorted::by_every_column(&mut store, op, &[], columns, (REFUND.id, &ids));
+    }
 
     #[test]
     fn a_forecast_runs_to_the_salvage_value_period_by_period() {

@@ -9,6 +9,7 @@ use crate::resource::{COMPOSITE_ITEM, PACKAGE};
 use crate::store::{Ids, Org, Store};
 use crate::time;
 use svc_core::json;
+use svc_core::model::inventory::{CompositeItemSortColumn, PackageSortColumn};
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createPackage", create_package),
@@ -61,20 +62,6 @@ fn create_package(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     ))
 }
 
-const PACKAGE_SORT: &[&str] = &[
-    "tracking_number",
-    "salesorder_number",
-    "package_number",
-    "date",
-    "created_time",
-    "last_modified_time",
-    "customer_name",
-    "customer_id",
-    "shipment_date",
-    "total_quantity",
-    "delivery_method",
-];
-
 fn list_packages(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let p = req.params;
     let mut rows = store.read(req.org)?.list(&PACKAGE, None);
@@ -95,11 +82,12 @@ fn list_packages(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
             ("shipment_date_before", Cmp::Lt),
         ],
     );
-    let mut sort = p.clone();
-    if sort.get("sort_column").and_then(Value::as_str) == Some("quantity") {
-        sort.insert("sort_column".into(), "total_quantity".into());
-    }
-    list::sort(&mut rows, &sort, PACKAGE_SORT);
+    list::sort_renamed(
+        &mut rows,
+        p,
+        PackageSortColumn::VALUES,
+        &[(PackageSortColumn::Quantity.as_str(), "total_quantity")],
+    );
     Ok(list::page(rows, p))
 }
 
@@ -165,20 +153,7 @@ fn list_composite_items(store: &mut Store, req: &Req) -> Result<Reply, ApiError>
         }),
         other => list::keep_status(&mut rows, "status", other),
     }
-    list::sort(
-        &mut rows,
-        req.params,
-        &[
-            "name",
-            "sku",
-            "rate",
-            "tax_name",
-            "purchase_rate",
-            "created_time",
-            "last_modified_time",
-            "reorder_level",
-        ],
-    );
+    list::sort(&mut rows, req.params, CompositeItemSortColumn::VALUES);
     Ok(list::page(rows, req.params))
 }
 
@@ -207,4 +182,25 @@ fn upload_composite_item_image(store: &mut Store, req: &Req) -> Result<Reply, Ap
     rec.insert("image_type".into(), kind.into());
     rec.insert("image_size".into(), file.data.len().into());
     Ok(Reply::done("The image has been uploaded."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::list::sorted;
+
+    #[test]
+    fn lists_sort_by_every_column_of_the_core() {
+        let columns = PackageSortColumn::VALUES;
+        let mut fields = columns.to_vec();
+        fields.push("total_quantity");
+        let (mut store, ids) = sorted::two_rows(&PACKAGE, None, &fields);
+        let op = ("listPackages", list_packages as Handler);
+        sorted::by_every_column(&mut store, op, &[], columns, (PACKAGE.id, &ids));
+
+        let columns = CompositeItemSortColumn::VALUES;
+        let (mut store, ids) = sorted::two_rows(&COMPOSITE_ITEM, None, columns);
+        let op = ("listCompositeItems", list_composite_items as Handler);
+        sorted::by_every_column(&mut store, op, &[], columns, (COMPOSITE_ITEM.id, &ids));
+    }
 }

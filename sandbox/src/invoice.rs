@@ -14,6 +14,7 @@ use crate::store::{Ids, Org, Store};
 use crate::time;
 use crate::unique::{self, Upsert};
 use svc_core::json;
+use svc_core::model::invoice::{ProjectInvoiceSortColumn, ProjectSortColumn};
 
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createCurrency", create_currency),
@@ -351,11 +352,7 @@ fn list_projects(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
         list::filter_value(req.params, "filter_by").as_deref(),
     );
     list::keep_equal(&mut rows, req.params, "customer_id");
-    list::sort(
-        &mut rows,
-        req.params,
-        &["project_name", "customer_name", "rate", "created_time"],
-    );
+    list::sort(&mut rows, req.params, ProjectSortColumn::VALUES);
     Ok(list::page(rows, req.params))
 }
 
@@ -621,11 +618,7 @@ fn list_project_invoices(store: &mut Store, req: &Req) -> Result<Reply, ApiError
     let project = req.path("project_id");
     org.exists(&PROJECT, project)?;
     let mut rows = org.list(&PROJECT_INVOICE, Some(project));
-    list::sort(
-        &mut rows,
-        req.params,
-        &["invoice_number", "date", "total", "balance", "created_time"],
-    );
+    list::sort(&mut rows, req.params, ProjectInvoiceSortColumn::VALUES);
     Ok(list::page(rows, req.params))
 }
 
@@ -876,6 +869,23 @@ fn update_recurring_invoice_template(store: &mut Store, req: &Req) -> Result<Rep
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::list::sorted;
+
+    #[test]
+    fn lists_sort_by_every_column_of_the_core() {
+        let columns = ProjectSortColumn::VALUES;
+        let (mut store, ids) = sorted::two_rows(&PROJECT, None, columns);
+        let op = ("listProjects", list_projects as Handler);
+        sorted::by_every_column(&mut store, op, &[], columns, (PROJECT.id, &ids));
+
+        let columns = ProjectInvoiceSortColumn::VALUES;
+        let (mut store, projects) = sorted::two_rows(&PROJECT, None, &[]);
+        let project = id_text(&projects[0]).unwrap();
+        let ids = sorted::add_two(&mut store, &PROJECT_INVOICE, Some(&project), columns);
+        let op = ("listProjectInvoices", list_project_invoices as Handler);
+        let path = [("project_id", project.as_str())];
+        sorted::by_every_column(&mut store, op, &path, columns, (PROJECT_INVOICE.id, &ids));
+    }
 
     #[test]
     fn prechecks_answer_the_documented_codes() {
