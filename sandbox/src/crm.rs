@@ -10,10 +10,16 @@ use crate::time::{self, HOUR_MS, WEEK_MS};
 use std::time::Duration;
 use svc_core::issue::{PathSeg, Problem};
 use svc_core::json;
+use svc_core::model::crm::WatchOperation;
 
 pub const HANDLERS: &[(&str, Handler)] = &[("updateNotificationChannels", update_channels)];
 
-pub const OPERATIONS: [&str; 3] = ["create", "edit", "delete"];
+/// The operations a trigger can report: the core's `WatchOperation`s but `all`, which only subscribes.
+pub const OPERATIONS: [&str; 3] = [
+    WatchOperation::Create.as_str(),
+    WatchOperation::Edit.as_str(),
+    WatchOperation::Delete.as_str(),
+];
 pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A stable id per module, as `resource_id` in the answer.
@@ -199,7 +205,8 @@ fn condition_fields(ch: &Record, module: &str) -> Option<Vec<String>> {
 }
 
 fn subscribed(ch: &Record, module: &str, operation: &str) -> bool {
-    let wanted = [format!("{module}.{operation}"), format!("{module}.all")];
+    let all = WatchOperation::All.as_str();
+    let wanted = [format!("{module}.{operation}"), format!("{module}.{all}")];
     ch.get("events")
         .and_then(Value::as_array)
         .into_iter()
@@ -550,6 +557,14 @@ mod tests {
                 .len(),
             1
         );
+    }
+
+    #[test]
+    fn triggers_report_every_operation_of_the_core_but_all() {
+        for op in WatchOperation::VALUES {
+            let reported = OPERATIONS.contains(op);
+            assert!(reported != (*op == WatchOperation::All.as_str()), "{op}");
+        }
     }
 
     #[test]
