@@ -1727,6 +1727,20 @@ mod tests {
     }
 
     #[test]
+    fn filters_and_renames_name_fields_of_the_core_params() {
+        let query = svc_core::catalog::find("listVendorCredits").unwrap().params;
+        for (name, _) in DATE_BOUNDS.iter().chain(TOTAL_BOUNDS) {
+            assert!(query.field(name).is_some(), "{name}");
+        }
+        let update = svc_core::catalog::find("updateOrganization")
+            .unwrap()
+            .params;
+        for (name, _) in ORG_RENAMES {
+            assert!(update.field(name).is_some(), "{name}");
+        }
+    }
+
+    #[test]
     fn lists_sort_by_every_column_of_the_core() {
         let columns = AccountSortColumn::VALUES;
         let (mut store, ids) = sorted::two_rows(&ACCOUNT, None, columns);

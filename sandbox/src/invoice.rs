@@ -54,36 +54,46 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("deleteProject", delete_project),
 ];
 
+/// The rows that answer 4031 to a recurring invoice without a name.
+const NAMED_RECURRING: &[&str] = &[
+    "createRecurringInvoice",
+    "updateRecurringInvoice",
+    "updateRecurringInvoiceByUniqueField",
+];
+
+/// The rows that answer 20004 to a negative amount of a project.
+const PROJECT_AMOUNTS: &[&str] = &[
+    "createProject",
+    "updateProject",
+    "updateProjectByUniqueField",
+    "addProjectUsers",
+    "inviteProjectUser",
+    "updateProjectUser",
+];
+
 /// The documented errors that come before the generic rules: 4031 and 20004.
 pub fn precheck(op_id: &str, params: &Record) -> Option<ApiError> {
-    match op_id {
-        "createRecurringInvoice"
-        | "updateRecurringInvoice"
-        | "updateRecurringInvoiceByUniqueField" => {
-            let named = params
-                .get("recurrence_name")
-                .and_then(Value::as_str)
-                .is_some_and(|n| !n.trim().is_empty());
-            (!named).then(|| {
-                ApiError::bad(
-                    code::RECURRING_NAME,
-                    "A recurring invoice needs a name (recurrence_name).",
-                )
-            })
-        }
-        "createProject"
-        | "updateProject"
-        | "updateProjectByUniqueField"
-        | "addProjectUsers"
-        | "inviteProjectUser"
-        | "updateProjectUser" => negative_amount(params).map(|field| {
+    if NAMED_RECURRING.contains(&op_id) {
+        let named = params
+            .get("recurrence_name")
+            .and_then(Value::as_str)
+            .is_some_and(|n| !n.trim().is_empty());
+        return (!named).then(|| {
+            ApiError::bad(
+                code::RECURRING_NAME,
+                "A recurring invoice needs a name (recurrence_name).",
+            )
+        });
+    }
+    if PROJECT_AMOUNTS.contains(&op_id) {
+        return negative_amount(params).map(|field| {
             ApiError::bad(
                 code::NEGATIVE_AMOUNT,
                 format!("{field} of a project may not be negative."),
             )
-        }),
-        _ => None,
+        });
     }
+    None
 }
 
 fn is_amount(key: &str) -> bool {
@@ -885,6 +895,24 @@ mod tests {
         let op = ("listProjectInvoices", list_project_invoices as Handler);
         let path = [("project_id", project.as_str())];
         sorted::by_every_column(&mut store, op, &path, columns, (PROJECT_INVOICE.id, &ids));
+    }
+
+    #[test]
+    fn prechecks_name_rows_of_the_core_whose_params_hold_their_fields() {
+        for id in NAMED_RECURRING {
+            let op = svc_core::catalog::find(id).unwrap();
+            assert!(op.params.field("recurrence_name").is_some(), "{id}");
+        }
+        for id in PROJECT_AMOUNTS {
+            let op = svc_core::catalog::find(id).unwrap();
+            assert!(
+                op.params
+                    .fields
+                    .iter()
+                    .any(|f| is_amount(f.name) || f.name == "users"),
+                "{id}"
+            );
+        }
     }
 
     #[test]
