@@ -2,7 +2,7 @@
 
 use crate::call::{Reply, Req};
 use crate::error::ApiError;
-use crate::list::{self};
+use crate::list;
 use crate::record::Value;
 use crate::record::{defaults, id_text, json_obj, patch, same_id, stamp, Record};
 use crate::resource::ACCOUNT;

@@ -1,7 +1,7 @@
 //! Lists kept in the record they are about (comments, attachments), shared by the resources.
 
 use crate::call::Req;
-use crate::common::{self};
+use crate::common;
 use crate::error::ApiError;
 use crate::record::Value;
 use crate::record::{json_obj, same_id, Record};

@@ -2,7 +2,7 @@
 
 use super::comment::push;
 use crate::call::{Reply, Req};
-use crate::common::{self};
+use crate::common;
 use crate::error::{required, ApiError};
 use crate::list::{self, num};
 use crate::record::Value;

@@ -3,7 +3,7 @@
 use crate::call::{Reply, Req};
 use crate::common::{self, USER_EMAIL, USER_NAME};
 use crate::error::ApiError;
-use crate::list::{self};
+use crate::list;
 use crate::record::Value;
 use crate::record::{id_text, json_obj, Record};
 use crate::resource::CURRENCY;

@@ -3,7 +3,7 @@
 use crate::call::{Reply, Req};
 use crate::common::{self, currency_code};
 use crate::error::{code, required, ApiError};
-use crate::list::{self};
+use crate::list;
 use crate::record::same_id;
 use crate::record::Value;
 use crate::resource::{CURRENCY, EXPENSE, JOURNAL, RECURRING_INVOICE, VENDOR_CREDIT};

@@ -1,7 +1,7 @@
 //! The documented errors some invoicing rows answer before the generic rules: 4031 and 20004.
 
 use crate::error::{code, ApiError};
-use crate::list::{self};
+use crate::list;
 use crate::record::Record;
 use crate::record::Value;
 

@@ -3,7 +3,7 @@
 use super::project::{merge_users, objects};
 use crate::call::{Reply, Req};
 use crate::error::ApiError;
-use crate::list::{self};
+use crate::list;
 use crate::record::Value;
 use crate::record::{id_text, json_obj, merge, patch, same_id, Record};
 use crate::resource::{PROJECT, USER};
