@@ -847,7 +847,7 @@ fn sandbox_endpoint(sh: &App, req: &Request, p: &dyn Platform) -> Response {
             "endpoints": [
                 "GET /__sandbox/counters",
                 "POST /__sandbox/reset-counters",
-                "POST /__sandbox/crm/{module}/{create|edit|delete}",
+                format!("POST /__sandbox/crm/{{module}}/{{{}}}", crm::OPERATIONS.join("|")),
                 "POST /__sandbox/tokens",
                 "POST /__sandbox/tokens/{token}/revoke",
             ],
@@ -915,9 +915,10 @@ fn crm_trigger(
         .filter(|m| !m.is_empty())
         .ok_or_else(|| ApiError::bad(code::BAD_REQUEST, "The module name is malformed."))?;
     if !crm::OPERATIONS.contains(&operation) {
+        let [rest @ .., last] = crm::OPERATIONS;
         return Err(ApiError::bad(
             code::BAD_REQUEST,
-            "The operation must be create, edit or delete.",
+            format!("The operation must be {} or {last}.", rest.join(", ")),
         ));
     }
     let body = crate::record::parse(body).map_err(|e| {
