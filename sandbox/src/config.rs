@@ -151,6 +151,41 @@ fn number<T: TryFrom<u64>>(
         })
 }
 
+/// The value of `--org`: an id without spaces, control characters or `/`.
+fn org_flag(v: String) -> Result<String, String> {
+    if v.is_empty()
+        || v.chars()
+            .any(|ch| ch.is_control() || ch.is_whitespace() || ch == '/')
+    {
+        return Err(
+            "--org: the id may not be empty or hold spaces, control characters or /".into(),
+        );
+    }
+    Ok(v)
+}
+
+/// The value of `--token`: `NAME=SCOPE,SCOPE...` (`*`: every scope).
+fn token_flag(v: &str) -> Result<(String, Scopes), String> {
+    let (name, scopes) = v
+        .split_once('=')
+        .ok_or("--token: expected NAME=SCOPE,SCOPE...")?;
+    if name.is_empty() || name.chars().any(|ch| ch.is_control() || ch.is_whitespace()) {
+        return Err("--token: the token may not be empty or hold spaces".into());
+    }
+    let scopes: Vec<String> = scopes
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    let scopes = if scopes.iter().any(|s| s == "*") {
+        Scopes::Every
+    } else {
+        Scopes::Only(scopes)
+    };
+    Ok((name.to_string(), scopes))
+}
+
 impl Config {
     /// The configuration of the flags (without the program name).
     pub fn from_args(args: impl IntoIterator<Item = String>) -> Result<Config, String> {
@@ -170,39 +205,11 @@ impl Config {
             };
             match flag.as_str() {
                 "--port" => c.port = number(&flag, &value()?, 0..=u16::MAX.into())?,
-                "--org" => {
-                    let v = value()?;
-                    if v.is_empty()
-                        || v.chars()
-                            .any(|ch| ch.is_control() || ch.is_whitespace() || ch == '/')
-                    {
-                        return Err("--org: the id may not be empty or hold spaces, control characters or /".into());
-                    }
-                    c.org_id = v;
-                }
+                "--org" => c.org_id = org_flag(value()?)?,
                 "--token" => {
-                    let v = value()?;
-                    let (name, scopes) = v
-                        .split_once('=')
-                        .ok_or("--token: expected NAME=SCOPE,SCOPE...")?;
-                    if name.is_empty()
-                        || name.chars().any(|ch| ch.is_control() || ch.is_whitespace())
-                    {
-                        return Err("--token: the token may not be empty or hold spaces".into());
-                    }
-                    let scopes: Vec<String> = scopes
-                        .split(',')
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .map(String::from)
-                        .collect();
-                    let scopes = if scopes.iter().any(|s| s == "*") {
-                        Scopes::Every
-                    } else {
-                        Scopes::Only(scopes)
-                    };
-                    c.tokens.retain(|(t, _)| t != name);
-                    c.tokens.push((name.to_string(), scopes));
+                    let (name, scopes) = token_flag(&value()?)?;
+                    c.tokens.retain(|(t, _)| *t != name);
+                    c.tokens.push((name, scopes));
                 }
                 "--no-dev-token" => dev_token = false,
                 "--plan" => {

@@ -45,99 +45,108 @@ fn posting(
 /// The transactions the accounts list: the lines of published journals, and each expense as a
 /// debit of its account and a credit of the account it was paid through. Computed, not stored.
 fn account_transactions(org: &Org) -> Vec<Record> {
+    let journals = org.rows(JOURNAL.table).iter().flat_map(journal_postings);
+    let expenses = org.rows(EXPENSE.table).iter().flat_map(expense_postings);
+    journals.chain(expenses).collect()
+}
+
+/// A published journal's postings: one per line; none for a draft.
+fn journal_postings(journal: &Record) -> Vec<Record> {
     let mut out = Vec::new();
-    for journal in org.rows(JOURNAL.table) {
-        if journal.get("status").and_then(Value::as_str) != Some("published") {
-            continue;
-        }
-        let lines: Vec<&Record> = journal
-            .get("line_items")
-            .and_then(Value::as_array)
-            .map(|l| l.iter().filter_map(Value::as_object).collect())
-            .unwrap_or_default();
-        for line in &lines {
-            let side = line.get("debit_or_credit").and_then(Value::as_str);
-            let offset = lines
-                .iter()
-                .find(|o| o.get("debit_or_credit").and_then(Value::as_str) != side)
-                .and_then(|o| o.get("account_name"));
-            let amount = list::number(line.get("bcy_amount").or(line.get("amount"))).unwrap_or(0.0);
-            let Some(mut p) = posting(
-                journal,
-                "journal",
-                line.get("account_id"),
-                side == Some("debit"),
-                amount,
-                offset,
-            ) else {
-                continue;
-            };
-            p.insert(
-                "categorized_transaction_id".into(),
-                line.get("line_id").cloned().unwrap_or_default(),
-            );
-            for (from, to) in [
-                ("journal_date", "transaction_date"),
-                ("entry_number", "entry_number"),
-                ("notes", "description"),
-            ] {
-                if let Some(v) = journal.get(from) {
-                    p.insert(to.into(), v.clone());
-                }
-            }
-            for (from, to) in [
-                ("account_name", "account_name"),
-                ("customer_id", "customer_id"),
-                ("customer_name", "payee"),
-                ("description", "description"),
-            ] {
-                if let Some(v) = line.get(from).filter(|v| v.as_str() != Some("")) {
-                    p.insert(to.into(), v.clone());
-                }
-            }
-            out.push(p);
-        }
+    if journal.get("status").and_then(Value::as_str) != Some("published") {
+        return out;
     }
-    for expense in org.rows(EXPENSE.table) {
-        let amount = list::number(expense.get("bcy_total").or(expense.get("total"))).unwrap_or(0.0);
-        let sides = [
-            (
-                "account_id",
-                "account_name",
-                true,
-                expense.get("paid_through_account_name"),
-            ),
-            (
-                "paid_through_account_id",
-                "paid_through_account_name",
-                false,
-                expense.get("account_name"),
-            ),
-        ];
-        for (field, name, debit, offset) in sides {
-            let Some(mut p) = posting(
-                expense,
-                "expense",
-                expense.get(field),
-                debit,
-                amount,
-                offset,
-            ) else {
-                continue;
-            };
-            for (from, to) in [
-                (name, "account_name"),
-                ("date", "transaction_date"),
-                ("description", "description"),
-                ("customer_id", "customer_id"),
-                ("vendor_name", "payee"),
-            ] {
-                if let Some(v) = expense.get(from) {
-                    p.insert(to.into(), v.clone());
-                }
+    let lines: Vec<&Record> = journal
+        .get("line_items")
+        .and_then(Value::as_array)
+        .map(|l| l.iter().filter_map(Value::as_object).collect())
+        .unwrap_or_default();
+    for line in &lines {
+        let side = line.get("debit_or_credit").and_then(Value::as_str);
+        let offset = lines
+            .iter()
+            .find(|o| o.get("debit_or_credit").and_then(Value::as_str) != side)
+            .and_then(|o| o.get("account_name"));
+        let amount = list::number(line.get("bcy_amount").or(line.get("amount"))).unwrap_or(0.0);
+        let Some(mut p) = posting(
+            journal,
+            "journal",
+            line.get("account_id"),
+            side == Some("debit"),
+            amount,
+            offset,
+        ) else {
+            continue;
+        };
+        p.insert(
+            "categorized_transaction_id".into(),
+            line.get("line_id").cloned().unwrap_or_default(),
+        );
+        for (from, to) in [
+            ("journal_date", "transaction_date"),
+            ("entry_number", "entry_number"),
+            ("notes", "description"),
+        ] {
+            if let Some(v) = journal.get(from) {
+                p.insert(to.into(), v.clone());
             }
-            out.push(p);
         }
+        for (from, to) in [
+            ("account_name", "account_name"),
+            ("customer_id", "customer_id"),
+            ("customer_name", "payee"),
+            ("description", "description"),
+        ] {
+            if let Some(v) = line.get(from).filter(|v| v.as_str() != Some("")) {
+                p.insert(to.into(), v.clone());
+            }
+        }
+        out.push(p);
+    }
+    out
+}
+
+/// An expense's postings: a debit of its account and a credit of the account it was paid through.
+fn expense_postings(expense: &Record) -> Vec<Record> {
+    let mut out = Vec::new();
+    let amount = list::number(expense.get("bcy_total").or(expense.get("total"))).unwrap_or(0.0);
+    let sides = [
+        (
+            "account_id",
+            "account_name",
+            true,
+            expense.get("paid_through_account_name"),
+        ),
+        (
+            "paid_through_account_id",
+            "paid_through_account_name",
+            false,
+            expense.get("account_name"),
+        ),
+    ];
+    for (field, name, debit, offset) in sides {
+        let Some(mut p) = posting(
+            expense,
+            "expense",
+            expense.get(field),
+            debit,
+            amount,
+            offset,
+        ) else {
+            continue;
+        };
+        for (from, to) in [
+            (name, "account_name"),
+            ("date", "transaction_date"),
+            ("description", "description"),
+            ("customer_id", "customer_id"),
+            ("vendor_name", "payee"),
+        ] {
+            if let Some(v) = expense.get(from) {
+                p.insert(to.into(), v.clone());
+            }
+        }
+        out.push(p);
     }
     out
 }

@@ -6,7 +6,7 @@ use crate::record::Value;
 use crate::record::{id_text, merge, same_id, Record};
 use crate::store::Store;
 use crate::time::{self, HOUR_MS, WEEK_MS};
-use svc_core::issue::{PathSeg, Problem};
+use svc_core::issue::{Issue, PathSeg, Problem};
 use svc_core::json;
 
 /// A stable id per module, as `resource_id` in the answer.
@@ -55,62 +55,13 @@ pub(super) fn update_channels(store: &mut Store, req: &Req) -> Result<Reply, Api
     let mut staged: Vec<Record> = Vec::new();
     let mut issues = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        let at = |field: &str| {
-            [
-                PathSeg::Key("watch".into()),
-                PathSeg::Index(i),
-                PathSeg::Key(field.to_string().into()),
-            ]
-        };
-        let Some(item) = item.as_object() else {
-            issues.push(issue(
-                &at("")[..2],
-                "each watch item must be an object",
-                Problem::InvalidType {
-                    expected: "object".into(),
-                },
-            ));
-            continue;
-        };
-        let Some(id) = item.get("channel_id").and_then(id_text) else {
-            issues.push(issue(
-                &at("channel_id"),
-                "channel_id is required",
-                Problem::Required {},
-            ));
-            continue;
-        };
-        let known = staged
-            .iter()
-            .rev()
-            .chain(store.channels.iter())
-            .find(|c| same_id(c.get("channel_id"), &id))
-            .cloned();
-        let is_new = known.is_none();
-        let mut ch = known.unwrap_or_default();
-        merge(&mut ch, item, &["channel_expiry"]);
-        let until = match item.get("channel_expiry") {
-            Some(given) => expiry(Some(given), req.now_ms),
-            None if is_new => expiry(None, req.now_ms),
-            None => ch
-                .get("channel_expiry")
-                .and_then(Value::as_str)
-                .and_then(time::parse_ms)
-                .unwrap_or(req.now_ms + HOUR_MS),
-        };
-        ch.insert("channel_expiry".into(), time::iso(until).into());
-        ch.or_insert_with("notify_on_related_action", || Value::Bool(true));
-        for field in ["events", "notify_url"] {
-            if ch.get(field).is_none_or(|v| v.is_null()) {
-                issues.push(issue(
-                    &at(field),
-                    format!("{field} is required for a new channel"),
-                    Problem::Required {},
-                ));
-            }
-        }
-        staged.retain(|c| !same_id(c.get("channel_id"), &id));
-        staged.push(ch);
+        stage(
+            &store.channels,
+            &mut staged,
+            (i, item),
+            req.now_ms,
+            &mut issues,
+        );
     }
     if !issues.is_empty() {
         return Err(ApiError::invalid(issues));
@@ -118,24 +69,7 @@ pub(super) fn update_channels(store: &mut Store, req: &Req) -> Result<Reply, Api
     let version = req.path("version");
     let mut answers = Vec::new();
     for ch in staged {
-        let events: Vec<Value> = modules(&ch)
-            .iter()
-            .map(|m| {
-                json!({
-                    "channel_expiry": ch["channel_expiry"],
-                    "resource_uri": resource_uri(req.base, version, m),
-                    "resource_id": module_id(m),
-                    "resource_name": m,
-                    "channel_id": ch["channel_id"],
-                })
-            })
-            .collect();
-        answers.push(json!({
-            "code": "SUCCESS",
-            "status": "success",
-            "message": "Successfully subscribed for actions-watch of the given module",
-            "details": { "events": events },
-        }));
+        answers.push(watch_answer(&ch, req.base, version));
         let id = ch.get("channel_id").and_then(id_text).unwrap_or_default();
         match store
             .channels
@@ -147,6 +81,95 @@ pub(super) fn update_channels(store: &mut Store, req: &Req) -> Result<Reply, Api
         }
     }
     Ok(Reply::ok("success", Value::Arr(answers)))
+}
+
+/// Merges watch item `i` into the channel it names (staged before, or stored, or new), or notes
+/// its issues.
+fn stage(
+    stored: &[Record],
+    staged: &mut Vec<Record>,
+    (i, item): (usize, &Value),
+    now_ms: i64,
+    issues: &mut Vec<Issue>,
+) {
+    let at = |field: &str| {
+        [
+            PathSeg::Key("watch".into()),
+            PathSeg::Index(i),
+            PathSeg::Key(field.to_string().into()),
+        ]
+    };
+    let Some(item) = item.as_object() else {
+        issues.push(issue(
+            &at("")[..2],
+            "each watch item must be an object",
+            Problem::InvalidType {
+                expected: "object".into(),
+            },
+        ));
+        return;
+    };
+    let Some(id) = item.get("channel_id").and_then(id_text) else {
+        issues.push(issue(
+            &at("channel_id"),
+            "channel_id is required",
+            Problem::Required {},
+        ));
+        return;
+    };
+    let known = staged
+        .iter()
+        .rev()
+        .chain(stored)
+        .find(|c| same_id(c.get("channel_id"), &id))
+        .cloned();
+    let is_new = known.is_none();
+    let mut ch = known.unwrap_or_default();
+    merge(&mut ch, item, &["channel_expiry"]);
+    let until = match item.get("channel_expiry") {
+        Some(given) => expiry(Some(given), now_ms),
+        None if is_new => expiry(None, now_ms),
+        None => ch
+            .get("channel_expiry")
+            .and_then(Value::as_str)
+            .and_then(time::parse_ms)
+            .unwrap_or(now_ms + HOUR_MS),
+    };
+    ch.insert("channel_expiry".into(), time::iso(until).into());
+    ch.or_insert_with("notify_on_related_action", || Value::Bool(true));
+    for field in ["events", "notify_url"] {
+        if ch.get(field).is_none_or(|v| v.is_null()) {
+            issues.push(issue(
+                &at(field),
+                format!("{field} is required for a new channel"),
+                Problem::Required {},
+            ));
+        }
+    }
+    staged.retain(|c| !same_id(c.get("channel_id"), &id));
+    staged.push(ch);
+}
+
+/// The answer to one channel of a watch update: its modules as events.
+fn watch_answer(ch: &Record, base: &str, version: &str) -> Value {
+    let events: Vec<Value> = modules(&ch)
+        .iter()
+        .map(|m| {
+            json!({
+                "channel_expiry": ch["channel_expiry"],
+                "resource_uri": resource_uri(base, version, m),
+                "resource_id": module_id(m),
+                "resource_name": m,
+                "channel_id": ch["channel_id"],
+            })
+        })
+        .collect();
+    json!({
+        "code": "SUCCESS",
+        "status": "success",
+        "message": "Successfully subscribed for actions-watch of the given module",
+        "details": { "events": events },
+    })
 }
 
 #[cfg(test)]
