@@ -152,7 +152,7 @@ fn stage(
 
 /// The answer to one channel of a watch update: its modules as events.
 fn watch_answer(ch: &Record, base: &str, version: &str) -> Value {
-    let events: Vec<Value> = modules(&ch)
+    let events: Vec<Value> = modules(ch)
         .iter()
         .map(|m| {
             json!({
