@@ -145,15 +145,15 @@ fn mark_asset(store: &mut Store, req: &Req, status: &'static str) -> Result<Repl
 }
 
 pub(super) fn mark_fixed_asset_active(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    mark_asset(store, req, "active")
+    mark_asset(store, req, FixedAssetStatus::Active.as_str())
 }
 
 pub(super) fn mark_fixed_asset_cancelled(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    mark_asset(store, req, "cancel")
+    mark_asset(store, req, FixedAssetStatus::Cancel.as_str())
 }
 
 pub(super) fn mark_fixed_asset_draft(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    mark_asset(store, req, "draft")
+    mark_asset(store, req, FixedAssetStatus::Draft.as_str())
 }
 
 /// `Sold.` or `Written off.`, and the reason given.
@@ -166,7 +166,7 @@ fn with_reason(what: &str, req: &Req) -> String {
 
 pub(super) fn sell_fixed_asset(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let change = AssetChange {
-        status: "sold",
+        status: FixedAssetStatus::Sold.as_str(),
         description: with_reason("Sold", req),
         disposal: true,
         date: None,
@@ -177,7 +177,7 @@ pub(super) fn sell_fixed_asset(store: &mut Store, req: &Req) -> Result<Reply, Ap
 
 pub(super) fn write_off_fixed_asset(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let change = AssetChange {
-        status: "write_off",
+        status: FixedAssetStatus::WriteOff.as_str(),
         description: with_reason("Written off", req),
         disposal: true,
         date: req.text("date").filter(|d| !d.is_empty()),
