@@ -8,6 +8,7 @@ use crate::record::{json_obj, same_id, text_of, Record};
 use crate::resource::{EXPENSE, JOURNAL};
 use crate::store::{Org, Store};
 use svc_core::json;
+use svc_core::model::books::JournalStatus;
 
 /// One posting of a transaction to an account, with the name of the account on the other side.
 fn posting(
@@ -53,7 +54,7 @@ fn account_transactions(org: &Org) -> Vec<Record> {
 /// A published journal's postings: one per line; none for a draft.
 fn journal_postings(journal: &Record) -> Vec<Record> {
     let mut out = Vec::new();
-    if journal.get("status").and_then(Value::as_str) != Some("published") {
+    if journal.get("status").and_then(Value::as_str) != Some(JournalStatus::Published.as_str()) {
         return out;
     }
     let lines: Vec<&Record> = journal

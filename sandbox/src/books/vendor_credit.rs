@@ -11,6 +11,7 @@ use crate::store::{Org, Store};
 use crate::time;
 use svc_core::issue::{PathSeg, Problem};
 use svc_core::json;
+use svc_core::model::books::VendorCreditStatus;
 
 pub(super) fn create_vendor_credit(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, ids) = store.open(req.org)?;
@@ -206,12 +207,12 @@ fn set_credit_status(
 
 pub(super) fn mark_vendor_credit_open(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let message = "The status of the vendor credit has been changed to open.";
-    set_credit_status(store, req, "open", message, true)
+    set_credit_status(store, req, VendorCreditStatus::Open.as_str(), message, true)
 }
 
 pub(super) fn mark_vendor_credit_void(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let message = "The vendor credit has been voided.";
-    set_credit_status(store, req, "void", message, true)
+    set_credit_status(store, req, VendorCreditStatus::Void.as_str(), message, true)
 }
 
 pub(super) fn submit_vendor_credit(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {

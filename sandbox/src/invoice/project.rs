@@ -10,7 +10,7 @@ use crate::resource::{COMMENT, EXPENSE, PROJECT, PROJECT_INVOICE, TASK, USER};
 use crate::store::{Ids, Org, Store};
 use crate::unique::{self, Upsert};
 use svc_core::json;
-use svc_core::model::invoice::{ProjectInvoiceSortColumn, ProjectSortColumn};
+use svc_core::model::invoice::{ProjectInvoiceSortColumn, ProjectSortColumn, ProjectStatus};
 
 /// A user of a project, completed from the organization's users.
 fn project_user(org: &Org, user: &Record) -> Record {
@@ -281,14 +281,14 @@ fn set_project_status(req: &Req, store: &mut Store, status: &str) -> Result<(), 
 }
 
 pub(super) fn mark_project_active(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    set_project_status(req, store, "active")?;
+    set_project_status(req, store, ProjectStatus::Active.as_str())?;
     Ok(Reply::done(
         "The selected Projects have been marked as active.",
     ))
 }
 
 pub(super) fn mark_project_inactive(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    set_project_status(req, store, "inactive")?;
+    set_project_status(req, store, ProjectStatus::Inactive.as_str())?;
     Ok(Reply::done(
         "The selected projects have been marked as inactive.",
     ))
