@@ -3,16 +3,17 @@
 use crate::faults::Rates;
 use crate::limits::{Policy, MINUTE_MS};
 use svc_core::catalog::{Operation, CRM_WATCH_SCOPES};
-use svc_core::plans::{Limits, PLANS};
+use svc_core::plans::{Limits, DEFAULT_PLAN, PLANS};
 
-pub const USAGE: &str = "\
+/// The flags' text; `usage` fills in the plans.
+const USAGE: &str = "\
 usage: sandbox [flags]
 
   --port N                 port on 127.0.0.1 (default 8787; 0 picks a free one)
   --org ID                 id of the seeded organization (default 10234695)
   --token NAME=S1,S2,...   accept token NAME with these scopes (repeatable; * = every scope)
   --no-dev-token           do not accept the default token dev-token (every scope)
-  --plan PLAN              free|standard|professional|premium|elite|ultimate (default free)
+  --plan PLAN              {plans} (default {default_plan})
   --rate-per-minute N      requests per minute per organization (default 100)
   --minute-ms N            length in ms of the rate limit's minute (default 60000); for tests on a
                            scaled clock: Retry-After and X-Rate-Limit-Reset count its sixtieths
@@ -30,41 +31,31 @@ The accounts server (POST /oauth/v2/token, the refresh-token grant):
 
 /// The whole usage text: the service's flags, then the accounts server's.
 pub fn usage() -> String {
-    format!("{USAGE}{}", crate::accounts::options::USAGE)
+    let usage = USAGE
+        .replace("{plans}", &PLANS.join("|"))
+        .replace("{default_plan}", DEFAULT_PLAN);
+    format!("{usage}{}", crate::accounts::options::USAGE)
 }
 
 pub const DEV_TOKEN: &str = "dev-token";
 
+/// One of the core's plans (`svc_core::plans::PLANS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Plan {
-    Free,
-    Standard,
-    Professional,
-    Premium,
-    Elite,
-    Ultimate,
-}
+pub struct Plan(&'static str);
 
 impl Plan {
-    /// In the order of `limit::PLANS`, which names them.
-    const ALL: [Plan; 6] = [
-        Plan::Free,
-        Plan::Standard,
-        Plan::Professional,
-        Plan::Premium,
-        Plan::Elite,
-        Plan::Ultimate,
-    ];
+    /// The plan of a sandbox given none: the core's default.
+    pub const DEFAULT: Plan = Plan(DEFAULT_PLAN);
 
     pub fn parse(s: &str) -> Option<Plan> {
         PLANS
             .iter()
-            .position(|n| n.eq_ignore_ascii_case(s))
-            .map(|i| Plan::ALL[i])
+            .find(|n| n.eq_ignore_ascii_case(s))
+            .map(|n| Plan(n))
     }
 
     pub fn name(self) -> &'static str {
-        PLANS[self as usize]
+        self.0
     }
 
     /// Calls in flight per organization: 5 on the free plan, 10 on paid plans.
@@ -120,7 +111,7 @@ impl Default for Config {
             port: 8787,
             org_id: "10234695".into(),
             tokens: vec![(DEV_TOKEN.into(), Scopes::Every)],
-            plan: Plan::Free,
+            plan: Plan::DEFAULT,
             rate_per_minute: 100,
             minute_ms: MINUTE_MS,
             daily_quota: None,
@@ -160,6 +151,41 @@ fn number<T: TryFrom<u64>>(
         })
 }
 
+/// The value of `--org`: an id without spaces, control characters or `/`.
+fn org_flag(v: String) -> Result<String, String> {
+    if v.is_empty()
+        || v.chars()
+            .any(|ch| ch.is_control() || ch.is_whitespace() || ch == '/')
+    {
+        return Err(
+            "--org: the id may not be empty or hold spaces, control characters or /".into(),
+        );
+    }
+    Ok(v)
+}
+
+/// The value of `--token`: `NAME=SCOPE,SCOPE...` (`*`: every scope).
+fn token_flag(v: &str) -> Result<(String, Scopes), String> {
+    let (name, scopes) = v
+        .split_once('=')
+        .ok_or("--token: expected NAME=SCOPE,SCOPE...")?;
+    if name.is_empty() || name.chars().any(|ch| ch.is_control() || ch.is_whitespace()) {
+        return Err("--token: the token may not be empty or hold spaces".into());
+    }
+    let scopes: Vec<String> = scopes
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    let scopes = if scopes.iter().any(|s| s == "*") {
+        Scopes::Every
+    } else {
+        Scopes::Only(scopes)
+    };
+    Ok((name.to_string(), scopes))
+}
+
 impl Config {
     /// The configuration of the flags (without the program name).
     pub fn from_args(args: impl IntoIterator<Item = String>) -> Result<Config, String> {
@@ -179,45 +205,17 @@ impl Config {
             };
             match flag.as_str() {
                 "--port" => c.port = number(&flag, &value()?, 0..=u16::MAX.into())?,
-                "--org" => {
-                    let v = value()?;
-                    if v.is_empty()
-                        || v.chars()
-                            .any(|ch| ch.is_control() || ch.is_whitespace() || ch == '/')
-                    {
-                        return Err("--org: the id may not be empty or hold spaces, control characters or /".into());
-                    }
-                    c.org_id = v;
-                }
+                "--org" => c.org_id = org_flag(value()?)?,
                 "--token" => {
-                    let v = value()?;
-                    let (name, scopes) = v
-                        .split_once('=')
-                        .ok_or("--token: expected NAME=SCOPE,SCOPE...")?;
-                    if name.is_empty()
-                        || name.chars().any(|ch| ch.is_control() || ch.is_whitespace())
-                    {
-                        return Err("--token: the token may not be empty or hold spaces".into());
-                    }
-                    let scopes: Vec<String> = scopes
-                        .split(',')
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .map(String::from)
-                        .collect();
-                    let scopes = if scopes.iter().any(|s| s == "*") {
-                        Scopes::Every
-                    } else {
-                        Scopes::Only(scopes)
-                    };
-                    c.tokens.retain(|(t, _)| t != name);
-                    c.tokens.push((name.to_string(), scopes));
+                    let (name, scopes) = token_flag(&value()?)?;
+                    c.tokens.retain(|(t, _)| *t != name);
+                    c.tokens.push((name, scopes));
                 }
                 "--no-dev-token" => dev_token = false,
                 "--plan" => {
                     let v = value()?;
                     c.plan = Plan::parse(&v).ok_or_else(|| {
-                        format!("--plan: {v:?} is not one of free, standard, professional, premium, elite, ultimate")
+                        format!("--plan: {v:?} is not one of {}", PLANS.join(", "))
                     })?;
                 }
                 "--rate-per-minute" => {
@@ -285,14 +283,25 @@ mod tests {
     fn defaults() {
         let c = parse(&[]).unwrap();
         assert_eq!(
-            (c.port, c.plan, c.rate_per_minute, c.slow_ms),
-            (8787, Plan::Free, 100, 1500)
+            (c.port, c.plan.name(), c.rate_per_minute, c.slow_ms),
+            (8787, DEFAULT_PLAN, 100, 1500)
         );
         assert_eq!(c.scopes(DEV_TOKEN), Some(&Scopes::Every));
         let p = c.policy();
         assert_eq!((p.in_flight, p.daily, p.enforce), (5, 1000, true));
         let none = parse(&["--plan", "elite", "--daily-quota", "none"]).unwrap();
         assert_eq!(none.policy().daily, u32::MAX, "no daily quota");
+    }
+
+    #[test]
+    fn every_plan_of_the_core_is_taken_and_listed() {
+        for plan in PLANS {
+            let c = parse(&["--plan", &plan.to_uppercase()]).unwrap();
+            assert_eq!(c.plan.name(), plan);
+            assert_eq!(c.policy().daily, Limits::for_plan(plan).daily, "{plan}");
+        }
+        let line = format!("{} (default {DEFAULT_PLAN})", PLANS.join("|"));
+        assert!(usage().contains(&line), "{}", usage());
     }
 
     #[test]

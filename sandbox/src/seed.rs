@@ -5,7 +5,7 @@ use crate::error::ApiError;
 use crate::record::Value;
 use crate::record::{id_text, json_obj, Record};
 use crate::resource::{CUSTOMER, FIXED_ASSET_TYPE, PROJECT_INVOICE, USER, VENDOR};
-use crate::store::Store;
+use crate::store::{Ids, Org, Store};
 use crate::{billing, books, generic, invoice, time};
 use svc_core::json;
 
@@ -48,6 +48,34 @@ pub fn organization(
         "user_id": USER_ID, "user_name": USER_NAME, "email": USER_EMAIL, "user_role": "admin",
     })));
 
+    let accounts = accounts(org, ids, now_ms);
+    let account = |i: usize| Value::from(accounts[i].clone());
+    fixed_asset_types(org, ids, (account(9), account(3)), now_ms);
+
+    common::insert_currency(
+        org,
+        ids,
+        &json_obj(json!({"currency_code": "EUR"})),
+        false,
+        now_ms,
+    );
+    project(org, ids, now_ms)?;
+    plans(org, ids, base, now_ms)?;
+
+    let expense = json_obj(json!({
+        "account_id": account(8),
+        "paid_through_account_id": account(0),
+        "amount": 112.5,
+        "description": "Office rent",
+        "reference_number": "RENT-001",
+        "vendor_id": VENDOR_ID,
+    }));
+    books::insert_expense(org, ids, &expense, now_ms);
+    Ok(())
+}
+
+/// The chart of accounts; their ids, in order.
+fn accounts(org: &mut Org, ids: &Ids, now_ms: i64) -> Vec<String> {
     let mut accounts = Vec::new();
     for fields in each(json!([
         {"account_name": "Petty Cash", "account_code": "1000", "account_type": "cash"},
@@ -64,8 +92,16 @@ pub fn organization(
         let rec = books::insert_account(org, ids, &fields, now_ms);
         accounts.push(rec.get("account_id").and_then(id_text).unwrap_or_default());
     }
-    let account = |i: usize| Value::from(accounts[i].clone());
+    accounts
+}
 
+/// Two fixed asset types, depreciated into the `(expense, depreciation)` accounts.
+fn fixed_asset_types(
+    org: &mut Org,
+    ids: &Ids,
+    (expense, depreciation): (Value, Value),
+    now_ms: i64,
+) {
     for fields in each(json!([
         {"fixed_asset_type_name": "Machines", "depreciation_method": "declining_method", "depreciation_frequency": "yearly",
          "depreciation_percentage": 12, "total_life": 60, "salvage_value": 100, "computation_type": "prorata_basis"},
@@ -73,19 +109,14 @@ pub fn organization(
          "total_life": 120, "salvage_value": 0, "computation_type": "no_prorata"},
     ])) {
         let mut fields = fields;
-        fields.insert("expense_account_id".into(), account(9));
-        fields.insert("depreciation_account_id".into(), account(3));
+        fields.insert("expense_account_id".into(), expense.clone());
+        fields.insert("depreciation_account_id".into(), depreciation.clone());
         generic::insert(org, ids, &FIXED_ASSET_TYPE, None, &fields, now_ms);
     }
+}
 
-    common::insert_currency(
-        org,
-        ids,
-        &json_obj(json!({"currency_code": "EUR"})),
-        false,
-        now_ms,
-    );
-
+/// A project with two tasks and an invoice.
+fn project(org: &mut Org, ids: &Ids, now_ms: i64) -> Result<(), ApiError> {
     let project = invoice::insert_project(
         org,
         ids,
@@ -124,7 +155,11 @@ pub fn organization(
         invoice,
         Some(&project_id),
     );
+    Ok(())
+}
 
+/// Two plans, and the events they record.
+fn plans(org: &mut Org, ids: &Ids, base: &str, now_ms: i64) -> Result<(), ApiError> {
     for fields in each(json!([
         {"plan_code": "basic-monthly", "name": "Basic", "description": "Monthly basic plan", "product_id": PRODUCT_ID,
          "recurring_price": 9.99, "unit": "seat", "interval": 1, "interval_unit": "months", "billing_cycles": -1,
@@ -135,16 +170,6 @@ pub fn organization(
     ])) {
         billing::insert_plan(org, ids, &fields, base, now_ms)?;
     }
-
-    let expense = json_obj(json!({
-        "account_id": account(8),
-        "paid_through_account_id": account(0),
-        "amount": 112.5,
-        "description": "Office rent",
-        "reference_number": "RENT-001",
-        "vendor_id": VENDOR_ID,
-    }));
-    books::insert_expense(org, ids, &expense, now_ms);
     Ok(())
 }
 

@@ -1,7 +1,6 @@
-//! Subscription billing: tasks of projects, plans, and the events that plan changes record.
+//! Plans, and the billing events their create and updates record.
 
-use crate::call::{Handler, Reply, Req};
-use crate::common::insert_task;
+use crate::call::{Reply, Req};
 use crate::error::{code, ApiError};
 use crate::list;
 use crate::record::Value;
@@ -16,20 +15,6 @@ pub const PLAN_CREATED_EVENT: &str = "subscription_activation";
 pub const PLAN_PRICE_UP_EVENT: &str = "subscription_upgraded";
 pub const PLAN_PRICE_DOWN_EVENT: &str = "subscription_downgraded";
 pub const PLAN_CHANGED_EVENT: &str = "billing_date_changed";
-
-pub const HANDLERS: &[(&str, Handler)] = &[
-    ("createTask", create_task),
-    ("createPlan", create_plan),
-    ("listPlans", list_plans),
-    ("updatePlan", update_plan),
-    ("listEvents", list_events),
-];
-
-fn create_task(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let (org, ids) = store.open(req.org)?;
-    let task = insert_task(org, ids, req.path("project_id"), req.params, req.now_ms)?;
-    Ok(Reply::created("The task has been added.", task))
-}
 
 /// Records a billing event whose payload is the plan as JSON text.
 fn record_event(org: &mut Org, ids: &Ids, event_type: &str, plan: &Record, now_ms: i64) {
@@ -92,7 +77,7 @@ pub fn insert_plan(
     Ok(rec)
 }
 
-fn create_plan(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+pub(super) fn create_plan(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, ids) = store.open(req.org)?;
     Ok(Reply::created(
         "The plan has been created.",
@@ -100,7 +85,7 @@ fn create_plan(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     ))
 }
 
-fn list_plans(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+pub(super) fn list_plans(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let mut rows = store.read(req.org)?.list(&PLAN, None);
     list::keep_status(
         &mut rows,
@@ -120,7 +105,7 @@ fn update_event(before: Option<f64>, after: Option<f64>) -> &'static str {
     }
 }
 
-fn update_plan(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
+pub(super) fn update_plan(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, ids) = store.open(req.org)?;
     let code = req.path("plan_code");
     let before = list::number(org.get(&PLAN, code, None)?.get("recurring_price"));
@@ -130,20 +115,6 @@ fn update_plan(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let event = update_event(before, list::number(rec.get("recurring_price")));
     record_event(org, ids, event, &rec, req.now_ms);
     Ok(Reply::ok("The plan details have been updated.", rec))
-}
-
-fn list_events(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
-    let org = store.read(req.org)?;
-    let mut rows: Vec<Record> = org
-        .list(&EVENT, None)
-        .iter()
-        .rev()
-        .map(|e| list::pick(e, &["event_id", "event_type", "event_time"]))
-        .collect();
-    if let Some(kind) = req.text("event_type").filter(|k| !k.is_empty()) {
-        rows.retain(|e| e.get("event_type").and_then(Value::as_str) == Some(kind));
-    }
-    Ok(list::page(rows, req.params))
 }
 
 #[cfg(test)]

@@ -1,0 +1,114 @@
+//! Who may call: the token and its scopes, the organization named, the limiter's refusals.
+
+use super::state::{lock, App};
+use crate::accounts::{self, Check};
+use crate::config::Scopes;
+use crate::error::{code, ApiError};
+use crate::http::Request;
+use crate::limits::Refusal;
+use std::borrow::Cow;
+use svc_core::catalog::Operation;
+use svc_core::echo::shorten;
+use svc_core::family::OrgPlacement;
+use svc_core::request::AUTHORIZATION_SCHEME;
+
+pub(super) fn authorize<'a>(
+    sh: &'a App,
+    req: &Request,
+    now: i64,
+) -> Result<Cow<'a, Scopes>, ApiError> {
+    let token = req
+        .header("authorization")
+        .and_then(|h| h.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(AUTHORIZATION_SCHEME))
+        .map(|(_, token)| token.trim())
+        .filter(|token| !token.is_empty());
+    let Some(token) = token else {
+        return Err(ApiError::new(
+            401,
+            code::UNAUTHORIZED,
+            format!("Send the access token as the header Authorization: {AUTHORIZATION_SCHEME} <token>."),
+        ));
+    };
+    let echo = sh.config.accounts.echo_secrets;
+    let invalid = || {
+        let message = accounts::answer::invalid_token_message(token, echo);
+        ApiError::new(401, code::UNAUTHORIZED, message)
+    };
+    match lock(&sh.accounts).check(token, now) {
+        Check::Live => return Ok(Cow::Owned(Scopes::Every)),
+        Check::Expired | Check::Revoked => return Err(invalid()),
+        Check::Unknown => {}
+    }
+    let tokens = lock(&sh.tokens);
+    if tokens.revoked.iter().any(|t| t == token) {
+        return Err(invalid());
+    }
+    if tokens.minted.iter().any(|t| t == token) {
+        return Ok(Cow::Owned(Scopes::Every));
+    }
+    sh.config
+        .scopes(token)
+        .map(Cow::Borrowed)
+        .ok_or_else(invalid)
+}
+
+/// The organization a call names where its family puts it; empty for calls without one.
+pub(super) fn organization(
+    sh: &App,
+    req: &Request,
+    op: &Operation,
+    query: &[(String, String)],
+) -> Result<String, ApiError> {
+    if !op.org {
+        return Ok(String::new());
+    }
+    let (value, place) = match op.family.org_placement() {
+        OrgPlacement::None => return Ok(String::new()),
+        OrgPlacement::Query(name) => (
+            query
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.as_str()),
+            format!("the query parameter {name}"),
+        ),
+        OrgPlacement::Header(name) => (req.header(name), format!("the header {name}")),
+    };
+    let Some(id) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Err(ApiError::bad(
+            code::ORGANIZATION,
+            format!(
+                "{} calls need the organization id in {place}.",
+                op.family.name()
+            ),
+        ));
+    };
+    if lock(&sh.store).org(id).is_none() {
+        return Err(ApiError::bad(
+            code::ORGANIZATION,
+            format!(
+                "The organization {:?} does not exist; GET /books/v3/organizations lists them.",
+                shorten(id)
+            ),
+        ));
+    }
+    Ok(id.to_string())
+}
+
+pub(super) fn refusal(why: Refusal) -> ApiError {
+    let (c, message) = match why {
+        Refusal::PerMinute => (
+            code::RATE,
+            "Too many requests for this organization in the last minute.",
+        ),
+        Refusal::InFlight => (
+            code::IN_FLIGHT,
+            "Too many calls of this organization are in progress at once.",
+        ),
+        Refusal::Daily => (
+            code::DAILY,
+            "The daily request quota of this organization's plan is used up.",
+        ),
+    };
+    ApiError::new(429, c, message)
+}
