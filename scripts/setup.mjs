@@ -15,6 +15,12 @@ export function ensureRust() {
     log("installing the wasm32-unknown-unknown target");
     run("rustup", ["target", "add", "wasm32-unknown-unknown"]);
   }
+  const components = output("rustup", ["component", "list", "--installed"]) ?? "";
+  const missing = ["clippy", "rustfmt"].filter((c) => !components.split("\n").some((l) => l.startsWith(`${c}-`)));
+  if (missing.length > 0) {
+    log(`installing the rustup components ${missing.join(", ")} (the guardrails npm test runs)`);
+    run("rustup", ["component", "add", ...missing]);
+  }
   const version = output("wasm-bindgen", ["--version"]) ?? "";
   if (!version.includes(WASM_BINDGEN_VERSION)) {
     log(`installing wasm-bindgen-cli ${WASM_BINDGEN_VERSION} (a few minutes, once)`);

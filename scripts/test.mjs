@@ -9,6 +9,19 @@ import { ensureChromium, ensureNodeModules, ensureRedis, ensureRust } from "./se
 import { log, root, run } from "./lib.mjs";
 import { consumer, packAndInstall } from "./consumer.mjs";
 
+/**
+ * The guardrails CI holds: formatted code; clippy clean with warnings denied for native code, the wasm
+ * and the page build (each crate forbids unsafe code and denies unwrap and expect outside tests at
+ * its root); no production file over 800 lines and no module cycle (scripts/guardrails.mjs).
+ */
+export const GUARDRAILS = [
+  ["cargo", ["fmt", "--all", "--check"]],
+  ["cargo", ["clippy", "--quiet", "--workspace", "--all-targets", "--", "-D", "warnings"]],
+  ["cargo", ["clippy", "--quiet", "--workspace", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],
+  ["cargo", ["clippy", "--quiet", "-p", "svc-sdk", "--target", "wasm32-unknown-unknown", "--no-default-features", "--", "-D", "warnings"]],
+  ["node", [path.join(root, "scripts/guardrails.mjs")]],
+];
+
 /** The native tests: every crate of the workspace. */
 export const NATIVE_TESTS = ["cargo", ["test", "--workspace", "--quiet"]];
 
@@ -56,6 +69,8 @@ export function runJsTests(files, { concurrency = 1 } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   setUp();
+  log("guardrails: cargo fmt --check, cargo clippy (native, wasm, page build), file lengths and module cycles");
+  for (const step of GUARDRAILS) run(...step);
   log("native tests: cargo test --workspace");
   run(...NATIVE_TESTS);
   buildAndInstall();

@@ -1,5 +1,6 @@
 //! svc-sdk: the client for the Svc business API, native and WebAssembly, on the pure core (`svc_core`).
 #![forbid(unsafe_code)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub use svc_core::{
     calendar, catalog, clock, code, decimal, declare, echo, error, exact, family, gather, headers,

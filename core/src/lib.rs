@@ -1,6 +1,7 @@
 //! svc-core: the pure core of svc-sdk (the JSON reader, the catalog, models, rules, request building
 //! and decoding), shared by the client, the validation-only wasm and the sandbox.
 #![forbid(unsafe_code)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 #![recursion_limit = "256"]
 
 pub mod calendar;

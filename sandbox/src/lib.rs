@@ -1,5 +1,6 @@
 //! The sandbox: a stateful local stand-in for the Svc service, built on the svc-sdk catalog and rules.
 #![forbid(unsafe_code)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod accounts;
 pub mod app;

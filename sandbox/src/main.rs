@@ -1,5 +1,6 @@
 //! The sandbox binary: parses the flags, starts the server, prints where it listens.
 #![forbid(unsafe_code)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 #[cfg(not(target_arch = "wasm32"))]
 use sandbox::config::{Config, Scopes};

@@ -174,12 +174,7 @@ impl Org {
     }
 
     pub fn rows_mut(&mut self, table: &str) -> &mut Vec<Record> {
-        if !self.tables.contains_key(table) {
-            self.tables.insert(table.to_string(), Vec::new());
-        }
-        self.tables
-            .get_mut(table)
-            .expect("the table was just added")
+        self.tables.entry(table.to_string()).or_default()
     }
 
     /// The next document number of a series: `FA-00001`, `FA-00002`, …

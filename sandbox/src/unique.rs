@@ -73,7 +73,10 @@ impl UniqueField {
 
     /// Checks the body against the rules of `create` before an upsert creates a record.
     pub fn check_create(&self, create: &str) -> Result<(), ApiError> {
-        let op = svc_core::catalog::find(create).expect("the create is in the catalog");
+        let Some(op) = svc_core::catalog::find(create) else {
+            let why = format!("the sandbox names an operation the catalog lacks: {create}");
+            return Err(ApiError::new(500, 1000, why));
+        };
         let issues = svc_core::validate::check(
             op,
             &Value::Obj(self.body.clone()),

@@ -1,5 +1,6 @@
 //! svc-sdk/testing: the sandbox's own request handling in wasm, answering requests in-process.
 #![forbid(unsafe_code)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 mod client;
 mod log;

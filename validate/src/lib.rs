@@ -1,6 +1,7 @@
 //! svc-validate: the thin `#[wasm_bindgen]` binding of the pure core's validation (svc-sdk/validate),
 //! which the client's wasm links too: validate, operations, requiredScopes, the SvcError shape.
 #![forbid(unsafe_code)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 #![cfg(target_arch = "wasm32")]
 
 pub mod forms;
