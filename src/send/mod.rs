@@ -1,6 +1,8 @@
 //! The send loop as platform-free async Rust: token, limiter, attempts with timeout and abort, retries, decoding.
 
 mod alarm;
+mod answer;
+mod attempt;
 mod deadline;
 mod fleet;
 mod grant;
@@ -15,24 +17,23 @@ mod sim;
 #[cfg(test)]
 mod tests;
 
+pub use answer::{stalled, too_large, Answer, Failure, Head, Outgoing};
 pub use deadline::Deadline;
 pub use fleet::Options as FleetOptions;
 pub use note::{Again, Event, Level, Note};
 pub use token::{Credential, Issued, Reason, TokenFailure, TokenResult};
 
 use crate::catalog::{Method, Shape};
-use crate::error::{Cause, Error, ErrorKind, Fault};
+use crate::error::{Error, ErrorKind};
 use crate::fleet::Seen;
-use crate::headers::Headers;
 use crate::limit::{Limits, State};
-use crate::redact;
 use crate::request;
 use crate::response::{self, Decoded};
 use crate::retry::{self, Outcome, Policy};
 use alarm::Alarm;
+use attempt::{abort, aborted, attempt, decode, discard, pause, retry_after_ms, seen, Got};
 use race::{race, First};
 use std::cell::Cell;
-use std::fmt;
 use std::future::{pending, Future};
 
 /// A step of the loop as a future of its own: its state and its code stay out of the caller's.
@@ -40,154 +41,6 @@ type Boxed<'a, T> = std::pin::Pin<Box<dyn Future<Output = T> + 'a>>;
 
 /// The message of an abort whose reason has none.
 pub const ABORTED: &str = "the call was aborted";
-
-/// What one attempt sends. The platform adds `Authorization: {authorization}` when there is one.
-pub struct Outgoing<'a, B> {
-    pub method: Method,
-    pub url: &'a str,
-    pub headers: &'a [(String, String)],
-    pub authorization: Option<&'a str>,
-    /// Opaque to the loop: JSON text, or a form on JS.
-    pub body: &'a B,
-    /// The token this attempt carries (or the static one), which no error or proxied byte may quote.
-    pub secret: Option<&'a str>,
-    /// A proxy's forward: keep the body unread (`Platform::read` is not called on it).
-    pub raw: bool,
-    /// The call's timeout, which a raw body may also use as its idle limit.
-    pub timeout_ms: u32,
-}
-
-/// What came back: the status, where from, and the headers; `raw` holds the body unread.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-#[serde(bound = "")]
-pub struct Answer<R> {
-    pub status: u16,
-    /// The answer's URL (the request's when the platform does not tell it).
-    pub url: String,
-    pub headers: Headers,
-    #[serde(skip)]
-    pub raw: R,
-}
-
-/// An answer without its body: what `withResponse()` shows of it.
-pub type Head = Answer<()>;
-
-impl<R> Answer<R> {
-    /// The same answer holding `raw` instead, and what it held.
-    fn with<S>(self, raw: S) -> (Answer<S>, R) {
-        let Answer {
-            status,
-            url,
-            headers,
-            raw: old,
-        } = self;
-        (
-            Answer {
-                status,
-                url,
-                headers,
-                raw,
-            },
-            old,
-        )
-    }
-
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.get(name)
-    }
-}
-
-impl Head {
-    /// `{ status, url, headers }` as JSON text.
-    pub fn to_json(&self) -> String {
-        crate::json::to_string(self)
-    }
-
-    fn without_secret(mut self, secret: Option<&str>) -> Head {
-        redact::literal(&mut self.url, secret);
-        Answer {
-            headers: self.headers.without_secret(secret),
-            ..self
-        }
-    }
-}
-
-/// An error leaving the loop (a network failure's with its cause).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Failure {
-    pub error: Error,
-}
-
-impl From<Error> for Failure {
-    fn from(error: Error) -> Failure {
-        Failure { error }
-    }
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.error, f)
-    }
-}
-
-impl std::error::Error for Failure {}
-
-impl Failure {
-    /// A request that got no answer: `the request to {host} failed: {what} ({code})`, its cause
-    /// the inner error's message (else `what`), the code and the host.
-    pub fn network(host: &str, what: &str, code: Option<&str>, inner: Option<&str>) -> Failure {
-        let code_part = code.map(|c| format!(" ({c})")).unwrap_or_default();
-        let cause = Cause {
-            message: inner.unwrap_or(what).to_string(),
-            code: code.map(str::to_string),
-            host: host.to_string(),
-        };
-        Failure {
-            error: Error {
-                fault: Fault::Network {
-                    cause: Some(Box::new(cause)),
-                },
-                message: format!("the request to {host} failed: {what}{code_part}"),
-                operation_id: None,
-            },
-        }
-    }
-
-    /// The secret out of every text (the answer's headers too), and the operation set unless it is already.
-    fn finish(mut self, secret: Option<&str>, operation: Option<&'static str>) -> Failure {
-        self.error = self.error.without_secret(secret);
-        if let Some(headers) = self.error.fault.headers_mut() {
-            *headers = headers.take().map(|h| Box::new(h.without_secret(secret)));
-        }
-        if let Fault::Network { cause: Some(c) } = &mut self.error.fault {
-            for text in [&mut c.message, &mut c.host]
-                .into_iter()
-                .chain(c.code.as_mut())
-            {
-                redact::literal(text, secret);
-            }
-        }
-        if let (Some(op), None) = (operation, &self.error.operation_id) {
-            self.error.operation_id = Some(op.to_string());
-        }
-        self
-    }
-}
-
-/// The error of an answer above `max` bytes, which `Platform::read` refuses unread.
-pub fn too_large(max: usize) -> Error {
-    Error::decode(format!(
-        "the answer is larger than maxResponseBytes ({max} bytes) and was not read; raise maxResponseBytes if such an answer is expected"
-    ))
-}
-
-/// The error of a proxied body whose service sent nothing for `ms`, the call's timeout.
-pub fn stalled(ms: u32) -> Error {
-    Error::new(
-        ErrorKind::Timeout,
-        format!("the service sent nothing more for {ms} ms"),
-    )
-}
 
 /// What the loop needs of its host: fetch, the body, timers, the clock, randomness, the call's
 /// abort signal and the user's token function. Implemented once per platform (JS; the tests);
@@ -432,12 +285,8 @@ impl<P: Platform> Transport<P> {
         alarm: &Alarm<'_, P>,
         tries: &Cell<u32>,
     ) -> Result<Reply<P::Raw>, Failure> {
-        let p = &self.platform;
         let policy = Policy::new(call.options.max_retries);
-        let mut retries = 0;
-        let mut uncertain = false;
-        let mut refreshed: Option<Issued> = None;
-        let mut n = 0;
+        let mut so_far = SoFar::default();
         let start = |reason| self.start(reason, call.options.timeout_ms);
         let source = keeper::Source {
             start: &start,
@@ -447,31 +296,11 @@ impl<P: Platform> Transport<P> {
             },
         };
         loop {
-            n += 1;
-            // The generation of the token this attempt carries; `None`: no refresh after a 401.
-            let mut generation = None;
-            let mut domain = None;
-            if let Some(issued) = refreshed.take() {
-                *secret = Some(issued.token);
-                domain = issued.domain;
-            } else if let Credential::Function | Credential::OAuth(_) = self.credential {
-                let (made, issued) = match &self.gate {
-                    Gate::Fleet(f) => {
-                        self.keeper.check()?;
-                        let got = Box::pin(f.token(p, &source, call.signal, deadline)).await;
-                        (0, self.learn(got)?)
-                    }
-                    _ => {
-                        let kept = Box::pin(self.keeper.token(p, &source, call.signal, deadline));
-                        let kept = kept.await?;
-                        (kept.generation, kept.issued)
-                    }
-                };
-                generation = Some(made);
-                *secret = Some(issued.token);
-                domain = issued.domain;
-            }
-            let url = self.url_for(call.url, domain.as_deref());
+            so_far.n += 1;
+            let n = so_far.n;
+            let refreshed = so_far.refreshed.take();
+            let carried = Box::pin(self.carry(call, &source, deadline, secret, refreshed)).await?;
+            let url = self.url_for(call.url, carried.domain.as_deref());
             let routed = Call { url: &url, ..*call };
             let call = &routed;
             let authorization = match (&self.credential, secret.as_deref()) {
@@ -492,93 +321,214 @@ impl<P: Platform> Transport<P> {
             ));
             let got = got.await?;
             tries.set(n);
+            let secret = secret.as_deref();
             let answer = match got {
                 Ok(answer) => answer,
                 Err(f) => {
-                    if call.signal.is_some_and(|s| p.aborted(s).is_some()) {
-                        return Err(f);
-                    }
-                    let outcome = match f.error.kind() {
-                        ErrorKind::Timeout => Outcome::Timeout,
-                        ErrorKind::Network => Outcome::Network,
-                        _ => return Err(f),
-                    };
-                    let next = policy.next_delay(call.method, retries, outcome, p.random());
-                    let Some(ms) = next.filter(|ms| deadline.holds(p.now_ms(), *ms)) else {
-                        return Err(f);
-                    };
-                    let again = Again::NoAnswer(f.error.kind());
-                    let retrying = Event::Retrying {
-                        ms,
-                        again,
-                        headers: None,
-                    };
-                    p.note(&call.note(n, secret.as_deref(), retrying));
-                    pause(p, call.signal, ms).await?;
-                    retries += 1;
-                    uncertain = true;
+                    self.no_answer(call, &policy, &mut so_far, secret, deadline, f)
+                        .await?;
                     continue;
                 }
             };
-            let status = answer.status;
-            if let (401, Some(generation)) = (status, generation) {
-                discard(p, answer.raw);
-                let refreshing = Event::Refreshing {
-                    headers: &answer.headers,
-                };
-                p.note(&call.note(n, secret.as_deref(), refreshing));
-                refreshed = Some(match &self.gate {
-                    Gate::Fleet(f) => {
-                        if let Some(token) = secret.as_deref() {
-                            Box::pin(f.invalidate(p, token)).await;
-                        }
-                        let got = Box::pin(f.token(p, &source, call.signal, deadline)).await;
-                        self.learn(got)?
-                    }
-                    _ => {
-                        let kept =
-                            self.keeper
-                                .rejected(p, &source, call.signal, deadline, generation);
-                        Box::pin(kept).await?.issued
-                    }
-                });
+            if let (401, Some(generation)) = (answer.status, carried.generation) {
+                let again = self.rejected(call, &source, deadline, (n, secret), answer, generation);
+                so_far.refreshed = Some(Box::pin(again).await?);
                 continue;
             }
-            if status == 429 || status >= 500 {
-                let after = retry_after_ms(answer.header("retry-after"), p.now_ms());
-                let outcome = Outcome::Status(status, after);
-                let next = policy.next_delay(call.method, retries, outcome, p.random());
-                if let Some(ms) = next.filter(|ms| deadline.holds(p.now_ms(), *ms)) {
-                    discard(p, answer.raw);
-                    let told = after.is_some();
-                    let again = Again::Status { status, told };
-                    let headers = Some(&answer.headers);
-                    let retrying = Event::Retrying { ms, again, headers };
-                    p.note(&call.note(n, secret.as_deref(), retrying));
-                    pause(p, call.signal, ms).await?;
-                    retries += 1;
-                    uncertain |= status >= 500;
-                    continue;
-                }
-            }
-            let (answer, got) = answer.with(());
-            let bytes = match got {
-                Got::Raw(raw) => return Ok(Reply::Raw(answer.with(raw).0)),
-                Got::Bytes(bytes) => bytes,
+            let Some(answer) = self
+                .again(call, &policy, &mut so_far, secret, deadline, answer)
+                .await?
+            else {
+                continue;
             };
-            let now = p.now_ms();
-            let shape = call.shape;
-            let decoded = decode(shape, call.method, &answer, &bytes, uncertain, now);
-            let decoded = decoded.map_err(|e| response::advise(e, &answer.url, call.operation))?;
-            return match decoded {
-                Decoded::Json(text) => Ok(Reply::Json { text, head: answer }),
-                Decoded::Binary => Ok(Reply::Binary {
-                    bytes,
-                    head: answer,
-                }),
-            };
+            return reply(call, answer, so_far.uncertain, self.platform.now_ms());
         }
     }
+
+    /// The token an attempt carries (the refreshed one after a 401, else the kept or the fleet's),
+    /// put in `secret`: the generation a 401 refreshes after (`None`: no refresh), and its domain.
+    async fn carry(
+        &self,
+        call: &Call<'_, P>,
+        source: &keeper::Source<'_>,
+        deadline: Deadline,
+        secret: &mut Option<String>,
+        refreshed: Option<Issued>,
+    ) -> Result<Carried, Failure> {
+        let p = &self.platform;
+        if let Some(issued) = refreshed {
+            *secret = Some(issued.token);
+            return Ok(Carried {
+                generation: None,
+                domain: issued.domain,
+            });
+        }
+        if let Credential::Static(_) | Credential::None = self.credential {
+            return Ok(Carried::default());
+        }
+        let (made, issued) = match &self.gate {
+            Gate::Fleet(f) => {
+                self.keeper.check()?;
+                let got = Box::pin(f.token(p, source, call.signal, deadline)).await;
+                (0, self.learn(got)?)
+            }
+            _ => {
+                let kept = Box::pin(self.keeper.token(p, source, call.signal, deadline));
+                let kept = kept.await?;
+                (kept.generation, kept.issued)
+            }
+        };
+        *secret = Some(issued.token);
+        Ok(Carried {
+            generation: Some(made),
+            domain: issued.domain,
+        })
+    }
+
+    /// An attempt that got no answer: waits and gives `Ok` when it may be tried again (a timeout
+    /// or a network failure the policy retries within the deadline), else the failure.
+    async fn no_answer(
+        &self,
+        call: &Call<'_, P>,
+        policy: &Policy,
+        so_far: &mut SoFar,
+        secret: Option<&str>,
+        deadline: Deadline,
+        f: Failure,
+    ) -> Result<(), Failure> {
+        let p = &self.platform;
+        if call.signal.is_some_and(|s| p.aborted(s).is_some()) {
+            return Err(f);
+        }
+        let outcome = match f.error.kind() {
+            ErrorKind::Timeout => Outcome::Timeout,
+            ErrorKind::Network => Outcome::Network,
+            _ => return Err(f),
+        };
+        let next = policy.next_delay(call.method, so_far.retries, outcome, p.random());
+        let Some(ms) = next.filter(|ms| deadline.holds(p.now_ms(), *ms)) else {
+            return Err(f);
+        };
+        let again = Again::NoAnswer(f.error.kind());
+        let retrying = Event::Retrying {
+            ms,
+            again,
+            headers: None,
+        };
+        p.note(&call.note(so_far.n, secret, retrying));
+        pause(p, call.signal, ms).await?;
+        so_far.retries += 1;
+        so_far.uncertain = true;
+        Ok(())
+    }
+
+    /// A 401 to a token this client may refresh: the answer let go, the token dropped (in the
+    /// fleet's store too) and a new one got for the next attempt.
+    async fn rejected(
+        &self,
+        call: &Call<'_, P>,
+        source: &keeper::Source<'_>,
+        deadline: Deadline,
+        (n, secret): (u32, Option<&str>),
+        answer: Answer<Got<P::Raw>>,
+        generation: u64,
+    ) -> Result<Issued, Failure> {
+        let p = &self.platform;
+        discard(p, answer.raw);
+        let refreshing = Event::Refreshing {
+            headers: &answer.headers,
+        };
+        p.note(&call.note(n, secret, refreshing));
+        match &self.gate {
+            Gate::Fleet(f) => {
+                if let Some(token) = secret {
+                    Box::pin(f.invalidate(p, token)).await;
+                }
+                let got = Box::pin(f.token(p, source, call.signal, deadline)).await;
+                self.learn(got)
+            }
+            _ => {
+                let kept = self
+                    .keeper
+                    .rejected(p, source, call.signal, deadline, generation);
+                Ok(Box::pin(kept).await?.issued)
+            }
+        }
+    }
+
+    /// A 429 or a 5xx that the policy retries within the deadline: the answer let go and the wait
+    /// waited (`None`, try again); any other answer is given back.
+    async fn again(
+        &self,
+        call: &Call<'_, P>,
+        policy: &Policy,
+        so_far: &mut SoFar,
+        secret: Option<&str>,
+        deadline: Deadline,
+        answer: Answer<Got<P::Raw>>,
+    ) -> Result<Option<Answer<Got<P::Raw>>>, Failure> {
+        let p = &self.platform;
+        let status = answer.status;
+        if status != 429 && status < 500 {
+            return Ok(Some(answer));
+        }
+        let after = retry_after_ms(answer.header("retry-after"), p.now_ms());
+        let outcome = Outcome::Status(status, after);
+        let next = policy.next_delay(call.method, so_far.retries, outcome, p.random());
+        let Some(ms) = next.filter(|ms| deadline.holds(p.now_ms(), *ms)) else {
+            return Ok(Some(answer));
+        };
+        discard(p, answer.raw);
+        let told = after.is_some();
+        let again = Again::Status { status, told };
+        let headers = Some(&answer.headers);
+        let retrying = Event::Retrying { ms, again, headers };
+        p.note(&call.note(so_far.n, secret, retrying));
+        pause(p, call.signal, ms).await?;
+        so_far.retries += 1;
+        so_far.uncertain |= status >= 500;
+        Ok(None)
+    }
+}
+
+/// What the send loop keeps between attempts: the attempt's number, the retries so far, whether
+/// an earlier attempt may have reached the service, and the token a 401 refreshed.
+#[derive(Default)]
+struct SoFar {
+    n: u32,
+    retries: u32,
+    uncertain: bool,
+    refreshed: Option<Issued>,
+}
+
+/// What an attempt carries of its token: the generation a 401 refreshes after, and its domain.
+#[derive(Default)]
+struct Carried {
+    generation: Option<u64>,
+    domain: Option<String>,
+}
+
+/// The final answer as the call's reply: passed on raw (the proxy's), or read and decoded.
+fn reply<P: Platform>(
+    call: &Call<'_, P>,
+    answer: Answer<Got<P::Raw>>,
+    uncertain: bool,
+    now: i64,
+) -> Result<Reply<P::Raw>, Failure> {
+    let (answer, got) = answer.with(());
+    let bytes = match got {
+        Got::Raw(raw) => return Ok(Reply::Raw(answer.with(raw).0)),
+        Got::Bytes(bytes) => bytes,
+    };
+    let decoded = decode(call.shape, call.method, &answer, &bytes, uncertain, now);
+    let decoded = decoded.map_err(|e| response::advise(e, &answer.url, call.operation))?;
+    Ok(match decoded {
+        Decoded::Json(text) => Reply::Json { text, head: answer },
+        Decoded::Binary => Reply::Binary {
+            bytes,
+            head: answer,
+        },
+    })
 }
 
 impl<P: Platform> Transport<P> {
@@ -666,187 +616,4 @@ impl<P: Platform> Transport<P> {
             },
         })
     }
-}
-
-/// What an attempt's answer said of the limits: its x-rate-limit-* headers (limit, remaining,
-/// reset in seconds) and, for a 429, the wait its Retry-After asks for (1 s without one).
-fn seen<R>(got: &Result<Answer<R>, Failure>, now: i64) -> Seen {
-    let Ok(answer) = got else {
-        return Seen::default();
-    };
-    let num = |name: &str| answer.header(name)?.trim().parse::<u64>().ok();
-    let count = |name: &str| num(name).and_then(|n| u32::try_from(n).ok());
-    let back_off_ms = (answer.status == 429)
-        .then(|| retry_after_ms(answer.header("retry-after"), now).map_or(1_000, saturate));
-    Seen {
-        limit: count("x-rate-limit-limit"),
-        remaining: count("x-rate-limit-remaining"),
-        reset_secs: num("x-rate-limit-reset"),
-        back_off_ms,
-    }
-}
-
-/// An attempt's body: read (a decoded call), or as it came (a raw call).
-enum Got<R> {
-    Bytes(Vec<u8>),
-    Raw(R),
-}
-
-fn discard<P: Platform>(p: &P, got: Got<P::Raw>) {
-    if let Got::Raw(raw) = got {
-        p.discard(raw);
-    }
-}
-
-/// One attempt raced against the call's abort and its timeout; the body is read within both.
-async fn attempt<P: Platform>(
-    p: &P,
-    call: &Call<'_, P>,
-    n: u32,
-    authorization: Option<&str>,
-    secret: Option<&str>,
-    alarm: &Alarm<'_, P>,
-) -> Result<Answer<Got<P::Raw>>, Failure> {
-    if let Some((kind, message)) = call.signal.and_then(|s| p.aborted(s)) {
-        return Err(Error::new(kind, message).into());
-    }
-    let Options {
-        timeout_ms,
-        max_response_bytes,
-        raw,
-        ..
-    } = call.options;
-    let req = Outgoing {
-        method: call.method,
-        url: call.url,
-        headers: call.headers,
-        authorization,
-        body: call.body,
-        secret,
-        raw,
-        timeout_ms,
-    };
-    let authorized = authorization.is_some();
-    let sending = Event::Sending {
-        headers: call.headers,
-        authorized,
-    };
-    p.note(&call.note(n, secret, sending));
-    let sent = p.now_ms();
-    let since = || u64::try_from(p.now_ms() - sent).unwrap_or(0);
-    let exchange = async {
-        let (answer, body) = p.fetch(req).await?.with(());
-        let ms = since();
-        let status = answer.status;
-        let headers = &answer.headers;
-        p.note(&call.note(
-            n,
-            secret,
-            Event::Answered {
-                status,
-                ms,
-                headers,
-            },
-        ));
-        let got = if raw {
-            Got::Raw(body)
-        } else {
-            Got::Bytes(p.read(body, max_response_bytes).await?)
-        };
-        Ok::<_, Failure>(answer.with(got).0)
-    };
-    let timeout = async {
-        match timeout_ms {
-            0 => pending().await,
-            ms => alarm.until(sent.saturating_add(ms.into())).await,
-        }
-    };
-    let out = match race(abort(p, call.signal), race(exchange, timeout)).await {
-        First::A(()) => Err(aborted(p, call.signal)),
-        First::B(First::A(Err(f))) if f.error.kind() == ErrorKind::Network => {
-            match call.signal.and_then(|s| p.aborted(s)) {
-                Some((kind, message)) => Err(Error::new(kind, message).into()),
-                None => Err(f),
-            }
-        }
-        First::B(First::A(done)) => done,
-        First::B(First::B(())) => Err(Error::new(
-            ErrorKind::Timeout,
-            format!("no answer within {timeout_ms} ms"),
-        )
-        .into()),
-    };
-    if let Err(f) = &out {
-        if matches!(
-            f.error.kind(),
-            ErrorKind::Network | ErrorKind::Timeout | ErrorKind::Aborted
-        ) {
-            let error = &f.error;
-            p.note(&call.note(n, secret, Event::NoAnswer { error, ms: since() }));
-        }
-    }
-    out
-}
-
-/// Resolves when the call's signal fires; never without one.
-async fn abort<P: Platform>(p: &P, signal: Option<&P::Signal>) {
-    match signal {
-        Some(s) => p.on_abort(s).await,
-        None => pending().await,
-    }
-}
-
-/// The `aborted` (or `timeout`) error of a call whose signal fired.
-fn aborted<P: Platform>(p: &P, signal: Option<&P::Signal>) -> Failure {
-    let (kind, message) = signal
-        .and_then(|s| p.aborted(s))
-        .unwrap_or((ErrorKind::Aborted, ABORTED.to_string()));
-    Error::new(kind, message).into()
-}
-
-/// Waits `ms` before a retry, or fails with `aborted` when the signal fires first.
-async fn pause<P: Platform>(p: &P, signal: Option<&P::Signal>, ms: u64) -> Result<(), Failure> {
-    match race(abort(p, signal), p.sleep(ms)).await {
-        First::A(()) => Err(aborted(p, signal)),
-        First::B(()) => Ok(()),
-    }
-}
-
-/// A wait in ms as a time offset: `i64::MAX` for any longer.
-fn saturate(ms: u64) -> i64 {
-    i64::try_from(ms).unwrap_or(i64::MAX)
-}
-
-/// The wait a Retry-After asks for, a day at most (`limit::MOST_BACK_OFF_MS`).
-fn retry_after_ms(value: Option<&str>, now: i64) -> Option<u64> {
-    let most = crate::limit::MOST_BACK_OFF_MS as u64;
-    value.and_then(|v| retry::parse_retry_after(v, now).map(|ms| ms.min(most)))
-}
-
-/// The final answer decoded (`Client::decode`): its result, the delete an earlier attempt did,
-/// or its error with the wait a 429 or 5xx asks for.
-fn decode(
-    shape: Shape,
-    method: Method,
-    answer: &Answer<()>,
-    body: &[u8],
-    uncertain: bool,
-    now: i64,
-) -> Result<Decoded, Error> {
-    let status = answer.status;
-    if retry::delete_already_done(method, status, uncertain) {
-        return Ok(Decoded::Json(
-            r#"{"code":0,"message":"already deleted: an earlier attempt went through"}"#.into(),
-        ));
-    }
-    let content_type = answer.header("content-type");
-    response::decode_shape(shape, status, content_type, body).map_err(|mut e| {
-        if status == 429 || status >= 500 {
-            e = e.with_retry_after(retry_after_ms(answer.header("retry-after"), now));
-        }
-        if e.status().is_some() {
-            e = e.with_headers(&answer.headers);
-        }
-        e
-    })
 }
