@@ -59,15 +59,16 @@ const RUNTIMES = {
 
 /**
  * Bundles each runtime's entry of `dir` into one module: wasm-bindgen's glue (./svc_sdk.js), every
- * snippet, the instantiation its runtime's way and the `surface` (an entry's text); the wasm file stays
- * beside it. Drops the glue and snippets it bundled and gives the names the entries export.
+ * snippet, the instantiation its runtime's way and the `surface` (an entry's text), and what `only`
+ * adds to one entry (`{ [file]: { text, names } }`); the wasm file stays beside it. Drops the glue and
+ * snippets it bundled and gives the names every entry exports.
  */
-async function writeEntries(dir, surface) {
+async function writeEntries(dir, surface, only = {}) {
   const exported = [];
   for (const [file, [comment, imports, init]] of Object.entries(RUNTIMES)) {
-    const text = `${comment}\n${imports}\nimport init, { initSync } from "./svc_sdk.js";\n${init}\n${surface}`;
+    const text = `${comment}\n${imports}\nimport init, { initSync } from "./svc_sdk.js";\n${init}\n${surface}${only[file]?.text ?? ""}`;
     const names = await bundle(dir, text, path.join(dir, file), { external: ["node:*", "./svc_sdk_bg.wasm"], supported: { "import-source": true } });
-    exported.push(names.sort().join(", "));
+    exported.push(names.filter((n) => !only[file]?.names.includes(n)).sort().join(", "));
   }
   if (new Set(exported).size !== 1) throw new Error(`the entries of ${dir} export different names: ${exported.join(" | ")}`);
   rmSync(path.join(dir, "svc_sdk.js"));
@@ -128,7 +129,9 @@ const internal = `import { __fleetApply, __fleetNamespace, __fleetSweep, __redis
 import { SvcError } from "${snippet("api.js")}";
 Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze({ initSync, __fleetApply, __fleetNamespace, __fleetSweep, __redisClose, __redisOptions, __redisScripts }) });
 `;
-const names = await writeEntries(pkg, `${internal}export * from "${snippet("api.js")}";\n`);
+// Node's entries alone add toNodeHandler (node/handler.js, on node:stream): the others do not carry it.
+const nodeGlue = { text: `export { toNodeHandler } from ${JSON.stringify(path.join(root, "node/handler.js"))};\n`, names: ["toNodeHandler"] };
+const names = await writeEntries(pkg, `${internal}export * from "${snippet("api.js")}";\n`, { "node.js": nodeGlue });
 log(`svc-sdk entries export ${names.length} names`);
 await bundle(pkg, readFileSync(path.join(jsDir, "cloudflare.js"), "utf8"), path.join(pkg, "cloudflare.js"), { plugins: [onto(/^\.\/workerd\.js$/, "./workerd.js")] });
 // svc-sdk/redis keeps text only (the core steps on it): it needs no wasm of its own, only the SvcError
