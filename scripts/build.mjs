@@ -59,15 +59,17 @@ const RUNTIMES = {
 
 /**
  * Bundles each runtime's entry of `dir` into one module: wasm-bindgen's glue (./svc_sdk.js), every
- * snippet, the instantiation its runtime's way and the `surface` (an entry's text); the wasm file stays
- * beside it. Drops the glue and snippets it bundled and gives the names the entries export.
+ * snippet, the instantiation its runtime's way and the `surface` (an entry's text, or a function of the
+ * entry's file name), and what `only` adds to one entry (`{ [file]: { text, names } }`), for each of
+ * `runtimes`; the wasm file stays beside it. Drops the glue and snippets it bundled and gives the names
+ * every entry exports.
  */
-async function writeEntries(dir, surface, runtimes = RUNTIMES) {
+async function writeEntries(dir, surface, only = {}, runtimes = RUNTIMES) {
   const exported = [];
   for (const [file, [comment, imports, init]] of Object.entries(runtimes)) {
-    const text = `${comment}\n${imports}\nimport init, { initSync } from "./svc_sdk.js";\n${init}\n${typeof surface === "function" ? surface(file) : surface}`;
+    const text = `${comment}\n${imports}\nimport init, { initSync } from "./svc_sdk.js";\n${init}\n${typeof surface === "function" ? surface(file) : surface}${only[file]?.text ?? ""}`;
     const names = await bundle(dir, text, path.join(dir, file), { external: ["node:*", "./svc_sdk_bg.wasm"], supported: { "import-source": true } });
-    exported.push(names.sort().join(", "));
+    exported.push(names.filter((n) => !only[file]?.names.includes(n)).sort().join(", "));
   }
   if (new Set(exported).size !== 1) throw new Error(`the entries of ${dir} export different names: ${exported.join(" | ")}`);
   rmSync(path.join(dir, "svc_sdk.js"));
@@ -127,7 +129,9 @@ const internal = `import { __fleetApply, __fleetNamespace, __fleetSweep, __redis
 import { SvcError } from "${snippet("api.js")}";
 Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze({ initSync, __fleetApply, __fleetNamespace, __fleetSweep, __redisClose, __redisOptions, __redisScripts }) });
 `;
-const names = await writeEntries(pkg, `${internal}export * from "${snippet("api.js")}";\n`);
+// Node's entries alone add toNodeHandler (node/handler.js, on node:stream): the others do not carry it.
+const nodeGlue = { text: `export { toNodeHandler } from ${JSON.stringify(path.join(root, "node/handler.js"))};\n`, names: ["toNodeHandler"] };
+const names = await writeEntries(pkg, `${internal}export * from "${snippet("api.js")}";\n`, { "node.js": nodeGlue });
 log(`svc-sdk entries export ${names.length} names`);
 await bundle(pkg, readFileSync(path.join(jsDir, "cloudflare.js"), "utf8"), path.join(pkg, "cloudflare.js"), { plugins: [onto(/^\.\/workerd\.js$/, "./workerd.js")] });
 // svc-sdk/redis keeps text only (the core steps on it): it needs no wasm of its own, only the SvcError
@@ -154,6 +158,7 @@ for (const name of ["error.js", "core.js", "exact.js"]) {
 const pageNames = await writeEntries(
   pageDir,
   `import { ${VALIDATE_NAMES} } from "${pageSnippets}/api.js";\nglobalThis[${SHARED}] ??= Object.freeze({ ${VALIDATE_NAMES} });\nexport * from "${pageSnippets}/api.js";\n`,
+  {},
   { "web.js": RUNTIMES["web.js"] },
 );
 if (pageNames.join() !== names.join()) throw new Error(`the page entry exports other names than svc-sdk's: ${pageNames.join(", ")}`);
@@ -163,7 +168,7 @@ if (pageNames.join() !== names.join()) throw new Error(`the page entry exports o
 const validateSnippets = buildWasm("validate", "svc-validate", validateDir);
 const validateOwn = `import { SvcError } from "${validateSnippets}/error.js";\nimport { ExactNumber } from "${validateSnippets}/exact.js";\nimport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`;
 const validateShared = `import * as error from "${validateSnippets}/error.js";\nimport * as exact from "${validateSnippets}/exact.js";\nimport * as core from "${validateSnippets}/core.js";\nexport const { ${VALIDATE_NAMES} } = page ?? { SvcError: error.SvcError, ExactNumber: exact.ExactNumber, ...core };\n`;
-await writeEntries(validateDir, (file) => (file === "web.js" ? validateShared : `${validateOwn}export { ${VALIDATE_NAMES} };\n`), {
+await writeEntries(validateDir, (file) => (file === "web.js" ? validateShared : `${validateOwn}export { ${VALIDATE_NAMES} };\n`), {}, {
   ...RUNTIMES,
   "web.js": ["// Browsers and bundlers: svc-sdk's instance when its page entry ran first, else this wasm, fetched next to this file.", `const page = globalThis[${SHARED}];`, 'if (page === undefined) await init({ module_or_path: new URL("./svc_sdk_bg.wasm", import.meta.url) });'],
 });

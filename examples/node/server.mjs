@@ -8,7 +8,7 @@
 //   /hooks/last     the last callbacks and events received (a demo aid).
 // Environment: SVC_TOKEN, SVC_CHANNEL_TOKEN, SVC_EVENTS_TOKEN, SVC_ORGANIZATION_ID, SVC_REGION or SVC_API_DOMAIN, PORT.
 import http from "node:http";
-import { createProxy, parseEvent, parseWatchNotification, SvcError } from "svc-sdk";
+import { createProxy, parseEvent, parseWatchNotification, SvcError, toNodeHandler } from "svc-sdk";
 
 const env = (name) => process.env[name] || undefined;
 const channelToken = env("SVC_CHANNEL_TOKEN") ?? "";
@@ -60,23 +60,6 @@ async function handle(request) {
   return new Response("not found", { status: 404 });
 }
 
-// node:http speaks IncomingMessage/ServerResponse: turn them into a fetch Request and back.
-const server = http.createServer(async (req, res) => {
-  try {
-    const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
-    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
-      method: req.method,
-      headers: Object.entries(req.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]])),
-      body: chunks.length && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined,
-    });
-    const response = await handle(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  } catch (e) {
-    console.error(e);
-    if (!res.headersSent) res.writeHead(500);
-    res.end();
-  }
-});
+// node:http speaks IncomingMessage/ServerResponse: toNodeHandler streams them to the Request and from the Response.
+const server = http.createServer(toNodeHandler(handle));
 server.listen(Number(env("PORT") ?? 8000), "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${server.address().port}`));

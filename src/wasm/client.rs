@@ -236,13 +236,15 @@ impl Client {
     }
 
     /// The edge proxy's upstream call: the promise of the answer as it came, as a Response to pass
-    /// back (its body a stream, the token redacted from it and from the headers).
+    /// back (its body a stream, the token redacted from it and from the headers); `signal` (the
+    /// Request's) stops it.
     #[cfg(feature = "server")]
     pub(super) fn forward(
         &self,
         op: &'static Operation,
         path: &[String],
         params: &Params,
+        signal: Option<JsValue>,
     ) -> Result<js_sys::Promise, Error> {
         let ready = match params {
             Params::Form(params) => self.ready(op, path, params)?,
@@ -259,7 +261,7 @@ impl Client {
             max_response_bytes: self.opts.max_response_bytes,
             raw: true,
         };
-        Ok(self.send(ready, op.response, Some(op.id), options, None))
+        Ok(self.send(ready, op.response, Some(op.id), options, signal))
     }
 
     /// Sends a built request through the loop; the promise of its result.

@@ -209,7 +209,9 @@ impl Inner {
             Ok(forward) => forward,
             Err(e) => return refused(&e),
         };
-        let sent = match self.client.forward(op, &path, &params) {
+        // The Request's signal (a Node server's when its client leaves) stops the forward.
+        let signal = Some(get(&request, "signal")).filter(|s| s.is_object());
+        let sent = match self.client.forward(op, &path, &params, signal) {
             Ok(sent) => sent,
             Err(e) if e.kind() == ErrorKind::Validation => {
                 return answer(400, &body(1001, &e.message, Some(e.issues())));

@@ -1,7 +1,7 @@
 // The package's declarations as TypeScript users meet them: tests/types/consumer.ts compiled by
 // tsc --strict with skipLibCheck: false in one project per module system (node16 CommonJS,
 // nodenext ESM, bundler, node10) and per set of global types (Node's alone, the DOM's,
-// Cloudflare's), and checked by `deno check`; every @ts-expect-error line must be an error. The
+// Cloudflare's), and checked by `deno check`; the ESM project with Node's types compiles tests/types/node.ts (toNodeHandler); every @ts-expect-error line must be an error. The
 // projects with a worker's global types (the DOM's or Cloudflare's) compile tests/types/cloudflare.ts
 // too, and every project but the CommonJS node16 one tests/types/testing.ts (svc-sdk/testing is ESM only). They run in parallel. A request field's hover (TypeScript's language service) shows its rules.
 import { test } from "node:test";
@@ -23,7 +23,7 @@ const BOTH = ["consumer.ts", "cloudflare.ts", "testing.ts"];
 
 const projects = [
   { name: "node16-cjs", type: "commonjs", options: { module: "Node16", moduleResolution: "Node16", ...NODE } },
-  { name: "nodenext-esm", type: "module", options: { module: "NodeNext", moduleResolution: "NodeNext", ...NODE }, files: ["consumer.ts", "testing.ts"] },
+  { name: "nodenext-esm", type: "module", options: { module: "NodeNext", moduleResolution: "NodeNext", ...NODE }, files: ["consumer.ts", "testing.ts", "node.ts"] },
   { name: "bundler-dom", type: "module", options: { module: "ESNext", moduleResolution: "Bundler", ...DOM }, files: BOTH },
   { name: "node10-dom", type: "commonjs", options: { module: "CommonJS", moduleResolution: "Node10", ...DOM }, files: BOTH },
   { name: "workerd", type: "module", options: { module: "ESNext", moduleResolution: "Bundler", customConditions: ["workerd"], ...WORKERS }, files: BOTH },
