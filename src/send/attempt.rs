@@ -64,12 +64,15 @@ pub(super) async fn attempt<P: Platform>(
         raw,
         timeout_ms,
     };
-    let authorized = authorization.is_some();
-    let sending = Event::Sending {
-        headers: call.headers,
-        authorized,
-    };
-    p.note(&call.note(n, secret, sending));
+    let (headers, authorized) = (call.headers, authorization.is_some());
+    p.note(&call.note(
+        n,
+        secret,
+        Event::Sending {
+            headers,
+            authorized,
+        },
+    ));
     let sent = p.now_ms();
     let since = || u64::try_from(p.now_ms() - sent).unwrap_or(0);
     let exchange = async {
@@ -77,15 +80,12 @@ pub(super) async fn attempt<P: Platform>(
         let ms = since();
         let status = answer.status;
         let headers = &answer.headers;
-        p.note(&call.note(
-            n,
-            secret,
-            Event::Answered {
-                status,
-                ms,
-                headers,
-            },
-        ));
+        let answered = Event::Answered {
+            status,
+            ms,
+            headers,
+        };
+        p.note(&call.note(n, secret, answered));
         let got = if raw {
             Got::Raw(body)
         } else {
@@ -99,10 +99,26 @@ pub(super) async fn attempt<P: Platform>(
             ms => alarm.until(sent.saturating_add(ms.into())).await,
         }
     };
-    let out = match race(abort(p, call.signal), race(exchange, timeout)).await {
-        First::A(()) => Err(aborted(p, call.signal)),
+    let raced = race(abort(p, call.signal), race(exchange, timeout)).await;
+    let out = outcome(p, call.signal, timeout_ms, raced);
+    if let Err(f) = &out {
+        unanswered(p, call, n, secret, f, since());
+    }
+    out
+}
+
+/// What the race of an attempt's abort, its exchange and its timeout came to: a network failure
+/// after the signal fired is the abort.
+fn outcome<P: Platform, T>(
+    p: &P,
+    signal: Option<&P::Signal>,
+    timeout_ms: u32,
+    raced: First<(), First<Result<T, Failure>, ()>>,
+) -> Result<T, Failure> {
+    match raced {
+        First::A(()) => Err(aborted(p, signal)),
         First::B(First::A(Err(f))) if f.error.kind() == ErrorKind::Network => {
-            match call.signal.and_then(|s| p.aborted(s)) {
+            match signal.and_then(|s| p.aborted(s)) {
                 Some((kind, message)) => Err(Error::new(kind, message).into()),
                 None => Err(f),
             }
@@ -113,11 +129,7 @@ pub(super) async fn attempt<P: Platform>(
             format!("no answer within {timeout_ms} ms"),
         )
         .into()),
-    };
-    if let Err(f) = &out {
-        unanswered(p, call, n, secret, f, since());
     }
-    out
 }
 
 /// Tells that an attempt got no answer (a network failure, a timeout or an abort), after `ms`.

@@ -103,7 +103,7 @@ pub struct Options {
     pub deadline_ms: u32,
     /// `rateLimit.maxQueued`: the most calls that wait for the limiter at once.
     pub max_queued: u32,
-    pub rate_limit: Option<(Option<u32>, Option<u32>)>,
+    pub rate_limit: RateLimit,
     /// `rateLimit.store` and how to use it.
     pub fleet: Option<Fleet>,
     pub max_request_bytes: usize,
@@ -357,6 +357,9 @@ impl Options {
     }
 }
 
+/// `rateLimit`'s requests a minute and calls in flight (each `None` for the plan's); `None`: no limiter.
+pub type RateLimit = Option<(Option<u32>, Option<u32>)>;
+
 pub fn read(options: &JsValue) -> Result<Options, JsValue> {
     if !options.is_object() || super::js::is_array(options) {
         return Err(config(
@@ -364,6 +367,61 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         ));
     }
     check_keys(options, &KNOWN, "new Client(options)")?;
+    let token = token(options)?;
+    let region = opt_string(options, "region")?;
+    let api_domain = opt_string(options, "apiDomain")?;
+    let organization_id = opt_string(options, "organizationId")?;
+    let crm_version = opt_string(options, "crmVersion")?;
+    let tokenless = matches!(token, Token::None);
+    let follow_grant_domain = matches!(token, Token::OAuth(_)) && api_domain.is_none();
+    let target = Target::new(
+        region.as_deref(),
+        None,
+        organization_id.as_deref(),
+        crm_version.as_deref(),
+    )
+    .map_err(|e| to_js_error(&e))?;
+    let api_domain = match api_domain {
+        Some(d) => resolve_api_domain(&d, super::js::page_origin().as_deref(), tokenless)
+            .map_err(|e| to_js_error(&e))?,
+        None => target.api_domain,
+    };
+    let target = Target {
+        api_domain,
+        via_proxy: tokenless,
+        ..target
+    };
+    let plan = plan(options)?;
+    let fetch = match get(options, "fetch") {
+        v if v.is_undefined() => None,
+        v if v.is_function() => Some(v.unchecked_into()),
+        _ => return Err(config("fetch must be a function")),
+    };
+    let (rate_limit, fleet_options, max_queued) = rate_limit(options)?;
+    Ok(Options {
+        target,
+        token,
+        follow_grant_domain,
+        fetch,
+        plan,
+        max_retries: opt_count(options, "maxRetries", 2, RETRIES_MAX)?,
+        timeout_ms: opt_count(options, "timeoutMs", 60_000, TIMEOUT_MAX)?,
+        deadline_ms: opt_count(options, "deadlineMs", DEADLINE_MS, TIMEOUT_MAX)?,
+        max_queued,
+        rate_limit,
+        fleet: fleet_options,
+        max_request_bytes: byte_limit(options, "maxRequestBytes", REQUEST_BYTES, BYTES_LIMIT)?,
+        max_response_bytes: byte_limit(options, "maxResponseBytes", RESPONSE_BYTES, BYTES_LIMIT)?,
+        level: log_level(options)?,
+        logger: logger(options)?,
+        on_request: opt_function(options, "onRequest")?,
+        on_response: opt_function(options, "onResponse")?,
+        warn_unknown_fields: warn_unknown_fields(options)?,
+    })
+}
+
+/// Who holds the token: `viaProxy` (a proxy adds it), `oauth`, or `accessToken` (a string or a function).
+fn token(options: &JsValue) -> Result<Token, JsValue> {
     let raw_token = get(options, "accessToken");
     let raw_oauth = get(options, "oauth");
     let via_proxy = match get(options, "viaProxy") {
@@ -372,7 +430,7 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
             config("viaProxy must be a boolean (true: apiDomain is a proxy that adds the token)")
         })?,
     };
-    let token = if via_proxy {
+    Ok(if via_proxy {
         if get(options, "apiDomain").is_undefined() {
             return Err(config(
                 "viaProxy: true needs apiDomain, the URL of the proxy (createProxy) that adds the token",
@@ -410,42 +468,23 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
              or oauth: { clientId, clientSecret, refreshToken }); a client whose apiDomain is a proxy that adds \
              the token (createProxy) says so with viaProxy: true",
         )));
-    };
-    let region = opt_string(options, "region")?;
-    let api_domain = opt_string(options, "apiDomain")?;
-    let organization_id = opt_string(options, "organizationId")?;
-    let crm_version = opt_string(options, "crmVersion")?;
-    let tokenless = matches!(token, Token::None);
-    let follow_grant_domain = matches!(token, Token::OAuth(_)) && api_domain.is_none();
-    let target = Target::new(
-        region.as_deref(),
-        None,
-        organization_id.as_deref(),
-        crm_version.as_deref(),
-    )
-    .map_err(|e| to_js_error(&e))?;
-    let api_domain = match api_domain {
-        Some(d) => resolve_api_domain(&d, super::js::page_origin().as_deref(), tokenless)
-            .map_err(|e| to_js_error(&e))?,
-        None => target.api_domain,
-    };
-    let target = Target {
-        api_domain,
-        via_proxy: tokenless,
-        ..target
-    };
-    let plan = match opt_string(options, "plan")? {
+    })
+}
+
+/// `plan`: one of the plans' names, or the default.
+fn plan(options: &JsValue) -> Result<&'static str, JsValue> {
+    Ok(match opt_string(options, "plan")? {
         None => DEFAULT_PLAN,
         Some(p) => PLANS
             .into_iter()
             .find(|name| *name == p)
             .ok_or_else(|| config(format!("plan must be one of {}", PLANS.join(", "))))?,
-    };
-    let fetch = match get(options, "fetch") {
-        v if v.is_undefined() => None,
-        v if v.is_function() => Some(v.unchecked_into()),
-        _ => return Err(config("fetch must be a function")),
-    };
+    })
+}
+
+/// `rateLimit`: `None` when it is `false`, else the limits given (each `None` for the plan's), the
+/// fleet's options and the most calls that may wait.
+fn rate_limit(options: &JsValue) -> Result<(RateLimit, Option<Fleet>, u32), JsValue> {
     let mut fleet_options = None;
     let mut max_queued = MAX_QUEUED;
     let rate_limit = match get(options, "rateLimit") {
@@ -474,26 +513,7 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
             ))
         }
     };
-    Ok(Options {
-        target,
-        token,
-        follow_grant_domain,
-        fetch,
-        plan,
-        max_retries: opt_count(options, "maxRetries", 2, RETRIES_MAX)?,
-        timeout_ms: opt_count(options, "timeoutMs", 60_000, TIMEOUT_MAX)?,
-        deadline_ms: opt_count(options, "deadlineMs", DEADLINE_MS, TIMEOUT_MAX)?,
-        max_queued,
-        rate_limit,
-        fleet: fleet_options,
-        max_request_bytes: byte_limit(options, "maxRequestBytes", REQUEST_BYTES, BYTES_LIMIT)?,
-        max_response_bytes: byte_limit(options, "maxResponseBytes", RESPONSE_BYTES, BYTES_LIMIT)?,
-        level: log_level(options)?,
-        logger: logger(options)?,
-        on_request: opt_function(options, "onRequest")?,
-        on_response: opt_function(options, "onResponse")?,
-        warn_unknown_fields: warn_unknown_fields(options)?,
-    })
+    Ok((rate_limit, fleet_options, max_queued))
 }
 
 /// `warnUnknownFields`, else on where an environment says NODE_ENV is not "production", else off.

@@ -224,6 +224,43 @@ impl Inner {
         }
     }
 
+    /// The request's body, read within `maxBodyBytes` and the client's body wait (`None` for a
+    /// method without one): a declared or an actual length above the limit is a 413.
+    async fn body(
+        &self,
+        request: &JsValue,
+        method: &str,
+        headers: &JsValue,
+    ) -> Result<Option<Vec<u8>>, Error> {
+        let too_large = || {
+            let limit = self.limit;
+            refuse(
+                413,
+                format!("the request body is larger than maxBodyBytes ({limit} bytes)"),
+            )
+        };
+        let declared = header(headers, "content-length").and_then(|n| n.trim().parse::<u64>().ok());
+        if declared.is_some_and(|n| n > self.limit as u64) {
+            return Err(too_large());
+        }
+        let stream = get(request, "body");
+        let with_body = !matches!(method, "GET" | "DELETE" | "HEAD") && stream.is_truthy();
+        Ok(if with_body {
+            let wait = self.client.body_wait();
+            Some(
+                super::body::read_within(&stream, self.limit, wait)
+                    .await
+                    .map_err(|e| match e {
+                        Unread::TooLarge => too_large(),
+                        Unread::Late(e) => e,
+                        Unread::Failed(_) => unreadable(),
+                    })?,
+            )
+        } else {
+            None
+        })
+    }
+
     async fn plan(
         &self,
         request: &JsValue,
@@ -244,33 +281,7 @@ impl Inner {
         let content_type = header(headers, "content-type");
         routed.admit(content_type.as_deref())?;
         let content_type = content_type.unwrap_or_default();
-        let too_large = || {
-            let limit = self.limit;
-            refuse(
-                413,
-                format!("the request body is larger than maxBodyBytes ({limit} bytes)"),
-            )
-        };
-        let declared = header(headers, "content-length").and_then(|n| n.trim().parse::<u64>().ok());
-        if declared.is_some_and(|n| n > self.limit as u64) {
-            return Err(too_large());
-        }
-        let stream = get(request, "body");
-        let with_body = !matches!(method, "GET" | "DELETE" | "HEAD") && stream.is_truthy();
-        let bytes = if with_body {
-            let wait = self.client.body_wait();
-            Some(
-                super::body::read_within(&stream, self.limit, wait)
-                    .await
-                    .map_err(|e| match e {
-                        Unread::TooLarge => too_large(),
-                        Unread::Late(e) => e,
-                        Unread::Failed(_) => unreadable(),
-                    })?,
-            )
-        } else {
-            None
-        };
+        let bytes = self.body(request, method, headers).await?;
         let text = match (&bytes, routed.op.body) {
             (Some(b), BodyKind::Json) => {
                 let text = std::str::from_utf8(b).map_err(|e| {
