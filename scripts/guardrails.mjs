@@ -1,13 +1,15 @@
 // The layout's guardrails, run by `npm test` before the cargo tests: no production Rust file over 800
-// lines (its `#[cfg(test)]` module at the end, and files that are tests, left out) and no cycle among
-// sibling modules (a module reaching a sibling's subtree, directly or through others, that reaches back).
-// A parent and its own children may use each other; siblings may not go round in a circle.
+// lines and no function over 80 (a file's `#[cfg(test)]` module at the end, and files that are tests,
+// left out), and no cycle among sibling modules (a module reaching a sibling's subtree, directly or
+// through others, that reaches back). A parent and its own children may use each other; siblings may
+// not go round in a circle.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "./lib.mjs";
 
 export const MAX_LINES = 800;
+export const MAX_FN_LINES = 80;
 /** The crates' source roots. */
 const CRATES = { "svc-sdk": "src", "svc-core": "core/src", "svc-validate": "validate/src", sandbox: "sandbox/src", "svc-testing": "testing/src" };
 
@@ -105,9 +107,45 @@ export function longFiles() {
   return long;
 }
 
-/** Both checks; the problems found, one per line. */
+/** The code of a line for counting braces: no comment, no string or char literal. */
+const bare = (line) => line.replace(/"(\\.|[^"\\])*"/g, '""').replace(/'(\\.|[^'\\])'/g, "' '").replace(/\/\/.*$/, "");
+
+/** The functions of a text longer than MAX_FN_LINES, as "name (lines) at line". */
+export function longFunctions(text) {
+  const lines = text.split("\n").slice(0, productionLines(text));
+  const long = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^\s*(pub(\([^)]*\))?\s+)?(const\s+)?(async\s+)?fn\s+(\w+)/.exec(lines[i]);
+    if (!m) continue;
+    let [depth, opened, j] = [0, false, i];
+    for (; j < lines.length; j++) {
+      const code = bare(lines[j]);
+      depth += (code.match(/\{/g) ?? []).length - (code.match(/\}/g) ?? []).length;
+      opened ||= code.includes("{");
+      if ((opened && depth <= 0) || (!opened && code.trimEnd().endsWith(";"))) break;
+    }
+    if (j - i + 1 > MAX_FN_LINES) long.push(`${m[5]} (${j - i + 1} lines) at line ${i + 1}`);
+    if (opened) i = j;
+  }
+  return long;
+}
+
+/** Every production function over MAX_FN_LINES, as "file: name (lines) at line". */
+export function longFunctionsEverywhere() {
+  return Object.values(CRATES).flatMap((dir) =>
+    modules(dir)
+      .filter((m) => !isTest(m) && !m.file.endsWith("/sim.rs"))
+      .flatMap((m) => longFunctions(readFileSync(path.join(root, m.file), "utf8")).map((f) => `${m.file}: ${f}`)),
+  );
+}
+
+/** Every check; the problems found, one per line. */
 export function guardrails() {
-  return [...longFiles().map((f) => `over ${MAX_LINES} lines: ${f}`), ...Object.values(CRATES).flatMap(cycles).map((c) => `module cycle: ${c}`)];
+  return [
+    ...longFiles().map((f) => `over ${MAX_LINES} lines: ${f}`),
+    ...longFunctionsEverywhere().map((f) => `a function over ${MAX_FN_LINES} lines: ${f}`),
+    ...Object.values(CRATES).flatMap(cycles).map((c) => `module cycle: ${c}`),
+  ];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
