@@ -1,3 +1,5 @@
+//! Decoding and declaration tests of the books wire types.
+
 use super::*;
 use crate::model::common::Id;
 use serde_json::json;
