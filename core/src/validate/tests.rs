@@ -1,6 +1,7 @@
 //! Tests of the rule engine: types, rules, checks, unrepresentable values, sources.
 
 use super::*;
+use crate::issue::Issue;
 use crate::issue::IssueCode;
 use crate::json::{self};
 use serde_json::json;
