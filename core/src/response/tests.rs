@@ -250,21 +250,23 @@ fn lists_with_page_context_and_the_packagea_key() {
     );
 }
 
-#[test]
-fn a_resource_that_is_null_missing_or_of_another_type_is_a_decode_error() {
-    let refused = |op: &str, body: &str, message: &str| {
-        let e = err(op, 200, body);
-        assert_eq!(
-            (
-                e.kind(),
-                e.status(),
-                e.message.as_str(),
-                e.operation_id.as_deref()
-            ),
-            (ErrorKind::Decode, Some(200), message, Some(op)),
-            "{op} {body}"
-        );
-    };
+/// Asserts that the 200 answer `body` of `op` is a `decode` error saying `message`.
+fn refused(op: &str, body: &str, message: &str) {
+    let e = err(op, 200, body);
+    assert_eq!(
+        (
+            e.kind(),
+            e.status(),
+            e.message.as_str(),
+            e.operation_id.as_deref()
+        ),
+        (ErrorKind::Decode, Some(200), message, Some(op)),
+        "{op} {body}"
+    );
+}
+
+/// The currency rows' answers whose `currency` is missing, empty or not an object.
+fn refused_currencies() {
     let currency = "where `currency` (an object) was expected";
     for (op, body, got) in [
         ("getCurrency", r#"{"code":0,"currency":null}"#, "null"),
@@ -295,6 +297,10 @@ fn a_resource_that_is_null_missing_or_of_another_type_is_a_decode_error() {
         refused(op, "", &format!("the response is empty, {currency}"));
         refused(op, " \n", &format!("the response is empty, {currency}"));
     }
+}
+
+/// The answers with a member of their array that is not an object.
+fn refused_members() {
     let member = |key: &str, at: usize, got: &str| {
         format!("the response's `{key}[{at}]` is {got}, where each member of `{key}` (an array) must be an object")
     };
@@ -365,6 +371,12 @@ fn a_resource_that_is_null_missing_or_of_another_type_is_a_decode_error() {
     ] {
         refused(op, body, &member(key, at, got));
     }
+}
+
+#[test]
+fn a_resource_that_is_null_missing_or_of_another_type_is_a_decode_error() {
+    refused_currencies();
+    refused_members();
     refused(
         "updateNotificationChannels",
         r#"{"watch":{"code":"SUCCESS"}}"#,
