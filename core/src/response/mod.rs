@@ -1,12 +1,10 @@
 //! Pure response decoding: the envelope, each response shape, errors, lossless ids.
 
-mod decode;
 mod envelope;
 mod error;
 mod page;
 mod shape;
 
-pub use decode::*;
 pub use error::*;
 pub use page::*;
 pub use shape::*;

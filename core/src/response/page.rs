@@ -1,6 +1,5 @@
 //! A list's `page_context` and the page its iteration asks for next.
 
-use super::shape::value_type;
 use crate::error::Error;
 use crate::json;
 use crate::json::{Json, Num};
@@ -92,5 +91,17 @@ pub fn next_page(
             u32::MAX
         ))),
         _ => Ok(more.then_some(asked + 1)),
+    }
+}
+
+/// The words of a JSON value's type.
+fn value_type(v: &Json) -> &'static str {
+    match v {
+        Json::Obj(_) => "an object",
+        Json::Arr(_) => "an array",
+        Json::Str(_) => "a string",
+        Json::Bool(_) => "a boolean",
+        Json::Null => "null",
+        Json::Num(_) => "a number",
     }
 }

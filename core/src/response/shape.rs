@@ -1,14 +1,31 @@
-//! A 2xx answer decoded by its row's shape: the resource found, checked and written with ids as strings.
+//! An answer decoded by its row's shape: the resource found, checked and written with every id a string.
 
-use super::decode::Decoded;
 use super::envelope::{code_is_success, envelope_code, find, is_json};
 use super::error::{error_from, json_error};
 use super::page::PageContext;
-use crate::catalog::Shape;
+use crate::catalog::{Operation, Shape};
 use crate::error::Error;
-use crate::json::Json;
 use crate::lossless::{Items, Member};
 use crate::{json, lossless};
+
+/// What a successful response decodes to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decoded {
+    /// JSON text of the result, every id a string.
+    Json(String),
+    /// The body is the result (a file); the transport hands it over as it came.
+    Binary,
+}
+
+/// Decodes the response of an operation from its status, content type and body.
+pub fn decode(
+    op: &Operation,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> Result<Decoded, Error> {
+    decode_shape(op.response, status, content_type, body).map_err(|e| e.with_operation(op.id))
+}
 
 /// Where a shape's resource sits and what it must be, in words, for the messages of a bad answer.
 fn expected(shape: Shape) -> String {
@@ -33,18 +50,6 @@ fn json_type(value: &str) -> &'static str {
         Some(b't' | b'f') => "a boolean",
         Some(b'n') => "null",
         _ => "a number",
-    }
-}
-
-/// The words of a JSON value's type.
-pub(super) fn value_type(v: &Json) -> &'static str {
-    match v {
-        Json::Obj(_) => "an object",
-        Json::Arr(_) => "an array",
-        Json::Str(_) => "a string",
-        Json::Bool(_) => "a boolean",
-        Json::Null => "null",
-        Json::Num(_) => "a number",
     }
 }
 
