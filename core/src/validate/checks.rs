@@ -2,7 +2,7 @@
 
 use super::crm;
 use super::ctx::{Ctx, UNREPRESENTABLE};
-use super::value::type_name;
+use super::name::type_name;
 use crate::issue::Problem;
 use crate::json::{Json, Num, Obj};
 use crate::schema::{Check, Field, IntText, Schema};

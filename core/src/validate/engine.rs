@@ -1,7 +1,8 @@
 //! The entry points: params checked against an operation's rules, object by object, in one pass.
 
 use super::ctx::{unrepresentable, Ctx, Source};
-use super::value::{check_value, type_name};
+use super::name::type_name;
+use super::value::{check_object, sweep_unrepresentable};
 use crate::issue::{Issue, PathSeg, Problem};
 use crate::json;
 use crate::json::{Json, Obj};
@@ -74,52 +75,6 @@ pub fn rules_for(op: &impl Rules) -> &'static Schema {
     op.schema()
 }
 
-pub fn check_object(schema: &Schema, map: &Obj, ctx: &mut Ctx) {
-    // Each member is matched to its field once, the search starting after the last match (params
-    // usually come in the table's order); issues still come field by field, then unknown keys.
-    let fields = schema.fields;
-    let mut values: Vec<Option<&Json>> = vec![None; fields.len()];
-    let mut unknown = false;
-    let mut next = 0;
-    for (key, v) in map.iter() {
-        let found = (next..fields.len())
-            .chain(0..next)
-            .find(|&i| fields[i].name == key);
-        match found {
-            Some(i) => {
-                values[i] = Some(v);
-                next = i + 1;
-            }
-            None => unknown = true,
-        }
-    }
-    for (field, value) in fields.iter().zip(values) {
-        match value {
-            None | Some(Json::Null) if field.required => ctx.push_at(
-                field.name,
-                format!("{} is required", field.name),
-                Problem::Required {},
-            ),
-            None | Some(Json::Null) => {}
-            Some(v) => ctx.enter(PathSeg::Key(field.name.into()), |ctx| {
-                check_value(field, v, ctx)
-            }),
-        }
-    }
-    if unknown {
-        for (key, v) in map.iter() {
-            if schema.field(key).is_none() {
-                ctx.enter(PathSeg::Key(key.to_string().into()), |ctx| {
-                    sweep_unrepresentable(v, ctx)
-                });
-            }
-        }
-    }
-    for check in schema.checks {
-        check.run(schema, map, ctx);
-    }
-}
-
 /// The issues of values below `v`, found at `path`, that JSON cannot hold (NaN, a function...).
 pub fn unrepresentable_issues(v: &Json, path: &str) -> Vec<Issue> {
     let mut ctx = Ctx::default();
@@ -127,32 +82,4 @@ pub fn unrepresentable_issues(v: &Json, path: &str) -> Vec<Issue> {
         sweep_unrepresentable(v, ctx)
     });
     ctx.issues
-}
-
-/// Reports unrepresentable values anywhere below a value that no rule describes.
-pub(super) fn sweep_unrepresentable(v: &Json, ctx: &mut Ctx) {
-    if let Some(what) = unrepresentable(v) {
-        ctx.push(
-            format!("{what} cannot be sent as JSON"),
-            Problem::InvalidType {
-                expected: "a JSON value".into(),
-            },
-        );
-        return;
-    }
-    match v {
-        Json::Arr(items) => {
-            for (i, item) in items.iter().enumerate() {
-                ctx.enter(PathSeg::Index(i), |ctx| sweep_unrepresentable(item, ctx));
-            }
-        }
-        Json::Obj(m) => {
-            for (k, item) in m.iter() {
-                ctx.enter(PathSeg::Key(k.to_string().into()), |ctx| {
-                    sweep_unrepresentable(item, ctx)
-                });
-            }
-        }
-        _ => {}
-    }
 }

@@ -14,6 +14,7 @@ mod checks;
 mod ctx;
 mod engine;
 mod file;
+mod name;
 mod page;
 mod rule;
 mod value;
@@ -23,6 +24,7 @@ pub use crate::schema::{opt, req, Check, Field, IntText, Kind, Rule, Schema};
 pub use ctx::*;
 pub use engine::*;
 pub use file::*;
+pub use name::*;
 pub use page::*;
 pub use value::*;
 

@@ -1,7 +1,7 @@
 //! One rule (length, range, value set, format, count) applied to a value.
 
 use super::ctx::Ctx;
-use super::value::field_label;
+use super::name::field_label;
 use crate::issue::Problem;
 use crate::json::Json;
 use crate::schema::{Field, Rule};

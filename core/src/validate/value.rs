@@ -1,23 +1,11 @@
-//! One value checked against its field: its type, its exactness in JS, then its rules.
+//! A params object and each of its values walked against their schema: types, exactness in JS, rules, checks.
 
-use super::ctx::{unrepresentable, Ctx, Source, UNREPRESENTABLE};
-use super::engine::{check_object, sweep_unrepresentable};
+use super::ctx::{unrepresentable, Ctx, Source};
+use super::name::{field_label, type_name};
 use super::rule::apply_rule;
 use crate::issue::{PathSeg, Problem};
-use crate::json::{Json, Num};
-use crate::schema::{Field, Kind};
-
-pub fn type_name(v: &Json) -> &'static str {
-    match v {
-        Json::Null => "null",
-        Json::Bool(_) => "boolean",
-        Json::Num(_) => "number",
-        Json::Str(_) => "string",
-        Json::Arr(_) => "array",
-        Json::Obj(m) if m.contains_key(UNREPRESENTABLE) => "a value that is not JSON",
-        Json::Obj(_) => "object",
-    }
-}
+use crate::json::{Json, Num, Obj};
+use crate::schema::{Field, Kind, Schema};
 
 fn expected_name(kind: &Kind) -> &'static str {
     match kind {
@@ -152,10 +140,76 @@ fn push_inexact(field: &Field, n: Num, ctx: &mut Ctx) {
     );
 }
 
-pub(super) fn field_label(field: &Field) -> &'static str {
-    if field.name.is_empty() {
-        "each member"
-    } else {
-        field.name
+pub fn check_object(schema: &Schema, map: &Obj, ctx: &mut Ctx) {
+    // Each member is matched to its field once, the search starting after the last match (params
+    // usually come in the table's order); issues still come field by field, then unknown keys.
+    let fields = schema.fields;
+    let mut values: Vec<Option<&Json>> = vec![None; fields.len()];
+    let mut unknown = false;
+    let mut next = 0;
+    for (key, v) in map.iter() {
+        let found = (next..fields.len())
+            .chain(0..next)
+            .find(|&i| fields[i].name == key);
+        match found {
+            Some(i) => {
+                values[i] = Some(v);
+                next = i + 1;
+            }
+            None => unknown = true,
+        }
+    }
+    for (field, value) in fields.iter().zip(values) {
+        match value {
+            None | Some(Json::Null) if field.required => ctx.push_at(
+                field.name,
+                format!("{} is required", field.name),
+                Problem::Required {},
+            ),
+            None | Some(Json::Null) => {}
+            Some(v) => ctx.enter(PathSeg::Key(field.name.into()), |ctx| {
+                check_value(field, v, ctx)
+            }),
+        }
+    }
+    if unknown {
+        for (key, v) in map.iter() {
+            if schema.field(key).is_none() {
+                ctx.enter(PathSeg::Key(key.to_string().into()), |ctx| {
+                    sweep_unrepresentable(v, ctx)
+                });
+            }
+        }
+    }
+    for check in schema.checks {
+        check.run(schema, map, ctx);
+    }
+}
+
+/// Reports unrepresentable values anywhere below a value that no rule describes.
+pub(super) fn sweep_unrepresentable(v: &Json, ctx: &mut Ctx) {
+    if let Some(what) = unrepresentable(v) {
+        ctx.push(
+            format!("{what} cannot be sent as JSON"),
+            Problem::InvalidType {
+                expected: "a JSON value".into(),
+            },
+        );
+        return;
+    }
+    match v {
+        Json::Arr(items) => {
+            for (i, item) in items.iter().enumerate() {
+                ctx.enter(PathSeg::Index(i), |ctx| sweep_unrepresentable(item, ctx));
+            }
+        }
+        Json::Obj(m) => {
+            for (k, item) in m.iter() {
+                ctx.enter(PathSeg::Key(k.to_string().into()), |ctx| {
+                    sweep_unrepresentable(item, ctx)
+                });
+            }
+        }
+        _ => {}
     }
 }
