@@ -401,6 +401,34 @@ impl Error {
         self.to_json_text()
     }
 
+    /// The interface of one kind (its own members, the others' as absent), its members added to
+    /// `all` (the members the constructor takes); returns its name.
+    fn kind_interface(out: &mut String, kind: ErrorKind, all: &mut Vec<Declared>) -> String {
+        let (variant, about, own) = kind.declared();
+        let name = format!("{variant}Error");
+        declare::doc(out, "", about);
+        out.push_str(&format!(
+            "export interface {name} extends SvcErrorBase {{\n  readonly kind: \"{}\";\n",
+            kind.name()
+        ));
+        let mut list = own.clone();
+        for field in FIELDS {
+            let absent = Declared::new(field, "undefined").optional();
+            if field != "operationId" && !own.iter().any(|d| d.name == field) {
+                list.push(absent);
+            }
+        }
+        list.sort_by_key(|d| FIELDS.iter().position(|f| *f == d.name));
+        declare::members(out, &list, true);
+        out.push_str("}\n");
+        for d in own {
+            if FIELDS.contains(&d.name) && !all.iter().any(|a| a.name == d.name) {
+                all.push(d.optional());
+            }
+        }
+        name
+    }
+
     /// The TypeScript of `ErrorKind` and `SvcError`: an interface per kind with its members, their
     /// union, and the class's constructor (`instanceof` narrows to the union, `kind` to one kind).
     pub fn declarations() -> String {
@@ -423,29 +451,7 @@ impl Error {
         let mut all: Vec<Declared> = Vec::new();
         let mut union = Vec::new();
         for kind in ErrorKind::ALL {
-            let (variant, about, own) = kind.declared();
-            let name = format!("{variant}Error");
-            declare::doc(&mut out, "", about);
-            out.push_str(&format!(
-                "export interface {name} extends SvcErrorBase {{\n  readonly kind: \"{}\";\n",
-                kind.name()
-            ));
-            let mut list = own.clone();
-            for field in FIELDS {
-                let absent = Declared::new(field, "undefined").optional();
-                if field != "operationId" && !own.iter().any(|d| d.name == field) {
-                    list.push(absent);
-                }
-            }
-            list.sort_by_key(|d| FIELDS.iter().position(|f| *f == d.name));
-            declare::members(&mut out, &list, true);
-            out.push_str("}\n");
-            for d in own {
-                if FIELDS.contains(&d.name) && !all.iter().any(|a| a.name == d.name) {
-                    all.push(d.optional());
-                }
-            }
-            union.push(name);
+            union.push(Self::kind_interface(&mut out, *kind, &mut all));
         }
         declare::doc(
             &mut out,

@@ -355,18 +355,28 @@ export interface TaskInput {
     #[test]
     fn every_request_declared_in_the_models_is_collected() {
         let names: Vec<&str> = requests().iter().map(|r| r.name).collect();
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/model");
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-            for line in text.lines() {
-                let Some(rest) = line.trim_start().strip_prefix("request ") else {
-                    continue;
-                };
-                let name = rest.trim_end_matches(" {");
-                if name.starts_with('$') {
+        let mut dirs = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/model"
+        ))];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
                     continue;
                 }
-                assert!(names.contains(&name), "{name} is not taken by any row");
+                let text = std::fs::read_to_string(path).unwrap();
+                for line in text.lines() {
+                    let Some(rest) = line.trim_start().strip_prefix("request ") else {
+                        continue;
+                    };
+                    let name = rest.trim_end_matches(" {");
+                    if name.starts_with('$') {
+                        continue;
+                    }
+                    assert!(names.contains(&name), "{name} is not taken by any row");
+                }
             }
         }
     }
