@@ -1,38 +1,19 @@
-//! Rules for the params of the books uploads, which take no request type (their params are their
-//! files). The others are declared with their types in `crate::model::books`.
-
-use super::{opt, Kind, Schema};
-
-/// The files are checked by the transport (count and type); nothing else travels.
-pub static ADD_JOURNAL_ATTACHMENT: Schema = Schema {
-    fields: &[opt("files", Kind::Any)],
-    checks: &[],
-};
-
-/// The files are checked by the transport (count and type); nothing else travels.
-pub static ADD_EXPENSE_ATTACHMENT: Schema = Schema {
-    fields: &[opt("files", Kind::Any)],
-    checks: &[],
-};
+//! The tests of the rules of the books operations' params (the rules are declared with their types in
+//! `crate::model::books`; an upload's params are its files, `upload!` in the table), and the file types
+//! of the expense receipt upload.
 
 /// File types the expense receipt upload accepts (the attachment's without txt and csv).
 pub const RECEIPT_TYPES: &[&str] = &[
     "gif", "png", "jpeg", "jpg", "bmp", "pdf", "xls", "xlsx", "doc", "docx",
 ];
 
-/// The file is checked by the transport (one, and its type); nothing else travels.
-pub static ADD_EXPENSE_RECEIPT: Schema = Schema {
-    fields: &[opt("receipt", Kind::Any)],
-    checks: &[],
-};
-
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::issue::{Issue, IssueCode};
     use crate::model::books as m;
     use crate::schema::Params;
     use crate::validate::testing::{edge, expect_all, expect_none, expect_one, issues_at};
+    use crate::validate::Schema;
     use serde_json::json;
     use serde_json::Value;
 

@@ -100,12 +100,6 @@ fn not_allowed(field: &'static str, why: &str, ctx: &mut Ctx) {
     ctx.push_at(field, format!("{field} {why}"), Problem::NotAllowed {});
 }
 
-pub use crate::schema::PAGE_MAX;
-/// `page` of every list operation: a whole number from 1.
-pub const PAGE: Field = opt("page", Kind::Int).with(&[Rule::Range(1.0, PAGE_MAX)]);
-/// `per_page` of every list operation: a whole number from 1.
-pub const PER_PAGE: Field = opt("per_page", Kind::Int).with(&[Rule::Range(1.0, PAGE_MAX)]);
-
 /// Collects issues while the engine walks the params.
 #[derive(Default)]
 pub struct Ctx {
