@@ -146,11 +146,10 @@ await writeEntries(
 );
 
 // svc-sdk/testing: the sandbox's own handling in wasm (crate svc-testing), an entry of its own that
-// nothing of the main entries imports; its declarations are hand-written beside its glue.
+// nothing of the main entries imports; its declarations are written with the others below.
 const testingDir = path.join(pkg, "testing");
 buildWasm("release", "svc-testing", testingDir);
 await writeEntries(testingDir, readFileSync(path.join(root, "testing/src/wasm/js/testing.js"), "utf8"));
-copyFileSync(path.join(root, "testing/testing.d.ts"), path.join(pkg, "testing.d.ts"));
 
 // The rows' TypeScript types stay out of the wasm: a native run of the table prints them, and the
 // request types' declarations with their rules.
@@ -159,7 +158,10 @@ if (types === null) throw new Error("cargo run -p svc-core --example types faile
 // The shapes the Rust owns (options, errors, issues, hook and operation infos), as TypeScript.
 const declared = output("cargo", ["run", "--quiet", "-p", "svc-sdk", "--example", "declarations"]);
 if (declared === null) throw new Error("cargo run -p svc-sdk --example declarations failed");
-writeDeclarations(pkg, ops, JSON.parse(types), declared);
+// The sandbox's options, with its defaults and the plans' names, as TypeScript.
+const sandboxDeclared = output("cargo", ["run", "--quiet", "-p", "svc-testing", "--example", "declarations"]);
+if (sandboxDeclared === null) throw new Error("cargo run -p svc-testing --example declarations failed");
+writeDeclarations(pkg, ops, JSON.parse(types), declared, sandboxDeclared);
 await writeCommonJs(pkg);
 const size = (...p) => statSync(path.join(...p)).size;
 log(`pkg/ written: wasm ${size(pkg, "svc_sdk_bg.wasm")} bytes, node.js ${size(pkg, "node.js")} bytes; pkg/validate/: wasm ${size(validateDir, "svc_sdk_bg.wasm")} bytes, node.js ${size(validateDir, "node.js")} bytes; pkg/testing/: wasm ${size(testingDir, "svc_sdk_bg.wasm")} bytes`);

@@ -3,6 +3,8 @@
 mod client;
 mod log;
 mod notification;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod surface;
 
 use log::{clipped, Log};
 use sandbox::config::Config;
@@ -645,7 +647,7 @@ mod tests {
     }
 
     /// Every flag of the binary's usage is an option, but those of its socket and its terminal; and the
-    /// options are the members of `SandboxOptions` in testing.d.ts, with the JS side's `callbackFetch`
+    /// options are the members of `SandboxOptions` (`surface.rs`), with the JS side's `callbackFetch`
     /// and the in-process log's `logLimit` (the binary keeps no log: it writes each line to stderr).
     #[test]
     fn the_options_mirror_the_binary_flags_and_the_declarations() {
@@ -683,7 +685,8 @@ mod tests {
                 "the binary's {flag} has no option in svc-sdk/testing"
             );
         }
-        let dts = include_str!("../testing.d.ts");
+        let dts = crate::surface::declarations();
+        let dts = dts.as_str();
         let start = dts.find("export interface SandboxOptions {").unwrap();
         let body = &dts[start..start + dts[start..].find("\n}").unwrap()];
         let mut declared: Vec<&str> = body
