@@ -124,9 +124,9 @@ writeFileSync(
 // fleet steps that cloudflare needs, and the Lua scripts of redis, hang on SvcError under a symbol, not
 // as exports of the entry.
 const snippet = (name) => `${snippets}/${name}`;
-const internal = `import { __fleetApply, __fleetNamespace, __fleetSweep, __redisClose, __redisOptions, __redisScripts } from "./svc_sdk.js";
+const internal = `import { __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisLoad, __redisOptions, __redisSave } from "./svc_sdk.js";
 import { SvcError } from "${snippet("api.js")}";
-Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze({ initSync, __fleetApply, __fleetNamespace, __fleetSweep, __redisClose, __redisOptions, __redisScripts }) });
+Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze({ initSync, __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisLoad, __redisOptions, __redisSave }) });
 `;
 const names = await writeEntries(pkg, `${internal}export * from "${snippet("api.js")}";\n`);
 log(`svc-sdk entries export ${names.length} names`);

@@ -35,6 +35,7 @@ pub mod route;
 pub mod rules_doc;
 pub mod schema;
 pub mod sorted;
+pub mod unwritable;
 pub mod validate;
 
 pub use error::{Error, ErrorKind};

@@ -9,10 +9,7 @@ use wasm_bindgen::JsCast;
 #[wasm_bindgen(module = "/src/wasm/js/runtime.js")]
 extern "C" {
     /// Settles wait `id` of the core (`settle::settle`) when the promise settles.
-    pub fn watch(promise: &JsValue, id: u32);
-    /// The running core's timers, which a restart clears (`core.js`).
-    #[wasm_bindgen(thread_local_v2, js_name = timers)]
-    pub static TIMERS: js_sys::Set;
+    pub fn watch(promise: &js_sys::Promise, id: u32);
     /// The stream of a proxied body, each chunk pulled from `body::pass_on(id)`; `reader` is the
     /// answer's, let go when the stream fails or is cancelled.
     #[wasm_bindgen(js_name = passedOn)]
@@ -257,7 +254,7 @@ pub fn discard(response: &JsValue) {
 
 /// Lets a promise settle unobserved (a rejection is not unhandled): wait 0 is no wait's.
 pub fn ignore(promise: &JsValue) {
-    watch(promise, 0);
+    watch(&resolved(promise), 0);
 }
 
 /// An environment variable, where there is an environment the SDK may read without asking (Deno:

@@ -73,9 +73,10 @@ const SWITCHES: &[(&str, &str)] = &[
     ("devToken", "--no-dev-token"),
 ];
 
-/// What a value the options' `toWire` could not write as JSON was (the core's marker), if it is one.
+/// What a value the options' `toWire` could not write as JSON was (the core's marker), in words, if it is one.
 fn marked(v: &Value) -> Option<&str> {
-    v.get(svc_core::validate::UNREPRESENTABLE)?.as_str()
+    let tag = v.get(svc_core::validate::UNREPRESENTABLE)?.as_str()?;
+    Some(svc_core::unwritable::words(tag))
 }
 
 /// A flag's text of an option's value: a string, or a number a JS number holds exactly.
@@ -618,12 +619,12 @@ mod tests {
             ),
             (json!({ "dailyQuota": -3 }), "--daily-quota: \"-3\""),
             (
-                json!({ "rateLimit": marker("a function") }),
+                json!({ "rateLimit": marker("function") }),
                 "rateLimit: expected true or false, got a function",
             ),
             (
-                json!({ "tokens": { "t": [marker("a Symbol")] } }),
-                "tokens: expected a string or a number, got a Symbol",
+                json!({ "tokens": { "t": [marker("symbol")] } }),
+                "tokens: expected a string or a number, got a symbol",
             ),
             (
                 json!({ "logLimit": -1 }),
@@ -638,7 +639,7 @@ mod tests {
             let err = refused(options.clone());
             assert!(err.contains(why), "{options}: {err}");
         }
-        let honoured = json!({ "slowMs": 0, "logLimit": 5, "seed": "18446744073709551615", "callbackFetch": marker("a function") });
+        let honoured = json!({ "slowMs": 0, "logLimit": 5, "seed": "18446744073709551615", "callbackFetch": marker("function") });
         let honoured = honoured.as_object().unwrap();
         let config = Config::from_args(flags(honoured).unwrap()).unwrap();
         assert_eq!((config.slow_ms, config.seed), (0, Some(u64::MAX)));
