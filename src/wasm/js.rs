@@ -254,7 +254,15 @@ pub fn discard(response: &JsValue) {
 
 /// Lets a promise settle unobserved (a rejection is not unhandled): wait 0 is no wait's.
 pub fn ignore(promise: &JsValue) {
-    watch(&resolved(promise), 0);
+    watch(&settled_by(promise), 0);
+}
+
+/// A new native promise that settles as `v` does: a `then` that throws, or a getter of it that
+/// does, rejects it (the promise's own resolve function catches both), so `watch` never meets one.
+pub fn settled_by(v: &JsValue) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, _| {
+        let _ = resolve.call1(&JsValue::UNDEFINED, v);
+    })
 }
 
 /// An environment variable, where there is an environment the SDK may read without asking (Deno:
