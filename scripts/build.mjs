@@ -125,9 +125,9 @@ writeFileSync(path.join(pkg, snippets, "catalog.js"), catalogJs);
 // fleet steps that cloudflare needs, and the Lua scripts of redis, hang on SvcError under a symbol, not
 // as exports of the entry.
 const snippet = (name) => `${snippets}/${name}`;
-const internal = `import { __fleetApply, __fleetNamespace, __fleetSweep, __redisClose, __redisOptions, __redisScripts } from "./svc_sdk.js";
+const internal = `import { __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisLoad, __redisOptions, __redisSave } from "./svc_sdk.js";
 import { SvcError } from "${snippet("api.js")}";
-Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze({ initSync, __fleetApply, __fleetNamespace, __fleetSweep, __redisClose, __redisOptions, __redisScripts }) });
+Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze({ initSync, __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisLoad, __redisOptions, __redisSave }) });
 `;
 // Node's entries alone add toNodeHandler (node/handler.js, on node:stream): the others do not carry it.
 const nodeGlue = { text: `export { toNodeHandler } from ${JSON.stringify(path.join(root, "node/handler.js"))};\n`, names: ["toNodeHandler"] };
@@ -174,11 +174,10 @@ await writeEntries(validateDir, (file) => (file === "web.js" ? validateShared : 
 });
 
 // svc-sdk/testing: the sandbox's own handling in wasm (crate svc-testing), an entry of its own that
-// nothing of the main entries imports; its declarations are hand-written beside its glue.
+// nothing of the main entries imports; its declarations are written with the others below.
 const testingDir = path.join(pkg, "testing");
 buildWasm("release", "svc-testing", testingDir);
 await writeEntries(testingDir, readFileSync(path.join(root, "testing/src/wasm/js/testing.js"), "utf8"));
-copyFileSync(path.join(root, "testing/testing.d.ts"), path.join(pkg, "testing.d.ts"));
 
 // The rows' TypeScript types stay out of the wasm: a native run of the table prints them, and the
 // request types' declarations with their rules.
@@ -187,7 +186,10 @@ if (types === null) throw new Error("cargo run -p svc-core --example types faile
 // The shapes the Rust owns (options, errors, issues, hook and operation infos), as TypeScript.
 const declared = output("cargo", ["run", "--quiet", "-p", "svc-sdk", "--example", "declarations"]);
 if (declared === null) throw new Error("cargo run -p svc-sdk --example declarations failed");
-writeDeclarations(pkg, ops, JSON.parse(types), declared);
+// The sandbox's options, with its defaults and the plans' names, as TypeScript.
+const sandboxDeclared = output("cargo", ["run", "--quiet", "-p", "svc-testing", "--example", "declarations"]);
+if (sandboxDeclared === null) throw new Error("cargo run -p svc-testing --example declarations failed");
+writeDeclarations(pkg, ops, JSON.parse(types), declared, sandboxDeclared);
 await writeCommonJs(pkg);
 const size = (...p) => statSync(path.join(...p)).size;
 log(`pkg/ written: wasm ${size(pkg, "svc_sdk_bg.wasm")} bytes, node.js ${size(pkg, "node.js")} bytes; pkg/validate/: wasm ${size(validateDir, "svc_sdk_bg.wasm")} bytes, node.js ${size(validateDir, "node.js")} bytes; pkg/testing/: wasm ${size(testingDir, "svc_sdk_bg.wasm")} bytes`);

@@ -1,10 +1,27 @@
 //! What the JS surface declares of the Rust: the options the client and the proxy read (their names, the one list the wasm checks keys against), the log levels, records and logger, the hooks' infos, the errors, issues and operation infos, as TypeScript.
 
 use crate::catalog::OperationInfo;
-use crate::declare::{self, Declared};
+use crate::declare::{self, Declared, Shown};
 use crate::error::Error;
 use crate::issue::IssueCode;
 use crate::send::{note, Level};
+
+/// The defaults of the options, which the wasm applies and the declarations state.
+pub const TIMEOUT_MS: u32 = 60_000;
+/// `deadlineMs`: ten minutes for a whole call, waits and retries included.
+pub const DEADLINE_MS: u32 = 600_000;
+pub const REQUEST_BYTES: u32 = 10_485_760;
+pub const RESPONSE_BYTES: u32 = 33_554_432;
+/// `rateLimit.maxQueued`.
+pub const MAX_QUEUED: u32 = 1_000;
+/// `rateLimit.leaseMs`.
+pub const LEASE_MS: u32 = 30_000;
+/// `rateLimit.storeTimeoutMs`, and how long `redisStore().close()` waits for Redis.
+pub const STORE_TIMEOUT_MS: u32 = 10_000;
+/// The proxy's `maxBodyBytes`: a request with its uploads.
+pub const PROXY_BODY_BYTES: u32 = 10_485_760;
+/// The receivers' `maxBodyBytes`: a notification or an event is a few KB.
+pub const RECEIVED_BODY_BYTES: u32 = 1_048_576;
 
 /// The options of `new Client(options)`.
 pub const CLIENT: [Declared; 20] = [
@@ -29,18 +46,22 @@ pub const CLIENT: [Declared; 20] = [
     Declared::new("maxRetries", "number").optional(),
     Declared::new("timeoutMs", "number")
         .optional()
-        .doc("The wait for each attempt's answer, in ms (default 60000; 0: none); a call past it is retried or fails with kind \"timeout\"."),
+        .doc("The wait for each attempt's answer, in ms (default {default}; 0: none); a call past it is retried or fails with kind \"timeout\".")
+        .default(Shown::Number(TIMEOUT_MS as u64)),
     Declared::new("deadlineMs", "number")
         .optional()
-        .doc("The wait for the whole call, in ms, from its start to its result: the limiter's queue, the token function,\nevery attempt, Retry-After and back-off waits (default 600000, ten minutes; 0: none). At it the call fails with\nkind \"timeout\"; a wait known to pass it (a Retry-After, a full minute) fails at once with kind \"rate_limited\"\nand `retryAfterMs`."),
+        .doc("The wait for the whole call, in ms, from its start to its result: the limiter's queue, the token function,\nevery attempt, Retry-After and back-off waits (default {default}; 0: none). At it the call fails with\nkind \"timeout\"; a wait known to pass it (a Retry-After, a full minute) fails at once with kind \"rate_limited\"\nand `retryAfterMs`.")
+        .default(Shown::Number(DEADLINE_MS as u64)),
     Declared::new("rateLimit", "false | RateLimitOptions").optional(),
     Declared::new("fetch", "typeof fetch").optional(),
     Declared::new("maxRequestBytes", "number")
         .optional()
-        .doc("The largest params a call sends, as JSON (default 10 MiB); larger ones are a validation error."),
+        .doc("The largest params a call sends, as JSON (default {default}); larger ones are a validation error.")
+        .default(Shown::Bytes(REQUEST_BYTES as u64)),
     Declared::new("maxResponseBytes", "number")
         .optional()
-        .doc("The largest answer a call reads (default 32 MiB); a larger one is a decode error, not read."),
+        .doc("The largest answer a call reads (default {default}); a larger one is a decode error, not read.")
+        .default(Shown::Bytes(RESPONSE_BYTES as u64)),
     Declared::new("logLevel", "LogLevel")
         .optional()
         .doc("Default: the environment variable SVC_LOG where there is one and it names a level; else \"warn\" when a\nlogger is given, \"off\" when not."),
@@ -64,16 +85,19 @@ pub const RATE_LIMIT: [Declared; 7] = [
     Declared::new("maxConcurrent", "number").optional(),
     Declared::new("maxQueued", "number")
         .optional()
-        .doc("The most calls of this client that wait for the limiter at once (default 1000); one more fails at once with kind \"rate_limited\"."),
+        .doc("The most calls of this client that wait for the limiter at once (default {default}); one more fails at once with kind \"rate_limited\".")
+        .default(Shown::Number(MAX_QUEUED as u64)),
     Declared::new("store", "FleetStore")
         .optional()
         .doc("Share the organization's limits and token with every client using this store (a fleet)."),
     Declared::new("leaseMs", "number")
         .optional()
-        .doc("How long a call in flight or a token refresh holds its place unless renewed (default 30000 ms): what a holder that dies keeps."),
+        .doc("How long a call in flight or a token refresh holds its place unless renewed (default {default} ms): what a holder that dies keeps.")
+        .default(Shown::Number(LEASE_MS as u64)),
     Declared::new("storeTimeoutMs", "number")
         .optional()
-        .doc("How long a call waits for a store that does not answer, connecting included, before it fails with a network error, unsent and not tried again (default 10000 ms)."),
+        .doc("How long a call waits for a store that does not answer, connecting included, before it fails with a network error, unsent and not tried again (default {default} ms).")
+        .default(Shown::Number(STORE_TIMEOUT_MS as u64)),
     Declared::new("fallbackShare", "number")
         .optional()
         .doc("While the store is unreachable, keep to this share (0 to 1) of the limits in this process instead of failing."),
@@ -101,7 +125,8 @@ pub const PROXY: [Declared; 3] = [
     Declared::new("allow", "OperationId[]"),
     Declared::new("maxBodyBytes", "number")
         .optional()
-        .doc("The largest request body it reads (default 10 MiB); a larger one is answered with 413 and never forwarded."),
+        .doc("The largest request body it reads (default {default}); a larger one is answered with 413 and never forwarded.")
+        .default(Shown::Bytes(PROXY_BODY_BYTES as u64)),
     Declared::new("allowedOrigins", "string[]")
         .optional()
         .doc("The origins browsers may call it from, as they send them (\"https://app.example.com\": lower-case, a port\nonly when not the default), your app's own included: a request whose Origin is another is answered\nwith 403 and never forwarded; one without Origin (no browser sends a write cross-site without it) is\nforwarded. Not given: Origin is not checked."),
@@ -117,8 +142,21 @@ pub const OAUTH: [Declared; 5] = [
         .doc("The accounts server (default `accountsServers[region]`); http:// only for loopback hosts."),
     Declared::new("maxRefreshes", "number")
         .optional()
-        .doc("The most refreshes in any 10 minutes, across the fleet with a store (default 10, the accounts server's\nlimit): one more waits for the window, or fails with kind \"rate_limited\" when that passes the deadline."),
+        .doc("The most refreshes in any 10 minutes, across the fleet with a store (default {default}, the accounts server's\nlimit): one more waits for the window, or fails with kind \"rate_limited\" when that passes the deadline.")
+        .default(Shown::Number(crate::oauth::MAX_REFRESHES as u64)),
 ];
+
+/// The options of `toArray()`.
+pub const TO_ARRAY: [Declared; 1] = [Declared::new("max", "number")
+    .optional()
+    .doc("The most items gathered, a whole number from 0 to 4294967295; default {default}. One more rejects with a `config` SvcError.")
+    .default(Shown::Number(crate::gather::DEFAULT_MAX as u64))];
+
+/// The options of the receivers, `parseWatchNotification` and `parseEvent`.
+pub const RECEIVE: [Declared; 1] = [Declared::new("maxBodyBytes", "number")
+    .optional()
+    .doc("A body above it (default {default}) is refused before it is read.")
+    .default(Shown::Bytes(RECEIVED_BODY_BYTES as u64))];
 
 /// A logger: each method writes the records of its level.
 pub const LOGGER: [Declared; 4] = [
@@ -260,6 +298,18 @@ pub fn declarations() -> String {
     );
     declare::interface(&mut out, "", "RateLimitOptions", &RATE_LIMIT);
     declare::interface(&mut out, "", "CallOptions", &CALL);
+    declare::interface(
+        &mut out,
+        "The options of `toArray()`.",
+        "ToArrayOptions",
+        &TO_ARRAY,
+    );
+    declare::interface(
+        &mut out,
+        "Options of the receivers.",
+        "ReceiveOptions",
+        &RECEIVE,
+    );
     declare::interface(
         &mut out,
         "What createProxy takes beside a Client's options and the token it adds: the operations it forwards.\nA body is forwarded only with its operation's Content-Type (application/json, or multipart/form-data\nfor an upload; else 415), which makes a browser ask before sending it from another site.",

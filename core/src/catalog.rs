@@ -246,9 +246,6 @@ impl Operation {
             ..self
         }
     }
-    pub const fn rules(self, params: &'static Schema) -> Self {
-        Operation { params, ..self }
-    }
     /// The params are a request type: its declared schema, and its name in the declarations.
     pub const fn params<T: Params + Named>(self) -> Self {
         #[cfg(not(target_arch = "wasm32"))]
@@ -297,20 +294,23 @@ impl Operation {
     pub const fn headers(self, headers: &'static [(&'static str, &'static str)]) -> Self {
         Operation { headers, ..self }
     }
+    /// A multipart upload: its params are its files (`upload!("param")`, checked by the transport:
+    /// count and type), sent under form field `field`.
     pub const fn files(
         self,
-        param: &'static str,
+        params: &'static Schema,
         field: &'static str,
         many: bool,
         accept: &'static [&'static str],
     ) -> Self {
         Operation {
             body: BodyKind::Multipart {
-                param,
+                param: params.fields[0].name,
                 field,
                 many,
                 accept,
             },
+            params,
             ..self
         }
     }
@@ -344,6 +344,16 @@ pub const IMAGE_TYPES: &[&str] = &["gif", "png", "jpeg", "jpg", "bmp"];
 use crate::model::{billing, books, crm, inventory, invoice};
 use Family::{Billing, Books, Crm, Inventory, Invoice};
 use Method::{Delete as DELETE, Get as GET, Patch as PATCH, Post as POST, Put as PUT};
+
+/// The params of an upload: its files under `param`, any JSON to the rules.
+macro_rules! upload {
+    ($param:literal) => {
+        &Schema {
+            fields: &[crate::schema::opt($param, crate::schema::Kind::Any)],
+            checks: &[],
+        }
+    };
+}
 
 macro_rules! catalog {
     ($($id:ident: $row:expr;)*) => {
@@ -397,9 +407,8 @@ catalog! {
         .params::<books::ExpenseReceiptQuery>();
     deleteExpenseReceipt: op(Books, DELETE, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.DELETE").empty();
     addExpenseAttachment: op(Books, POST, "/expenses/{expense_id}/attachment", "SvcBooks.expenses.CREATE")
-        .files("files", "attachment", true, ATTACHMENT_TYPES)
+        .files(upload!("files"), "attachment", true, ATTACHMENT_TYPES)
         .key_array(&["comments", "documents"])
-        .rules(&crate::validate::books::ADD_EXPENSE_ATTACHMENT)
         .returns::<books::ExpenseAttachmentResult>();
     // books: vendor credits and refunds
     createVendorCredit: op(Books, POST, "/vendorcredits", "SvcBooks.debitnotes.CREATE").key(&["vendor_credit"])
@@ -434,9 +443,8 @@ catalog! {
     updateCompositeItem: op(Inventory, PUT, "/compositeitems/{composite_item_id}", "SvcInventory.compositeitems.UPDATE").key(&["composite_item"])
         .params::<inventory::CompositeItemInput>().returns::<inventory::CompositeItem>();
     uploadCompositeItemImage: op(Inventory, POST, "/compositeitems/{composite_item_id}/image", "SvcInventory.compositeitems.CREATE")
-        .files("image", "image", false, IMAGE_TYPES)
-        .empty()
-        .rules(&crate::validate::inventory::UPLOAD_COMPOSITE_ITEM_IMAGE);
+        .files(upload!("image"), "image", false, IMAGE_TYPES)
+        .empty();
     // invoice: currencies
     createCurrency: op(Invoice, POST, "/settings/currencies", "SvcInvoice.settings.CREATE").one_or_array("currency")
         .params::<invoice::CurrencyInput>().returns::<invoice::Currency>();
@@ -508,8 +516,7 @@ catalog! {
         .params::<books::JournalInput>().returns::<books::Journal>();
     deleteJournal: op(Books, DELETE, "/journals/{journal_id}", "SvcBooks.accountants.DELETE").vendor().empty();
     publishJournal: op(Books, POST, "/journals/{journal_id}/status/publish", "SvcBooks.accountants.CREATE").vendor().empty();
-    addJournalAttachment: op(Books, POST, "/journals/{journal_id}/attachment", "SvcBooks.accountants.CREATE").vendor().files("files", "attachment", true, ATTACHMENT_TYPES).empty()
-        .rules(&crate::validate::books::ADD_JOURNAL_ATTACHMENT);
+    addJournalAttachment: op(Books, POST, "/journals/{journal_id}/attachment", "SvcBooks.accountants.CREATE").vendor().files(upload!("files"), "attachment", true, ATTACHMENT_TYPES).empty();
     addJournalComment: op(Books, POST, "/journals/{journal_id}/comments", "SvcBooks.accountants.CREATE").vendor().key_array(&["comment"])
         .params::<books::JournalCommentInput>().returns::<Vec<books::JournalComment>>();
     deleteJournalComment: op(Books, DELETE, "/journals/{journal_id}/comments/{comment_id}", "SvcBooks.accountants.DELETE").vendor().empty();
@@ -537,8 +544,7 @@ catalog! {
     updateExpense: op(Books, PUT, "/expenses/{expense_id}", "SvcBooks.expenses.UPDATE").vendor().key(&["expense"])
         .params::<books::ExpenseInput>().returns::<books::Expense>();
     deleteExpense: op(Books, DELETE, "/expenses/{expense_id}", "SvcBooks.expenses.DELETE").vendor().empty();
-    addExpenseReceipt: op(Books, POST, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.CREATE").vendor().files("receipt", "receipt", false, crate::validate::books::RECEIPT_TYPES).empty()
-        .rules(&crate::validate::books::ADD_EXPENSE_RECEIPT);
+    addExpenseReceipt: op(Books, POST, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.CREATE").vendor().files(upload!("receipt"), "receipt", false, crate::validate::books::RECEIPT_TYPES).empty();
     listExpenseComments: op(Books, GET, "/expenses/{expense_id}/comments", "SvcBooks.expenses.READ").vendor().list("comments")
         .returns::<books::ExpenseComment>();
     getVendorCredit: op(Books, GET, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.READ").vendor().key(&["vendor_credit"])

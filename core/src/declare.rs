@@ -107,6 +107,28 @@ pub struct Declared {
     pub ts: &'static str,
     pub optional: bool,
     pub doc: &'static str,
+    /// The default its doc states where it writes `{default}`: the value the code applies.
+    pub default: Option<Shown>,
+}
+
+/// A default as a doc states it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// A number as it is written.
+    Number(u64),
+    /// A size in bytes: in MiB when it is whole MiB.
+    Bytes(u64),
+}
+
+impl Shown {
+    pub fn text(self) -> String {
+        const MIB: u64 = 1 << 20;
+        match self {
+            Shown::Number(n) => n.to_string(),
+            Shown::Bytes(n) if n >= MIB && n % MIB == 0 => format!("{} MiB", n / MIB),
+            Shown::Bytes(n) => format!("{n} bytes"),
+        }
+    }
 }
 
 impl Declared {
@@ -116,6 +138,23 @@ impl Declared {
             ts,
             optional: false,
             doc: "",
+            default: None,
+        }
+    }
+
+    /// The default its doc states at `{default}`.
+    pub const fn default(self, shown: Shown) -> Declared {
+        Declared {
+            default: Some(shown),
+            ..self
+        }
+    }
+
+    /// Its doc, the default written in.
+    pub fn doc_text(&self) -> Cow<'static, str> {
+        match self.default {
+            Some(shown) => Cow::Owned(self.doc.replace("{default}", &shown.text())),
+            None => Cow::Borrowed(self.doc),
         }
     }
 
@@ -137,6 +176,7 @@ impl Declared {
             ts: T::TS,
             optional: T::OPTIONAL,
             doc,
+            default: None,
         }
     }
 }
@@ -176,7 +216,7 @@ pub fn doc(out: &mut String, indent: &str, doc: &str) {
 /// The members of an interface, each on its line (`readonly` when `readonly`).
 pub fn members(out: &mut String, members: &[Declared], readonly: bool) {
     for m in members {
-        doc(out, "  ", m.doc);
+        doc(out, "  ", &m.doc_text());
         let q = if m.optional { "?" } else { "" };
         let r = if readonly { "readonly " } else { "" };
         out.push_str(&format!("  {r}{}{q}: {};\n", m.name, m.ts));
@@ -201,6 +241,26 @@ pub fn names_union(out: &mut String, about: &str, name: &str, names: &[&str]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_default_is_written_into_its_doc() {
+        let list = [
+            Declared::new("a", "number")
+                .doc("A (default {default}).")
+                .default(Shown::Number(60_000)),
+            Declared::new("b", "number")
+                .doc("B, default {default}.")
+                .default(Shown::Bytes(10 << 20)),
+            Declared::new("c", "number")
+                .doc("C: {default}")
+                .default(Shown::Bytes(1000)),
+        ];
+        let mut out = String::new();
+        interface(&mut out, "", "X", &list);
+        assert!(out.contains("/** A (default 60000). */"), "{out}");
+        assert!(out.contains("/** B, default 10 MiB. */"), "{out}");
+        assert!(out.contains("/** C: 1000 bytes */"), "{out}");
+    }
 
     #[test]
     fn members_are_declared_with_their_docs() {

@@ -232,7 +232,7 @@ pub struct Error {
 }
 
 /// The members an `SvcError` may have after `kind` and `message`, in the order it takes them.
-const FIELDS: [&str; 6] = [
+pub const FIELDS: [&str; 6] = [
     "status",
     "code",
     "issues",
@@ -242,29 +242,22 @@ const FIELDS: [&str; 6] = [
 ];
 
 impl Error {
-    /// What JS's `SvcError` takes from an error, as JSON text: `{ kinds, fields, lists }`, the kind
-    /// names, the members after `kind` and `message`, and the list members each kind always has.
-    pub fn shape() -> String {
-        let mut out = String::new();
-        let mut m = Members::new(&mut out);
-        let kinds: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.name()).collect();
-        m.value("kinds", &kinds);
-        m.value("fields", &FIELDS[..]);
-        let mut lists = Members::new(m.key("lists"));
-        for kind in ErrorKind::ALL {
-            let always: Vec<&str> = kind
-                .members()
-                .iter()
-                .filter(|(_, optional)| !optional)
-                .map(|(name, _)| *name)
-                .collect();
-            if !always.is_empty() {
-                lists.value(kind.name(), &always);
-            }
-        }
-        lists.end();
-        m.end();
-        out
+    /// The kind of `new SvcError(kind, ...)`: the one whose name `is` the given kind, else `api` (an
+    /// error a caller makes of what a service answered).
+    pub fn kind_named(is: impl Fn(&str) -> bool) -> ErrorKind {
+        ErrorKind::ALL
+            .iter()
+            .copied()
+            .find(|k| is(k.name()))
+            .unwrap_or(ErrorKind::Api)
+    }
+
+    /// The list members an `SvcError` of `kind` always has (empty when not given).
+    pub fn lists(kind: ErrorKind) -> impl Iterator<Item = &'static str> {
+        kind.members()
+            .iter()
+            .filter(|(_, optional)| !optional)
+            .map(|(name, _)| *name)
     }
 
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
@@ -525,17 +518,33 @@ mod tests {
     use crate::issue::{PathSeg, Problem};
 
     #[test]
-    fn the_shape_js_takes_names_every_kind_and_every_member() {
-        let shape: serde_json::Value = serde_json::from_str(&Error::shape()).unwrap();
+    fn a_new_svc_error_takes_every_kind_and_every_member() {
+        let kinds: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.name()).collect();
         assert_eq!(
-            shape,
-            serde_json::json!({
-                "kinds": ["validation", "api", "rate_limited", "unauthorized", "network",
-                          "timeout", "aborted", "decode", "config", "verification"],
-                "fields": ["status", "code", "issues", "retryAfterMs", "operationId", "headers"],
-                "lists": { "validation": ["issues"] },
-            })
+            kinds,
+            [
+                "validation",
+                "api",
+                "rate_limited",
+                "unauthorized",
+                "network",
+                "timeout",
+                "aborted",
+                "decode",
+                "config",
+                "verification"
+            ]
         );
+        for kind in ErrorKind::ALL {
+            assert_eq!(Error::kind_named(|k| k == kind.name()), *kind);
+        }
+        assert_eq!(Error::kind_named(|k| k == "teapot"), ErrorKind::Api);
+        let lists: Vec<(&str, Vec<&str>)> = ErrorKind::ALL
+            .iter()
+            .map(|k| (k.name(), Error::lists(*k).collect::<Vec<_>>()))
+            .filter(|(_, l)| !l.is_empty())
+            .collect();
+        assert_eq!(lists, [("validation", vec!["issues"])]);
         for kind in ErrorKind::ALL {
             for d in kind.declared().2 {
                 let apart = d.name == "cause" && *kind == ErrorKind::Network;

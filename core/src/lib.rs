@@ -37,6 +37,7 @@ pub mod route;
 pub mod rules_doc;
 pub mod schema;
 pub mod sorted;
+pub mod unwritable;
 pub mod validate;
 
 pub use error::{Error, ErrorKind};

@@ -1,5 +1,5 @@
-// The SDK's own declarations around the generated Client and the shapes the Rust declares (options,
-// errors, issues, log records, logger, hook infos, operation infos: `cargo run --example declarations`): the JS side's own
+// The SDK's own declarations around the generated Client and the shapes the Rust declares (options and
+// their defaults, errors, issues, log records, logger, hook infos, operation infos: `cargo run --example declarations`): the JS side's own
 // types (tokens, stores, pages, promises), the functions beside it, and the subpath entries
 // (svc-sdk/validate, svc-sdk/redis, svc-sdk/cloudflare). They name only the types that every runtime's
 // types declare (Node's @types/node, the DOM, Deno, Cloudflare's).
@@ -64,16 +64,10 @@ export interface Page<T> extends AsyncIterable<T> {
   getNextPage(): Promise<Page<T>>;
   /**
    * Every item of this page and of every page after it, in one array, fetching the pages one after the
-   * other. At most \`max\` items (default 10000): a list with more rejects with a \`config\` SvcError rather
-   * than being cut short or growing without bound (\`for await\` holds one page at a time).
+   * other. At most \`options.max\` items (see \`ToArrayOptions\`): a list with more rejects with a \`config\`
+   * SvcError rather than being cut short or growing without bound (\`for await\` holds one page at a time).
    */
   toArray(options?: ToArrayOptions): Promise<T[]>;
-}
-
-/** The options of \`toArray()\`. */
-export interface ToArrayOptions {
-  /** The most items gathered, a whole number from 0 to 4294967295; default 10000. One more rejects with a \`config\` SvcError. */
-  max?: number;
 }
 
 /** What a list operation returns: the promise of its first page, itself iterable: \`for await (const x of client.listAccounts())\`. */
@@ -195,10 +189,6 @@ export interface FastifyReplyLike {
 export declare function toNodeHandler(
   handler: (request: Request) => Promise<Response>,
 ): (req: NodeRequestLike | FastifyRequestLike, res: NodeResponseLike | FastifyReplyLike, next?: (error?: unknown) => void) => void;
-/** Options of the receivers: a body above maxBodyBytes (default 1 MiB) is refused before it is read. */
-export interface ReceiveOptions {
-  maxBodyBytes?: number;
-}
 /**
  * A callback body posted to a channel's notify_url; kind "verification" when the token does not match
  * (constant-time). The token is required (a missing, null or empty one is a config error); reading a
@@ -239,7 +229,7 @@ export const redis = (index) => `import type { FleetStore } from "${index}";
 export declare function redisStore(options: { url: string; client?: never; prefix?: string } | { client: unknown; url?: never; prefix?: string }): FleetStore & {
   /**
    * Ends the connection the store opened (a \`client\` you gave stays open): QUIT, or a connection not
-   * ready dropped. Settles within 10 s, the default \`storeTimeoutMs\`, whatever Redis does: a Redis
+   * ready dropped. Settles within the default \`storeTimeoutMs\` (\`RateLimitOptions\`), whatever Redis does: a Redis
    * that does not reply in that time is let go, its connection no longer keeping the process running.
    */
   close(): Promise<void>;

@@ -469,11 +469,7 @@ impl Client {
                     None,
                 ))
             }
-            Some(s) if s.is_valid_utf16() => path.as_string().unwrap_or_default(),
-            Some(_) => return Err(config(
-                "path holds a lone surrogate: it is not Unicode text and cannot be sent as it is",
-                None,
-            )),
+            Some(s) => js::unicode_text(s, "path").map_err(|m| config(m, None))?,
             None => return Err(config("path must be a string", None)),
         };
         if !init.is_undefined() && !js::is_params(&init) {

@@ -9,10 +9,7 @@ use wasm_bindgen::JsCast;
 #[wasm_bindgen(module = "/src/wasm/js/runtime.js")]
 extern "C" {
     /// Settles wait `id` of the core (`settle::settle`) when the promise settles.
-    pub fn watch(promise: &JsValue, id: u32);
-    /// The running core's timers, which a restart clears (`core.js`).
-    #[wasm_bindgen(thread_local_v2, js_name = timers)]
-    pub static TIMERS: js_sys::Set;
+    pub fn watch(promise: &js_sys::Promise, id: u32);
     /// The stream of a proxied body, each chunk pulled from `body::pass_on(id)`; `reader` is the
     /// answer's, let go when the stream fails or is cancelled.
     #[wasm_bindgen(js_name = passedOn)]
@@ -257,7 +254,15 @@ pub fn discard(response: &JsValue) {
 
 /// Lets a promise settle unobserved (a rejection is not unhandled): wait 0 is no wait's.
 pub fn ignore(promise: &JsValue) {
-    watch(promise, 0);
+    watch(&settled_by(promise), 0);
+}
+
+/// A new native promise that settles as `v` does: a `then` that throws, or a getter of it that
+/// does, rejects it (the promise's own resolve function catches both), so `watch` never meets one.
+pub fn settled_by(v: &JsValue) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, _| {
+        let _ = resolve.call1(&JsValue::UNDEFINED, v);
+    })
 }
 
 /// An environment variable, where there is an environment the SDK may read without asking (Deno:

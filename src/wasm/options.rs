@@ -8,6 +8,9 @@ use crate::limit::{DEFAULT_PLAN, PLANS};
 use crate::request::Target;
 use crate::send::Level;
 use crate::surface;
+use crate::surface::{
+    DEADLINE_MS, LEASE_MS, MAX_QUEUED, REQUEST_BYTES, RESPONSE_BYTES, STORE_TIMEOUT_MS, TIMEOUT_MS,
+};
 use std::fmt;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -78,13 +81,8 @@ fn fleet(v: &JsValue) -> Result<Option<Fleet>, JsValue> {
     };
     Ok(Some(Fleet {
         store,
-        lease_ms: opt_count(v, "leaseMs", 30_000, TIMEOUT_MAX)?.max(1),
-        store_timeout_ms: opt_count(
-            v,
-            "storeTimeoutMs",
-            super::store::STORE_TIMEOUT_MS,
-            TIMEOUT_MAX,
-        )?,
+        lease_ms: opt_count(v, "leaseMs", LEASE_MS, TIMEOUT_MAX)?.max(1),
+        store_timeout_ms: opt_count(v, "storeTimeoutMs", STORE_TIMEOUT_MS, TIMEOUT_MAX)?,
         fallback_share,
     }))
 }
@@ -151,18 +149,12 @@ const OAUTH_IN_PAGE: &str = "oauth puts the client secret and the refresh token 
 /// The most a call waits for one attempt: a day (timers of 2^31 ms or more fire at once).
 const TIMEOUT_MAX: u32 = crate::calendar::DAY_MS as u32;
 const RETRIES_MAX: u32 = 100;
-/// The defaults of `maxRequestBytes` and `maxResponseBytes`.
-const REQUEST_BYTES: f64 = 10_485_760.0;
-const RESPONSE_BYTES: f64 = 33_554_432.0;
 /// Above this, one body held in the core at a time no longer fits its memory with room to spare.
 pub const BYTES_LIMIT: f64 = 268_435_456.0;
 const CALL_OPTIONS: [&str; 5] = names(&surface::CALL);
 /// The most characters the per-call headers may hold together, names and values.
 const HEADERS_MAX: usize = 65_536;
-/// The default of `deadlineMs`: ten minutes for a whole call, waits and retries included.
-pub const DEADLINE_MS: u32 = 600_000;
-/// The default of `rateLimit.maxQueued`, and the most it may be.
-const MAX_QUEUED: u32 = 1_000;
+/// The most `rateLimit.maxQueued` may be.
 const MAX_QUEUED_LIMIT: u32 = 1_000_000;
 
 /// The config error of an object whose keys could not be read (a Proxy that throws).
@@ -405,13 +397,23 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         fetch,
         plan,
         max_retries: opt_count(options, "maxRetries", 2, RETRIES_MAX)?,
-        timeout_ms: opt_count(options, "timeoutMs", 60_000, TIMEOUT_MAX)?,
+        timeout_ms: opt_count(options, "timeoutMs", TIMEOUT_MS, TIMEOUT_MAX)?,
         deadline_ms: opt_count(options, "deadlineMs", DEADLINE_MS, TIMEOUT_MAX)?,
         max_queued,
         rate_limit,
         fleet: fleet_options,
-        max_request_bytes: byte_limit(options, "maxRequestBytes", REQUEST_BYTES, BYTES_LIMIT)?,
-        max_response_bytes: byte_limit(options, "maxResponseBytes", RESPONSE_BYTES, BYTES_LIMIT)?,
+        max_request_bytes: byte_limit(
+            options,
+            "maxRequestBytes",
+            REQUEST_BYTES.into(),
+            BYTES_LIMIT,
+        )?,
+        max_response_bytes: byte_limit(
+            options,
+            "maxResponseBytes",
+            RESPONSE_BYTES.into(),
+            BYTES_LIMIT,
+        )?,
         level: log_level(options)?,
         logger: logger(options)?,
         on_request: opt_function(options, "onRequest")?,

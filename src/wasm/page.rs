@@ -42,9 +42,6 @@ pub mod store {
     pub const USAGE: &str = "rateLimit.store runs on a server or an edge worker (Node, Deno, \
 workerd), not in a page: a page's calls go through your proxy, whose client holds the store";
 
-    /// The default of `rateLimit.storeTimeoutMs`, which a page never waits.
-    pub const STORE_TIMEOUT_MS: u32 = 10_000;
-
     /// Never made: `new` refuses every object.
     #[derive(Clone)]
     pub struct Store;

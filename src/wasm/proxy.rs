@@ -17,9 +17,6 @@ use wasm_bindgen::JsCast;
 /// The proxy's own options, which the client it makes does not take.
 const OWN: [&str; 3] = crate::declare::names(&crate::surface::PROXY);
 
-/// The default of the proxy's `maxBodyBytes`: a request with its uploads.
-const PROXIED_BODY_MAX: f64 = 10_485_760.0;
-
 /// An edge handler: the operations it forwards, the largest body it reads, and the client that
 /// adds the token and the organization.
 #[wasm_bindgen(js_name = __Proxy, skip_typescript)]
@@ -74,7 +71,7 @@ impl Proxy {
         let limit = super::options::byte_limit(
             &options,
             "maxBodyBytes",
-            PROXIED_BODY_MAX,
+            crate::surface::PROXY_BODY_BYTES.into(),
             super::options::BYTES_LIMIT,
         )?;
         let origins = allowed_origins(&get(&options, "allowedOrigins"))?;

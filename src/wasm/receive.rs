@@ -7,8 +7,8 @@ use crate::error::Error;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// The default of `maxBodyBytes` for the receivers: a notification or an event is a few KB.
-const RECEIVED_BODY_MAX: f64 = 1_048_576.0;
+/// The default of `maxBodyBytes` for the receivers.
+const RECEIVED_BODY_MAX: f64 = crate::surface::RECEIVED_BODY_BYTES as f64;
 /// The options of a receiver, each read once: unknown names are refused.
 fn receiver_options(
     options: &JsValue,

@@ -88,7 +88,7 @@ impl Drop for Settled {
 /// The result of a promise.
 pub fn promise(p: &js_sys::Promise) -> Settled {
     let id = open();
-    js::watch(p, id);
+    js::watch(&js::settled_by(p), id);
     Settled { id, timer: None }
 }
 

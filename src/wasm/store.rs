@@ -5,9 +5,6 @@ use super::settle;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// The default of `rateLimit.storeTimeoutMs`, and how long `redisStore().close()` waits for Redis.
-pub const STORE_TIMEOUT_MS: u32 = 10_000;
-
 /// How often a compare-and-set store is asked again when another holder saved first.
 const CAS_TRIES: u32 = 64;
 
@@ -92,38 +89,109 @@ fn message(e: &JsValue) -> String {
         .unwrap_or_else(|| "the store failed".into())
 }
 
-/// One step on a fleet's shared state (`fleet::apply`) for a store that runs steps itself
-/// (`SvcLimiter`): `state` as the store kept it (null: none yet), `now` its clock in ms since the
-/// epoch, `request` the holder's text; gives `fleet::Applied` as an object.
-#[wasm_bindgen(js_name = __fleetApply, skip_typescript)]
-pub fn fleet_apply(state: Option<String>, now: f64, request: &str) -> Result<JsValue, JsValue> {
-    let applied = crate::fleet::apply(state.as_deref(), now as i64, request)
-        .map_err(|e| super::to_js_error(&e))?;
-    Ok(super::json_to_js(&crate::json::to_string(&applied)))
-}
-
-/// The text of the step that changes nothing but the leases and claims whose time is up
-/// (`fleet::Request::State`): what `SvcLimiter`'s alarm runs, so that JS holds no copy of the format.
-#[wasm_bindgen(js_name = __fleetSweep, skip_typescript)]
-pub fn fleet_sweep() -> String {
-    crate::fleet::Request::State.to_json()
-}
-
 /// `svc-sdk/redis`'s Lua scripts on the key of an organization's state: the state's text and the
 /// server's TIME (seconds, microseconds); a save of the text if the version is still the one loaded,
-/// the key living two days past its last change; and those two days in ms, the save's last argument.
-#[wasm_bindgen(js_name = __redisScripts, skip_typescript)]
-pub fn redis_scripts() -> js_sys::Array {
-    const LOAD: &str = "local t = redis.call('TIME') return { redis.call('HGET', KEYS[1], 's') or false, t[1], t[2] }";
-    const SAVE: &str = "if (redis.call('HGET', KEYS[1], 'v') or '0') ~= ARGV[1] then return 0 end
+/// the key living two days past its last change (`KEEP_MS`).
+const LOAD: &str =
+    "local t = redis.call('TIME') return { redis.call('HGET', KEYS[1], 's') or false, t[1], t[2] }";
+const SAVE: &str = "if (redis.call('HGET', KEYS[1], 'v') or '0') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1";
-    const KEEP_MS: &str = "172800000";
-    [LOAD, SAVE, KEEP_MS]
-        .into_iter()
-        .map(JsValue::from_str)
-        .collect()
+const KEEP_MS: &str = "172800000";
+
+/// `svc-sdk/redis`'s own connection: a client of the redis package (`redis`, the module) to `url`.
+/// A first connection that fails fails the step (the core asks again within storeTimeoutMs) instead
+/// of holding every step until the server answers (`retry` gives false until the connection first
+/// opened, then `__redisBackoff`); once open, a lost connection is reopened, and steps fail at once
+/// meanwhile (disableOfflineQueue). Its errors go to a listener that does nothing, one made in JS
+/// (`Function.prototype`), so that it outlives a restart of the core.
+#[wasm_bindgen(js_name = __redisClient, skip_typescript)]
+pub fn redis_client(redis: JsValue, url: JsValue, retry: JsValue) -> Result<JsValue, JsValue> {
+    use super::js::{call_method, object};
+    let socket = object(&[
+        ("connectTimeout", 2000.into()),
+        ("reconnectStrategy", retry),
+    ]);
+    let options = object(&[
+        ("url", url),
+        ("disableOfflineQueue", true.into()),
+        ("socket", socket.into()),
+    ]);
+    let client = call_method(&redis, "createClient", &[options.into()])?;
+    let function = js_sys::Reflect::get(&js_sys::global(), &"Function".into())?;
+    let nothing = js_sys::Reflect::get(&function, &"prototype".into())?;
+    call_method(&client, "on", &["error".into(), nothing])?;
+    Ok(client)
+}
+
+/// How long a lost connection of `svc-sdk/redis` waits before its `attempt`th reopening, in ms.
+#[wasm_bindgen(js_name = __redisBackoff, skip_typescript)]
+pub fn redis_backoff(attempt: u32) -> u32 {
+    50u32.saturating_mul(2u32.saturating_pow(attempt)).min(1000)
+}
+
+/// Runs one of the Lua scripts on `key` with `args` through `client` (the redis package's).
+async fn eval(
+    client: &JsValue,
+    script: &str,
+    key: &str,
+    args: &[JsValue],
+) -> Result<JsValue, JsValue> {
+    let keys: js_sys::Array = std::iter::once(JsValue::from_str(key)).collect();
+    let arguments: js_sys::Array = args.iter().collect();
+    let options = super::js::object(&[("keys", keys.into()), ("arguments", arguments.into())]);
+    let called = super::js::call_method(client, "eval", &[script.into(), options.into()])?;
+    settle::promise(&super::js::resolved(&called)).await
+}
+
+/// `redisStore().load(key)` through `client`, connected: `{ text, now }`, the state's text (null:
+/// none yet) and the server's clock in ms.
+#[wasm_bindgen(js_name = __redisLoad, skip_typescript)]
+pub fn redis_load(client: JsValue, key: String) -> js_sys::Promise {
+    super::tasks::spawn(async move {
+        let got = eval(&client, LOAD, &key, &[]).await?;
+        let at = |i: u32| js_sys::Reflect::get_u32(&got, i).unwrap_or_default();
+        let number = |v: JsValue| {
+            v.as_string()
+                .and_then(|t| t.parse::<f64>().ok())
+                .or(v.as_f64())
+        };
+        let (seconds, micros) = (
+            number(at(1)).unwrap_or(f64::NAN),
+            number(at(2)).unwrap_or(f64::NAN),
+        );
+        let text = at(0);
+        let text = if text.is_string() {
+            text
+        } else {
+            JsValue::NULL
+        };
+        let now = JsValue::from_f64(seconds * 1000.0 + (micros / 1000.0).floor());
+        Ok(super::js::object(&[("text", text), ("now", now)]).into())
+    })
+}
+
+/// `redisStore().save(key, expected, version, text)` through `client`, connected: whether the text
+/// was saved (the version was still `expected`).
+#[wasm_bindgen(js_name = __redisSave, skip_typescript)]
+pub fn redis_save(
+    client: JsValue,
+    key: String,
+    expected: f64,
+    version: f64,
+    text: String,
+) -> js_sys::Promise {
+    super::tasks::spawn(async move {
+        let args = [
+            expected.to_string().into(),
+            version.to_string().into(),
+            text.into(),
+            KEEP_MS.into(),
+        ];
+        let saved = eval(&client, SAVE, &key, &args).await?;
+        Ok((saved.as_f64() == Some(1.0)).into())
+    })
 }
 
 /// `redisStore().close()` of the connection the store opened itself: `own` (its client, if made
@@ -137,7 +205,7 @@ pub fn redis_close(connecting: JsValue, own: JsValue) -> js_sys::Promise {
     use super::js::{call_method, ignore, resolved};
     use crate::send::race::{race, First};
     super::tasks::spawn(async move {
-        let mut most = super::settle::timer(STORE_TIMEOUT_MS.into());
+        let mut most = super::settle::timer(crate::surface::STORE_TIMEOUT_MS.into());
         let connected = || super::settle::promise(&resolved(&connecting));
         let mut own = own;
         if !own.is_object() && !connecting.is_undefined() {

@@ -5,6 +5,8 @@
 mod client;
 mod log;
 mod notification;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod surface;
 
 use log::{clipped, Log};
 use sandbox::config::Config;
@@ -73,9 +75,10 @@ const SWITCHES: &[(&str, &str)] = &[
     ("devToken", "--no-dev-token"),
 ];
 
-/// What a value the options' `toWire` could not write as JSON was (the core's marker), if it is one.
+/// What a value the options' `toWire` could not write as JSON was (the core's marker), in words, if it is one.
 fn marked(v: &Value) -> Option<&str> {
-    v.get(svc_core::validate::UNREPRESENTABLE)?.as_str()
+    let tag = v.get(svc_core::validate::UNREPRESENTABLE)?.as_str()?;
+    Some(svc_core::unwritable::words(tag))
 }
 
 /// A flag's text of an option's value: a string, or a number a JS number holds exactly.
@@ -618,12 +621,12 @@ mod tests {
             ),
             (json!({ "dailyQuota": -3 }), "--daily-quota: \"-3\""),
             (
-                json!({ "rateLimit": marker("a function") }),
+                json!({ "rateLimit": marker("function") }),
                 "rateLimit: expected true or false, got a function",
             ),
             (
-                json!({ "tokens": { "t": [marker("a Symbol")] } }),
-                "tokens: expected a string or a number, got a Symbol",
+                json!({ "tokens": { "t": [marker("symbol")] } }),
+                "tokens: expected a string or a number, got a symbol",
             ),
             (
                 json!({ "logLimit": -1 }),
@@ -638,7 +641,7 @@ mod tests {
             let err = refused(options.clone());
             assert!(err.contains(why), "{options}: {err}");
         }
-        let honoured = json!({ "slowMs": 0, "logLimit": 5, "seed": "18446744073709551615", "callbackFetch": marker("a function") });
+        let honoured = json!({ "slowMs": 0, "logLimit": 5, "seed": "18446744073709551615", "callbackFetch": marker("function") });
         let honoured = honoured.as_object().unwrap();
         let config = Config::from_args(flags(honoured).unwrap()).unwrap();
         assert_eq!((config.slow_ms, config.seed), (0, Some(u64::MAX)));
@@ -647,7 +650,7 @@ mod tests {
     }
 
     /// Every flag of the binary's usage is an option, but those of its socket and its terminal; and the
-    /// options are the members of `SandboxOptions` in testing.d.ts, with the JS side's `callbackFetch`
+    /// options are the members of `SandboxOptions` (`surface.rs`), with the JS side's `callbackFetch`
     /// and the in-process log's `logLimit` (the binary keeps no log: it writes each line to stderr).
     #[test]
     fn the_options_mirror_the_binary_flags_and_the_declarations() {
@@ -685,7 +688,8 @@ mod tests {
                 "the binary's {flag} has no option in svc-sdk/testing"
             );
         }
-        let dts = include_str!("../testing.d.ts");
+        let dts = crate::surface::declarations();
+        let dts = dts.as_str();
         let start = dts.find("export interface SandboxOptions {").unwrap();
         let body = &dts[start..start + dts[start..].find("\n}").unwrap()];
         let mut declared: Vec<&str> = body

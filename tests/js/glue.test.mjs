@@ -1,17 +1,23 @@
-// Issue 27, item 3: the hand-written JS (every .js file under src/ and validate/src/) is glue only, at
-// most 300 lines of code together, blank and comment lines left out; each file opens with a comment
-// that says what the platform makes it do in JS. The rules, limits and messages are the core's.
+// Issue 27, item 3: the hand-written JS is glue only, each part within its budget of lines of code
+// (blank and comment lines left out): the client's (every .js file under src/ and validate/src/) at
+// most 250 lines together (issue 39: moved to Rust from 300, to leave room). Each file opens with a
+// comment that says what the platform makes it do in JS. The rules, limits and messages are the core's.
 // svc-sdk/testing's glue (testing/src) opens with such a comment too; it is an entry of its own that no
-// user of the client loads, so it is not in the client's budget. Node's server glue (node/: toNodeHandler,
-// in Node's entries alone) has a budget of its own, 60 lines of code.
+// user of the client loads, so it is in no budget. A part of the package with glue of its own (an
+// adapter in a folder of its own) is one more entry of BUDGETS: Node's server glue (node/: toNodeHandler,
+// in Node's entries alone) has 60 lines of code.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 const root = process.env.SVC_ROOT;
-const MAX_LINES = 300;
-const MAX_NODE_LINES = 60;
+
+/** Each budget: what it covers, the folders of its .js files, and its most lines of code together. */
+const BUDGETS = [
+  { name: "the client's hand-written JS", dirs: ["src", "validate/src"], max: 250 },
+  { name: "Node's server glue (toNodeHandler)", dirs: ["node"], max: 60 },
+];
 
 /** Every .js file under `dir`, relative to the repository. */
 const jsFiles = (dir) =>
@@ -36,33 +42,34 @@ export function codeLines(text) {
   return count;
 }
 
-const files = [...jsFiles("src"), ...jsFiles("validate/src")].sort();
-/** svc-sdk/testing's glue: its own entry, which no user of the client loads, so outside the budget. */
+/** The .js files of a budget, sorted. */
+const filesOf = (budget) => budget.dirs.flatMap(jsFiles).sort();
+/** svc-sdk/testing's glue: its own entry, which no user of the client loads, so outside the budgets. */
 const testingFiles = jsFiles("testing/src").sort();
-/** toNodeHandler's glue: only Node's entries carry it, so outside the client's budget, within its own. */
-const nodeFiles = jsFiles("node").sort();
 
 test("the line count leaves out blank lines and comments", () => {
   assert.equal(codeLines("// a\n\n/** b */\n/*\n * c\n */\nconst x = 1; // d\n  return x;\n"), 2);
 });
 
-test(`the hand-written JS is at most ${MAX_LINES} lines of code`, () => {
-  assert.ok(files.length > 0, "no JS found under src/ and validate/src/");
-  const counts = files.map((f) => [f, codeLines(readFileSync(path.join(root, f), "utf8"))]);
-  const total = counts.reduce((sum, [, n]) => sum + n, 0);
-  const table = counts.map(([f, n]) => `${f}: ${n}`).join("\n");
-  assert.ok(total <= MAX_LINES, `${total} lines of hand-written JS, more than ${MAX_LINES}:\n${table}`);
-});
+for (const budget of BUDGETS) {
+  test(`${budget.name} is at most ${budget.max} lines of code`, () => {
+    const files = filesOf(budget);
+    assert.ok(files.length > 0, `no JS found under ${budget.dirs.join(" and ")}`);
+    const counts = files.map((f) => [f, codeLines(readFileSync(path.join(root, f), "utf8"))]);
+    const total = counts.reduce((sum, [, n]) => sum + n, 0);
+    const table = counts.map(([f, n]) => `${f}: ${n}`).join("\n");
+    assert.ok(total <= budget.max, `${total} lines of ${budget.name}, more than ${budget.max}:\n${table}`);
+  });
+}
 
-test(`Node's server glue (node/) is at most ${MAX_NODE_LINES} lines of code`, () => {
-  assert.ok(nodeFiles.length > 0, "no JS found under node/");
-  const total = nodeFiles.reduce((sum, f) => sum + codeLines(readFileSync(path.join(root, f), "utf8")), 0);
-  assert.ok(total <= MAX_NODE_LINES, `${total} lines of JS under node/, more than ${MAX_NODE_LINES}`);
+test("no .js file is in two budgets", () => {
+  const all = BUDGETS.flatMap(filesOf);
+  assert.deepEqual(all.filter((f, i) => all.indexOf(f) !== i), []);
 });
 
 test("each JS file opens with a comment that says what the platform makes it do", () => {
   assert.ok(testingFiles.length > 0, "no JS found under testing/src/");
-  for (const f of [...files, ...testingFiles, ...nodeFiles]) {
+  for (const f of [...BUDGETS.flatMap(filesOf), ...testingFiles]) {
     const opening = readFileSync(path.join(root, f), "utf8").match(/^(?:\/\/.*\n)+/);
     assert.ok(opening, `${f} does not open with a comment`);
     assert.match(opening[0], /platform/i, `${f}'s opening comment does not say what the platform makes it do`);

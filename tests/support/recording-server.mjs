@@ -1,4 +1,5 @@
-// A loopback HTTP server that records every request and answers from a queue or a handler.
+// A loopback HTTP server that records every request and answers from a queue or a handler; a reply
+// `{ hold: true }` is never sent (its connection ends when the server closes).
 import assert from "node:assert/strict";
 import http from "node:http";
 import { Client } from "svc-sdk";
@@ -33,6 +34,8 @@ export async function startRecordingServer({ cors } = {}) {
         res.setHeader("content-type", "application/json");
         res.end(typeof r.body === "string" ? r.body : JSON.stringify(r.body ?? {}));
       };
+      // A held reply is never sent: the client must give up by itself (a timeout, an abort).
+      if (reply.hold) return;
       if (r_delay(reply)) setTimeout(() => send(reply), reply.delayMs);
       else send(reply);
     });

@@ -11,6 +11,8 @@ use wasm_bindgen::JsCast;
 pub struct Options {
     pub blank_as_missing: bool,
     pub labels: Labels,
+    /// `schemaFor`'s function that words each issue again, when given.
+    pub message: Option<js_sys::Function>,
 }
 
 fn config(message: String) -> JsValue {
@@ -22,6 +24,7 @@ pub fn read(options: &JsValue, standard: bool) -> Result<Options, JsValue> {
     let mut out = Options {
         blank_as_missing: standard,
         labels: Labels::default(),
+        message: None,
     };
     if options.is_undefined() || options.is_null() {
         return Ok(out);
@@ -68,6 +71,7 @@ pub fn read(options: &JsValue, standard: bool) -> Result<Options, JsValue> {
             "message must be a function that takes an issue and returns the words to show".into(),
         ));
     }
+    out.message = message.dyn_into().ok().filter(|_| standard);
     let labels = js::try_get(options, "labels").map_err(unreadable)?;
     if labels.is_undefined() {
         return Ok(out);

@@ -13,6 +13,28 @@ extern "C" {
     fn new(kind: &JsValue, message: &JsValue, extra: &JsValue) -> SvcError;
 }
 
+#[wasm_bindgen(module = "/src/wasm/js/core.js")]
+extern "C" {
+    /// The running core's timers, which a restart clears (`__restarted`).
+    #[wasm_bindgen(thread_local_v2, js_name = timers)]
+    pub static TIMERS: js_sys::Set;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = clearTimeout)]
+    fn clear_timer(handle: &JsValue);
+}
+
+/// Clears the timers of a core that trapped (a restart's new core runs this): none of them fires
+/// into the new one, nor keeps a process alive.
+pub fn clear_timers() {
+    TIMERS.with(|timers| {
+        timers.for_each(&mut |t, _, _| clear_timer(&t));
+        timers.clear();
+    });
+}
+
 #[wasm_bindgen(module = "/src/wasm/js/exact.js")]
 extern "C" {
     /// `JSON.parse` of the core's text of an answer, its exact-number markers made `ExactNumber`s.
@@ -120,14 +142,26 @@ pub fn time_of(v: &JsValue) -> Option<f64> {
         .as_f64()
 }
 
-/// A JS string as UTF-8 text in the wasm's memory, or `None` when it is more than `max` bytes as
+/// The JSON text `to_wire` wrote as UTF-8 text in the wasm's memory, each string value holding a
+/// lone surrogate marked as one (`unwritable::marked`), or `None` when it is more than `max` bytes as
 /// UTF-8 (one of more than `max` UTF-16 units is not copied at all).
 pub fn text_within(s: &js_sys::JsString, max: usize) -> Option<String> {
     if s.length() as usize > max {
         return None;
     }
-    let text = s.as_string()?;
-    (text.len() <= max).then_some(text)
+    let text = s.as_string().filter(|t| t.len() <= max)?;
+    Some(match svc_core::unwritable::marked(&text) {
+        std::borrow::Cow::Owned(marked) => marked,
+        std::borrow::Cow::Borrowed(_) => text,
+    })
+}
+
+/// A JS string as the Unicode text it is, or the message of one holding a lone surrogate (`name`: what it is).
+pub fn unicode_text(s: &js_sys::JsString, name: &str) -> Result<String, String> {
+    match s.is_valid_utf16() {
+        true => Ok(s.as_string().unwrap_or_default()),
+        false => Err(svc_core::unwritable::refused(name)),
+    }
 }
 
 /// An `SvcError` of the core's error.

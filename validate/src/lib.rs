@@ -1,5 +1,5 @@
 //! svc-validate: the thin `#[wasm_bindgen]` binding of the pure core's validation (svc-sdk/validate),
-//! which the client's wasm links too: validate, operations, requiredScopes, the SvcError shape.
+//! which the client's wasm links too: validate, operations, requiredScopes, the members of a new SvcError.
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 #![cfg(target_arch = "wasm32")]
@@ -52,10 +52,36 @@ pub fn required_scopes(ids: JsValue) -> Result<Vec<String>, JsValue> {
         .map_err(|m| to_js_error(&Error::config(m)))
 }
 
-/// The kinds and members an `SvcError` takes (`Error::shape`), for error.js.
-#[wasm_bindgen(js_name = __errorShape, skip_typescript)]
-pub fn error_shape() -> JsValue {
-    json_to_js(&Error::shape())
+/// The members of `new SvcError(kind, message, extra)` beside its message, for error.js: its kind
+/// (`Error::kind_named`), the members of `extra` an error has (`error::FIELDS`), and the lists its
+/// kind always has, empty when not given.
+#[wasm_bindgen(js_name = __errorMembers, skip_typescript)]
+pub fn error_members(kind: JsValue, extra: JsValue) -> Result<js_sys::Object, JsValue> {
+    // Nothing here takes the core's memory: an error is made even when a trap is near.
+    let kind = Error::kind_named(|name| kind == JsValue::from_str(name));
+    let out = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &k.into(), v).map(drop);
+    set("kind", &kind.name().into())?;
+    for key in svc_core::error::FIELDS {
+        let v = match extra.is_object() {
+            true => js_sys::Reflect::get(&extra, &key.into())?,
+            false => JsValue::UNDEFINED,
+        };
+        if Error::lists(kind).any(|l| l == key) && (v.is_undefined() || v.is_null()) {
+            set(key, &js_sys::Array::new())?;
+        } else if !v.is_undefined() {
+            set(key, &v)?;
+        }
+    }
+    Ok(out)
+}
+
+/// Run by the new core after a trap restarted it (`core.js`): clears the old core's timers, and gives
+/// the message of the calls it held, which end with an `aborted` SvcError (`trap`: what the trap said).
+#[wasm_bindgen(js_name = __restarted, skip_typescript)]
+pub fn restarted(trap: String) -> String {
+    js::clear_timers();
+    format!("the SDK's core was restarted ({trap}) while this call was pending: it was stopped, and may have reached the service; every client keeps working")
 }
 
 /// The key of the marker `params.js` puts where a value cannot be JSON (`validate::UNREPRESENTABLE`).
@@ -124,7 +150,8 @@ pub fn operation_by_id(id: &JsValue) -> Result<&'static Operation, JsValue> {
 
 /// Checks params of the operation at `index` without sending anything: `{ ok: true }` or
 /// `{ ok: false, issues }`, or with `standard` a Standard Schema result (`{ value }`, the params
-/// without their blanks when they are missing, or `{ issues }`), as `options` ask (`forms::read`).
+/// without their blanks when they are missing, or `{ issues }`, each worded again by the options'
+/// `message` function when given), as `options` ask (`forms::read`).
 #[wasm_bindgen(js_name = __validate, skip_typescript)]
 pub fn validate(
     index: u32,
@@ -155,20 +182,26 @@ pub fn validate(
         if !standard {
             set("ok", &JsValue::FALSE)?;
         }
-        set("issues", &json_to_js(&issues.to_json_text()))?;
+        let found = json_to_js(&issues.to_json_text());
+        if let Some(say) = options.message {
+            for issue in js_sys::Array::from(&found).iter() {
+                let words = say.call1(&JsValue::UNDEFINED, &issue)?;
+                js_sys::Reflect::set(&issue, &JsValue::from_str("message"), &words)?;
+            }
+        }
+        set("issues", &found)?;
     }
     Ok(out.into())
 }
 
-/// Checks the options of `schemaFor` when it is called (a mistake is a config SvcError then, not at
-/// the first check), and gives their `message` function, which only JS calls (undefined when none).
-#[wasm_bindgen(js_name = __formOptions, skip_typescript)]
-pub fn form_options(options: JsValue) -> Result<JsValue, JsValue> {
+/// The index of the row `schemaFor(id, options)` checks (`__validate` takes it), its options checked
+/// when it is called (a mistake is a config SvcError then, not at the first check).
+#[wasm_bindgen(js_name = __schemaIndex, skip_typescript)]
+pub fn schema_index(id: JsValue, options: JsValue) -> Result<u32, JsValue> {
+    let op = operation_by_id(&id)?;
     forms::read(&options, true)?;
-    Ok(match options.is_undefined() || options.is_null() {
-        true => JsValue::UNDEFINED,
-        false => js::get(&options, "message"),
-    })
+    let index = catalog::OPERATIONS.iter().position(|o| std::ptr::eq(o, op));
+    Ok(index.unwrap_or_default() as u32)
 }
 
 /// `{ id, pathParams, list }` of an operation, for the pages of a list; a config SvcError for an unknown id.

@@ -34,16 +34,16 @@ pub fn path_value(
             format!("{name} is longer than maxRequestBytes ({max}) and was not read"),
             Problem::TooLong { maximum: max },
         )),
-        Some(s) if s.is_valid_utf16() => Ok(arg.as_string().unwrap_or_default()),
-        Some(_) => Err(refused(
-            format!(
-                "{name} holds a lone surrogate: it is not Unicode text and cannot be sent as it is"
-            ),
-            Problem::InvalidFormat {
-                format: "Unicode text".into(),
-                allowed: None,
-            },
-        )),
+        Some(s) => js::unicode_text(s, name).map_err(|message| {
+            let format = "Unicode text".into();
+            refused(
+                message,
+                Problem::InvalidFormat {
+                    format,
+                    allowed: None,
+                },
+            )
+        }),
         None if arg.is_undefined() => Err(config(format!("{name} is missing: call {}", usage()))),
         None => {
             let text = js::to_wire(arg).map(String::from).map_err(|e| {

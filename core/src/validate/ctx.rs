@@ -55,7 +55,10 @@ pub const UNREPRESENTABLE: &str = "$svc_unrepresentable";
 
 pub(super) fn unrepresentable<'v>(v: &'v Json) -> Option<&'v str> {
     match v {
-        Json::Obj(m) if m.len() == 1 => m.get(UNREPRESENTABLE).and_then(Json::as_str),
+        Json::Obj(m) if m.len() == 1 => m
+            .get(UNREPRESENTABLE)
+            .and_then(Json::as_str)
+            .map(crate::unwritable::words),
         _ => None,
     }
 }

@@ -1,13 +1,5 @@
-//! Rules for the params of the composite item image upload, which takes no request type (its params
-//! are its file).
-
-use crate::validate::{opt, Kind, Schema};
-
-/// The transport checks the file itself (its type among gif, png, jpeg, jpg, bmp).
-pub static UPLOAD_COMPOSITE_ITEM_IMAGE: Schema = Schema {
-    fields: &[opt("image", Kind::Any)],
-    checks: &[],
-};
+//! The tests of the rules of the inventory operations' params (the rules are declared with their types
+//! in `crate::model::inventory`; the image upload's params are its file, `upload!` in the table).
 
 #[cfg(test)]
 mod tests {

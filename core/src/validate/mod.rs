@@ -15,7 +15,6 @@ mod ctx;
 mod engine;
 mod file;
 mod name;
-mod page;
 mod rule;
 mod value;
 
@@ -25,7 +24,6 @@ pub use ctx::*;
 pub use engine::*;
 pub use file::*;
 pub use name::*;
-pub use page::*;
 pub use value::*;
 
 #[cfg(test)]

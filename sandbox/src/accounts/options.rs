@@ -175,7 +175,7 @@ impl Options {
 fn got(v: &Json) -> String {
     match v {
         Json::Obj(m) => match m.get(svc_core::validate::UNREPRESENTABLE) {
-            Some(Json::Str(what)) => what.to_string(),
+            Some(Json::Str(what)) => svc_core::unwritable::words(what).to_string(),
             _ => "an object".into(),
         },
         Json::Arr(_) => "an array".into(),

@@ -1,12 +1,12 @@
 // Redis as a fleet store (svc-sdk/redis): one organization's shared state as text under one key,
 // loaded with the server's clock and saved by compare-and-set, each one Lua script. The platform makes
-// this JS: the redis client is a JS package, connected and called from JS. The steps on the state, the
-// scripts, how long the key lives, the options' checks and how long close() waits are the core's
+// this JS: the redis client is a JS package, imported and connected from JS, and a store outlives a
+// restart of the core. The steps on the state, the connection's options, the scripts and their calls,
+// how long the key lives, the options' checks and how long close() waits are the core's
 // (scripts/build.mjs hangs them on SvcError).
 import { SvcError } from "./node.js";
 
-const { __redisScripts, __redisOptions, __redisClose } = SvcError[Symbol.for("svc-sdk.internal")];
-const [LOAD, SAVE, KEEP_MS] = __redisScripts();
+const { __redisBackoff, __redisClient, __redisClose, __redisLoad, __redisOptions, __redisSave } = SvcError[Symbol.for("svc-sdk.internal")];
 
 /** A fleet store on Redis: `{ url }` (a connection of its own) or `{ client }`, and the keys' `prefix`; the core checks them. */
 export function redisStore(options) {
@@ -15,14 +15,9 @@ export function redisStore(options) {
   const ready = () =>
     (connected ??= (async () => {
       if (client) return client.isOpen ? client : client.connect().then(() => client);
-      const { createClient } = await import("redis");
-      // A first connection that fails fails the step (the core asks again within storeTimeoutMs)
-      // instead of holding every step until the server answers; once open, a lost connection is
-      // reopened, and steps fail at once meanwhile (disableOfflineQueue).
+      // A lost connection is reopened once this one opened; a first one that fails fails the step (__redisClient).
       let opened = false;
-      const reconnectStrategy = (n) => opened && Math.min(50 * 2 ** n, 1000);
-      own = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy } });
-      own.on("error", () => {});
+      own = __redisClient(await import("redis"), url, (n) => opened && __redisBackoff(n));
       await own.connect();
       opened = true;
       return own;
@@ -30,16 +25,9 @@ export function redisStore(options) {
       connected = undefined;
       throw e;
     }));
-  const keyOf = (key) => `${prefix}${key}`;
   return {
-    async load(key) {
-      const [text, seconds, micros] = await (await ready()).eval(LOAD, { keys: [keyOf(key)], arguments: [] });
-      return { text: text ?? null, now: Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) };
-    },
-    async save(key, expected, version, text) {
-      const args = [String(expected), String(version), text, KEEP_MS];
-      return (await (await ready()).eval(SAVE, { keys: [keyOf(key)], arguments: args })) === 1;
-    },
+    load: async (key) => __redisLoad(await ready(), prefix + key),
+    save: async (key, expected, version, text) => __redisSave(await ready(), prefix + key, expected, version, text),
     /** Ends the connection it opened (a client given stays open): the core waits for it at most the default storeTimeoutMs. */
     close() {
       const closing = [connected, own];

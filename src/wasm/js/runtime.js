@@ -4,7 +4,6 @@
 // may stall and every message are the core's.
 import { __settle } from "../../../../../svc_sdk.js";
 import { call, generation, restartOnTrap, settling } from "./core.js";
-export { timers } from "./core.js";
 
 /** Calls `fn` into the core of generation `g`: dropped if the core restarted since, a trap restarts it. */
 function into(g, fn, ...args) {
@@ -15,15 +14,10 @@ function into(g, fn, ...args) {
   }
 }
 
-/** Settles wait `id` of the core when `promise` settles (a `then` that throws rejects it). */
+/** Settles wait `id` of the core when `promise` (a native promise: the core makes one of any value) settles. */
 export function watch(promise, id) {
   const g = generation;
-  const settle = (ok, v) => into(g, __settle, id, ok, v);
-  try {
-    promise.then((v) => settle(true, v), (e) => settle(false, e));
-  } catch (e) {
-    queueMicrotask(() => settle(false, e));
-  }
+  promise.then((v) => into(g, __settle, id, true, v), (e) => into(g, __settle, id, false, e));
 }
 
 /** A proxied body: each chunk is the core's (`__passOn`); `reader`, the answer's, is let go when it fails or is cancelled. */

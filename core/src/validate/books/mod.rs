@@ -1,6 +1,6 @@
-//! Rules for the params of the books uploads, which take no request type (their params are their
-//! files). The others are declared with their types in `crate::model::books`; their tests are here,
-//! one file per resource.
+//! The tests of the rules of the books operations' params, one file per resource (the rules are
+//! declared with their types in `crate::model::books`; an upload's params are its files, `upload!` in
+//! the table), and the file types of the expense receipt upload.
 
 mod uploads;
 

@@ -21,14 +21,13 @@ export function settling(promise) {
   });
 }
 
-/** Restarts the core if `e` is a trap (a new instance, and every call the old one held ended); rethrows anything else. */
+/** Restarts the core if `e` is a trap (a new instance, the old one's timers cleared, and every call it held ended); rethrows anything else. */
 export function restartOnTrap(e) {
   if (!(e instanceof WebAssembly.RuntimeError)) throw e;
   core.__wbg_reset_state();
   generation++;
-  for (const t of timers) clearTimeout(t);
-  timers.clear();
-  const why = `the SDK's core was restarted (${e.message}) while this call was pending: it was stopped, and may have reached the service; every client keeps working`;
+  // The new core clears the old one's timers, and words the error of every call it held.
+  const why = core.__restarted(e.message);
   for (const reject of pending) pending.delete(reject) && reject(new SvcError("aborted", why));
 }
 
@@ -65,11 +64,10 @@ export const validate = (operationId, params, options) => call("__validate", "va
 /**
  * A Standard Schema v1 object for the params of an operation (react-hook-form, any Standard Schema
  * consumer): its issues are the SDK's `Issue`s; the core checks `options` now and words the issues
- * (with `options.labels`), and `options.message`, a function only JS can call, words each again when given.
+ * (with `options.labels`, then `options.message` when given).
  */
 export function schemaFor(id, options) {
-  const [{ index }, say] = [info(id), call("__formOptions", "config", options)];
-  const worded = (out) => (say && out.issues?.forEach((issue) => (issue.message = say(issue))), out);
-  const validate = (value) => worded(call("__validate", "validation", index, value, options, true));
+  const index = call("__schemaIndex", "config", id, options);
+  const validate = (value) => call("__validate", "validation", index, value, options, true);
   return Object.freeze({ "~standard": Object.freeze({ version: 1, vendor: "svc-sdk", validate }) });
 }
