@@ -6,8 +6,10 @@ use crate::family::{normalize_api_domain, region_domain, Family, OrgPlacement};
 use crate::issue::{Issue, Problem};
 use crate::json::{self, Json, Obj, ToJson};
 use crate::placement::{in_query, issue, scalar_text, wire_issues};
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// Where calls go: the API domain, the organization and the CRM version.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,47 +83,39 @@ pub enum Body {
     },
 }
 
-/// Characters left as they are in a path segment or query value (RFC 3986 unreserved).
-fn is_unreserved(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
-}
+/// Every byte but those RFC 3986 leaves unreserved in a path segment or query value.
+const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 pub fn percent_encode(s: &str, out: &mut String) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    for &b in s.as_bytes() {
-        if is_unreserved(b) {
-            out.push(b as char);
-        } else {
-            out.push('%');
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 15) as usize] as char);
-        }
-    }
+    out.extend(utf8_percent_encode(s, ESCAPED));
 }
 
 /// Decodes `%XX` escapes (and `+` as a space in query text); `None` when malformed or not UTF-8.
 pub fn percent_decode(s: &str, plus_is_space: bool) -> Option<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'%' => {
-                let hex = s.get(i + 1..i + 3)?;
-                out.push(u8::from_str_radix(hex, 16).ok()?);
-                i += 3;
-            }
-            b'+' if plus_is_space => {
-                out.push(b' ');
-                i += 1;
-            }
-            c => {
-                out.push(c);
-                i += 1;
-            }
-        }
+    let well_formed = s.split('%').skip(1).all(|after| {
+        after
+            .as_bytes()
+            .get(..2)
+            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+    });
+    if !well_formed {
+        return None;
     }
-    String::from_utf8(out).ok()
+    let spaced;
+    let s = if plus_is_space && s.contains('+') {
+        spaced = s.replace('+', " ");
+        &spaced
+    } else {
+        s
+    };
+    percent_decode_str(s)
+        .decode_utf8()
+        .ok()
+        .map(Cow::into_owned)
 }
 
 /// The pairs of a query string, decoded (`+` is a space); `None` when one is malformed.
@@ -541,6 +535,35 @@ mod tests {
 
     fn target(org: Option<&str>) -> Target {
         Target::new(Some("eu"), None, org, None).unwrap()
+    }
+
+    /// Every byte but A-Z a-z 0-9 - . _ ~ is escaped, in upper-case hex, each byte of a character.
+    #[test]
+    fn the_escaped_set_is_everything_but_unreserved() {
+        for c in (0u8..=0x7f).map(char::from).chain(['é', '€', '😀']) {
+            let mut got = String::new();
+            percent_encode(c.encode_utf8(&mut [0; 4]), &mut got);
+            let unreserved = c.is_ascii_alphanumeric() || "-._~".contains(c);
+            let want = if unreserved {
+                c.to_string()
+            } else {
+                c.to_string().bytes().map(|b| format!("%{b:02X}")).collect()
+            };
+            assert_eq!(got, want, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn malformed_escapes_are_refused() {
+        for bad in ["%", "%4", "%zz", "%+f", "a%-1", "%ff", "%C3"] {
+            assert_eq!(percent_decode(bad, true), None, "{bad}");
+        }
+        assert_eq!(percent_decode("a+b%2B%20", true).as_deref(), Some("a b+ "));
+        assert_eq!(percent_decode("a+b", false).as_deref(), Some("a+b"));
+        assert_eq!(
+            percent_decode("%C3%A9%e2%82%ac", false).as_deref(),
+            Some("é€")
+        );
     }
 
     #[test]
