@@ -5,14 +5,12 @@ use crate::json::{self, Json};
 use crate::lossless;
 use crate::model::billing::{Event, EVENT_TYPES};
 use crate::model::crm::WatchNotification;
+use subtle::ConstantTimeEq;
 
-/// Whether two byte strings are equal, in a time that depends only on the length of `expected`.
+/// Whether two byte strings are equal, in a time that does not depend on where they differ
+/// (`subtle`; strings of different lengths are unequal at once).
 pub fn constant_time_eq(expected: &[u8], given: &[u8]) -> bool {
-    let mut diff = u8::from(expected.len() != given.len());
-    for (i, e) in expected.iter().enumerate() {
-        diff |= e ^ given.get(i).copied().unwrap_or(!e);
-    }
-    diff == 0
+    expected.ct_eq(given).into()
 }
 
 fn decode_error(what: &str, e: impl std::fmt::Display) -> Error {
@@ -262,15 +260,48 @@ mod tests {
         }
     }
 
+    /// Every string over a small alphabet up to length 3 against every other, and long strings
+    /// against their copies, one-byte changes at each place, and their cuts and extensions: the
+    /// compare is true exactly when the bytes are equal.
     #[test]
-    fn constant_time_comparison_is_exact() {
-        assert!(constant_time_eq(b"abc", b"abc"));
-        assert!(!constant_time_eq(b"abc", b"abd"));
-        assert!(!constant_time_eq(b"abc", b"ab"));
-        assert!(!constant_time_eq(b"abc", b"abcd"));
-        assert!(!constant_time_eq(b"", b"a"));
-        assert!(constant_time_eq(b"", b""));
-        assert!(!constant_time_eq(&[0xff], &[0x00]));
+    fn constant_time_comparison_is_equality() {
+        let mut short: Vec<Vec<u8>> = vec![vec![]];
+        for len in 1..=3 {
+            let from = short.len() - 3usize.pow(len - 1);
+            for i in from..short.len() {
+                for b in [0x00, b'a', 0xff] {
+                    let mut s = short[i].clone();
+                    s.push(b);
+                    short.push(s);
+                }
+            }
+        }
+        for a in &short {
+            for b in &short {
+                assert_eq!(constant_time_eq(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut byte = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        };
+        for len in [1, 2, 15, 16, 17, 64, 255, 1024] {
+            let a: Vec<u8> = (0..len).map(|_| byte()).collect();
+            assert!(constant_time_eq(&a, &a.clone()));
+            for i in 0..len {
+                let mut b = a.clone();
+                b[i] ^= 1 << (i % 8);
+                assert!(!constant_time_eq(&a, &b), "{len} {i}");
+                assert!(!constant_time_eq(&a, &a[..i]), "{len} cut at {i}");
+            }
+            let mut longer = a.clone();
+            longer.push(byte());
+            assert!(!constant_time_eq(&a, &longer));
+            assert!(!constant_time_eq(&longer, &a));
+        }
     }
 
     #[test]

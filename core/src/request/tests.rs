@@ -327,3 +327,32 @@ fn crm_version_and_raw_requests() {
         "https://www.svcapis.eu/books/v3/journals?organization_id=42"
     );
 }
+
+/// Every byte but A-Z a-z 0-9 - . _ ~ is escaped, in upper-case hex, each byte of a character.
+#[test]
+fn the_escaped_set_is_everything_but_unreserved() {
+    for c in (0u8..=0x7f).map(char::from).chain(['é', '€', '😀']) {
+        let mut got = String::new();
+        percent_encode(c.encode_utf8(&mut [0; 4]), &mut got);
+        let unreserved = c.is_ascii_alphanumeric() || "-._~".contains(c);
+        let want = if unreserved {
+            c.to_string()
+        } else {
+            c.to_string().bytes().map(|b| format!("%{b:02X}")).collect()
+        };
+        assert_eq!(got, want, "{c:?}");
+    }
+}
+
+#[test]
+fn malformed_escapes_are_refused() {
+    for bad in ["%", "%4", "%zz", "%+f", "a%-1", "%ff", "%C3"] {
+        assert_eq!(percent_decode(bad, true), None, "{bad}");
+    }
+    assert_eq!(percent_decode("a+b%2B%20", true).as_deref(), Some("a b+ "));
+    assert_eq!(percent_decode("a+b", false).as_deref(), Some("a+b"));
+    assert_eq!(
+        percent_decode("%C3%A9%e2%82%ac", false).as_deref(),
+        Some("é€")
+    );
+}

@@ -1,29 +1,59 @@
 //! CRM callbacks: the sandbox posts the documented body to a loopback listener started here.
 
 use crate::client::{expect, Sandbox};
-use sandbox::http::{Conn, Request, Response};
+use http_body_util::{BodyExt, Empty};
+use hyper::body::{Bytes, Incoming};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use sandbox::http::Request;
 use serde_json::{json, Value};
 use std::net::TcpListener;
 use std::sync::mpsc;
 use std::thread;
 
-/// A listener that answers `status` to each of `n` callbacks and hands their requests over.
+/// A listener (hyper, as the sandbox's server) that answers `status` to each of `n` callbacks and
+/// hands their requests over.
 fn listener(n: usize, status: u16) -> (String, mpsc::Receiver<Request>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
-        for stream in listener.incoming().take(n) {
-            let mut conn = Conn::new(stream.unwrap());
-            let req = conn.read_request().unwrap();
-            let _ = sandbox::http::write_response(
-                conn.stream_mut(),
-                &Response::new(status),
-                false,
-                false,
-            );
-            tx.send(req).unwrap();
-        }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            for _ in 0..n {
+                let (stream, _) = listener.accept().await.unwrap();
+                let tx = tx.clone();
+                let service = service_fn(move |req: hyper::Request<Incoming>| {
+                    let tx = tx.clone();
+                    async move {
+                        let (parts, body) = req.into_parts();
+                        let headers = parts.headers.iter();
+                        tx.send(Request {
+                            method: parts.method.to_string(),
+                            path: parts.uri.path().into(),
+                            query: parts.uri.query().unwrap_or_default().into(),
+                            http10: false,
+                            headers: headers
+                                .map(|(k, v)| (k.to_string(), v.to_str().unwrap().into()))
+                                .collect(),
+                            body: body.collect().await?.to_bytes().to_vec(),
+                        })
+                        .unwrap();
+                        let mut answer = hyper::Response::new(Empty::<Bytes>::new());
+                        *answer.status_mut() = hyper::StatusCode::from_u16(status).unwrap();
+                        Ok::<_, hyper::Error>(answer)
+                    }
+                });
+                let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+                let _ = conn.await;
+            }
+        });
     });
     (base, rx)
 }

@@ -13,3 +13,4 @@ mod process;
 mod routing;
 mod shapes;
 mod uploads;
+mod wire;
