@@ -7,6 +7,7 @@ use std::fmt;
 
 mod build;
 mod fields;
+pub mod lossless;
 mod read;
 mod ser;
 pub mod write;

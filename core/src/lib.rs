@@ -22,7 +22,7 @@ pub mod issue;
 pub mod jsdoc;
 pub mod json;
 pub mod labels;
-pub mod lossless;
+pub use json::lossless;
 pub mod model;
 pub mod numbered;
 pub mod placement;
