@@ -7,19 +7,10 @@ use crate::headers::Headers;
 use crate::json::{self, Json, Obj, ToJson};
 use crate::request::parse_query;
 use crate::route::{add_text_param, template, Found, Router};
-use serde_json::{Map, Value};
 use std::sync::OnceLock;
 
 /// What the proxy forwards: the operation, its path values (in path order, the CRM version
-/// left out) and its params, read from the query, the headers and a JSON body.
-#[derive(Debug)]
-pub struct Plan {
-    pub op: &'static Operation,
-    pub path_params: Vec<String>,
-    pub params: Map<String, Value>,
-}
-
-/// A `Plan` whose params are JSON text (what the wasm hands to JavaScript).
+/// left out) and its params as JSON text, read from the query, the headers and a JSON body.
 #[derive(Debug)]
 pub struct PlanText {
     pub op: &'static Operation,
@@ -178,27 +169,6 @@ impl Routed {
     /// The plan: the params read from the raw query (without `?`), the headers (`header` is
     /// asked with lower-case names) and the body text; 400 for a query that is not well encoded or
     /// a JSON body that is not an object.
-    pub fn plan(
-        self,
-        query: &str,
-        header: impl Fn(&str) -> Option<String>,
-        body: Option<&str>,
-    ) -> Result<Plan, Error> {
-        let PlanText {
-            op,
-            path_params,
-            params,
-        } = self.plan_text(query, header, body)?;
-        let params = serde_json::from_str(&params)
-            .map_err(|_| refuse(400, "the body must be a JSON object"))?;
-        Ok(Plan {
-            op,
-            path_params,
-            params,
-        })
-    }
-
-    /// `plan`, its params as JSON text.
     pub fn plan_text(
         self,
         query: &str,
@@ -260,17 +230,17 @@ fn names_the_organization(key: &str) -> bool {
 }
 
 /// The plan for a request the proxy received, in one step: `route`, `Routed::admit` with its
-/// Content-Type (read through `header`), and `Routed::plan`.
+/// Content-Type (read through `header`), and `Routed::plan_text`.
 pub fn plan(
     method: &str,
     path: &str,
     query: &str,
     header: impl Fn(&str) -> Option<String>,
     body: Option<&str>,
-) -> Result<Plan, Error> {
+) -> Result<PlanText, Error> {
     let routed = route(method, path)?;
     routed.admit(header("content-type").as_deref())?;
-    routed.plan(query, header, body)
+    routed.plan_text(query, header, body)
 }
 
 /// The headers of the service's answer that a proxy hands back; the others stay behind.
@@ -297,7 +267,11 @@ pub fn passed_back(headers: &Headers, secret: Option<&str>) -> Headers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    fn params(p: &PlanText) -> Value {
+        serde_json::from_str(&p.params).unwrap()
+    }
 
     #[test]
     fn a_body_waits_for_each_chunk_its_idle_time_and_for_all_of_it_its_deadline() {
@@ -376,7 +350,7 @@ mod tests {
         (name == "content-type").then(|| "application/json".into())
     }
 
-    fn status(r: Result<Plan, Error>) -> (u16, String) {
+    fn status(r: Result<PlanText, Error>) -> (u16, String) {
         let e = r.expect_err("an error");
         assert_eq!(e.kind(), ErrorKind::Api);
         (e.status().expect("a status"), e.message)
@@ -395,7 +369,7 @@ mod tests {
         assert_eq!(p.op.id, "listTasks");
         assert_eq!(p.path_params, ["p 1"]);
         assert_eq!(
-            Value::Object(p.params),
+            params(&p),
             json!({"page": 2, "filter_by": "Status.All", "flag": ""})
         );
     }
@@ -448,15 +422,12 @@ mod tests {
         assert_eq!(p.op.id, "createExpense");
         assert!(p.path_params.is_empty());
         assert_eq!(
-            Value::Object(p.params),
+            params(&p),
             json!({"amount": 12.5, "account_id": "460000000000000012345"})
         );
         // No body, or a blank one, is no params.
         for body in [None, Some(""), Some(" \n")] {
-            assert!(plan("POST", &path, "", json_body, body)
-                .unwrap()
-                .params
-                .is_empty());
+            assert!(plan("POST", &path, "", json_body, body).unwrap().params == "{}");
         }
     }
 
@@ -488,7 +459,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(p.op.id, op.id);
-        assert!(p.params.contains_key(param), "{:?}", p.params);
+        assert!(params(&p).get(param).is_some(), "{:?}", p.params);
         assert!(asked.borrow().contains(&name.to_ascii_lowercase()));
     }
 

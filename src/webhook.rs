@@ -91,7 +91,8 @@ pub fn parse_watch_notification(
     token: Option<&str>,
 ) -> Result<WatchNotification, Error> {
     let text = watch_notification_text(body, token)?;
-    serde_json::from_str(&text).map_err(|e| decode_error("notification", e))
+    let v = json::parse(&text).map_err(|e| decode_error("notification", e))?;
+    json::from_json(&v).map_err(|e| decode_error("notification", e))
 }
 
 /// A billing event, as a webhook body or a `GET /events/{id}` answer (`{ event: {...} }`), as JSON
@@ -135,7 +136,9 @@ pub fn event_text(body: &str) -> Result<String, Error> {
 
 /// `event_text`, typed.
 pub fn parse_event(body: &str) -> Result<Event, Error> {
-    serde_json::from_str(&event_text(body)?).map_err(|e| decode_error("event", e))
+    let text = event_text(body)?;
+    let v = json::parse(&text).map_err(|e| decode_error("event", e))?;
+    json::from_json(&v).map_err(|e| decode_error("event", e))
 }
 
 /// The query parameter of the webhook URL that carries its token, unless another is named.

@@ -138,7 +138,8 @@ impl<T: Member> Detail for T {
 }
 
 impl Problem {
-    /// The details, as a JSON object (for tests and the sandbox).
+    /// The details, as a JSON object (for tests).
+    #[cfg(test)]
     pub fn details(&self) -> serde_json::Map<String, serde_json::Value> {
         let mut out = serde_json::Map::new();
         self.each(|k, v| {
@@ -272,8 +273,14 @@ impl Serialize for Issue {
         map.serialize_entry("path", &self.path)?;
         map.serialize_entry("code", self.code().name())?;
         map.serialize_entry("message", &self.message)?;
-        for (k, v) in self.problem.details() {
-            map.serialize_entry(&k, &v)?;
+        let mut details = Vec::new();
+        self.problem.each(|k, v| {
+            let mut text = String::new();
+            v.write(&mut text);
+            details.push((k, text));
+        });
+        for (k, text) in &details {
+            map.serialize_entry(k, &crate::json::parse(text).unwrap_or_default())?;
         }
         map.end()
     }

@@ -6,11 +6,14 @@ use std::borrow::Cow;
 use std::fmt;
 
 mod build;
+mod de;
 mod fields;
+pub mod lossless;
 mod read;
 mod ser;
 pub mod write;
 pub use build::ToValue;
+pub use de::from_json;
 pub use fields::{expect, Field};
 pub use read::{number, parse, Error};
 pub use ser::to_string;

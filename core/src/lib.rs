@@ -24,7 +24,7 @@ pub mod issue;
 pub mod jsdoc;
 pub mod json;
 pub mod labels;
-pub mod lossless;
+pub use json::lossless;
 pub mod model;
 pub mod numbered;
 pub mod placement;

@@ -1,6 +1,7 @@
-//! The JSON reader: one pass over the bytes of the text, strings borrowed where they hold no escape,
-//! accepting and refusing what serde_json does, with its messages and positions, except that a
-//! number out of a double's range is read (its text kept, as every number's is), not refused.
+//! The JSON reader: one pass over the bytes of the text that accepts and refuses what serde_json
+//! does, with its messages and positions (except that a number out of a double's range is read, its
+//! text kept, as every number's is), and hands what it reads to a `Sink`: the borrowed tree
+//! (`parse`), or the spans that the text for JS is written from (`json::lossless`).
 
 use super::{Json, Num, Obj, MAX_NESTING};
 use std::borrow::Cow;
@@ -35,6 +36,8 @@ enum Code {
     TrailingCharacters,
     UnexpectedEndOfHexEscape,
     RecursionLimitExceeded,
+    ExpectedObject,
+    MarkerKey,
 }
 
 impl Code {
@@ -61,6 +64,10 @@ impl Code {
             Code::TrailingCharacters => "trailing characters",
             Code::UnexpectedEndOfHexEscape => "unexpected end of hex escape",
             Code::RecursionLimitExceeded => "recursion limit exceeded",
+            Code::ExpectedObject => "expected a JSON object",
+            Code::MarkerKey => {
+                "the key \"$svc_exact\", which the SDK keeps for numbers a JS number cannot hold,"
+            }
         }
     }
 }
@@ -87,30 +94,100 @@ impl std::error::Error for Error {}
 
 type Result<T> = std::result::Result<T, Error>;
 
+/// What a pass over JSON text makes of the values it reads, innermost first.
+pub(crate) trait Sink<'a> {
+    type Value;
+    type Items;
+    type Members;
+    /// Whether strings are decoded (a tree) or only checked and kept as their raw text.
+    const DECODES: bool;
+    /// Whether a key names an id (the values under it cross to JS as strings); `Err` refuses it.
+    fn key(&mut self, raw: &'a str) -> std::result::Result<bool, ()>;
+    fn literal(&mut self, v: Json<'a>) -> Self::Value;
+    /// A number's text; `id` when it sits under a key that names an id.
+    fn number(&mut self, text: &'a str, id: bool) -> Self::Value;
+    /// A string: decoded, or its raw contents when `DECODES` is false.
+    fn string(&mut self, s: Cow<'a, str>) -> Self::Value;
+    fn items(&mut self) -> Self::Items;
+    /// An item of an array and its text.
+    fn item(&mut self, items: &mut Self::Items, item: Self::Value, text: &'a str);
+    fn array(&mut self, items: Self::Items) -> Self::Value;
+    fn members(&mut self) -> Self::Members;
+    /// A member of an object: its key (as `string` gives it), its value and the value's text.
+    fn member(&mut self, m: &mut Self::Members, key: Cow<'a, str>, v: Self::Value, text: &'a str);
+    fn object(&mut self, m: Self::Members) -> Self::Value;
+}
+
+/// The borrowed tree.
+struct Tree;
+
+impl<'a> Sink<'a> for Tree {
+    type Value = Json<'a>;
+    type Items = Vec<Json<'a>>;
+    type Members = Vec<(Cow<'a, str>, Json<'a>)>;
+    const DECODES: bool = true;
+
+    fn key(&mut self, _: &'a str) -> std::result::Result<bool, ()> {
+        Ok(false)
+    }
+    fn literal(&mut self, v: Json<'a>) -> Json<'a> {
+        v
+    }
+    fn number(&mut self, text: &'a str, _: bool) -> Json<'a> {
+        Json::Num(Cow::Borrowed(text))
+    }
+    fn string(&mut self, s: Cow<'a, str>) -> Json<'a> {
+        Json::Str(s)
+    }
+    fn items(&mut self) -> Vec<Json<'a>> {
+        Vec::new()
+    }
+    fn item(&mut self, items: &mut Vec<Json<'a>>, item: Json<'a>, _: &'a str) {
+        items.push(item);
+    }
+    fn array(&mut self, items: Vec<Json<'a>>) -> Json<'a> {
+        Json::Arr(items)
+    }
+    fn members(&mut self) -> Self::Members {
+        Vec::new()
+    }
+    fn member(&mut self, m: &mut Self::Members, key: Cow<'a, str>, v: Json<'a>, _: &'a str) {
+        m.push((key, v));
+    }
+    fn object(&mut self, m: Self::Members) -> Json<'a> {
+        Json::Obj(Obj::from_members(m))
+    }
+}
+
 /// Reads JSON text into a `Json` that borrows it.
 pub fn parse(text: &str) -> Result<Json<'_>> {
-    let mut r = Reader {
-        text,
-        bytes: text.as_bytes(),
-        i: 0,
-        depth: MAX_NESTING,
-    };
-    let value = r.value()?;
+    read(text, &mut Tree, false)
+}
+
+/// Reads JSON text whole (one value and blanks), handing what it reads to `sink`; `id` when the
+/// value sits under a key that names an id.
+pub(crate) fn read<'a, S: Sink<'a>>(text: &'a str, sink: &mut S, id: bool) -> Result<S::Value> {
+    let mut r = Reader::new(text);
+    let value = r.value(sink, id)?;
     match r.whitespace() {
         Some(_) => Err(r.peek_error(Code::TrailingCharacters)),
         None => Ok(value),
     }
 }
 
+/// `read` for a text that must hold an object.
+pub(crate) fn read_object<'a, S: Sink<'a>>(text: &'a str, sink: &mut S) -> Result<S::Value> {
+    let mut r = Reader::new(text);
+    if r.whitespace() != Some(b'{') {
+        return Err(r.peek_error(Code::ExpectedObject));
+    }
+    read(text, sink, false)
+}
+
 /// The number that JSON number text stands for, as serde_json classifies it; one beyond a double's
 /// range is an infinity of its sign.
 pub fn number(text: &str) -> Option<Num> {
-    let mut r = Reader {
-        text,
-        bytes: text.as_bytes(),
-        i: 0,
-        depth: MAX_NESTING,
-    };
+    let mut r = Reader::new(text);
     let positive = r.bytes.first() != Some(&b'-');
     r.i = usize::from(!positive);
     let n = match r.integer(positive) {
@@ -141,7 +218,53 @@ macro_rules! overflow {
     };
 }
 
+/// The bytes that end the plain run of a string: the closing quote, a backslash, a control character.
+static STOPS_A_STRING: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// Where the plain run of a string starting at `i` ends (`STOPS_A_STRING`), eight bytes at a time
+/// while eight are left: a byte is flagged when it is a quote, a backslash or below 0x20, and the
+/// lowest flag is exact (a borrow only flags bytes above a flagged one).
+#[inline(always)]
+fn plain_run(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let flags = below(x ^ (ONES * u64::from(b'"')), 1)
+            | below(x ^ (ONES * u64::from(b'\\')), 1)
+            | below(x, 0x20);
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(|&c| !STOPS_A_STRING[c as usize]) {
+        i += 1;
+    }
+    i
+}
+
 impl<'a> Reader<'a> {
+    fn new(text: &'a str) -> Reader<'a> {
+        Reader {
+            text,
+            bytes: text.as_bytes(),
+            i: 0,
+            depth: MAX_NESTING,
+        }
+    }
+
     #[cold]
     fn error_at(&self, code: Code, at: usize) -> Error {
         let before = &self.bytes[..at];
@@ -166,10 +289,12 @@ impl<'a> Reader<'a> {
         self.error_at(code, (self.i + 1).min(self.bytes.len()))
     }
 
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.i).copied()
     }
 
+    #[inline(always)]
     fn peek_or_null(&self) -> u8 {
         self.peek().unwrap_or(0)
     }
@@ -180,13 +305,15 @@ impl<'a> Reader<'a> {
         Some(b)
     }
 
-    /// Skips the digits left of a number whose value was found out of range (all that can follow).
+    /// Skips digits.
+    #[inline(always)]
     fn skip_digits(&mut self) {
         while self.peek().is_some_and(|b| b.is_ascii_digit()) {
             self.i += 1;
         }
     }
 
+    #[inline(always)]
     fn whitespace(&mut self) -> Option<u8> {
         while let Some(b) = self.peek() {
             match b {
@@ -197,48 +324,44 @@ impl<'a> Reader<'a> {
         None
     }
 
-    fn value(&mut self) -> Result<Json<'a>> {
+    fn value<S: Sink<'a>>(&mut self, sink: &mut S, id: bool) -> Result<S::Value> {
         let Some(peek) = self.whitespace() else {
             return Err(self.peek_error(Code::EofValue));
         };
         match peek {
-            b'n' => {
+            b'"' => {
                 self.i += 1;
-                self.ident(b"ull").map(|_| Json::Null)
-            }
-            b't' => {
-                self.i += 1;
-                self.ident(b"rue").map(|_| Json::Bool(true))
-            }
-            b'f' => {
-                self.i += 1;
-                self.ident(b"alse").map(|_| Json::Bool(false))
+                let s = self.string::<S>()?;
+                Ok(sink.string(s))
             }
             b'-' | b'0'..=b'9' => {
                 let start = self.i;
-                let positive = peek != b'-';
-                self.i += usize::from(!positive);
-                match self.integer(positive) {
-                    Err(e) if e.code == Code::NumberOutOfRange => self.skip_digits(),
-                    read => drop(read?),
-                }
-                Ok(Json::Num(Cow::Borrowed(&self.text[start..self.i])))
-            }
-            b'"' => {
-                self.i += 1;
-                self.string().map(Json::Str)
-            }
-            b'[' => {
-                self.enter()?;
-                let items = self.array();
-                self.depth += 1;
-                items.map(Json::Arr)
+                self.skip_number()?;
+                Ok(sink.number(&self.text[start..self.i], id))
             }
             b'{' => {
                 self.enter()?;
-                let members = self.object();
+                let members = self.object(sink);
                 self.depth += 1;
-                members.map(|m| Json::Obj(Obj::from_members(m)))
+                members.map(|m| sink.object(m))
+            }
+            b'[' => {
+                self.enter()?;
+                let items = self.array(sink, id);
+                self.depth += 1;
+                items.map(|items| sink.array(items))
+            }
+            b'n' => {
+                self.i += 1;
+                self.ident(b"ull").map(|_| sink.literal(Json::Null))
+            }
+            b't' => {
+                self.i += 1;
+                self.ident(b"rue").map(|_| sink.literal(Json::Bool(true)))
+            }
+            b'f' => {
+                self.i += 1;
+                self.ident(b"alse").map(|_| sink.literal(Json::Bool(false)))
             }
             _ => Err(self.peek_error(Code::ExpectedValue)),
         }
@@ -264,8 +387,10 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn array(&mut self) -> Result<Vec<Json<'a>>> {
-        let mut items = Vec::new();
+    /// An array's items after its opening bracket; `id` passes on to them.
+    fn array<S: Sink<'a>>(&mut self, sink: &mut S, id: bool) -> Result<S::Items> {
+        let mut items = sink.items();
+        let mut first = true;
         loop {
             let Some(peek) = self.whitespace() else {
                 return Err(self.peek_error(Code::EofList));
@@ -274,7 +399,7 @@ impl<'a> Reader<'a> {
                 self.i += 1;
                 return Ok(items);
             }
-            if !items.is_empty() {
+            if !first {
                 if peek != b',' {
                     return Err(self.peek_error(Code::ExpectedListCommaOrEnd));
                 }
@@ -285,12 +410,17 @@ impl<'a> Reader<'a> {
                     None => return Err(self.peek_error(Code::EofValue)),
                 }
             }
-            items.push(self.value()?);
+            first = false;
+            let start = self.i;
+            let item = self.value(sink, id)?;
+            sink.item(&mut items, item, &self.text[start..self.i]);
         }
     }
 
-    fn object(&mut self) -> Result<Vec<(Cow<'a, str>, Json<'a>)>> {
-        let mut members = Vec::new();
+    /// An object's members after its opening brace.
+    fn object<S: Sink<'a>>(&mut self, sink: &mut S) -> Result<S::Members> {
+        let mut members = sink.members();
+        let mut first = true;
         loop {
             let Some(peek) = self.whitespace() else {
                 return Err(self.peek_error(Code::EofObject));
@@ -299,7 +429,7 @@ impl<'a> Reader<'a> {
                 self.i += 1;
                 return Ok(members);
             }
-            if members.is_empty() {
+            if first {
                 if peek != b'"' {
                     return Err(self.peek_error(Code::KeyMustBeAString));
                 }
@@ -314,51 +444,72 @@ impl<'a> Reader<'a> {
             } else {
                 return Err(self.peek_error(Code::ExpectedObjectCommaOrEnd));
             }
+            first = false;
+            let at = self.i;
             self.i += 1;
-            let key = self.string()?;
+            let key = self.string::<S>()?;
+            let id = match &key {
+                Cow::Borrowed(raw) => sink.key(raw),
+                Cow::Owned(_) => Ok(false),
+            }
+            .map_err(|()| self.error_at(Code::MarkerKey, at + 1))?;
             match self.whitespace() {
                 Some(b':') => self.i += 1,
                 Some(_) => return Err(self.peek_error(Code::ExpectedColon)),
                 None => return Err(self.peek_error(Code::EofObject)),
             }
-            members.push((key, self.value()?));
+            self.whitespace();
+            let start = self.i;
+            let value = self.value(sink, id)?;
+            sink.member(&mut members, key, value, &self.text[start..self.i]);
         }
     }
 
-    /// A string after its opening quote: borrowed from the text unless it holds an escape.
-    fn string(&mut self) -> Result<Cow<'a, str>> {
+    /// A string after its opening quote: decoded (borrowed from the text unless it holds an
+    /// escape), or, for a sink that does not decode, its raw contents with its escapes checked.
+    #[inline(always)]
+    fn string<S: Sink<'a>>(&mut self) -> Result<Cow<'a, str>> {
         let mut start = self.i;
+        let begin = self.i;
         let mut owned: Option<String> = None;
         loop {
-            while let Some(&b) = self.bytes.get(self.i) {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                self.i += 1;
-            }
+            self.i = plain_run(self.bytes, self.i);
             let Some(b) = self.peek() else {
                 return Err(self.error(Code::EofString));
             };
-            let run = &self.text[start..self.i];
             self.i += 1;
             match b {
+                b'"' if !S::DECODES => return Ok(Cow::Borrowed(&self.text[begin..self.i - 1])),
                 b'"' => {
+                    let run = &self.text[start..self.i - 1];
                     return Ok(match owned {
                         None => Cow::Borrowed(run),
                         Some(mut s) => {
                             s.push_str(run);
                             Cow::Owned(s)
                         }
-                    })
+                    });
                 }
+                b'\\' if !S::DECODES => self.check_escape()?,
                 b'\\' => {
                     let s = owned.get_or_insert_with(String::new);
-                    s.push_str(run);
+                    s.push_str(&self.text[start..self.i - 1]);
                     self.escape(s)?;
                     start = self.i;
                 }
                 _ => return Err(self.error(Code::ControlCharacter)),
             }
+        }
+    }
+
+    /// Checks an escape without decoding it (a `\u` escape's four hex digits; JS takes a lone
+    /// surrogate).
+    fn check_escape(&mut self) -> Result<()> {
+        match self.next() {
+            None => Err(self.error(Code::EofString)),
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(()),
+            Some(b'u') => self.hex4().map(drop),
+            Some(_) => Err(self.error(Code::InvalidEscape)),
         }
     }
 
@@ -426,6 +577,45 @@ impl<'a> Reader<'a> {
         }
         char::from_u32((((n - 0xD800) << 10) | (n2 - 0xDC00)) + 0x1_0000)
             .ok_or_else(|| self.error(Code::InvalidEscape))
+    }
+
+    /// Skips a number's text, refusing what serde_json refuses with its error (its value is read
+    /// apart, by `number`, when it is asked for).
+    #[inline(always)]
+    fn skip_number(&mut self) -> Result<()> {
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
+        match self.next() {
+            None => return Err(self.error(Code::EofValue)),
+            Some(b'0') => {
+                if self.peek_or_null().is_ascii_digit() {
+                    return Err(self.peek_error(Code::InvalidNumber));
+                }
+            }
+            Some(b'1'..=b'9') => self.skip_digits(),
+            Some(_) => return Err(self.error(Code::InvalidNumber)),
+        }
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            match self.peek() {
+                Some(b'0'..=b'9') => self.skip_digits(),
+                Some(_) => return Err(self.peek_error(Code::InvalidNumber)),
+                None => return Err(self.peek_error(Code::EofValue)),
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.i += 1;
+            }
+            match self.next() {
+                None => return Err(self.error(Code::EofValue)),
+                Some(b'0'..=b'9') => self.skip_digits(),
+                Some(_) => return Err(self.error(Code::InvalidNumber)),
+            }
+        }
+        Ok(())
     }
 
     /// A number after its sign, read as serde_json reads it (its float arithmetic included).
@@ -633,3 +823,27 @@ static POW10: [f64; 309] = [
     1e296, 1e297, 1e298, 1e299, 1e300, 1e301, 1e302, 1e303,
     1e304, 1e305, 1e306, 1e307, 1e308,
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plain_run_ends_at_the_first_quote_backslash_or_control_character() {
+        let stops = (0u8..0x20).chain([b'"', b'\\']);
+        for stop in stops {
+            for at in 0..20 {
+                for start in 0..3.min(at + 1) {
+                    let mut b = vec![b'a'; 24];
+                    b[at] = stop;
+                    b[at.saturating_sub(1)] = if at > 0 { 0xe9 } else { stop };
+                    b[at] = stop;
+                    b.extend([b'"', 0x1f, b'\\']);
+                    assert_eq!(plain_run(&b, start), at, "{stop:#x} at {at} from {start}");
+                }
+            }
+        }
+        assert_eq!(plain_run(b"abc", 0), 3);
+        assert_eq!(plain_run("é\u{7f}\u{ff}xyzéèà".as_bytes(), 0), 14);
+    }
+}

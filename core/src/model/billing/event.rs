@@ -70,7 +70,7 @@ impl Event {
     /// The event type, when it is one of the documented ones.
     pub fn kind(&self) -> Option<EventType> {
         let name = self.event_type.as_deref()?;
-        serde_json::from_value(Value::String(name.to_string())).ok()
+        crate::json::from_json(&crate::json::Json::Str(name.into())).ok()
     }
 }
 
