@@ -25,8 +25,34 @@ function modules(dir) {
     });
 }
 
-/** Whether a file holds only tests: tests.rs, a file under a tests/ folder, or one whose module is `tests`. */
-const isTest = (m) => m.path.includes("tests") || m.file.endsWith("/tests.rs");
+/** The module paths that a parent declares under `#[cfg(test)]` (`#[cfg(test)] mod sim;`). */
+function testModules(mods) {
+  const found = [];
+  for (const m of mods) {
+    const lines = readFileSync(path.join(root, m.file), "utf8").split("\n");
+    lines.forEach((l, i) => {
+      if (l.trim() !== "#[cfg(test)]") return;
+      const at = /^\s*#\[path = "([^"]+)"\]/.exec(lines[i + 1] ?? "");
+      const child = /^\s*(pub(\([^)]*\))?\s+)?mod (\w+);/.exec(lines[i + (at ? 2 : 1)] ?? "");
+      if (at) found.push(path.join(path.dirname(m.file), at[1]));
+      else if (child) found.push([...m.path, child[3]].join("::"));
+    });
+  }
+  return found;
+}
+
+/** Whether a file holds only tests: tests.rs, a file under a tests/ folder, one whose module is `tests`, or one its parent declares under `#[cfg(test)]`. */
+const isTest = (m, tests = []) =>
+  m.path.includes("tests") ||
+  m.file.endsWith("/tests.rs") ||
+  tests.some((t) => m.file === t || m.path.join("::") === t || m.path.join("::").startsWith(`${t}::`));
+
+/** The production modules of a crate. */
+function production(dir) {
+  const mods = modules(dir);
+  const tests = testModules(mods);
+  return mods.filter((m) => !isTest(m, tests));
+}
 
 /** The lines of a file before its trailing `#[cfg(test)]` module. */
 export function productionLines(text) {
@@ -52,7 +78,7 @@ function references(text, at) {
 
 /** Cycles among siblings: for each folder's modules, the edges `a -> b` where a's subtree names b's. */
 export function cycles(crateDir) {
-  const mods = modules(crateDir).filter((m) => !isTest(m));
+  const mods = production(crateDir);
   const known = new Set(mods.map((m) => m.path.join("::")));
   const edges = new Map();
   for (const m of mods) {
@@ -99,7 +125,7 @@ export function cycles(crateDir) {
 export function longFiles() {
   const long = [];
   for (const dir of Object.values(CRATES)) {
-    for (const m of modules(dir).filter((m) => !isTest(m))) {
+    for (const m of production(dir)) {
       const n = productionLines(readFileSync(path.join(root, m.file), "utf8"));
       if (n > MAX_LINES) long.push(`${m.file}: ${n} lines`);
     }
@@ -133,9 +159,7 @@ export function longFunctions(text) {
 /** Every production function over MAX_FN_LINES, as "file: name (lines) at line". */
 export function longFunctionsEverywhere() {
   return Object.values(CRATES).flatMap((dir) =>
-    modules(dir)
-      .filter((m) => !isTest(m) && !m.file.endsWith("/sim.rs"))
-      .flatMap((m) => longFunctions(readFileSync(path.join(root, m.file), "utf8")).map((f) => `${m.file}: ${f}`)),
+    production(dir).flatMap((m) => longFunctions(readFileSync(path.join(root, m.file), "utf8")).map((f) => `${m.file}: ${f}`)),
   );
 }
 

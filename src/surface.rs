@@ -253,42 +253,7 @@ pub fn default_level(env: Option<Option<Level>>, has_logger: bool) -> Option<Lev
 /// The TypeScript of every shape above, in the order the package's declarations take them.
 pub fn declarations() -> String {
     let mut out = String::new();
-    declare::names_union(
-        &mut out,
-        "How much the client logs; \"off\" logs nothing.",
-        "LogLevel",
-        &Level::NAMES,
-    );
-    declare::names_union(
-        &mut out,
-        "What a log record tells of.",
-        "LogEvent",
-        &note::EVENTS,
-    );
-    declare::interface(
-        &mut out,
-        "What a logger is told of one event of a call (never the token).",
-        "LogRecord",
-        &note::RECORD,
-    );
-    declare::interface(
-        &mut out,
-        "Where the client writes its log records; the console, told each record's `message`, by default.",
-        "Logger",
-        &LOGGER,
-    );
-    declare::interface(
-        &mut out,
-        "What `onRequest` is told before each attempt is sent (never the token).",
-        "RequestHookInfo",
-        &note::REQUEST_INFO,
-    );
-    declare::interface(
-        &mut out,
-        "What `onResponse` is told when an attempt is answered (never the token).",
-        "ResponseHookInfo extends RequestHookInfo",
-        &note::RESPONSE_INFO,
-    );
+    seeing(&mut out);
     client_options(&mut out);
     declare::interface(
         &mut out,
@@ -296,28 +261,69 @@ pub fn declarations() -> String {
         "OAuthOptions",
         &OAUTH,
     );
-    declare::interface(&mut out, "", "RateLimitOptions", &RATE_LIMIT);
-    declare::interface(&mut out, "", "CallOptions", &CALL);
+    the_rest(&mut out);
+    out
+}
+
+/// The TypeScript of what the client tells: log levels and records, the logger, the hooks' infos.
+fn seeing(out: &mut String) {
+    declare::names_union(
+        out,
+        "How much the client logs; \"off\" logs nothing.",
+        "LogLevel",
+        &Level::NAMES,
+    );
+    declare::names_union(
+        out,
+        "What a log record tells of.",
+        "LogEvent",
+        &note::EVENTS,
+    );
     declare::interface(
-        &mut out,
+        out,
+        "What a logger is told of one event of a call (never the token).",
+        "LogRecord",
+        &note::RECORD,
+    );
+    declare::interface(
+        out,
+        "Where the client writes its log records; the console, told each record's `message`, by default.",
+        "Logger",
+        &LOGGER,
+    );
+    declare::interface(
+        out,
+        "What `onRequest` is told before each attempt is sent (never the token).",
+        "RequestHookInfo",
+        &note::REQUEST_INFO,
+    );
+    declare::interface(
+        out,
+        "What `onResponse` is told when an attempt is answered (never the token).",
+        "ResponseHookInfo extends RequestHookInfo",
+        &note::RESPONSE_INFO,
+    );
+}
+
+/// The TypeScript of the other options, the errors and their codes, and an operation's info.
+fn the_rest(out: &mut String) {
+    declare::interface(out, "", "RateLimitOptions", &RATE_LIMIT);
+    declare::interface(out, "", "CallOptions", &CALL);
+    declare::interface(
+        out,
         "The options of `toArray()`.",
         "ToArrayOptions",
         &TO_ARRAY,
     );
+    declare::interface(out, "Options of the receivers.", "ReceiveOptions", &RECEIVE);
     declare::interface(
-        &mut out,
-        "Options of the receivers.",
-        "ReceiveOptions",
-        &RECEIVE,
-    );
-    declare::interface(
-        &mut out,
+        out,
         "What createProxy takes beside a Client's options and the token it adds: the operations it forwards.\nA body is forwarded only with its operation's Content-Type (application/json, or multipart/form-data\nfor an upload; else 415), which makes a browser ask before sending it from another site.",
         "ProxyBaseOptions extends ClientBaseOptions",
         &PROXY,
     );
     union(
-        &mut out,
+        out,
         "Options of createProxy: a Client's, with the token it adds (accessToken or oauth), and the operations it forwards.",
         "ProxyOptions",
         "ProxyBaseOptions",
@@ -332,12 +338,11 @@ pub fn declarations() -> String {
         out.push_str(&part);
     }
     declare::interface(
-        &mut out,
+        out,
         "An operation of the table, as `operations()` gives it.",
         "OperationInfo",
         &OperationInfo::DECLARED,
     );
-    out
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@ use std::fmt;
 
 mod build;
 mod de;
+pub mod double;
+pub mod error;
 mod fields;
 pub mod lossless;
 mod read;

@@ -1,5 +1,5 @@
 //! What JSON cannot hold of a JS value: the words of each marker `params.js` puts in its place
-//! (`validate::UNREPRESENTABLE`), and text with a lone surrogate, which a JS string may hold and
+//! (`UNREPRESENTABLE`), and text with a lone surrogate, which a JS string may hold and
 //! Unicode cannot: its one check and its words.
 //!
 //! `JSON.stringify` writes a lone surrogate as its `\uD800`-style escape, which no reader of Unicode
@@ -7,6 +7,9 @@
 //! rules report it at its path like a `NaN` or a function.
 
 use std::borrow::Cow;
+
+/// Marker that the JS side puts where a value cannot be JSON (a function, NaN, Infinity, a symbol).
+pub const UNREPRESENTABLE: &str = "$svc_unrepresentable";
 
 /// What text with a lone surrogate is called in a message.
 pub const WORDS: &str = "text with a lone surrogate (not Unicode)";
@@ -49,10 +52,7 @@ pub fn marked(text: &str) -> Cow<'_, str> {
         let key = b[end..].iter().find(|c| !c.is_ascii_whitespace()) == Some(&b':');
         if lone && !key {
             out.push_str(&text[copied..i]);
-            out.push_str(&format!(
-                "{{\"{}\":\"{WORDS}\"}}",
-                crate::validate::UNREPRESENTABLE
-            ));
+            out.push_str(&format!("{{\"{}\":\"{WORDS}\"}}", UNREPRESENTABLE));
             copied = end;
         }
         i = end;
@@ -136,10 +136,7 @@ mod tests {
         let text = marked(r#"{"x":["\ud800"]}"#);
         let v = crate::json::parse(&text).unwrap();
         let item = &v.as_object().unwrap().get("x").unwrap().as_array().unwrap()[0];
-        let what = item
-            .as_object()
-            .unwrap()
-            .get(crate::validate::UNREPRESENTABLE);
+        let what = item.as_object().unwrap().get(UNREPRESENTABLE);
         assert_eq!(what.and_then(|w| w.as_str()), Some(WORDS));
     }
 }

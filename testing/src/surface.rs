@@ -19,8 +19,12 @@ fn listed(names: &[&str]) -> String {
 
 /// The declarations of `SandboxOptions` and `SandboxAccounts`.
 pub fn declarations() -> String {
+    options() + &accounts()
+}
+
+/// The declaration of `SandboxOptions`, its defaults the binary's.
+fn options() -> String {
     let config = Config::default();
-    let accounts = Accounts::default();
     let plans = listed(&PLANS);
     format!(
         r#"/**
@@ -71,7 +75,26 @@ export interface SandboxOptions {{
    */
   callbackFetch?: (input: string, init: RequestInit) => Promise<Response>;
 }}
+"#,
+        org = config.org_id,
+        dev = DEV_TOKEN,
+        plan = config.plan.name(),
+        rate = config.rate_per_minute,
+        minute = config.minute_ms,
+        slow = config.slow_ms,
+        max_slow = MAX_SLOW_MS,
+        max_log = MAX_LOG_LIMIT,
+        log = log::DEFAULT_LIMIT,
+        text = log::MAX_TEXT,
+        delivery = DELIVERY_TIMEOUT.as_secs(),
+    )
+}
 
+/// The declarations of `SandboxOAuthClient` and `SandboxAccounts`, their defaults the accounts server's.
+fn accounts() -> String {
+    let accounts = Accounts::default();
+    format!(
+        r#"
 /** A client registered with the sandbox's accounts server, and its refresh tokens. */
 export interface SandboxOAuthClient {{
   clientId: string;
@@ -102,17 +125,6 @@ export interface SandboxAccounts {{
   echoSecrets?: boolean;
 }}
 "#,
-        org = config.org_id,
-        dev = DEV_TOKEN,
-        plan = config.plan.name(),
-        rate = config.rate_per_minute,
-        minute = config.minute_ms,
-        slow = config.slow_ms,
-        max_slow = MAX_SLOW_MS,
-        max_log = MAX_LOG_LIMIT,
-        log = log::DEFAULT_LIMIT,
-        text = log::MAX_TEXT,
-        delivery = DELIVERY_TIMEOUT.as_secs(),
         lifetime = accounts.token_lifetime_ms,
         refresh_limit = accounts.refresh_limit,
         window = accounts.refresh_window_ms,

@@ -1,13 +1,13 @@
 //! The text for JS, read in the reader's one pass: every value under a key that names an id (`id`,
 //! `*_id`, `ids`, `*_ids`, `contact_persons`) that the server sent as a number is written back as a
 //! string of the same digits, so `JSON.parse` on the result never rounds an id. Any other number
-//! that a JS double cannot hold (`exact::holds`) is written as the exact-number marker
+//! that a JS double cannot hold (`double::holds`) is written as the exact-number marker
 //! `{"$svc_exact":"<its text>"}`, and a document with a key of that name is refused, so a marker is
 //! always the core's. Everything else is copied byte for byte.
 
+use super::double::{self, EXACT};
 use super::read::{self, Sink};
 use super::Json;
-use crate::exact::{self, EXACT};
 use std::borrow::Cow;
 
 /// A member of the top-level object: its raw key (without quotes), the span of its value, and
@@ -116,7 +116,7 @@ impl<'a> Sink<'a> for Scan<'a> {
             let mark = if id {
                 Some(Mark::Id)
             } else {
-                (!exact::holds(text)).then_some(Mark::Exact)
+                (!double::holds(text)).then_some(Mark::Exact)
             };
             if let (Some(mark), Some(spans)) = (mark, &mut self.spans) {
                 spans.push((start, start + text.len(), mark));

@@ -50,8 +50,7 @@ impl Ctx {
     }
 }
 
-/// Marker that the JS side puts where a value cannot be JSON (a function, NaN, Infinity, a symbol).
-pub const UNREPRESENTABLE: &str = "$svc_unrepresentable";
+pub use crate::unwritable::UNREPRESENTABLE;
 
 pub(super) fn unrepresentable<'v>(v: &'v Json) -> Option<&'v str> {
     match v {

@@ -5,8 +5,10 @@ mod channel;
 
 use crate::call::Handler;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub use callback::deliver;
 pub use callback::{
-    callback_body, deliver, parse_changes, plan, report, Change, Delivery, DELIVERY_HEADERS,
+    callback_body, parse_changes, plan, report, Change, Delivery, DELIVERY_HEADERS,
     DELIVERY_TIMEOUT, OPERATIONS,
 };
 

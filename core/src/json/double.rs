@@ -1,0 +1,138 @@
+//! Whether a JS double holds a JSON number's text exactly, and the key of the marker a number it
+//! cannot hold crosses the JS boundary in (`crate::exact` says what the marker is and reads it).
+
+use std::borrow::Cow;
+
+/// The key of the marker an exact number crosses the JS boundary in, both ways.
+pub const EXACT: &str = "$svc_exact";
+
+/// Whether a JS double holds the value of `text` (JSON number syntax) exactly: whether it is the
+/// shortest text of a double (which JSON.parse reads as that double and JS writes back unchanged).
+pub fn holds(text: &str) -> bool {
+    // At most 15 characters and no exponent: at most 15 digits, well inside the normal range.
+    if text.len() <= 15 && !text.bytes().any(|b| b == b'e' || b == b'E') {
+        return is_number_text(text);
+    }
+    let Some(d) = Decimal::of(text) else {
+        return false;
+    };
+    // A zero, whatever its exponent, is a double's zero (of its sign).
+    if d.digits.is_empty() {
+        return true;
+    }
+    // Up to 15 significant digits within the doubles' normal range always come back unchanged; a
+    // double's shortest text has at most 17.
+    if d.digits.len() <= 15 && (-300..=300).contains(&d.exponent) {
+        return true;
+    }
+    if d.digits.len() > 17 || !(-330..=310).contains(&d.exponent) {
+        return false;
+    }
+    // The reader's value may be an ulp or two off the nearest double: `text` is held when it is the
+    // shortest text of one of the doubles around it.
+    let Some(mut near) = super::number(text).map(super::Num::as_f64) else {
+        return false;
+    };
+    // The reader may overflow a number just below the largest double.
+    if near.is_infinite() && d.exponent <= 308 {
+        near = f64::MAX.copysign(near);
+    }
+    if !near.is_finite() {
+        return false;
+    }
+    let bits = near.to_bits() as i64;
+    [0, 1, -1, 2, -2].iter().any(|delta| {
+        let h = f64::from_bits(bits.wrapping_add(*delta) as u64);
+        h.is_finite()
+            && h.is_sign_negative() == near.is_sign_negative()
+            && Decimal::of(zmij::Buffer::new().format_finite(h))
+                .is_some_and(|s| s.digits == d.digits && s.exponent == d.exponent)
+    })
+}
+
+/// A decimal's significant digits (no leading or trailing zeros; none for zero) and the power of
+/// ten of its first digit.
+struct Decimal<'a> {
+    digits: Cow<'a, str>,
+    exponent: i64,
+}
+
+impl<'a> Decimal<'a> {
+    fn of(text: &'a str) -> Option<Decimal<'a>> {
+        let unsigned = text.strip_prefix('-').unwrap_or(text);
+        let (mantissa, exp) = match unsigned.find(['e', 'E']) {
+            Some(i) => (&unsigned[..i], saturated(&unsigned[i + 1..])?),
+            None => (unsigned, 0),
+        };
+        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        if int.is_empty() || !(int.bytes().chain(frac.bytes())).all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let lead = int.len() as i64;
+        let all: Cow<str> = if frac.is_empty() {
+            Cow::Borrowed(int)
+        } else {
+            Cow::Owned(format!("{int}{frac}"))
+        };
+        let zeros = all.bytes().take_while(|&b| b == b'0').count();
+        let trimmed = all[zeros..].trim_end_matches('0');
+        let digits = match all {
+            Cow::Borrowed(s) => Cow::Borrowed(&s[zeros..zeros + trimmed.len()]),
+            Cow::Owned(ref s) => Cow::Owned(s[zeros..zeros + trimmed.len()].to_string()),
+        };
+        let exponent = exp.saturating_add(lead - 1 - zeros as i64);
+        Some(Decimal { digits, exponent })
+    }
+}
+
+/// An exponent's value (`+`, `-` or no sign, then digits), saturated at the ends of i64: no double is near.
+fn saturated(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n = digits.bytes().fold(0i64, |n, b| {
+        n.saturating_mul(10).saturating_add(i64::from(b - b'0'))
+    });
+    Some(if negative { -n } else { n })
+}
+
+/// Whether `text` is a JSON number, as the marker's text must be.
+pub fn is_number_text(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i > start
+    };
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut i);
+        }
+        _ => return false,
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = b.get(i) {
+            i += 1;
+        }
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    i == b.len()
+}

@@ -1,0 +1,88 @@
+//! Why JSON text could not be read, and where: serde_json's words, with its line and column.
+
+use std::fmt;
+
+/// Why JSON text could not be read, and where (serde_json's words and line and column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    pub(super) code: Code,
+    pub(super) line: usize,
+    pub(super) column: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Code {
+    EofList,
+    EofObject,
+    EofString,
+    EofValue,
+    ExpectedColon,
+    ExpectedListCommaOrEnd,
+    ExpectedObjectCommaOrEnd,
+    ExpectedIdent,
+    ExpectedValue,
+    InvalidEscape,
+    InvalidNumber,
+    NumberOutOfRange,
+    ControlCharacter,
+    KeyMustBeAString,
+    LoneLeadingSurrogate,
+    TrailingComma,
+    TrailingCharacters,
+    UnexpectedEndOfHexEscape,
+    RecursionLimitExceeded,
+    ExpectedObject,
+    MarkerKey,
+}
+
+impl Code {
+    fn words(self) -> &'static str {
+        match self {
+            Code::EofList => "EOF while parsing a list",
+            Code::EofObject => "EOF while parsing an object",
+            Code::EofString => "EOF while parsing a string",
+            Code::EofValue => "EOF while parsing a value",
+            Code::ExpectedColon => "expected `:`",
+            Code::ExpectedListCommaOrEnd => "expected `,` or `]`",
+            Code::ExpectedObjectCommaOrEnd => "expected `,` or `}`",
+            Code::ExpectedIdent => "expected ident",
+            Code::ExpectedValue => "expected value",
+            Code::InvalidEscape => "invalid escape",
+            Code::InvalidNumber => "invalid number",
+            Code::NumberOutOfRange => "number out of range",
+            Code::ControlCharacter => {
+                "control character (\\u0000-\\u001F) found while parsing a string"
+            }
+            Code::KeyMustBeAString => "key must be a string",
+            Code::LoneLeadingSurrogate => "lone leading surrogate in hex escape",
+            Code::TrailingComma => "trailing comma",
+            Code::TrailingCharacters => "trailing characters",
+            Code::UnexpectedEndOfHexEscape => "unexpected end of hex escape",
+            Code::RecursionLimitExceeded => "recursion limit exceeded",
+            Code::ExpectedObject => "expected a JSON object",
+            Code::MarkerKey => {
+                "the key \"$svc_exact\", which the SDK keeps for numbers a JS number cannot hold,"
+            }
+        }
+    }
+}
+
+impl Error {
+    /// The message as serde_json writes it: `expected value at line 1 column 5`.
+    pub fn message(&self) -> String {
+        let mut out = String::from(self.code.words());
+        out.push_str(" at line ");
+        out.push_str(&self.line.to_string());
+        out.push_str(" column ");
+        out.push_str(&self.column.to_string());
+        out
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+impl std::error::Error for Error {}
