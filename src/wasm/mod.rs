@@ -5,6 +5,7 @@ mod abort;
 mod body;
 pub mod client;
 mod js;
+#[cfg(feature = "server")]
 mod limiter;
 mod options;
 #[cfg(not(feature = "server"))]
