@@ -7,8 +7,8 @@ import { PassThrough, Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 
 const FASTIFY_BODY =
-  "Fastify parsed the request body before toNodeHandler could stream it: in the plugin that mounts toNodeHandler, add " +
-  '`app.removeAllContentTypeParsers(); app.addContentTypeParser("*", (_request, payload, done) => done(null, payload));`';
+  "Fastify parsed the request body before toNodeHandler could stream it: in the plugin that mounts it, add " +
+  '`app.removeAllContentTypeParsers(); app.addContentTypeParser("*", (_r, body, done) => done(null, body));`';
 const READ_BODY = "the request body was read before toNodeHandler (by a body parser such as express.json()): mount toNodeHandler before it";
 
 /** A (req, res, next?) middleware, or a Fastify route handler (request, reply), around a Fetch handler. */

@@ -127,7 +127,20 @@ writeFileSync(path.join(pkg, snippets, "catalog.js"), catalogJs);
 const snippet = (name) => `${snippets}/${name}`;
 const internal = `import { __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisLoad, __redisOptions, __redisSave } from "./svc_sdk.js";
 import { SvcError } from "${snippet("api.js")}";
-Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze({ initSync, __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisLoad, __redisOptions, __redisSave }) });
+const internals = {
+  initSync,
+  __durableStep,
+  __fleetNamespace,
+  __limiterAlarm,
+  __limiterFetch,
+  __redisBackoff,
+  __redisClient,
+  __redisClose,
+  __redisLoad,
+  __redisOptions,
+  __redisSave,
+};
+Object.defineProperty(SvcError, Symbol.for("svc-sdk.internal"), { value: Object.freeze(internals) });
 `;
 // Node's entries alone add toNodeHandler (node/handler.js, on node:stream): the others do not carry it.
 const nodeGlue = { text: `export { toNodeHandler } from ${JSON.stringify(path.join(root, "node/handler.js"))};\n`, names: ["toNodeHandler"] };

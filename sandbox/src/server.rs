@@ -1,6 +1,6 @@
 //! The binary's HTTP server: hyper's HTTP/1.1 on tokio, a thin adapter over `App::begin` and `App::resume`.
 
-use crate::app::{App, Platform, Step};
+use crate::app::{Answer, App, Platform, Step};
 use crate::config::Config;
 use crate::crm::{self, Delivery};
 use crate::http::{
@@ -162,14 +162,11 @@ async fn answer(
         }
     };
     let keep = req.keep_alive();
-    let (req, step) = blocking(sh.clone(), req, |sh, req| sh.begin(req, &Native)).await?;
-    let (req, answer) = match step {
-        Step::Done(answer) => (req, answer),
-        Step::Wait(ms, held) => {
-            tokio::time::sleep(Duration::from_millis(ms)).await;
-            blocking(sh.clone(), req, move |sh, req| sh.resume(req, *held)).await?
-        }
-    };
+    // The app's steps run to their end even when the client goes away (hyper then drops this
+    // future): a held call is applied and gives its place in flight back, as the service's would.
+    let (req, answer) = tokio::spawn(apply(sh.clone(), req))
+        .await
+        .map_err(|_| Dropped)??;
     let (resp, what) = (answer.response, answer.what);
     if !sh.config.quiet {
         let status = resp
@@ -183,6 +180,18 @@ async fn answer(
         );
     }
     resp.map(|resp| reply(resp, keep)).ok_or(Dropped)
+}
+
+/// A request through the app: its first step, and after a slow fault's wait, the second.
+async fn apply(sh: Arc<App>, req: Request) -> Result<(Request, Answer), Dropped> {
+    let (req, step) = blocking(sh.clone(), req, |sh, req| sh.begin(req, &Native)).await?;
+    match step {
+        Step::Done(answer) => Ok((req, answer)),
+        Step::Wait(ms, held) => {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            blocking(sh, req, move |sh, req| sh.resume(req, *held)).await
+        }
+    }
 }
 
 /// Runs a step of the app off the async threads: it locks the store and may post a callback.

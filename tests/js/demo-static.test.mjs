@@ -37,7 +37,7 @@ test("the static build bundles the installed package's client and sandbox wasm a
   const installed = (p) => readFileSync(path.join(consumer, "node_modules/svc-sdk/pkg", p));
   const built = (dist, ext) => readdirSync(path.join(dist, "assets")).filter((f) => f.endsWith(ext)).map((f) => readFileSync(path.join(dist, "assets", f)));
   const wasm = built(app.dist, ".wasm");
-  assert.ok(wasm.some((w) => w.equals(installed("svc_sdk_bg.wasm"))), "the client's wasm");
+  assert.ok(wasm.some((w) => w.equals(installed("page/svc_sdk_bg.wasm"))), "the client's wasm (its browser build)");
   assert.ok(wasm.some((w) => w.equals(installed("testing/svc_sdk_bg.wasm"))), "the sandbox's wasm");
   assert.ok(!built(app.dist, ".js").join("\n").includes("/api"), "no word of a proxy in the static build");
 

@@ -28,8 +28,9 @@ before(async () => {
   ({ appDir, sandbox } = app);
   timings.viteBuildMs = app.buildMs;
   // The bundled wasm is the installed package's.
-  const wasm = readdirSync(path.join(app.dist, "assets")).find((f) => f.endsWith(".wasm"));
-  assert.ok(readFileSync(path.join(app.dist, "assets", wasm)).equals(readFileSync(path.join(consumer, "node_modules/svc-sdk/pkg/svc_sdk_bg.wasm"))), "the app bundles the installed svc-sdk");
+  const wasm = readdirSync(path.join(app.dist, "assets")).filter((f) => f.endsWith(".wasm"));
+  const page = readFileSync(path.join(consumer, "node_modules/svc-sdk/pkg/page/svc_sdk_bg.wasm"));
+  assert.ok(wasm.some((f) => readFileSync(path.join(app.dist, "assets", f)).equals(page)), "the app bundles the installed svc-sdk's browser build");
   direct = new Client({ apiDomain: sandbox.url, accessToken: app.token, organizationId: app.org, maxRetries: 0 });
   browser = await launchChromium(h.ensureDir(path.join(consumer, "e2e-state")));
   timings.setupMs = Math.round(performance.now() - started);
