@@ -194,8 +194,8 @@ await writeEntries(testingDir, readFileSync(path.join(root, "testing/src/wasm/js
 
 // The rows' TypeScript types stay out of the wasm: a native run of the table prints them, and the
 // request types' declarations with their rules.
-const types = output("cargo", ["run", "--quiet", "-p", "svc-core", "--example", "types"]);
-if (types === null) throw new Error("cargo run -p svc-core --example types failed");
+const types = output("cargo", ["run", "--quiet", "-p", "svc-core", "--features", "serde_json", "--example", "types"]);
+if (types === null) throw new Error("cargo run -p svc-core --features serde_json --example types failed");
 // The shapes the Rust owns (options, errors, issues, hook and operation infos), as TypeScript.
 const declared = output("cargo", ["run", "--quiet", "-p", "svc-sdk", "--example", "declarations"]);
 if (declared === null) throw new Error("cargo run -p svc-sdk --example declarations failed");

@@ -711,6 +711,10 @@ pub fn operation_infos() -> Vec<OperationInfo> {
 mod rows;
 
 #[cfg(test)]
+#[path = "vendor_marks.rs"]
+mod vendor_marks;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashSet;

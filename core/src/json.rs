@@ -51,8 +51,9 @@ static NULL: Json<'static> = Json::Null;
 /// The deepest nesting `parse` reads (serde_json's recursion limit).
 pub const MAX_NESTING: usize = 128;
 
-/// A view of a `serde_json::Value` (its strings borrowed).
-pub fn of_value(value: &serde_json::Value) -> Json<'_> {
+/// A `serde_json::Value` as the core's value (for tests and native callers).
+#[cfg(any(test, feature = "serde_json"))]
+pub fn of_value(value: &serde_json::Value) -> Json<'static> {
     Json::deserialize(value).unwrap_or(Json::Null)
 }
 
@@ -316,60 +317,74 @@ impl<'a> std::ops::Index<&str> for Obj<'a> {
     }
 }
 
-impl<'de> Deserialize<'de> for Json<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Json<'de>, D::Error> {
-        d.deserialize_any(JsonVisitor)
+/// An owned value, for the fields of a model that hold any JSON (its strings and keys owned).
+pub type Value = Json<'static>;
+
+/// An owned object, for the members a model does not name.
+pub type Map = Obj<'static>;
+
+impl<'de, 'a> Deserialize<'de> for Json<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Json<'a>, D::Error> {
+        d.deserialize_any(JsonVisitor(std::marker::PhantomData))
     }
 }
 
-struct JsonVisitor;
+impl<'de, 'a> Deserialize<'de> for Obj<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Obj<'a>, D::Error> {
+        match Json::deserialize(d)? {
+            Json::Obj(m) => Ok(m),
+            _ => Err(serde::de::Error::custom("expected an object")),
+        }
+    }
+}
 
-impl<'de> Visitor<'de> for JsonVisitor {
-    type Value = Json<'de>;
+struct JsonVisitor<'a>(std::marker::PhantomData<Json<'a>>);
+
+impl<'de, 'a> Visitor<'de> for JsonVisitor<'a> {
+    type Value = Json<'a>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("JSON")
     }
 
-    fn visit_unit<E>(self) -> Result<Json<'de>, E> {
+    fn visit_unit<E>(self) -> Result<Json<'a>, E> {
         Ok(Json::Null)
     }
 
-    fn visit_none<E>(self) -> Result<Json<'de>, E> {
+    fn visit_none<E>(self) -> Result<Json<'a>, E> {
         Ok(Json::Null)
     }
 
-    fn visit_bool<E>(self, b: bool) -> Result<Json<'de>, E> {
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Json<'a>, D::Error> {
+        Json::deserialize(d)
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Json<'a>, E> {
         Ok(Json::Bool(b))
     }
 
-    fn visit_u64<E>(self, u: u64) -> Result<Json<'de>, E> {
+    fn visit_u64<E>(self, u: u64) -> Result<Json<'a>, E> {
         Ok(Json::Num(Cow::Owned(u.to_string())))
     }
 
-    fn visit_i64<E>(self, i: i64) -> Result<Json<'de>, E> {
+    fn visit_i64<E>(self, i: i64) -> Result<Json<'a>, E> {
         Ok(Json::Num(Cow::Owned(i.to_string())))
     }
 
-    /// A float without its text is written as serde_json writes it (native code only: `of_value`).
-    fn visit_f64<E>(self, f: f64) -> Result<Json<'de>, E> {
-        Ok(serde_json::Number::from_f64(f)
-            .map_or(Json::Null, |n| Json::Num(Cow::Owned(n.to_string()))))
+    /// A float without its text is written as serde_json writes it.
+    fn visit_f64<E>(self, f: f64) -> Result<Json<'a>, E> {
+        Ok(Json::from(f))
     }
 
-    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Json<'de>, E> {
-        Ok(Json::Str(Cow::Borrowed(s)))
-    }
-
-    fn visit_str<E>(self, s: &str) -> Result<Json<'de>, E> {
+    fn visit_str<E>(self, s: &str) -> Result<Json<'a>, E> {
         Ok(Json::Str(Cow::Owned(s.to_owned())))
     }
 
-    fn visit_string<E>(self, s: String) -> Result<Json<'de>, E> {
+    fn visit_string<E>(self, s: String) -> Result<Json<'a>, E> {
         Ok(Json::Str(Cow::Owned(s)))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'a>, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
         while let Some(item) = seq.next_element()? {
             items.push(item);
@@ -377,37 +392,12 @@ impl<'de> Visitor<'de> for JsonVisitor {
         Ok(Json::Arr(items))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'a>, A::Error> {
         let mut members = Vec::with_capacity(map.size_hint().unwrap_or(8).min(64));
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            members.push((key.0, map.next_value()?));
+        while let Some(key) = map.next_key::<String>()? {
+            members.push((Cow::Owned(key), map.next_value()?));
         }
         Ok(Json::Obj(Obj::from_members(members)))
-    }
-}
-
-/// An object's key, borrowed when it held no escape.
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key<'de>, D::Error> {
-        struct KeyVisitor;
-        impl<'de> Visitor<'de> for KeyVisitor {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(s)))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(s.to_owned())))
-            }
-            fn visit_string<E>(self, s: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(s)))
-            }
-        }
-        d.deserialize_str(KeyVisitor)
     }
 }
 

@@ -13,7 +13,7 @@ pub mod declare;
 pub mod echo;
 pub mod error;
 pub mod exact;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(test, feature = "serde_json"))]
 pub mod examples;
 pub mod family;
 pub mod format;

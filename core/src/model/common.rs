@@ -1,7 +1,7 @@
 //! Types shared by every family: identifiers, tags, custom fields, the page context.
 
+use crate::json::Map;
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{Map, Value};
 use tsify::Tsify;
 
 /// An identifier: always the exact digits as a string, whether the server sent a string or a number.
@@ -109,7 +109,7 @@ impl crate::schema::Shape for Percentage {
 }
 
 /// Fields that a type does not name, kept so a read-modify-write loses nothing.
-pub type Extra = Map<String, Value>;
+pub type Extra = Map;
 
 /// A tag pair as a request sends it: both ids.
 impl crate::schema::Shape for Tag {

@@ -6,11 +6,9 @@ use crate::catalog::{BodyKind, Method, Operation};
 use crate::error::Error;
 use crate::family::OrgPlacement;
 use crate::issue::{Issue, Problem};
-use crate::json;
 use crate::json::{Json, Obj, ToJson};
 use crate::placement::{in_query, issue, scalar_text, wire_issues};
 use serde::Serialize;
-use serde_json::Value;
 
 /// What is sent, short of the Authorization header.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -35,13 +33,14 @@ pub enum Body {
 
 /// Builds the request of an operation. `params` has already passed validation;
 /// the checks here are those that keep the request well-formed whatever it holds.
+#[cfg(any(test, feature = "serde_json"))]
 pub fn build(
     op: &Operation,
     target: &Target,
     path_params: &[&str],
-    params: &Value,
+    params: &serde_json::Value,
 ) -> Result<Prepared, Error> {
-    build_json(op, target, path_params, &json::of_value(params))
+    build_json(op, target, path_params, &crate::json::of_value(params))
 }
 
 /// `build` for params read from JSON text (`json::parse`).

@@ -6,25 +6,24 @@ use super::target::Target;
 use crate::catalog::Method;
 use crate::error::Error;
 use crate::family::{Family, OrgPlacement};
-use crate::json;
 use crate::json::{Json, Obj, ToJson};
 use crate::placement::scalar_text;
-use serde_json::{Map, Value};
 
 /// Builds a call that is not in the table (`client.request`): a path below a family root.
+#[cfg(any(test, feature = "serde_json"))]
 pub fn build_raw(
     method: Method,
     family: Family,
     path: &str,
     target: &Target,
-    query: &Map<String, Value>,
-    body: Option<&Value>,
+    query: &serde_json::Map<String, serde_json::Value>,
+    body: Option<&serde_json::Value>,
 ) -> Result<Prepared, Error> {
-    let query = Value::Object(query.clone());
-    let query = json::of_value(&query);
+    let query = serde_json::Value::Object(query.clone());
+    let query = crate::json::of_value(&query);
     let empty = Obj::default();
     let query = query.as_object().unwrap_or(&empty);
-    let body = body.map(json::of_value);
+    let body = body.map(crate::json::of_value);
     build_raw_json(method, family, path, target, query, body.as_ref())
 }
 

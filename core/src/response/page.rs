@@ -1,7 +1,6 @@
 //! A list's `page_context` and the page its iteration asks for next.
 
 use crate::error::Error;
-use crate::json;
 use crate::json::{Json, Num};
 
 /// What a list's `page_context` tells the pager: the page the answer is (when it says) and whether
@@ -21,8 +20,9 @@ fn positive_integer(v: &Json) -> Option<u64> {
 impl PageContext {
     /// Checks a `page_context`: an object, its `page`, when given, a positive integer, its
     /// `has_more_page`, when given, a boolean. The error says what is wrong, after "the response's".
+    #[cfg(any(test, feature = "serde_json"))]
     pub fn read(v: &serde_json::Value) -> Result<PageContext, String> {
-        PageContext::read_json(&json::of_value(v))
+        PageContext::read_json(&crate::json::of_value(v))
     }
 
     /// `read` for a value read from JSON text (`json::parse`).

@@ -4,10 +4,8 @@ use super::ctx::{unrepresentable, Ctx, Source};
 use super::name::type_name;
 use super::value::{check_object, sweep_unrepresentable};
 use crate::issue::{Issue, PathSeg, Problem};
-use crate::json;
 use crate::json::{Json, Obj};
 use crate::schema::Schema;
-use serde_json::Value;
 
 /// What the engine needs of an operation: the rules of its params, and the issues of params that
 /// cannot travel where the operation sends them (the request side knows where each param goes).
@@ -17,18 +15,26 @@ pub trait Rules {
 }
 
 /// Checks params against the operation's rules: every issue, in one pass.
-pub fn validate(op: &impl Rules, params: &Value) -> Vec<Issue> {
+#[cfg(any(test, feature = "serde_json"))]
+pub fn validate(op: &impl Rules, params: &serde_json::Value) -> Vec<Issue> {
     validate_at(op, params, crate::clock::now_ms())
 }
 
 /// `validate` with an explicit "now" (milliseconds since the Unix epoch).
-pub fn validate_at(op: &impl Rules, params: &Value, now_ms: i64) -> Vec<Issue> {
+#[cfg(any(test, feature = "serde_json"))]
+pub fn validate_at(op: &impl Rules, params: &serde_json::Value, now_ms: i64) -> Vec<Issue> {
     validate_from(op, params, now_ms, Source::Json)
 }
 
 /// `validate_at` for params written in `source`.
-pub fn validate_from(op: &impl Rules, params: &Value, now_ms: i64, source: Source) -> Vec<Issue> {
-    check(op, &json::of_value(params), now_ms, source)
+#[cfg(any(test, feature = "serde_json"))]
+pub fn validate_from(
+    op: &impl Rules,
+    params: &serde_json::Value,
+    now_ms: i64,
+    source: Source,
+) -> Vec<Issue> {
+    check(op, &crate::json::of_value(params), now_ms, source)
 }
 
 /// Checks params read from JSON text (`json::parse`) written in `source`: every issue, in one pass.

@@ -1,7 +1,7 @@
 //! Wire types of events: their types, webhooks, list queries.
 
+use crate::json::Value;
 use crate::model::common::{value_set, wire, Id, PageNumber};
-use serde_json::Value;
 
 value_set! {
     /// The 24 documented kinds of billing event.

@@ -1,7 +1,7 @@
 //! Wire types of the callback a notification channel receives.
 
+use crate::json::Map;
 use crate::model::common::{wire, Id, JsonInteger};
-use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 wire! {
@@ -10,7 +10,7 @@ wire! {
         record_id?: Id,
         /// Field API name to its new value.
         #[tsify(type = "Record<string, unknown>")]
-        values?: Map<String, Value>,
+        values?: Map,
     }
 }
 
@@ -22,7 +22,7 @@ wire! {
         affected_values?: Vec<AffectedValues>,
         /// The parameters given in the notify URL.
         #[tsify(type = "Record<string, unknown>")]
-        query_params?: Map<String, Value>,
+        query_params?: Map,
         module: String,
         resource_uri?: String,
         /// The affected records.

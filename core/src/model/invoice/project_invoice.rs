@@ -13,9 +13,9 @@ wire! {
         date?: String,
         due_date?: String,
         #[tsify(type = "number | string")]
-        total?: serde_json::Value,
+        total?: crate::json::Value,
         #[tsify(type = "number | string")]
-        balance?: serde_json::Value,
+        balance?: crate::json::Value,
         created_time?: String,
     }
 }

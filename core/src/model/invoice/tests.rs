@@ -102,7 +102,10 @@ fn vendor_project_comment_and_invoice_responses_decode() {
     assert_eq!(listed[0].is_current_user, Some(true));
     let invoices: Vec<ProjectInvoice> =
         decode_all("books-as-invoice__list_project_invoices.json", "invoices");
-    assert_eq!(invoices[0].total, Some(json!("310.75")));
+    assert_eq!(
+        invoices[0].total,
+        Some(crate::json::of_value(&json!("310.75")))
+    );
 }
 
 #[test]

@@ -2,9 +2,9 @@
 //! endpoint tables (tests/fixtures/spec/endpoints.txt) do not list it, and then the vendor's example
 //! of it (tests/fixtures/vendor) is what documents it.
 
-use svc_core::catalog::{op, Method, Operation, Source, OPERATIONS};
-use svc_core::examples::vendor_of;
-use svc_core::family::Family;
+use crate::catalog::{op, Method, Operation, Source, OPERATIONS};
+use crate::examples::vendor_of;
+use crate::family::Family;
 
 const SPEC: &str = include_str!("../../tests/fixtures/spec/endpoints.txt");
 
