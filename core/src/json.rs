@@ -12,13 +12,12 @@ pub mod error;
 mod fields;
 pub mod lossless;
 mod read;
-mod ser;
 pub mod write;
 pub use build::ToValue;
 pub use de::from_json;
 pub use fields::{expect, Field};
 pub use read::{number, parse, Error};
-pub use ser::to_string;
+pub use write::to_string;
 pub use write::ToJson;
 
 /// A JSON value whose strings borrow the text they were read from (unless they held escapes).

@@ -405,19 +405,11 @@ impl<P: Platform> Transport<P> {
             ErrorKind::Network => Outcome::Network,
             _ => return Err(f),
         };
-        let next = policy.next_delay(call.method, so_far.retries, outcome, p.random());
-        let Some(ms) = next.filter(|ms| deadline.holds(p.now_ms(), *ms)) else {
+        let Some(ms) = self.delay(call, policy, so_far, deadline, outcome) else {
             return Err(f);
         };
         let again = Again::NoAnswer(f.error.kind());
-        let retrying = Event::Retrying {
-            ms,
-            again,
-            headers: None,
-        };
-        p.note(&call.note(so_far.n, secret, retrying));
-        pause(p, call.signal, ms).await?;
-        so_far.retries += 1;
+        self.retry(call, so_far, secret, (ms, again, None)).await?;
         so_far.uncertain = true;
         Ok(())
     }
@@ -474,20 +466,48 @@ impl<P: Platform> Transport<P> {
         }
         let after = retry_after_ms(answer.header("retry-after"), p.now_ms());
         let outcome = Outcome::Status(status, after);
-        let next = policy.next_delay(call.method, so_far.retries, outcome, p.random());
-        let Some(ms) = next.filter(|ms| deadline.holds(p.now_ms(), *ms)) else {
+        let Some(ms) = self.delay(call, policy, so_far, deadline, outcome) else {
             return Ok(Some(answer));
         };
         discard(p, answer.raw);
-        let told = after.is_some();
-        let again = Again::Status { status, told };
-        let headers = Some(&answer.headers);
+        let again = Again::Status {
+            status,
+            told: after.is_some(),
+        };
+        self.retry(call, so_far, secret, (ms, again, Some(&answer.headers)))
+            .await?;
+        so_far.uncertain |= status >= 500;
+        Ok(None)
+    }
+
+    /// The wait before the next attempt, when the policy retries `outcome` within the deadline.
+    fn delay(
+        &self,
+        call: &Call<'_, P>,
+        policy: &Policy,
+        so_far: &SoFar,
+        deadline: Deadline,
+        outcome: Outcome,
+    ) -> Option<u64> {
+        let p = &self.platform;
+        let next = policy.next_delay(call.method, so_far.retries, outcome, p.random());
+        next.filter(|ms| deadline.holds(p.now_ms(), *ms))
+    }
+
+    /// Says that the call is tried again, and why, then waits `ms` (or until the caller's signal).
+    async fn retry(
+        &self,
+        call: &Call<'_, P>,
+        so_far: &mut SoFar,
+        secret: Option<&str>,
+        (ms, again, headers): (u64, Again, Option<&crate::headers::Headers>),
+    ) -> Result<(), Failure> {
+        let p = &self.platform;
         let retrying = Event::Retrying { ms, again, headers };
         p.note(&call.note(so_far.n, secret, retrying));
         pause(p, call.signal, ms).await?;
         so_far.retries += 1;
-        so_far.uncertain |= status >= 500;
-        Ok(None)
+        Ok(())
     }
 }
 

@@ -1,6 +1,7 @@
-//! `to_string`: serde's data model written with the core's writer, as serde_json writes it (no floats).
+//! `to_string`: the writer's front for serde's data model (derived `Serialize` types), as serde_json
+//! writes them (no floats).
 
-use super::write;
+use super as write;
 use serde::ser::{self, Impossible, Serialize};
 use std::fmt;
 
