@@ -11,8 +11,8 @@ import { log, output, root, run } from "./lib.mjs";
 
 const pkg = path.join(root, "pkg");
 const validateDir = path.join(pkg, "validate");
-const jsDir = path.join(root, "src/wasm/js");
-const bindingJsDir = path.join(root, "validate/src/wasm/js");
+const jsDir = path.join(root, "crates/svc-sdk/src/wasm/js");
+const bindingJsDir = path.join(root, "crates/svc-validate/src/wasm/js");
 const WASM_OPT = ["-Oz", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue", "--strip-debug", "--strip-producers"];
 
 ensureRust();
@@ -104,7 +104,7 @@ async function bundle(dir, contents, out, options = {}) {
 
 rmSync(pkg, { recursive: true, force: true });
 
-// svc-sdk: the client's wasm, with every module of src/wasm/js/ beside its snippets, where the
+// svc-sdk: the client's wasm, with every module of crates/svc-sdk/src/wasm/js/ beside its snippets, where the
 // binding's error.js and core.js are re-exported (one instance of each, one SvcError).
 const bindingSnippets = buildWasm("release", "svc-sdk", pkg);
 const snippets = "./" + path.relative(pkg, snippetDir(pkg, "runtime.js")).split(path.sep).join("/");
@@ -190,7 +190,7 @@ await writeEntries(validateDir, (file) => (file === "web.js" ? validateShared : 
 // nothing of the main entries imports; its declarations are written with the others below.
 const testingDir = path.join(pkg, "testing");
 buildWasm("release", "svc-testing", testingDir);
-await writeEntries(testingDir, readFileSync(path.join(root, "testing/src/wasm/js/testing.js"), "utf8"));
+await writeEntries(testingDir, readFileSync(path.join(root, "crates/svc-testing/src/wasm/js/testing.js"), "utf8"));
 
 // The rows' TypeScript types stay out of the wasm: a native run of the table prints them, and the
 // request types' declarations with their rules.

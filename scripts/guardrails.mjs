@@ -11,7 +11,7 @@ import { root } from "./lib.mjs";
 export const MAX_LINES = 800;
 export const MAX_FN_LINES = 80;
 /** The crates' source roots. */
-const CRATES = { "svc-sdk": "src", "svc-core": "core/src", "svc-validate": "validate/src", sandbox: "sandbox/src", "svc-testing": "testing/src" };
+const CRATES = { "svc-sdk": "crates/svc-sdk/src", "svc-core": "crates/svc-core/src", "svc-validate": "crates/svc-validate/src", sandbox: "crates/sandbox/src", "svc-testing": "crates/svc-testing/src" };
 
 /** Every .rs file under `dir`, with its module path (`["send", "fleet"]` for send/fleet.rs or send/fleet/mod.rs). */
 function modules(dir) {

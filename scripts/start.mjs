@@ -26,7 +26,7 @@ function newest(...paths) {
     if (!existsSync(p)) continue;
     const s = statSync(p);
     if (!s.isDirectory()) t = Math.max(t, s.mtimeMs);
-    else for (const name of readdirSync(p)) if (!["node_modules", "dist", "dist-static"].includes(name)) t = Math.max(t, newest(path.join(p, name)));
+    else for (const name of readdirSync(p)) if (!["node_modules", "dist", "dist-static", "target"].includes(name)) t = Math.max(t, newest(path.join(p, name)));
   }
   return t;
 }
@@ -37,7 +37,7 @@ ensureNodeModules();
 
 // The package: built when missing, or older than the Rust sources.
 const wasm = path.join(root, "pkg/svc_sdk_bg.wasm");
-if (!existsSync(path.join(root, "pkg/web.js")) || mtime(wasm) < newest(path.join(root, "src"), path.join(root, "Cargo.toml"))) {
+if (!existsSync(path.join(root, "pkg/web.js")) || mtime(wasm) < newest(path.join(root, "crates"), path.join(root, "Cargo.toml"))) {
   log("building the package (pkg/)");
   run("node", [path.join(root, "scripts/build.mjs")]);
 }

@@ -1,5 +1,5 @@
 // svc-sdk/testing's declarations around the sandbox's options, which the Rust declares with their
-// defaults (`cargo run -p svc-testing --example declarations`, testing/src/surface.rs): the Sandbox
+// defaults (`cargo run -p svc-testing --example declarations`, crates/svc-testing/src/surface.rs): the Sandbox
 // class, its logs and seeds, and notification().
 
 /** testing.d.ts, with `options` (what the Rust prints) in its place. */

@@ -1,8 +1,8 @@
 // Issue 27, item 3: the hand-written JS is glue only, each part within its budget of lines of code
-// (blank and comment lines left out): the client's (every .js file under src/ and validate/src/) at
+// (blank and comment lines left out): the client's (every .js file under crates/svc-sdk/src/ and crates/svc-validate/src/) at
 // most 250 lines together (issue 39: moved to Rust from 300, to leave room). Each file opens with a
 // comment that says what the platform makes it do in JS. The rules, limits and messages are the core's.
-// svc-sdk/testing's glue (testing/src) opens with such a comment too; it is an entry of its own that no
+// svc-sdk/testing's glue (crates/svc-testing/src) opens with such a comment too; it is an entry of its own that no
 // user of the client loads, so it is in no budget. A part of the package with glue of its own (an
 // adapter in a folder of its own) is one more entry of BUDGETS: Node's server glue (node/: toNodeHandler,
 // in Node's entries alone) has 60 lines of code.
@@ -15,7 +15,7 @@ const root = process.env.SVC_ROOT;
 
 /** Each budget: what it covers, the folders of its .js files, and its most lines of code together. */
 const BUDGETS = [
-  { name: "the client's hand-written JS", dirs: ["src", "validate/src"], max: 250 },
+  { name: "the client's hand-written JS", dirs: ["crates/svc-sdk/src", "crates/svc-validate/src"], max: 250 },
   { name: "Node's server glue (toNodeHandler)", dirs: ["node"], max: 60 },
 ];
 
@@ -45,7 +45,7 @@ export function codeLines(text) {
 /** The .js files of a budget, sorted. */
 const filesOf = (budget) => budget.dirs.flatMap(jsFiles).sort();
 /** svc-sdk/testing's glue: its own entry, which no user of the client loads, so outside the budgets. */
-const testingFiles = jsFiles("testing/src").sort();
+const testingFiles = jsFiles("crates/svc-testing/src").sort();
 
 test("the line count leaves out blank lines and comments", () => {
   assert.equal(codeLines("// a\n\n/** b */\n/*\n * c\n */\nconst x = 1; // d\n  return x;\n"), 2);
@@ -68,7 +68,7 @@ test("no .js file is in two budgets", () => {
 });
 
 test("each JS file opens with a comment that says what the platform makes it do", () => {
-  assert.ok(testingFiles.length > 0, "no JS found under testing/src/");
+  assert.ok(testingFiles.length > 0, "no JS found under crates/svc-testing/src/");
   for (const f of [...BUDGETS.flatMap(filesOf), ...testingFiles]) {
     const opening = readFileSync(path.join(root, f), "utf8").match(/^(?:\/\/.*\n)+/);
     assert.ok(opening, `${f} does not open with a comment`);

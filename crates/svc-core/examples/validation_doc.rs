@@ -10,7 +10,7 @@ fn main() {
         println!("{generated}");
         return;
     }
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/VALIDATION.md");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/VALIDATION.md");
     let doc = std::fs::read_to_string(path).expect("docs/VALIDATION.md");
     let (Some(a), Some(b)) = (doc.find(BEGIN), doc.find(END)) else {
         panic!("docs/VALIDATION.md has no {BEGIN} … {END} markers: put them where the rules go");

@@ -7,7 +7,7 @@ use crate::schema::Kind;
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 
-const VENDOR_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/vendor");
+const VENDOR_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/vendor");
 
 /// Samples of the rows whose operation the vendor publishes no example of: their summary, path values
 /// and params.
@@ -162,7 +162,7 @@ pub fn sample(op: &Operation) -> Sample {
     let (_, _, path, params) = SAMPLES
         .iter()
         .find(|(id, ..)| *id == op.id)
-        .unwrap_or_else(|| panic!("{}: no vendor example in tests/fixtures/vendor and no sample: add its summary, path values and params to SAMPLES in core/src/examples.rs", op.id));
+        .unwrap_or_else(|| panic!("{}: no vendor example in tests/fixtures/vendor and no sample: add its summary, path values and params to SAMPLES in crates/svc-core/src/examples.rs", op.id));
     Sample {
         path: path.iter().map(|s| s.to_string()).collect(),
         params: serde_json::from_str(params)

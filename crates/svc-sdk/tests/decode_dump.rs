@@ -89,7 +89,7 @@ fn dump() {
     let Ok(path) = std::env::var("DECODE_DUMP") else {
         return;
     };
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/vendor");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/vendor");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -570,7 +570,7 @@ mod tests {
 
     // vendor examples
 
-    const VENDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/vendor/");
+    const VENDOR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/vendor/");
 
     #[test]
     fn valid_vendor_requests_pass() {

@@ -92,7 +92,7 @@ fn awkward() -> Vec<Value> {
 }
 
 fn vendor_params() -> Vec<Value> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/vendor");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/vendor");
     let mut names: Vec<_> = std::fs::read_dir(dir)
         .expect("the vendor fixtures")
         .map(|e| e.unwrap().path())
@@ -310,7 +310,7 @@ pub fn issues_line(case: &Case) -> String {
 /// (`key<TAB>issues`), gzip-compressed.
 pub const GOLDEN: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/golden/validation_issues.jsonl.gz"
+    "/../../tests/golden/validation_issues.jsonl.gz"
 );
 
 /// The golden corpus: the issues of each case by its key.

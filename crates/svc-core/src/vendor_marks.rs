@@ -6,7 +6,7 @@ use crate::catalog::{op, Method, Operation, Source, OPERATIONS};
 use crate::examples::vendor_of;
 use crate::family::Family;
 
-const SPEC: &str = include_str!("../../tests/fixtures/spec/endpoints.txt");
+const SPEC: &str = include_str!("../../../tests/fixtures/spec/endpoints.txt");
 
 /// The spec's operations as `family METHOD path`.
 fn spec() -> Vec<&'static str> {

@@ -8,7 +8,8 @@ use serde_json::{json, Value};
 use tsify::Tsify;
 
 fn vendor(name: &str) -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/vendor/").to_string() + name;
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/vendor/").to_string() + name;
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_json::from_str(&text).unwrap()
 }

@@ -4,13 +4,13 @@ use svc_sdk::catalog::{Source, OPERATIONS};
 use svc_sdk::family::Family;
 
 /// Where the list is kept.
-pub const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/OPERATIONS.md");
+pub const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/OPERATIONS.md");
 
 pub fn render() -> String {
     let count = |s: Source| OPERATIONS.iter().filter(|op| op.source == s).count();
     let mut out = String::new();
     out.push_str("# Operations\n\n");
-    out.push_str("Written by `cargo run --example operations -- --write` from the table in `core/src/catalog.rs`; a test\n");
+    out.push_str("Written by `cargo run --example operations -- --write` from the table in `crates/svc-core/src/catalog.rs`; a test\n");
     out.push_str("checks that it is current. Each operation is one method of `Client`, with the path values first,\n");
     out.push_str("then the params. `operations()` reports the same, `source` included.\n\n");
     out.push_str(&format!(

@@ -559,7 +559,7 @@ fn crm_success_code_is_a_word() {
 /// Every vendor response of an operation of ours decodes, every id keeping its exact digits.
 #[test]
 fn every_vendor_example_of_ours_decodes_losslessly() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/vendor");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/vendor");
     let norm = |p: &str| {
         p.split('/')
             .map(|s| if s.starts_with('{') { "{}" } else { s })
@@ -626,7 +626,7 @@ fn assert_ids_are_strings(v: &Value, ctx: &str) {
 fn ids_beyond_2_pow_53_in_the_expense_example_keep_their_digits() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/vendor/books__create_expense.json"
+        "/../../tests/fixtures/vendor/books__create_expense.json"
     ))
     .unwrap();
     let raw = crate::lossless::members(&text)

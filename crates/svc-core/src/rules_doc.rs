@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn docs_validation_md_holds_the_rules_as_the_schemas_say_them() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/VALIDATION.md");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/VALIDATION.md");
         let doc = std::fs::read_to_string(path).expect("docs/VALIDATION.md");
         let (Some(a), Some(b)) = (doc.find(BEGIN), doc.find(END)) else {
             panic!("docs/VALIDATION.md lacks the generated part; run `cargo run -p svc-core --example validation_doc -- --write`");

@@ -696,7 +696,7 @@ mod tests {
 
     #[test]
     fn the_vendor_fixtures_and_every_cut_of_them_are_read_as_serde_json_reads_them() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/vendor");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/vendor");
         let mut files: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().path())
