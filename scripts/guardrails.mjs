@@ -2,7 +2,8 @@
 // lines and no function over 80 (a file's `#[cfg(test)]` module at the end, and files that are tests,
 // left out), and no cycle among sibling modules (a module reaching a sibling's subtree, directly or
 // through others, that reaches back). A parent and its own children may use each other; siblings may
-// not go round in a circle.
+// not go round in a circle. And no production build links serde_json.
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -163,12 +164,27 @@ export function longFunctionsEverywhere() {
   );
 }
 
+/** The builds that ship (each crate as it is built, and the page's client), each with the crates that carry
+ * serde_json into it: none may (tests and the build-time generators use it through svc-core's `serde_json`). */
+export function serdeJsonInBuilds() {
+  const builds = [...Object.keys(CRATES).map((crate) => [crate]), ["svc-sdk", "--no-default-features"]];
+  return builds.flatMap((build) => {
+    const args = ["tree", "-q", "-e", "normal", "--target", "all", "-p", ...build, "-i", "serde_json"];
+    const r = spawnSync("cargo", args, { cwd: root, encoding: "utf8" });
+    if (r.status !== 0 && /did not match any packages/.test(r.stderr)) return [];
+    if (r.status !== 0) return [`${build.join(" ")}: cargo tree failed: ${r.stderr.trim()}`];
+    const via = r.stdout.trim().split("\n").slice(1).map((l) => l.replace(/^[\s│├└─]+/, "").split(" (")[0]);
+    return via.length ? [`${build.join(" ")}, through ${via.join(" < ")}`] : [];
+  });
+}
+
 /** Every check; the problems found, one per line. */
 export function guardrails() {
   return [
     ...longFiles().map((f) => `over ${MAX_LINES} lines: ${f}`),
     ...longFunctionsEverywhere().map((f) => `a function over ${MAX_FN_LINES} lines: ${f}`),
     ...Object.values(CRATES).flatMap(cycles).map((c) => `module cycle: ${c}`),
+    ...serdeJsonInBuilds().map((b) => `serde_json in a production build: ${b}`),
   ];
 }
 

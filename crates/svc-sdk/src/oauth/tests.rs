@@ -1,3 +1,5 @@
+//! The OAuth grant's rules against their cases: the form, the answer read and classified, the budget, the renewal.
+
 use super::*;
 
 fn grant() -> Grant {
