@@ -179,9 +179,16 @@ if (pageNames.join() !== names.join()) throw new Error(`the page entry exports o
 // svc-sdk/validate: the wasm of the validation engine alone; wasm-bindgen copies the snippets it imports.
 // In a page where svc-sdk's page entry ran first, it exports that instance's functions and loads no wasm.
 const validateSnippets = buildWasm("validate", "svc-validate", validateDir);
-const validateOwn = `import { SvcError } from "${validateSnippets}/error.js";\nimport { ExactNumber } from "${validateSnippets}/exact.js";\nimport { operations, requiredScopes, schemaFor, validate } from "${validateSnippets}/core.js";\n`;
-const validateShared = `import * as error from "${validateSnippets}/error.js";\nimport * as exact from "${validateSnippets}/exact.js";\nimport * as core from "${validateSnippets}/core.js";\nexport const { ${VALIDATE_NAMES} } = page ?? { SvcError: error.SvcError, ExactNumber: exact.ExactNumber, ...core };\n`;
-await writeEntries(validateDir, (file) => (file === "web.js" ? validateShared : `${validateOwn}export { ${VALIDATE_NAMES} };\n`), {}, {
+/** The binding's modules and what svc-sdk/validate takes of each (all of core.js's exports). */
+const VALIDATE_FROM = [["error", "SvcError"], ["exact", "ExactNumber"], ["core", "operations, requiredScopes, schemaFor, validate"]];
+/** The entry's surface: the binding's exports; in web.js (`page` set), svc-sdk's page instance's when its page entry ran first. */
+function validateEntry(file) {
+  const from = (module) => `"${validateSnippets}/${module}.js"`;
+  if (file !== "web.js") return `${VALIDATE_FROM.map(([m, names]) => `import { ${names} } from ${from(m)};\n`).join("")}export { ${VALIDATE_NAMES} };\n`;
+  const own = VALIDATE_FROM.map(([m, name]) => (m === "core" ? `...${m}` : `${name}: ${m}.${name}`)).join(", ");
+  return `${VALIDATE_FROM.map(([m]) => `import * as ${m} from ${from(m)};\n`).join("")}export const { ${VALIDATE_NAMES} } = page ?? { ${own} };\n`;
+}
+await writeEntries(validateDir, validateEntry, {}, {
   ...RUNTIMES,
   "web.js": ["// Browsers and bundlers: svc-sdk's instance when its page entry ran first, else this wasm, fetched next to this file.", `const page = globalThis[${SHARED}];`, 'if (page === undefined) await init({ module_or_path: new URL("./svc_sdk_bg.wasm", import.meta.url) });'],
 });

@@ -5,7 +5,8 @@ import path from "node:path";
 import { ensureNodeModules } from "./setup.mjs";
 import { log, root, run } from "./lib.mjs";
 
-export const ENTRIES = { "svc-sdk": "index.d.ts", "svc-sdk/validate": "validate.d.ts", "svc-sdk/redis": "redis.d.ts", "svc-sdk/cloudflare": "cloudflare.d.ts" };
+/** One module per entry of exports; "svc-sdk in Node" is the `node` condition's types (svc-sdk's, and toNodeHandler). */
+export const ENTRIES = { "svc-sdk": "index.d.ts", "svc-sdk in Node": "node.d.ts", "svc-sdk/validate": "validate.d.ts", "svc-sdk/redis": "redis.d.ts", "svc-sdk/cloudflare": "cloudflare.d.ts" };
 
 /** Writes the reference into `out`; resolves to typedoc's warning and error counts. */
 export async function buildDocs({ pkg = path.join(root, "pkg"), out = path.join(root, "docs/api") } = {}) {

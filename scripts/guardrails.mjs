@@ -14,7 +14,7 @@ export const MAX_FN_LINES = 80;
 /** The crates' source roots. */
 const CRATES = { "svc-sdk": "crates/svc-sdk/src", "svc-core": "crates/svc-core/src", "svc-validate": "crates/svc-validate/src", sandbox: "crates/sandbox/src", "svc-testing": "crates/svc-testing/src" };
 
-/** Every .rs file under `dir`, with its module path (`["send", "fleet"]` for send/fleet.rs or send/fleet/mod.rs). */
+/** Every .rs file under `dir`, with its module path (`["send", "fleet"]` for send/fleet.rs or send/fleet/mod.rs) and its text, read once. */
 function modules(dir) {
   return readdirSync(path.join(root, dir), { recursive: true })
     .filter((f) => f.endsWith(".rs"))
@@ -22,7 +22,8 @@ function modules(dir) {
       const parts = f.split(path.sep);
       const last = parts.pop().replace(/\.rs$/, "");
       if (!["mod", "lib", "main"].includes(last)) parts.push(last);
-      return { file: path.join(dir, f), path: parts };
+      const file = path.join(dir, f);
+      return { file, path: parts, text: readFileSync(path.join(root, file), "utf8") };
     });
 }
 
@@ -30,7 +31,7 @@ function modules(dir) {
 function testModules(mods) {
   const found = [];
   for (const m of mods) {
-    const lines = readFileSync(path.join(root, m.file), "utf8").split("\n");
+    const lines = m.text.split("\n");
     lines.forEach((l, i) => {
       if (l.trim() !== "#[cfg(test)]") return;
       const at = /^\s*#\[path = "([^"]+)"\]/.exec(lines[i + 1] ?? "");
@@ -55,6 +56,9 @@ function production(dir) {
   return mods.filter((m) => !isTest(m, tests));
 }
 
+/** Each crate's source root and production modules, every file read once for all the checks. */
+export const sources = () => Object.values(CRATES).map((dir) => ({ dir, mods: production(dir) }));
+
 /** The lines of a file before its trailing `#[cfg(test)]` module. */
 export function productionLines(text) {
   const lines = text.split("\n");
@@ -78,13 +82,11 @@ function references(text, at) {
 }
 
 /** Cycles among siblings: for each folder's modules, the edges `a -> b` where a's subtree names b's. */
-export function cycles(crateDir) {
-  const mods = production(crateDir);
+export function cycles({ dir: crateDir, mods }) {
   const known = new Set(mods.map((m) => m.path.join("::")));
   const edges = new Map();
   for (const m of mods) {
-    const text = readFileSync(path.join(root, m.file), "utf8");
-    const prod = text.split("\n").slice(0, productionLines(text)).join("\n");
+    const prod = m.text.split("\n").slice(0, productionLines(m.text)).join("\n");
     for (const target of references(prod, m.path)) {
       // The longest known module prefix of the target.
       let t = target.length;
@@ -123,11 +125,11 @@ export function cycles(crateDir) {
 }
 
 /** The production files over MAX_LINES, as "file: lines". */
-export function longFiles() {
+export function longFiles(crates = sources()) {
   const long = [];
-  for (const dir of Object.values(CRATES)) {
-    for (const m of production(dir)) {
-      const n = productionLines(readFileSync(path.join(root, m.file), "utf8"));
+  for (const { mods } of crates) {
+    for (const m of mods) {
+      const n = productionLines(m.text);
       if (n > MAX_LINES) long.push(`${m.file}: ${n} lines`);
     }
   }
@@ -158,10 +160,8 @@ export function longFunctions(text) {
 }
 
 /** Every production function over MAX_FN_LINES, as "file: name (lines) at line". */
-export function longFunctionsEverywhere() {
-  return Object.values(CRATES).flatMap((dir) =>
-    production(dir).flatMap((m) => longFunctions(readFileSync(path.join(root, m.file), "utf8")).map((f) => `${m.file}: ${f}`)),
-  );
+export function longFunctionsEverywhere(crates = sources()) {
+  return crates.flatMap(({ mods }) => mods.flatMap((m) => longFunctions(m.text).map((f) => `${m.file}: ${f}`)));
 }
 
 /** The builds that ship (each crate as it is built, and the page's client), each with the crates that carry
@@ -180,10 +180,11 @@ export function serdeJsonInBuilds() {
 
 /** Every check; the problems found, one per line. */
 export function guardrails() {
+  const crates = sources();
   return [
-    ...longFiles().map((f) => `over ${MAX_LINES} lines: ${f}`),
-    ...longFunctionsEverywhere().map((f) => `a function over ${MAX_FN_LINES} lines: ${f}`),
-    ...Object.values(CRATES).flatMap(cycles).map((c) => `module cycle: ${c}`),
+    ...longFiles(crates).map((f) => `over ${MAX_LINES} lines: ${f}`),
+    ...longFunctionsEverywhere(crates).map((f) => `a function over ${MAX_FN_LINES} lines: ${f}`),
+    ...crates.flatMap(cycles).map((c) => `module cycle: ${c}`),
     ...serdeJsonInBuilds().map((b) => `serde_json in a production build: ${b}`),
   ];
 }

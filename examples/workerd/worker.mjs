@@ -31,8 +31,7 @@ export default {
     }
     if (pathname === "/hooks/svc" && request.method === "POST") {
       if (!env.SVC_CHANNEL_TOKEN) return new Response("SVC_CHANNEL_TOKEN is not set", { status: 500 });
-      const body = await request.text();
-      return receive(() => {
+      return receive(request, (body) => {
         const { token, ...notification } = parseWatchNotification(body, { token: env.SVC_CHANNEL_TOKEN });
         remember(last.notifications, notification);
         return { module: notification.module, operation: notification.operation, ids: notification.ids };
@@ -40,8 +39,7 @@ export default {
     }
     if (pathname === "/hooks/events" && request.method === "POST") {
       if (!env.SVC_EVENTS_TOKEN) return new Response("SVC_EVENTS_TOKEN is not set", { status: 500 });
-      const body = await request.text();
-      return receive(() => {
+      return receive(request, (body) => {
         const event = parseEvent(body, { token: env.SVC_EVENTS_TOKEN, url: request.url });
         remember(last.events, event);
         return { event_id: event.event_id, event_type: event.event_type };
@@ -52,10 +50,35 @@ export default {
   },
 };
 
-// 200 with a summary; 401 when the callback's or the event URL's token does not match; 400 when the body is not one.
-function receive(parse) {
+// The most a callback's body may hold: the receivers' default maxBodyBytes, 1 MiB.
+const MAX_BODY = 1024 * 1024;
+
+// The body's text, read no further than MAX_BODY bytes; undefined when it is larger (by its Content-Length, or as it streams).
+async function boundedBody(request) {
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) return undefined;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let [text, size] = ["", 0];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (size > MAX_BODY) {
+      await reader.cancel();
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+// 200 with a summary; 401 when the callback's or the event URL's token does not match; 400 when the body is
+// not one; 413 when it is over MAX_BODY, answered as soon as that is known, the rest never read.
+async function receive(request, parse) {
+  const body = await boundedBody(request);
+  if (body === undefined) return Response.json({ error: "too_large", message: `the body is over ${MAX_BODY} bytes` }, { status: 413 });
   try {
-    return Response.json({ received: parse() });
+    return Response.json({ received: parse(body) });
   } catch (e) {
     if (!(e instanceof SvcError)) throw e;
     return Response.json({ error: e.kind, message: e.message }, { status: e.kind === "verification" ? 401 : 400 });

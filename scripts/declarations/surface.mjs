@@ -156,6 +156,41 @@ export declare function validate(operationId: OperationId, params: unknown, opti
 export declare function schemaFor<Op extends OperationId>(operationId: Op, options?: SchemaForOptions): StandardSchemaV1<OperationParams[Op], OperationParams[Op], Issue>;
 /** An edge handler (workerd, Deno, Node) that forwards the allowed operations with the token and organization added. */
 export declare function createProxy(options: ProxyOptions): (request: Request) => Promise<Response>;
+/**
+ * A callback body posted to a channel's notify_url; kind "verification" when the token does not match
+ * (constant-time). The token is required (a missing, null or empty one is a config error); reading a
+ * body without verifying it is \`{ skipVerification: true }\`.
+ */
+export declare function parseWatchNotification(
+  body: string | Uint8Array,
+  options: ({ token: string; skipVerification?: never } | { skipVerification: true; token?: never }) & ReceiveOptions,
+): WatchNotification;
+/**
+ * A billing event (a webhook body or a GET /events/{id} answer); kind "decode" when it is not one.
+ * Register the webhook URL with a token in its query (\`?token=...\`, or the parameter \`param\` names)
+ * and pass that token and the URL the request came to (\`request.url\`): kind "verification" when the
+ * URL does not hold the token (constant-time). The token is required (a missing, null or empty one is a
+ * config error); reading a body without verifying it is \`{ skipVerification: true }\`.
+ */
+export declare function parseEvent(
+  body: string | Uint8Array,
+  options:
+    | ({ token: string; url: string | URL; param?: string; skipVerification?: never } & ReceiveOptions)
+    | ({ skipVerification: true; token?: never; url?: never; param?: never } & ReceiveOptions),
+): Event & { event_type: EventType };`;
+
+/** What svc-sdk/validate exports: the main entry's declarations of them, re-exported from `index` (".js" or ".cjs"). */
+const VALIDATE = {
+  values: ["ExactNumber", "SvcError", "operations", "requiredScopes", "schemaFor", "validate"],
+  types: ["Family", "Issue", "IssueCode", "OperationId", "OperationInfo", "OperationParams", "SchemaForOptions", "StandardSchemaV1", "ValidateOptions", "ValidationResult"],
+};
+
+/** svc-sdk/validate: validation alone, on a wasm of its own; its SvcError is a class of its own too. */
+/**
+ * What Node's entries add (node.d.ts, the types of package.json's \`node\` condition): toNodeHandler and
+ * the shapes it reads and writes, after everything of index.d.ts (\`index\`: its path for the module system).
+ */
+export const node = (index) => `export * from "${index}";
 /** What toNodeHandler reads of a request of node:http, Express, Connect or Vite's dev server (Node's IncomingMessage), by its shape. */
 export interface NodeRequestLike {
   method?: string;
@@ -189,36 +224,8 @@ export interface FastifyReplyLike {
 export declare function toNodeHandler(
   handler: (request: Request) => Promise<Response>,
 ): (req: NodeRequestLike | FastifyRequestLike, res: NodeResponseLike | FastifyReplyLike, next?: (error?: unknown) => void) => void;
-/**
- * A callback body posted to a channel's notify_url; kind "verification" when the token does not match
- * (constant-time). The token is required (a missing, null or empty one is a config error); reading a
- * body without verifying it is \`{ skipVerification: true }\`.
- */
-export declare function parseWatchNotification(
-  body: string | Uint8Array,
-  options: ({ token: string; skipVerification?: never } | { skipVerification: true; token?: never }) & ReceiveOptions,
-): WatchNotification;
-/**
- * A billing event (a webhook body or a GET /events/{id} answer); kind "decode" when it is not one.
- * Register the webhook URL with a token in its query (\`?token=...\`, or the parameter \`param\` names)
- * and pass that token and the URL the request came to (\`request.url\`): kind "verification" when the
- * URL does not hold the token (constant-time). The token is required (a missing, null or empty one is a
- * config error); reading a body without verifying it is \`{ skipVerification: true }\`.
- */
-export declare function parseEvent(
-  body: string | Uint8Array,
-  options:
-    | ({ token: string; url: string | URL; param?: string; skipVerification?: never } & ReceiveOptions)
-    | ({ skipVerification: true; token?: never; url?: never; param?: never } & ReceiveOptions),
-): Event & { event_type: EventType };`;
+`;
 
-/** What svc-sdk/validate exports: the main entry's declarations of them, re-exported from `index` (".js" or ".cjs"). */
-const VALIDATE = {
-  values: ["ExactNumber", "SvcError", "operations", "requiredScopes", "schemaFor", "validate"],
-  types: ["Family", "Issue", "IssueCode", "OperationId", "OperationInfo", "OperationParams", "SchemaForOptions", "StandardSchemaV1", "ValidateOptions", "ValidationResult"],
-};
-
-/** svc-sdk/validate: validation alone, on a wasm of its own; its SvcError is a class of its own too. */
 export const validate = (index) => `export { ${VALIDATE.values.join(", ")} } from "${index}";
 export type { ${VALIDATE.types.join(", ")} } from "${index}";
 `;

@@ -27,7 +27,10 @@ after(async () => {
   await sandbox?.close();
 });
 
-edgeTests(() => ({ url, sandbox, child: wrangler }));
+// An oversized body is sent here with its Content-Length only: wrangler dev's proxy in front of workerd
+// at times never passes on the worker's 413 to a chunked body the worker stopped reading (about one run
+// in three, by hand), or resets the connection; Node and Deno check the chunked one (tests/support/edge.mjs).
+edgeTests(() => ({ url, sandbox, child: wrangler }), { chunked: false });
 
 // (The secrets from .dev.vars were bound: the sandbox accepts no token but TOKEN, and the proxied calls succeeded.)
 test("wrangler stayed offline", () => {

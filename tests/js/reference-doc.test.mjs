@@ -56,10 +56,10 @@ test("the reference names every export of svc-sdk: its values and the SDK's own 
   assert.deepEqual(missing(names), []);
 });
 
-test("the reference names every export of svc-sdk/validate, svc-sdk/redis and svc-sdk/cloudflare", async () => {
+test("the reference names every export of svc-sdk in Node (toNodeHandler and its shapes), svc-sdk/validate, svc-sdk/redis and svc-sdk/cloudflare", async () => {
   const runtime = [...Object.keys(await import("svc-sdk/validate")), ...Object.keys(await import("svc-sdk/redis"))];
-  const declared = ["validate.d.ts", "redis.d.ts", "cloudflare.d.ts"].flatMap((f) => exportedNames(read(`pkg/${f}`)));
-  for (const name of ["validate", "redisStore", "SvcLimiter", "durableObjectStore", "Issue"]) assert.ok(declared.includes(name), name);
+  const declared = ["node.d.ts", "validate.d.ts", "redis.d.ts", "cloudflare.d.ts"].flatMap((f) => exportedNames(read(`pkg/${f}`)));
+  for (const name of ["toNodeHandler", "NodeRequestLike", "validate", "redisStore", "SvcLimiter", "durableObjectStore", "Issue"]) assert.ok(declared.includes(name), name);
   assert.deepEqual(missing([...new Set([...runtime, ...declared])]), []);
 });
 

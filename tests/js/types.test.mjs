@@ -1,7 +1,8 @@
 // The package's declarations as TypeScript users meet them: tests/types/consumer.ts compiled by
 // tsc --strict with skipLibCheck: false in one project per module system (node16 CommonJS,
 // nodenext ESM, bundler, node10) and per set of global types (Node's alone, the DOM's,
-// Cloudflare's), and checked by `deno check`; the ESM project with Node's types compiles tests/types/node.ts (toNodeHandler); every @ts-expect-error line must be an error. The
+// Cloudflare's), and checked by `deno check`; the ESM project with Node's types compiles tests/types/node.ts (toNodeHandler); every @ts-expect-error line must be an error.
+// tests/types/node-only.ts imports toNodeHandler under each condition: it compiles under `node` alone. The
 // projects with a worker's global types (the DOM's or Cloudflare's) compile tests/types/cloudflare.ts
 // too, and every project but the CommonJS node16 one tests/types/testing.ts (svc-sdk/testing is ESM only). They run in parallel. A request field's hover (TypeScript's language service) shows its rules.
 import { test } from "node:test";
@@ -63,6 +64,46 @@ test("the declarations compile, strict and with skipLibCheck: false, everywhere;
   await Promise.all(runs);
 });
 
+// Each condition a TypeScript user's resolution meets, and whether it resolves Node's declarations.
+const CONDITIONS = [
+  { name: "node, ESM", type: "module", options: { module: "NodeNext", moduleResolution: "NodeNext" }, node: true },
+  { name: "node, CommonJS", type: "commonjs", options: { module: "Node16", moduleResolution: "Node16" }, node: true },
+  { name: "bundler, no condition", type: "module", options: { module: "ESNext", moduleResolution: "Bundler" }, node: false },
+  ...["browser", "workerd", "worker", "deno"].map((c) => ({ name: c, type: "module", options: { module: "ESNext", moduleResolution: "Bundler", customConditions: [c] }, node: false })),
+];
+
+test("toNodeHandler is declared only where it is exported: its import compiles under the node condition (ESM and CommonJS), and is TS2305 under browser, workerd, worker, deno, no condition and in deno check", { timeout: 120_000 }, async (t) => {
+  const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+  const compile = async (label, cmd, args, dir, env = h.toolEnv()) => {
+    const r = await h.runChild(cmd, args, { cwd: dir, env, timeoutMs: 110_000, label });
+    return { code: r.code, out: `${r.stdout}${r.stderr}` };
+  };
+  /** The errors of a run that must refuse the import, and nothing else. */
+  const refused = ({ code, out }) => {
+    assert.notEqual(code, 0, out);
+    const errors = out.match(/TS\d+/g) ?? [];
+    assert.ok(errors.length > 0 && errors.every((e) => e === "TS2305" || e === "TS2614"), out);
+    assert.match(out, /toNodeHandler/);
+  };
+  const runs = CONDITIONS.map(({ name, type, options, node }) =>
+    t.test(name, async () => {
+      const compilerOptions = { strict: true, noEmit: true, target: "ES2022", lib: ["ES2022", "DOM"], types: [], skipLibCheck: false, ...options };
+      const dir = project(`node-only-${name.replace(/\W+/g, "-")}`, ["node-only.ts"], { "package.json": { private: true, type }, "tsconfig.json": { compilerOptions, files: ["node-only.ts"] } });
+      const r = await compile(`tsc (${name})`, process.execPath, [tsc, "-p", "tsconfig.json", "--pretty", "false"], dir);
+      if (node) assert.equal(r.code, 0, r.out);
+      else refused(r);
+    }),
+  );
+  runs.push(
+    t.test("deno check", async () => {
+      const dir = project("node-only-deno", ["node-only.ts"], { "deno.json": { nodeModulesDir: "manual" } });
+      const env = h.toolEnv({ DENO_DIR: path.join(consumer, ".deno"), DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1", NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/", NO_COLOR: "1" });
+      refused(await compile("deno check", h.bin("deno"), ["check", "node-only.ts"], dir, env));
+    }),
+  );
+  await Promise.all(runs);
+});
+
 test("a request field shows its rules where an editor shows its documentation", async () => {
   const { default: ts } = await import(pathToFileURL(path.join(root, "node_modules/typescript/lib/typescript.js")));
   const file = path.join(consumer, "hover.ts");
@@ -87,10 +128,16 @@ test("a request field shows its rules where an editor shows its documentation", 
   assert.equal(ts.displayPartsToString(hover.documentation), "Required.\nAt most 100 characters.");
 });
 
-test("the types declare the package's exports and nothing of the wasm glue", () => {
+test("the types declare the package's exports and nothing of the wasm glue; Node's add toNodeHandler to them", () => {
   assert.ok(!/^export (\*|\{|type \*)/m.test(dts), "no re-export: every type is declared here");
-  const values = [...dts.matchAll(/^export declare (?:const|function|class) (\w+)/gm)].map((m) => m[1]);
-  assert.deepEqual([...new Set(values)].sort(), Object.keys(sdk).sort());
+  const declared = (text) => [...new Set([...text.matchAll(/^export declare (?:const|function|class) (\w+)/gm)].map((m) => m[1]))].sort();
+  const values = declared(dts);
+  assert.deepEqual(values, Object.keys(sdk).filter((n) => n !== "toNodeHandler").sort());
+  for (const [file, index] of [["node.d.ts", "./index.js"], ["node.d.cts", "./index.cjs"]]) {
+    const node = readFileSync(path.join(consumer, "node_modules/svc-sdk/pkg", file), "utf8");
+    assert.ok(node.includes(`\nexport * from "${index}";\n`), `${file} re-exports ${index}`);
+    assert.deepEqual(declared(node), ["toNodeHandler"], file);
+  }
   const types = [...dts.matchAll(/^export (?:type|interface) (\w+)/gm)].map((m) => m[1]);
   const glue = types.filter((n) => n.startsWith("__") || ["InitInput", "InitOutput", "SyncInitInput"].includes(n));
   assert.deepEqual(glue, []);

@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client, SvcError } from "svc-sdk";
+import { MOST, overflow } from "./overflow.mjs";
 import { startSandbox } from "./sandbox.mjs";
 
 export const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
@@ -55,8 +56,9 @@ export async function waitForListening(child, timeoutMs) {
 /**
  * Registers the edge tests. `ctx()` gives { url, sandbox, child } once before() has run: url is the
  * example's origin, child its process (from h.startChild), for its output in failure messages.
+ * `chunked: false` leaves out the oversized body without a Content-Length (see edge-workerd.test.mjs).
  */
-export function edgeTests(ctx) {
+export function edgeTests(ctx, { chunked = true } = {}) {
   const seen = []; // every answer the example gave the test: [what, status, headers, body]
   const limit = () => AbortSignal.timeout(10_000);
   async function call(p, init = {}) {
@@ -186,6 +188,21 @@ export function edgeTests(ctx) {
     assert.equal(last.events[0].payload, event.payload, "the payload is kept as sent");
     assert.equal((await post(hook, JSON.stringify({ event_type: "subscription_created" }))).status, 400, "no event_id");
     assert.equal((await post(hook, "")).status, 400);
+  });
+
+  test("receiver: a body over 1 MiB is answered 413: from its Content-Length, or while a chunked one is still being sent; nothing is remembered", { timeout: 30_000 }, async () => {
+    const before = (await call("/hooks/last")).json();
+    for (const hook of ["/hooks/svc", `/hooks/events?token=${EVENTS_TOKEN}`]) {
+      for (const declared of chunked ? [true, false] : [true]) {
+        const res = await overflow(ctx().url + hook, declared);
+        seen.push([`POST ${hook} (${declared ? "declared" : "chunked"}, ${res.sent} bytes sent)`, res.status, res.headers, res.text]);
+        assert.equal(res.status, 413, `${hook}, ${declared ? "declared" : "chunked"}: ${res.text}\n${why()}`);
+        assert.equal(JSON.parse(res.text).error, "too_large");
+        assert.ok(res.sent < MOST, `${res.sent} bytes sent`);
+        console.log(`${hook.split("?")[0]}, ${declared ? "declared" : "chunked"}: 413 after ${res.sent} bytes sent`);
+      }
+    }
+    assert.deepEqual((await call("/hooks/last")).json(), before, "nothing oversized was remembered");
   });
 
   test("no answer of the example carries the access token, the channel token or the events token", { timeout: 5_000 }, () => {
