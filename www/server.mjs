@@ -1,5 +1,6 @@
 // The demo app's server: the built app (Vite's output) and, on the same origin, the svc-sdk edge
-// proxy at /api, which adds the token and the organization, so the browser never holds either.
+// proxy at /api, which adds the token and the organization, so the browser never holds either. The
+// proxy's bodies are streamed both ways (toNodeHandler), never held whole.
 // Binds 127.0.0.1. Started by demo.mjs, for `npm start` (scripts/start.mjs) and the browser tests.
 //
 //   node www/server.mjs            (after a Vite build into www/dist)
@@ -10,7 +11,7 @@ import { stat } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createProxy } from "svc-sdk";
+import { createProxy, toNodeHandler } from "svc-sdk";
 
 /** The operations the app calls; the proxy refuses every other one (403). */
 export const APP_OPERATIONS = ["createOrganization", "listFixedAssetTypes", "listAccounts", "createFixedAsset", "listFixedAssets", "updateNotificationChannels"];
@@ -43,29 +44,24 @@ const SECURITY_HEADERS = {
  * with { url, port, close }.
  */
 export async function startServer({ dist, apiDomain, accessToken, oauth, organizationId, port = 0, host = "127.0.0.1", maxBodyBytes = 1 << 20, onApi } = {}) {
-  const proxy = createProxy({ apiDomain, ...(oauth ? { oauth } : { accessToken }), organizationId, allow: APP_OPERATIONS });
+  const proxy = createProxy({ apiDomain, ...(oauth ? { oauth } : { accessToken }), organizationId, allow: APP_OPERATIONS, maxBodyBytes });
   const root = path.resolve(dist);
 
-  async function serveApi(req, res, url) {
+  // A body over maxBodyBytes is the proxy's 413, refused from its Content-Length or as it streams.
+  const serveApi = toNodeHandler(async (request) => {
     const started = performance.now();
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += chunk.length;
-      if (size > maxBodyBytes) return send(res, 413, { code: 1413, message: "the request body is too large" }, { connection: "close" });
-      chunks.push(chunk);
+    const { pathname } = new URL(request.url);
+    try {
+      const response = await proxy(request);
+      const headers = new Headers(response.headers);
+      headers.set("cache-control", "no-store");
+      onApi?.({ method: request.method, path: pathname, status: response.status, ms: Math.round(performance.now() - started) });
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    } catch (e) {
+      onApi?.({ method: request.method, path: pathname, status: 502, error: String(e?.message ?? e) });
+      return Response.json({ code: 1000, message: "the proxy failed" }, { status: 502 });
     }
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-    const hasBody = req.method !== "GET" && req.method !== "HEAD" && chunks.length > 0;
-    const request = new Request(url, { method: req.method, headers, body: hasBody ? Buffer.concat(chunks) : undefined });
-    const response = await proxy(request);
-    res.statusCode = response.status;
-    response.headers.forEach((v, k) => res.setHeader(k, v));
-    res.setHeader("cache-control", "no-store");
-    res.end(Buffer.from(await response.arrayBuffer()));
-    onApi?.({ method: req.method, path: url.pathname, status: response.status, ms: Math.round(performance.now() - started) });
-  }
+  });
 
   async function serveFile(req, res, url) {
     if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, { message: "method not allowed" }, { allow: "GET, HEAD" });
@@ -90,12 +86,8 @@ export async function startServer({ dist, apiDomain, accessToken, oauth, organiz
   const server = http.createServer((req, res) => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     const url = new URL(req.url ?? "/", `http://${host}:${server.address().port}`);
-    const work = url.pathname.startsWith("/api/") ? serveApi(req, res, url) : serveFile(req, res, url);
-    work.catch((e) => {
-      if (!res.headersSent) send(res, 502, { code: 1000, message: "the proxy failed" });
-      else res.destroy();
-      onApi?.({ method: req.method, path: url.pathname, status: 502, error: String(e?.message ?? e) });
-    });
+    if (url.pathname.startsWith("/api/")) return serveApi(req, res);
+    serveFile(req, res, url).catch(() => (res.headersSent ? res.destroy() : send(res, 500, { message: "the file could not be read" })));
   });
   server.keepAliveTimeout = 5000;
   await new Promise((resolve, reject) => {
