@@ -54,7 +54,10 @@ export async function startServer({ dist, apiDomain, accessToken, oauth, organiz
     try {
       const response = await proxy(request);
       const headers = new Headers(response.headers);
-      headers.set("cache-control", "no-store");
+      // Asked again each time, kept by no shared cache. Not no-store: Chromium reports a no-store answer that
+      // the page reads as a stream (the SDK does, to bound its size) as aborted, though every byte came
+      // (playwright issue 42742), and DevTools shows the call as failed.
+      headers.set("cache-control", "private, no-cache");
       onApi?.({ method: request.method, path: pathname, status: response.status, ms: Math.round(performance.now() - started) });
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
     } catch (e) {
