@@ -11,7 +11,21 @@ pub fn max_items(given: Option<f64>) -> Result<u32, Error> {
     match given {
         None => Ok(DEFAULT_MAX),
         Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => Ok(n as u32),
-        Some(n) => Err(bad_max(&n.to_string())),
+        Some(n) => Err(bad_max(&shown(n))),
+    }
+}
+
+/// A double as JS prints it for the usual numbers (`1.5`, `-1`, `NaN`, `Infinity`), without core's
+/// float printer, which would cost a page's wasm more than the rest of this module.
+fn shown(n: f64) -> String {
+    match n {
+        n if n.is_nan() => "NaN".into(),
+        n if n.is_infinite() => (if n > 0.0 { "Infinity" } else { "-Infinity" }).into(),
+        n => {
+            let mut buffer = zmij::Buffer::new();
+            let text = buffer.format_finite(n);
+            text.strip_suffix(".0").unwrap_or(text).to_owned()
+        }
     }
 }
 
@@ -39,13 +53,17 @@ mod tests {
         assert_eq!(max_items(None).unwrap(), 10_000);
         assert_eq!(max_items(Some(0.0)).unwrap(), 0);
         assert_eq!(max_items(Some(4_294_967_295.0)).unwrap(), u32::MAX);
-        for bad in [-1.0, 1.5, 4_294_967_296.0, f64::NAN, f64::INFINITY] {
+        for (bad, got) in [
+            (-1.0, "-1"),
+            (1.5, "1.5"),
+            (4_294_967_296.0, "4294967296"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-Infinity"),
+        ] {
             let e = max_items(Some(bad)).unwrap_err();
-            assert!(
-                e.message
-                    .starts_with("toArray({ max }): max must be a whole number"),
-                "{bad}: {}",
-                e.message
+            assert_eq!(
+                e.message,
+                format!("toArray({{ max }}): max must be a whole number from 0 to 4294967295, got {got}")
             );
         }
         assert!(too_many(3)

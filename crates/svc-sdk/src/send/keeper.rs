@@ -192,6 +192,7 @@ impl Keeper {
     }
 
     /// The error of a credential the accounts server refused for good, if it did.
+    #[cfg(feature = "server")]
     pub fn check(&self) -> Result<(), Failure> {
         match self.stopped.borrow().clone() {
             Some(e) => Err(e.into()),

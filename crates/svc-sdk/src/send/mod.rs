@@ -4,7 +4,9 @@ mod alarm;
 mod answer;
 mod attempt;
 mod deadline;
+#[cfg(feature = "server")]
 mod fleet;
+#[cfg(feature = "server")]
 mod grant;
 mod keeper;
 pub mod note;
@@ -19,6 +21,7 @@ mod tests;
 
 pub use answer::{stalled, too_large, Answer, Failure, Head, Outgoing};
 pub use deadline::Deadline;
+#[cfg(feature = "server")]
 pub use fleet::Options as FleetOptions;
 pub use note::{Again, Event, Level, Note};
 pub use token::{Credential, Issued, Reason, TokenFailure, TokenResult};
@@ -103,13 +106,15 @@ pub enum Limiting {
     Off,
     /// In this process alone.
     Local(Limits),
-    /// With every client that shares the store.
+    /// With every client that shares the store (a server's: the page build has no store).
+    #[cfg(feature = "server")]
     Fleet(FleetOptions),
 }
 
 enum Gate {
     Off,
     Local(queue::Queue),
+    #[cfg(feature = "server")]
     Fleet(Box<fleet::Fleet>),
 }
 
@@ -175,7 +180,9 @@ pub struct Transport<P: Platform> {
     /// The API domain calls are built with, which a grant's `api_domain` replaces (`None`: the
     /// client named its apiDomain, or has no grant).
     base: Option<String>,
-    /// The most calls of this client that wait for the limiter at once.
+    /// The most calls of this client that wait for a fleet's limiter at once (the local queue
+    /// holds its own).
+    #[cfg(feature = "server")]
     max_queued: u32,
 }
 
@@ -190,6 +197,7 @@ impl<P: Platform> Transport<P> {
         let gate = match limiting {
             Limiting::Off => Gate::Off,
             Limiting::Local(limits) => Gate::Local(queue::Queue::new(limits, max_queued)),
+            #[cfg(feature = "server")]
             Limiting::Fleet(options) => Gate::Fleet(Box::new(fleet::Fleet::new(options))),
         };
         Transport {
@@ -198,6 +206,7 @@ impl<P: Platform> Transport<P> {
             gate,
             keeper: keeper::Keeper::default(),
             base: None,
+            #[cfg(feature = "server")]
             max_queued,
         }
     }
@@ -218,6 +227,7 @@ impl<P: Platform> Transport<P> {
         match &self.gate {
             Gate::Off => None,
             Gate::Local(q) => Some(q.state(now)),
+            #[cfg(feature = "server")]
             Gate::Fleet(f) => Some(f.state(now)),
         }
     }
@@ -228,10 +238,6 @@ impl<P: Platform> Transport<P> {
     pub async fn send(&self, call: &Call<'_, P>) -> Result<Reply<P::Raw>, Failure> {
         let mut secret = match &self.credential {
             Credential::Static(t) => Some(t.clone()),
-            _ => None,
-        };
-        let grant = match &self.credential {
-            Credential::OAuth(g) => Some(g),
             _ => None,
         };
         let p = &self.platform;
@@ -262,10 +268,7 @@ impl<P: Platform> Transport<P> {
             }),
             Ok(raw) => Ok(raw),
             Err(f) => {
-                let mut f = f.finish(secret, call.operation);
-                if let Some(g) = grant {
-                    f = grant::without_secrets(g, f);
-                }
+                let f = self.without_secrets(f.finish(secret, call.operation));
                 let ms = u64::try_from(p.now_ms() - started).unwrap_or(0);
                 let failed = Event::Failed {
                     error: &f.error,
@@ -291,6 +294,7 @@ impl<P: Platform> Transport<P> {
         let source = keeper::Source {
             start: &start,
             budget: match &self.credential {
+                #[cfg(feature = "server")]
                 Credential::OAuth(g) => Some(g.max_refreshes),
                 _ => None,
             },
@@ -367,6 +371,7 @@ impl<P: Platform> Transport<P> {
             return Ok(Carried::default());
         }
         let (made, issued) = match &self.gate {
+            #[cfg(feature = "server")]
             Gate::Fleet(f) => {
                 self.keeper.check()?;
                 let got = Box::pin(f.token(p, source, call.signal, deadline)).await;
@@ -432,6 +437,7 @@ impl<P: Platform> Transport<P> {
         };
         p.note(&call.note(n, secret, refreshing));
         match &self.gate {
+            #[cfg(feature = "server")]
             Gate::Fleet(f) => {
                 if let Some(token) = secret {
                     Box::pin(f.invalidate(p, token)).await;
@@ -553,14 +559,26 @@ fn reply<P: Platform>(
 
 impl<P: Platform> Transport<P> {
     /// A refresh of the client's token for `reason`: a call of the token function, or the grant.
+    #[cfg_attr(not(feature = "server"), allow(unused_variables))]
     fn start(&self, reason: Reason, timeout_ms: u32) -> token::Running {
         match &self.credential {
+            #[cfg(feature = "server")]
             Credential::OAuth(g) => grant::start(&self.platform, g, timeout_ms),
             _ => Box::pin(self.platform.token(reason)),
         }
     }
 
+    /// A failure with the grant's secrets taken out of it, whoever wrote them.
+    fn without_secrets(&self, f: Failure) -> Failure {
+        match &self.credential {
+            #[cfg(feature = "server")]
+            Credential::OAuth(g) => grant::without_secrets(g, f),
+            _ => f,
+        }
+    }
+
     /// A fleet's refresh failed: a credential the accounts server refused stops this client's.
+    #[cfg(feature = "server")]
     fn learn<T>(&self, got: Result<T, Failure>) -> Result<T, Failure> {
         if let (Err(f), Credential::OAuth(_)) = (&got, &self.credential) {
             if f.error.kind() == ErrorKind::Unauthorized {
@@ -612,12 +630,14 @@ impl<P: Platform> Transport<P> {
                 local(q, &got);
                 got
             }
+            #[cfg(feature = "server")]
             Gate::Fleet(f) if f.state(p.now_ms()).queued >= self.max_queued => {
                 return Err(queue::queue_full(
                     self.max_queued,
                     f.state(p.now_ms()).limits(),
                 ));
             }
+            #[cfg(feature = "server")]
             Gate::Fleet(f) => match Box::pin(f.admit(p, call.signal, deadline, queued)).await? {
                 fleet::Held::Local(slot, q) => {
                     let got = attempt(call).await;

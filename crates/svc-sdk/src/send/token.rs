@@ -3,7 +3,7 @@
 use super::race::{race, First};
 use super::{abort, aborted, Failure, Platform};
 use crate::error::{Error, ErrorKind};
-use crate::oauth::{Grant, Minted, Refused};
+use crate::oauth::{Minted, Refused};
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::future::Future;
@@ -20,8 +20,9 @@ pub enum Credential {
     Static(String),
     /// The user's function (`Platform::token`), called when there is no token to use.
     Function,
-    /// The OAuth refresh-token grant, run by the client (`super::grant`).
-    OAuth(Grant),
+    /// The OAuth refresh-token grant, run by the client (`super::grant`); a server's only.
+    #[cfg(feature = "server")]
+    OAuth(crate::oauth::Grant),
 }
 
 impl fmt::Debug for Credential {
@@ -30,6 +31,7 @@ impl fmt::Debug for Credential {
             Credential::None => f.write_str("Credential::None"),
             Credential::Static(_) => f.write_str("Credential::Static(<redacted>)"),
             Credential::Function => f.write_str("Credential::Function"),
+            #[cfg(feature = "server")]
             Credential::OAuth(g) => write!(f, "Credential::OAuth({g:?})"),
         }
     }

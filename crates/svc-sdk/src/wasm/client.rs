@@ -330,6 +330,7 @@ impl Client {
         let (credential, token) = match &opts.token {
             Token::Static(t) => (Credential::Static(t.clone()), None),
             Token::Func(f) => (Credential::Function, Some(f.clone())),
+            #[cfg(feature = "server")]
             Token::OAuth(g) => (Credential::OAuth(g.clone()), None),
             Token::None => (Credential::None, None),
         };
@@ -345,13 +346,7 @@ impl Client {
                 on_response: opts.on_response.clone(),
             },
         };
-        // A name for this client in the fleet's shared state.
-        let holder = format!(
-            "{:x}{:x}",
-            (js_sys::Math::random() * 2f64.powi(48)) as u64,
-            js_sys::Date::now() as u64
-        );
-        let limiting = opts.limiting(holder);
+        let limiting = opts.limiting();
         let queued = opts.max_queued;
         let mut transport = Transport::new(platform, credential, limiting, queued);
         if opts.follow_grant_domain {

@@ -307,12 +307,13 @@ fn optional(v: &JsValue, key: &str) -> Result<JsValue, JsValue> {
     }
 }
 
-/// The origin of the page the SDK runs in (http or https), if there is one.
 /// Whether this is a web page (a `document` in the global scope).
+#[cfg(feature = "server")]
 pub fn in_page() -> bool {
     try_get(&js_sys::global(), "document").is_ok_and(|d| d.is_object())
 }
 
+/// The origin of the page the SDK runs in (http or https), if there is one.
 pub fn page_origin() -> Option<String> {
     let location = try_get(&js_sys::global(), "location").ok()?;
     let origin = optional(&location, "origin").ok()?.as_string()?;

@@ -19,6 +19,7 @@ use wasm_bindgen::JsCast;
 pub enum Token {
     Static(String),
     Func(js_sys::Function),
+    #[cfg(feature = "server")]
     OAuth(crate::oauth::Grant),
     /// No token: a proxy adds it (a browser client pointed at `apiDomain`).
     None,
@@ -29,6 +30,7 @@ impl fmt::Debug for Token {
         match self {
             Token::Static(_) => f.write_str("Token::Static(<redacted>)"),
             Token::Func(_) => f.write_str("Token::Func(<function>)"),
+            #[cfg(feature = "server")]
             Token::OAuth(g) => write!(f, "Token::OAuth({g:?})"),
             Token::None => f.write_str("Token::None"),
         }
@@ -116,9 +118,11 @@ pub struct Options {
 }
 
 const KNOWN: [&str; 20] = names(&surface::CLIENT);
+#[cfg(feature = "server")]
 const OAUTH_KEYS: [&str; 5] = names(&surface::OAUTH);
 
 /// `oauth`: the grant's credential, its accounts server `region`'s unless `accountsUrl` names one.
+#[cfg(feature = "server")]
 fn oauth(v: &JsValue, region: Option<&str>) -> Result<crate::oauth::Grant, JsValue> {
     check_keys(v, &OAUTH_KEYS, "oauth")?;
     let text = |key: &str| {
@@ -321,19 +325,25 @@ pub fn check_call(v: &JsValue) -> Result<(), JsValue> {
 }
 
 impl Options {
-    /// How the client keeps to its limits: alone, with a fleet (as `holder`), or not at all.
-    pub fn limiting(&self, holder: String) -> crate::send::Limiting {
-        use crate::send::{FleetOptions, Limiting};
+    /// How the client keeps to its limits: alone, with a fleet (under a name of its own in the
+    /// fleet's shared state), or not at all.
+    pub fn limiting(&self) -> crate::send::Limiting {
+        use crate::send::Limiting;
         match (self.limits(), &self.fleet) {
             (None, _) => Limiting::Off,
-            (Some(limits), None) => Limiting::Local(limits),
-            (Some(limits), Some(f)) => Limiting::Fleet(FleetOptions {
+            #[cfg(feature = "server")]
+            (Some(limits), Some(f)) => Limiting::Fleet(crate::send::FleetOptions {
                 limits,
-                holder,
+                holder: format!(
+                    "{:x}{:x}",
+                    (js_sys::Math::random() * 2f64.powi(48)) as u64,
+                    js_sys::Date::now() as u64
+                ),
                 lease_ms: f.lease_ms,
                 store_timeout_ms: f.store_timeout_ms,
                 fallback_share: f.fallback_share,
             }),
+            (Some(limits), _) => Limiting::Local(limits),
         }
     }
 
@@ -365,7 +375,10 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
     let organization_id = opt_string(options, "organizationId")?;
     let crm_version = opt_string(options, "crmVersion")?;
     let tokenless = matches!(token, Token::None);
+    #[cfg(feature = "server")]
     let follow_grant_domain = matches!(token, Token::OAuth(_)) && api_domain.is_none();
+    #[cfg(not(feature = "server"))]
+    let follow_grant_domain = false;
     let target = Target::new(
         region.as_deref(),
         None,
@@ -450,11 +463,7 @@ fn token(options: &JsValue) -> Result<Token, JsValue> {
                 "give accessToken or oauth, not both: with oauth the client gets its tokens itself",
             ));
         }
-        if super::js::in_page() {
-            return Err(config(OAUTH_IN_PAGE));
-        }
-        let region = opt_string(options, "region")?;
-        Token::OAuth(oauth(&raw_oauth, region.as_deref())?)
+        grant(options, &raw_oauth)?
     } else if let Some(s) = raw_token.as_string() {
         if s.is_empty() {
             return Err(config("accessToken is empty"));
@@ -471,6 +480,22 @@ fn token(options: &JsValue) -> Result<Token, JsValue> {
              the token (createProxy) says so with viaProxy: true",
         )));
     })
+}
+
+/// `oauth` on a server or an edge worker: the grant; in a page, a config error.
+#[cfg(feature = "server")]
+fn grant(options: &JsValue, raw: &JsValue) -> Result<Token, JsValue> {
+    if super::js::in_page() {
+        return Err(config(OAUTH_IN_PAGE));
+    }
+    let region = opt_string(options, "region")?;
+    Ok(Token::OAuth(oauth(raw, region.as_deref())?))
+}
+
+/// `oauth` in the browser build, which holds no grant: a config error.
+#[cfg(not(feature = "server"))]
+fn grant(_options: &JsValue, _raw: &JsValue) -> Result<Token, JsValue> {
+    Err(config(OAUTH_IN_PAGE))
 }
 
 /// `plan`: one of the plans' names, or the default.
