@@ -50,7 +50,8 @@ async function boundedBody(request: Request): Promise<string | undefined> {
 }
 
 // 200 with a summary; 401 when the callback's or the event URL's token does not match; 400 when the body is
-// not one; 413 when it is over MAX_BODY, answered as soon as that is known, the rest never read.
+// not one; 413 when it is over MAX_BODY, known from its Content-Length or its first MAX_BODY bytes, the rest
+// never read here (Deno at times reads and drops it before the answer goes out).
 async function receive(request: Request, parse: (body: string) => unknown): Promise<Response> {
   const body = await boundedBody(request);
   if (body === undefined) return Response.json({ error: "too_large", message: `the body is over ${MAX_BODY} bytes` }, { status: 413 });

@@ -10,11 +10,11 @@ const DECLARED = 2 * MAX_BODY;
 /**
  * POSTs to `url` a body over the bound, in 64 KiB chunks until the answer comes: with `declared`, a
  * Content-Length of twice the bound (a proxy in front, as wrangler dev's, may wait for all of it); else
- * chunked, without end. A server that reads the body whole never answers the chunked one, which fails
- * once MOST bytes are sent unanswered. Gives the answer's status, headers and text, and how many bytes
- * were sent before it came.
+ * chunked, without end unless `end` (bytes) says where it ends. A server that reads the body whole never
+ * answers an endless one, which fails once MOST bytes are sent unanswered. Gives the answer's status,
+ * headers and text, and how many bytes were sent before it came.
  */
-export function overflow(url, declared) {
+export function overflow(url, declared, { end } = {}) {
   return new Promise((resolve, reject) => {
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     const req = http.request(url, { method: "POST", headers: { "content-type": "application/json", ...(declared ? { "content-length": String(DECLARED) } : {}) } });
@@ -36,6 +36,7 @@ export function overflow(url, declared) {
     // The next chunk once the last one is handed to the socket: no more in memory than one chunk.
     const write = () => {
       if (answered || (declared && sent >= DECLARED)) return;
+      if (end !== undefined && sent >= end) return void req.end();
       if (sent >= MOST) return void reject(new Error(`${sent} bytes sent and no answer: the server reads the body whole`));
       sent += chunk.length;
       req.write(chunk, (e) => e || write());
