@@ -1,4 +1,4 @@
-//! The access token put out of text: of bytes a proxy passes on, in every JSON spelling and across chunk edges, and of messages as they quote it.
+//! A secret put out of text: of bytes a proxy passes on, in every spelling (JSON, percent and form encoding, base64) and across chunk edges, and of messages as they quote it.
 
 const MARK: &[u8] = b"[redacted]";
 
@@ -19,16 +19,28 @@ fn short_escape(e: u8) -> Option<u8> {
     })
 }
 
-/// Where `secret` (visible ASCII) stands in `buf` from `from` on, each of its characters in any
-/// spelling JSON allows: as it is, `\u0053` in either case, or its two-character escape (`\"`,
-/// `\\`, `\/`): its start and end. An ASCII character has no surrogate-pair spelling.
+/// Where `secret` (visible ASCII) stands in `buf` from `from` on, in any spelling: its start and
+/// end. The first of a spelling character by character (`spelled`) and its base64 (`base64`).
 pub fn find(buf: &[u8], secret: &[u8], from: usize) -> Option<(usize, usize)> {
+    let spelled = spelled(buf, secret, from);
+    let coded = base64(buf, secret, from);
+    match (spelled, coded) {
+        (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// `secret` in `buf` from `from` on, each of its characters in any spelling JSON allows (as it
+/// is, `\u0053` in either case, or its two-character escape: `\"`, `\\`, `\/`) or percent
+/// encoding does (`%53` in either case, `+` for a space as a form writes it). An ASCII character
+/// has no surrogate-pair spelling.
+fn spelled(buf: &[u8], secret: &[u8], from: usize) -> Option<(usize, usize)> {
     let first = *secret.first()?;
     // The ends reached so far, each a way to spell the secret's characters up to here: a `\` may
     // be the character itself or open an escape of it (`\\` or `\u005C`), so there may be several.
     let (mut at, mut next) = (Vec::new(), Vec::new());
     (from..buf.len()).find_map(|i| {
-        if buf[i] != first && buf[i] != b'\\' {
+        if buf[i] != first && !matches!(buf[i], b'\\' | b'%' | b'+') {
             return None;
         }
         at.clear();
@@ -49,7 +61,7 @@ pub fn find(buf: &[u8], secret: &[u8], from: usize) -> Option<(usize, usize)> {
 }
 
 /// The ends of each spelling of character `c` that starts at `p` in `buf`.
-fn spellings(buf: &[u8], p: usize, c: u8) -> [Option<usize>; 3] {
+fn spellings(buf: &[u8], p: usize, c: u8) -> [Option<usize>; 5] {
     let rest = buf.get(p..).unwrap_or_default();
     let literal = (rest.first() == Some(&c)).then_some(p + 1);
     let short = match rest {
@@ -64,7 +76,67 @@ fn spellings(buf: &[u8], p: usize, c: u8) -> [Option<usize>; 3] {
             .map(|_| p + 6),
         _ => None,
     };
-    [literal, short, unicode]
+    let percent = match rest {
+        [b'%', a, b, ..] => match (hex(*a), hex(*b)) {
+            (Some(a), Some(b)) if a << 4 | b == u32::from(c) => Some(p + 3),
+            _ => None,
+        },
+        _ => None,
+    };
+    let plus = (c == b' ' && rest.first() == Some(&b'+')).then_some(p + 1);
+    [literal, short, unicode, percent, plus]
+}
+
+/// The base64 alphabets: the standard one and the URL-safe one.
+const ALPHABETS: [&[u8; 64]; 2] = [
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+];
+
+/// `secret` in `buf` from `from` on, base64-encoded as part of a longer text (an Authorization
+/// header's `Basic`, a JSON field of a whole form encoded): at each of the three offsets a
+/// secret can start at in a group of three bytes, the characters that its bytes alone decide.
+fn base64(buf: &[u8], secret: &[u8], from: usize) -> Option<(usize, usize)> {
+    let rest = buf.get(from..)?;
+    let mut best: Option<(usize, usize)> = None;
+    for shift in 0..3 {
+        for alphabet in ALPHABETS {
+            let pattern = encoded(secret, shift, alphabet);
+            if pattern.len() < crate::redact::SECRET_MIN {
+                continue;
+            }
+            let found = rest.windows(pattern.len()).position(|w| w == pattern);
+            if let Some(at) = found.map(|at| from + at) {
+                if best.is_none_or(|(b, _)| at < b) {
+                    best = Some((at, at + pattern.len()));
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The base64 characters that only `secret`'s bits decide when it starts `shift` bytes into a
+/// group of three.
+fn encoded(secret: &[u8], shift: usize, alphabet: &[u8; 64]) -> Vec<u8> {
+    let bits = |i: usize| -> u32 {
+        let byte = i / 8;
+        let b = if byte < shift {
+            0
+        } else {
+            u32::from(secret[byte - shift])
+        };
+        (b >> (7 - i % 8)) & 1
+    };
+    let total = (shift + secret.len()) * 8;
+    let first = (shift * 8).div_ceil(6);
+    let last = total / 6;
+    (first..last)
+        .map(|c| {
+            let v = (0..6).fold(0, |v, k| v << 1 | bits(c * 6 + k));
+            alphabet[v as usize]
+        })
+        .collect()
 }
 
 /// A body's redaction as it streams: each chunk gives out what can no longer be part of a match.
@@ -169,6 +241,57 @@ mod tests {
         }
         assert_eq!(text("a/To", s), "a/To");
         assert_eq!(text(r"\u00zz/Tok", s), r"\u00zz/Tok");
+    }
+
+    /// Plain base64 (standard alphabet, padded), written apart from `encoded`.
+    fn b64(data: &[u8]) -> String {
+        let a = ALPHABETS[0];
+        let mut out = String::new();
+        for group in data.chunks(3) {
+            let n = group
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+            for i in 0..4 {
+                if i <= group.len() {
+                    out.push(a[(n >> (18 - 6 * i) & 63) as usize] as char);
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn percent_form_and_base64_spellings_are_redacted() {
+        let s = "1000.a+b/c=d~Ef";
+        let form = "grant_type=refresh_token&refresh_token=1000.a%2Bb%2Fc%3Dd~Ef&x=1";
+        assert_eq!(
+            text(form, s),
+            "grant_type=refresh_token&refresh_token=[redacted]&x=1"
+        );
+        assert_eq!(text("t=1000.a%2bb%2fc%3dd%7eEf", s), "t=[redacted]");
+        assert_eq!(text("t=1000%2Ea+b/c=d~Ef", s), "t=[redacted]");
+        assert_eq!(text("a secret spelled", "a secret"), "[redacted] spelled");
+        assert_eq!(text("a+secret spelled", "a secret"), "[redacted] spelled");
+        for pad in ["", "x", "xy", "xyz"] {
+            let coded = b64(format!("{pad}id:{s}&more").as_bytes());
+            let out = text(&format!("Basic {coded}"), s);
+            assert!(out.contains("[redacted]"), "{pad:?}: {out}");
+            let url_safe = coded.replace('+', "-").replace('/', "_");
+            assert!(
+                text(&url_safe, s).contains("[redacted]"),
+                "{pad:?} url-safe"
+            );
+        }
+        let mut m = format!("fetch failed: body {form}");
+        literal(&mut m, Some(s));
+        assert!(!m.contains("1000.a"), "{m}");
+        assert_eq!(
+            text("an unrelated text of words", s),
+            "an unrelated text of words"
+        );
     }
 
     #[test]

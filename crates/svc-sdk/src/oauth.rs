@@ -63,8 +63,8 @@ impl fmt::Debug for Minted {
     }
 }
 
-/// Why a grant failed: its error, and whether asking again can help (`false`: the credential is
-/// wrong, and the client stops refreshing with it).
+/// Why a grant failed: its error, and whether asking again can help (`false`: the accounts server
+/// said `invalid_code` or `invalid_client`, and the credential is stopped).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Refused {
     pub error: Error,
@@ -103,6 +103,27 @@ impl Grant {
             accounts_url,
             max_refreshes,
         })
+    }
+
+    /// The credential's name that no one can read a secret from: SHA-256 of its accounts server,
+    /// client id, client secret and refresh token, each after its length (so that no two
+    /// credentials give the same text), 128 bits of it in hex. What a process and a fleet store key
+    /// the credential's token by.
+    #[cfg(feature = "server")]
+    pub fn fingerprint(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut hash = Sha256::new();
+        for part in [
+            &self.accounts_url,
+            &self.client_id,
+            &self.client_secret,
+            &self.refresh_token,
+        ] {
+            hash.update((part.len() as u64).to_be_bytes());
+            hash.update(part.as_bytes());
+        }
+        let digest = hash.finalize();
+        digest[..16].iter().map(|b| format!("{b:02x}")).collect()
     }
 
     /// Where the grant is posted.
@@ -161,13 +182,14 @@ fn refused(kind: ErrorKind, retry: bool, message: String) -> Refused {
 fn read(status: u16, body: &[u8], now: i64) -> Result<Minted, Refused> {
     let server = "the accounts server";
     if status != 200 {
-        let (kind, retry) = match status {
-            429 => (ErrorKind::RateLimited, true),
-            500.. => (ErrorKind::Api, true),
-            _ => (ErrorKind::Unauthorized, false),
+        // Only an `error` the accounts server names stops a credential: a status of its own (a
+        // load balancer's 408, a 404, a 403) may pass, and is asked again within the budget.
+        let kind = match status {
+            429 => ErrorKind::RateLimited,
+            _ => ErrorKind::Api,
         };
         let message = format!("{server} answered the token refresh with HTTP {status}");
-        let mut r = refused(kind, retry, message);
+        let mut r = refused(kind, true, message);
         r.error = r.error.with_status(status);
         return Err(r);
     }
@@ -263,21 +285,20 @@ fn error_of(code: Option<&str>) -> Refused {
             false,
             "the accounts server does not know this client (invalid_client): check oauth.clientId and oauth.clientSecret, and that oauth.accountsUrl (or region) is the data center where the client was registered (accountsServers)".into(),
         ),
-        Some(other) => {
-            let named = other.len() <= 40
-                && other.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b' ');
-            let code = if named { crate::echo::quoted(other) } else { "an error".into() };
-            refused(
-                ErrorKind::Unauthorized,
-                false,
-                format!("the accounts server refused the token refresh with {code}"),
-            )
+        other => {
+            let named = other.filter(|o| {
+                o.len() <= 40
+                    && o.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b' ')
+            });
+            let code = named.map_or("an error".into(), crate::echo::quoted);
+            let mut r = refused(
+                ErrorKind::Api,
+                true,
+                format!("the accounts server refused the token refresh with {code}, which may pass: it is asked again within oauth.maxRefreshes"),
+            );
+            r.error = r.error.with_status(200);
+            r
         }
-        None => refused(
-            ErrorKind::Unauthorized,
-            false,
-            "the accounts server refused the token refresh".into(),
-        ),
     }
 }
 

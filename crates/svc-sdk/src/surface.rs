@@ -24,10 +24,13 @@ pub const PROXY_BODY_BYTES: u32 = 10_485_760;
 pub const RECEIVED_BODY_BYTES: u32 = 1_048_576;
 
 /// The options of `new Client(options)`.
-pub const CLIENT: [Declared; 20] = [
+pub const CLIENT: [Declared; 21] = [
     Declared::new("accessToken", "string | ((ctx: TokenContext) => AccessToken | Promise<AccessToken>)")
         .optional()
         .doc("The OAuth access token, or a function that returns it (or a promise of it): called for the first token,\nagain when `expiresAt` (ms since the epoch) is near, and after a 401 (`ctx.reason` says which), once for the\nprocess or, with a fleet store, for the fleet. One of accessToken, oauth or `viaProxy: true` is required."),
+    Declared::new("credentialKey", "string")
+        .optional()
+        .doc("With an accessToken function: the name of the credential its tokens are of. The clients of one name share\none token, one refresh at a time and one stop, in the process and, with a fleet store, in the fleet. Without it\na function is a credential of its own in the process, and in a fleet store the organization's function\ncredential. Not with oauth, whose credential is named by its accounts server, client and refresh token."),
     Declared::new("oauth", "OAuthOptions")
         .optional()
         .doc("The SDK gets and renews its access tokens itself with the OAuth refresh-token grant (server side only;\na browser page calls a proxy that has it). Calls go to the answer's api_domain unless apiDomain is given."),

@@ -119,12 +119,15 @@ impl Seen {
     }
 }
 
-/// The reply to a step: the store's clock, the fleet's figures after it, and its outcome.
+/// The reply to a step: the store's clock, the fleet's figures after it, its outcome, and why the
+/// state was replaced if the store held one that could not be read.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Reply {
     pub now: i64,
     pub state: State,
     pub outcome: Outcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repaired: Option<String>,
 }
 
 /// A step run: the state's text to save if it changed, the version it was loaded at (what the
@@ -142,6 +145,17 @@ pub struct Applied {
 }
 
 impl Request {
+    /// A step on a credential's token, which its own state holds (`fleet::Options::token_key`).
+    pub fn is_token(&self) -> bool {
+        matches!(
+            self,
+            Request::TokenClaim { .. }
+                | Request::TokenStore { .. }
+                | Request::TokenAbandon { .. }
+                | Request::TokenInvalidate { .. }
+        )
+    }
+
     /// The request a store received as text.
     pub fn from_json(text: &str) -> Result<Request, Error> {
         Request::read(text).map_err(|e| Error::decode(format!("the fleet step is not valid: {e}")))
@@ -219,6 +233,7 @@ impl Reply {
         let content = content.unwrap_or(&Json::Null);
         Ok(Reply {
             now: o.field("now")?,
+            repaired: o.optional::<&str>("repaired")?.map(str::to_string),
             state: State::from_obj(o.field("state")?)?,
             outcome: match name {
                 "acquire" => Outcome::Acquire(Acquire::from_json(content)?),
@@ -240,19 +255,36 @@ impl Reply {
 /// `i64::MAX` that no sum on the state's times overflows.
 const CLOCK_MAX: i64 = 8_640_000_000_000_000;
 
-/// Runs `request` at `now` (the store's clock) on the state a store kept (`None`: none yet).
-pub fn apply(state: Option<&str>, now: i64, request: &str) -> Result<Applied, Error> {
+/// Runs `request` at `now` (the store's clock) on the state a store kept (`None`: none yet). A
+/// state that cannot be read (not JSON, a field missing or of another type) is replaced by a new
+/// one in the same step, saved over the version it had (its own `version` if it can be read, else
+/// `version`, what the store keeps beside the text, else 0), and the reply says so.
+pub fn apply(
+    state: Option<&str>,
+    version: Option<u64>,
+    now: i64,
+    request: &str,
+) -> Result<Applied, Error> {
     if !(0..=CLOCK_MAX).contains(&now) {
         return Err(Error::decode(format!(
             "the fleet store's clock says {now}, which is not a time in ms since the epoch"
         )));
     }
     let request = Request::from_json(request)?;
-    let mut fleet = match state {
-        Some(text) => Fleet::from_json(text)?,
-        None => Fleet::new(Limits::for_plan(DEFAULT_PLAN)),
+    let (mut fleet, expected, repaired) = match state.map(|t| (t, Fleet::from_json(t))) {
+        None => (Fleet::new(Limits::for_plan(DEFAULT_PLAN)), 0, None),
+        Some((_, Ok(fleet))) => {
+            let v = fleet.version();
+            (fleet, v, None)
+        }
+        Some((text, Err(e))) => {
+            let expected = version_in(text).or(version).unwrap_or(0);
+            let mut fleet = Fleet::new(Limits::for_plan(DEFAULT_PLAN));
+            fleet.version = expected.wrapping_add(1);
+            let why = format!("{}; it was replaced by a new one", e.message);
+            (fleet, expected, Some(why))
+        }
     };
-    let expected = fleet.version();
     let outcome = match request {
         Request::Acquire {
             holder,
@@ -292,6 +324,7 @@ pub fn apply(state: Option<&str>, now: i64, request: &str) -> Result<Applied, Er
         now,
         state: fleet.state_of(now),
         outcome,
+        repaired,
     };
     let version = fleet.version();
     Ok(Applied {
@@ -303,12 +336,19 @@ pub fn apply(state: Option<&str>, now: i64, request: &str) -> Result<Applied, Er
     })
 }
 
+/// The `version` of a state whose text is JSON though the rest of it cannot be read.
+fn version_in(text: &str) -> Option<u64> {
+    let value = json::parse(text).ok()?;
+    let o: &Obj = json::expect(&value, "the state").ok()?;
+    o.field("version").ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn run(state: &mut Option<String>, now: i64, request: &Request) -> Reply {
-        let applied = apply(state.as_deref(), now, &request.to_json()).unwrap();
+        let applied = apply(state.as_deref(), None, now, &request.to_json()).unwrap();
         if let Some(text) = applied.state {
             *state = Some(text);
         }
@@ -351,7 +391,7 @@ mod tests {
         let mut state = None;
         run(&mut state, 0, &Request::State);
         let before = state.clone();
-        let applied = apply(before.as_deref(), 10, &Request::State.to_json()).unwrap();
+        let applied = apply(before.as_deref(), None, 10, &Request::State.to_json()).unwrap();
         assert_eq!(applied.state, None);
         assert_eq!(applied.expected, applied.version);
     }
@@ -469,6 +509,7 @@ mod tests {
                 now: 7,
                 state,
                 outcome,
+                repaired: Some("x".into()),
             };
             let text = serde_json::to_string(&reply).unwrap();
             assert_eq!(Reply::from_json(&text).unwrap(), reply, "{text}");
@@ -477,7 +518,7 @@ mod tests {
 
     #[test]
     fn a_wrong_field_is_named_in_the_message() {
-        let e = apply(None, 0, r#"{"renew":{"lease":-1,"leaseMs":5}}"#).unwrap_err();
+        let e = apply(None, None, 0, r#"{"renew":{"lease":-1,"leaseMs":5}}"#).unwrap_err();
         assert_eq!(
             e.message,
             "the fleet step is not valid: `lease` is not a whole number (u64)"
@@ -491,14 +532,50 @@ mod tests {
     }
 
     #[test]
-    fn bad_text_is_a_decode_error_not_a_panic() {
+    fn a_request_that_is_not_a_step_is_a_decode_error_not_a_panic() {
         for (state, request) in [
             (None, "{"),
             (None, r#"{"op":"fly"}"#),
             (Some("[]"), r#"{"op":"state"}"#),
         ] {
-            let e = apply(state, 0, request).unwrap_err();
+            let e = apply(state, None, 0, request).unwrap_err();
             assert_eq!(e.kind(), crate::error::ErrorKind::Decode);
         }
+    }
+
+    #[test]
+    fn a_state_that_cannot_be_read_is_replaced_in_the_same_step() {
+        let acquire = Request::Acquire {
+            holder: "a".into(),
+            limits: Limits::for_plan("free"),
+            lease_ms: 30_000,
+        }
+        .to_json();
+        for (text, hint, expected) in [
+            ("not json at all", None, 0),
+            ("not json at all", Some(41), 41),
+            ("[1,2]", Some(7), 7),
+            (r#"{"version":12,"limits":"poisoned"}"#, Some(3), 12),
+            (r#"{"version":5}"#, None, 5),
+        ] {
+            let applied = apply(Some(text), hint, 1_000, &acquire).unwrap();
+            assert_eq!(applied.expected, expected, "{text}");
+            assert!(applied.version > expected, "{text}");
+            let state = applied.state.expect("the new state is saved");
+            assert!(Fleet::from_json(&state).is_ok(), "{state}");
+            let reply = Reply::from_json(&applied.reply).unwrap();
+            assert!(matches!(
+                reply.outcome,
+                Outcome::Acquire(Acquire::Granted { .. })
+            ));
+            let why = reply.repaired.expect("the reply says it was replaced");
+            assert!(
+                why.starts_with("the fleet's shared state is not valid")
+                    && why.contains("replaced"),
+                "{why}"
+            );
+        }
+        let fine = apply(None, None, 0, &acquire).unwrap();
+        assert_eq!(Reply::from_json(&fine.reply).unwrap().repaired, None);
     }
 }

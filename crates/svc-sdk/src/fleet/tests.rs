@@ -660,7 +660,7 @@ fn state_text(window: &str, leases: &str, claim: &str) -> String {
 
 /// Runs `request` at `now` on `state` through its text, as a store does; the state after it.
 fn apply_at(state: &mut String, now: i64, request: &Request) -> Reply {
-    let applied = apply(Some(state), now, &request.to_json()).unwrap();
+    let applied = apply(Some(state), None, now, &request.to_json()).unwrap();
     if let Some(text) = applied.state {
         *state = text;
     }
@@ -766,7 +766,7 @@ fn a_lease_or_a_claim_until_10_to_the_15_ends_within_a_day() {
             budget: false
         })
     );
-    let applied = apply(Some(&state), now, &Request::State.to_json()).unwrap();
+    let applied = apply(Some(&state), None, now, &Request::State.to_json()).unwrap();
     assert_eq!(
         applied.wake_at,
         Some(now + HORIZON_MS),
@@ -873,7 +873,7 @@ fn no_time_in_a_state_makes_a_holder_spin_or_wait_past_a_day() {
 #[test]
 fn a_store_clock_that_is_not_a_time_is_a_decode_error() {
     for now in [-1, i64::MIN, 8_640_000_000_000_001, i64::MAX] {
-        let e = apply(None, now, &Request::State.to_json()).unwrap_err();
+        let e = apply(None, None, now, &Request::State.to_json()).unwrap_err();
         assert_eq!(e.kind(), crate::error::ErrorKind::Decode);
         assert!(e.message.contains("clock"), "{}", e.message);
     }
@@ -926,7 +926,7 @@ fn the_core_writes_states_steps_and_replies_as_serde_json_writes_them() {
     for (i, request) in steps.iter().enumerate() {
         assert_eq!(request.to_json(), serde_json::to_string(request).unwrap());
         let now = day + i as i64 * 1_000;
-        let applied = apply(state.as_deref(), now, &request.to_json()).unwrap();
+        let applied = apply(state.as_deref(), None, now, &request.to_json()).unwrap();
         assert_eq!(
             crate::json::to_string(&applied),
             serde_json::to_string(&applied).unwrap()

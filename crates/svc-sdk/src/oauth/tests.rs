@@ -120,6 +120,99 @@ fn each_error_at_http_200_is_classified() {
 }
 
 #[test]
+fn a_fingerprint_names_one_credential_and_shows_no_secret() {
+    let of = |id: &str, secret: &str, refresh: &str, url: &str| {
+        Grant::new(id, secret, refresh, url, 10)
+            .unwrap()
+            .fingerprint()
+    };
+    let base = of(
+        "client",
+        "client-s3cret",
+        "refresh-t0ken",
+        "https://accounts.example.com",
+    );
+    assert_eq!(base.len(), 32);
+    assert!(base.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert_eq!(
+        base,
+        of(
+            "client",
+            "client-s3cret",
+            "refresh-t0ken",
+            "https://accounts.example.com/"
+        )
+    );
+    for other in [
+        of(
+            "client2",
+            "client-s3cret",
+            "refresh-t0ken",
+            "https://accounts.example.com",
+        ),
+        of(
+            "client",
+            "client-s3cret2",
+            "refresh-t0ken",
+            "https://accounts.example.com",
+        ),
+        of(
+            "client",
+            "client-s3cret",
+            "refresh-t0ken2",
+            "https://accounts.example.com",
+        ),
+        of(
+            "client",
+            "client-s3cret",
+            "refresh-t0ken",
+            "https://accounts.example.eu",
+        ),
+        of(
+            "clien",
+            "tclient-s3cret",
+            "refresh-t0ken",
+            "https://accounts.example.com",
+        ),
+    ] {
+        assert_ne!(base, other);
+    }
+    assert!(!base.contains("s3cret") && !base.contains("t0ken"));
+}
+
+#[test]
+fn only_invalid_code_and_invalid_client_stop_a_credential() {
+    for status in [301, 302, 400, 401, 403, 404, 408, 418, 502] {
+        let e = grant().read(status, b"<html>", 0).unwrap_err();
+        assert_eq!(
+            (e.error.kind(), e.retry, e.error.status()),
+            (ErrorKind::Api, true, Some(status))
+        );
+    }
+    let e = grant().read(429, b"", 0).unwrap_err();
+    assert_eq!((e.error.kind(), e.retry), (ErrorKind::RateLimited, true));
+    for body in [
+        r#"{"error":"temporarily_unavailable"}"#,
+        r#"{"error":"server_error"}"#,
+        r#"{"error":17}"#,
+        r#"{"error":null}"#,
+        r#"{"error":"\u202eevil"}"#,
+    ] {
+        let e = read_text(body).unwrap_err();
+        assert_eq!(
+            (e.error.kind(), e.retry, e.error.status()),
+            (ErrorKind::Api, true, Some(200)),
+            "{body}"
+        );
+        assert!(
+            e.error.message.contains("asked again"),
+            "{}",
+            e.error.message
+        );
+    }
+}
+
+#[test]
 fn no_message_quotes_the_secrets_the_server_echoes() {
     let g = grant();
     let echo = r#"{"error":"s3cret/with+signs&more 1000.refresh.token","error_description":"1000.refresh.token"}"#;

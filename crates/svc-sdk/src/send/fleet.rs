@@ -60,6 +60,9 @@ pub struct Options {
     /// While the store is unreachable, keep to this share of the limits in this process
     /// instead of waiting and failing.
     pub fallback_share: Option<f64>,
+    /// The store's key of the credential's token (`Credential::store_key`): its state apart
+    /// from the organization's, so that a holder is handed only a token of its own credential.
+    pub token_key: String,
 }
 
 /// The fleet side of a transport.
@@ -76,6 +79,8 @@ pub(super) struct Fleet {
     /// Since when the store has not answered this process: the start of the first step that
     /// failed since its last reply (not before that reply). `None` while it answers.
     down_since: Cell<Option<i64>>,
+    /// What the store held that could not be used and was replaced, until a call tells of it.
+    repaired: RefCell<Option<String>>,
     fallback: Option<Queue>,
 }
 
@@ -104,6 +109,7 @@ impl Fleet {
             last: Cell::new(None),
             answered_at: Cell::new(i64::MIN),
             down_since: Cell::new(None),
+            repaired: RefCell::new(None),
             fallback,
         }
     }
@@ -119,6 +125,11 @@ impl Fleet {
         state
     }
 
+    /// Why the store's state was replaced since a call last told of it, if it was.
+    pub fn take_repaired(&self) -> Option<String> {
+        self.repaired.take()
+    }
+
     fn lease_ms(&self) -> i64 {
         i64::from(self.options.lease_ms)
     }
@@ -132,7 +143,11 @@ impl Fleet {
         most: u64,
     ) -> Result<Reply, String> {
         let began = p.now_ms();
-        let text = match race(p.store_step(request.to_json()), p.sleep(most)).await {
+        let key = request
+            .is_token()
+            .then_some(self.options.token_key.as_str());
+        let request = request.to_json();
+        let text = match race(p.store_step(key, request), p.sleep(most)).await {
             First::A(got) => got,
             First::B(()) => Err(NO_REPLY.into()),
         };
@@ -141,7 +156,12 @@ impl Fleet {
             Ok(reply) => {
                 self.down_since.set(None);
                 self.answered_at.set(p.now_ms());
-                self.last.set(Some(reply.state));
+                if key.is_none() {
+                    self.last.set(Some(reply.state));
+                }
+                if let Some(why) = &reply.repaired {
+                    self.repaired.replace(Some(why.clone()));
+                }
             }
             Err(_) if self.down_since.get().is_none() => {
                 self.down_since.set(Some(began.max(self.answered_at.get())));
@@ -324,11 +344,19 @@ impl Fleet {
             };
             let wait = match reply.outcome {
                 Outcome::Token(TokenClaim::Use { token, domain }) => {
-                    return Ok(Issued {
-                        token,
-                        expires_at: None,
-                        domain,
-                    })
+                    if let Some(issued) = usable(&token, domain.as_deref()) {
+                        return Ok(issued);
+                    }
+                    // Not a token or a domain this client would take from the grant: dropped
+                    // for the fleet, and a refresh claimed in its place.
+                    let invalidate = Request::TokenInvalidate {
+                        token: token.as_str().into(),
+                    };
+                    let _ = self.ask(p, &invalidate, signal, since).await?;
+                    self.repaired.replace(Some(
+                        "it held a token or an API domain that a grant could not have given; it was dropped".into(),
+                    ));
+                    0
                 }
                 Outcome::Token(TokenClaim::Wait {
                     until,
@@ -404,6 +432,21 @@ impl Fleet {
         };
         let _ = self.step_once(p, &invalidate).await;
     }
+}
+
+/// A token and API domain from the store, checked as a grant's answer is: a token a header can
+/// carry, a domain that is an https:// origin (or loopback http://), normalized.
+fn usable(token: &str, domain: Option<&str>) -> Option<Issued> {
+    crate::request::authorization(token).ok()?;
+    let domain = match domain {
+        Some(d) => Some(crate::family::normalize_api_domain(d).ok()?),
+        None => None,
+    };
+    Some(Issued {
+        token: token.to_string(),
+        expires_at: None,
+        domain,
+    })
 }
 
 /// The wait a reply asks for, until `until` on the store's clock `now`: at most `WAIT_MAX_MS`; a

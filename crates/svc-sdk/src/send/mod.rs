@@ -91,9 +91,14 @@ pub trait Platform: Clone + 'static {
     /// for its result.
     fn token(&self, reason: Reason) -> impl Future<Output = TokenResult> + 'static;
 
-    /// Runs one step on the fleet store (`fleet::Request` as text) and gives the reply's text,
-    /// or why the store could not be reached. Only called for a client with a store.
-    fn store_step(&self, request: String) -> impl Future<Output = Result<String, String>>;
+    /// Runs one step on the fleet store (`fleet::Request` as text) on the organization's state,
+    /// or with `key` on the state under that key (a credential's token), and gives the reply's
+    /// text, or why the store could not be reached. Only called for a client with a store.
+    fn store_step(
+        &self,
+        key: Option<&str>,
+        request: String,
+    ) -> impl Future<Output = Result<String, String>>;
 
     /// Tells the user's hooks and logger what happened to a call (`Note::line` words it).
     fn note(&self, note: &Note<'_>);
@@ -176,7 +181,8 @@ pub struct Transport<P: Platform> {
     platform: P,
     credential: Credential,
     gate: Gate,
-    keeper: keeper::Keeper,
+    /// The credential's keeper: the process's for a keyed credential (`shared_by`), else its own.
+    keeper: std::rc::Rc<keeper::Keeper>,
     /// The API domain calls are built with, which a grant's `api_domain` replaces (`None`: the
     /// client named its apiDomain, or has no grant).
     base: Option<String>,
@@ -204,11 +210,18 @@ impl<P: Platform> Transport<P> {
             platform,
             credential,
             gate,
-            keeper: keeper::Keeper::default(),
+            keeper: std::rc::Rc::default(),
             base: None,
             #[cfg(feature = "server")]
             max_queued,
         }
+    }
+
+    /// The token is the credential `key`'s in this process (`Credential::key`): kept, refreshed,
+    /// budgeted and stopped once for every transport of that key.
+    pub fn shared_by(mut self, key: &str) -> Transport<P> {
+        self.keeper = keeper::shared(key, self.platform.now_ms());
+        self
     }
 
     /// Calls built on `base` go to the API domain the grant names instead.
@@ -291,6 +304,11 @@ impl<P: Platform> Transport<P> {
         let policy = Policy::new(call.options.max_retries);
         let mut so_far = SoFar::default();
         let start = |reason| self.start(reason, call.options.timeout_ms);
+        let attempt = Cell::new(0);
+        let refreshed = |reason: Reason, ms| {
+            let event = Event::Refreshed { reason, ms };
+            self.platform.note(&call.note(attempt.get(), None, event));
+        };
         let source = keeper::Source {
             start: &start,
             budget: match &self.credential {
@@ -298,10 +316,13 @@ impl<P: Platform> Transport<P> {
                 Credential::OAuth(g) => Some(g.max_refreshes),
                 _ => None,
             },
+            retries: call.options.max_retries,
+            refreshed: &refreshed,
         };
         loop {
             so_far.n += 1;
             let n = so_far.n;
+            attempt.set(n);
             let refreshed = so_far.refreshed.take();
             let carried = Box::pin(self.carry(call, &source, deadline, secret, refreshed)).await?;
             let url = self.url_for(call.url, carried.domain.as_deref());
@@ -375,6 +396,7 @@ impl<P: Platform> Transport<P> {
             Gate::Fleet(f) => {
                 self.keeper.check()?;
                 let got = Box::pin(f.token(p, source, call.signal, deadline)).await;
+                self.tell_repaired(f, call);
                 (0, self.learn(got)?)
             }
             _ => {
@@ -577,6 +599,15 @@ impl<P: Platform> Transport<P> {
         }
     }
 
+    /// Tells the call's logger of a state the fleet's store held that could not be used.
+    #[cfg(feature = "server")]
+    fn tell_repaired(&self, f: &fleet::Fleet, call: &Call<'_, P>) {
+        if let Some(why) = f.take_repaired() {
+            let event = Event::StoreRepaired { why: &why };
+            self.platform.note(&call.note(0, None, event));
+        }
+    }
+
     /// A fleet's refresh failed: a credential the accounts server refused stops this client's.
     #[cfg(feature = "server")]
     fn learn<T>(&self, got: Result<T, Failure>) -> Result<T, Failure> {
@@ -638,22 +669,26 @@ impl<P: Platform> Transport<P> {
                 ));
             }
             #[cfg(feature = "server")]
-            Gate::Fleet(f) => match Box::pin(f.admit(p, call.signal, deadline, queued)).await? {
-                fleet::Held::Local(slot, q) => {
-                    let got = attempt(call).await;
-                    drop(slot);
-                    local(q, &got);
-                    got
+            Gate::Fleet(f) => {
+                let held = Box::pin(f.admit(p, call.signal, deadline, queued)).await;
+                self.tell_repaired(f, call);
+                match held? {
+                    fleet::Held::Local(slot, q) => {
+                        let got = attempt(call).await;
+                        drop(slot);
+                        local(q, &got);
+                        got
+                    }
+                    fleet::Held::Lease(lease) => {
+                        let got = match race(attempt(call), f.keep(p, lease)).await {
+                            First::A(got) => got,
+                            First::B(never) => match never {},
+                        };
+                        Box::pin(f.release(p, lease, seen(&got, p.now_ms()))).await;
+                        got
+                    }
                 }
-                fleet::Held::Lease(lease) => {
-                    let got = match race(attempt(call), f.keep(p, lease)).await {
-                        First::A(got) => got,
-                        First::B(never) => match never {},
-                    };
-                    Box::pin(f.release(p, lease, seen(&got, p.now_ms()))).await;
-                    got
-                }
-            },
+            }
         })
     }
 }

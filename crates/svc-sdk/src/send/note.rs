@@ -78,12 +78,16 @@ pub enum Event<'a> {
     },
     /// A 401: the token is fetched again and the call sent once more.
     Refreshing { headers: &'a Headers },
+    /// This call refreshed its credential's token (`reason`), in `ms`.
+    Refreshed { reason: super::Reason, ms: u64 },
     /// The limiter holds the call (`why`), for `ms` at most when that is known.
     Queued { ms: Option<u64>, why: &'a str },
     /// The call ends with the error its caller gets, `ms` after it started.
     Failed { error: &'a Error, ms: u64 },
     /// Its params hold fields the operation does not know (`warnUnknownFields`), sent as they are.
     UnknownFields { names: &'a [String] },
+    /// The fleet store held what could not be used (`why`), and it was replaced.
+    StoreRepaired { why: &'a str },
 }
 
 impl Event<'_> {
@@ -95,23 +99,27 @@ impl Event<'_> {
             Event::NoAnswer { .. } => "no_answer",
             Event::Retrying { .. } => "retrying",
             Event::Refreshing { .. } => "refreshing",
+            Event::Refreshed { .. } => "refreshed",
             Event::Queued { .. } => "queued",
             Event::Failed { .. } => "failed",
             Event::UnknownFields { .. } => "unknown_fields",
+            Event::StoreRepaired { .. } => "store_repaired",
         }
     }
 }
 
 /// The names of `LogRecord.event`: every logged event's, and a hook's that threw.
-pub const EVENTS: [&str; 8] = [
+pub const EVENTS: [&str; 10] = [
     "answered",
     "no_answer",
     "retrying",
     "refreshing",
+    "refreshed",
     "queued",
     "failed",
     "hook_threw",
     "unknown_fields",
+    "store_repaired",
 ];
 
 /// The members of the record each logger method is called with, in the order they are written.
@@ -180,8 +188,12 @@ impl Note<'_> {
         match self.event {
             Event::Sending { .. } => None,
             Event::Answered { .. } | Event::NoAnswer { .. } => Some(Level::Debug),
-            Event::Queued { .. } | Event::Refreshing { .. } => Some(Level::Info),
-            Event::Retrying { .. } | Event::UnknownFields { .. } => Some(Level::Warn),
+            Event::Queued { .. } | Event::Refreshing { .. } | Event::Refreshed { .. } => {
+                Some(Level::Info)
+            }
+            Event::Retrying { .. } | Event::UnknownFields { .. } | Event::StoreRepaired { .. } => {
+                Some(Level::Warn)
+            }
             Event::Failed { error, .. } if error.kind() == ErrorKind::Aborted => Some(Level::Info),
             Event::Failed { .. } => Some(Level::Error),
         }
@@ -241,11 +253,20 @@ impl Note<'_> {
             Event::Refreshing { .. } => {
                 format!("{call}: 401 (attempt {n}); the token is fetched again and the call sent once more")
             }
+            Event::Refreshed { reason, ms } => {
+                let why = match reason {
+                    super::Reason::Initial => "there was none yet",
+                    super::Reason::Expired => "the last one was due for renewal",
+                    super::Reason::Rejected => "the service refused the last one",
+                };
+                format!("{call}: the access token was refreshed in {ms} ms ({why})")
+            }
             Event::Queued { ms, why } => {
                 let most = ms.map(|ms| format!(" (up to {ms} ms)")).unwrap_or_default();
                 format!("{call} waits for the rate limiter{most}: {why}")
             }
             Event::Failed { error, .. } => format!("{call} failed: {}", error.message),
+            Event::StoreRepaired { why } => format!("{call}: the rate-limit store: {why}"),
             Event::UnknownFields { names } => {
                 let names: Vec<String> = names.iter().map(|n| crate::echo::quoted(n)).collect();
                 format!(

@@ -129,6 +129,8 @@ pub struct World {
     pub jitter: Cell<f64>,
     /// The fleet store's state as text, shared by every transport of the world.
     pub store: RefCell<Option<String>>,
+    /// The store's other states, by key (a credential's token).
+    pub keyed: RefCell<std::collections::HashMap<String, String>>,
     /// While set, the store cannot be reached.
     pub store_down: Cell<bool>,
     /// While set, the store never answers a step (a connection that never opens, a user's
@@ -354,8 +356,13 @@ impl Platform for Sim {
         }
     }
 
-    fn store_step(&self, request: String) -> impl Future<Output = Result<String, String>> {
+    fn store_step(
+        &self,
+        key: Option<&str>,
+        request: String,
+    ) -> impl Future<Output = Result<String, String>> {
         let w = self.0.clone();
+        let key = key.map(str::to_string);
         async move {
             sleep(&w, STORE_MS).await;
             if w.store_down.get() {
@@ -368,11 +375,17 @@ impl Platform for Sim {
             if let Some(reply) = w.store_reply.borrow().clone() {
                 return Ok(reply);
             }
-            let state = w.store.borrow().clone();
-            let applied =
-                crate::fleet::apply(state.as_deref(), w.now(), &request).map_err(|e| e.message)?;
+            let state = match &key {
+                None => w.store.borrow().clone(),
+                Some(k) => w.keyed.borrow().get(k).cloned(),
+            };
+            let applied = crate::fleet::apply(state.as_deref(), None, w.now(), &request)
+                .map_err(|e| e.message)?;
             if let Some(text) = applied.state {
-                *w.store.borrow_mut() = Some(text);
+                match key {
+                    None => *w.store.borrow_mut() = Some(text),
+                    Some(k) => drop(w.keyed.borrow_mut().insert(k, text)),
+                }
             }
             Ok(applied.reply)
         }

@@ -70,6 +70,8 @@ pub enum TokenFailure {
     Error(Error),
     /// It gave a token of this many characters, more than `request::TOKEN_MAX`.
     TooLong(usize),
+    /// It gave an `expiresAt` that is not a time (`NaN`, an Invalid Date, a string).
+    NoTime,
     /// The accounts server refused the grant, or its answer could not be read.
     Grant(Refused),
     /// Every call that waited for it left (aborted, or past its deadline) before it ended.
@@ -151,6 +153,10 @@ pub(super) async fn checked<P: Platform>(
             "must return a non-empty string or { token, expiresAt } (or a promise of one)",
         )),
         Err(TokenFailure::Threw) => Err(token_error("threw an error")),
+        Err(TokenFailure::NoTime) => Err(Error::config(
+            "the accessToken function returned an expiresAt that is not a time: give ms since the epoch (a finite number) or a valid Date, or leave it out for a token that does not expire",
+        )
+        .into()),
         Err(TokenFailure::TooLong(n)) => Err(Error::config(format!(
             "the access token the accessToken function returned is {n} characters long, more than the {} a request header can carry to the service",
             crate::request::TOKEN_MAX
@@ -175,12 +181,15 @@ pub(super) struct Refresh {
 
 impl Refresh {
     /// Whether `join(generation)` would wait for the refresh already started: one newer than that
-    /// token that has not failed (a failed one is not handed to a caller that comes after it).
+    /// token that has not failed (a failed one, or one that gave no token, is not handed to a
+    /// caller that comes after it: the next call asks again).
     pub fn shares(&self, generation: u64) -> bool {
         let current = self.current.borrow();
-        let failed = current
-            .as_ref()
-            .is_some_and(|s| matches!(&*s.state.borrow(), Step::Done(Err(_))));
+        let failed = current.as_ref().is_some_and(|s| match &*s.state.borrow() {
+            Step::Done(Ok(Some(issued))) => issued.token.is_empty(),
+            Step::Done(_) => true,
+            Step::Running(_) => false,
+        });
         self.generation.get() > generation && current.is_some() && !failed
     }
 

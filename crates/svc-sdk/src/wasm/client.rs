@@ -346,9 +346,13 @@ impl Client {
                 on_response: opts.on_response.clone(),
             },
         };
-        let limiting = opts.limiting();
+        let keys = opts.credential_keys();
+        let limiting = opts.limiting(keys.as_ref().map_or("", |k| &k.store));
         let queued = opts.max_queued;
         let mut transport = Transport::new(platform, credential, limiting, queued);
+        if let Some(keys) = &keys {
+            transport = transport.shared_by(&keys.process);
+        }
         if opts.follow_grant_domain {
             transport = transport.follow_grant_domain(opts.target.api_domain.clone());
         }

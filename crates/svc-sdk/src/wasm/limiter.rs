@@ -34,7 +34,7 @@ impl From<JsValue> for Failed {
 async fn step(limiter: &JsValue, request: &str) -> Result<String, Failed> {
     let storage = get(&get(limiter, "ctx"), "storage");
     let state = called(&storage, "get", &[KEY.into()]).await?.as_string();
-    let applied = crate::fleet::apply(state.as_deref(), js_sys::Date::now() as i64, request)
+    let applied = crate::fleet::apply(state.as_deref(), None, js_sys::Date::now() as i64, request)
         .map_err(|e| Failed::NotAStep(e.message))?;
     if let Some(state) = applied.state {
         called(&storage, "put", &[KEY.into(), state.into()]).await?;

@@ -115,9 +115,11 @@ pub struct Options {
     pub on_response: Option<js_sys::Function>,
     /// `warnUnknownFields`: log the params' fields their operation does not know.
     pub warn_unknown_fields: bool,
+    /// `credentialKey`: the name of a token function's credential.
+    pub credential_key: Option<String>,
 }
 
-const KNOWN: [&str; 20] = names(&surface::CLIENT);
+const KNOWN: [&str; 21] = names(&surface::CLIENT);
 #[cfg(feature = "server")]
 const OAUTH_KEYS: [&str; 5] = names(&surface::OAUTH);
 
@@ -324,10 +326,59 @@ pub fn check_call(v: &JsValue) -> Result<(), JsValue> {
     Ok(())
 }
 
+thread_local! {
+    /// The token functions this core has seen, each with its number: a function's identity.
+    static FUNCTIONS: (js_sys::WeakMap, std::cell::Cell<u32>) = (js_sys::WeakMap::new(), Default::default());
+}
+
+/// The number of token function `f` in this core, the same for every client given it.
+fn function_number(f: &js_sys::Function) -> u32 {
+    FUNCTIONS.with(|(seen, next)| {
+        if let Some(n) = seen.get(f).as_f64() {
+            return n as u32;
+        }
+        let n = next.get() + 1;
+        next.set(n);
+        seen.set(f, &n.into());
+        n
+    })
+}
+
+/// Where a credential's token is kept: its key in the process and in a fleet store.
+pub struct CredentialKeys {
+    pub process: String,
+    pub store: String,
+}
+
 impl Options {
+    /// The keys of the credential's token (`None` for a token string or a proxy): an OAuth
+    /// credential's fingerprint; a token function's `credentialKey`, else in the process the
+    /// function itself and in a store the organization's function credential.
+    pub fn credential_keys(&self) -> Option<CredentialKeys> {
+        let org = self.target.organization_id.as_deref().unwrap_or_default();
+        let (process, store) = match (&self.token, &self.credential_key) {
+            #[cfg(feature = "server")]
+            (Token::OAuth(g), _) => {
+                let fingerprint = g.fingerprint();
+                (
+                    format!("oauth/{fingerprint}"),
+                    format!("token/oauth/{fingerprint}"),
+                )
+            }
+            (Token::Func(_), Some(key)) => (format!("named/{key}"), format!("token/named/{key}")),
+            (Token::Func(f), None) => (
+                format!("function/{}", function_number(f)),
+                format!("token/function/{org}"),
+            ),
+            _ => return None,
+        };
+        Some(CredentialKeys { process, store })
+    }
+
     /// How the client keeps to its limits: alone, with a fleet (under a name of its own in the
-    /// fleet's shared state), or not at all.
-    pub fn limiting(&self) -> crate::send::Limiting {
+    /// fleet's shared state, its credential's token under `token_key`), or not at all.
+    #[cfg_attr(not(feature = "server"), allow(unused_variables))]
+    pub fn limiting(&self, token_key: &str) -> crate::send::Limiting {
         use crate::send::Limiting;
         match (self.limits(), &self.fleet) {
             (None, _) => Limiting::Off,
@@ -342,6 +393,7 @@ impl Options {
                 lease_ms: f.lease_ms,
                 store_timeout_ms: f.store_timeout_ms,
                 fallback_share: f.fallback_share,
+                token_key: token_key.to_string(),
             }),
             (Some(limits), _) => Limiting::Local(limits),
         }
@@ -370,6 +422,7 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
     }
     check_keys(options, &KNOWN, "new Client(options)")?;
     let token = token(options)?;
+    let credential_key = credential_key(options, &token)?;
     let region = opt_string(options, "region")?;
     let api_domain = opt_string(options, "apiDomain")?;
     let organization_id = opt_string(options, "organizationId")?;
@@ -432,7 +485,27 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         on_request: opt_function(options, "onRequest")?,
         on_response: opt_function(options, "onResponse")?,
         warn_unknown_fields: warn_unknown_fields(options)?,
+        credential_key,
     })
+}
+
+/// `credentialKey`: for a token function only, a non-empty name of at most 200 characters
+/// without control characters.
+fn credential_key(options: &JsValue, token: &Token) -> Result<Option<String>, JsValue> {
+    let Some(key) = opt_string(options, "credentialKey")? else {
+        return Ok(None);
+    };
+    if !matches!(token, Token::Func(_)) {
+        return Err(config(
+            "credentialKey names the credential of an accessToken function; a token string or oauth names its own",
+        ));
+    }
+    if key.is_empty() || key.chars().count() > 200 || key.chars().any(char::is_control) {
+        return Err(config(
+            "credentialKey must be a non-empty string of at most 200 characters without control characters",
+        ));
+    }
+    Ok(Some(key))
 }
 
 /// Who holds the token: `viaProxy` (a proxy adds it), `oauth`, or `accessToken` (a string or a function).

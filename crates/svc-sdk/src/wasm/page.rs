@@ -51,7 +51,7 @@ workerd), not in a page: a page's calls go through your proxy, whose client hold
             None
         }
 
-        pub async fn step(&self, _request: String) -> Result<String, String> {
+        pub async fn step(&self, _key: Option<String>, _request: String) -> Result<String, String> {
             Err(USAGE.into())
         }
     }

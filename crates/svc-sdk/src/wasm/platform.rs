@@ -327,11 +327,16 @@ impl Platform for Js {
         w.tell(note);
     }
 
-    fn store_step(&self, request: String) -> impl Future<Output = Result<String, String>> {
+    fn store_step(
+        &self,
+        key: Option<&str>,
+        request: String,
+    ) -> impl Future<Output = Result<String, String>> {
         let store = self.store.clone();
+        let key = key.map(str::to_string);
         async move {
             match store {
-                Some(store) => store.step(request).await,
+                Some(store) => store.step(key, request).await,
                 None => Err("this client has no store".into()),
             }
         }
@@ -364,10 +369,14 @@ fn issued(v: &JsValue) -> TokenResult {
         return Ok(None);
     };
     let at = get(v, "expiresAt");
-    let expires_at = js::time_of(&at).or_else(|| at.as_f64());
+    let expires_at = match js::time_of(&at).or_else(|| at.as_f64()) {
+        _ if at.is_undefined() || at.is_null() => None,
+        Some(n) if n.is_finite() => Some(n as i64),
+        _ => return Err(TokenFailure::NoTime),
+    };
     Ok(Some(Issued {
         token,
-        expires_at: expires_at.filter(|n| n.is_finite()).map(|n| n as i64),
+        expires_at,
         domain: None,
     }))
 }

@@ -162,21 +162,26 @@ pub fn stopped(error: JsValue) -> Result<JsValue, JsValue> {
 }
 
 /// A forward that failed (an SvcError of the send loop): 504 for a timeout, 429 for the limits,
-/// 503 for a forward the proxy stopped, else 502.
+/// 503 for a forward the proxy stopped, else 502, which says only that: its detail (a host, the
+/// accounts server's refusal and what to configure) is the server's, in its log, not the page's.
 fn failed(e: &JsValue) -> Result<JsValue, JsValue> {
     let status = match get(e, "kind").as_string().as_deref() {
         Some("timeout") => 504,
         Some("rate_limited") => 429,
         Some("aborted") => 503,
-        _ => 502,
+        _ => return answer(502, &body(1000, UPSTREAM_FAILED, None)),
     };
     let message = get(e, "message")
         .as_string()
-        .unwrap_or_else(|| "the service could not be reached".into());
+        .unwrap_or_else(|| UPSTREAM_FAILED.into());
     let wait = get(e, "retryAfterMs").as_f64().filter(|ms| *ms >= 0.0);
     let retry_after = wait.map(|ms| (ms / 1000.0).ceil() as u64);
     answer_with(status, &body(1000, &message, None), retry_after)
 }
+
+/// The message of a 502: the proxy's upstream failed.
+const UPSTREAM_FAILED: &str =
+    "the proxy could not forward the request to the service; its server's log says why";
 
 fn unreadable() -> Error {
     refuse(400, "the request could not be read")
@@ -213,7 +218,7 @@ impl Inner {
             Err(e) if e.kind() == ErrorKind::Validation => {
                 return answer(400, &body(1001, &e.message, Some(e.issues())));
             }
-            Err(e) => return answer(502, &body(1000, &e.message, None)),
+            Err(_) => return answer(502, &body(1000, UPSTREAM_FAILED, None)),
         };
         match settle::promise(&sent).await {
             Ok(response) => Ok(response),

@@ -33,30 +33,37 @@ impl Store {
         })
     }
 
-    /// Runs one step (`fleet::Request` as text): the reply's text, or why the store failed.
-    pub async fn step(&self, request: String) -> Result<String, String> {
+    /// Runs one step (`fleet::Request` as text) on the organization's state, or on the state under
+    /// `key` (a credential's token): the reply's text, or why the store failed.
+    pub async fn step(&self, key: Option<String>, request: String) -> Result<String, String> {
+        let key = key.unwrap_or_else(|| self.key.clone());
         if self.runs_steps {
-            let got = self
-                .call("step", &[self.key.clone().into(), request.into()])
-                .await?;
+            let got = self.call("step", &[key.into(), request.into()]).await?;
             return got
                 .as_string()
                 .ok_or_else(|| "the store's step() did not give a text".to_string());
         }
         for _ in 0..CAS_TRIES {
-            let loaded = self.call("load", &[self.key.clone().into()]).await?;
+            let loaded = self.call("load", &[key.clone().into()]).await?;
             let text = get(&loaded, "text").as_string();
             let now = get(&loaded, "now")
                 .as_f64()
                 .filter(|n| n.is_finite())
                 .ok_or("the store's load() did not give { text, now }")?;
-            let applied = crate::fleet::apply(text.as_deref(), now as i64, &request)
-                .map_err(|e| e.message)?;
+            let version = get(&loaded, "version").as_f64();
+            let version = version.filter(|v| v.fract() == 0.0 && *v >= 0.0 && *v < 2f64.powi(53));
+            let applied = crate::fleet::apply(
+                text.as_deref(),
+                version.map(|v| v as u64),
+                now as i64,
+                &request,
+            )
+            .map_err(|e| e.message)?;
             let Some(state) = applied.state else {
                 return Ok(applied.reply);
             };
             let args = [
-                self.key.clone().into(),
+                key.clone().into(),
                 (applied.expected as f64).into(),
                 (applied.version as f64).into(),
                 state.into(),
@@ -89,11 +96,11 @@ fn message(e: &JsValue) -> String {
         .unwrap_or_else(|| "the store failed".into())
 }
 
-/// `svc-sdk/redis`'s Lua scripts on the key of an organization's state: the state's text and the
-/// server's TIME (seconds, microseconds); a save of the text if the version is still the one loaded,
+/// `svc-sdk/redis`'s Lua scripts on the key of a state: the state's text, the server's TIME
+/// (seconds, microseconds) and the version kept beside the text; a save of the text if the version is still the one loaded,
 /// the key living two days past its last change (`KEEP_MS`).
 const LOAD: &str =
-    "local t = redis.call('TIME') return { redis.call('HGET', KEYS[1], 's') or false, t[1], t[2] }";
+    "local t = redis.call('TIME') return { redis.call('HGET', KEYS[1], 's') or false, t[1], t[2], redis.call('HGET', KEYS[1], 'v') or false }";
 const SAVE: &str = "if (redis.call('HGET', KEYS[1], 'v') or '0') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
@@ -145,7 +152,7 @@ async fn eval(
     settle::promise(&super::js::resolved(&called)).await
 }
 
-/// `redisStore().load(key)` through `client`, connected: `{ text, now }`, the state's text (null:
+/// `redisStore().load(key)` through `client`, connected: `{ text, now, version }`, the state's text (null:
 /// none yet) and the server's clock in ms.
 #[wasm_bindgen(js_name = __redisLoad, skip_typescript)]
 pub fn redis_load(client: JsValue, key: String) -> js_sys::Promise {
@@ -168,7 +175,8 @@ pub fn redis_load(client: JsValue, key: String) -> js_sys::Promise {
             JsValue::NULL
         };
         let now = JsValue::from_f64(seconds * 1000.0 + (micros / 1000.0).floor());
-        Ok(super::js::object(&[("text", text), ("now", now)]).into())
+        let version = number(at(3)).map_or(JsValue::UNDEFINED, JsValue::from_f64);
+        Ok(super::js::object(&[("text", text), ("now", now), ("version", version)]).into())
     })
 }
 

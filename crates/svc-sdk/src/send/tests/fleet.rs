@@ -18,6 +18,7 @@ fn fleet(
         lease_ms: LEASE,
         store_timeout_ms: STORE_TIMEOUT as u32,
         fallback_share: fallback,
+        token_key: "token/test".into(),
     };
     Transport::new(Sim(w.clone()), credential, Limiting::Fleet(options), 1_000)
 }
@@ -415,6 +416,7 @@ fn a_store_replying_with_impossible_times_makes_no_holder_spin() {
             now,
             state,
             outcome,
+            repaired: None,
         })
         .unwrap()
     };
@@ -553,6 +555,7 @@ fn a_service_limit_below_the_plans_binds_every_holder_from_its_first_answers() {
                 lease_ms: LEASE,
                 store_timeout_ms: STORE_TIMEOUT as u32,
                 fallback_share: None,
+                token_key: "token/test".into(),
             };
             let credential = Credential::Static(TOKEN.into());
             Transport::new(Sim(w.clone()), credential, Limiting::Fleet(options), 1_000)
@@ -607,6 +610,7 @@ fn patient(w: &Rc<World>, holder: &str) -> Transport<Sim> {
         lease_ms: LEASE,
         store_timeout_ms: 60_000,
         fallback_share: None,
+        token_key: "token/test".into(),
     };
     Transport::new(
         Sim(w.clone()),
@@ -735,6 +739,7 @@ fn grant_fleet(w: &Rc<World>, n: usize, max: u32) -> Vec<Transport<Sim>> {
                 lease_ms: LEASE,
                 store_timeout_ms: STORE_TIMEOUT as u32,
                 fallback_share: None,
+                token_key: "token/test".into(),
             };
             let grant = crate::oauth::Grant::new(
                 "client",
@@ -797,7 +802,14 @@ fn a_fleet_with_the_grant_refreshes_once_per_token_life_and_never_past_its_budge
         assert!(e.retry_after_ms().is_some());
     }
     assert_eq!(grants.get(), 2);
-    let state = w.store.borrow().clone().unwrap();
+    let kept = w.keyed.borrow();
+    let org = w.store.borrow().clone().unwrap();
+    assert!(
+        !org.contains("refreshes"),
+        "the budget is the credential's: {org}"
+    );
+    let state = [org, kept["token/test"].clone()].join("\n");
+    assert!(state.contains("refreshes"), "{state}");
     assert!(
         !state.contains("s3cret") && !state.contains("refresh-t0ken"),
         "{state}"

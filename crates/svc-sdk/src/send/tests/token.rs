@@ -295,10 +295,15 @@ fn the_refresh_budget_is_never_passed() {
 fn no_error_shows_the_secrets_the_accounts_server_echoes() {
     let echo = format!(r#"{{"error":"{SECRET} {REFRESH}","error_description":"{SECRET}"}}"#);
     let w = World::new(vec![]);
-    accounts(&w, vec![json(200, &echo)]);
+    accounts(&w, (0..3).map(|_| json(200, &echo)).collect());
     let t = oauth(&w, 10);
     let c = get("https://www.svcapis.com/books/v3/a");
     let e = error(block_on(&w, t.send(&c)));
+    assert_eq!(
+        grants(&w),
+        3,
+        "an unknown error may pass: asked again twice"
+    );
     let shown = format!("{e:?} {}", e.to_json());
     assert!(
         !shown.contains(SECRET) && !shown.contains(REFRESH),
@@ -306,12 +311,10 @@ fn no_error_shows_the_secrets_the_accounts_server_echoes() {
     );
 
     let w = World::new(vec![]);
+    let refused = format!("refused {SECRET} {REFRESH}");
     accounts(
         &w,
-        vec![fail(
-            &format!("refused {SECRET} {REFRESH}"),
-            Some("ECONNRESET"),
-        )],
+        (0..3).map(|_| fail(&refused, Some("ECONNRESET"))).collect(),
     );
     let t = oauth(&w, 10);
     let e = error(block_on(&w, t.send(&c)));
@@ -345,4 +348,219 @@ fn a_grant_that_never_answers_ends_every_waiting_call_by_its_deadline_and_the_ne
     );
     assert!(block_on(&w, t.send(&c)).is_ok(), "the next call asks anew");
     assert_eq!(grants(&w), 2);
+}
+
+/// Issue 46: any number of transports of one credential share one keeper: one grant for all.
+#[test]
+fn transports_of_one_credential_share_one_refresh_and_one_budget() {
+    let w = World::new((0..12).map(|_| ok()).collect());
+    accounts(&w, vec![minted("access-1", 3600)]);
+    let ts: Vec<_> = (0..12)
+        .map(|_| oauth(&w, 10).shared_by("oauth/one"))
+        .collect();
+    let c = get("https://www.svcapis.com/books/v3/a");
+    let out = run(&w, ts.iter().map(|t| send_at(&w, 0, t, &c)).collect());
+    assert!(out.into_iter().all(|o| o.unwrap().is_ok()));
+    assert_eq!(grants(&w), 1, "12 clients of one credential: one grant");
+}
+
+/// Issue 46: the credential's stop is the credential's, and another credential's transport
+/// never carries its token.
+#[test]
+fn a_stopped_credential_stops_its_own_clients_only() {
+    let w = World::new((0..4).map(|_| ok()).collect());
+    *w.accounts.borrow_mut() = Some(Box::new(|_, form: &str| {
+        if form.contains("refresh_token=revoked") {
+            json(200, r#"{"error":"invalid_code"}"#)
+        } else {
+            minted("access-good", 3600)
+        }
+    }));
+    let credential = |refresh: &str| {
+        Credential::OAuth(Grant::new("client", SECRET, refresh, ACCOUNTS, 10).unwrap())
+    };
+    let good = transport(&w, credential("good"), None).shared_by("oauth/good");
+    let revoked = transport(&w, credential("revoked"), None).shared_by("oauth/revoked");
+    let c = get("https://www.svcapis.com/books/v3/a");
+    let out = run(
+        &w,
+        vec![
+            send_at(&w, 0, &good, &c),
+            send_at(&w, 10, &revoked, &c),
+            send_at(&w, 20, &good, &c),
+            send_at(&w, 30, &revoked, &c),
+        ],
+    );
+    assert!(matches!(out[0], Some(Ok(_))) && matches!(out[2], Some(Ok(_))));
+    for o in [&out[1], &out[3]] {
+        assert_eq!(error(o.clone().unwrap()).kind(), ErrorKind::Unauthorized);
+    }
+    assert_eq!(
+        grants(&w),
+        2,
+        "one grant each; the revoked one not asked again"
+    );
+}
+
+/// Issue 46: a refusal that may pass (a load balancer's 408, a 404, an unknown error at 200) is
+/// asked again with back-off within the call, and never stops the credential.
+#[test]
+fn a_refusal_that_may_pass_is_asked_again_and_never_stops_the_credential() {
+    for refusal in [
+        json(408, "request timeout"),
+        json(404, "<html>not found</html>"),
+        json(302, ""),
+        json(200, r#"{"error":"temporarily_unavailable"}"#),
+        json(200, r#"{"error":"server_error"}"#),
+    ] {
+        let w = World::new(vec![ok(), ok()]);
+        accounts(&w, vec![refusal, minted("access-1", 3600)]);
+        let t = oauth(&w, 10);
+        let c = get("https://www.svcapis.com/books/v3/a");
+        let out = block_on(&w, t.send(&c));
+        assert!(out.is_ok(), "{out:?}");
+        assert_eq!(grants(&w), 2);
+        assert!(block_on(&w, t.send(&c)).is_ok());
+    }
+    // With no retries left, the call fails as what it is, and the next call asks again.
+    let w = World::new(vec![ok()]);
+    accounts(&w, vec![json(403, "forbidden"), minted("access-1", 3600)]);
+    let t = oauth(&w, 10);
+    let once = get("https://www.svcapis.com/books/v3/a");
+    let once = Call {
+        options: Options {
+            max_retries: 0,
+            ..once.options
+        },
+        ..once
+    };
+    let e = error(block_on(&w, t.send(&once)));
+    assert_eq!((e.kind(), e.status()), (ErrorKind::Api, Some(403)));
+    assert!(block_on(&w, t.send(&once)).is_ok());
+}
+
+/// Issue 46: a wait for the refresh budget longer than a minute fails at once, with its wait.
+#[test]
+fn a_spent_budget_fails_at_once_when_its_wait_passes_a_minute() {
+    let w = World::new((0..3).map(|_| ok()).collect());
+    accounts(&w, vec![minted("access-1", 1), minted("access-2", 1)]);
+    let t = oauth(&w, 2);
+    let c = get("https://www.svcapis.com/books/v3/a");
+    assert!(block_on(&w, t.send(&c)).is_ok());
+    let out = run(&w, vec![send_at(&w, 2_000, &t, &c)]);
+    assert!(matches!(out[0], Some(Ok(_))));
+    let started = w.now();
+    let out = run(&w, vec![send_at(&w, 2_000, &t, &c)]);
+    let e = error(out[0].clone().unwrap());
+    assert_eq!(e.kind(), ErrorKind::RateLimited, "{}", e.message);
+    assert!(e.retry_after_ms().is_some_and(|ms| ms > 60_000));
+    assert!(w.now() - started <= 2_000 + 10, "failed at once");
+}
+
+/// Issue 46: a token function that once gives nothing (or an empty token) fails that call and is
+/// asked again by the next; an expiresAt that is not a time is a config error.
+#[test]
+fn a_token_function_that_gives_nothing_is_asked_again_by_the_next_call() {
+    let nothing = |result| TokenStep { after: 0, result };
+    let w = World::new(vec![ok()]).with_tokens(vec![
+        nothing(Ok(None)),
+        nothing(Ok(Some("".into()))),
+        nothing(Err(TokenFailure::NoTime)),
+        nothing(Ok(Some("tok-fine".into()))),
+    ]);
+    let t = transport(&w, Credential::Function, None);
+    let c = get("https://www.svcapis.com/books/v3/a");
+    for kind in [
+        ErrorKind::Unauthorized,
+        ErrorKind::Unauthorized,
+        ErrorKind::Config,
+    ] {
+        assert_eq!(error(block_on(&w, t.send(&c))).kind(), kind);
+    }
+    assert!(block_on(&w, t.send(&c)).is_ok());
+    assert_eq!(w.token_calls.get(), 4);
+}
+
+/// Issue 46, as a property: transports of several credentials of one organization, in one
+/// process and across a fleet store, interleaved at random times; each request carries a token
+/// minted for its own credential, and each credential's refreshes stay within its own budget.
+#[test]
+fn interleaved_credentials_of_one_organization_each_carry_their_own_token() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let names = ["alpha", "beta", "gamma"];
+    for round in 0..20 {
+        let w = World::new((0..60).map(|_| ok()).collect());
+        let minted_n = Rc::new(Cell::new(0));
+        let counter = minted_n.clone();
+        *w.accounts.borrow_mut() = Some(Box::new(move |_, form: &str| {
+            let name = form
+                .rsplit("refresh_token=")
+                .next()
+                .unwrap_or("")
+                .to_string();
+            counter.set(counter.get() + 1);
+            minted(&format!("access-{name}-{}", counter.get()), 30)
+        }));
+        let mut ts = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            for holder in 0..2 {
+                let grant = Grant::new("client", SECRET, name, ACCOUNTS, 10).unwrap();
+                let key = format!("oauth/{}", grant.fingerprint());
+                let t = match (round + holder) % 2 {
+                    0 => transport(&w, Credential::OAuth(grant), None),
+                    _ => {
+                        let options = FleetOptions {
+                            limits: Limits::for_plan("premium"),
+                            holder: format!("h{i}-{holder}"),
+                            lease_ms: 10_000,
+                            store_timeout_ms: 5_000,
+                            fallback_share: None,
+                            token_key: format!("token/{key}"),
+                        };
+                        Transport::new(
+                            Sim(w.clone()),
+                            Credential::OAuth(grant),
+                            Limiting::Fleet(options),
+                            1_000,
+                        )
+                    }
+                };
+                ts.push((name, t.shared_by(&key)));
+            }
+        }
+        let urls: Vec<String> = names
+            .iter()
+            .map(|n| format!("https://www.svcapis.com/books/v3/a?as={n}"))
+            .collect();
+        let calls: Vec<_> = urls.iter().map(|u| get(u)).collect();
+        let tasks = (0..40)
+            .map(|_| {
+                let (name, t) = &ts[next(ts.len() as u64) as usize];
+                let at = next(90_000);
+                let c = &calls[names.iter().position(|n| n == *name).unwrap_or(0)];
+                send_at(&w, at, t, c)
+            })
+            .collect();
+        let out = run(&w, tasks);
+        assert!(out.into_iter().all(|o| o.unwrap().is_ok()), "round {round}");
+        for (url, auth) in api_calls(&w) {
+            let name = url.rsplit("as=").next().unwrap_or("");
+            let auth = auth.unwrap_or_default();
+            assert!(
+                auth.contains(&format!("access-{name}-")),
+                "round {round}: a call as {name} carried {auth}"
+            );
+        }
+        assert!(
+            minted_n.get() <= 3 * 10,
+            "round {round}: {}",
+            minted_n.get()
+        );
+    }
 }
