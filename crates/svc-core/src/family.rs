@@ -313,6 +313,18 @@ pub fn host_of(authority: &str) -> Option<&str> {
     (!host.is_empty() && plain).then_some(host)
 }
 
+/// An API domain a grant names (its `api_domain`, or one a fleet store kept beside its token),
+/// normalized: one of the data centers' ([`REGIONS`]) or a loopback origin (the sandbox), with no
+/// path; `None` for any other, where no token is ever sent.
+pub fn granted_api_domain(domain: &str) -> Option<String> {
+    let d = normalize_api_domain(domain).ok()?;
+    let authority = d.split_once("://")?.1;
+    if REGIONS.iter().any(|(_, known)| *known == d) {
+        return Some(d);
+    }
+    (!authority.contains('/') && host_of(authority).is_some_and(is_loopback)).then_some(d)
+}
+
 pub fn is_loopback(host: &str) -> bool {
     let host = host.to_ascii_lowercase();
     if host == "localhost" || host.ends_with(".localhost") || host == "[::1]" {

@@ -234,11 +234,11 @@ fn read(status: u16, body: &[u8], now: i64) -> Result<Minted, Refused> {
     }
     let domain = match o.get("api_domain").and_then(Json::as_str) {
         None => None,
-        Some(d) => Some(crate::family::normalize_api_domain(d).map_err(|_| {
+        Some(d) => Some(crate::family::granted_api_domain(d).ok_or_else(|| {
             refused(
                 ErrorKind::Decode,
                 true,
-                format!("{server} gave an api_domain that is not an https:// origin"),
+                format!("{server} gave an api_domain that is not a data center's API domain (regions) nor a loopback origin"),
             )
         })?),
     };

@@ -109,9 +109,24 @@ fn each_error_at_http_200_is_classified() {
             "{body}"
         );
     }
-    let e = read_text(r#"{"access_token":"1000.abc","api_domain":"http://evil.example.com"}"#)
-        .unwrap_err();
-    assert_eq!(e.error.kind(), ErrorKind::Decode);
+    for domain in [
+        "http://evil.example.com",
+        "https://evil.example.com",
+        "https://www.svcapis.eu/path",
+        "javascript:alert(1)",
+    ] {
+        let body = format!(r#"{{"access_token":"1000.abc","api_domain":"{domain}"}}"#);
+        let e = read_text(&body).unwrap_err();
+        assert_eq!(e.error.kind(), ErrorKind::Decode, "{domain}");
+    }
+    for (domain, kept) in [
+        ("https://www.svcapis.eu/", "https://www.svcapis.eu"),
+        ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
+        ("http://sandbox.localhost", "http://sandbox.localhost"),
+    ] {
+        let body = format!(r#"{{"access_token":"1000.abc","api_domain":"{domain}"}}"#);
+        assert_eq!(read_text(&body).unwrap().domain.as_deref(), Some(kept));
+    }
     let e = grant().read(503, b"", 0).unwrap_err();
     assert_eq!(
         (e.error.kind(), e.retry, e.error.status()),

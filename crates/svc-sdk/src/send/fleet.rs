@@ -435,11 +435,11 @@ impl Fleet {
 }
 
 /// A token and API domain from the store, checked as a grant's answer is: a token a header can
-/// carry, a domain that is an https:// origin (or loopback http://), normalized.
+/// carry, a domain of a data center or of loopback (`family::granted_api_domain`).
 fn usable(token: &str, domain: Option<&str>) -> Option<Issued> {
     crate::request::authorization(token).ok()?;
     let domain = match domain {
-        Some(d) => Some(crate::family::normalize_api_domain(d).ok()?),
+        Some(d) => Some(crate::family::granted_api_domain(d)?),
         None => None,
     };
     Some(Issued {

@@ -327,11 +327,12 @@ pub fn check_call(v: &JsValue) -> Result<(), JsValue> {
 }
 
 thread_local! {
-    /// The token functions this core has seen, each with its number: a function's identity.
+    /// The functions (token functions, `fetch` options) this core has seen, each with its number:
+    /// a function's identity.
     static FUNCTIONS: (js_sys::WeakMap, std::cell::Cell<u32>) = (js_sys::WeakMap::new(), Default::default());
 }
 
-/// The number of token function `f` in this core, the same for every client given it.
+/// The number of function `f` in this core, the same for every client given it.
 fn function_number(f: &js_sys::Function) -> u32 {
     FUNCTIONS.with(|(seen, next)| {
         if let Some(n) = seen.get(f).as_f64() {
@@ -352,7 +353,9 @@ pub struct CredentialKeys {
 
 impl Options {
     /// The keys of the credential's token (`None` for a token string or a proxy): an OAuth
-    /// credential's fingerprint; a token function's `credentialKey`, else in the process the
+    /// credential's fingerprint (in the process, with the `fetch` option it is reached through,
+    /// if one is given: a token one fetch's accounts server minted, such as a `svc-sdk/testing`
+    /// sandbox's, is not another's); a token function's `credentialKey`, else in the process the
     /// function itself and in a store the organization's function credential.
     pub fn credential_keys(&self) -> Option<CredentialKeys> {
         let org = self.target.organization_id.as_deref().unwrap_or_default();
@@ -360,8 +363,12 @@ impl Options {
             #[cfg(feature = "server")]
             (Token::OAuth(g), _) => {
                 let fingerprint = g.fingerprint();
+                let through = match &self.fetch {
+                    Some(f) => format!("/fetch/{}", function_number(f)),
+                    None => String::new(),
+                };
                 (
-                    format!("oauth/{fingerprint}"),
+                    format!("oauth/{fingerprint}{through}"),
                     format!("token/oauth/{fingerprint}"),
                 )
             }

@@ -20,7 +20,7 @@ fn minted(token: &str, secs: u64) -> Step {
     json(
         200,
         &format!(
-            r#"{{"access_token":"{token}","expires_in":{secs},"api_domain":"https://api.eu.example.com","token_type":"Bearer"}}"#
+            r#"{{"access_token":"{token}","expires_in":{secs},"api_domain":"https://www.svcapis.eu","token_type":"Bearer"}}"#
         ),
     )
 }
@@ -133,7 +133,7 @@ fn fifty_calls_with_oauth_make_one_grant_and_go_to_its_api_domain() {
     for (url, authorization) in calls {
         assert_eq!(
             url,
-            "https://api.eu.example.com/books/v3/things?organization_id=1"
+            "https://www.svcapis.eu/books/v3/things?organization_id=1"
         );
         assert_eq!(authorization, Some(auth("access-1")));
     }
