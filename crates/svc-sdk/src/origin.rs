@@ -50,14 +50,38 @@ pub struct Came<'a> {
     pub location: Option<&'a str>,
 }
 
-const WHAT_TO_DO: &str = "point apiDomain at the host that answers without redirecting";
+/// Who a request goes to, in the words of its errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Upstream {
+    /// The API (`apiDomain`, the region's, or a grant's `api_domain`).
+    Service,
+    /// The accounts server of the OAuth grant (`oauth.accountsUrl`, or the region's).
+    Accounts,
+}
+
+impl Upstream {
+    fn name(self) -> &'static str {
+        match self {
+            Upstream::Service => "the service",
+            Upstream::Accounts => "the accounts server",
+        }
+    }
+
+    fn what_to_do(self) -> &'static str {
+        match self {
+            Upstream::Service => "point apiDomain at the host that answers without redirecting",
+            Upstream::Accounts => "point oauth.accountsUrl (or region) at the accounts server that answers without redirecting",
+        }
+    }
+}
 
 /// The `api` error of an answer that is a redirect, which is never followed (its body and the
 /// organization would go to another host, and its answer be taken as data): a 3xx (with its
 /// status), a browser's opaque redirect, or an answer a `fetch` option reached by following one.
 /// The target is named by its origin only: its path and query may hold secrets. `None` for any
 /// other answer.
-pub fn redirected(came: &Came<'_>, request_url: &str) -> Option<Error> {
+pub fn redirected(came: &Came<'_>, request_url: &str, to: Upstream) -> Option<Error> {
+    let (who, what_to_do) = (to.name(), to.what_to_do());
     let target = |url: Option<&str>| match url {
         None => "no Location".to_string(),
         Some(url) => of(url, request_url)
@@ -65,15 +89,15 @@ pub fn redirected(came: &Came<'_>, request_url: &str) -> Option<Error> {
     };
     let message = if (300..400).contains(&came.status) {
         format!(
-            "the service answered {} (a redirect to {}), which is not followed: {WHAT_TO_DO}",
+            "{who} answered {} (a redirect to {}), which is not followed: {what_to_do}",
             came.status,
             target(came.location)
         )
     } else if came.response_type == "opaqueredirect" {
-        format!("the service answered with a redirect, which is not followed (the browser does not tell where to): {WHAT_TO_DO}")
+        format!("{who} answered with a redirect, which is not followed (the browser does not tell where to): {what_to_do}")
     } else if came.followed {
         format!(
-            "the fetch option followed a redirect to {}, which the SDK never does (the request went there as it was): make it honour redirect: \"manual\", and {WHAT_TO_DO}",
+            "the fetch option followed a redirect to {}, which the SDK never does (the request went there as it was): make it honour redirect: \"manual\", and {what_to_do}",
             target(Some(came.url))
         )
     } else {
@@ -170,11 +194,26 @@ mod tests {
     }
 
     #[test]
+    fn a_redirect_of_the_accounts_server_names_it_and_oauth_accounts_url() {
+        let e = redirected(
+            &came(302, Some("https://x.example/")),
+            BASE,
+            Upstream::Accounts,
+        )
+        .unwrap();
+        assert_eq!(
+            e.message,
+            "the accounts server answered 302 (a redirect to https://x.example), which is not followed: point oauth.accountsUrl (or region) at the accounts server that answers without redirecting"
+        );
+    }
+
+    #[test]
     fn a_redirect_is_an_api_error_naming_its_origin_only() {
         for status in [301, 302, 303, 307, 308] {
             let e = redirected(
                 &came(status, Some("https://evil.example:8443/p?token=s3cr3t")),
                 BASE,
+                Upstream::Service,
             )
             .expect("an error");
             assert_eq!((e.kind(), e.status()), (ErrorKind::Api, Some(status)));
@@ -183,24 +222,33 @@ mod tests {
                 format!("the service answered {status} (a redirect to https://evil.example:8443), which is not followed: point apiDomain at the host that answers without redirecting")
             );
         }
-        let e = redirected(&came(302, None), BASE).unwrap();
+        let e = redirected(&came(302, None), BASE, Upstream::Service).unwrap();
         assert!(
             e.message.contains("(a redirect to no Location)"),
             "{}",
             e.message
         );
-        let e = redirected(&came(307, Some("/other?secret=1")), BASE).unwrap();
+        let e = redirected(&came(307, Some("/other?secret=1")), BASE, Upstream::Service).unwrap();
         assert!(
             e.message.contains("to https://www.svcapis.com)"),
             "{}",
             e.message
         );
         assert!(!e.message.contains("secret"));
-        let e = redirected(&came(308, Some("ftp://x.example/s3cr3t")), BASE).unwrap();
+        let e = redirected(
+            &came(308, Some("ftp://x.example/s3cr3t")),
+            BASE,
+            Upstream::Service,
+        )
+        .unwrap();
         assert!(e.message.contains("not an http(s) URL"), "{}", e.message);
         for status in [200, 204, 400, 401, 404, 429, 500] {
             assert_eq!(
-                redirected(&came(status, Some("https://x.example/")), BASE),
+                redirected(
+                    &came(status, Some("https://x.example/")),
+                    BASE,
+                    Upstream::Service
+                ),
                 None
             );
         }
@@ -213,7 +261,7 @@ mod tests {
             response_type: "opaqueredirect",
             ..came(0, None)
         };
-        let e = redirected(&opaque, BASE).unwrap();
+        let e = redirected(&opaque, BASE, Upstream::Service).unwrap();
         assert_eq!((e.kind(), e.status()), (ErrorKind::Api, None));
         assert!(e
             .message
@@ -224,7 +272,7 @@ mod tests {
             url: "https://evil.example/landing?code=s3cr3t",
             ..came(200, None)
         };
-        let e = redirected(&followed, BASE).unwrap();
+        let e = redirected(&followed, BASE, Upstream::Service).unwrap();
         assert_eq!((e.kind(), e.status()), (ErrorKind::Api, Some(200)));
         assert!(
             e.message

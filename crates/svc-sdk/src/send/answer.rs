@@ -21,6 +21,8 @@ pub struct Outgoing<'a, B> {
     pub raw: bool,
     /// The call's timeout, which a raw body may also use as its idle limit.
     pub timeout_ms: u32,
+    /// Who it goes to, in the words of its errors.
+    pub upstream: crate::origin::Upstream,
 }
 
 /// What came back: the status, where from, and the headers; `raw` holds the body unread.

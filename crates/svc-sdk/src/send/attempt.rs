@@ -63,6 +63,7 @@ pub(super) async fn attempt<P: Platform>(
         secret,
         raw,
         timeout_ms,
+        upstream: crate::origin::Upstream::Service,
     };
     let (headers, authorized) = (call.headers, authorization.is_some());
     p.note(&call.note(

@@ -46,6 +46,7 @@ async fn run<P: Platform>(p: &P, grant: &Grant, timeout_ms: u32) -> TokenResult 
         secret: None,
         raw: false,
         timeout_ms: ms,
+        upstream: crate::origin::Upstream::Accounts,
     };
     let exchange = async {
         let answer = p.fetch(req).await?;

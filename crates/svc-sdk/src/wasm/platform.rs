@@ -208,7 +208,7 @@ impl Platform for Js {
             url: &url,
             location: headers.get("location"),
         };
-        if let Some(e) = origin::redirected(&came, req.url) {
+        if let Some(e) = origin::redirected(&came, req.url, req.upstream) {
             js::discard(&response);
             headers.0.retain(|(k, _)| k != "location");
             let e = match e.status() {
