@@ -3,6 +3,7 @@
 // The examples of README.md and docs/REFERENCE.md (issue 38, item 6): every js block parses, every
 // `new Client({...})` written with literals alone constructs, the blocks marked `<!-- runs -->` run
 // against the sandbox binary, and the sample notification is what svc-sdk/testing's notification() writes.
+// The README's message example words an invalid_format issue in words, one for each format code (issue 46).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -198,4 +199,33 @@ test("the sample notification of docs/REFERENCE.md is what notification() writes
     channelId: "1000000068001", token: "chan-secret-1", notifyUrl: "https://app.example.com/hooks/crm?tenant=acme", serverTime: 1764288000000 });
   assert.deepEqual(JSON.parse(sample.code), JSON.parse(built));
   assert.equal(sdk.parseWatchNotification(sample.code, { token: "chan-secret-1" }).channel_id, "1000000068001");
+});
+
+test("the README's message function words an invalid_format issue in words, for every format code the rules give", async () => {
+  const block = js.find((b) => b.file === "README.md" && b.code.includes('case "invalid_format"'));
+  assert.ok(block, "no message example in the README");
+  const file = path.join(process.cwd(), "docs-message-block.mjs");
+  writeFileSync(file, `${runnable(block.code)}\nexport { message, schema };\nexport const words = typeof formats === "undefined" ? {} : formats;\n`);
+  let words, message, schema;
+  try {
+    ({ words, message, schema } = await import(pathToFileURL(file)));
+  } finally {
+    rmSync(file);
+  }
+  const result = await schema["~standard"].validate({ fixed_asset_type_id: "1", asset_name: "Van", asset_purchase_date: "2024-13-01" });
+  const issue = result.issues?.find((i) => i.path.join(".") === "asset_purchase_date");
+  assert.ok(issue, JSON.stringify(result));
+  assert.equal(issue.code, "invalid_format");
+  assert.equal(issue.message, "Purchase date must be a date (yyyy-mm-dd)");
+  assert.doesNotMatch(issue.message, /must look like|\bdate$/);
+  // A file type names the types allowed; a code the map does not know keeps the SDK's own words.
+  const base = { path: ["attachment"], message: "x.exe is not an accepted file type; accepted: png, jpg", code: "invalid_format" };
+  assert.equal(message({ ...base, format: "file type", allowed: ["png", "jpg"] }), "attachment must be one of these file types: png, jpg");
+  assert.equal(message({ ...base, format: "header value" }), base.message);
+  // The codes of the rules' formats (svc-core's Format::name), each worded by the example.
+  const rust = readFileSync(path.join(root, "crates/svc-core/src/format.rs"), "utf8");
+  const names = rust.slice(rust.indexOf("pub fn name(self)"), rust.indexOf("pub fn describe(self)"));
+  const codes = [...names.matchAll(/Format::\w+ => "([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(codes, ["date", "duration", "date-time", "alphanumeric", "url"]);
+  assert.deepEqual(Object.keys(words).sort(), [...codes].sort());
 });
