@@ -5,6 +5,8 @@
 // tests/types/node-only.ts imports toNodeHandler under each condition: it compiles under `node` alone. The
 // projects with a worker's global types (the DOM's or Cloudflare's) compile tests/types/cloudflare.ts
 // too, and every project but the CommonJS node16 one tests/types/testing.ts (svc-sdk/testing is ESM only). They run in parallel. A request field's hover (TypeScript's language service) shows its rules.
+// tests/types/wrangler-worker.ts, the README's fleet worker in TypeScript, compiles against the Env that
+// `wrangler types` writes for the README's binding (SvcLimiter must be a Durable Object class to Cloudflare's types).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -62,6 +64,26 @@ test("the declarations compile, strict and with skipLibCheck: false, everywhere;
     }),
   );
   await Promise.all(runs);
+});
+
+test("the README's fleet worker, in TypeScript, compiles against the Env that `wrangler types` writes for the README's binding (skipLibCheck: false)", { timeout: 120_000 }, async () => {
+  // The README's wrangler.toml excerpt: the SVC_LIMITER binding of the class SvcLimiter, and its migration.
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  const binding = readme.match(/```toml\n(\[\[durable_objects\.bindings\]\][\s\S]*?)\n```/)[1];
+  assert.match(binding, /class_name = "SvcLimiter"/);
+  const toml = ['name = "svc-sdk-types"', 'main = "wrangler-worker.ts"', 'compatibility_date = "2024-09-23"', "", "[vars]", 'SVC_ORGANIZATION_ID = "10234695"', 'SVC_REGION = "us"', "", binding, ""].join("\n");
+  const compilerOptions = { strict: true, noImplicitOverride: true, noEmit: true, target: "ES2022", skipLibCheck: false, module: "ESNext", moduleResolution: "Bundler", customConditions: ["workerd"], ...WORKERS };
+  const files = ["wrangler-worker.ts", "worker-configuration.d.ts"];
+  const dir = project("wrangler", ["wrangler-worker.ts"], { "package.json": { private: true, type: "module" }, "tsconfig.json": { compilerOptions, files } });
+  writeFileSync(path.join(dir, "wrangler.toml"), toml);
+  writeFileSync(path.join(dir, ".dev.vars"), "SVC_TOKEN=dev-token\n"); // a secret: wrangler types reads its name here
+  const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
+  await check("wrangler types", process.execPath, [wrangler, "types"], dir, h.offlineWranglerEnv(dir));
+  const generated = readFileSync(path.join(dir, "worker-configuration.d.ts"), "utf8");
+  assert.match(generated, /\bSVC_LIMITER: DurableObjectNamespace<import\("\.\/wrangler-worker"\)\.SvcLimiter>;/, generated);
+  assert.match(generated, /\bSVC_TOKEN: string;/, generated);
+  const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+  await check("tsc (wrangler types)", process.execPath, [tsc, "-p", "tsconfig.json", "--pretty", "false"], dir);
 });
 
 // Each condition a TypeScript user's resolution meets, and whether it resolves Node's declarations.
