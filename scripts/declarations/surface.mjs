@@ -271,6 +271,12 @@ export declare class SvcLimiter {
   constructor(ctx: SvcLimiterState, env: unknown);
   fetch(request: Request): Promise<Response>;
   alarm(): Promise<void>;
+  /**
+   * Types only, no such property exists: the brand by which Cloudflare's types know a Durable Object
+   * class (\`Rpc.DurableObjectBranded\` of @cloudflare/workers-types), so that the
+   * \`DurableObjectNamespace<SvcLimiter>\` that \`wrangler types\` writes for the binding compiles.
+   */
+  readonly __DURABLE_OBJECT_BRAND: never;
 }
 
 /** The FleetStore of \`rateLimit: { store }\` in any worker bound to SvcLimiter; a config SvcError if \`namespace\` is not a namespace. */

@@ -3,9 +3,12 @@
 // The examples of README.md and docs/REFERENCE.md (issue 38, item 6): every js block parses, every
 // `new Client({...})` written with literals alone constructs, the blocks marked `<!-- runs -->` run
 // against the sandbox binary, and the sample notification is what svc-sdk/testing's notification() writes.
+// The README's message example words an invalid_format issue in words, one for each format code (issue 46).
+// The reference's steps (a channel, then the sandbox's trigger) make the sandbox binary post a notification.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import http from "node:http";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -198,4 +201,82 @@ test("the sample notification of docs/REFERENCE.md is what notification() writes
     channelId: "1000000068001", token: "chan-secret-1", notifyUrl: "https://app.example.com/hooks/crm?tenant=acme", serverTime: 1764288000000 });
   assert.deepEqual(JSON.parse(sample.code), JSON.parse(built));
   assert.equal(sdk.parseWatchNotification(sample.code, { token: "chan-secret-1" }).channel_id, "1000000068001");
+});
+
+test("the README's message function words an invalid_format issue in words, for every format code the rules give", async () => {
+  const block = js.find((b) => b.file === "README.md" && b.code.includes('case "invalid_format"'));
+  assert.ok(block, "no message example in the README");
+  const file = path.join(process.cwd(), "docs-message-block.mjs");
+  writeFileSync(file, `${runnable(block.code)}\nexport { message, schema };\nexport const words = typeof formats === "undefined" ? {} : formats;\n`);
+  let words, message, schema;
+  try {
+    ({ words, message, schema } = await import(pathToFileURL(file)));
+  } finally {
+    rmSync(file);
+  }
+  const result = await schema["~standard"].validate({ fixed_asset_type_id: "1", asset_name: "Van", asset_purchase_date: "2024-13-01" });
+  const issue = result.issues?.find((i) => i.path.join(".") === "asset_purchase_date");
+  assert.ok(issue, JSON.stringify(result));
+  assert.equal(issue.code, "invalid_format");
+  assert.equal(issue.message, "Purchase date must be a date (yyyy-mm-dd)");
+  assert.doesNotMatch(issue.message, /must look like|\bdate$/);
+  // A file type names the types allowed; a code the map does not know keeps the SDK's own words.
+  const base = { path: ["attachment"], message: "x.exe is not an accepted file type; accepted: png, jpg", code: "invalid_format" };
+  assert.equal(message({ ...base, format: "file type", allowed: ["png", "jpg"] }), "attachment must be one of these file types: png, jpg");
+  assert.equal(message({ ...base, format: "header value" }), base.message);
+  // The codes of the rules' formats (svc-core's Format::name), each worded by the example.
+  const rust = readFileSync(path.join(root, "crates/svc-core/src/format.rs"), "utf8");
+  const names = rust.slice(rust.indexOf("pub fn name(self)"), rust.indexOf("pub fn describe(self)"));
+  const codes = [...names.matchAll(/Format::\w+ => "([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(codes, ["date", "duration", "date-time", "alphanumeric", "url"]);
+  assert.deepEqual(Object.keys(words).sort(), [...codes].sort());
+});
+
+test("the reference's steps make the sandbox binary post a CRM notification that parseWatchNotification accepts", async () => {
+  const section = (b) => b.file === "docs/REFERENCE.md" && b.line > readFileSync(path.join(root, b.file), "utf8").split("\n").indexOf("### A notification posted by the sandbox");
+  const channel = js.find((b) => section(b) && b.code.includes("updateNotificationChannels") && b.code.includes("http://127.0.0.1:"));
+  const trigger = blocks.find((b) => section(b) && b.lang === "sh" && b.code.includes("/__sandbox/crm/"));
+  assert.ok(channel && trigger, "the steps are not in docs/REFERENCE.md");
+  const received = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      received.push({ method: req.method, url: req.url, type: req.headers["content-type"], agent: req.headers["user-agent"], body });
+      res.end("ok");
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const receiver = `http://127.0.0.1:${server.address().port}`;
+  const docSandbox = "http://127.0.0.1:8787";
+  try {
+    // Step 1, as written, with the sandbox and the receiver where this test runs them.
+    const file = path.join(process.cwd(), "docs-channel-block.mjs");
+    const receiverOrigin = channel.code.match(/notify_url: "(http:\/\/127\.0\.0\.1:\d+)/)[1];
+    writeFileSync(file, runnable(channel.code.replaceAll(docSandbox, sandbox.url).replaceAll(receiverOrigin, receiver)));
+    try {
+      await import(pathToFileURL(file));
+    } finally {
+      rmSync(file);
+    }
+    // Step 2: the curl command's method, URL, header and body.
+    const command = trigger.code.replace(/\\\n\s*/g, " ");
+    const [, method, url] = command.match(/curl -X (\w+) (\S+)/);
+    const [, header, value] = command.match(/-H '([^:]+): ([^']+)'/);
+    const [, body] = command.match(/-d '([^']+)'/);
+    assert.ok(url.startsWith(`${docSandbox}/__sandbox/crm/`), url);
+    const res = await fetch(url.replace(docSandbox, sandbox.url), { method, headers: { [header]: value }, body });
+    const answer = await res.json();
+    assert.equal(res.status, 200, JSON.stringify(answer));
+    assert.equal(answer.deliveries.length, 1, JSON.stringify(answer));
+    assert.deepEqual(answer.deliveries[0], { channel_id: "1000000068001", notify_url: `${receiver}/hooks/crm?tenant=acme`, status: 200, delivered: true });
+    assert.equal(received.length, 1);
+    const [post] = received;
+    assert.deepEqual({ ...post, body: undefined }, { method: "POST", url: "/hooks/crm?tenant=acme", type: "application/json", agent: "svc-sandbox", body: undefined });
+    const notified = sdk.parseWatchNotification(post.body, { token: "chan-secret-1" });
+    assert.deepEqual([notified.module, notified.operation, notified.channel_id, notified.ids, notified.query_params], ["Leads", "edit", "1000000068001", ["4150868000001"], { tenant: "acme" }]);
+    assert.deepEqual(notified.affected_fields, [{ 4150868000001: ["Email"] }]);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
 });

@@ -1,5 +1,5 @@
 // docs/REFERENCE.md, as the installed package ships it, names every export of the four entries (their
-// values and the SDK's own types), every ClientOptions, CallOptions and RateLimitOptions member and every
+// values and the SDK's own types; its package table lists each entry's values), every ClientOptions, CallOptions and RateLimitOptions member and every
 // SvcError kind and issue code, read from the installed declarations and runtime: the reference cannot
 // fall behind the package. Its relative links resolve inside the package.
 import { test } from "node:test";
@@ -61,6 +61,26 @@ test("the reference names every export of svc-sdk in Node (toNodeHandler and its
   const declared = ["node.d.ts", "validate.d.ts", "redis.d.ts", "cloudflare.d.ts"].flatMap((f) => exportedNames(read(`pkg/${f}`)));
   for (const name of ["toNodeHandler", "NodeRequestLike", "validate", "redisStore", "SvcLimiter", "durableObjectStore", "Issue"]) assert.ok(declared.includes(name), name);
   assert.deepEqual(missing([...new Set([...runtime, ...declared])]), []);
+});
+
+test("the package table lists every value each entry exports: svc-sdk's ErrorCode, ExactNumber and accountsServers included", async () => {
+  const table = reference.split("\n## The package\n")[1].split("\n\n")[0];
+  const listed = (entry) => {
+    const row = table.split("\n").find((l) => l.startsWith(`| \`${entry}\` |`));
+    assert.ok(row, `no row for ${entry}`);
+    return [...row.split(" | ")[1].matchAll(/`(\w+)`/g)].map((m) => m[1]).sort();
+  };
+  // svc-sdk/cloudflare runs in workerd only: its values are read from its declarations.
+  const values = (file) => [...read(`pkg/${file}`).matchAll(/^export declare (?:const|function|class) (\w+)/gm)].map((m) => m[1]);
+  const entries = {
+    "svc-sdk": Object.keys(await import("svc-sdk")),
+    "svc-sdk/validate": Object.keys(await import("svc-sdk/validate")),
+    "svc-sdk/redis": Object.keys(await import("svc-sdk/redis")),
+    "svc-sdk/cloudflare": values("cloudflare.d.ts"),
+    "svc-sdk/testing": Object.keys(await import("svc-sdk/testing")),
+  };
+  for (const name of ["ErrorCode", "ExactNumber", "accountsServers"]) assert.ok(entries["svc-sdk"].includes(name), name);
+  for (const [entry, names] of Object.entries(entries)) assert.deepEqual(listed(entry), [...names].sort(), entry);
 });
 
 test("the reference names every ClientOptions, RateLimitOptions, CallOptions and ProxyOptions member", () => {

@@ -5,9 +5,14 @@
 // tests/types/node-only.ts imports toNodeHandler under each condition: it compiles under `node` alone. The
 // projects with a worker's global types (the DOM's or Cloudflare's) compile tests/types/cloudflare.ts
 // too, and every project but the CommonJS node16 one tests/types/testing.ts (svc-sdk/testing is ESM only). They run in parallel. A request field's hover (TypeScript's language service) shows its rules.
+// tests/types/wrangler-worker.ts, the README's fleet worker in TypeScript, compiles against the Env that
+// `wrangler types` writes for the README's binding (SvcLimiter must be a Durable Object class to Cloudflare's types).
+// tests/types/alone.ts compiles where only svc-sdk resolves: the declarations import nothing (no @standard-schema/spec).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as sdk from "svc-sdk";
@@ -62,6 +67,72 @@ test("the declarations compile, strict and with skipLibCheck: false, everywhere;
     }),
   );
   await Promise.all(runs);
+});
+
+test("the README's fleet worker, in TypeScript, compiles against the Env that `wrangler types` writes for the README's binding (skipLibCheck: false)", { timeout: 120_000 }, async () => {
+  // The README's wrangler.toml excerpt: the SVC_LIMITER binding of the class SvcLimiter, and its migration.
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  const binding = readme.match(/```toml\n(\[\[durable_objects\.bindings\]\][\s\S]*?)\n```/)[1];
+  assert.match(binding, /class_name = "SvcLimiter"/);
+  const toml = ['name = "svc-sdk-types"', 'main = "wrangler-worker.ts"', 'compatibility_date = "2024-09-23"', "", "[vars]", 'SVC_ORGANIZATION_ID = "10234695"', 'SVC_REGION = "us"', "", binding, ""].join("\n");
+  const compilerOptions = { strict: true, noImplicitOverride: true, noEmit: true, target: "ES2022", skipLibCheck: false, module: "ESNext", moduleResolution: "Bundler", customConditions: ["workerd"], ...WORKERS };
+  const files = ["wrangler-worker.ts", "worker-configuration.d.ts"];
+  const dir = project("wrangler", ["wrangler-worker.ts"], { "package.json": { private: true, type: "module" }, "tsconfig.json": { compilerOptions, files } });
+  writeFileSync(path.join(dir, "wrangler.toml"), toml);
+  writeFileSync(path.join(dir, ".dev.vars"), "SVC_TOKEN=dev-token\n"); // a secret: wrangler types reads its name here
+  const wrangler = path.join(root, "node_modules/wrangler/bin/wrangler.js");
+  await check("wrangler types", process.execPath, [wrangler, "types"], dir, h.offlineWranglerEnv(dir));
+  const generated = readFileSync(path.join(dir, "worker-configuration.d.ts"), "utf8");
+  assert.match(generated, /\bSVC_LIMITER: DurableObjectNamespace<import\("\.\/wrangler-worker"\)\.SvcLimiter>;/, generated);
+  assert.match(generated, /\bSVC_TOKEN: string;/, generated);
+  const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+  await check("tsc (wrangler types)", process.execPath, [tsc, "-p", "tsconfig.json", "--pretty", "false"], dir);
+});
+
+test("the declarations need no other package: where only svc-sdk resolves (no @standard-schema/spec), schemaFor's Standard Schema compiles as the spec's shape (skipLibCheck: false)", { timeout: 120_000 }, async () => {
+  const installed = path.join(consumer, "node_modules/svc-sdk");
+  // Every module the declarations import is one of their own files.
+  const pkg = path.join(installed, "pkg");
+  for (const file of readdirSync(pkg).filter((f) => /\.d\.c?ts$/.test(f))) {
+    const text = readFileSync(path.join(pkg, file), "utf8");
+    const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|reference types=)["']([^"']+)["']/g)].map((m) => m[1]);
+    assert.deepEqual(specifiers.filter((s) => !s.startsWith("./")), [], file);
+  }
+  // A project outside the consumer: a copy of the installed package is the only thing in its node_modules.
+  const dir = mkdtempSync(path.join(tmpdir(), "svc-types-alone-"));
+  try {
+    cpSync(installed, path.join(dir, "node_modules/svc-sdk"), { recursive: true });
+    cpSync(path.join(root, "tests/types/alone.ts"), path.join(dir, "alone.ts"));
+    writeFileSync(path.join(dir, "probe.ts"), 'import type { StandardSchemaV1 } from "@standard-schema/spec";\nexport type Probe = StandardSchemaV1;\n');
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ private: true, type: "module" }));
+    for (const from of [dir, path.join(dir, "node_modules/svc-sdk/pkg")]) {
+      assert.throws(() => createRequire(path.join(from, "x.js")).resolve("@standard-schema/spec"), { code: "MODULE_NOT_FOUND" }, from);
+    }
+    const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+    const compile = async (file) => {
+      const compilerOptions = { strict: true, noEmit: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["ES2022", "DOM"], types: [], skipLibCheck: false };
+      writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: [file] }));
+      return h.runChild(process.execPath, [tsc, "-p", "tsconfig.json", "--pretty", "false"], { cwd: dir, env: h.toolEnv(), timeoutMs: 110_000, label: `tsc (${file})` });
+    };
+    // The package is indeed out of reach of TypeScript here...
+    const probe = await compile("probe.ts");
+    assert.notEqual(probe.code, 0);
+    assert.match(`${probe.stdout}${probe.stderr}`, /TS2307: Cannot find module '@standard-schema\/spec'/);
+    // ...and svc-sdk's declarations compile without it.
+    const alone = await compile("alone.ts");
+    assert.equal(alone.code, 0, `${alone.stdout}${alone.stderr}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("as the README and the reference say, @hookform/resolvers' standard-schema declarations import @standard-schema/spec, its optional peer", () => {
+  const resolvers = path.join(consumer, "node_modules/@hookform/resolvers");
+  const meta = JSON.parse(readFileSync(path.join(resolvers, "package.json"), "utf8"));
+  assert.equal(meta.peerDependenciesMeta["@standard-schema/spec"]?.optional, true);
+  assert.ok(!meta.dependencies?.["@standard-schema/spec"]);
+  assert.match(readFileSync(path.join(resolvers, "standard-schema/dist/standard-schema.d.ts"), "utf8"), /from ['"]@standard-schema\/spec['"]/);
+  for (const doc of ["README.md", "docs/REFERENCE.md"]) assert.match(readFileSync(path.join(root, doc), "utf8"), /@hookform\/resolvers\/standard-schema`'s own declarations import[\s\S]{0,80}`@standard-schema\/spec`/, doc);
 });
 
 // Each condition a TypeScript user's resolution meets, and whether it resolves Node's declarations.

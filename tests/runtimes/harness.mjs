@@ -190,7 +190,7 @@ export const wranglerVersion = () => JSON.parse(readFileSync(path.join(root, "no
  * answered from a fresh cache (and pointed at a closed loopback port should the cache be ignored),
  * and miniflare's Request.cf object read from a fresh local cache instead of being downloaded.
  */
-function offlineWranglerEnv(workerDir) {
+export function offlineWranglerEnv(workerDir) {
   const state = path.join(workerDir, ".state");
   const tmp = ensureDir(path.join(state, "tmp"));
   ensureDir(path.join(tmp, "update-check"));
