@@ -28,7 +28,7 @@ function world(accounts = {}) {
     const response = await (url.startsWith("http://127.0.0.1") ? fetch : sandbox.fetch)(input, init);
     if (url.endsWith("/oauth/v2/token")) {
       const form = new URLSearchParams(String(init.body));
-      const body = await response.clone().json();
+      const body = await response.clone().json().catch(() => ({}));
       if (body.access_token) minted.set(body.access_token, form.get("refresh_token"));
     } else {
       const token = new Headers(init?.headers).get("authorization")?.replace(/^Svc-oauthtoken /, "");

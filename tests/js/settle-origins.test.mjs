@@ -121,11 +121,13 @@ test("a redirect is never followed: 301, 302, 303, 307 and 308 are api errors na
   await stillWorks(env);
 });
 
-test("a proxy whose service redirects answers its browser 502 naming the origin, and forwards nothing there", async () => {
+test("a proxy whose service redirects answers its browser 502, the origin named in the server's log only, and forwards nothing there", async () => {
   const target = await serve(() => ({ body: { code: 0, currencies: [{ currency_id: "666" }] } }));
   const up = await serve((req) => ({ status: 307, headers: { location: `${target.url}/x?token=${encodeURIComponent(req.headers.authorization)}` } }));
   try {
-    const proxy = createProxy({ accessToken: TOKEN, organizationId: ORG, apiDomain: up.url, allow: ["listCurrencies", "createCurrency"] });
+    const logged = [];
+    const logger = { debug() {}, info() {}, warn() {}, error: (r) => logged.push(r.message) };
+    const proxy = createProxy({ accessToken: TOKEN, organizationId: ORG, apiDomain: up.url, allow: ["listCurrencies", "createCurrency"], logger });
     for (const req of [
       new Request(CURRENCIES),
       new Request(CURRENCIES, { method: "POST", headers: { "content-type": "application/json" }, body: currency("EVL") }),
@@ -135,8 +137,11 @@ test("a proxy whose service redirects answers its browser 502 naming the origin,
       assert.equal(res.headers.get("location"), null);
       const body = await res.json();
       assert.equal(body.code, 1000);
-      assert.equal(body.message, `the service answered 307 (a redirect to ${target.url}), which is not followed: point apiDomain at the host that answers without redirecting`);
+      assert.equal(body.message, "the proxy could not forward the request to the service; its server's log says why");
+      assert.ok(!JSON.stringify(body).includes(target.url), "the page is not told the host");
     }
+    const why = `the service answered 307 (a redirect to ${target.url}), which is not followed: point apiDomain at the host that answers without redirecting`;
+    assert.equal(logged.filter((m) => m.endsWith(why)).length, 2, logged.join("\n"));
     assert.equal(up.arrived.length, 2);
     assert.deepEqual(target.arrived, []);
   } finally {
