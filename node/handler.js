@@ -10,6 +10,9 @@ const FASTIFY_BODY =
   "Fastify parsed the request body before toNodeHandler could stream it: in the plugin that mounts it, add " +
   '`app.removeAllContentTypeParsers(); app.addContentTypeParser("*", (_r, body, done) => done(null, body));`';
 const READ_BODY = "the request body was read before toNodeHandler (by a body parser such as express.json()): mount toNodeHandler before it";
+/** The methods a Fetch Request refuses to carry (the Fetch standard's forbidden methods), and those it can. */
+const UNCARRIED = /^(CONNECT|TRACE|TRACK)$/i;
+const CARRIED = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 
 /** A (req, res, next?) middleware, or a Fastify route handler (request, reply), around a Fetch handler. */
 export function toNodeHandler(handler) {
@@ -24,6 +27,11 @@ export function toNodeHandler(handler) {
 }
 
 async function serve(handler, req, res, body, next) {
+  // Node's Request constructor throws on these: a 405 that names them, and the handler is not called.
+  if (UNCARRIED.test(req.method)) {
+    res.writeHead(405, { allow: CARRIED, "content-type": "text/plain; charset=utf-8" });
+    return void res.end(`a Fetch handler cannot take the method ${req.method}; allowed: ${CARRIED}`);
+  }
   const aborter = new AbortController();
   res.on("close", () => res.writableFinished || aborter.abort());
   const sent = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"]) > 0;

@@ -7,6 +7,8 @@
 // fast as the client reads it (checked at every chunk the handler is asked for, not by time); a client
 // that leaves aborts the upstream call; status, status text and every Set-Cookie pass; a handler that
 // throws goes to `next` or is a 500 that does not echo the error.
+// Issue 46, item 1: a method a Fetch Request cannot carry (TRACE, TRACK, CONNECT) is a 405 with Allow, never
+// a 500, and the handler is not called.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { once } from "node:events";
@@ -302,6 +304,37 @@ for (const [name, serve] of Object.entries(FRAMEWORKS)) {
     }
   });
 }
+
+test("TRACE, TRACK and CONNECT, which a Fetch Request cannot carry, are a 405 with Allow, and the handler is not called", async () => {
+  let calls = 0;
+  const handler = toNodeHandler(() => (calls++, new Response("reached")));
+  // node:http hands the method over as sent; a listener in front sets the ones Node's own parser refuses (TRACK, CONNECT).
+  const server = await listen(http.createServer((req, res) => ((req.method = req.headers["x-method"] ?? req.method), handler(req, res))));
+  try {
+    const answer = async (method, headers = {}) => {
+      const { res } = await send(`${server.url}/api/books/v3/chartofaccounts`, { method, headers });
+      return { status: res.statusCode, allow: res.headers.allow, body: await text(res) };
+    };
+    const traced = await answer("TRACE");
+    assert.equal(traced.status, 405, traced.body);
+    assert.equal(traced.allow, "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+    assert.match(traced.body, /cannot take the method TRACE/);
+    // Node 20's parser answers TRACK itself (400) before any listener; a Node that lets it through gets the 405.
+    const tracked = await answer("TRACK");
+    assert.ok([400, 405].includes(tracked.status), `${tracked.status} ${tracked.body}`);
+    if (tracked.status === 405) assert.equal(tracked.allow, traced.allow);
+    for (const method of ["TRACK", "CONNECT", "trace"]) {
+      const got = await answer("GET", { "x-method": method });
+      assert.deepEqual([got.status, got.allow], [405, traced.allow], `${method}: ${got.body}`);
+      assert.ok(got.body.includes(`method ${method}`), got.body);
+    }
+    assert.equal(calls, 0, "the handler was called");
+    const passed = await answer("GET", { "x-method": "PROPFIND" });
+    assert.deepEqual([passed.status, passed.body, calls], [200, "reached", 1], "another method reaches the handler");
+  } finally {
+    await server.close();
+  }
+});
 
 test("require('svc-sdk') has toNodeHandler too; the entries of the browser, Deno and workerd do not carry it", () => {
   const required = createRequire(path.join(process.cwd(), "package.json"))("svc-sdk");
