@@ -1,7 +1,8 @@
 // What the types promise, kept at run time through the installed package (issue 38, item 4): a logger
 // given without logLevel is told warnings; an id is a string, a BigInt or a number a double holds, in a
 // path as in a body, and a JS number beyond 2^53 is the same validation error in both; a params
-// field the operation does not know is a warning (warnUnknownFields) that names it and never its value.
+// field the operation does not know is a warning (warnUnknownFields) that names it and never its value,
+// each name quoted so that it shows as what it is (issue 46, item 4).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -43,6 +44,17 @@ test("a logger without logLevel is told warnings (a misspelt field, by name, nev
   await client({ logger: quiet.logger, warnUnknownFields: true }).prepare("createTask", "p1", { task_name: "Audit", description: "x" });
   assert.deepEqual(quiet.records, []);
   assert.throws(() => client({ warnUnknownFields: "yes" }), (e) => e instanceof SvcError && e.kind === "config" && /warnUnknownFields must be a boolean/.test(e.message));
+});
+
+test("the warning quotes each unknown name safely: bidi and other hidden characters escaped, a long name cut", async () => {
+  const { records, logger } = recorder();
+  const c = client({ logger, warnUnknownFields: true });
+  await c.prepare("createTask", "p1", { task_name: "Audit", "rate\u202e\u2066exe.txt": 1, ["y".repeat(5000)]: 2, "zero\u200bwidth\ufeff\u0085": 3 });
+  assert.equal(records.length, 1);
+  const message = records[0].message;
+  assert.ok(message.endsWith(`: "rate\\u202e\\u2066exe.txt", "${"y".repeat(64)}…", "zero\\u200bwidth\\ufeff\\u0085"`), message);
+  assert.doesNotMatch(message, /[\u0080-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u);
+  assert.ok(message.length < 500, `${message.length} characters`);
 });
 
 test("warnUnknownFields is on by default where NODE_ENV is not production, off where it is", async () => {

@@ -260,3 +260,33 @@ fn the_webhook_token_check_refuses_every_near_miss() {
         assert_eq!(e.kind(), ErrorKind::Verification, "{wrong}");
     }
 }
+
+/// Issue 46, item 4: the warning of fields an operation does not know quotes each name so that it
+/// shows as what it is: bidirectional and other hidden characters as escapes, a long name cut.
+#[test]
+fn an_unknown_fields_name_cannot_turn_or_flood_the_warning() {
+    use svc_sdk::send::note::{Event, Level, Note};
+    let names = [
+        "amount\u{202e}\u{2066}gnp.exe".to_string(),
+        "x".repeat(10_000),
+        "zero\u{200b}width\u{feff}\u{7f}".to_string(),
+    ];
+    let note = Note {
+        operation: Some("listAccounts"),
+        method: Method::Get,
+        url: "https://h/books/v3/chartofaccounts?organization_id=1",
+        attempt: 0,
+        event: Event::UnknownFields { names: &names },
+        secret: None,
+    };
+    let (_, line) = note.line(Some(Level::Warn)).unwrap();
+    let shown = line.split_once("field?): ").unwrap().1;
+    assert_eq!(
+        shown,
+        format!(
+            r#""amount\u202e\u2066gnp.exe", "{}…", "zero\u200bwidth\ufeff\u007f""#,
+            "x".repeat(64)
+        )
+    );
+    assert!(!line.chars().any(svc_sdk::echo::hidden), "{line:?}");
+}
