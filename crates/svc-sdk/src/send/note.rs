@@ -108,6 +108,9 @@ impl Event<'_> {
     }
 }
 
+/// The most unknown fields a warning names; the rest are counted.
+const UNKNOWN_SHOWN: usize = 10;
+
 /// The names of `LogRecord.event`: every logged event's, and a hook's that threw.
 pub const EVENTS: [&str; 10] = [
     "answered",
@@ -268,11 +271,10 @@ impl Note<'_> {
             Event::Failed { error, .. } => format!("{call} failed: {}", error.message),
             Event::StoreRepaired { why } => format!("{call}: the rate-limit store: {why}"),
             Event::UnknownFields { names } => {
-                let names: Vec<String> = names.iter().map(|n| crate::echo::quoted(n)).collect();
                 format!(
                     "{call}: its params hold {} that the operation does not know, sent as given (a misspelt optional field?): {}",
                     if names.len() == 1 { "a field" } else { "fields" },
-                    names.join(", ")
+                    crate::echo::quoted_list(names, UNKNOWN_SHOWN)
                 )
             }
         };
