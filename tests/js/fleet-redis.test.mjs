@@ -261,6 +261,41 @@ test("8 processes with oauth starting together: one refresh for the fleet, one m
   }
 });
 
+test("4 processes of one organization with two credentials on one redis: each credential refreshes once for the fleet, and a revoked one stops only its own processes", { timeout: 120_000 }, async () => {
+  const org = "70000007";
+  const client = { id: "1000.other", secret: "other-secret" };
+  const [r1, r2] = ["1000.other.r1", "1000.other.r2"];
+  const sandbox = await startSandbox(["--org", org, "--no-dev-token", "--oauth-client", `${client.id}:${client.secret}:${r1},${r2}`]);
+  const oauth = (refreshToken) => ({ clientId: client.id, clientSecret: client.secret, refreshToken });
+  const config = { redisUrl: redis.url, sandboxUrl: sandbox.url, organizationId: org };
+  const [a, b] = await Promise.all([fleetOf(2, { ...config, oauth: oauth(r1) }), fleetOf(2, { ...config, oauth: oauth(r2) })]);
+  const ws = [...a, ...b];
+  const accounts = async () => (await fetch(`${sandbox.url}/__sandbox/accounts`)).json();
+  const answered = (group, n) => Promise.all(group.map((w) => w.until((ls) => ls.filter((l) => l.done !== undefined).length >= n, `${n} answers`)));
+  try {
+    ws.forEach((w, i) => w.send({ run: [`cr-${i}-a`, `cr-${i}-b`] }));
+    await answered(ws, 2);
+    let c = await accounts();
+    assert.deepEqual([c.refresh_tokens[r1].granted, c.refresh_tokens[r2].granted], [1, 1], "one refresh per credential for the fleet");
+    assert.deepEqual(all(ws, (w) => w.done().filter((d) => !d.ok)), []);
+    // r2 revoked (its access tokens with it): r2's processes fail with its own invalid_code, r1's go on.
+    await fetch(`${sandbox.url}/__sandbox/accounts/refresh-tokens/${encodeURIComponent(r2)}/revoke`, { method: "POST" });
+    ws.forEach((w, i) => w.send({ run: [`cr-${i}-c`] }));
+    await answered(ws, 3);
+    for (const w of a) assert.ok(w.done().every((d) => d.ok), JSON.stringify(w.done()));
+    for (const w of b) {
+      const last = w.done().at(-1);
+      assert.equal(last.kind, "unauthorized", JSON.stringify(last));
+      assert.match(last.message, /invalid_code/);
+    }
+    c = await accounts();
+    assert.equal(c.refresh_tokens[r1].granted, 1, "r1's token was never dropped for r2's revocation");
+  } finally {
+    await Promise.all(ws.map((w) => w.stop()));
+    await sandbox.close();
+  }
+});
+
 test("redis stopped mid-run: calls fail unsent with a network error, or keep to their share with fallbackShare; a restart recovers", { timeout: 120_000 }, async () => {
   const org = "70000004";
   const sandbox = await startSandbox(["--org", org, "--rate-per-minute", "10"]);
