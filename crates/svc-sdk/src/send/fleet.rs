@@ -41,6 +41,8 @@ const POLL_MS: u64 = 50;
 const STEP_MS: u64 = 5_000;
 /// Why a step failed that got no reply in time.
 const NO_REPLY: &str = "it did not reply";
+/// How often a call drops an unusable token the store gives before it fails: a store that keeps it.
+const POISONED_MAX: u32 = 2;
 /// The first pause before a step is tried again on an unreachable store; doubled up to a second.
 const RETRY_MS: u64 = 100;
 /// The longest wait a reply can ask for: a back-off or a lease ends within `HORIZON_MS`, and a
@@ -328,6 +330,7 @@ impl Fleet {
             lease_ms: self.lease_ms(),
             budget: source.budget,
         };
+        let mut poisoned = 0;
         loop {
             let Ok(reply) = self.ask(p, &claim, signal, since).await? else {
                 if source.budget.is_some() {
@@ -349,6 +352,13 @@ impl Fleet {
                     }
                     // Not a token or a domain this client would take from the grant: dropped
                     // for the fleet, and a refresh claimed in its place.
+                    poisoned += 1;
+                    if poisoned > POISONED_MAX {
+                        return Err(Error::decode(
+                            "the fleet store gives, again and again, a token or an API domain that a grant could not have given, and does not drop it: the call was not sent",
+                        )
+                        .into());
+                    }
                     let invalidate = Request::TokenInvalidate {
                         token: token.as_str().into(),
                     };
@@ -356,7 +366,7 @@ impl Fleet {
                     self.repaired.replace(Some(
                         "it held a token or an API domain that a grant could not have given; it was dropped".into(),
                     ));
-                    0
+                    POLL_MS
                 }
                 Outcome::Token(TokenClaim::Wait {
                     until,

@@ -815,3 +815,72 @@ fn a_fleet_with_the_grant_refreshes_once_per_token_life_and_never_past_its_budge
         "{state}"
     );
 }
+
+/// Issue 46: a token the store gives that a grant could not have given (its API domain not a data
+/// center's, a path, `javascript:`) is dropped and a refresh claimed; a store that keeps giving it
+/// fails the call, unsent, after a bounded number of steps.
+#[test]
+fn a_token_with_an_api_domain_no_grant_gives_is_dropped_and_a_store_that_keeps_it_fails_the_call() {
+    let poisoned = |domain: &str| {
+        format!(
+            r#"{{"version":3,"limits":{{"perMinute":100,"maxConcurrent":10,"daily":10000}},"window":{{"answered":[],"day":0,"dayCount":0,"blockedUntil":0}},"leases":[],"token":{{"value":"poisoned-t0ken","domain":"{domain}"}},"nextId":9}}"#
+        )
+    };
+    for domain in [
+        "http://evil.example",
+        "javascript:alert(1)",
+        "https://www.svcapis.eu/x",
+    ] {
+        let w = World::new(vec![ok()]);
+        *w.accounts.borrow_mut() = Some(Box::new(|_, _| {
+            json(200, r#"{"access_token":"access-1","expires_in":3600}"#)
+        }));
+        w.keyed
+            .borrow_mut()
+            .insert("token/test".into(), poisoned(domain));
+        let t = &grant_fleet(&w, 1, 10)[0];
+        let c = get("https://www.svcapis.com/books/v3/a");
+        assert!(block_on(&w, t.send(&c)).is_ok(), "{domain}");
+        let seen = w.seen.borrow();
+        let call = seen
+            .iter()
+            .find(|s| !s.url.ends_with("/oauth/v2/token"))
+            .unwrap();
+        assert_eq!(
+            call.authorization.as_deref(),
+            Some("Svc-oauthtoken access-1")
+        );
+        assert!(
+            call.url.starts_with("https://www.svcapis.com/"),
+            "{}",
+            call.url
+        );
+        assert!(
+            w.notes
+                .borrow()
+                .iter()
+                .any(|n| n.contains("could not have given")),
+            "{:?}",
+            w.notes.borrow()
+        );
+    }
+    let w = World::new(vec![ok()]);
+    let state = crate::fleet::Fleet::new(limits(100, 10, 10_000).unwrap()).state_of(0);
+    let reply = serde_json::to_string(&crate::fleet::Reply {
+        now: 0,
+        state,
+        outcome: Outcome::Token(TokenClaim::Use {
+            token: "poisoned-t0ken".into(),
+            domain: Some("javascript:alert(1)".into()),
+        }),
+        repaired: None,
+    })
+    .unwrap();
+    *w.store_reply.borrow_mut() = Some(reply);
+    let t = &grant_fleet(&w, 1, 10)[0];
+    let c = get("https://www.svcapis.com/books/v3/a");
+    let e = error(block_on(&w, t.send(&c)));
+    assert_eq!(e.kind(), ErrorKind::Decode, "{}", e.message);
+    assert!(w.store_steps.get() <= 8, "{} steps", w.store_steps.get());
+    assert!(w.seen.borrow().is_empty(), "nothing sent");
+}
