@@ -1,9 +1,10 @@
 // Issue 36: list members checked to the item, per-call headers that fetch would refuse or drop
 // refused before anything is sent, and messages that say what happened (tokens too short or too
 // long, a page_context in an array, the last page, a `+` in a webhook URL, the stack's first frame).
+// Issue 46, item 2: params are read once, so a getter or a Proxy cannot send what was not checked.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, parseEvent } from "svc-sdk";
+import { Client, parseEvent, schemaFor, validate } from "svc-sdk";
 import { ORG, TOKEN, rejection, setUp, stillWorks, svcError, thrown } from "./support/hardening.mjs";
 
 const env = setUp();
@@ -151,4 +152,85 @@ test("an error's stack opens with the SDK's public method, then the caller's fra
     assert.ok(rest.some((f) => f.includes(fn.name) && f.includes("hardening-checks.test.mjs")), e.stack);
   }
   await stillWorks(env);
+});
+
+/** A value that counts its reads and gives `first`, then `second`, then `first` again... */
+function alternating(first, second) {
+  const seen = { reads: 0 };
+  seen.read = () => (++seen.reads % 2 ? first : second);
+  return seen;
+}
+
+test("params are read once: a getter or a Proxy is asked once per call, and the value checked is the value sent", async () => {
+  env.server.reset();
+  const c = client();
+  const query = (i) => new URL(env.server.requests[i].url, "http://x").searchParams;
+  // Valid when read first, invalid when read again: what was checked is what is sent.
+  const filtered = (first, second) => {
+    const seen = alternating(first, second);
+    return [{ get filter_by() { return seen.read(); } }, seen];
+  };
+  const [listed, filter] = filtered("AccountType.All", "bogus");
+  const prepared = await c.prepare("listAccounts", listed);
+  assert.equal(filter.reads, 1);
+  assert.equal(new URL(prepared.url).searchParams.get("filter_by"), "AccountType.All");
+  const [sentOnce, calledFilter] = filtered("AccountType.All", "bogus");
+  env.server.reply({ status: 200, body: { code: 0, message: "success", chartofaccounts: [] } });
+  await c.listAccounts(sentOnce);
+  assert.equal(calledFilter.reads, 1);
+  assert.equal(query(0).get("filter_by"), "AccountType.All");
+  // Invalid when read first: refused, though a second read would have passed; nothing is sent.
+  const [refused, bad] = filtered("bogus", "AccountType.All");
+  const e = await rejection(c.listAccounts(refused), svcError("validation"));
+  assert.deepEqual([e.issues[0].path, e.issues[0].code, bad.reads], [["filter_by"], "invalid_value", 1]);
+  assert.equal(validate("listAccounts", refused).ok, true, "validate() reads it once more, and gets the valid value");
+  assert.equal(schemaFor("listAccounts")["~standard"].validate(refused).issues?.[0].code, "invalid_value");
+  assert.equal(bad.reads, 3);
+  // A Standard Schema's value is what its rules read: a copy, the getter asked once.
+  const [formed, formRead] = filtered("AccountType.All", "bogus");
+  const out = schemaFor("listAccounts")["~standard"].validate(formed);
+  assert.deepEqual([out.value?.filter_by, out.issues, formRead.reads], ["AccountType.All", undefined, 1]);
+  assert.equal(out.value.filter_by, "AccountType.All");
+  assert.equal(formRead.reads, 1);
+  // A getter deep in a body, in an array, and a Proxy's get trap: each asked once, the body what was checked.
+  const expense = () => {
+    const seen = { amount: alternating(12.5, NaN), note: alternating("first", { not: "checked" }), reads: {} };
+    seen.params = new Proxy({ account_id: "1", date: "2024-01-02", description: "kept" }, {
+      get(target, key) {
+        if (typeof key === "string") seen.reads[key] = (seen.reads[key] ?? 0) + 1;
+        return key === "amount" ? seen.amount.read() : key === "meta" ? [{ get note() { return seen.note.read(); } }] : target[key];
+      },
+      ownKeys: () => ["account_id", "date", "amount", "description", "meta"],
+      getOwnPropertyDescriptor: () => ({ enumerable: true, configurable: true }),
+    });
+    return seen;
+  };
+  const sent = '{"account_id":"1","date":"2024-01-02","amount":12.5,"description":"kept","meta":[{"note":"first"}]}';
+  const once = expense();
+  assert.equal((await c.prepare("createExpense", once.params)).body, sent);
+  assert.deepEqual([once.amount.reads, once.note.reads], [1, 1]);
+  // Each member asked once, and toJSON once: JSON's own look-up of how an object writes itself.
+  assert.deepEqual(once.reads, { toJSON: 1, account_id: 1, date: 1, amount: 1, description: 1, meta: 1 });
+  const called = expense();
+  env.server.reply({ status: 201, body: { code: 0, message: "made", expense: { expense_id: "9" } } });
+  await c.createExpense(called.params);
+  assert.equal(env.server.requests[1].text, sent);
+  assert.deepEqual([called.amount.reads, called.note.reads, called.reads.amount], [1, 1, 1]);
+  assert.equal(env.server.requests.length, 2);
+  await stillWorks(env);
+});
+
+test("params read once still write what JSON cannot hold as issues, exact numbers exactly, a cycle as a cycle and a shared object twice", async () => {
+  const c = client();
+  const shared = { a: 1 };
+  const made = await c.prepare("createExpense", { account_id: "1", date: "2024-01-02", amount: 5, x: [shared, shared], n: new Number(2), s: new String("t") });
+  assert.equal(made.body, '{"account_id":"1","date":"2024-01-02","amount":5,"x":[{"a":1},{"a":1}],"n":2,"s":"t"}');
+  const own = JSON.parse('{"account_id":"1","date":"2024-01-02","amount":5,"__proto__":7}');
+  assert.match((await c.prepare("createExpense", own)).body, /"__proto__":7/);
+  const cyclic = { account_id: "1", date: "2024-01-02", amount: 5 };
+  cyclic.self = { back: cyclic };
+  const e = await rejection(c.prepare("createExpense", cyclic), svcError("validation"));
+  assert.match(e.issues[0].message, /circular reference/);
+  const r = validate("createExpense", { account_id: "1", date: "2024-01-02", amount: NaN, when: [undefined] });
+  assert.deepEqual(r.issues.map((i) => i.path.join(".")).sort(), ["amount", "when.0"]);
 });

@@ -110,8 +110,9 @@ fn is_blank(v: &JsValue) -> bool {
 }
 
 /// `params` without the blank members of its plain objects, however nested (an array keeps its
-/// members, whose indexes the issues name): a copy where a member is left out, else `params` itself,
-/// as it is where reading it throws (then reading it for the rules says why).
+/// members, whose indexes the issues name): a copy of its plain objects and arrays, each member read
+/// once, so that the rules read and `value` gives what was read (a getter asked again could give
+/// another value); `params` itself where reading it throws (then reading it for the rules says why).
 pub fn without_blanks(params: &JsValue) -> JsValue {
     match stripped(params, 0) {
         Ok(Some(copy)) => copy,
@@ -119,37 +120,40 @@ pub fn without_blanks(params: &JsValue) -> JsValue {
     }
 }
 
-/// A copy of `v` with its blanks left out, or `None` when it holds none.
+/// A copy of `v` with its blanks left out, or `None` when it is no plain object or array.
 fn stripped(v: &JsValue, depth: usize) -> Result<Option<JsValue>, JsValue> {
     if depth > svc_core::json::MAX_NESTING || !v.is_object() {
         return Ok(None);
     }
     if js::is_array(v) {
-        let items = js::members(v)?;
         let copy = js_sys::Array::new();
-        let mut changed = false;
-        for item in items.iter() {
-            let kept = stripped(&item, depth + 1)?;
-            changed |= kept.is_some();
-            copy.push(&kept.unwrap_or(item));
+        for item in js::members(v)?.iter() {
+            copy.push(&stripped(&item, depth + 1)?.unwrap_or(item));
         }
-        return Ok(changed.then(|| copy.into()));
+        return Ok(Some(copy.into()));
     }
     if !js::is_plain_object(v)? {
         return Ok(None);
     }
     let copy = js_sys::Object::new();
-    let mut changed = false;
-    for key in js::keys(v)? {
-        let key = JsValue::from_str(&key);
+    for name in js::keys(v)? {
+        let key = JsValue::from_str(&name);
         let item = js_sys::Reflect::get(v, &key)?;
         if is_blank(&item) {
-            changed = true;
             continue;
         }
-        let kept = stripped(&item, depth + 1)?;
-        changed |= kept.is_some();
-        js_sys::Reflect::set(&copy, &key, &kept.unwrap_or(item))?;
+        let kept = stripped(&item, depth + 1)?.unwrap_or(item);
+        if name == "__proto__" {
+            // A member of that name (JSON.parse makes one) stays a member, not the copy's prototype.
+            let own = js_sys::Object::new();
+            js_sys::Reflect::set(&own, &"value".into(), &kept)?;
+            for flag in ["writable", "enumerable", "configurable"] {
+                js_sys::Reflect::set(&own, &flag.into(), &JsValue::TRUE)?;
+            }
+            js_sys::Reflect::define_property(&copy, &key, &own)?;
+        } else {
+            js_sys::Reflect::set(&copy, &key, &kept)?;
+        }
     }
-    Ok(changed.then(|| copy.into()))
+    Ok(Some(copy.into()))
 }

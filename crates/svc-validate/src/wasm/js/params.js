@@ -9,35 +9,38 @@ import { ExactNumber, marked } from "./exact.js";
 let markerKey;
 const marker = (what) => ({ [(markerKey ??= __unrepresentable())]: what });
 
-/** JSON.stringify's replacer for user params: what JSON cannot hold becomes a marker of what it is (its tag: the core words it); an exact number, its text. */
-function mark(k, v) {
-  if (this[k] instanceof ExactNumber) return marked(this[k].text);
+/**
+ * JSON text of user params, each value read once (a getter or a Proxy is asked once, so the text checked
+ * is the text sent), with markers where JSON cannot hold a value; throws what `JSON.stringify` throws.
+ */
+export function toWire(value) {
+  const copies = new Map();
+  return JSON.stringify(value ?? null, function (k, v) { return mark(this, this[k], v, copies); }) ?? "null";
+}
+
+/**
+ * JSON.stringify's replacer: `holder` is its wrapper or a copy made here, never the caller's object, so
+ * `own` (the value before its toJSON, `v` after) is the value as read once. What JSON cannot hold becomes
+ * a marker of what it is (its tag: the core words it); an exact number, its text; an object or array, a
+ * copy of its members, each read once (one copy per object, so that a cycle is still one).
+ */
+function mark(holder, own, v, copies) {
+  if (own instanceof ExactNumber) return marked(own.text);
   const type = typeof v;
   if (type === "number") return Object.is(v, -0) ? marked("-0") : Number.isFinite(v) ? v : marker(String(v));
   if (type === "bigint") return marked(v.toString());
-  if (type === "undefined") return Array.isArray(this) ? marker("undefined") : undefined;
+  if (type === "undefined") return Array.isArray(holder) ? marker("undefined") : undefined;
   if (type === "function" || type === "symbol") return marker(type);
   if (type !== "object" || v === null) return v;
   if (typeof Blob !== "undefined" && v instanceof Blob) return marker("Blob");
   if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return marker("binary");
-  return v instanceof Map ? marker("Map") : v instanceof Set ? marker("Set") : v;
-}
-
-/** JSON text of user params, with markers where JSON cannot hold a value; throws what `JSON.stringify` throws. */
-export const toWire = (value) => JSON.stringify(value ?? null, plain(value, 0) ? undefined : mark) ?? "null";
-
-/** Whether JSON.stringify writes a value exactly as it is: then no copy is needed. */
-function plain(v, depth) {
-  if (typeof v !== "object" || v === null) {
-    return typeof v === "string" || typeof v === "boolean" || (Number.isFinite(v) && !Object.is(v, -0)) || v === null || (v === undefined && depth === 0);
+  if (v instanceof Map || v instanceof Set) return marker(v instanceof Map ? "Map" : "Set");
+  if (v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof BigInt) return mark(holder, v, v.valueOf(), copies);
+  let copy = copies.get(v);
+  if (copy === undefined) {
+    copy = Array.isArray(v) ? Array.from({ length: v.length }, (_, i) => v[i]) : Object.create(null);
+    if (!Array.isArray(v)) for (const key of Object.keys(v)) copy[key] = v[key];
+    copies.set(v, copy);
   }
-  if (depth > 64) return false;
-  const proto = Object.getPrototypeOf(v);
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (v[i] === undefined || !plain(v[i], depth + 1)) return false;
-    return true;
-  }
-  if ((proto !== Object.prototype && proto !== null) || typeof v.toJSON === "function") return false;
-  for (const key in v) if (v[key] !== undefined && !plain(v[key], depth + 1)) return false;
-  return true;
+  return copy;
 }
