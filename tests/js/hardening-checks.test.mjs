@@ -1,7 +1,8 @@
 // Issue 36: list members checked to the item, per-call headers that fetch would refuse or drop
 // refused before anything is sent, and messages that say what happened (tokens too short or too
 // long, a page_context in an array, the last page, a `+` in a webhook URL, the stack's first frame).
-// Issue 46, item 2: params are read once, so a getter or a Proxy cannot send what was not checked.
+// Issue 46, item 2: params are read once, so a getter or a Proxy cannot send what was not checked;
+// item 3: a param naming the organization where the query carries the client's is not_allowed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, parseEvent, schemaFor, validate } from "svc-sdk";
@@ -233,4 +234,28 @@ test("params read once still write what JSON cannot hold as issues, exact number
   assert.match(e.issues[0].message, /circular reference/);
   const r = validate("createExpense", { account_id: "1", date: "2024-01-02", amount: NaN, when: [undefined] });
   assert.deepEqual(r.issues.map((i) => i.path.join(".")).sort(), ["amount", "when.0"]);
+});
+
+test("a param naming the organization is not_allowed where the query carries the client's, and nothing is sent", async () => {
+  env.server.reset();
+  const c = client();
+  for (const key of ["organization_id", "Organization_ID", "organization_id[]", "organization_id\0", "organization.id"]) {
+    const e = await rejection(c.listAccounts({ [key]: "666", page: 1 }), svcError("validation"));
+    assert.deepEqual(e.issues.map((i) => [i.path, i.code]), [[[key], "not_allowed"]]);
+    assert.match(e.issues[0].message, /names the organization, which the client sends as the query parameter organization_id from its organizationId/);
+    await rejection(c.prepare("listAccounts", { [key]: "666" }), svcError("validation"));
+    assert.equal(validate("listAccounts", { [key]: "666" }).issues[0].code, "not_allowed");
+  }
+  // A page's client sends no organization, but the proxy adds one: the same rule.
+  const paged = new Client({ apiDomain: env.server.url, viaProxy: true });
+  await rejection(paged.prepare("listAccounts", { organization_id: "666" }), svcError("validation"));
+  // In a JSON body it is a field as any other (what a read sends back), and the query has the client's once.
+  const body = await c.prepare("createExpense", { account_id: "1", date: "2024-01-02", amount: 1, organization_id: "666" });
+  assert.deepEqual(new URL(body.url).searchParams.getAll("organization_id"), [ORG]);
+  assert.match(body.body, /"organization_id":"666"/);
+  // A family that sends the organization in a header keeps its query as given.
+  const invoice = await c.prepare("listCurrencies", { organization_id: "666" });
+  assert.equal(new URL(invoice.url).searchParams.get("organization_id"), "666");
+  assert.equal(env.server.requests.length, 0);
+  await stillWorks(env);
 });

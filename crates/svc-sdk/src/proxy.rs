@@ -222,11 +222,21 @@ impl Routed {
     }
 }
 
-/// Whether a key the browser sent names the organization, in any spelling a server may read as it
-/// (case, surrounding blanks): the proxy adds its own and lets no other through.
+/// Whether a key the browser sent (decoded once) names the organization, in any spelling a server
+/// may read as it (`placement::names_organization`: case, blanks, brackets, a NUL...), decoded again
+/// as a server that decodes twice would: the proxy adds its own and lets no other through.
 fn names_the_organization(key: &str) -> bool {
-    key.trim_matches(|c: char| c.is_whitespace() || c == '+')
-        .eq_ignore_ascii_case("organization_id")
+    let mut key = key.to_string();
+    for _ in 0..4 {
+        if crate::placement::names_organization(&key) {
+            return true;
+        }
+        match crate::request::percent_decode(&key, true) {
+            Some(decoded) if decoded != key => key = decoded,
+            _ => return false,
+        }
+    }
+    crate::placement::names_organization(&key)
 }
 
 /// The plan for a request the proxy received, in one step: `route`, `Routed::admit` with its
@@ -379,18 +389,27 @@ mod tests {
         let routed = |m: &str, p: &str| route(m, p).unwrap();
         let get = routed("GET", "/books/v3/chartofaccounts")
             .plan_text(
-                "organization_id+=6&Organization_ID=7&%20organization_id=8&organization_idx=1",
+                "organization_id+=6&Organization_ID=7&%20organization_id=8&organization_idx=1\
+                 &organization_id%5B%5D=9&organization_id[0]=10&organization_id%00=11\
+                 &organization_id%00x=12&organization%255Fid=13&organization.id=14\
+                 &ORGAN%C4%B0ZAT%C4%B0ON_%C4%B0D=15&organ%E2%80%8Bization_id=16\
+                 &%EF%BD%8Frganization_id=17&organizationId=18&organization_id_2=19",
                 no_headers,
                 None,
             )
             .unwrap();
-        assert_eq!(get.params, r#"{"organization_idx":"1"}"#);
+        assert_eq!(
+            get.params,
+            r#"{"organization_idx":"1","organization_id_2":"19"}"#
+        );
         let op = catalog::find("createExpense").unwrap();
         let post = routed("POST", &crate::route::template(op))
             .plan_text(
                 "organization_id=5",
                 json_body,
-                Some(r#"{"organization_id":"666"," ORGANIZATION_ID ":1,"amount":1}"#),
+                Some(
+                    r#"{"organization_id":"666"," ORGANIZATION_ID ":1,"organization_id[]":2,"organization_id\u0000":3,"amount":1}"#,
+                ),
             )
             .unwrap();
         assert_eq!(post.params, r#"{"amount":1}"#);
