@@ -259,3 +259,21 @@ test("a param naming the organization is not_allowed where the query carries the
   assert.equal(env.server.requests.length, 0);
   await stillWorks(env);
 });
+
+test("call options are read once too: the timeout and retries checked are those the call keeps", async () => {
+  env.server.reset();
+  const c = client({ maxRetries: 2 });
+  let reads = 0;
+  env.server.reply({ hold: true });
+  const started = Date.now();
+  // A second read would give a timeout of 24 days.
+  await rejection(c.listAccounts({}, { get timeoutMs() { return reads++ ? 2_000_000_000 : 50; }, maxRetries: 0 }), svcError("timeout"));
+  assert.equal(reads, 1);
+  assert.ok(Date.now() - started < 5_000, `${Date.now() - started} ms`);
+  let retries = 0;
+  env.server.reply({ status: 500, body: { code: 1, message: "down" } }, { status: 500, body: { code: 1, message: "down" } });
+  const before = env.server.requests.length;
+  await rejection(c.listAccounts({}, { get maxRetries() { return retries++ ? 1 : 0; } }), svcError("api"));
+  assert.deepEqual([retries, env.server.requests.length - before], [1, 1]);
+  await stillWorks(env);
+});

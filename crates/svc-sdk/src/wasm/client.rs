@@ -85,6 +85,13 @@ fn call_options(
     if options.is_undefined() || options.is_null() {
         return Ok((defaults, None, Vec::new()));
     }
+    // Each option read once, into a copy: a getter could give the checks one value and the call
+    // another. Where reading them throws, the checks read the options themselves and say so.
+    let copy = match options.is_object() && !js::is_array(options) && !options.is_function() {
+        true => js::copied(options).ok(),
+        false => None,
+    };
+    let options = copy.as_ref().unwrap_or(options);
     options::check_call(options).inspect_err(|e| {
         if let Some(id) = op {
             let _ = js_sys::Reflect::set(e, &"operationId".into(), &id.into());
