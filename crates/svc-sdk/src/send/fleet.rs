@@ -407,8 +407,13 @@ impl Fleet {
         claim: u64,
         reason: Reason,
     ) -> Result<Issued, Failure> {
+        let started = p.now_ms();
         let issued = match token::checked((source.start)(reason), p, signal).await {
-            Ok(issued) => issued,
+            Ok(issued) => {
+                let ms = u64::try_from(p.now_ms() - started).unwrap_or(0);
+                (source.refreshed)(reason, ms);
+                issued
+            }
             Err(f) => {
                 let denied = source.budget.is_some() && f.error.kind() == ErrorKind::RateLimited;
                 let abandon = Request::TokenAbandon { claim, denied };

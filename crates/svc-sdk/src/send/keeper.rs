@@ -15,7 +15,7 @@ use std::rc::Rc;
 const KEPT_MAX: usize = 4_096;
 
 thread_local! {
-    /// The keepers of this process, by credential key (`Credential::key`): every client of one
+    /// The keepers of this process, by credential key (`Transport::shared_by`): every client of one
     /// credential shares its token, its single flight, its budget and its stop.
     static KEEPERS: RefCell<HashMap<String, Rc<Keeper>>> = RefCell::default();
 }
@@ -203,14 +203,17 @@ impl Keeper {
                     self.budget.borrow_mut().spend(now);
                 }
             }
+            let starts = !self.refresh.shares(generation);
             let joined: Joined = self.refresh.join(generation, || (source.start)(reason));
             let made = joined.1;
             let started = p.now_ms();
             let got = token::checked(joined, p, signal).await;
             let f = match got {
                 Ok(issued) => {
-                    let ms = u64::try_from(p.now_ms() - started).unwrap_or(0);
-                    (source.refreshed)(reason, ms);
+                    if starts {
+                        let ms = u64::try_from(p.now_ms() - started).unwrap_or(0);
+                        (source.refreshed)(reason, ms);
+                    }
                     return Ok(self.accept(p, made, issued));
                 }
                 Err(f) => f,

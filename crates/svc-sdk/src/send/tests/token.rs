@@ -362,6 +362,21 @@ fn transports_of_one_credential_share_one_refresh_and_one_budget() {
     let out = run(&w, ts.iter().map(|t| send_at(&w, 0, t, &c)).collect());
     assert!(out.into_iter().all(|o| o.unwrap().is_ok()));
     assert_eq!(grants(&w), 1, "12 clients of one credential: one grant");
+    let notes = w.notes.borrow();
+    let refreshed: Vec<_> = notes
+        .iter()
+        .filter(|n| n.contains("was refreshed"))
+        .collect();
+    assert_eq!(
+        refreshed.len(),
+        1,
+        "told once, by the call that refreshed: {notes:?}"
+    );
+    assert!(
+        refreshed[0].contains("(there was none yet)"),
+        "{}",
+        refreshed[0]
+    );
 }
 
 /// Issue 46: the credential's stop is the credential's, and another credential's transport
