@@ -183,19 +183,23 @@ test("a state in redis with times in the year 3000: no client spins or waits pas
       let steps = 0;
       const counting = { load: (...a) => (steps++, store.load(...a)), save: (...a) => store.save(...a) };
       const client = fleetClient(counting, accessToken ? { accessToken } : {});
-      const started = Date.now();
-      const e = await rejection(client.listCurrencies({}, { signal: AbortSignal.timeout(3000) }), svcError());
-      const took = Date.now() - started;
-      // A wait longer than a call makes (the back-off, bounded to a day) ends it at once as rate_limited.
-      assert.ok(["aborted", "timeout", "rate_limited"].includes(e.kind), `${what}: ${e.kind} ${e.message}`);
-      assert.ok(took < 3000 + 5000, `${what}: the call ended after ${took} ms`);
-      assert.ok(steps <= most, `${what}: ${steps} store steps in ${took} ms`);
-      const kept = await raw.hGet(key, "s");
-      assert.ok(!kept.includes(String(YEAR_3000)) && !kept.includes(String(far)), `${what}: redis keeps ${kept}`);
-      console.log(`${what}: ${steps} store steps in ${took} ms`);
-      await raw.del(key);
-      await client.listCurrencies();
-      await store.close();
+      try {
+        const started = Date.now();
+        const e = await rejection(client.listCurrencies({}, { signal: AbortSignal.timeout(3000) }), svcError());
+        const took = Date.now() - started;
+        // A wait longer than a call makes (the back-off, bounded to a day) ends it at once as rate_limited.
+        assert.ok(["aborted", "timeout", "rate_limited"].includes(e.kind), `${what}: ${e.kind} ${e.message}`);
+        assert.ok(took < 3000 + 5000, `${what}: the call ended after ${took} ms`);
+        assert.ok(steps <= most, `${what}: ${steps} store steps in ${took} ms`);
+        const kept = await raw.hGet(key, "s");
+        assert.ok(!kept.includes(String(YEAR_3000)) && !kept.includes(String(far)), `${what}: redis keeps ${kept}`);
+        console.log(`${what}: ${steps} store steps in ${took} ms`);
+        await raw.del(key);
+        await client.listCurrencies();
+      } finally {
+        // A failed case must not leave a connection that keeps the file's process alive.
+        await store.close();
+      }
     }
   } finally {
     await raw.quit();
