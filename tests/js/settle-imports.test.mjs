@@ -102,7 +102,7 @@ test("call options and path params: hostile values are config or validation erro
   await stillWorks(env);
 });
 
-test("a token function's hostile results: an unauthorized SvcError, or the token with a bad expiresAt ignored", async () => {
+test("a token function's hostile results: an unauthorized SvcError, or a config one for an expiresAt that is not a time", async () => {
   await noEscape(async () => {
     const results = [
       ...hostile(),
@@ -121,8 +121,11 @@ test("a token function's hostile results: an unauthorized SvcError, or the token
         else assert.ok(Array.isArray(r.value.items));
       }
     }
-    const ok = new Client({ accessToken: () => ({ token: TOKEN, expiresAt: new Proxy(new Date(), {}) }), organizationId: ORG, apiDomain: env.sandbox.url });
-    assert.ok(Array.isArray((await ok.listCurrencies()).items), "a token with a bad expiresAt still sends");
+    // Issue 46: an expiresAt that is not a time is not "never expires": the call fails, naming it, and nothing is sent.
+    const bad = new Client({ accessToken: () => ({ token: TOKEN, expiresAt: new Proxy(new Date(), {}) }), organizationId: ORG, apiDomain: env.sandbox.url });
+    const r = await svcOrValue(bad.listCurrencies());
+    assert.equal(r.error?.kind, "config");
+    assert.match(r.error.message, /expiresAt that is not a time/);
   });
   await stillWorks(env);
 });
