@@ -62,8 +62,9 @@ pub struct Options {
     /// While the store is unreachable, keep to this share of the limits in this process
     /// instead of waiting and failing.
     pub fallback_share: Option<f64>,
-    /// The store's key of the credential's token (`Credential::store_key`): its state apart
-    /// from the organization's, so that a holder is handed only a token of its own credential.
+    /// The store's key of the credential's token (`token/` and the credential's fingerprint or
+    /// name): its state apart from the organization's, so that a holder is handed only a token of
+    /// its own credential.
     pub token_key: String,
 }
 

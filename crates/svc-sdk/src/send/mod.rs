@@ -217,8 +217,9 @@ impl<P: Platform> Transport<P> {
         }
     }
 
-    /// The token is the credential `key`'s in this process (`Credential::key`): kept, refreshed,
-    /// budgeted and stopped once for every transport of that key.
+    /// The token is the credential `key`'s in this process (an OAuth credential's fingerprint, a
+    /// token function's name or identity): kept, refreshed, budgeted and stopped once for every
+    /// transport of that key.
     pub fn shared_by(mut self, key: &str) -> Transport<P> {
         self.keeper = keeper::shared(key, self.platform.now_ms());
         self
