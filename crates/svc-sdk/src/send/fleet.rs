@@ -351,23 +351,9 @@ impl Fleet {
                     if let Some(issued) = usable(&token, domain.as_deref()) {
                         return Ok(issued);
                     }
-                    // Not a token or a domain this client would take from the grant: dropped
-                    // for the fleet, and a refresh claimed in its place.
                     poisoned += 1;
-                    if poisoned > POISONED_MAX {
-                        return Err(Error::decode(
-                            "the fleet store gives, again and again, a token or an API domain that a grant could not have given, and does not drop it: the call was not sent",
-                        )
-                        .into());
-                    }
-                    let invalidate = Request::TokenInvalidate {
-                        token: token.as_str().into(),
-                    };
-                    let _ = self.ask(p, &invalidate, signal, since).await?;
-                    self.repaired.replace(Some(
-                        "it held a token or an API domain that a grant could not have given; it was dropped".into(),
-                    ));
-                    POLL_MS
+                    self.drop_unusable(p, &token, signal, since, poisoned)
+                        .await?
                 }
                 Outcome::Token(TokenClaim::Wait {
                     until,
@@ -397,6 +383,34 @@ impl Fleet {
             };
             pause(p, signal, wait).await?;
         }
+    }
+
+    /// A token the store gave that a grant could not have given, for the `poisoned`th time in a
+    /// call: dropped for the fleet (a refresh is claimed in its place after the wait it gives),
+    /// or, when the store keeps giving it, the call's failure.
+    async fn drop_unusable<P: Platform>(
+        &self,
+        p: &P,
+        token: &str,
+        signal: Option<&P::Signal>,
+        since: i64,
+        poisoned: u32,
+    ) -> Result<u64, Failure> {
+        if poisoned > POISONED_MAX {
+            return Err(Error::decode(
+                "the fleet store gives, again and again, a token or an API domain that a grant could not have given, and does not drop it: the call was not sent",
+            )
+            .into());
+        }
+        let invalidate = Request::TokenInvalidate {
+            token: token.into(),
+        };
+        let _ = self.ask(p, &invalidate, signal, since).await?;
+        self.repaired.replace(Some(
+            "it held a token or an API domain that a grant could not have given; it was dropped"
+                .into(),
+        ));
+        Ok(POLL_MS)
     }
 
     /// Runs the refresh under `claim` and stores what it gave for the fleet.
