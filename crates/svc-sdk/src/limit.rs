@@ -42,14 +42,55 @@ pub(crate) struct Window {
     /// The UTC day (days since the epoch) that `day_count` counts.
     day: i64,
     day_count: u32,
-    /// The server said no more requests until then (X-Rate-Limit-Remaining: 0, or a 429).
+    /// The server said no more requests until then (a 429's Retry-After).
     blocked_until: i64,
-    /// The requests a minute the server last stated (X-Rate-Limit-Limit): the window's limit
-    /// when lower than the holder's.
+    /// The organization's day as the service last stated it, which wins over the plan's quota.
     #[serde(skip_serializing_if = "Option::is_none")]
-    server_limit: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    server_remaining: Option<u32>,
+    stated: Option<Stated>,
+}
+
+/// The organization's day as the service states it on its answers (`X-Rate-Limit-Limit`,
+/// `-Remaining`, `-Reset`): the calls it allows, those left when it said so (for every
+/// integration of the organization), the calls started here since, and when it renews.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Stated {
+    limit: u32,
+    remaining: u32,
+    since: u32,
+    reset_at: i64,
+}
+
+impl Stated {
+    fn from_obj(o: &Obj) -> Result<Stated, String> {
+        Ok(Stated {
+            limit: o.field("limit")?,
+            remaining: o.field("remaining")?,
+            since: o.field("since")?,
+            reset_at: o.field("resetAt")?,
+        })
+    }
+
+    fn left(&self) -> u32 {
+        self.remaining.saturating_sub(self.since)
+    }
+}
+
+/// How an answer's `X-Rate-Limit-*` figures are read: the service's known quirks, none trusted
+/// into a lock-out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DayFigures {
+    /// The day is as stated.
+    Taken,
+    /// No limit, or no remaining: the plan's table (or the day already stated) holds.
+    Missing,
+    /// A limit of 0: no day allows nothing; the figures are not taken.
+    ZeroLimit,
+    /// Nothing left on the first answer that states the day, though the call was served: not a
+    /// lock-out until a later answer says so too.
+    ZeroFirst,
+    /// More left than the limit, or a reset more than a day away.
+    Absurd,
 }
 
 /// What the limits say of one more start at a time, before any queue order.
@@ -80,8 +121,7 @@ impl Window {
             day: 0,
             day_count: 0,
             blocked_until: 0,
-            server_limit: None,
-            server_remaining: None,
+            stated: None,
         }
     }
 
@@ -96,9 +136,33 @@ impl Window {
             day: o.field("day")?,
             day_count: o.field("dayCount")?,
             blocked_until: o.field("blockedUntil")?,
-            server_limit: o.optional("serverLimit")?,
-            server_remaining: o.optional("serverRemaining")?,
+            stated: o.optional("stated")?.map(Stated::from_obj).transpose()?,
         })
+    }
+
+    /// The day the service stated, while it has not renewed.
+    fn current(&self, now: i64) -> Option<&Stated> {
+        self.stated.as_ref().filter(|s| s.reset_at > now)
+    }
+
+    /// The day's quota in force at `now`: the stated one, else the plan's.
+    fn daily(&self, limits: &Limits, now: i64) -> u32 {
+        self.current(now).map_or(limits.daily, |s| s.limit)
+    }
+
+    /// The calls left today at `now`: the stated remaining less the calls started since, else
+    /// the plan's quota less this day's count.
+    fn left_today(&self, limits: &Limits, now: i64) -> u32 {
+        match self.current(now) {
+            Some(s) => s.left(),
+            None => limits.daily.saturating_sub(self.day_count),
+        }
+    }
+
+    /// When the day renews: the stated reset, else the next UTC day.
+    fn day_ends(&self, now: i64) -> i64 {
+        self.current(now)
+            .map_or((self.day + 1) * DAY_MS, |s| s.reset_at)
     }
 
     /// Drops the answers older than a minute and starts a new day's count at a new UTC day.
@@ -116,9 +180,9 @@ impl Window {
     /// Whether one more call may start at `now`, with `in_flight` calls started and not answered.
     pub(crate) fn verdict(&mut self, in_flight: u32, limits: &Limits, now: i64) -> Verdict {
         self.roll(now);
-        if self.day_count >= limits.daily {
+        if self.left_today(limits, now) == 0 {
             return Verdict::QuotaSpent {
-                until: ((self.day + 1) * DAY_MS).max(self.blocked_until),
+                until: self.day_ends(now).max(self.blocked_until),
             };
         }
         if now < self.blocked_until {
@@ -140,12 +204,10 @@ impl Window {
         Verdict::Go
     }
 
-    /// The requests a minute in force: the holder's limit, or the lower one the service stated
-    /// (X-Rate-Limit-Limit; a stated 0 counts as 1, so that a place still frees). It binds from
-    /// the first answer that states it, the calls started before counted against it.
+    /// The requests a minute in force: the plan's (or the options'); the service states its day,
+    /// not its minute.
     fn per_minute(&self, limits: &Limits) -> u32 {
-        self.server_limit
-            .map_or(limits.per_minute, |l| l.max(1).min(limits.per_minute))
+        limits.per_minute
     }
 
     /// Bounds the times a shared state may hold beyond reason (a holder's wrong clock, a corrupted
@@ -160,9 +222,12 @@ impl Window {
         self.blocked_until = self.blocked_until.min(latest);
     }
 
-    /// A call starts (after a `Verdict::Go`): it counts for the day.
+    /// A call starts (after a `Verdict::Go`): it counts for the day, and against the stated day.
     pub(crate) fn start(&mut self) {
-        self.day_count += 1;
+        self.day_count = self.day_count.saturating_add(1);
+        if let Some(s) = &mut self.stated {
+            s.since = s.since.saturating_add(1);
+        }
     }
 
     /// A started call was answered at `at`: its place lasts a minute from then (from the latest
@@ -172,26 +237,46 @@ impl Window {
         self.answered.push_back(at);
     }
 
-    /// Adopts the server's X-Rate-Limit-Limit / -Remaining / -Reset (seconds until reset).
+    /// Adopts the organization's day from an answer's X-Rate-Limit-Limit / -Remaining / -Reset
+    /// (seconds until the day renews; without it, the next UTC day), unless they are one of the
+    /// service's quirks (`DayFigures`). Within one day what is left only falls: an answer that
+    /// arrives after a later one (or before the service counted the calls started here since)
+    /// cannot give back calls.
     pub(crate) fn observe(
         &mut self,
         limit: Option<u32>,
         remaining: Option<u32>,
         reset_secs: Option<u64>,
         now: i64,
-    ) {
-        if limit.is_some() {
-            self.server_limit = limit;
+    ) -> DayFigures {
+        self.roll(now);
+        let (Some(limit), Some(remaining)) = (limit, remaining) else {
+            return DayFigures::Missing;
+        };
+        let reset_at = match reset_secs {
+            Some(s) if s > DAY_MS as u64 / 1000 => return DayFigures::Absurd,
+            Some(s) => now.saturating_add(s as i64 * 1000),
+            None => (self.day + 1) * DAY_MS,
+        };
+        if limit == 0 {
+            return DayFigures::ZeroLimit;
         }
-        if remaining.is_some() {
-            self.server_remaining = remaining;
+        if remaining > limit {
+            return DayFigures::Absurd;
         }
-        if remaining == Some(0) {
-            let wait = reset_secs
-                .map(|s| s.min(3_600) as i64 * 1000)
-                .unwrap_or(MINUTE_MS);
-            self.back_off(wait, now);
+        let before = self.current(now).copied();
+        if remaining == 0 && before.is_none() {
+            return DayFigures::ZeroFirst;
         }
+        let same_day = before.filter(|b| (b.reset_at - reset_at).abs() < MINUTE_MS * 2);
+        let remaining = same_day.map_or(remaining, |b| remaining.min(b.left()));
+        self.stated = Some(Stated {
+            limit,
+            remaining,
+            since: 0,
+            reset_at,
+        });
+        DayFigures::Taken
     }
 
     /// Holds every start until `now + wait_ms` (a 429's Retry-After). A wait of more than a
@@ -222,19 +307,19 @@ impl Window {
             remaining_this_minute: per_minute.saturating_sub(in_window),
             in_flight,
             max_concurrent: limits.max_concurrent,
-            daily_quota: limits.daily,
-            remaining_today: limits.daily.saturating_sub(self.day_count),
+            daily_quota: self.daily(limits, now),
+            remaining_today: self.left_today(limits, now),
+            reset_at: self.day_ends(now),
+            plan_daily_quota: limits.daily,
             queued,
-            server_limit: self.server_limit,
-            server_remaining: self.server_remaining,
             blocked_until: self.blocked_until(limits, now),
         }
     }
 
-    /// Until when no call may start (ms since the epoch): the next UTC day once the day's quota
-    /// is spent, or the end of the server's back-off; `None` when calls may start.
+    /// Until when no call may start (ms since the epoch): the day's end once its quota is spent,
+    /// or the end of the server's back-off; `None` when calls may start.
     fn blocked_until(&self, limits: &Limits, now: i64) -> Option<i64> {
-        let quota = (self.day_count >= limits.daily).then_some((self.day + 1) * DAY_MS);
+        let quota = (self.left_today(limits, now) == 0).then(|| self.day_ends(now));
         let back_off = (self.blocked_until > now).then_some(self.blocked_until);
         quota.max(back_off)
     }
@@ -264,13 +349,17 @@ pub struct State {
     pub remaining_this_minute: u32,
     pub in_flight: u32,
     pub max_concurrent: u32,
+    /// The day's quota: the one the service stated (`X-Rate-Limit-Limit`), else the plan's.
     pub daily_quota: u32,
+    /// The calls left today for the organization: as the service stated (`X-Rate-Limit-Remaining`,
+    /// less the calls started since), else the plan's quota less this client's count.
     pub remaining_today: u32,
+    /// When the day renews (ms since the epoch): as the service stated (`X-Rate-Limit-Reset`),
+    /// else the next UTC day.
+    pub reset_at: i64,
+    /// The plan's daily quota, which the stated day replaces.
+    pub plan_daily_quota: u32,
     pub queued: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub server_limit: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub server_remaining: Option<u32>,
     /// Until when every call is refused at once (ms since the epoch), while the daily quota is
     /// spent or the service asked to wait longer than a call waits (`rate_limited`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -301,8 +390,6 @@ impl State {
                 "{} requests in the last minute, the most a minute allows",
                 self.requests_per_minute
             )
-        } else if self.server_remaining == Some(0) {
-            "the service said no request remains this minute".into()
         } else if self.queued > 1 {
             format!("{} calls ahead in the queue", self.queued - 1)
         } else {
@@ -319,9 +406,9 @@ impl State {
             max_concurrent: o.field("maxConcurrent")?,
             daily_quota: o.field("dailyQuota")?,
             remaining_today: o.field("remainingToday")?,
+            reset_at: o.field("resetAt")?,
+            plan_daily_quota: o.field("planDailyQuota")?,
             queued: o.field("queued")?,
-            server_limit: o.optional("serverLimit")?,
-            server_remaining: o.optional("serverRemaining")?,
             blocked_until: o.optional("blockedUntil")?,
         })
     }
@@ -369,7 +456,6 @@ impl Limiter {
     pub fn poll(&mut self, ticket: u64, now: i64) -> Admit {
         let verdict = self.window.verdict(self.in_flight, &self.limits, now);
         if let Verdict::QuotaSpent { until } = verdict {
-            self.cancel(ticket);
             return Admit::QuotaSpent { until };
         }
         if self.queue.front() != Some(&ticket) {
@@ -395,15 +481,15 @@ impl Limiter {
         self.window.answer(now);
     }
 
-    /// Adopts the server's X-Rate-Limit-Limit / -Remaining / -Reset (seconds until reset).
+    /// Adopts the organization's day from an answer's X-Rate-Limit-Limit / -Remaining / -Reset.
     pub fn observe(
         &mut self,
         limit: Option<u32>,
         remaining: Option<u32>,
         reset_secs: Option<u64>,
         now: i64,
-    ) {
-        self.window.observe(limit, remaining, reset_secs, now);
+    ) -> DayFigures {
+        self.window.observe(limit, remaining, reset_secs, now)
     }
 
     /// The server answered 429: hold everything until `now + wait_ms`.
@@ -558,62 +644,122 @@ mod tests {
                 until: day + DAY_MS
             }
         );
-        assert_eq!(l.state(day + 5).queued, 0, "a spent call leaves the queue");
+        l.cancel(t);
+        assert_eq!(
+            l.state(day + 5).queued,
+            0,
+            "a spent call's wait leaves the queue"
+        );
         let t = l.enqueue();
         assert_eq!(l.poll(t, day + DAY_MS), Admit::Go);
     }
 
     #[test]
-    fn server_headers_and_429_hold_the_queue() {
+    fn the_stated_day_wins_over_the_plan_up_or_down_and_renews_at_its_reset() {
         let mut l = limiter(100, 10, 1000);
-        l.observe(Some(100), Some(0), Some(7), 1_000);
+        assert_eq!(
+            l.observe(Some(7_500), Some(6_775), Some(34_881), 1_000),
+            DayFigures::Taken
+        );
+        let s = l.state(1_000);
+        assert_eq!(
+            (
+                s.daily_quota,
+                s.remaining_today,
+                s.reset_at,
+                s.plan_daily_quota
+            ),
+            (7_500, 6_775, 1_000 + 34_881_000, 1_000)
+        );
+        for i in 0..5 {
+            let t = l.enqueue();
+            assert_eq!(l.poll(t, 2_000 + i), Admit::Go);
+        }
+        assert_eq!(
+            l.state(3_000).remaining_today,
+            6_770,
+            "less the calls sent since"
+        );
+        // Another integration spent the rest: the next answer says 2 left.
+        l.observe(Some(7_500), Some(2), Some(34_870), 12_000);
+        for _ in 0..2 {
+            let t = l.enqueue();
+            assert_eq!(l.poll(t, 12_000), Admit::Go);
+        }
         let t = l.enqueue();
-        assert_eq!(l.poll(t, 1_000), Admit::Wait(Some(7_000)));
-        assert_eq!(l.poll(t, 8_000), Admit::Go);
-        let s = l.state(8_000);
-        assert_eq!((s.server_limit, s.server_remaining), (Some(100), Some(0)));
+        let reset = 12_000 + 34_870_000;
+        assert_eq!(l.poll(t, 12_001), Admit::QuotaSpent { until: reset });
+        l.cancel(t);
+        assert_eq!(l.state(12_001).blocked_until, Some(reset));
+        let t = l.enqueue();
+        assert_eq!(l.poll(t, reset), Admit::Go, "the stated day renewed");
+        // A stated day below the plan's binds too.
+        let mut l = limiter(100, 10, 10_000);
+        l.observe(Some(50), Some(1), Some(60), 0);
+        let t = l.enqueue();
+        assert_eq!(l.poll(t, 0), Admit::Go);
+        let t = l.enqueue();
+        assert_eq!(l.poll(t, 0), Admit::QuotaSpent { until: 60_000 });
+        assert_eq!(l.state(0).daily_quota, 50);
+    }
+
+    #[test]
+    fn the_services_quirks_are_never_trusted_into_a_lock_out() {
+        let cases = [
+            ((None, None, None), DayFigures::Missing),
+            ((Some(7_500), None, Some(60)), DayFigures::Missing),
+            ((None, Some(10), Some(60)), DayFigures::Missing),
+            ((Some(0), Some(0), Some(60)), DayFigures::ZeroLimit),
+            ((Some(100), Some(0), Some(60)), DayFigures::ZeroFirst),
+            ((Some(100), Some(101), Some(60)), DayFigures::Absurd),
+            ((Some(100), Some(50), Some(86_401)), DayFigures::Absurd),
+            ((Some(100), Some(50), Some(u64::MAX)), DayFigures::Absurd),
+        ];
+        for ((limit, remaining, reset), quirk) in cases {
+            let mut l = limiter(100, 10, 1000);
+            assert_eq!(l.observe(limit, remaining, reset, 0), quirk);
+            let s = l.state(0);
+            assert_eq!(
+                (s.daily_quota, s.remaining_today),
+                (1000, 1000),
+                "{quirk:?}"
+            );
+            let t = l.enqueue();
+            assert_eq!(l.poll(t, 0), Admit::Go, "{quirk:?}");
+        }
+        // Zero left on a later answer of a stated day is the day spent.
+        let mut l = limiter(100, 10, 1000);
+        l.observe(Some(100), Some(3), Some(60), 0);
+        assert_eq!(
+            l.observe(Some(100), Some(0), Some(59), 1_000),
+            DayFigures::Taken
+        );
+        let t = l.enqueue();
+        assert_eq!(l.poll(t, 1_000), Admit::QuotaSpent { until: 60_000 });
+        // Within a day, a late answer that says more is left cannot give back calls.
+        let mut l = limiter(100, 10, 1000);
+        l.observe(Some(100), Some(10), Some(60), 0);
+        l.observe(Some(100), Some(40), Some(60), 10);
+        assert_eq!(l.state(10).remaining_today, 10);
+        // Without a reset, the day renews at the next UTC day.
+        let mut l = limiter(100, 10, 1000);
+        l.observe(Some(100), Some(10), None, 5);
+        assert_eq!(l.state(5).reset_at, DAY_MS);
+    }
+
+    #[test]
+    fn a_429_holds_the_queue_and_the_minute_stays_the_plans() {
+        let mut l = limiter(100, 10, 1000);
+        l.observe(Some(3), Some(2), Some(60), 0);
+        assert_eq!(
+            l.state(0).requests_per_minute,
+            100,
+            "a stated day is no minute"
+        );
         l.back_off(2_000, 9_000);
         let t = l.enqueue();
         assert_eq!(l.poll(t, 10_000), Admit::Wait(Some(1_000)));
         assert_eq!(l.poll(t, 11_000), Admit::Go);
-    }
-
-    #[test]
-    fn a_lower_limit_the_service_states_binds_from_its_first_answer() {
-        let mut l = limiter(100, 5, 1000);
-        let t: Vec<u64> = (0..5).map(|_| l.enqueue()).collect();
-        for &t in &t[..4] {
-            assert_eq!(
-                l.poll(t, 0),
-                Admit::Go,
-                "the plan's limit, while none is stated"
-            );
-        }
-        l.finish(100);
-        l.observe(Some(3), Some(2), Some(60), 100);
-        assert_eq!(
-            l.poll(t[4], 100),
-            Admit::Wait(Some(60_000)),
-            "4 started, 3 a minute stated: the next waits for the first answer to leave"
-        );
-        let s = l.state(100);
-        assert_eq!((s.requests_per_minute, s.remaining_this_minute), (3, 0));
-        assert_eq!(
-            s.holding(),
-            "3 requests in the last minute, the most a minute allows"
-        );
-        l.observe(Some(1_000), Some(999), Some(0), 100);
-        assert_eq!(
-            l.state(100).requests_per_minute,
-            100,
-            "never above the holder's own"
-        );
-        l.observe(Some(0), None, None, 100);
-        assert_eq!(
-            l.state(100).requests_per_minute,
-            1,
-            "a stated 0 frees a place a minute"
-        );
     }
 
     #[test]

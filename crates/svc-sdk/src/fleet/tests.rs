@@ -81,7 +81,7 @@ fn the_json_shape() {
     s.run(|f| f.token_claim("b", day + 800, 10_000, None));
     assert_eq!(
         s.text,
-        r#"{"version":6,"limits":{"perMinute":100,"maxConcurrent":5,"daily":1000},"window":{"answered":[1728000000500],"day":20000,"dayCount":2,"blockedUntil":0,"serverLimit":100,"serverRemaining":98},"leases":[{"id":2,"holder":"b","until":1728000030001}],"token":{"value":"tok","expiresAt":1728003600000},"nextId":4}"#
+        r#"{"version":6,"limits":{"perMinute":100,"maxConcurrent":5,"daily":1000},"window":{"answered":[1728000000500],"day":20000,"dayCount":2,"blockedUntil":0,"stated":{"limit":100,"remaining":98,"since":0,"resetAt":1728000060500}},"leases":[{"id":2,"holder":"b","until":1728000030001}],"token":{"value":"tok","expiresAt":1728003600000},"nextId":4}"#
     );
     let f = Fleet::from_json(&s.text).unwrap();
     assert!(
@@ -287,19 +287,22 @@ fn the_daily_quota_is_the_fleets() {
 fn headers_and_retry_after_hold_every_holder() {
     let lim = limits(100, 10, 1000);
     let mut s = Store::new(lim);
+    s.run(|f| f.observe(Some(100), Some(3), Some(7), 0));
     s.run(|f| f.observe(Some(100), Some(0), Some(7), 1_000));
     for h in ["a", "b"] {
         assert_eq!(
             s.run(|f| f.acquire(h, lim, 1_000, LEASE)),
-            Acquire::Wait {
-                until: 8_000,
-                on_release: false
-            }
+            Acquire::QuotaSpent { until: 8_000 },
+            "the stated day is spent for every holder until its reset"
         );
     }
     granted(s.run(|f| f.acquire("b", lim, 8_000, LEASE)));
     let st = s.state(8_000);
-    assert_eq!((st.server_limit, st.server_remaining), (Some(100), Some(0)));
+    assert_eq!(
+        (st.daily_quota, st.remaining_today),
+        (1000, 999),
+        "renewed: the plan's again"
+    );
     s.run(|f| f.back_off(2_000, 9_000));
     assert_eq!(
         s.run(|f| f.acquire("c", lim, 10_000, LEASE)),
@@ -318,19 +321,19 @@ fn headers_and_retry_after_hold_every_holder() {
         "a shorter back-off does not shorten a longer one"
     );
     granted(s.run(|f| f.acquire("a", lim, 11_000, LEASE)));
-    s.run(|f| f.observe(None, Some(42), None, 11_000));
+    s.run(|f| f.observe(Some(7_500), Some(42), Some(600), 11_000));
     let st = s.state(11_000);
     assert_eq!(
-        (st.server_limit, st.server_remaining),
-        (Some(100), Some(42))
+        (st.daily_quota, st.remaining_today, st.reset_at),
+        (7_500, 42, 611_000)
     );
 }
 
-/// Issue 36: a cold fleet assumes its plan's 100 a minute; the first answer states 6. The release
-/// that tells it writes it into the state, and the next acquire, of any holder, counts against it
-/// the calls granted before it: the 5 in flight or answered leave room for 1.
+/// Issue 47: the organization's day an answer states is written into the shared state by the
+/// release that tells it, and the next acquire, of any holder, counts against it; the minute
+/// stays the plan's.
 #[test]
-fn the_limit_an_answer_states_binds_the_next_grant_of_every_holder() {
+fn the_day_an_answer_states_binds_the_next_grant_of_every_holder() {
     let lim = limits(100, 5, 1000);
     let now = 20_000 * DAY_MS;
     let mut state = Fleet::new(lim).to_json();
@@ -340,7 +343,7 @@ fn the_limit_an_answer_states_binds_the_next_grant_of_every_holder() {
         lease_ms: LEASE,
     };
     let mut leases = Vec::new();
-    for h in ["a", "b", "c", "d", "e"] {
+    for h in ["a", "b", "c"] {
         let got = apply_at(&mut state, now, &acquire(h));
         let Outcome::Acquire(Acquire::Granted { lease, .. }) = got.outcome else {
             panic!("{h}: {got:?}")
@@ -348,8 +351,8 @@ fn the_limit_an_answer_states_binds_the_next_grant_of_every_holder() {
         leases.push(lease);
     }
     let seen = Seen {
-        limit: Some(6),
-        remaining: Some(5),
+        limit: Some(7_500),
+        remaining: Some(3),
         reset_secs: Some(60),
         back_off_ms: None,
     };
@@ -360,29 +363,28 @@ fn the_limit_an_answer_states_binds_the_next_grant_of_every_holder() {
     let got = apply_at(&mut state, now + 300, &release);
     assert_eq!(
         (
-            got.state.requests_per_minute,
-            got.state.remaining_this_minute
+            got.state.daily_quota,
+            got.state.remaining_today,
+            got.state.requests_per_minute
         ),
-        (6, 1)
+        (7_500, 3, 100)
     );
-    let got = apply_at(&mut state, now + 300, &acquire("f"));
-    assert!(
-        matches!(got.outcome, Outcome::Acquire(Acquire::Granted { .. })),
-        "{got:?}"
-    );
-    for h in ["a", "g"] {
-        let got = apply_at(&mut state, now + 400, &acquire(h));
-        assert_eq!(
-            got.outcome,
-            Outcome::Acquire(Acquire::Wait {
-                until: now + 300 + MINUTE_MS,
-                on_release: false
-            }),
-            "{h}: 6 in the window, the first place frees a minute after its answer"
+    for h in ["d", "e", "f"] {
+        let got = apply_at(&mut state, now + 300, &acquire(h));
+        assert!(
+            matches!(got.outcome, Outcome::Acquire(Acquire::Granted { .. })),
+            "{got:?}"
         );
     }
+    let got = apply_at(&mut state, now + 400, &acquire("g"));
+    assert_eq!(
+        got.outcome,
+        Outcome::Acquire(Acquire::QuotaSpent {
+            until: now + 300 + MINUTE_MS
+        })
+    );
     assert!(
-        state.contains(r#""serverLimit":6"#),
+        state.contains(r#""stated":{"limit":7500"#),
         "kept in the shared state: {state}"
     );
 }
@@ -599,9 +601,9 @@ fn state_of_changes_nothing() {
             max_concurrent: 2,
             daily_quota: 100,
             remaining_today: 99,
+            reset_at: DAY_MS,
+            plan_daily_quota: 100,
             queued: 0,
-            server_limit: None,
-            server_remaining: None,
             blocked_until: None,
         },
         "the ended lease is out of flight and keeps its place"
@@ -631,6 +633,7 @@ fn one_holder_decides_as_the_in_process_limiter() {
             match (local, fleet) {
                 (Admit::Go, Acquire::Granted { lease, .. }) => held.push(lease),
                 (Admit::QuotaSpent { until: a }, Acquire::QuotaSpent { until: b }) => {
+                    l.cancel(t);
                     assert_eq!(a, b)
                 }
                 (Admit::Wait(Some(ms)), Acquire::Wait { until, .. }) => {

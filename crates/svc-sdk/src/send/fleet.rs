@@ -278,7 +278,11 @@ impl Fleet {
                 }
                 Outcome::Acquire(Acquire::QuotaSpent { until }) => {
                     let ms = until.saturating_sub(reply.now).clamp(0, HORIZON_MS);
-                    return Err(queue::quota_spent(self.options.limits.daily, ms));
+                    if !queue::day_waits(deadline, p.now_ms(), ms) {
+                        return Err(queue::quota_spent(reply.state.daily_quota, ms));
+                    }
+                    pause(p, signal, ms as u64).await?;
+                    continue;
                 }
                 other => return Err(unexpected(&other)),
             };

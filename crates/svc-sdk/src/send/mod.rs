@@ -186,6 +186,8 @@ pub struct Transport<P: Platform> {
     /// The API domain calls are built with, which a grant's `api_domain` replaces (`None`: the
     /// client named its apiDomain, or has no grant).
     base: Option<String>,
+    /// Whether the logger was told that the service states a day unlike the plan's (once).
+    told_day: Cell<bool>,
     /// The most calls of this client that wait for a fleet's limiter at once (the local queue
     /// holds its own).
     #[cfg(feature = "server")]
@@ -211,6 +213,7 @@ impl<P: Platform> Transport<P> {
             credential,
             gate,
             keeper: std::rc::Rc::default(),
+            told_day: Cell::new(false),
             base: None,
             #[cfg(feature = "server")]
             max_queued,
@@ -600,6 +603,24 @@ impl<P: Platform> Transport<P> {
         }
     }
 
+    /// Tells the logger, once, that the service states a day unlike the plan's.
+    fn tell_day(&self, call: &Call<'_, P>, n: u32) {
+        if self.told_day.get() {
+            return;
+        }
+        let Some(s) = self.rate_limit_state() else {
+            return;
+        };
+        if s.daily_quota != s.plan_daily_quota {
+            self.told_day.set(true);
+            let event = Event::DayStated {
+                stated: s.daily_quota,
+                plan: s.plan_daily_quota,
+            };
+            self.platform.note(&call.note(n, None, event));
+        }
+    }
+
     /// Tells the call's logger of a state the fleet's store held that could not be used.
     #[cfg(feature = "server")]
     fn tell_repaired(&self, f: &fleet::Fleet, call: &Call<'_, P>) {
@@ -652,6 +673,7 @@ impl<P: Platform> Transport<P> {
         let local = |q: &queue::Queue, got: &Result<Answer<Got<P::Raw>>, Failure>| {
             let now = p.now_ms();
             q.observe(seen(got, now), now);
+            self.tell_day(call, n);
         };
         Ok(match &self.gate {
             Gate::Off => attempt(call).await,
@@ -686,6 +708,7 @@ impl<P: Platform> Transport<P> {
                             First::B(never) => match never {},
                         };
                         Box::pin(f.release(p, lease, seen(&got, p.now_ms()))).await;
+                        self.tell_day(call, n);
                         got
                     }
                 }

@@ -88,6 +88,8 @@ pub enum Event<'a> {
     UnknownFields { names: &'a [String] },
     /// The fleet store held what could not be used (`why`), and it was replaced.
     StoreRepaired { why: &'a str },
+    /// The service states a day of `stated` calls for the organization, not the plan's `plan`.
+    DayStated { stated: u32, plan: u32 },
 }
 
 impl Event<'_> {
@@ -104,6 +106,7 @@ impl Event<'_> {
             Event::Failed { .. } => "failed",
             Event::UnknownFields { .. } => "unknown_fields",
             Event::StoreRepaired { .. } => "store_repaired",
+            Event::DayStated { .. } => "day_stated",
         }
     }
 }
@@ -112,7 +115,7 @@ impl Event<'_> {
 const UNKNOWN_SHOWN: usize = 10;
 
 /// The names of `LogRecord.event`: every logged event's, and a hook's that threw.
-pub const EVENTS: [&str; 10] = [
+pub const EVENTS: [&str; 11] = [
     "answered",
     "no_answer",
     "retrying",
@@ -123,6 +126,7 @@ pub const EVENTS: [&str; 10] = [
     "hook_threw",
     "unknown_fields",
     "store_repaired",
+    "day_stated",
 ];
 
 /// The members of the record each logger method is called with, in the order they are written.
@@ -194,9 +198,10 @@ impl Note<'_> {
             Event::Queued { .. } | Event::Refreshing { .. } | Event::Refreshed { .. } => {
                 Some(Level::Info)
             }
-            Event::Retrying { .. } | Event::UnknownFields { .. } | Event::StoreRepaired { .. } => {
-                Some(Level::Warn)
-            }
+            Event::Retrying { .. }
+            | Event::UnknownFields { .. }
+            | Event::StoreRepaired { .. }
+            | Event::DayStated { .. } => Some(Level::Warn),
             Event::Failed { error, .. } if error.kind() == ErrorKind::Aborted => Some(Level::Info),
             Event::Failed { .. } => Some(Level::Error),
         }
@@ -270,6 +275,9 @@ impl Note<'_> {
             }
             Event::Failed { error, .. } => format!("{call} failed: {}", error.message),
             Event::StoreRepaired { why } => format!("{call}: the rate-limit store: {why}"),
+            Event::DayStated { stated, plan } => format!(
+                "{call}: the service states a day of {stated} requests for the organization (X-Rate-Limit-Limit), not the {plan} of its plan: the client keeps to the service's figure"
+            ),
             Event::UnknownFields { names } => {
                 format!(
                     "{call}: its params hold {} that the operation does not know, sent as given (a misspelt optional field?): {}",

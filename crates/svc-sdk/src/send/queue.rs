@@ -106,15 +106,18 @@ pub(super) async fn admit<'a, P: Platform>(
                 return Ok(Slot { q, p });
             }
             Admit::QuotaSpent { until } => {
-                std::mem::forget(queued);
-                q.wake_head();
-                let daily = q.inner.borrow().limiter.limits().daily;
-                return Err(quota_spent(daily, until - now));
+                let ms = until.saturating_sub(now).max(0);
+                if !day_waits(deadline, now, ms) {
+                    let daily = q.state(now).daily_quota;
+                    return Err(quota_spent(daily, ms));
+                }
+                Some(ms)
             }
             Admit::Wait(ms) => ms,
         };
+        let renews = matches!(decision, Admit::QuotaSpent { .. });
         if let Some(ms) = wait.map(|ms| ms.max(0) as u64) {
-            if ms > MAX_RETRY_AFTER_MS || !deadline.holds(now, ms) {
+            if !renews && (ms > MAX_RETRY_AFTER_MS || !deadline.holds(now, ms)) {
                 let why = q.state(now).holding();
                 return Err(deadline.cannot_wait(now, ms, MAX_RETRY_AFTER_MS, &why));
             }
@@ -140,11 +143,16 @@ pub(super) async fn admit<'a, P: Platform>(
     }
 }
 
-/// The `rate_limited` error of a spent daily quota, which renews in `ms`.
+/// Whether a call waits `ms` for its day to renew: only before a deadline it has.
+pub(super) fn day_waits(deadline: Deadline, now: i64, ms: i64) -> bool {
+    deadline.at().is_some() && deadline.holds(now, ms.max(0) as u64)
+}
+
+/// The `rate_limited` error of a spent day of `daily` requests, which renews in `ms`.
 pub(super) fn quota_spent(daily: u32, ms: i64) -> Failure {
     Error::new(
         ErrorKind::RateLimited,
-        format!("the daily quota of {daily} requests of this plan is spent; it renews at the next day (UTC)"),
+        format!("the organization's day of {daily} requests is spent (every integration's calls count); it renews in {} s; the call was not sent", (ms.max(0) as u64).div_ceil(1000)),
     )
     .with_retry_after(Some(ms.max(0) as u64))
     .into()

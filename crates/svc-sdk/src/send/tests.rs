@@ -700,7 +700,7 @@ fn a_spent_daily_quota_is_a_rate_limited_error() {
     assert_eq!(e.kind(), ErrorKind::RateLimited);
     assert_eq!(
         e.message,
-        "the daily quota of 1 requests of this plan is spent; it renews at the next day (UTC)"
+        format!("the organization's day of 1 requests is spent (every integration's calls count); it renews in {} s; the call was not sent", (DAY_MS - w.now() + 999) / 1000)
     );
     assert_eq!(e.retry_after_ms(), Some((DAY_MS - w.now()) as u64));
     assert_eq!(e.operation_id.as_deref(), Some("listThings"));

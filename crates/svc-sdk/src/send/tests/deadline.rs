@@ -105,7 +105,11 @@ fn a_retry_after_to_the_next_day_is_the_days_quota_spent() {
     assert_eq!(state.blocked_until, Some(w.now() + to_midnight * 1000));
     let e = error(block_on(&w, t.send(&get("https://api.example.com/b"))));
     assert_eq!(e.kind(), ErrorKind::RateLimited);
-    assert!(e.message.contains("daily quota"), "{}", e.message);
+    assert!(
+        e.message.contains("day of 1000 requests is spent"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
@@ -255,4 +259,73 @@ fn a_timeout_before_the_deadline_fails_the_attempt_and_the_timer_is_set_again_fo
     );
     assert_eq!(w.seen.borrow().len(), 2);
     assert_eq!(w.cancelled.get(), 2, "both hung requests were let go");
+}
+
+/// Issue 47: the day the service states wins over the plan's: a plan of 2 a day against a service
+/// stating 7500 sends its third call, and says once that the figures differ; a spent day waits
+/// for a reset that comes before the deadline, and fails at once, unsent, for one after it.
+#[test]
+fn the_day_the_service_states_wins_and_a_spent_one_waits_only_within_the_deadline() {
+    let stated = |remaining: u32, reset: u64| {
+        ok().header("x-rate-limit-limit", "7500")
+            .header("x-rate-limit-remaining", &remaining.to_string())
+            .header("x-rate-limit-reset", &reset.to_string())
+    };
+    let w = World::new(vec![
+        stated(7000, 3600),
+        stated(6999, 3600),
+        stated(6998, 3600),
+    ]);
+    let t = transport(&w, Credential::Static(TOKEN.into()), limits(100, 5, 2));
+    for path in ["a", "b", "c"] {
+        let url = format!("https://api.example.com/{path}");
+        assert!(block_on(&w, t.send(&get(&url))).is_ok(), "{path}");
+    }
+    let state = t.rate_limit_state().unwrap();
+    assert_eq!(
+        (
+            state.daily_quota,
+            state.remaining_today,
+            state.plan_daily_quota
+        ),
+        (7500, 6998, 2)
+    );
+    let told: Vec<_> = w
+        .notes
+        .borrow()
+        .iter()
+        .filter(|n| n.contains("states a day of 7500"))
+        .cloned()
+        .collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+
+    let w = World::new(vec![stated(1, 30), stated(0, 29), ok()]);
+    let t = transport(&w, Credential::Static(TOKEN.into()), limits(100, 5, 1000));
+    let c = get("https://api.example.com/a");
+    let c = Call {
+        options: Options {
+            deadline_ms: 60_000,
+            ..c.options
+        },
+        ..c
+    };
+    assert!(block_on(&w, t.send(&c)).is_ok());
+    assert!(block_on(&w, t.send(&c)).is_ok());
+    let before = w.now();
+    assert!(
+        block_on(&w, t.send(&c)).is_ok(),
+        "the day renews within the deadline"
+    );
+    assert!(w.now() - before >= 29_000, "it waited for the reset");
+
+    let w = World::new(vec![stated(1, 30_000), stated(0, 29_999), ok()]);
+    let t = transport(&w, Credential::Static(TOKEN.into()), limits(100, 5, 1000));
+    assert!(block_on(&w, t.send(&c)).is_ok());
+    assert!(block_on(&w, t.send(&c)).is_ok());
+    let before = w.now();
+    let e = error(block_on(&w, t.send(&c)));
+    assert_eq!(e.kind(), ErrorKind::RateLimited, "{}", e.message);
+    assert!(e.retry_after_ms().is_some_and(|ms| ms > 29_000_000));
+    assert_eq!(w.now(), before, "at once");
+    assert_eq!(w.seen.borrow().len(), 2, "nothing sent");
 }

@@ -527,21 +527,19 @@ fn rated_service(
         } else {
             ok()
         };
+        // The service states its day (10000 calls), not its minute.
         step.after(latency(n))
-            .header("x-rate-limit-limit", &per_minute.to_string())
-            .header(
-                "x-rate-limit-remaining",
-                &(per_minute - window.len() as u32).to_string(),
-            )
-            .header("x-rate-limit-reset", &reset.to_string())
+            .header("x-rate-limit-limit", "10000")
+            .header("x-rate-limit-remaining", &(10_000 - n).to_string())
+            .header("x-rate-limit-reset", "3600")
     })
 }
 
-/// Issue 36: four holders on the free plan's limits (100 a minute, 5 in flight) and a service that
-/// allows 40: the first answers of the cold fleet tell its limit, and from then on every grant
-/// counts against it, the calls granted before included.
+/// Issues 36 and 47: four holders told a minute of 40 (`rateLimit.requestsPerMinute`) against a
+/// service that allows 40 and states its day in the headers: no 429, the minute the options', the
+/// day the service's.
 #[test]
-fn a_service_limit_below_the_plans_binds_every_holder_from_its_first_answers() {
+fn holders_keep_the_minute_they_are_told_and_the_day_the_service_states() {
     let w = World::new(vec![]);
     let refused = Rc::new(Cell::new(0));
     // Answers in 100 to 490 ms, in no order that lines them up.
@@ -550,7 +548,10 @@ fn a_service_limit_below_the_plans_binds_every_holder_from_its_first_answers() {
     let ts: Vec<_> = (0..4)
         .map(|i| {
             let options = FleetOptions {
-                limits: Limits::for_plan("free"),
+                limits: Limits {
+                    per_minute: 40,
+                    ..Limits::for_plan("free")
+                },
                 holder: format!("h{i}"),
                 lease_ms: LEASE,
                 store_timeout_ms: STORE_TIMEOUT as u32,
@@ -577,10 +578,7 @@ fn a_service_limit_below_the_plans_binds_every_holder_from_its_first_answers() {
         );
     }
     let state = ts[0].rate_limit_state().unwrap();
-    assert_eq!(
-        (state.server_limit, state.requests_per_minute),
-        (Some(40), 40)
-    );
+    assert_eq!((state.daily_quota, state.requests_per_minute), (10_000, 40));
 }
 
 /// A 429's Retry-After holds every holder of the fleet, not only the one that got it.
