@@ -160,7 +160,8 @@ test("a spent daily quota blocks fast and visibly: the 429's Retry-After fails a
   if (toMidnight < 120_000) await new Promise((r) => setTimeout(r, toMidnight + 1_000));
   const sandbox = await startSandbox(["--token", `${TOKEN}=*`, "--daily-quota", "3"]);
   try {
-    const c = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: sandbox.url });
+    // A deadline of a minute: the day's reset, more than two minutes away, is never waited for.
+    const c = new Client({ accessToken: TOKEN, organizationId: ORG, apiDomain: sandbox.url, deadlineMs: 60_000 });
     for (let i = 0; i < 3; i++) await c.listCurrencies();
     const fourth = await rejection(c.listCurrencies(), svcError("rate_limited"));
     assert.ok(fourth.retryAfterMs > 60_000, `retryAfterMs ${fourth.retryAfterMs}`);

@@ -193,18 +193,26 @@ test("pages: iteration asks for the next page only when needed, keeping per_page
   assert.ok(seen.length >= 2);
 });
 
-test("the server's X-Rate-Limit headers are adopted and reported; its lower limit is the one in force", async () => {
-  const s = await sandbox(["--rate-per-minute", "50"]);
-  const client = new Client({ accessToken: "dev-token", organizationId: ORG, apiDomain: s.url });
+test("the server's X-Rate-Limit headers are the organization's day: adopted over the plan's and reported; the minute stays the plan's", async () => {
+  const s = await sandbox(["--rate-per-minute", "50", "--daily-quota", "7500", "--others-spent", "700"]);
+  const records = [];
+  const logger = { debug() {}, info() {}, warn: (r) => records.push(r), error() {} };
+  const client = new Client({ accessToken: "dev-token", organizationId: ORG, apiDomain: s.url, logger });
   await client.listPlans();
   await client.listPlans();
   const state = client.rateLimitState();
-  assert.equal(state.serverLimit, 50);
-  assert.equal(state.serverRemaining, 48);
-  assert.equal(state.requestsPerMinute, 50);
-  assert.equal(state.remainingThisMinute, 48);
+  assert.equal(state.dailyQuota, 7500);
+  assert.equal(state.planDailyQuota, 1000);
+  assert.equal(state.remainingToday, 7500 - 700 - 2);
+  const midnight = (Math.floor(Date.now() / 86_400_000) + 1) * 86_400_000;
+  assert.ok(Math.abs(state.resetAt - midnight) < 5_000, `${state.resetAt} vs ${midnight}`);
+  assert.equal(state.requestsPerMinute, 100, "the plan's minute, not the service's day");
+  assert.equal(state.remainingThisMinute, 98);
   assert.equal(state.maxConcurrent, 5);
-  assert.equal(state.remainingToday, 998);
+  assert.equal(state.serverLimit, undefined);
+  const told = records.filter((r) => r.event === "day_stated");
+  assert.equal(told.length, 1, JSON.stringify(records));
+  assert.match(told[0].message, /states a day of 7500 requests/);
 });
 
 test("the daily quota of the plan ends in a clear rate_limited error", async () => {
@@ -217,5 +225,5 @@ test("the daily quota of the plan ends in a clear rate_limited error", async () 
   const spent = results.find((r) => r !== "ok");
   assert.ok(spent instanceof SvcError);
   assert.equal(spent.kind, "rate_limited");
-  assert.match(spent.message, /daily quota of 1000/);
+  assert.match(spent.message, /day of 1000 requests is spent/);
 });
