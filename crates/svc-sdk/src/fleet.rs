@@ -18,7 +18,7 @@
 use crate::calendar::DAY_MS;
 use crate::error::Error;
 use crate::json::{self, Json, Obj};
-use crate::limit::{Limits, State, Verdict, Window, MINUTE_MS};
+use crate::limit::{Lane, Limits, State, Verdict, Window, MINUTE_MS};
 use crate::oauth::Budget;
 use serde::Serialize;
 use std::fmt;
@@ -180,6 +180,9 @@ pub enum Acquire {
     Wait { until: i64, on_release: bool },
     /// The daily quota is spent; it renews at `until` (the next UTC day).
     QuotaSpent { until: i64 },
+    /// A background call would spend the `kept` calls of the day kept for interactive ones, until
+    /// the day renews at `until`.
+    Reserved { until: i64, kept: u32 },
 }
 
 /// What a holder asking for the token should do.
@@ -227,6 +230,10 @@ impl Acquire {
             }),
             "quotaSpent" => Ok(Acquire::QuotaSpent {
                 until: o.field("until")?,
+            }),
+            "reserved" => Ok(Acquire::Reserved {
+                until: o.field("until")?,
+                kept: o.field("kept")?,
             }),
             _ => Err(format!("`{name}` is not an acquire outcome")),
         }
@@ -400,13 +407,26 @@ impl Fleet {
         u32::try_from(self.leases.len()).unwrap_or(u32::MAX)
     }
 
-    /// A slot for `holder` under `limits` (which the state then keeps), held for `lease_ms`.
+    /// A slot for an interactive call of `holder` under `limits`, held for `lease_ms`.
     pub fn acquire(&mut self, holder: &str, limits: Limits, now: i64, lease_ms: i64) -> Acquire {
+        self.acquire_in(holder, limits, now, lease_ms, Lane::default())
+    }
+
+    /// A slot for a call of `lane` of `holder` under `limits` (which the state then keeps), held
+    /// for `lease_ms`; the reserve is of the fleet's day.
+    pub fn acquire_in(
+        &mut self,
+        holder: &str,
+        limits: Limits,
+        now: i64,
+        lease_ms: i64,
+        lane: Lane,
+    ) -> Acquire {
         self.step(|f| {
             f.sweep(now);
             f.limits = limits;
             let first_end = f.leases.iter().map(|l| l.until).min();
-            match f.window.verdict(f.in_flight(), &limits, now) {
+            match f.window.verdict(f.in_flight(), &limits, now, lane) {
                 Verdict::Go => {
                     f.window.start();
                     let id = f.new_id();
@@ -419,6 +439,7 @@ impl Fleet {
                     Acquire::Granted { lease: id, until }
                 }
                 Verdict::QuotaSpent { until } => Acquire::QuotaSpent { until },
+                Verdict::Reserved { until, kept } => Acquire::Reserved { until, kept },
                 Verdict::BackOff { until } => Acquire::Wait {
                     until,
                     on_release: false,

@@ -19,6 +19,31 @@ pub const MINUTE_MS: i64 = 60_000;
 /// The longest a service's back-off holds: a Retry-After of more than a day is taken as a day.
 pub const MOST_BACK_OFF_MS: i64 = DAY_MS;
 
+/// A call's lane: a background call (a sync job) may not spend the share of the organization's
+/// day kept for interactive ones (`rateLimit.reserve`, in thousandths).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lane {
+    pub background: bool,
+    pub reserve_per_mille: u32,
+}
+
+impl Lane {
+    /// The calls of a day of `daily` that a background call leaves to interactive ones.
+    pub fn kept(&self, daily: u32) -> u32 {
+        let kept = (u64::from(daily) * u64::from(self.reserve_per_mille.min(1000))).div_ceil(1000);
+        u32::try_from(kept).unwrap_or(daily)
+    }
+
+    /// The lane as `Serialize` wrote it.
+    pub(crate) fn from_obj(o: &Obj) -> Result<Lane, String> {
+        Ok(Lane {
+            background: o.field("background")?,
+            reserve_per_mille: o.field("reservePerMille")?,
+        })
+    }
+}
+
 /// What a waiting call should do now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admit {
@@ -28,6 +53,8 @@ pub enum Admit {
     Wait(Option<i64>),
     /// The daily quota is spent; it renews at this time (ms since the epoch).
     QuotaSpent { until: i64 },
+    /// A background call would spend the day's share kept for interactive calls, until then.
+    Reserved { until: i64, kept: u32 },
 }
 
 /// The figures of the limits that every limiter keeps, in one process or shared by a fleet
@@ -100,6 +127,12 @@ pub(crate) enum Verdict {
     /// The daily quota is spent until then (the next UTC day).
     QuotaSpent {
         until: i64,
+    },
+    /// What is left of the day is the share kept for interactive calls (`kept` of them), until
+    /// then: a background call's refusal.
+    Reserved {
+        until: i64,
+        kept: u32,
     },
     /// The server's back-off holds until then.
     BackOff {
@@ -177,12 +210,27 @@ impl Window {
         }
     }
 
-    /// Whether one more call may start at `now`, with `in_flight` calls started and not answered.
-    pub(crate) fn verdict(&mut self, in_flight: u32, limits: &Limits, now: i64) -> Verdict {
+    /// Whether one more call of `lane` may start at `now`, with `in_flight` calls started and not
+    /// answered.
+    pub(crate) fn verdict(
+        &mut self,
+        in_flight: u32,
+        limits: &Limits,
+        now: i64,
+        lane: Lane,
+    ) -> Verdict {
         self.roll(now);
-        if self.left_today(limits, now) == 0 {
+        let left = self.left_today(limits, now);
+        if left == 0 {
             return Verdict::QuotaSpent {
                 until: self.day_ends(now).max(self.blocked_until),
+            };
+        }
+        let kept = lane.kept(self.daily(limits, now));
+        if lane.background && left <= kept {
+            return Verdict::Reserved {
+                until: self.day_ends(now),
+                kept,
             };
         }
         if now < self.blocked_until {
@@ -452,11 +500,19 @@ impl Limiter {
         self.queue.retain(|t| *t != ticket);
     }
 
-    /// Whether the call holding `ticket` may start now. Only the head of the queue ever starts.
+    /// Whether the interactive call holding `ticket` may start now.
     pub fn poll(&mut self, ticket: u64, now: i64) -> Admit {
-        let verdict = self.window.verdict(self.in_flight, &self.limits, now);
-        if let Verdict::QuotaSpent { until } = verdict {
-            return Admit::QuotaSpent { until };
+        self.poll_in(ticket, now, Lane::default())
+    }
+
+    /// Whether the call of `lane` holding `ticket` may start now. Only the head of the queue ever
+    /// starts; a spent day or a background call's reserve is told to any call.
+    pub fn poll_in(&mut self, ticket: u64, now: i64, lane: Lane) -> Admit {
+        let verdict = self.window.verdict(self.in_flight, &self.limits, now, lane);
+        match verdict {
+            Verdict::QuotaSpent { until } => return Admit::QuotaSpent { until },
+            Verdict::Reserved { until, kept } => return Admit::Reserved { until, kept },
+            _ => {}
         }
         if self.queue.front() != Some(&ticket) {
             return Admit::Wait(None);
@@ -472,6 +528,7 @@ impl Limiter {
             Verdict::WindowFull { until } => Admit::Wait(until.map(|t| t - now)),
             Verdict::Busy => Admit::Wait(None),
             Verdict::QuotaSpent { until } => Admit::QuotaSpent { until },
+            Verdict::Reserved { until, kept } => Admit::Reserved { until, kept },
         }
     }
 

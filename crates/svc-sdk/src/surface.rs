@@ -24,7 +24,7 @@ pub const PROXY_BODY_BYTES: u32 = 10_485_760;
 pub const RECEIVED_BODY_BYTES: u32 = 1_048_576;
 
 /// The options of `new Client(options)`.
-pub const CLIENT: [Declared; 21] = [
+pub const CLIENT: [Declared; 22] = [
     Declared::new("accessToken", "string | ((ctx: TokenContext) => AccessToken | Promise<AccessToken>)")
         .optional()
         .doc("The OAuth access token, or a function that returns it (or a promise of it): called for the first token,\nagain when `expiresAt` (ms since the epoch) is near, and after a 401 (`ctx.reason` says which), once for the\nprocess or, with a fleet store, for the fleet. One of accessToken, oauth or `viaProxy: true` is required."),
@@ -56,6 +56,9 @@ pub const CLIENT: [Declared; 21] = [
         .doc("The wait for the whole call, in ms, from its start to its result: the limiter's queue, the token function,\nevery attempt, Retry-After and back-off waits (default {default}; 0: none). At it the call fails with\nkind \"timeout\"; a wait known to pass it (a Retry-After, a full minute) fails at once with kind \"rate_limited\"\nand `retryAfterMs`.")
         .default(Shown::Number(DEADLINE_MS as u64)),
     Declared::new("rateLimit", "false | RateLimitOptions").optional(),
+    Declared::new("priority", "\"interactive\" | \"background\"")
+        .optional()
+        .doc("The lane of this client's calls (default \"interactive\"; each call may say its own): a background call\n(a sync job) never spends the share of the organization's day kept for interactive ones (rateLimit.reserve),\nand fails at once with kind \"rate_limited\" and `retryAfterMs` until the day renews instead."),
     Declared::new("fetch", "typeof fetch").optional(),
     Declared::new("maxRequestBytes", "number")
         .optional()
@@ -83,13 +86,16 @@ pub const CLIENT: [Declared; 21] = [
 ];
 
 /// The options of `rateLimit`.
-pub const RATE_LIMIT: [Declared; 7] = [
+pub const RATE_LIMIT: [Declared; 8] = [
     Declared::new("requestsPerMinute", "number").optional(),
     Declared::new("maxConcurrent", "number").optional(),
     Declared::new("maxQueued", "number")
         .optional()
         .doc("The most calls of this client that wait for the limiter at once (default {default}); one more fails at once with kind \"rate_limited\".")
         .default(Shown::Number(MAX_QUEUED as u64)),
+    Declared::new("reserve", "number")
+        .optional()
+        .doc("The share of the organization's day (0 to 1, default 0.1) kept for interactive calls: a background call\n(priority \"background\") that would eat into it fails at once. With a store, of the fleet's day."),
     Declared::new("store", "FleetStore")
         .optional()
         .doc("Share the organization's limits and token with every client using this store (a fleet)."),
@@ -107,7 +113,7 @@ pub const RATE_LIMIT: [Declared; 7] = [
 ];
 
 /// The options of one call, after its params.
-pub const CALL: [Declared; 5] = [
+pub const CALL: [Declared; 6] = [
     Declared::new("signal", "AbortSignal")
         .optional()
         .doc("Ends the call with kind \"aborted\", or \"timeout\" for `AbortSignal.timeout()`."),
@@ -118,6 +124,9 @@ pub const CALL: [Declared; 5] = [
         .optional()
         .doc("This call's deadline for the whole of it, over the client's `deadlineMs`."),
     Declared::new("maxRetries", "number").optional(),
+    Declared::new("priority", "\"interactive\" | \"background\"")
+        .optional()
+        .doc("This call's lane, over the client's `priority`."),
     Declared::new("headers", "Record<string, string>")
         .optional()
         .doc("Extra request headers; Authorization and the organization headers are refused."),

@@ -3,7 +3,11 @@
 use super::{Acquire, Fleet, Stored, TokenClaim};
 use crate::error::Error;
 use crate::json::{self, Json, Obj};
-use crate::limit::{Limits, State, DEFAULT_PLAN};
+use crate::limit::{Lane, Limits, State, DEFAULT_PLAN};
+
+fn is_interactive(lane: &Lane) -> bool {
+    *lane == Lane::default()
+}
 use serde::Serialize;
 
 /// What a holder asks of the fleet's state.
@@ -14,6 +18,9 @@ pub enum Request {
         holder: String,
         limits: Limits,
         lease_ms: i64,
+        /// The call's lane (interactive, no reserve, when left out).
+        #[serde(skip_serializing_if = "is_interactive")]
+        lane: Lane,
     },
     Renew {
         lease: u64,
@@ -174,6 +181,11 @@ impl Request {
                 holder: text("holder")?,
                 limits: Limits::from_obj(o.field("limits")?)?,
                 lease_ms: o.field("leaseMs")?,
+                lane: o
+                    .optional("lane")?
+                    .map(Lane::from_obj)
+                    .transpose()?
+                    .unwrap_or_default(),
             },
             "renew" => Request::Renew {
                 lease: o.field("lease")?,
@@ -290,7 +302,8 @@ pub fn apply(
             holder,
             limits,
             lease_ms,
-        } => Outcome::Acquire(fleet.acquire(&holder, limits, now, lease_ms)),
+            lane,
+        } => Outcome::Acquire(fleet.acquire_in(&holder, limits, now, lease_ms, lane)),
         Request::Renew { lease, lease_ms } => Outcome::Renewed(fleet.renew(lease, now, lease_ms)),
         Request::Release { lease, seen } => {
             let released = fleet.release(lease, now);
@@ -363,6 +376,7 @@ mod tests {
             holder: "a".into(),
             limits,
             lease_ms: 30_000,
+            lane: crate::limit::Lane::default(),
         };
         let got = run(&mut state, 1_000, &acquire);
         let Outcome::Acquire(Acquire::Granted { lease, until }) = got.outcome else {
@@ -446,6 +460,7 @@ mod tests {
                 holder: "h\"1".into(),
                 limits,
                 lease_ms: 30_000,
+                lane: crate::limit::Lane::default(),
             },
             Request::Renew {
                 lease: u64::MAX,
@@ -549,6 +564,7 @@ mod tests {
             holder: "a".into(),
             limits: Limits::for_plan("free"),
             lease_ms: 30_000,
+            lane: crate::limit::Lane::default(),
         }
         .to_json();
         for (text, hint, expected) in [

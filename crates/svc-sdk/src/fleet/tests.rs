@@ -341,6 +341,7 @@ fn the_day_an_answer_states_binds_the_next_grant_of_every_holder() {
         holder: h.into(),
         limits: lim,
         lease_ms: LEASE,
+        lane: crate::limit::Lane::default(),
     };
     let mut leases = Vec::new();
     for h in ["a", "b", "c"] {
@@ -675,6 +676,7 @@ fn acquire_request(lim: Limits) -> Request {
         holder: "b".into(),
         limits: lim,
         lease_ms: LEASE,
+        lane: crate::limit::Lane::default(),
     }
 }
 

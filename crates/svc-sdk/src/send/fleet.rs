@@ -14,7 +14,7 @@ use super::token::{self, Issued, Reason};
 use super::{abort, aborted, pause, Deadline, Failure, Platform};
 use crate::error::{Error, ErrorKind};
 use crate::fleet::{Acquire, Outcome, Reply, Request, Seen, Stored, TokenClaim, HORIZON_MS};
-use crate::limit::{Limits, State, MINUTE_MS};
+use crate::limit::{Lane, Limits, State, MINUTE_MS};
 use crate::oauth::Budget;
 use crate::retry::MAX_RETRY_AFTER_MS;
 use std::cell::{Cell, RefCell};
@@ -242,6 +242,7 @@ impl Fleet {
         p: &'a P,
         signal: Option<&P::Signal>,
         deadline: Deadline,
+        lane: Lane,
         waits: impl FnOnce(Option<u64>, &str),
     ) -> Result<Held<'a, P>, Failure> {
         let mut waits = Some(waits);
@@ -251,6 +252,7 @@ impl Fleet {
             holder: self.options.holder.clone(),
             limits: self.options.limits,
             lease_ms: self.lease_ms(),
+            lane,
         };
         loop {
             let reply = match self.ask(p, &acquire, signal, since).await? {
@@ -262,7 +264,7 @@ impl Fleet {
                             tell(ms, why);
                         }
                     };
-                    let slot = queue::admit(q, p, signal, deadline, tell).await?;
+                    let slot = queue::admit(q, p, signal, deadline, lane, tell).await?;
                     return Ok(Held::Local(slot, q));
                 }
             };
@@ -275,6 +277,9 @@ impl Fleet {
                     } else {
                         ms
                     }
+                }
+                Outcome::Acquire(Acquire::Reserved { until, kept }) => {
+                    return Err(queue::reserved(kept, until.saturating_sub(reply.now)));
                 }
                 Outcome::Acquire(Acquire::QuotaSpent { until }) => {
                     let ms = until.saturating_sub(reply.now).clamp(0, HORIZON_MS);

@@ -42,6 +42,9 @@ use std::future::{pending, Future};
 /// A step of the loop as a future of its own: its state and its code stay out of the caller's.
 type Boxed<'a, T> = std::pin::Pin<Box<dyn Future<Output = T> + 'a>>;
 
+/// `rateLimit.reserve`'s default, in thousandths of the day: a tenth.
+pub const DEFAULT_RESERVE_PER_MILLE: u32 = 100;
+
 /// The message of an abort whose reason has none.
 pub const ABORTED: &str = "the call was aborted";
 
@@ -135,6 +138,8 @@ pub struct Options {
     pub max_response_bytes: usize,
     /// Hand back the answer undecoded with its body unread (the proxy's forward).
     pub raw: bool,
+    /// A background call (`priority: "background"`): it leaves the reserve of the day alone.
+    pub background: bool,
 }
 
 /// One call: a built request (see `request::Prepared`), what its answer holds, and its signal.
@@ -188,6 +193,8 @@ pub struct Transport<P: Platform> {
     base: Option<String>,
     /// Whether the logger was told that the service states a day unlike the plan's (once).
     told_day: Cell<bool>,
+    /// `rateLimit.reserve` in thousandths: the share of the day a background call leaves.
+    reserve_per_mille: u32,
     /// The most calls of this client that wait for a fleet's limiter at once (the local queue
     /// holds its own).
     #[cfg(feature = "server")]
@@ -214,6 +221,7 @@ impl<P: Platform> Transport<P> {
             gate,
             keeper: std::rc::Rc::default(),
             told_day: Cell::new(false),
+            reserve_per_mille: DEFAULT_RESERVE_PER_MILLE,
             base: None,
             #[cfg(feature = "server")]
             max_queued,
@@ -225,6 +233,12 @@ impl<P: Platform> Transport<P> {
     /// transport of that key.
     pub fn shared_by(mut self, key: &str) -> Transport<P> {
         self.keeper = keeper::shared(key, self.platform.now_ms());
+        self
+    }
+
+    /// A background call leaves `per_mille` thousandths of the organization's day to interactive ones.
+    pub fn reserve(mut self, per_mille: u32) -> Transport<P> {
+        self.reserve_per_mille = per_mille.min(1000);
         self
     }
 
@@ -603,6 +617,14 @@ impl<P: Platform> Transport<P> {
         }
     }
 
+    /// The lane of `call`: its priority and the client's reserve.
+    fn lane(&self, call: &Call<'_, P>) -> crate::limit::Lane {
+        crate::limit::Lane {
+            background: call.options.background,
+            reserve_per_mille: self.reserve_per_mille,
+        }
+    }
+
     /// Tells the logger, once, that the service states a day unlike the plan's.
     fn tell_day(&self, call: &Call<'_, P>, n: u32) {
         if self.told_day.get() {
@@ -678,7 +700,8 @@ impl<P: Platform> Transport<P> {
         Ok(match &self.gate {
             Gate::Off => attempt(call).await,
             Gate::Local(q) => {
-                let slot = queue::admit(q, p, call.signal, deadline, queued).await?;
+                let slot =
+                    queue::admit(q, p, call.signal, deadline, self.lane(call), queued).await?;
                 let got = attempt(call).await;
                 drop(slot);
                 local(q, &got);
@@ -693,7 +716,8 @@ impl<P: Platform> Transport<P> {
             }
             #[cfg(feature = "server")]
             Gate::Fleet(f) => {
-                let held = Box::pin(f.admit(p, call.signal, deadline, queued)).await;
+                let lane = self.lane(call);
+                let held = Box::pin(f.admit(p, call.signal, deadline, lane, queued)).await;
                 self.tell_repaired(f, call);
                 match held? {
                     fleet::Held::Local(slot, q) => {

@@ -4,7 +4,7 @@ use super::race::{race, First};
 use super::{abort, aborted, Deadline, Failure, Platform};
 use crate::error::{Error, ErrorKind};
 use crate::fleet::Seen;
-use crate::limit::{Admit, Limiter, Limits, State};
+use crate::limit::{Admit, Lane, Limiter, Limits, State};
 use crate::retry::MAX_RETRY_AFTER_MS;
 use std::cell::RefCell;
 use std::future::{pending, Future};
@@ -83,6 +83,7 @@ pub(super) async fn admit<'a, P: Platform>(
     p: &'a P,
     signal: Option<&P::Signal>,
     deadline: Deadline,
+    lane: Lane,
     waits: impl FnOnce(Option<u64>, &str),
 ) -> Result<Slot<'a, P>, Failure> {
     let full = {
@@ -98,7 +99,7 @@ pub(super) async fn admit<'a, P: Platform>(
     let mut waits = Some(waits);
     loop {
         let now = p.now_ms();
-        let decision = q.inner.borrow_mut().limiter.poll(ticket, now);
+        let decision = q.inner.borrow_mut().limiter.poll_in(ticket, now, lane);
         let wait = match decision {
             Admit::Go => {
                 std::mem::forget(queued);
@@ -112,6 +113,9 @@ pub(super) async fn admit<'a, P: Platform>(
                     return Err(quota_spent(daily, ms));
                 }
                 Some(ms)
+            }
+            Admit::Reserved { until, kept } => {
+                return Err(reserved(kept, until.saturating_sub(now)));
             }
             Admit::Wait(ms) => ms,
         };
@@ -153,6 +157,17 @@ pub(super) fn quota_spent(daily: u32, ms: i64) -> Failure {
     Error::new(
         ErrorKind::RateLimited,
         format!("the organization's day of {daily} requests is spent (every integration's calls count); it renews in {} s; the call was not sent", (ms.max(0) as u64).div_ceil(1000)),
+    )
+    .with_retry_after(Some(ms.max(0) as u64))
+    .into()
+}
+
+/// The `rate_limited` error of a background call that would spend the `kept` calls of the day left
+/// to interactive ones, which renews in `ms`.
+pub(super) fn reserved(kept: u32, ms: i64) -> Failure {
+    Error::new(
+        ErrorKind::RateLimited,
+        format!("a background call may not spend the last {kept} calls of the organization's day, kept for interactive calls (rateLimit.reserve); the day renews in {} s; the call was not sent", (ms.max(0) as u64).div_ceil(1000)),
     )
     .with_retry_after(Some(ms.max(0) as u64))
     .into()

@@ -24,6 +24,7 @@ fn options() -> Options {
         max_retries: 2,
         max_response_bytes: 1 << 20,
         raw: false,
+        background: false,
     }
 }
 

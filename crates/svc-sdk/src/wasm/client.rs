@@ -81,6 +81,7 @@ fn call_options(
         max_retries: opts.max_retries,
         max_response_bytes: opts.max_response_bytes,
         raw: false,
+        background: opts.background,
     };
     if options.is_undefined() || options.is_null() {
         return Ok((defaults, None, Vec::new()));
@@ -104,6 +105,7 @@ fn call_options(
             timeout_ms: count("timeoutMs", defaults.timeout_ms),
             deadline_ms: count("deadlineMs", defaults.deadline_ms),
             max_retries: count("maxRetries", defaults.max_retries),
+            background: options::background(options)?.unwrap_or(defaults.background),
             ..defaults
         },
         (!signal.is_undefined()).then_some(signal),
@@ -267,6 +269,7 @@ impl Client {
             max_retries: self.opts.max_retries,
             max_response_bytes: self.opts.max_response_bytes,
             raw: true,
+            background: self.opts.background,
         };
         Ok(self.send(ready, op.response, Some(op.id), options, signal))
     }
@@ -360,6 +363,7 @@ impl Client {
         if let Some(keys) = &keys {
             transport = transport.shared_by(&keys.process);
         }
+        transport = transport.reserve(opts.reserve_per_mille);
         if opts.follow_grant_domain {
             transport = transport.follow_grant_domain(opts.target.api_domain.clone());
         }

@@ -55,13 +55,13 @@ impl fmt::Debug for Fleet {
     }
 }
 
-const RATE_LIMIT_KEYS: [&str; 7] = names(&surface::RATE_LIMIT);
+const RATE_LIMIT_KEYS: [&str; 8] = names(&surface::RATE_LIMIT);
 
 /// `rateLimit.store`'s options, if there is a store.
 fn fleet(v: &JsValue) -> Result<Option<Fleet>, JsValue> {
     let store = get(v, "store");
     if store.is_undefined() {
-        for key in &RATE_LIMIT_KEYS[4..] {
+        for key in &RATE_LIMIT_KEYS[5..] {
             if !get(v, key).is_undefined() {
                 return Err(config(format!("rateLimit.{key} needs rateLimit.store")));
             }
@@ -117,9 +117,13 @@ pub struct Options {
     pub warn_unknown_fields: bool,
     /// `credentialKey`: the name of a token function's credential.
     pub credential_key: Option<String>,
+    /// `priority: "background"`: the client's calls leave the reserve of the day alone.
+    pub background: bool,
+    /// `rateLimit.reserve` in thousandths of the day.
+    pub reserve_per_mille: u32,
 }
 
-const KNOWN: [&str; 21] = names(&surface::CLIENT);
+const KNOWN: [&str; 22] = names(&surface::CLIENT);
 #[cfg(feature = "server")]
 const OAUTH_KEYS: [&str; 5] = names(&surface::OAUTH);
 
@@ -157,7 +161,7 @@ const TIMEOUT_MAX: u32 = crate::calendar::DAY_MS as u32;
 const RETRIES_MAX: u32 = 100;
 /// Above this, one body held in the core at a time no longer fits its memory with room to spare.
 pub const BYTES_LIMIT: f64 = 268_435_456.0;
-const CALL_OPTIONS: [&str; 5] = names(&surface::CALL);
+const CALL_OPTIONS: [&str; 6] = names(&surface::CALL);
 /// The most characters the per-call headers may hold together, names and values.
 const HEADERS_MAX: usize = 65_536;
 /// The most `rateLimit.maxQueued` may be.
@@ -322,6 +326,7 @@ pub fn check_call(v: &JsValue) -> Result<(), JsValue> {
     opt_count(v, "timeoutMs", 0, TIMEOUT_MAX)?;
     opt_count(v, "deadlineMs", 0, TIMEOUT_MAX)?;
     opt_count(v, "maxRetries", 0, RETRIES_MAX)?;
+    background(v)?;
     call_headers(v)?;
     Ok(())
 }
@@ -493,7 +498,35 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         on_response: opt_function(options, "onResponse")?,
         warn_unknown_fields: warn_unknown_fields(options)?,
         credential_key,
+        background: background(options)?.unwrap_or(false),
+        reserve_per_mille: reserve(options)?,
     })
+}
+
+/// `priority` of the client or of a call: `Some(true)` for "background", `None` when not given.
+pub fn background(v: &JsValue) -> Result<Option<bool>, JsValue> {
+    match opt_string(v, "priority")?.as_deref() {
+        None => Ok(None),
+        Some("interactive") => Ok(Some(false)),
+        Some("background") => Ok(Some(true)),
+        Some(_) => Err(config("priority must be \"interactive\" or \"background\"")),
+    }
+}
+
+/// `rateLimit.reserve`: a number from 0 to 1, in thousandths of the day (default a tenth).
+fn reserve(options: &JsValue) -> Result<u32, JsValue> {
+    let rate_limit = get(options, "rateLimit");
+    let v = match rate_limit.is_object() {
+        true => get(&rate_limit, "reserve"),
+        false => JsValue::UNDEFINED,
+    };
+    if v.is_undefined() {
+        return Ok(crate::send::DEFAULT_RESERVE_PER_MILLE);
+    }
+    match v.as_f64() {
+        Some(n) if (0.0..=1.0).contains(&n) => Ok((n * 1000.0).round() as u32),
+        _ => Err(config("rateLimit.reserve must be a number from 0 to 1")),
+    }
 }
 
 /// `credentialKey`: for a token function only, a non-empty name of at most 200 characters
@@ -616,7 +649,7 @@ fn rate_limit(options: &JsValue) -> Result<(RateLimit, Option<Fleet>, u32), JsVa
         }
         _ => {
             return Err(config(
-                "rateLimit must be false or { requestsPerMinute?, maxConcurrent?, maxQueued?, store?, leaseMs?, storeTimeoutMs?, fallbackShare? }",
+                "rateLimit must be false or { requestsPerMinute?, maxConcurrent?, maxQueued?, reserve?, store?, leaseMs?, storeTimeoutMs?, fallbackShare? }",
             ))
         }
     };

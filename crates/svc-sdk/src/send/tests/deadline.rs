@@ -329,3 +329,63 @@ fn the_day_the_service_states_wins_and_a_spent_one_waits_only_within_the_deadlin
     assert_eq!(w.now(), before, "at once");
     assert_eq!(w.seen.borrow().len(), 2, "nothing sent");
 }
+
+/// Issue 47: a background sync of 1,000 calls against a day of 1,000 with the default reserve of
+/// a tenth stops at 900, each refusal at once with the wait until the day renews; an interactive
+/// call still goes. The same in a fleet, the reserve being of the fleet's day.
+#[test]
+fn a_background_sync_leaves_the_reserve_of_the_day_to_interactive_calls() {
+    for fleet in [false, true] {
+        let w = World::new((0..1_001).map(|_| ok()).collect());
+        let limits = limits(1_000_000, 10, 1_000).unwrap();
+        let t = match fleet {
+            false => Transport::new(
+                Sim(w.clone()),
+                Credential::Static(TOKEN.into()),
+                Limiting::Local(limits),
+                1_000,
+            ),
+            true => Transport::new(
+                Sim(w.clone()),
+                Credential::Static(TOKEN.into()),
+                Limiting::Fleet(FleetOptions {
+                    limits,
+                    holder: "h".into(),
+                    lease_ms: 10_000,
+                    store_timeout_ms: 5_000,
+                    fallback_share: None,
+                    token_key: "token/test".into(),
+                }),
+                1_000,
+            ),
+        };
+        let c = get("https://api.example.com/sync");
+        let sync = Call {
+            options: Options {
+                background: true,
+                ..c.options
+            },
+            ..c
+        };
+        let mut sent = 0;
+        let refused = loop {
+            match block_on(&w, t.send(&sync)) {
+                Ok(_) => sent += 1,
+                Err(f) => break f.error,
+            }
+        };
+        assert_eq!(sent, 900, "fleet {fleet}");
+        assert_eq!(refused.kind(), ErrorKind::RateLimited);
+        assert!(
+            refused.message.contains("last 100 calls"),
+            "{}",
+            refused.message
+        );
+        assert!(refused.retry_after_ms().is_some_and(|ms| ms > 0));
+        assert!(
+            block_on(&w, t.send(&c)).is_ok(),
+            "an interactive call still goes"
+        );
+        assert_eq!(w.seen.borrow().len(), 901);
+    }
+}
