@@ -296,6 +296,33 @@ test("4 processes of one organization with two credentials on one redis: each cr
   }
 });
 
+test("2 processes on one redis: a day the service says is spent through one is refused in the other before sending, with retryAfterMs to the reset", { timeout: 60_000 }, async () => {
+  const toMidnight = 86_400_000 - (Date.now() % 86_400_000);
+  if (toMidnight < 120_000) await sleep(toMidnight + 1_000);
+  const org = "70000008";
+  const sandbox = await startSandbox(["--org", org, "--daily-quota", "1000", "--others-spent", "997"]);
+  const [a, b] = await fleetOf(2, { redisUrl: redis.url, sandboxUrl: sandbox.url, organizationId: org });
+  try {
+    a.send({ run: ["day-a1"] });
+    await a.until((ls) => ls.filter((l) => l.done !== undefined).length === 1, "an answer");
+    a.send({ run: ["day-a2", "day-a3"] });
+    await a.until((ls) => ls.filter((l) => l.done !== undefined).length === 3, "3 answers");
+    assert.deepEqual(a.done().map((d) => d.ok), [true, true, true], JSON.stringify(a.done()));
+    const before = created(await sandbox.counters()).received;
+    b.send({ run: ["day-b1"] });
+    await b.until((ls) => ls.filter((l) => l.done !== undefined).length === 1, "an answer");
+    const [refused] = b.done();
+    assert.equal(refused.kind, "rate_limited", JSON.stringify(refused));
+    assert.match(refused.message, /day of 1000 requests is spent/);
+    const midnight = (Math.floor(refused.at / 86_400_000) + 1) * 86_400_000;
+    assert.ok(Math.abs(refused.at + refused.retryAfterMs - midnight) < 5_000, JSON.stringify(refused));
+    assert.equal(created(await sandbox.counters()).received, before, "nothing sent");
+  } finally {
+    await Promise.all([a, b].map((w) => w.stop()));
+    await sandbox.close();
+  }
+});
+
 test("redis stopped mid-run: calls fail unsent with a network error, or keep to their share with fallbackShare; a restart recovers", { timeout: 120_000 }, async () => {
   const org = "70000004";
   const sandbox = await startSandbox(["--org", org, "--rate-per-minute", "10"]);

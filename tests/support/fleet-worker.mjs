@@ -59,7 +59,7 @@ async function create(name) {
     await client.createAccount({ account_name: name, account_type: "cash" });
     say({ done: name, ok: true, at: Date.now() });
   } catch (e) {
-    say({ done: name, ok: false, kind: e.kind, status: e.status, message: e.message, at: Date.now() });
+    say({ done: name, ok: false, kind: e.kind, status: e.status, message: e.message, retryAfterMs: e.retryAfterMs, at: Date.now() });
   }
 }
 
