@@ -301,7 +301,8 @@ test("2 processes on one redis: a day the service says is spent through one is r
   if (toMidnight < 120_000) await sleep(toMidnight + 1_000);
   const org = "70000008";
   const sandbox = await startSandbox(["--org", org, "--daily-quota", "1000", "--others-spent", "997"]);
-  const [a, b] = await fleetOf(2, { redisUrl: redis.url, sandboxUrl: sandbox.url, organizationId: org });
+  // A deadline of a minute: the reset, more than two minutes away, is never waited for.
+  const [a, b] = await fleetOf(2, { redisUrl: redis.url, sandboxUrl: sandbox.url, organizationId: org, deadlineMs: 60_000 });
   try {
     a.send({ run: ["day-a1"] });
     await a.until((ls) => ls.filter((l) => l.done !== undefined).length === 1, "an answer");

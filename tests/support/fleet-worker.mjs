@@ -41,6 +41,7 @@ const client = new Client({
   organizationId: config.organizationId,
   apiDomain: config.sandboxUrl,
   maxRetries: config.maxRetries ?? 0,
+  ...(config.deadlineMs === undefined ? {} : { deadlineMs: config.deadlineMs }),
   rateLimit: { store, leaseMs: config.leaseMs, storeTimeoutMs: config.storeTimeoutMs, fallbackShare: config.fallbackShare, requestsPerMinute: config.requestsPerMinute },
   fetch: async (url, init) => {
     if (String(url).endsWith("/oauth/v2/token")) return fetch(url, init);
