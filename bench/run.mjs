@@ -17,6 +17,7 @@ import { profile } from "./profile.mjs";
 import { output } from "../scripts/lib.mjs";
 import { measureFleet } from "./fleet.mjs";
 import { measureAuth } from "./auth.mjs";
+import { daySection, measureDay } from "./day.mjs";
 import { measureValidatePage, validatePageSection, validatePageTimeRow } from "./validate-page.mjs";
 
 const ARGS = process.argv.slice(2);
@@ -41,6 +42,8 @@ const CONFIG = {
   fleet: { processes: 8, seconds: 120, callsEach: 50, latencyMs: 300, org: "70000009" },
   /** The same fleet with oauth, tokens living 10 s, each process alone and then sharing a store. */
   auth: { processes: 8, seconds: 30, lifetimeMs: 10_000, everyMs: 1_000, org: "70000011" },
+  /** A day of 1000 calls, a sync job of 1200 early in it and 150 calls of people after. */
+  day: { dailyQuota: 1000, syncCalls: 1200, interactiveCalls: 150 },
   listItems: 200,
   pageLoads: QUICK ? 5 : 15,
   testingRounds: QUICK ? 5 : 11,
@@ -62,17 +65,17 @@ const TARGETS = {
 const ORG = "10234695";
 const FRESH = ["none", "svc-sdk", "zod", "valibot"];
 
-/** `--only limiter`, `--only fleet` or `--only auth`: that step alone (after building what is missing); prints its figures, writes no file. */
+/** `--only limiter`, `--only fleet`, `--only auth` or `--only day`: that step alone (after building what is missing); prints its figures, writes no file. */
 const ONLY = ARGS.includes("--only") ? ARGS[ARGS.indexOf("--only") + 1] : null;
 
 const resultsFile = path.join(work, "results.json");
 mkdirSync(work, { recursive: true });
 if (ONLY) {
-  if (!["limiter", "fleet", "auth"].includes(ONLY)) throw new Error(`--only ${ONLY}: the steps that run alone are limiter, fleet and auth`);
+  if (!["limiter", "fleet", "auth", "day"].includes(ONLY)) throw new Error(`--only ${ONLY}: the steps that run alone are limiter, fleet, auth and day`);
   ensurePackage();
   ensureSandbox();
   ensureConsumer();
-  const step = { limiter: () => measureLimiter(sdkEntry()), fleet: measureFleetStep, auth: measureAuthStep }[ONLY];
+  const step = { limiter: () => measureLimiter(sdkEntry()), fleet: measureFleetStep, auth: measureAuthStep, day: measureDayStep }[ONLY];
   const figures = await step();
   console.log(JSON.stringify(figures, null, 2));
   process.exit(0);
@@ -205,13 +208,14 @@ async function measure() {
     fleet = await measureFleetStep();
     auth = await measureAuthStep();
   }
+  const day = measureDayStep();
   env.loadEnd = os.loadavg().map((l) => l.toFixed(2)).join(", ");
   return {
     commit,
     dirty,
     quick: QUICK,
     started, elapsedMs: Date.now() - started, config: CONFIG, env, variant, sizes, wasm, validateVariant, validateWasm, alternatives, agreement, validation,
-    fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet, auth, validatePage, testing,
+    fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet, auth, day, validatePage, testing,
   };
 }
 
@@ -233,6 +237,17 @@ function authSection(a) {
     L.push(`| ${mode} | ${m.granted} | ${m.accessDenied} | ${m.api401} | ${m.peakLive} | ${m.calls} | ${m.ok} | ${failed} |`);
   }
   return [...L, ""];
+}
+
+/** The day with and without lanes; `{ error }` when the step failed. */
+function measureDayStep() {
+  log("bench: a day of a sync job and people's calls, without and with lanes");
+  try {
+    return measureDay(CONFIG.day);
+  } catch (e) {
+    log(`bench: the day step failed: ${e.message}`);
+    return { error: e.message };
+  }
 }
 
 /** The fleet with oauth, each process alone and then sharing a store; `{ error }` when the step failed. */
@@ -508,6 +523,7 @@ function report(R) {
   } else L.push("| fleet of processes sharing one organization's limits through redis | not measured (`--quick`) | | | ≥ 95 %, no 429 | |");
   L.push("");
   L.push(...authSection(R.auth));
+  L.push(...daySection(R.day));
 
   // package size
   L.push("## Package size", "");

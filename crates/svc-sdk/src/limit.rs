@@ -260,7 +260,8 @@ impl Window {
 
     /// Bounds the times a shared state may hold beyond reason (a holder's wrong clock, a corrupted
     /// or hostile store) at the store's `now`: answers out of order are sorted, those of more than
-    /// a minute ago dropped, later ones counted as answered `now`; a back-off ends by `latest`.
+    /// a minute ago dropped, later ones counted as answered `now`; a back-off and a stated day end
+    /// by `latest`.
     pub(crate) fn bound(&mut self, now: i64, latest: i64) {
         self.answered.make_contiguous().sort_unstable();
         self.answered.retain(|t| now.saturating_sub(*t) < MINUTE_MS);
@@ -268,6 +269,9 @@ impl Window {
             *t = (*t).min(now);
         }
         self.blocked_until = self.blocked_until.min(latest);
+        if let Some(s) = &mut self.stated {
+            s.reset_at = s.reset_at.min(latest);
+        }
     }
 
     /// A call starts (after a `Verdict::Go`): it counts for the day, and against the stated day.

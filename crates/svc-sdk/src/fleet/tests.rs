@@ -961,3 +961,19 @@ fn the_core_writes_states_steps_and_replies_as_serde_json_writes_them() {
 fn a_token_lives_no_longer_than_the_state_looks_ahead() {
     assert_eq!(crate::oauth::LIFE_MAX_MS, HORIZON_MS);
 }
+
+/// Issue 47: a stated day in a hostile state that renews in the year 3000 renews within a day.
+#[test]
+fn a_stated_day_that_renews_in_the_year_3000_renews_within_a_day() {
+    let lim = limits(100, 5, 1000);
+    let now = 20_000 * DAY_MS;
+    let text = format!(
+        r#"{{"version":1,"limits":{{"perMinute":100,"maxConcurrent":5,"daily":1000}},"window":{{"answered":[],"day":20000,"dayCount":0,"blockedUntil":0,"stated":{{"limit":7500,"remaining":0,"since":0,"resetAt":{YEAR_3000}}}}},"leases":[],"nextId":1}}"#
+    );
+    let mut f = Fleet::from_json(&text).unwrap();
+    match f.acquire("a", lim, now, LEASE) {
+        Acquire::QuotaSpent { until } => assert!(until <= now + DAY_MS, "{until}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(!f.to_json().contains(&YEAR_3000.to_string()));
+}
