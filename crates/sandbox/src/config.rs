@@ -1,7 +1,7 @@
 //! Command-line flags and the configuration they build.
 
 use crate::faults::Rates;
-use crate::limits::{Policy, MINUTE_MS};
+use crate::limits::{Policy, MINUTE_MS, NO_QUOTA};
 use svc_core::catalog::{Operation, CRM_WATCH_SCOPES};
 use svc_core::plans::{Limits, DEFAULT_PLAN, PLANS};
 
@@ -16,8 +16,11 @@ usage: sandbox [flags]
   --plan PLAN              {plans} (default {default_plan})
   --rate-per-minute N      requests per minute per organization (default 100)
   --minute-ms N            length in ms of the rate limit's minute (default 60000); for tests on a
-                           scaled clock: Retry-After and X-Rate-Limit-Reset count its sixtieths
-  --daily-quota N|none     requests per day per organization (default: by plan; none: no quota)
+                           scaled clock: seconds are its sixtieths, a day 1440 of it
+  --daily-quota N|none     requests per day per organization (default: by plan; none: no quota);
+                           X-Rate-Limit-Limit/-Remaining/-Reset state this day (none: not sent)
+  --others-spent N         calls of today's quota already spent by the organization's other
+                           integrations (default 0)
   --no-rate-limit          no 429s and no X-Rate-Limit-* headers
   --faults SPEC            e.g. 500=0.05,503=0.05,429=0.05,drop=0.02,slow=0.05
   --seed N                 seed of the fault generator (default: from the clock)
@@ -95,6 +98,8 @@ pub struct Config {
     pub rate_per_minute: u32,
     pub minute_ms: i64,
     pub daily_quota: Option<u32>,
+    /// Calls of today's quota the organization's other integrations have spent (`--others-spent`).
+    pub others_spent: u32,
     pub rate_limit: bool,
     pub faults: Rates,
     pub seed: Option<u64>,
@@ -115,6 +120,7 @@ impl Default for Config {
             rate_per_minute: 100,
             minute_ms: MINUTE_MS,
             daily_quota: None,
+            others_spent: 0,
             rate_limit: true,
             faults: Rates::default(),
             seed: None,
@@ -224,9 +230,12 @@ impl Config {
                 "--minute-ms" => c.minute_ms = number(&flag, &value()?, 60..=MINUTE_MS as u64)?,
                 "--daily-quota" => {
                     c.daily_quota = Some(match value()?.as_str() {
-                        "none" => u32::MAX,
-                        n => number(&flag, n, 0..=u64::from(u32::MAX) - 1)?,
+                        "none" => NO_QUOTA,
+                        n => number(&flag, n, 0..=u64::from(NO_QUOTA) - 1)?,
                     })
+                }
+                "--others-spent" => {
+                    c.others_spent = number(&flag, &value()?, 0..=u64::from(NO_QUOTA) - 1)?
                 }
                 "--no-rate-limit" => c.rate_limit = false,
                 "--faults" => c.faults = Rates::parse(&value()?)?,
@@ -256,6 +265,7 @@ impl Config {
             per_minute: self.rate_per_minute,
             in_flight: self.plan.in_flight(),
             daily: self.daily_quota.unwrap_or(self.plan.daily()),
+            others_spent: self.others_spent,
             enforce: self.rate_limit,
             minute_ms: self.minute_ms,
         }
@@ -288,7 +298,10 @@ mod tests {
         );
         assert_eq!(c.scopes(DEV_TOKEN), Some(&Scopes::Every));
         let p = c.policy();
-        assert_eq!((p.in_flight, p.daily, p.enforce), (5, 1000, true));
+        assert_eq!(
+            (p.in_flight, p.daily, p.others_spent, p.enforce),
+            (5, 1000, 0, true)
+        );
         let none = parse(&["--plan", "elite", "--daily-quota", "none"]).unwrap();
         assert_eq!(none.policy().daily, u32::MAX, "no daily quota");
     }
@@ -323,6 +336,7 @@ mod tests {
             "6000",
             "--daily-quota",
             "3",
+            "--others-spent=2",
             "--no-rate-limit",
             "--faults",
             "500=0.5",
@@ -347,6 +361,7 @@ mod tests {
             (p.per_minute, p.in_flight, p.daily, p.enforce, p.minute_ms),
             (7, 10, 3, false, 6000)
         );
+        assert_eq!(p.others_spent, 2);
         assert_eq!(c.faults.e500, 0.5);
         assert!(c.exit_on_stdin_eof && c.quiet);
         assert_eq!(
@@ -373,6 +388,12 @@ mod tests {
             (&["--seed", "1.5"], "not a whole number"),
             (&["--slow-ms", "2147483648"], "from 0 to 2147483647"),
             (&["--daily-quota", "4294967295"], "from 0 to 4294967294"),
+            (&["--others-spent", "4294967295"], "from 0 to 4294967294"),
+            (
+                &["--others-spent", "-1"],
+                "--others-spent: \"-1\" is not a whole number",
+            ),
+            (&["--others-spent"], "needs a value"),
             (&["--rate-per-minute", "NaN"], "not a whole number"),
             (&["--plan", "gold"], "free, standard"),
             (&["--token", "nope"], "NAME=SCOPE"),

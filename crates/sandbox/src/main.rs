@@ -42,9 +42,14 @@ fn main() {
             sandbox::limits::MINUTE_MS => String::new(),
             ms => format!(" (a minute of {ms} ms)"),
         };
+        let day = match (p.daily, p.others_spent) {
+            (sandbox::limits::NO_QUOTA, _) => "no daily quota".to_string(),
+            (daily, 0) => format!("{daily} a day"),
+            (daily, spent) => format!("{daily} a day ({spent} spent by other integrations)"),
+        };
         format!(
-            "{} requests/minute{minute}, {} in flight, {} a day",
-            p.per_minute, p.in_flight, p.daily
+            "{} requests/minute{minute}, {} in flight, {day}",
+            p.per_minute, p.in_flight
         )
     } else {
         "off".to_string()

@@ -64,6 +64,7 @@ const VALUED: &[(&str, &str)] = &[
     ("ratePerMinute", "--rate-per-minute"),
     ("minuteMs", "--minute-ms"),
     ("dailyQuota", "--daily-quota"),
+    ("othersSpent", "--others-spent"),
     ("faults", "--faults"),
     ("seed", "--seed"),
     ("slowMs", "--slow-ms"),
@@ -550,7 +551,7 @@ mod tests {
 
     #[test]
     fn options_become_the_binary_flags() {
-        let options = json!({ "organizationId": "42", "tokens": { "t": ["ZohoBooks.fullaccess.all"], "u": "*" }, "dailyQuota": 5, "rateLimit": false, "faults": "429=1" });
+        let options = json!({ "organizationId": "42", "tokens": { "t": ["ZohoBooks.fullaccess.all"], "u": "*" }, "dailyQuota": 5, "othersSpent": 2, "rateLimit": false, "faults": "429=1" });
         let args = flags(options.as_object().unwrap()).unwrap();
         assert_eq!(
             args,
@@ -563,6 +564,8 @@ mod tests {
                 "u=*",
                 "--daily-quota",
                 "5",
+                "--others-spent",
+                "2",
                 "--no-rate-limit",
                 "--faults",
                 "429=1"
@@ -620,6 +623,10 @@ mod tests {
                 "ratePerMinute: expected a string or a number, got true",
             ),
             (json!({ "dailyQuota": -3 }), "--daily-quota: \"-3\""),
+            (
+                json!({ "othersSpent": 4294967295_u64 }),
+                "--others-spent: \"4294967295\" is not a whole number from 0 to 4294967294",
+            ),
             (
                 json!({ "rateLimit": marker("function") }),
                 "rateLimit: expected true or false, got a function",

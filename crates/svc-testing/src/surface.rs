@@ -46,10 +46,22 @@ export interface SandboxOptions {{
   plan?: string;
   /** Requests per minute and organization (`--rate-per-minute`); default {rate}. */
   ratePerMinute?: number;
-  /** The length of the rate window in ms (`--minute-ms`), for tests; default {minute}. */
+  /**
+   * The length of the rate window in ms (`--minute-ms`), for tests; default {minute}. A shorter one scales the
+   * clock: its seconds (`Retry-After`, `X-Rate-Limit-Reset`) are a sixtieth of it, its day 1440 of it.
+   */
   minuteMs?: number;
-  /** Requests per day and organization (`--daily-quota`), or "none" for no quota; default (or null): the plan's. */
+  /**
+   * Requests per day and organization (`--daily-quota`), or "none" for no quota; default (or null): the plan's.
+   * `X-Rate-Limit-Limit`, `-Remaining` and `-Reset` state this day as the service does (the limit, the calls
+   * left today, the seconds until UTC midnight); with "none" they are not sent.
+   */
   dailyQuota?: number | "none" | null;
+  /**
+   * Calls of today's quota already spent by the organization's other integrations (`--others-spent`): the day's
+   * remaining starts at the quota less these, and the quota is enforced on them plus today's calls; default 0.
+   */
+  othersSpent?: number;
   /** false: no rate limits at all (`--no-rate-limit`). */
   rateLimit?: boolean;
   /** Fault rates (`--faults`), e.g. "429=0.5,500=0.1,slow=0.2". */

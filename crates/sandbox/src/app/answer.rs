@@ -1,4 +1,4 @@
-//! The headers every answer gets: the caller's request id, CORS and its preflight, the rate.
+//! The headers every answer gets: the caller's request id, CORS and its preflight, the day's rate.
 
 use super::state::{lock, Answer, App};
 use crate::error::ApiError;
@@ -55,13 +55,15 @@ pub(super) fn error_response(e: &ApiError) -> Response {
     Response::json(e.status, &e.body())
 }
 
-pub(super) fn with_rate(resp: Response, s: limits::Status) -> Response {
+/// The organization's day in the `X-Rate-Limit-*` headers; none without a daily quota.
+pub(super) fn with_rate(resp: Response, s: Option<limits::Status>) -> Response {
+    let Some(s) = s else { return resp };
     resp.with("X-Rate-Limit-Limit", s.limit.to_string())
         .with("X-Rate-Limit-Remaining", s.remaining.to_string())
         .with("X-Rate-Limit-Reset", s.reset_s.to_string())
 }
 
-/// Adds the rate headers of a key without counting a request.
+/// Adds the day's rate headers of a key without counting a request.
 pub(super) fn rated(sh: &App, resp: Response, key: &str, now: i64) -> Response {
     if !sh.config.rate_limit {
         return resp;

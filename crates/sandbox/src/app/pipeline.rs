@@ -82,7 +82,7 @@ pub(super) fn api_answer(
         },
     };
     let resp = match t.rate {
-        Some(s) => with_rate(resp, s),
+        Some(s) => with_rate(resp, Some(s)),
         None => rated(sh, resp, t.key.as_deref().unwrap_or(NO_ORG), t.now),
     };
     let status = (!t.drop).then_some(resp.status);
@@ -131,7 +131,7 @@ fn admit(
     t.key = Some(key.clone());
     let (admitted, status) = lock(&sh.limiter).admit(&key, t.now);
     if sh.config.rate_limit {
-        t.rate = Some(status);
+        t.rate = status;
     }
     if let Err(refused) = admitted {
         t.retry_after = Some(refused.retry_after_s);

@@ -191,6 +191,7 @@ mod tests {
 pub(super) struct Trace {
     pub(super) now: i64,
     pub(super) key: Option<String>,
+    /// The day's headers as the limiter stated them on admitting (or refusing) the call.
     pub(super) rate: Option<limits::Status>,
     pub(super) retry_after: Option<u64>,
     pub(super) applied: bool,
