@@ -64,7 +64,10 @@ test("a background sync of 1000 calls against a day of 1000 with a 10 % reserve 
   assert.match(refused.message, /last 100 calls of the organization's day/);
   assert.ok(refused.retryAfterMs > 0);
   await client.listCurrencies();
+  // A new client of the process learns the day from its first answer (without a store, clients keep
+  // their own figures), then keeps to it: its client-wide priority is background.
   const sync = clientOf(sandbox, { rateLimit: fast, priority: "background" });
+  await sync.listCurrencies();
   assert.equal((await rejection(sync.listCurrencies())).kind, "rate_limited", "the client's own priority");
   assert.equal((await rejection(Promise.resolve().then(() => clientOf(sandbox, { priority: "later" })))).kind, "config");
   assert.equal((await rejection(Promise.resolve().then(() => clientOf(sandbox, { rateLimit: { reserve: 1.5 } })))).kind, "config");
