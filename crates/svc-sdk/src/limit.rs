@@ -238,7 +238,7 @@ impl Window {
                 until: self.blocked_until,
             };
         }
-        if in_flight.saturating_add(self.answered.len() as u32) >= self.per_minute(limits) {
+        if in_flight.saturating_add(self.answered.len() as u32) >= limits.per_minute {
             return Verdict::WindowFull {
                 until: self
                     .answered
@@ -250,12 +250,6 @@ impl Window {
             return Verdict::Busy;
         }
         Verdict::Go
-    }
-
-    /// The requests a minute in force: the plan's (or the options'); the service states its day,
-    /// not its minute.
-    fn per_minute(&self, limits: &Limits) -> u32 {
-        limits.per_minute
     }
 
     /// Bounds the times a shared state may hold beyond reason (a holder's wrong clock, a corrupted
@@ -353,7 +347,7 @@ impl Window {
     ) -> State {
         self.roll(now);
         let in_window = in_flight.saturating_add(self.answered.len() as u32);
-        let per_minute = self.per_minute(limits);
+        let per_minute = limits.per_minute;
         State {
             requests_per_minute: per_minute,
             remaining_this_minute: per_minute.saturating_sub(in_window),
