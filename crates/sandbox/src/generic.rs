@@ -191,7 +191,7 @@ mod tests {
     use crate::record::json_obj;
     use crate::record::Value;
     use crate::resource::NAMED;
-    use svc_core::catalog::{find, op, OPERATIONS};
+    use svc_core::catalog::{find, op, operations};
     use svc_core::family::Family;
     use svc_core::json;
 
@@ -259,7 +259,7 @@ mod tests {
     fn named_resources_are_where_the_catalog_paths_put_them() {
         for named in NAMED {
             let mut seen = false;
-            for op in OPERATIONS {
+            for op in operations() {
                 let Some(p) = place(op.path) else { continue };
                 for level in &p.parents {
                     if level.table == named.table {

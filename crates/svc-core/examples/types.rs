@@ -3,7 +3,7 @@
 //! call; and each request type's
 //! declaration with its rules as JSDoc (`requests`). `cargo run -p svc-core --example types`.
 
-use svc_core::catalog::{BodyKind, Shape, OPERATIONS};
+use svc_core::catalog::{operations, BodyKind, Shape};
 use svc_core::{examples, jsdoc};
 
 fn quoted(s: &str) -> String {
@@ -11,7 +11,7 @@ fn quoted(s: &str) -> String {
 }
 
 fn main() {
-    let rows: Vec<String> = OPERATIONS
+    let rows: Vec<String> = operations()
         .iter()
         .map(|op| {
             let list = matches!(op.response, Shape::List(_));

@@ -1,7 +1,7 @@
 //! The one table: every operation of the service, declared once as data.
 //!
 //! Request building, `operations()`, `requiredScopes()`, the `Client` methods (made from it at build),
-//! the sandbox's routing and the per-row tests all read `OPERATIONS`.
+//! the sandbox's routing and the per-row tests all read `operations()`.
 
 use crate::declare::Declared;
 use crate::family::Family;
@@ -93,6 +93,8 @@ pub enum Shape {
 pub enum Source {
     Spec,
     Vendor,
+    /// Generated from the vendor's OpenAPI documents (`crate::published`).
+    Published,
 }
 
 /// The TypeScript names of a row's params and result (a list's item type), and whether the result is
@@ -142,6 +144,9 @@ pub struct Operation {
     /// Whether the family's organization id is sent.
     pub org: bool,
     pub response: Shape,
+    /// Whether the proxy and the sandbox route its method and path to it: not for a generated row
+    /// whose route an earlier row holds (the documents give debit notes the invoices' routes).
+    pub routed: bool,
     /// The rules its params must pass.
     pub params: &'static Schema,
     /// The TypeScript types of its params and of its result: read natively by the declarations
@@ -185,6 +190,7 @@ pub const fn op(
         headers: &[],
         org: true,
         response,
+        routed: true,
         params: &Schema::EMPTY,
         #[cfg(not(target_arch = "wasm32"))]
         ts: Types {
@@ -358,7 +364,7 @@ macro_rules! upload {
 macro_rules! catalog {
     ($($id:ident: $row:expr;)*) => {
         /// Every operation: those of API.md in its order, then those only the vendor's examples show.
-        pub static OPERATIONS: &[Operation] = &[$($row.named(stringify!($id))),*];
+        pub static ROWS: &[Operation] = &[$($row.named(stringify!($id))),*];
     };
 }
 
@@ -612,8 +618,72 @@ pub const CRM_WATCH_SCOPES: &[&str] = &[
     "SvcCRM.notifications.UPDATE",
 ];
 
+/// Every operation: the hand-written rows (`ROWS`), then those generated from the vendor's OpenAPI
+/// documents (`crate::published`), read on first use.
+pub fn operations() -> &'static [Operation] {
+    static ALL: std::sync::OnceLock<Vec<Operation>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all = ROWS.to_vec();
+        all.extend(crate::published::rows());
+        all
+    })
+}
+
+/// The rows' positions in `operations()`, sorted by id.
+fn by_id() -> &'static [u16] {
+    static INDEX: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let all = operations();
+        let mut index: Vec<u16> = (0..all.len() as u16).collect();
+        index.sort_unstable_by_key(|&i| all[i as usize].id);
+        index
+    })
+}
+
 pub fn find(id: &str) -> Option<&'static Operation> {
-    OPERATIONS.iter().find(|op| op.id == id)
+    if let Some(op) = ROWS.iter().find(|op| op.id == id) {
+        return Some(op);
+    }
+    let all = operations();
+    let index = by_id();
+    index
+        .binary_search_by(|&i| all[i as usize].id.cmp(id))
+        .ok()
+        .map(|at| &all[index[at] as usize])
+}
+
+/// What a row does, in a few words made from its name (`markInvoiceAsSent` → "Mark invoice as sent").
+#[cfg(not(target_arch = "wasm32"))]
+pub fn in_words(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push(' ');
+        }
+        out.push(if i == 0 {
+            c.to_ascii_uppercase()
+        } else {
+            c.to_ascii_lowercase()
+        });
+    }
+    out
+}
+
+/// The family of a row, and its name in the family's namespace on the client: its id, less the
+/// family's name where a generated row's id carries it (`inventoryCreateContact` → `createContact`).
+pub fn local_name(op: &Operation) -> String {
+    let family = op.family.name();
+    match op.id.strip_prefix(family) {
+        Some(rest)
+            if op.source == Source::Published
+                && rest.starts_with(|c: char| c.is_ascii_uppercase()) =>
+        {
+            let mut name = rest[..1].to_ascii_lowercase();
+            name.push_str(&rest[1..]);
+            name
+        }
+        _ => op.id.to_string(),
+    }
 }
 
 /// The sorted, unique scopes that the given operations need.
@@ -629,7 +699,7 @@ pub fn required_scopes<'a>(
 }
 
 pub fn unknown_operation(id: &str) -> String {
-    let close: Vec<&str> = OPERATIONS
+    let close: Vec<&str> = operations()
         .iter()
         .map(|op| op.id)
         .filter(|name| name.eq_ignore_ascii_case(id))
@@ -665,8 +735,8 @@ impl OperationInfo {
         Declared::new("path", "string"),
         Declared::new("scope", "string"),
         Declared::new("pathParams", "string[]"),
-        Declared::new("source", "\"spec\" | \"vendor\"").doc(
-            "Where the operation is documented: the spec, or only the vendor's published examples.",
+        Declared::new("source", "\"spec\" | \"vendor\" | \"published\"").doc(
+            "Where the operation is documented: the spec, the vendor's published examples, or only the vendor's OpenAPI documents.",
         ),
     ];
 }
@@ -685,6 +755,7 @@ impl crate::json::ToJson for OperationInfo {
             match self.source {
                 Source::Spec => "spec",
                 Source::Vendor => "vendor",
+                Source::Published => "published",
             },
         );
         m.end();
@@ -692,7 +763,7 @@ impl crate::json::ToJson for OperationInfo {
 }
 
 pub fn operation_infos() -> Vec<OperationInfo> {
-    OPERATIONS
+    operations()
         .iter()
         .map(|op| OperationInfo {
             id: op.id,
@@ -740,18 +811,19 @@ mod tests {
 
     #[test]
     fn no_operation_or_route_is_declared_twice() {
-        let ids: HashSet<_> = OPERATIONS.iter().map(|o| o.id).collect();
-        assert_eq!(ids.len(), OPERATIONS.len());
-        let routes: HashSet<_> = OPERATIONS
+        let ids: HashSet<_> = operations().iter().map(|o| o.id).collect();
+        assert_eq!(ids.len(), operations().len());
+        let routed: Vec<_> = operations().iter().filter(|o| o.routed).collect();
+        let routes: HashSet<_> = routed
             .iter()
             .map(|o| (o.family, o.method, o.path))
             .collect();
-        assert_eq!(routes.len(), OPERATIONS.len(), "no route is declared twice");
+        assert_eq!(routes.len(), routed.len(), "no route is declared twice");
     }
 
     #[test]
     fn scopes_name_their_family() {
-        for op in OPERATIONS {
+        for op in operations() {
             let prefix = match op.family {
                 Family::Books => "SvcBooks.",
                 Family::Inventory => "SvcInventory.",
@@ -760,6 +832,9 @@ mod tests {
                 Family::Crm => "SvcCRM.",
             };
             assert!(op.scope.starts_with(prefix), "{}", op.id);
+            if op.source == Source::Published {
+                continue;
+            }
             let verb = op.scope.rsplit('.').next().unwrap();
             let expected = match op.method {
                 Method::Get => "READ",
@@ -825,7 +900,7 @@ mod tests {
                 "the table now holds {}: this proof needs a row it does not hold, so rename ROW here",
                 ROW.id
             );
-            let router = crate::route::Router::new(OPERATIONS.iter().chain([&ROW])).unwrap();
+            let router = crate::route::Router::new(operations().iter().chain([&ROW])).unwrap();
             let found = router.find("POST", "/books/v3/journals/460000000038001/labels");
             let crate::route::Found::Op(op, values) = found else {
                 panic!("not routed: {found:?}");
@@ -901,7 +976,7 @@ mod tests {
     fn a_key_holds_an_array_exactly_when_the_result_type_is_one() {
         // Result types that are arrays under another name.
         const ARRAYS: &[&str] = &["ExpenseAttachmentResult"];
-        for op in OPERATIONS {
+        for op in operations() {
             let array = op.ts.many || ARRAYS.contains(&op.ts.result);
             match op.response {
                 Shape::Key(_) => assert!(!array, "{}: {} under .key()", op.id, op.ts.result),

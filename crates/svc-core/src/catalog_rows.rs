@@ -88,7 +88,7 @@ fn escaped(s: &str) -> String {
 #[test]
 fn every_row_builds_its_sample_call() {
     let target = Target::new(None, None, Some("ORG"), None).unwrap();
-    for op in OPERATIONS {
+    for op in operations() {
         let sample = crate::examples::sample(op);
         let path: Vec<&str> = sample.path.iter().map(String::as_str).collect();
         let p = build(op, &target, &path, &sample.params)
@@ -170,7 +170,7 @@ fn every_row_builds_its_sample_call() {
 
 #[test]
 fn every_sample_passes_validation_but_on_the_vendor_placeholders() {
-    for op in OPERATIONS {
+    for op in operations() {
         let sample = crate::examples::sample(op);
         let placeholders = sample.vendor.map(|f| f.placeholders()).unwrap_or_default();
         for issue in crate::validate::validate(op, &sample.params) {

@@ -2,7 +2,7 @@
 //! published example of the row's family, method and path where there is one, else a sample written
 //! here, keyed by operation id.
 
-use crate::catalog::{BodyKind, Operation};
+use crate::catalog::{BodyKind, Operation, Source};
 use crate::schema::Kind;
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
@@ -146,8 +146,37 @@ pub struct Sample {
     pub vendor: Option<&'static VendorFile>,
 }
 
+const PUBLISHED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/fixtures/published/examples.json"
+);
+
+/// The generated rows' sample calls and answers (`cargo run -p xtask -- operations`).
+pub fn published() -> &'static Map<String, Value> {
+    static ALL: OnceLock<Map<String, Value>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let text =
+            std::fs::read_to_string(PUBLISHED).unwrap_or_else(|e| panic!("{PUBLISHED}: {e}"));
+        match serde_json::from_str(&text) {
+            Ok(Value::Object(m)) => m,
+            _ => panic!("{PUBLISHED} is not a JSON object"),
+        }
+    })
+}
+
 /// The sample call of a row. Panics for a row that has neither a vendor example nor a sample here.
 pub fn sample(op: &Operation) -> Sample {
+    if op.source == Source::Published {
+        let e = &published()[op.id];
+        return Sample {
+            path: e["path"]
+                .as_array()
+                .map(|p| p.iter().map(text_of).collect())
+                .unwrap_or_default(),
+            params: e["params"].clone(),
+            vendor: None,
+        };
+    }
     if let Some(file) = vendor_of(op) {
         let path = op
             .path_params()
@@ -173,6 +202,9 @@ pub fn sample(op: &Operation) -> Sample {
 
 /// What a row does in a few words: the vendor's summary, else the one written with its sample.
 pub fn summary(op: &Operation) -> String {
+    if op.source == Source::Published {
+        return crate::catalog::in_words(&crate::catalog::local_name(op));
+    }
     if let Some(file) = vendor_of(op) {
         if let Some(s) = file.json["summary"].as_str() {
             return s.to_string();
@@ -306,11 +338,11 @@ fn vendor_params(op: &Operation, file: &VendorFile) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::OPERATIONS;
+    use crate::catalog::operations;
 
     #[test]
     fn every_row_has_a_sample_and_no_row_has_two_sources() {
-        for op in OPERATIONS {
+        for op in operations() {
             let s = sample(op);
             assert_eq!(s.path.len(), op.path_param_count(), "{}", op.id);
             let hand = SAMPLES.iter().any(|(id, _, _, _)| *id == op.id);
@@ -332,7 +364,7 @@ mod tests {
     fn each_vendor_file_stands_for_one_row() {
         assert!(vendor_files().len() >= 111);
         for file in vendor_files() {
-            let rows = OPERATIONS.iter().filter(|op| file.is_of(op)).count();
+            let rows = operations().iter().filter(|op| file.is_of(op)).count();
             assert_eq!(rows, 1, "{} stands for {rows} rows", file.name);
         }
     }
@@ -340,7 +372,10 @@ mod tests {
     #[test]
     fn a_row_typed_as_taking_no_params_is_sent_none_by_the_vendor() {
         let mut none = 0;
-        for op in OPERATIONS.iter().filter(|op| op.params_ts() == "NoParams") {
+        for op in operations()
+            .iter()
+            .filter(|op| op.params_ts() == "NoParams")
+        {
             none += 1;
             assert!(op.params.fields.is_empty(), "{}", op.id);
             let s = sample(op);

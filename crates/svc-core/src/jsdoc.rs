@@ -1,13 +1,13 @@
 //! The request types' TypeScript declarations with their rules as JSDoc lines, worded by `rules_doc` (as docs/VALIDATION.md words them).
 
-use crate::catalog::OPERATIONS;
+use crate::catalog::operations;
 use crate::rules_doc::{check_words, kind_words, rule_words};
 use crate::schema::{Field, Kind, Request, Rule};
 
 /// Every request type the table's rows take or hold, each once, in the rows' order.
 pub fn requests() -> Vec<Request> {
     let mut out = Vec::new();
-    for op in OPERATIONS {
+    for op in operations() {
         (op.requests)(&mut out);
     }
     out

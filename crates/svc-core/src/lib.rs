@@ -29,6 +29,7 @@ pub mod model;
 pub mod numbered;
 pub mod placement;
 pub mod plans;
+pub mod published;
 pub mod redact;
 pub mod request;
 pub mod response;

@@ -53,7 +53,7 @@ impl Router {
     pub fn new(ops: impl IntoIterator<Item = &'static Operation>) -> Result<Router, String> {
         let mut seen = HashSet::new();
         let mut routes = Vec::new();
-        for op in ops {
+        for op in ops.into_iter().filter(|op| op.routed) {
             let segs = segments(&template(op));
             let shape: Vec<Option<String>> = segs
                 .iter()
@@ -261,7 +261,7 @@ mod tests {
 
     #[test]
     fn paths_that_are_empty_or_not_rooted_find_nothing_without_panicking() {
-        let router = Router::new(crate::catalog::OPERATIONS.iter()).unwrap();
+        let router = Router::new(crate::catalog::operations().iter()).unwrap();
         for path in ["", "é", "éa/b", "a", "ü/books/v3/journals"] {
             let _ = router.find_below_prefix("GET", path);
         }
@@ -270,7 +270,7 @@ mod tests {
             Found::Op(op, _) if op.id == "listPlans"
         ));
     }
-    use crate::catalog::OPERATIONS;
+    use crate::catalog::operations;
     use crate::validate::Kind;
 
     /// A concrete path for an operation: each parameter filled with `v<i>`.
@@ -292,9 +292,10 @@ mod tests {
 
     #[test]
     fn every_catalog_row_routes_to_its_operation() {
-        let router = Router::new(OPERATIONS.iter()).unwrap();
-        assert_eq!(router.len(), OPERATIONS.len());
-        for op in OPERATIONS {
+        let router = Router::new(operations().iter()).unwrap();
+        let routed = operations().iter().filter(|op| op.routed).count();
+        assert_eq!(router.len(), routed);
+        for op in operations().iter().filter(|op| op.routed) {
             match router.find(op.method.as_str(), &sample(op)) {
                 Found::Op(found, values) => {
                     assert_eq!(found.id, op.id);
@@ -312,7 +313,7 @@ mod tests {
 
     #[test]
     fn a_prefix_before_the_family_root_is_skipped() {
-        let router = Router::new(OPERATIONS.iter()).unwrap();
+        let router = Router::new(operations().iter()).unwrap();
         match router.find_below_prefix("GET", "/api/svc/billing/v1/projects/p1/tasks/t%2F1") {
             Found::Op(op, values) => {
                 assert_eq!(op.id, "getTask");
@@ -372,16 +373,16 @@ mod tests {
 
     #[test]
     fn a_route_declared_twice_is_refused() {
-        let op = &OPERATIONS[0];
+        let op = &operations()[0];
         let err = Router::new([op, op]).err().unwrap();
         assert!(err.contains("routed twice"), "{err}");
     }
 
     #[test]
     fn unknown_paths_and_wrong_methods() {
-        let router = Router::new(OPERATIONS.iter()).unwrap();
+        let router = Router::new(operations().iter()).unwrap();
         assert!(matches!(
-            router.find("GET", "/books/v3/nothing"),
+            router.find("GET", "/inventory/v1/nothing"),
             Found::NotFound
         ));
         assert!(matches!(
@@ -393,14 +394,16 @@ mod tests {
             Found::NotFound
         ));
         match router.find("PATCH", "/books/v3/fixedassettypes/1") {
-            Found::MethodNotAllowed(m) => assert_eq!(m, ["DELETE", "PUT"]),
+            Found::MethodNotAllowed(m) => {
+                assert!(m.contains(&"DELETE") && m.contains(&"PUT") && !m.contains(&"PATCH"))
+            }
             other => panic!("{other:?}"),
         }
     }
 
     #[test]
     fn literals_beat_parameters() {
-        let router = Router::new(OPERATIONS.iter()).unwrap();
+        let router = Router::new(operations().iter()).unwrap();
         let Found::Op(op, _) = router.find("GET", "/books/v3/vendorcredits/refunds") else {
             panic!()
         };
@@ -413,7 +416,7 @@ mod tests {
 
     #[test]
     fn path_values_are_percent_decoded_and_stay_one_segment() {
-        let router = Router::new(OPERATIONS.iter()).unwrap();
+        let router = Router::new(operations().iter()).unwrap();
         let Found::Op(op, values) = router.find("GET", "/invoice/v3/settings/currencies/a%2Fb%20c")
         else {
             panic!()

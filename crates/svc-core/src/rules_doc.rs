@@ -1,7 +1,7 @@
-//! The rules of every operation's params in words, written from the table's schemas: the generated
+//! The rules of the hand-written rows' params in words, written from their schemas: the generated
 //! part of docs/VALIDATION.md (`cargo run -p svc-core --example validation_doc -- --write`).
 
-use crate::catalog::{Operation, OPERATIONS};
+use crate::catalog::{Operation, ROWS};
 use crate::family::Family;
 use crate::validate::{Check, Field, IntText, Kind, Rule, Schema};
 use std::fmt::Write;
@@ -31,7 +31,7 @@ pub fn markdown() -> String {
         let _ = write!(out, "\n### {title}\n");
         // Each operation's table, then those with the same table under one heading.
         let mut tables: Vec<(Vec<&str>, String)> = Vec::new();
-        for op in OPERATIONS.iter().filter(|op| op.family == family) {
+        for op in ROWS.iter().filter(|op| op.family == family) {
             let Some(table) = table(op) else { continue };
             match tables.iter_mut().find(|(_, t)| *t == table) {
                 Some((ids, _)) => ids.push(op.id),
@@ -198,7 +198,7 @@ mod tests {
     #[test]
     fn every_operation_with_params_is_in_the_generated_part() {
         let doc = markdown();
-        for op in OPERATIONS {
+        for op in ROWS {
             if !op.params.fields.is_empty() {
                 assert!(doc.contains(op.id), "{} is missing", op.id);
             }

@@ -23,12 +23,12 @@ fn router() -> Result<&'static (Router, usize), Error> {
     static ROUTER: OnceLock<Result<(Router, usize), String>> = OnceLock::new();
     ROUTER
         .get_or_init(|| {
-            let most = catalog::OPERATIONS
+            let most = catalog::operations()
                 .iter()
                 .map(|op| template(op).matches('/').count())
                 .max()
                 .unwrap_or(0);
-            Router::new(catalog::OPERATIONS.iter()).map(|r| (r, most))
+            Router::new(catalog::operations().iter()).map(|r| (r, most))
         })
         .as_ref()
         .map_err(|e| Error::config(e.clone()))
@@ -452,7 +452,7 @@ mod tests {
 
     #[test]
     fn header_params_are_read_by_their_lower_case_name() {
-        let op = catalog::OPERATIONS
+        let op = catalog::operations()
             .iter()
             .find(|op| !op.headers.is_empty() && op.path_param_count() == 0)
             .expect("an operation with a header param");

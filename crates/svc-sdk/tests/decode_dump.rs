@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use svc_sdk::catalog::{Shape, OPERATIONS};
+use svc_sdk::catalog::{operations, Shape};
 use svc_sdk::json::{self, ToJson};
 use svc_sdk::response::{self, Decoded};
 use svc_sdk::webhook;
@@ -97,7 +97,7 @@ fn dump() {
         .collect();
     files.sort();
     let mut shapes: Vec<&svc_sdk::catalog::Operation> = Vec::new();
-    for op in OPERATIONS.iter() {
+    for op in operations().iter() {
         let same = |o: &&svc_sdk::catalog::Operation| {
             std::mem::discriminant(&o.response) == std::mem::discriminant(&op.response)
         };
@@ -121,7 +121,7 @@ fn dump() {
         bodies.push((format!("odd{i}"), t, 200));
     }
     for (name, body, status) in &bodies {
-        for op in OPERATIONS.iter() {
+        for op in operations().iter() {
             let r = response::decode(op, *status, Some("application/json"), body.as_bytes());
             writeln!(out, "{name} {} {}", op.id, shown(r)).unwrap();
         }

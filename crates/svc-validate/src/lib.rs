@@ -159,7 +159,7 @@ pub fn validate(
     options: JsValue,
     standard: bool,
 ) -> Result<JsValue, JsValue> {
-    let op = catalog::OPERATIONS
+    let op = catalog::operations()
         .get(index as usize)
         .ok_or_else(|| to_js_error(&Error::config("no operation has this index")))?;
     let options = forms::read(&options, standard)?;
@@ -200,7 +200,9 @@ pub fn validate(
 pub fn schema_index(id: JsValue, options: JsValue) -> Result<u32, JsValue> {
     let op = operation_by_id(&id)?;
     forms::read(&options, true)?;
-    let index = catalog::OPERATIONS.iter().position(|o| std::ptr::eq(o, op));
+    let index = catalog::operations()
+        .iter()
+        .position(|o| std::ptr::eq(o, op));
     Ok(index.unwrap_or_default() as u32)
 }
 
@@ -215,7 +217,9 @@ pub fn operation(operation_id: JsValue) -> Result<JsValue, JsValue> {
     m.str("id", op.id);
     m.value("pathParams", &names);
     m.value("list", &list);
-    let index = catalog::OPERATIONS.iter().position(|o| std::ptr::eq(o, op));
+    let index = catalog::operations()
+        .iter()
+        .position(|o| std::ptr::eq(o, op));
     write::integer(m.key("index"), index.unwrap_or_default() as i64);
     m.end();
     Ok(json_to_js(&text))

@@ -143,7 +143,7 @@ pub(super) fn read_params(
 mod tests {
     use super::*;
     use crate::record::Value;
-    use svc_core::catalog::OPERATIONS;
+    use svc_core::catalog::operations;
     use svc_core::issue::IssueCode;
 
     #[test]
@@ -154,7 +154,7 @@ mod tests {
     }
 
     fn params_of(id: &str, query: &[(&str, &str)], body: &[u8]) -> Record {
-        let op = OPERATIONS.iter().find(|op| op.id == id).unwrap();
+        let op = operations().iter().find(|op| op.id == id).unwrap();
         let req = Request {
             method: op.method.as_str().into(),
             path: String::new(),

@@ -582,7 +582,7 @@ fn every_vendor_example_of_ours_decodes_losslessly() {
         } else {
             crate::family::Family::Books
         };
-        let Some(op) = crate::catalog::OPERATIONS.iter().find(|op| {
+        let Some(op) = crate::catalog::operations().iter().find(|op| {
             op.family == family
                 && op.method.as_str() == fixture["method"]
                 && norm(op.path) == norm(fixture["path"].as_str().unwrap())

@@ -106,7 +106,7 @@ mod tests {
 
     #[test]
     fn every_rule_set_names_an_inventory_operation_of_the_catalog() {
-        for op in crate::catalog::OPERATIONS
+        for op in crate::catalog::operations()
             .iter()
             .filter(|op| op.family == Family::Inventory)
         {

@@ -128,7 +128,7 @@ mod tests {
 
     #[test]
     fn every_rule_set_names_an_invoice_operation_of_the_catalog() {
-        for op in crate::catalog::OPERATIONS
+        for op in crate::catalog::operations()
             .iter()
             .filter(|op| op.family == Family::Invoice)
         {

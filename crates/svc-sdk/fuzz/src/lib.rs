@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
-use svc_sdk::catalog::{Method, Operation, Shape, OPERATIONS};
+use svc_sdk::catalog::{operations, Method, Operation, Shape};
 use svc_sdk::error::ErrorKind;
 use svc_sdk::exact;
 use svc_sdk::family::{Family, OrgPlacement, REGIONS};
@@ -70,7 +70,7 @@ impl<'a> Reader<'a> {
 }
 
 fn op_at(i: u8) -> &'static Operation {
-    &OPERATIONS[usize::from(i) % OPERATIONS.len()]
+    &operations()[usize::from(i) % operations().len()]
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -496,7 +496,7 @@ pub fn webhook(data: &[u8]) {
 
 fn router() -> &'static Router {
     static ROUTER: OnceLock<Router> = OnceLock::new();
-    ROUTER.get_or_init(|| Router::new(OPERATIONS.iter()).expect("the catalog routes"))
+    ROUTER.get_or_init(|| Router::new(operations().iter()).expect("the catalog routes"))
 }
 
 /// Whether a URL parser (WHATWG) would read a path segment as `.` or `..` and climb the path.
@@ -1453,7 +1453,7 @@ pub fn numbers(data: &[u8]) {
 
     // The decoder, for a list row and a key row.
     let pick = |i: u8, f: &dyn Fn(&Operation) -> Option<&'static str>| {
-        let ops: Vec<(&Operation, &str)> = OPERATIONS
+        let ops: Vec<(&Operation, &str)> = operations()
             .iter()
             .filter_map(|op| f(op).map(|k| (op, k)))
             .filter(|(_, k)| !lossless::is_id_key(k))
@@ -1492,7 +1492,7 @@ pub fn numbers(data: &[u8]) {
     }
 
     // The proxy, for a JSON-body operation with no path values.
-    let body_ops: Vec<&Operation> = OPERATIONS
+    let body_ops: Vec<&Operation> = operations()
         .iter()
         .filter(|op| {
             op.method == Method::Post

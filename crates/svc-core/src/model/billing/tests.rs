@@ -9,7 +9,7 @@ use tsify::Tsify;
 
 /// The vendor's task examples (the accounting ones stand in for billing), with their rows.
 fn task_examples() -> impl Iterator<Item = (&'static catalog::Operation, &'static Value)> {
-    catalog::OPERATIONS
+    catalog::operations()
         .iter()
         .filter(|op| op.family == crate::family::Family::Billing)
         .filter_map(|op| crate::examples::vendor_of(op).map(|f| (op, &f.json)))

@@ -14,7 +14,7 @@ pub(super) fn schema(op: &str) -> &'static Schema {
 }
 
 pub(super) fn books() -> impl Iterator<Item = &'static str> {
-    crate::catalog::OPERATIONS
+    crate::catalog::operations()
         .iter()
         .filter(|op| op.family == crate::family::Family::Books)
         .map(|op| op.id)
