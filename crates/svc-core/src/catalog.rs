@@ -1,7 +1,8 @@
 //! The one table: every operation of the service, declared once as data.
 //!
 //! Request building, `operations()`, `requiredScopes()`, the `Client` methods (made from it at build),
-//! the sandbox's routing and the per-row tests all read `operations()`.
+//! the sandbox's routing and the per-row tests all read `operations()`: the hand-written `ROWS`, then
+//! the rows generated from the vendor's OpenAPI documents (`crate::published`).
 
 use crate::declare::Declared;
 use crate::family::Family;

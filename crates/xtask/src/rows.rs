@@ -75,7 +75,19 @@ pub fn rows(docs: &[Doc], overrides: &Overrides) -> Result<(Vec<Row>, usize), St
                         .get(&(raw.method.clone(), route(&raw.path)))
                         .cloned()
                 })
-                .unwrap_or_else(|| from_summary(&raw.summary, &raw.method, &raw.path)),
+                .unwrap_or_else(|| {
+                    let id = from_summary(&raw.summary, &raw.method, &raw.path);
+                    let noun = noun(&raw.file);
+                    let lower = id.to_ascii_lowercase();
+                    let named = split_words(&noun)
+                        .iter()
+                        .any(|w| lower.contains(w.as_str()));
+                    if named {
+                        id
+                    } else {
+                        with_noun(&id, &noun)
+                    }
+                }),
         };
         named.push((raw, base));
     }
@@ -210,11 +222,22 @@ pub fn from_summary(summary: &str, method: &str, path: &str) -> String {
             _ => {}
         }
     }
-    let words: Vec<String> = text
+    let mut words: Vec<String> = text
         .split_whitespace()
         .map(str::to_ascii_lowercase)
         .filter(|w| !SMALL.contains(&w.as_str()))
         .collect();
+    if let Some(verb) = words.first_mut() {
+        let plain = match verb.as_str() {
+            "retrieve" | "retrieving" => "get",
+            "creating" => "create",
+            "updating" => "update",
+            "deleting" => "delete",
+            "listing" => "list",
+            other => other,
+        };
+        *verb = plain.to_string();
+    }
     if words.is_empty() {
         return camel(&format!(
             "{} {}",
@@ -277,6 +300,20 @@ fn noun(file: &str) -> String {
         other => other.trim_end_matches('s').split('-').collect(),
     };
     words.iter().map(|w| pascal(w)).collect()
+}
+
+/// `CompositeItem` → `["composite", "item"]`.
+fn split_words(pascal: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for c in pascal.chars() {
+        if c.is_ascii_uppercase() || words.is_empty() {
+            words.push(String::new());
+        }
+        if let Some(w) = words.last_mut() {
+            w.push(c.to_ascii_lowercase());
+        }
+    }
+    words
 }
 
 fn with_noun(base: &str, noun: &str) -> String {

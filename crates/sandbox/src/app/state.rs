@@ -13,7 +13,7 @@ use crate::store::Store;
 use crate::{billing, books, crm, inventory, invoice, seed};
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
-use svc_core::catalog::{operations, Operation};
+use svc_core::catalog::Operation;
 use svc_core::route::Router;
 
 /// What the handling needs from its host: the clock and callbacks' delivery.
@@ -59,7 +59,7 @@ pub(super) const NO_ORG: &str = "-";
 
 /// Every routed operation: the catalog's rows.
 pub fn operations() -> impl Iterator<Item = &'static Operation> {
-    operations().iter()
+    svc_core::catalog::operations().iter()
 }
 
 /// The hand-written handlers by operation id; every other row is served by `generic::serve`.
@@ -162,7 +162,7 @@ mod tests {
         let ids: HashSet<&str> = written.iter().map(|(id, _)| *id).collect();
         assert_eq!(ids.len(), written.len(), "no handler is declared twice");
         let ops: HashSet<&str> = operations().map(|op| op.id).collect();
-        assert_eq!(ops.len(), operations().len());
+        assert_eq!(ops.len(), svc_core::catalog::operations().len());
         assert!(ids.is_subset(&ops), "every handler serves a routed row");
         let unserved: Vec<&str> = operations()
             .filter(|op| !ids.contains(op.id) && !generic::serves(op))

@@ -1,10 +1,10 @@
-//! docs/operations().md as the table makes it: every operation by family, with where it is documented.
+//! docs/OPERATIONS.md as the table makes it: every operation by family, with where it is documented.
 
 use svc_sdk::catalog::{operations, Source};
 use svc_sdk::family::Family;
 
 /// Where the list is kept.
-pub const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/operations().md");
+pub const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/OPERATIONS.md");
 
 pub fn render() -> String {
     let count = |s: Source| operations().iter().filter(|op| op.source == s).count();
@@ -19,7 +19,14 @@ pub fn render() -> String {
         count(Source::Spec),
         count(Source::Vendor)
     ));
-    out.push_str("rules are the spec's where it names the model, else the field types of the vendor's example).\n");
+    out.push_str("rules are the spec's where it names the model, else the field types of the vendor's example), and\n");
+    out.push_str(&format!(
+        "{} generated from the vendor's OpenAPI documents by `cargo run -p xtask -- operations` (their rules are\n",
+        count(Source::Published)
+    ));
+    out.push_str(
+        "what the documents state, with the corrections of `crates/xtask/overrides.yml`).\n",
+    );
     for family in Family::ALL {
         let ops: Vec<_> = operations()
             .iter()
@@ -31,6 +38,7 @@ pub fn render() -> String {
             let source = match op.source {
                 Source::Spec => "spec",
                 Source::Vendor => "vendor example",
+                Source::Published => "OpenAPI document",
             };
             out.push_str(&format!(
                 "| `{}` | `{} {}` | `{}` | {} |\n",
