@@ -630,27 +630,30 @@ pub fn operations() -> &'static [Operation] {
     })
 }
 
-/// The rows' positions in `operations()`, sorted by id.
-fn by_id() -> &'static [u16] {
-    static INDEX: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
-    INDEX.get_or_init(|| {
-        let all = operations();
-        let mut index: Vec<u16> = (0..all.len() as u16).collect();
-        index.sort_unstable_by_key(|&i| all[i as usize].id);
-        index
+/// The row of an id: a hand-written one, else a generated one (the text keeps them sorted by id).
+pub fn find(id: &str) -> Option<&'static Operation> {
+    let (hand, published) = operations().split_at(ROWS.len());
+    hand.iter().find(|op| op.id == id).or_else(|| {
+        published
+            .binary_search_by(|op| op.id.cmp(id))
+            .ok()
+            .map(|at| &published[at])
     })
 }
 
-pub fn find(id: &str) -> Option<&'static Operation> {
-    if let Some(op) = ROWS.iter().find(|op| op.id == id) {
+/// The row that a family's namespace on the client calls `name`: the row of that id in the family,
+/// or the generated row whose id is the family's name before it (`inventory.createContact` is
+/// `inventoryCreateContact`).
+pub fn in_family(family: Family, name: &str) -> Option<&'static Operation> {
+    if let Some(op) = find(name).filter(|op| op.family == family) {
         return Some(op);
     }
-    let all = operations();
-    let index = by_id();
-    index
-        .binary_search_by(|&i| all[i as usize].id.cmp(id))
-        .ok()
-        .map(|at| &all[index[at] as usize])
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    let mut id = String::from(family.name());
+    id.push(first.to_ascii_uppercase());
+    id.push_str(chars.as_str());
+    find(&id).filter(|op| op.family == family && op.source == Source::Published)
 }
 
 /// What a row does, in a few words made from its name (`markInvoiceAsSent` → "Mark invoice as sent").

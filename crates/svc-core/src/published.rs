@@ -3,7 +3,8 @@
 //!
 //! The text holds each object type once, on a line of its own (`T`, its fields tab-separated:
 //! `name[!]:kind[;rule]...`, kinds `s n i b d x l a`, `o<type>`, `[<kind>` for an array), then one
-//! line per operation (`O`, family, id, method, path, scope, answer, params type, flags). Names are
+//! line per operation (`O`, family, id, method, path, scope, answer, params type, flags), sorted by
+//! id, so that `catalog::find` searches them by halves. Names are
 //! borrowed from the text; what is built from them lives as long as the program.
 
 use crate::catalog::{op, BodyKind, Method, Operation, Shape, Source};
@@ -185,7 +186,9 @@ mod tests {
         let types = super::TEXT.lines().filter(|l| l.starts_with("T\t")).count();
         let ops = super::TEXT.lines().filter(|l| l.starts_with("O\t")).count();
         assert!(types > 0 && ops > 0);
-        assert_eq!(super::rows().len(), ops, "every operation line reads");
+        let rows = super::rows();
+        assert_eq!(rows.len(), ops, "every operation line reads");
+        assert!(rows.windows(2).all(|w| w[0].id < w[1].id), "sorted by id");
         for line in super::TEXT.lines().filter(|l| l.starts_with("T\t")) {
             for f in line.split('\t').skip(1) {
                 assert!(f.contains(':'), "{f}");

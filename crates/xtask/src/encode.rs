@@ -174,6 +174,7 @@ pub fn write(rows: &[Row]) -> Result<String, String> {
         out.push_str(t);
         out.push('\n');
     }
+    ops.sort_by(|a, b| a.split('\t').nth(2).cmp(&b.split('\t').nth(2)));
     for o in ops {
         out.push_str(&o);
         out.push('\n');

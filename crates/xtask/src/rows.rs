@@ -208,7 +208,7 @@ pub fn pascal(s: &str) -> String {
 
 const SMALL: [&str; 6] = ["a", "an", "the", "all", "of", "details"];
 
-/// An id made from a summary ("Retrieve a transfer order" → `retrieveTransferOrder`); from the method
+/// An id made from a summary ("Retrieve a transfer order" → `getTransferOrder`); from the method
 /// and the path when the summary gives no words.
 pub fn from_summary(summary: &str, method: &str, path: &str) -> String {
     let mut text = String::new();
@@ -335,7 +335,7 @@ mod tests {
     fn ids_are_made_from_summaries() {
         assert_eq!(
             from_summary("Retrieve a transfer order", "GET", "/x"),
-            "retrieveTransferOrder"
+            "getTransferOrder"
         );
         assert_eq!(
             from_summary("List taxes [US Edition only]", "GET", "/x"),

@@ -244,7 +244,10 @@ pub fn allowed_values(text: &str) -> Option<Vec<String>> {
             .find(|c: char| c == '\'' || c == '"' || c == '(' || c == ';')
             .unwrap_or(rest.len());
         let mut clause = rest[..end].trim();
-        if let Some(stop) = clause.find(". ") {
+        let sentence_end = clause.char_indices().find(|&(i, c)| {
+            c == '.' && clause[i + 1..].starts_with(|n: char| n == ' ' || n.is_ascii_uppercase())
+        });
+        if let Some((stop, _)) = sentence_end {
             clause = &clause[..stop];
         }
         let clause = clause.trim_end_matches('.');
@@ -290,7 +293,7 @@ mod tests {
         assert_eq!(allowed_values("Allowed values: cash, check, etc."), None);
         assert_eq!(
             allowed_values("Allowed values are entity_level or item_level.Allowed"),
-            None
+            Some(vec!["entity_level".into(), "item_level".into()])
         );
     }
 }
