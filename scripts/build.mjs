@@ -118,7 +118,7 @@ built.initSync({ module: readFileSync(path.join(pkg, "svc_sdk_bg.wasm")) });
 const ops = built.operations();
 // What api.js needs before the wasm is instantiated (an entry instantiates it after its imports ran).
 const catalogJs =
-  `// Written by scripts/build.mjs from the wasm's tables.\nexport const regions = Object.freeze(${JSON.stringify(built.__regions(), null, 2)});\nexport const accountsServers = Object.freeze(${JSON.stringify(built.__accountsServers(), null, 2)});\nexport const ErrorCode = Object.freeze(${JSON.stringify(built.__errorCodes(), null, 2)});\nexport const OPERATION_IDS = ${JSON.stringify(ops.map((o) => o.id), null, 2)};\n`;
+  `// Written by scripts/build.mjs from the wasm's tables.\nexport const regions = Object.freeze(${JSON.stringify(built.__regions(), null, 2)});\nexport const accountsServers = Object.freeze(${JSON.stringify(built.__accountsServers(), null, 2)});\nexport const ErrorCode = Object.freeze(${JSON.stringify(built.__errorCodes(), null, 2)});\nexport const FAMILIES = ${JSON.stringify([...new Set(ops.map((o) => o.family))])};\n`;
 writeFileSync(path.join(pkg, snippets, "catalog.js"), catalogJs);
 // Each entry is one module of glue, snippets and instantiation. svc-sdk/cloudflare and svc-sdk/redis
 // import the entry of their runtime, so that they share its wasm instance and its SvcError; the wasm's

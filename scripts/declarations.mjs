@@ -6,7 +6,7 @@
 // svc-sdk/testing (the sandbox's options from `cargo run -p svc-testing --example declarations`).
 // Nothing of wasm-bindgen's glue is declared: svc_sdk.d.ts is read, then left out of the package
 // (pkg/validate/'s too).
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readModels } from "./declarations/models.mjs";
 import { operationDeclarations } from "./declarations/client.mjs";
@@ -42,7 +42,9 @@ export function writeDeclarations(pkg, ops, types, rust, sandbox) {
   const models = readModels(pkg, types.requests);
   const own = [rust.trimEnd(), options, operationDeclarations(ops, types.rows, clientTail), functions].join("\n\n");
   checkModels(models.names, new Set(declaredNames(own)));
-  const index = `${own}\n\n${models.text}\n`;
+  // The generated rows' params and results (`cargo run -p xtask -- operations`).
+  const published = readFileSync(new URL("./declarations/published.d.ts", import.meta.url), "utf8").replace(/^\/\/.*\n/, "");
+  const index = `${own}\n\n${models.text}\n\n${published}`;
   writeAll(pkg, {
     "index.d.ts": index,
     "index.d.cts": index,

@@ -11,7 +11,15 @@ function args(op, t) {
   return [...op.pathParams.map((p) => `${camel(p)}: ${p.endsWith("_id") ? "IdInput" : "string"}`), params];
 }
 
-function method(op, t) {
+/** The name of a row in its family's namespace: its id, less the family's name a generated row's id may carry. */
+export function localName(op) {
+  const rest = op.id.slice(op.family.length);
+  return op.source === "published" && op.id.startsWith(op.family) && /^[A-Z]/.test(rest) ? rest[0].toLowerCase() + rest.slice(1) : op.id;
+}
+
+const pascal = (s) => s[0].toUpperCase() + s.slice(1);
+
+function method(op, t, name = op.id) {
   const result = t.result ?? "Record<string, unknown>";
   const promise = t.list ? `PagePromise<${result}>` : `APIPromise<${result}>`;
   const summary = t.summary ? `${t.summary.replace(/\.$/, "")}.
@@ -23,13 +31,14 @@ function method(op, t) {
   return `  /**
    * ${summary}\`${op.method} ${op.path}\` (${op.family}; scope \`${op.scope}\`)${example}
    */
-  ${op.id}(${[...args(op, t), "options?: CallOptions"].join(", ")}): ${promise};`;
+  ${name}(${[...args(op, t), "options?: CallOptions"].join(", ")}): ${promise};`;
 }
 
 /** The declarations that depend on the rows; `types` is what `cargo run -p svc-core --example types` prints (params, result, list, paramsRequired per id). */
 export function operationDeclarations(ops, types, clientTail) {
   const typesOf = (op) => types[op.id] ?? {};
   const rows = (line) => ops.map((op) => `  ${op.id}: ${line(op, typesOf(op))};`).join("\n");
+  const families = [...new Set(ops.map((op) => op.family))];
   return `export type OperationId = ${ops.map((o) => JSON.stringify(o.id)).join(" | ")};
 
 /** The params type of each operation. */
@@ -42,8 +51,15 @@ export interface OperationArgs {
 ${rows((op, t) => `[${args(op, t).join(", ")}]`)}
 }
 
+${families.map((f) => `/** The ${f} family's operations, under their names there (\`client.${f}\`). */
+export interface ${pascal(f)}Operations {
+${ops.filter((op) => op.family === f).map((op) => method(op, typesOf(op), localName(op))).join("\n")}
+}`).join("\n\n")}
+
 export declare class Client {
   constructor(options: ClientOptions);
+${families.map((f) => `  /** The ${f} family's operations: \`client.${f}.${localName(ops.find((op) => op.family === f))}(...)\`. */
+  readonly ${f}: ${pascal(f)}Operations;`).join("\n")}
 ${ops.map((op) => method(op, typesOf(op))).join("\n")}
   /** The request an operation would send, validated; nothing is sent. The Authorization header is left out. */
   prepare<Op extends OperationId>(operationId: Op, ...args: OperationArgs[Op]): Promise<PreparedRequest>;

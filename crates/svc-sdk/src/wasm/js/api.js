@@ -4,7 +4,7 @@
 // promise and page are async iterables, which toArray() gathers. Which page comes next, how many items
 // toArray() may gather, and every rule and message, are the core's.
 import * as core from "../../../../../svc_sdk.js";
-import { OPERATION_IDS } from "./catalog.js";
+import { FAMILIES } from "./catalog.js";
 import { call, generation, guarded, info, settling } from "./core.js";
 export { SvcError } from "./error.js";
 export { ExactNumber } from "./exact.js";
@@ -106,10 +106,54 @@ export class Client {
   [Symbol.dispose]() { this.free(); }
 }
 
-// One method per catalog row, each checked, built and sent by the wasm.
-for (const id of OPERATION_IDS) {
-  const method = { [id](...args) { return invoke(this, id, args); } }[id];
-  Object.defineProperty(Client.prototype, id, { value: method, writable: true, configurable: true });
+/** The id of the operation the client calls `name` (in `family`'s namespace when given), or undefined; the core's table answers. */
+function named(family, name) {
+  if (typeof name !== "string") return undefined;
+  try {
+    return call("__operationNamed", "config", family, name);
+  } catch {
+    return undefined;
+  }
+}
+
+const operationMethod = (id) => ({ [id](...args) { return invoke(this, id, args); } })[id];
+
+// Every operation of the core's table is a method of Client, checked, built and sent by the wasm: found
+// by its id on first use, then kept on the prototype. The ids live once, in the wasm.
+Object.setPrototypeOf(Client.prototype, new Proxy(Object.prototype, {
+  get(target, name, receiver) {
+    const id = name in target ? undefined : named(undefined, name);
+    if (id === undefined) return Reflect.get(target, name, receiver);
+    const method = operationMethod(id);
+    Object.defineProperty(Client.prototype, name, { value: method, writable: true, configurable: true });
+    return method;
+  },
+  has: (target, name) => Reflect.has(target, name) || named(undefined, name) !== undefined,
+}));
+
+/** The namespaces of a client, by family: `client.books.createContact(...)`. */
+const namespaces = new WeakMap();
+
+function namespace(client, family) {
+  const own = namespaces.get(client) ?? namespaces.set(client, new Map()).get(client);
+  if (own.has(family)) return own.get(family);
+  const methods = Object.create(null);
+  const space = new Proxy(methods, {
+    get(target, name) {
+      if (name in target) return target[name];
+      const id = named(family, name);
+      return id === undefined ? undefined : (target[name] = { [name]: (...args) => invoke(client, id, args) }[name]);
+    },
+    has: (target, name) => name in target || named(family, name) !== undefined,
+    set: () => false,
+    defineProperty: () => false,
+  });
+  own.set(family, space);
+  return space;
+}
+
+for (const family of FAMILIES) {
+  Object.defineProperty(Client.prototype, family, { get() { return namespace(this, family); }, configurable: true });
 }
 
 /** A notification-channel callback body, checked against the channel's token. */
