@@ -1,11 +1,11 @@
 //! The rows generated from the vendor's OpenAPI documents (`published/rows.txt`, written by
 //! `cargo run -p xtask -- operations`), read once into the table's own shapes.
 //!
-//! The text holds each object type once, on a line of its own (`T`, its fields tab-separated:
-//! `name[!]:kind[;rule]...`, kinds `s n i b d x l a`, `o<type>`, `[<kind>` for an array), then one
-//! line per operation (`O`, family, id, method, path, scope, answer, params type, flags), sorted by
-//! id, so that `catalog::find` searches them by halves. Names are
-//! borrowed from the text; what is built from them lives as long as the program.
+//! The text holds the fields, each once (`F`, tab-separated `name[!]:kind[;rule]...`, kinds
+//! `s n i b d x l a`, `o<type>`, `[<kind>` for an array), the object types as their fields' numbers
+//! (`T`, one line each, a type after those its fields hold), then the operations sorted by id, a column
+//! to a line: `I` ids, `M` family and method, `P` paths, `S` scopes, `R` answers, `Q` params types,
+//! `X` flags. Names are borrowed from the text; what is built from them lives as long as the program.
 
 use crate::catalog::{op, BodyKind, Method, Operation, Shape, Source};
 use crate::family::Family;
@@ -29,7 +29,7 @@ fn kind(code: &'static str, types: &[&'static Schema]) -> Option<Kind> {
         b'x' => Kind::StrOrNum,
         b'l' => Kind::BoolLike,
         b'a' => Kind::Any,
-        b'o' => Kind::Obj(types.get(code[1..].parse::<usize>().ok()?)?),
+        b'o' => Kind::Obj(types.get(number(&code[1..])?)?),
         b'[' => Kind::Arr(Box::leak(Box::new(Field {
             name: "",
             kind: kind(&code[1..], types)?,
@@ -42,7 +42,7 @@ fn kind(code: &'static str, types: &[&'static Schema]) -> Option<Kind> {
 
 fn rule(code: &'static str) -> Option<Rule> {
     Some(match code.as_bytes().first()? {
-        b'<' => Rule::MaxLen(code[1..].parse().ok()?),
+        b'<' => Rule::MaxLen(number(&code[1..])?),
         b'=' => Rule::OneOf(leak(code[1..].split('|').collect())),
         b'd' => Rule::Format(Format::Date),
         _ => return None,
@@ -66,6 +66,16 @@ fn field(text: &'static str, types: &[&'static Schema]) -> Option<Field> {
     })
 }
 
+/// A number as the text writes it.
+fn number(text: &str) -> Option<usize> {
+    if text.is_empty() || text.len() > 6 {
+        return None;
+    }
+    text.bytes().try_fold(0usize, |n, b| {
+        b.is_ascii_digit().then(|| n * 10 + usize::from(b - b'0'))
+    })
+}
+
 fn answer(code: &'static str) -> Option<Shape> {
     let (tag, key) = code.split_once(':').unwrap_or((code, ""));
     Some(match tag {
@@ -79,23 +89,53 @@ fn answer(code: &'static str) -> Option<Shape> {
     })
 }
 
-fn operation(cols: &[&'static str], types: &[&'static Schema]) -> Option<Operation> {
-    let [family, id, method, path, scope, shape, params, flags @ ..] = cols else {
-        return None;
-    };
-    let family = match *family {
-        "b" => Family::Books,
-        "i" => Family::Inventory,
+/// The scope a row's column gives: the area alone when the family and the method say the rest.
+fn scope(family: Family, method: Method, text: &'static str) -> &'static str {
+    if let Some(whole) = text.strip_prefix('=') {
+        return whole;
+    }
+    let mut out = String::from(match family {
+        Family::Books => "SvcBooks.",
+        _ => "SvcInventory.",
+    });
+    out.push_str(text);
+    if !text.contains('.') {
+        out.push_str(match method {
+            Method::Get => ".READ",
+            Method::Post => ".CREATE",
+            Method::Put => ".UPDATE",
+            Method::Delete => ".DELETE",
+            Method::Patch => ".ALL",
+        });
+    }
+    Box::leak(out.into_boxed_str())
+}
+
+/// The row of one value of each column: id, family and method, path, scope, answer, params, flags.
+fn operation(cols: [&'static str; 7], types: &[&'static Schema]) -> Option<Operation> {
+    let [id, kind, path, scope_text, shape, params, flags] = cols;
+    let mut code = kind.bytes();
+    let family = match code.next()? {
+        b'b' => Family::Books,
+        b'i' => Family::Inventory,
         _ => return None,
     };
-    let mut row = op(family, Method::parse(method)?, path, scope);
+    let method = match code.next()? {
+        b'G' => Method::Get,
+        b'P' => Method::Post,
+        b'U' => Method::Put,
+        b'D' => Method::Delete,
+        b'A' => Method::Patch,
+        _ => return None,
+    };
+    let mut row = op(family, method, path, scope(family, method, scope_text));
     row.id = id;
     row.response = answer(shape)?;
     row.source = Source::Published;
     if !params.is_empty() {
-        row.params = types.get(params.parse::<usize>().ok()?)?;
+        row.params = types.get(number(params)?)?;
     }
-    for flag in flags {
+    for flag in flags.split(' ').filter(|f| !f.is_empty()) {
         let (tag, value) = flag.split_once(':').unwrap_or((flag, ""));
         match tag {
             "q" => row.query = leak(value.split(',').collect()),
@@ -151,48 +191,82 @@ fn ts_names(row: &Operation) -> (&'static str, &'static str) {
     (params, result)
 }
 
-/// Every generated row, in the text's order; a line the text cannot hold (none, as a test checks)
-/// is left out.
+/// Every generated row, sorted by id; a row the text cannot hold (none, as a test checks) is left out.
 pub fn rows() -> Vec<Operation> {
+    let mut fields: Vec<&'static str> = Vec::new();
     let mut types: Vec<&'static Schema> = Vec::new();
-    let mut out = Vec::new();
-    for line in TEXT.lines() {
-        let mut cols = line.split('\t');
-        match cols.next() {
-            Some("T") => {
-                let fields: Option<Vec<Field>> = cols.map(|f| field(f, &types)).collect();
-                let fields = fields.unwrap_or_default();
+    let mut cols: [Vec<&'static str>; 7] = Default::default();
+    for line in TEXT.split('\n') {
+        let Some((tag, rest)) = line.split_once('\t') else {
+            continue;
+        };
+        match tag {
+            "F" => fields = rest.split('\t').collect(),
+            "T" => {
+                let built: Option<Vec<Field>> = rest
+                    .split(' ')
+                    .map(|n| field(fields.get(number(n)?)?, &types))
+                    .collect();
                 types.push(Box::leak(Box::new(Schema {
-                    fields: leak(fields),
+                    fields: leak(built.unwrap_or_default()),
                     checks: &[],
                 })));
             }
-            Some("O") => {
-                let cols: Vec<&'static str> = cols.collect();
-                if let Some(row) = operation(&cols, &types) {
-                    out.push(row);
+            _ => {
+                let at = ["I", "M", "P", "S", "R", "Q", "X"]
+                    .iter()
+                    .position(|t| *t == tag);
+                if let Some(at) = at {
+                    cols[at] = rest.split('\t').collect();
                 }
             }
-            _ => {}
         }
     }
-    out
+    (0..cols[0].len())
+        .filter_map(|i| {
+            let mut row = [""; 7];
+            for (value, col) in row.iter_mut().zip(&cols) {
+                *value = col.get(i)?;
+            }
+            operation(row, &types)
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn every_line_of_the_text_is_read() {
-        let types = super::TEXT.lines().filter(|l| l.starts_with("T\t")).count();
-        let ops = super::TEXT.lines().filter(|l| l.starts_with("O\t")).count();
-        assert!(types > 0 && ops > 0);
+        let column = |tag: &str| {
+            super::TEXT
+                .lines()
+                .find_map(|l| l.strip_prefix(tag))
+                .map_or(0, |l| l.split('\t').count())
+        };
+        let ops = column("I\t");
+        for tag in ["M\t", "P\t", "S\t", "R\t", "Q\t", "X\t"] {
+            assert_eq!(column(tag), ops, "{tag}");
+        }
+        assert!(ops > 0);
         let rows = super::rows();
         assert_eq!(rows.len(), ops, "every operation line reads");
         assert!(rows.windows(2).all(|w| w[0].id < w[1].id), "sorted by id");
-        for line in super::TEXT.lines().filter(|l| l.starts_with("T\t")) {
-            for f in line.split('\t').skip(1) {
-                assert!(f.contains(':'), "{f}");
-            }
+        for f in super::TEXT
+            .lines()
+            .find_map(|l| l.strip_prefix("F\t"))
+            .unwrap()
+            .split('\t')
+        {
+            assert!(
+                super::field(f, &[]).is_some() || f.contains(":o") || f.contains(":[o"),
+                "{f}"
+            );
+        }
+        for line in super::TEXT.lines().filter_map(|l| l.strip_prefix("T\t")) {
+            assert!(
+                line.split(' ').all(|n| super::number(n).is_some()),
+                "{line}"
+            );
         }
     }
 }

@@ -1,33 +1,49 @@
-//! The rows as the compact text the core reads (`svc_core::published`): one line per object type,
-//! each written once and named by its number, then one line per operation.
+//! The rows as the compact text the core reads (`svc_core::published`): the fields, each written once;
+//! the object types as lists of fields, each written once; then the operations, sorted by id, a column
+//! to a line (gzip finds more alike in a column of paths than in a row).
 
-use crate::rows::{Row, Shape};
+use crate::rows::{route, Row, Shape};
 use crate::shape::{Field, Node, Rule};
 use std::collections::HashMap;
 
 pub const BANNER: &str = "Written by `cargo run -p xtask -- operations` from tests/fixtures/openapi and crates/xtask/overrides.yml: do not edit.";
 
+/// The fields and object types, each numbered in the order first written.
 #[derive(Default)]
 struct Types {
-    lines: Vec<String>,
-    index: HashMap<String, usize>,
+    fields: Vec<String>,
+    field_index: HashMap<String, usize>,
+    types: Vec<String>,
+    type_index: HashMap<String, usize>,
 }
 
 impl Types {
-    /// The number of the object type of `fields`, written first if new.
-    fn object(&mut self, fields: &[Field]) -> usize {
-        let line: Vec<String> = fields.iter().map(|f| self.field(f)).collect();
-        let line = line.join("\t");
-        if let Some(&n) = self.index.get(&line) {
-            return n;
+    /// The number of the object type of `fields`, written (after what it holds) if new.
+    fn object(&mut self, fields: &[Field]) -> Result<usize, String> {
+        let mut refs = Vec::new();
+        for f in fields {
+            let token = self.field(f)?;
+            let n = match self.field_index.get(&token) {
+                Some(&n) => n,
+                None => {
+                    self.fields.push(token.clone());
+                    self.field_index.insert(token, self.fields.len() - 1);
+                    self.fields.len() - 1
+                }
+            };
+            refs.push(n.to_string());
         }
-        self.lines.push(line.clone());
-        self.index.insert(line, self.lines.len() - 1);
-        self.lines.len() - 1
+        let line = refs.join(" ");
+        if let Some(&n) = self.type_index.get(&line) {
+            return Ok(n);
+        }
+        self.types.push(line.clone());
+        self.type_index.insert(line, self.types.len() - 1);
+        Ok(self.types.len() - 1)
     }
 
-    fn kind(&mut self, node: &Node) -> String {
-        match node {
+    fn kind(&mut self, node: &Node) -> Result<String, String> {
+        Ok(match node {
             Node::Str => "s".into(),
             Node::Num => "n".into(),
             Node::Int => "i".into(),
@@ -37,26 +53,35 @@ impl Types {
             Node::BoolLike => "l".into(),
             Node::Any => "a".into(),
             Node::Obj(fields) if fields.is_empty() => "a".into(),
-            Node::Obj(fields) => format!("o{}", self.object(fields)),
-            Node::Arr(item) => format!("[{}", self.kind(&item.node)),
-        }
+            Node::Obj(fields) => format!("o{}", self.object(fields)?),
+            Node::Arr(item) => format!("[{}", self.kind(&item.node)?),
+        })
     }
 
-    fn field(&mut self, f: &Field) -> String {
+    /// `name[!]:kind[;rule]...`
+    fn field(&mut self, f: &Field) -> Result<String, String> {
+        if f.name.contains([':', ';', '!', '\t', ' ', '\n']) {
+            return Err(format!("the field name {:?} cannot be written", f.name));
+        }
         let mut out = f.name.clone();
         if f.required {
             out.push('!');
         }
         out.push(':');
-        out.push_str(&self.kind(&f.node));
+        out.push_str(&self.kind(&f.node)?);
         for rule in &f.rules {
             match rule {
                 Rule::MaxLen(n) => out.push_str(&format!(";<{n}")),
-                Rule::OneOf(set) => out.push_str(&format!(";={}", set.join("|"))),
+                Rule::OneOf(set) => {
+                    if set.iter().any(|v| v.contains(['|', ';', '\t', '\n'])) {
+                        return Err(format!("a value of {} cannot be written", f.name));
+                    }
+                    out.push_str(&format!(";={}", set.join("|")));
+                }
                 Rule::Date => out.push_str(";d"),
             }
         }
-        out
+        Ok(out)
     }
 }
 
@@ -71,9 +96,30 @@ fn shape(s: &Shape) -> String {
     }
 }
 
-/// Whether a value can be written in the text as it is: no tab, line break, `;`, `|` or `:` in a name.
-fn plain(s: &str) -> bool {
-    !s.contains(['\t', '\n', '\r'])
+/// The scope without what the family and the method say: `invoices` for `SvcBooks.invoices.READ` of
+/// a GET, `invoices.ALL` where the verb is another, the whole scope where the family's is not its prefix.
+fn scope(r: &Row) -> String {
+    let family = if r.raw.family == "books" {
+        "SvcBooks."
+    } else {
+        "SvcInventory."
+    };
+    let verb = match r.raw.method.as_str() {
+        "GET" => "READ",
+        "POST" => "CREATE",
+        "PUT" => "UPDATE",
+        "DELETE" => "DELETE",
+        _ => "ALL",
+    };
+    match r
+        .scope
+        .strip_prefix(family)
+        .and_then(|s| s.rsplit_once('.'))
+    {
+        Some((area, v)) if v == verb && !area.contains('.') => area.to_string(),
+        Some((area, v)) if !area.contains('.') => format!("{area}.{v}"),
+        _ => format!("={}", r.scope),
+    }
 }
 
 /// The rows whose route another row holds: of rows that share a family, method and path, the one
@@ -84,7 +130,7 @@ fn shared_routes(rows: &[Row]) -> Vec<String> {
         let key = (
             r.raw.family.to_string(),
             r.raw.method.clone(),
-            crate::rows::route(&r.raw.path),
+            route(&r.raw.path),
         );
         groups.entry(key).or_default().push(r);
     }
@@ -110,74 +156,71 @@ fn shared_routes(rows: &[Row]) -> Vec<String> {
     out
 }
 
-/// The whole text.
+/// The whole text: `F` the fields, `T` a type's fields by number, then one line per column of the
+/// operations: `I` ids, `M` family and method (`bG`: books, GET; `P` POST, `U` PUT, `D` DELETE, `A` PATCH), `P` paths, `S` scopes, `R` answers,
+/// `Q` params types, `X` flags (`q:` query params, `h:` headers, `n` no organization, `r` not routed,
+/// `m:` a multipart file), each a tab between values.
 pub fn write(rows: &[Row]) -> Result<String, String> {
     let mut types = Types::default();
-    let mut ops = Vec::new();
     let shared = shared_routes(rows);
-    for r in rows {
-        for f in &r.params {
-            if f.name.contains([':', ';', '!', '\t']) {
-                return Err(format!(
-                    "{}: param name {:?} cannot be written",
-                    r.id, f.name
-                ));
-            }
-            for rule in &f.rules {
-                if let Rule::OneOf(set) = rule {
-                    if set.iter().any(|v| v.contains(['|', ';', '\t'])) {
-                        return Err(format!("{}.{}: a value cannot be written", r.id, f.name));
-                    }
-                }
-            }
-        }
-        let params = if r.params.is_empty() {
-            String::new()
-        } else {
-            types.object(&r.params).to_string()
+    let mut sorted: Vec<&Row> = rows.iter().collect();
+    sorted.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut cols: [Vec<String>; 7] = Default::default();
+    for r in sorted {
+        let params = match r.params.is_empty() {
+            true => String::new(),
+            false => types
+                .object(&r.params)
+                .map_err(|e| format!("{}: {e}", r.id))?
+                .to_string(),
         };
-        let family = if r.raw.family == "books" { "b" } else { "i" };
-        let mut line = vec![
-            "O".to_string(),
-            family.into(),
-            r.id.clone(),
-            r.raw.method.clone(),
-            r.raw.path.clone(),
-            r.scope.clone(),
-            shape(&r.shape),
-            params,
-        ];
+        let mut flags = Vec::new();
         if !r.query.is_empty() {
-            line.push(format!("q:{}", r.query.join(",")));
+            flags.push(format!("q:{}", r.query.join(",")));
         }
         if !r.headers.is_empty() {
             let h: Vec<String> = r.headers.iter().map(|(p, h)| format!("{p}={h}")).collect();
-            line.push(format!("h:{}", h.join(",")));
+            flags.push(format!("h:{}", h.join(",")));
         }
         if !r.raw.org {
-            line.push("n".into());
+            flags.push("n".into());
         }
         if shared.contains(&r.id) {
-            line.push("r".into());
+            flags.push("r".into());
         }
         if let Some(f) = &r.raw.file_field {
-            line.push(format!("m:{f}"));
+            flags.push(format!("m:{f}"));
         }
-        if line.iter().any(|c| !plain(c)) {
-            return Err(format!("{}: a column cannot be written", r.id));
+        let family = if r.raw.family == "books" { 'b' } else { 'i' };
+        let method = match r.raw.method.as_str() {
+            "POST" => 'P',
+            "PUT" => 'U',
+            "DELETE" => 'D',
+            "PATCH" => 'A',
+            _ => 'G',
+        };
+        let values = [
+            r.id.clone(),
+            format!("{family}{method}"),
+            r.raw.path.clone(),
+            scope(r),
+            shape(&r.shape),
+            params,
+            flags.join(" "),
+        ];
+        for (col, v) in cols.iter_mut().zip(values) {
+            if v.contains(['\t', '\n']) {
+                return Err(format!("{}: {v:?} cannot be written", r.id));
+            }
+            col.push(v);
         }
-        ops.push(line.join("\t"));
     }
-    let mut out = format!("# {BANNER}\n");
-    for t in &types.lines {
-        out.push_str("T\t");
-        out.push_str(t);
-        out.push('\n');
+    let mut out = format!("# {BANNER}\nF\t{}\n", types.fields.join("\t"));
+    for t in &types.types {
+        out.push_str(&format!("T\t{t}\n"));
     }
-    ops.sort_by(|a, b| a.split('\t').nth(2).cmp(&b.split('\t').nth(2)));
-    for o in ops {
-        out.push_str(&o);
-        out.push('\n');
+    for (tag, col) in ["I", "M", "P", "S", "R", "Q", "X"].iter().zip(cols) {
+        out.push_str(&format!("{tag}\t{}\n", col.join("\t")));
     }
     Ok(out)
 }

@@ -162,11 +162,9 @@ impl Doc {
         let place = p.get("in").and_then(Value::as_str).unwrap_or_default();
         let required = p.get("required").and_then(Value::as_bool).unwrap_or(false);
         match place {
-            "path" => {
-                if !raw.path_params.iter().any(|(n, _)| n == name) {
-                    raw.path_params
-                        .push((name.to_string(), p.get("example").cloned()));
-                }
+            "path" if !raw.path_params.iter().any(|(n, _)| n == name) => {
+                raw.path_params
+                    .push((name.to_string(), p.get("example").cloned()));
             }
             "query" if name == "organization_id" => raw.org = true,
             "query" | "header" => {
@@ -232,7 +230,7 @@ impl Doc {
             else {
                 return Answer::Nothing;
             };
-            for (kind, media) in content {
+            if let Some((kind, media)) = content.iter().next() {
                 let kind = kind.as_str().unwrap_or_default();
                 if kind != "application/json" {
                     return Answer::File(kind.to_string());

@@ -240,9 +240,7 @@ pub fn allowed_values(text: &str) -> Option<Vec<String>> {
                 .unwrap_or(r);
         }
     } else {
-        let end = rest
-            .find(|c: char| c == '\'' || c == '"' || c == '(' || c == ';')
-            .unwrap_or(rest.len());
+        let end = rest.find(['\'', '"', '(', ';']).unwrap_or(rest.len());
         let mut clause = rest[..end].trim();
         let sentence_end = clause.char_indices().find(|&(i, c)| {
             c == '.' && clause[i + 1..].starts_with(|n: char| n == ' ' || n.is_ascii_uppercase())
