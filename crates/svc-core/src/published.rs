@@ -1,9 +1,9 @@
 //! The rows generated from the vendor's OpenAPI documents (`published/rows.txt`, written by
 //! `cargo run -p xtask -- operations`), read once into the table's own shapes.
 //!
-//! The text holds the fields, each once (`F`, tab-separated `name[!]:kind[;rule]...`, kinds
+//! The text holds the fields, each once (`F`, tab-separated `name:kind[;rule]...`, kinds
 //! `s n i b d x l a`, `o<type>`, `[<kind>` for an array), the object types as their fields' numbers
-//! (`T`, one line each, a type after those its fields hold), then the operations sorted by id, a column
+//! (`T`, one line each, `!` after a required field's, a type after those its fields hold), then the operations sorted by id, a column
 //! to a line: `I` ids, `M` family and method, `P` paths, `S` scopes, `R` answers, `Q` params types,
 //! `X` flags. Names are borrowed from the text; what is built from them lives as long as the program.
 
@@ -49,15 +49,14 @@ fn rule(code: &'static str) -> Option<Rule> {
     })
 }
 
-fn field(text: &'static str, types: &[&'static Schema]) -> Option<Field> {
+fn field(text: &'static str, required: bool, types: &[&'static Schema]) -> Option<Field> {
     let (name, rest) = text.split_once(':')?;
     let mut parts = rest.split(';');
     let kind = kind(parts.next()?, types)?;
-    let rules: Vec<Rule> = parts.map(rule).collect::<Option<_>>()?;
-    let (name, required) = match name.strip_suffix('!') {
-        Some(n) => (n, true),
-        None => (name, false),
-    };
+    let mut rules = Vec::new();
+    for part in parts {
+        rules.push(rule(part)?);
+    }
     Some(Field {
         name,
         kind,
@@ -205,7 +204,10 @@ pub fn rows() -> Vec<Operation> {
             "T" => {
                 let built: Option<Vec<Field>> = rest
                     .split(' ')
-                    .map(|n| field(fields.get(number(n)?)?, &types))
+                    .map(|n| {
+                        let (n, required) = n.strip_suffix('!').map_or((n, false), |n| (n, true));
+                        field(fields.get(number(n)?)?, required, &types)
+                    })
                     .collect();
                 types.push(Box::leak(Box::new(Schema {
                     fields: leak(built.unwrap_or_default()),
@@ -258,13 +260,14 @@ mod tests {
             .split('\t')
         {
             assert!(
-                super::field(f, &[]).is_some() || f.contains(":o") || f.contains(":[o"),
+                super::field(f, false, &[]).is_some() || f.contains(":o") || f.contains(":[o"),
                 "{f}"
             );
         }
         for line in super::TEXT.lines().filter_map(|l| l.strip_prefix("T\t")) {
             assert!(
-                line.split(' ').all(|n| super::number(n).is_some()),
+                line.split(' ')
+                    .all(|n| super::number(n.trim_end_matches('!')).is_some()),
                 "{line}"
             );
         }

@@ -225,22 +225,6 @@ pub fn operation(operation_id: JsValue) -> Result<JsValue, JsValue> {
     Ok(json_to_js(&text))
 }
 
-/// The id of the operation that the client calls `name` (in `family`'s namespace when one is given),
-/// or undefined: for the client's methods, found in the table on first use.
-#[wasm_bindgen(js_name = __operationNamed, skip_typescript)]
-pub fn operation_named(family: JsValue, name: JsValue) -> JsValue {
-    let Some(name) = name.as_string() else {
-        return JsValue::UNDEFINED;
-    };
-    let op = match family.as_string() {
-        None => catalog::find(&name),
-        Some(f) => {
-            svc_core::family::Family::from_name(&f).and_then(|f| catalog::in_family(f, &name))
-        }
-    };
-    op.map_or(JsValue::UNDEFINED, |op| JsValue::from_str(op.id))
-}
-
 /// The message of anything thrown, or a word for it when it has none.
 pub fn message_of(e: &JsValue) -> String {
     js::get(e, "message")

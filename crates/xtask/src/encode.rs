@@ -31,7 +31,11 @@ impl Types {
                     self.fields.len() - 1
                 }
             };
-            refs.push(n.to_string());
+            refs.push(if f.required {
+                format!("{n}!")
+            } else {
+                n.to_string()
+            });
         }
         let line = refs.join(" ");
         if let Some(&n) = self.type_index.get(&line) {
@@ -58,15 +62,12 @@ impl Types {
         })
     }
 
-    /// `name[!]:kind[;rule]...`
+    /// `name:kind[;rule]...` (whether it is required is its type's to say).
     fn field(&mut self, f: &Field) -> Result<String, String> {
         if f.name.contains([':', ';', '!', '\t', ' ', '\n']) {
             return Err(format!("the field name {:?} cannot be written", f.name));
         }
         let mut out = f.name.clone();
-        if f.required {
-            out.push('!');
-        }
         out.push(':');
         out.push_str(&self.kind(&f.node)?);
         for rule in &f.rules {
@@ -156,7 +157,7 @@ fn shared_routes(rows: &[Row]) -> Vec<String> {
     out
 }
 
-/// The whole text: `F` the fields, `T` a type's fields by number, then one line per column of the
+/// The whole text: `F` the fields, `T` a type's fields by number (`!` after a required one), then one line per column of the
 /// operations: `I` ids, `M` family and method (`bG`: books, GET; `P` POST, `U` PUT, `D` DELETE, `A` PATCH), `P` paths, `S` scopes, `R` answers,
 /// `Q` params types, `X` flags (`q:` query params, `h:` headers, `n` no organization, `r` not routed,
 /// `m:` a multipart file), each a tab between values.

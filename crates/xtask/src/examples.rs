@@ -157,7 +157,8 @@ fn value(out: &mut String, f: &Field, all: bool, depth: usize) {
     }
 }
 
-/// `{ "<id>": { "path": [...], "params": {...}, "answer": {...} } }` for every generated row.
+/// `{ "<id>": { "path": [...], "params": {...}, "file"?: true, "answer": {...} } }` for every
+/// generated row (`file`: it answers a file).
 pub fn write(rows: &[Row]) -> String {
     let mut out = String::from("{\"//\":");
     string(&mut out, BANNER);
@@ -189,6 +190,9 @@ pub fn write(rows: &[Row]) -> String {
         }
         out.push_str("],\"params\":");
         object(&mut out, &r.params, false, 0);
+        if r.shape == Shape::Binary {
+            out.push_str(",\"file\":true");
+        }
         out.push_str(",\"answer\":");
         let mut answer = String::from("{\"code\":0,\"message\":\"success\"");
         if let (Answer::Json { keys, page }, false) = (&r.raw.answer, r.shape == Shape::Binary) {

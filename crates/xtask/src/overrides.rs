@@ -11,6 +11,8 @@ pub struct Overrides {
     ids: Vec<(String, String, String, String)>,
     /// id → scope.
     scopes: Vec<(String, String)>,
+    /// Rows that send the organization's id though their document names no such parameter.
+    organization: Vec<String>,
     /// id, field, and what to do to it.
     fields: Vec<(String, String, Value)>,
 }
@@ -41,6 +43,10 @@ impl Overrides {
                 text(&e, "id")?,
             ));
         }
+        for e in list("organization") {
+            text(&e, "reason")?;
+            o.organization.push(text(&e, "id")?);
+        }
         for e in list("scopes") {
             text(&e, "reason")?;
             o.scopes.push((text(&e, "id")?, text(&e, "scope")?));
@@ -58,6 +64,10 @@ impl Overrides {
             .iter()
             .find(|(f, m, p, _)| f == raw.family && *m == raw.method && *p == raw.path)
             .map(|(.., id)| id.as_str())
+    }
+
+    pub fn organization(&self, id: &str) -> bool {
+        self.organization.iter().any(|i| i == id)
     }
 
     pub fn scope(&self, id: &str) -> Option<&str> {

@@ -658,3 +658,17 @@ fn next_page(asked: &JsValue, context: JsValue, items: u32) -> Result<Option<u64
     };
     crate::response::next_page(asked, context, items as usize).map_err(|e| to_js_error(&e))
 }
+
+/// The id of the operation that the client calls `name` (in `family`'s namespace when one is given),
+/// or undefined: for the client's methods, found in the table on first use.
+#[wasm_bindgen(js_name = __operationNamed, skip_typescript)]
+pub fn operation_named(family: JsValue, name: JsValue) -> JsValue {
+    let Some(name) = name.as_string() else {
+        return JsValue::UNDEFINED;
+    };
+    let op = match family.as_string() {
+        None => crate::catalog::find(&name),
+        Some(f) => Family::from_name(&f).and_then(|f| crate::catalog::in_family(f, &name)),
+    };
+    op.map_or(JsValue::UNDEFINED, |op| JsValue::from_str(op.id))
+}

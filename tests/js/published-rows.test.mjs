@@ -1,0 +1,119 @@
+// Every operation generated from the vendor's OpenAPI documents, through the installed package: its
+// sample call (tests/fixtures/published/examples.json, made from the documents' examples) passes
+// validation, goes over loopback with the row's method and path, each param in the body, the query or
+// a header exactly once and as given, and the row's example answer decodes with every id exact.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { Client, operations, validate } from "svc-sdk";
+import { startRecordingServer } from "./support/recording-server.mjs";
+
+const ORG = "10234695";
+const ROOTS = { books: "/books/v3", inventory: "/inventory/v1" };
+const text = readFileSync(path.join(process.env.SVC_ROOT, "tests/fixtures/published/examples.json"), "utf8");
+const examples = JSON.parse(text);
+
+/** The example answer of a row as the file writes it (numbers beyond a double's digits kept). */
+function rawAnswer(id) {
+  const line = text.split("\n").find((l) => l.startsWith(`${JSON.stringify(id)}:{`));
+  const entry = line.replace(/,$/, "");
+  const at = entry.indexOf(',"answer":');
+  return entry.slice(at + ',"answer":'.length, -1);
+}
+
+const published = operations().filter((op) => op.source === "published");
+let server;
+let client;
+
+before(async () => {
+  server = await startRecordingServer();
+  client = new Client({ accessToken: "tok-published-rows", organizationId: ORG, apiDomain: server.url, rateLimit: false, maxRetries: 0 });
+});
+after(() => server.close());
+
+test("the generated rows are every operation of both documents that the hand-written rows do not hold", () => {
+  assert.equal(published.length, 704);
+  assert.equal(operations().length, 829);
+  const documented = new Set(Object.keys(examples).filter((k) => k !== "//"));
+  assert.deepEqual(new Set(published.map((op) => op.id)), documented);
+  for (const op of published) assert.ok(op.family === "books" || op.family === "inventory", op.id);
+});
+
+test("every generated row's sample call passes validation", () => {
+  for (const op of published) {
+    const r = validate(op.id, examples[op.id].params);
+    assert.deepEqual(r, { ok: true }, `${op.id}: ${JSON.stringify(r.issues)}`);
+  }
+});
+
+/** Where each param went: exactly one of the body, the query and the headers, with its value as given. */
+function checkPlaced(op, params, request) {
+  const url = new URL(request.url, server.url);
+  const body = request.text ? JSON.parse(request.text) : {};
+  const header = (name) => request.headers[name.replaceAll("_", "-")];
+  for (const [key, value] of Object.entries(params)) {
+    const places = [key in body, url.searchParams.has(key), header(key) !== undefined].filter(Boolean).length;
+    assert.equal(places, 1, `${op.id}: ${key} is sent ${places} times`);
+    if (key in body) assert.deepEqual(body[key], value, `${op.id}: ${key} in the body`);
+    else if (url.searchParams.has(key)) assert.equal(url.searchParams.get(key), String(value), `${op.id}: ${key} in the query`);
+    else assert.equal(header(key), String(value), `${op.id}: ${key} in a header`);
+  }
+  const extra = Object.keys(body).filter((k) => !(k in params));
+  assert.deepEqual(extra, [], `${op.id}: the body holds only the params`);
+}
+
+test("every generated row is sent as its row says and its example answer decodes with every id exact", async () => {
+  let sent = 0;
+  for (const op of published) {
+    const { path: values, params } = examples[op.id];
+    const answer = rawAnswer(op.id);
+    server.reset();
+    server.handle(() =>
+      examples[op.id].file ? { status: 200, raw: Buffer.from("%PDF-1.4"), headers: { "content-type": "application/pdf" } } : { status: 200, body: answer },
+    );
+    let result;
+    try {
+      result = await client[op.id](...values, params);
+    } catch (e) {
+      assert.fail(`${op.id}: ${e.kind}: ${e.message}`);
+    }
+    assert.equal(server.requests.length, 1, op.id);
+    const [request] = server.requests;
+    assert.equal(request.method, op.method, op.id);
+    const url = new URL(request.url, server.url);
+    let expected = ROOTS[op.family] + op.path;
+    for (const v of values) expected = expected.replace(/\{[^}]+\}/, encodeURIComponent(v));
+    assert.equal(url.pathname, expected, op.id);
+    const org = url.searchParams.get("organization_id");
+    assert.equal(org, op.path.startsWith("/organizations") ? null : ORG, `${op.id}: organization_id`);
+    url.searchParams.delete("organization_id");
+    checkPlaced(op, params, { ...request, url: url.pathname + url.search });
+    if (examples[op.id].file) {
+      assert.ok(result instanceof Blob, `${op.id} resolves to a Blob`);
+      continue;
+    }
+    const written = JSON.stringify(result);
+    for (const [, key, digits] of answer.matchAll(/"(\w*_id)":(\d+)[,}\]]/g)) {
+      assert.ok(written.includes(`"${key}":"${digits}"`), `${op.id}: ${key} ${digits} is not kept exact in ${written.slice(0, 300)}`);
+    }
+    sent++;
+  }
+  assert.ok(sent > 650, `${sent} answers decoded`);
+});
+
+test("each family is a namespace of the client: its rows under their names there", async () => {
+  assert.equal(typeof client.books.createContact, "function");
+  assert.equal(typeof client.inventory.createContact, "function");
+  assert.equal(client.books.nothingLikeThis, undefined);
+  assert.equal(client.nothingLikeThis, undefined);
+  assert.ok("createInvoice" in client && "createContact" in client.inventory && !("x" in client.books));
+  for (const [family, name, id] of [["books", "createContact", "createContact"], ["inventory", "createContact", "inventoryCreateContact"], ["books", "createProject", "booksCreateProject"], ["invoice", "createProject", "createProject"]]) {
+    server.reset();
+    const op = operations().find((o) => o.id === id);
+    const sample = examples[id] ?? { path: [], params: { project_name: "P", customer_id: "1", billing_type: "fixed_cost_for_project", rate: 1 } };
+    await client[family][name](...sample.path, sample.params).catch(() => {});
+    assert.equal(server.requests.length, 1, `${family}.${name}`);
+    assert.equal(new URL(server.requests[0].url, server.url).pathname.split("/")[1], op.family === "invoice" ? "invoice" : family, `${family}.${name} is ${id}`);
+  }
+});
