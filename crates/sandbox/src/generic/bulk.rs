@@ -183,10 +183,17 @@ pub fn on_collection(
         }
         Method::Delete if plain => {
             let res = resource(c);
-            for id in named_ids(req.params) {
-                let _ = org.remove(&res, &id, at);
-            }
-            Ok(Reply::done("success"))
+            let gone: Vec<Record> = named_ids(req.params)
+                .iter()
+                .filter_map(|id| org.remove(&res, id, at).ok())
+                .collect();
+            Ok(answer::reply(
+                req,
+                200,
+                "success".into(),
+                Got::Many(gone),
+                true,
+            ))
         }
         method => {
             let rows = rows(org, req, c, at);
