@@ -21,6 +21,11 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("listOrganizations", organization::list_organizations),
     ("updateOrganization", organization::update_organization),
     ("getOrganization", organization::get_organization),
+    (
+        "inventoryUpdateOrganization",
+        organization::update_organization,
+    ),
+    ("inventoryGetOrganization", organization::get_organization),
     ("createAccount", account::create_account),
     ("listAccounts", account::list_accounts),
     ("markAccountActive", account::mark_account_active),

@@ -4,6 +4,7 @@ mod accounts;
 mod callbacks;
 mod client;
 mod errors;
+mod every_row;
 mod exact;
 mod families;
 mod faults;
