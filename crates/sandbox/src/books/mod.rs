@@ -6,6 +6,7 @@ mod expense;
 mod fixed_asset;
 mod journal;
 mod organization;
+mod receivable;
 mod refund;
 mod transaction;
 mod vendor_credit;
@@ -26,6 +27,8 @@ pub const HANDLERS: &[(&str, Handler)] = &[
         organization::update_organization,
     ),
     ("inventoryGetOrganization", organization::get_organization),
+    ("createInvoice", receivable::create_invoice),
+    ("createCustomerPayment", receivable::create_customer_payment),
     ("createAccount", account::create_account),
     ("listAccounts", account::list_accounts),
     ("markAccountActive", account::mark_account_active),

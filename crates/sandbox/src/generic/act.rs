@@ -37,7 +37,7 @@ fn change(tail: &[&str], req: &Req) -> Record {
         (_, ["reject"]) => status("rejected"),
         (_, ["markastransferred"]) => status("transferred"),
         (_, ["markasprimary"] | ["primary"]) => set(&[("is_primary", true.into())]),
-        (_, ["email"]) => set(&[("is_emailed", true.into())]),
+        (Method::Post, ["email"]) => set(&[("is_emailed", true.into())]),
         (_, ["writeoff"]) => set(&[("balance", 0.into()), ("status", "paid".into())]),
         (_, ["address", kind]) => {
             set(&[(&format!("{kind}_address"), Value::Obj(req.params.clone()))])
@@ -95,7 +95,15 @@ pub fn on_item(
         let rec = insert(org, ids, &res, parent, &copy, req.now_ms);
         return Ok(answer::reply(req, 201, message, Got::One(rec), false));
     }
-    let changes = change(&t.tail, req);
+    let mut changes = change(&t.tail, req);
+    let draft = org
+        .get(&res, id, parent)?
+        .get("status")
+        .and_then(Value::as_str)
+        == Some("draft");
+    if changes.contains_key("is_emailed") && draft {
+        changes.insert("status".into(), "sent".into());
+    }
     let rec = match changes.is_empty() {
         true => org.get(&res, id, parent)?.clone(),
         false => org.update(&res, id, parent, &patch(&changes, req.now_ms))?,

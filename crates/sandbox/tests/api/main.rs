@@ -11,6 +11,7 @@ mod faults;
 mod generic;
 mod limits;
 mod process;
+mod receivables;
 mod routing;
 mod shapes;
 mod uploads;
