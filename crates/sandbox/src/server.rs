@@ -93,6 +93,11 @@ impl Server {
         &self.shared.config.org_id
     }
 
+    /// The sandbox's state, for a test that sets records up in place.
+    pub fn app(&self) -> &App {
+        &self.shared
+    }
+
     /// Serves until the process ends.
     pub fn wait(mut self) {
         if let Some(runtime) = self.runtime.take() {

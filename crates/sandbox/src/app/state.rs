@@ -174,13 +174,12 @@ mod tests {
     #[test]
     fn generic_creates_name_ids_as_the_handlers_of_their_collection_do() {
         let written = handlers();
-        for op in operations().filter(|op| !written.contains_key(op.id) && generic::serves(op)) {
-            let table = generic::place(op.path).unwrap().table;
-            let Some(id) = generic::id_field(op) else {
+        for op in operations().filter(|op| !written.contains_key(op.id)) {
+            let Some(coll) = generic::creates(op) else {
                 continue;
             };
-            for named in NAMED.iter().filter(|r| r.table == table) {
-                assert_eq!(id, named.id, "{}", op.id);
+            for named in NAMED.iter().filter(|r| r.table == coll.table) {
+                assert_eq!(coll.id, named.id, "{}", op.id);
             }
         }
     }

@@ -6,6 +6,7 @@ mod expense;
 mod fixed_asset;
 mod journal;
 mod organization;
+mod receivable;
 mod refund;
 mod transaction;
 mod vendor_credit;
@@ -21,6 +22,13 @@ pub const HANDLERS: &[(&str, Handler)] = &[
     ("listOrganizations", organization::list_organizations),
     ("updateOrganization", organization::update_organization),
     ("getOrganization", organization::get_organization),
+    (
+        "inventoryUpdateOrganization",
+        organization::update_organization,
+    ),
+    ("inventoryGetOrganization", organization::get_organization),
+    ("createInvoice", receivable::create_invoice),
+    ("createCustomerPayment", receivable::create_customer_payment),
     ("createAccount", account::create_account),
     ("listAccounts", account::list_accounts),
     ("markAccountActive", account::mark_account_active),
