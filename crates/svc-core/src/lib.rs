@@ -34,6 +34,7 @@ pub mod redact;
 pub mod request;
 pub mod response;
 pub mod route;
+pub mod row;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod rules_doc;
 pub mod schema;

@@ -7,9 +7,9 @@
 //! to a line: `I` ids, `M` family and method, `P` paths, `S` scopes, `R` answers, `Q` params types,
 //! `X` flags. Names are borrowed from the text; what is built from them lives as long as the program.
 
-use crate::catalog::{op, BodyKind, Method, Operation, Shape, Source};
 use crate::family::Family;
 use crate::format::Format;
+use crate::row::{op, BodyKind, Method, Operation, Shape, Source};
 use crate::schema::{Field, Kind, Rule, Schema};
 
 /// The generated text.

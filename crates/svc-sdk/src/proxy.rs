@@ -613,14 +613,14 @@ mod tests {
         assert_eq!(
             status(plan(
                 "PATCH",
-                "/books/v3/fixedassettypes/1",
+                "/invoice/v3/settings/currencies/1",
                 "",
                 no_headers,
                 None
             )),
             (
                 405,
-                "PATCH is not allowed here; allowed: DELETE, PUT".to_string()
+                "PATCH is not allowed here; allowed: DELETE, GET, PUT".to_string()
             )
         );
     }
