@@ -156,7 +156,9 @@ fn path_values_cannot_change_the_path() {
                 let full = format!("{}{path}", op.family.root("v8"));
                 match router.find(op.method.as_str(), &full) {
                     Found::Op(found, got) => {
-                        assert_eq!(found.id, op.id);
+                        // A row whose route an earlier row holds is routed to that row.
+                        assert!(found.id == op.id || !op.routed, "{}", op.id);
+                        assert_eq!(found.method, op.method);
                         let got: Vec<&str> = got.iter().map(|(_, v)| v.as_str()).collect();
                         assert_eq!(got, values, "{full}");
                     }
