@@ -216,9 +216,25 @@ pub fn write(rows: &[Row]) -> Result<String, String> {
             col.push(v);
         }
     }
-    let mut out = format!("# {BANNER}\nF\t{}\n", types.fields.join("\t"));
+    // The fields in the order of their text, so that alike ones sit together for gzip.
+    let mut order: Vec<usize> = (0..types.fields.len()).collect();
+    order.sort_by(|&a, &b| types.fields[a].cmp(&types.fields[b]));
+    let mut renumbered = vec![0; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        renumbered[old] = new;
+    }
+    let fields: Vec<&str> = order.iter().map(|&i| types.fields[i].as_str()).collect();
+    let mut out = format!("# {BANNER}\nF\t{}\n", fields.join("\t"));
     for t in &types.types {
-        out.push_str(&format!("T\t{t}\n"));
+        let refs: Vec<String> = t
+            .split(' ')
+            .map(|r| {
+                let (n, required) = r.strip_suffix('!').map_or((r, ""), |n| (n, "!"));
+                let n: usize = n.parse().unwrap_or_default();
+                format!("{}{required}", renumbered[n])
+            })
+            .collect();
+        out.push_str(&format!("T\t{}\n", refs.join(" ")));
     }
     for (tag, col) in ["I", "M", "P", "S", "R", "Q", "X"].iter().zip(cols) {
         out.push_str(&format!("{tag}\t{}\n", col.join("\t")));

@@ -13,6 +13,8 @@ pub struct Overrides {
     scopes: Vec<(String, String)>,
     /// Rows that send the organization's id though their document names no such parameter.
     organization: Vec<String>,
+    /// Rows that send no organization's id though their document names the parameter.
+    no_organization: Vec<String>,
     /// id, field, and what to do to it.
     fields: Vec<(String, String, Value)>,
 }
@@ -47,6 +49,10 @@ impl Overrides {
             text(&e, "reason")?;
             o.organization.push(text(&e, "id")?);
         }
+        for e in list("no_organization") {
+            text(&e, "reason")?;
+            o.no_organization.push(text(&e, "id")?);
+        }
         for e in list("scopes") {
             text(&e, "reason")?;
             o.scopes.push((text(&e, "id")?, text(&e, "scope")?));
@@ -66,8 +72,10 @@ impl Overrides {
             .map(|(.., id)| id.as_str())
     }
 
-    pub fn organization(&self, id: &str) -> bool {
-        self.organization.iter().any(|i| i == id)
+    /// Whether row `id` sends the organization's id, against what its document says.
+    pub fn organization(&self, id: &str, documented: bool) -> bool {
+        (documented || self.organization.iter().any(|i| i == id))
+            && !self.no_organization.iter().any(|i| i == id)
     }
 
     pub fn scope(&self, id: &str) -> Option<&str> {

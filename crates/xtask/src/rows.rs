@@ -140,7 +140,7 @@ fn row(raw: Raw, id: String, overrides: &Overrides) -> Result<Row, String> {
     }
     overrides.fields(&id, &mut params)?;
     let mut raw = raw;
-    raw.org |= overrides.organization(&id);
+    raw.org = overrides.organization(&id, raw.org);
     let shape = match &raw.answer {
         Answer::File(_) => Shape::Binary,
         Answer::Nothing => Shape::Empty,
