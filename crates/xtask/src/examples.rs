@@ -209,6 +209,10 @@ pub fn write(rows: &[Row]) -> String {
                 };
                 let mut v = String::new();
                 value(&mut v, &f, true, 0);
+                let array_key = matches!(&r.shape, Shape::List(a) | Shape::KeyArray(a) if a == k);
+                if array_key && !v.starts_with('[') {
+                    v = format!("[{}]", if v.starts_with('{') { v.as_str() } else { "{}" });
+                }
                 if v.is_empty() {
                     continue;
                 }
