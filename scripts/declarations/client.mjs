@@ -19,15 +19,16 @@ export function localName(op) {
 
 const pascal = (s) => s[0].toUpperCase() + s.slice(1);
 
-function method(op, t, name = op.id) {
+function method(op, t, name = op.id, family = undefined) {
   const result = t.result ?? "Record<string, unknown>";
   const promise = t.list ? `PagePromise<${result}>` : `APIPromise<${result}>`;
   const summary = t.summary ? `${t.summary.replace(/\.$/, "")}.
    *
    * ` : "";
-  const example = t.example ? `
+  const call = family ? t.example?.replace(`client.${op.id}(`, `client.${family}.${name}(`) : t.example;
+  const example = call ? `
    *
-   * @example ${t.example}` : "";
+   * @example ${call}` : "";
   return `  /**
    * ${summary}\`${op.method} ${op.path}\` (${op.family}; scope \`${op.scope}\`)${example}
    */
@@ -51,11 +52,6 @@ export interface OperationArgs {
 ${rows((op, t) => `[${args(op, t).join(", ")}]`)}
 }
 
-${families.map((f) => `/** The ${f} family's operations, under their names there (\`client.${f}\`). */
-export interface ${pascal(f)}Operations {
-${ops.filter((op) => op.family === f).map((op) => method(op, typesOf(op), localName(op))).join("\n")}
-}`).join("\n\n")}
-
 export declare class Client {
   constructor(options: ClientOptions);
 ${families.map((f) => `  /** The ${f} family's operations: \`client.${f}.${localName(ops.find((op) => op.family === f))}(...)\`. */
@@ -64,5 +60,10 @@ ${ops.map((op) => method(op, typesOf(op))).join("\n")}
   /** The request an operation would send, validated; nothing is sent. The Authorization header is left out. */
   prepare<Op extends OperationId>(operationId: Op, ...args: OperationArgs[Op]): Promise<PreparedRequest>;
 ${clientTail}
-}`;
+}
+
+${families.map((f) => `/** The ${f} family's operations, under their names there (\`client.${f}\`). */
+export interface ${pascal(f)}Operations {
+${ops.filter((op) => op.family === f).map((op) => method(op, typesOf(op), localName(op), f)).join("\n")}
+}`).join("\n\n")}`;
 }

@@ -39,7 +39,7 @@ test("regions, operations and requiredScopes", () => {
   });
   assert.equal(operations().find((o) => o.id === "getJournal").source, "vendor");
   const sources = new Set(operations().map((o) => o.source));
-  assert.deepEqual([...sources].sort(), ["spec", "vendor"]);
+  assert.deepEqual([...sources].sort(), ["published", "spec", "vendor"]);
   assert.deepEqual(requiredScopes(["listTasks", "createTask", "listTasks"]), [
     "SvcSubscriptions.projects.CREATE",
     "SvcSubscriptions.projects.READ",

@@ -230,6 +230,9 @@ test("notification channels: the sandbox posts the documented callback to a loop
 });
 
 /** The vendor's examples (tests/fixtures/vendor), each standing for the row of its family, method and path. */
+/** The generated rows' sample calls (`cargo run -p xtask -- operations`). */
+const published = JSON.parse(readFileSync(path.join(process.env.SVC_ROOT, "tests/fixtures/published/examples.json"), "utf8"));
+
 function vendorExample(op) {
   const dir = path.join(process.env.SVC_ROOT, "tests/fixtures/vendor");
   for (const name of readdirSync(dir).filter((n) => n.endsWith(".json"))) {
@@ -270,7 +273,7 @@ test("every row of the table is served by the sandbox: the rows no scenario abov
   /** Calls `op` on `path` with its vendor example: { value } when it answers, else the error. */
   const call = async (op, path) => {
     const example = vendorExample(op);
-    const params = { ...((["POST", "PUT", "PATCH"].includes(op.method) ? example?.request_body : undefined) ?? {}) };
+    const params = { ...((["POST", "PUT", "PATCH"].includes(op.method) ? example?.request_body : undefined) ?? published[op.id]?.params ?? {}) };
     for (const [header, value] of Object.entries(example?.request_headers_example ?? {})) params[header.toLowerCase().replaceAll("-", "_")] = value;
     const attempt = (p) => calls[op.id](...path, p).then((value) => ({ value }), (e) => e);
     let outcome = await attempt(withoutPlaceholders(op, params, example));
@@ -282,7 +285,7 @@ test("every row of the table is served by the sandbox: the rows no scenario abov
     }
     return outcome;
   };
-  const exampleIds = (op) => op.pathParams.map((p) => String(vendorExample(op)?.path_params_example?.[p] ?? "1"));
+  const exampleIds = (op) => op.pathParams.map((p, i) => String(vendorExample(op)?.path_params_example?.[p] ?? published[op.id]?.path[i] ?? "1"));
   /**
    * Path values naming records the sandbox holds: each id of the path is the last record its
    * collection's list row gives or, with no list row, the record its create row makes (the

@@ -26,6 +26,7 @@ export function installRuntime(consumer, name) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(path.join(root, "tests/runtimes/scenario.mjs"), path.join(dir, "scenario.mjs"));
+  cpSync(path.join(root, "tests/runtimes/receivables.mjs"), path.join(dir, "receivables.mjs"));
   cpSync(path.join(root, "tests/runtimes", name), path.join(dir, name), { recursive: true });
   return path.join(dir, name);
 }

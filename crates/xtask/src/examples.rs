@@ -150,7 +150,9 @@ fn value(out: &mut String, f: &Field, all: bool, depth: usize) {
             }
         }
         _ => match &f.example {
-            Some(Value::Number(n)) if !all && matches!(f.node, Node::Id) && fits(f, &Value::Number(n.clone())) => {
+            Some(Value::Number(n))
+                if !all && matches!(f.node, Node::Id) && fits(f, &Value::Number(n.clone())) =>
+            {
                 string(out, &n.to_string())
             }
             Some(v) if fits(f, v) => json(out, v),

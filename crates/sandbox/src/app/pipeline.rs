@@ -24,8 +24,8 @@ pub(super) fn api(
 ) -> Result<(Option<Response>, &'static str), Box<Held>> {
     let now = p.now_ms();
     let (op, path) = match sh.router.find(&req.method, &req.path) {
-        Found::Op(op, path) => (op, path),
-        Found::NotFound => {
+        Found::Op(op, path) if !unknown_module(op, &path) => (op, path),
+        Found::Op(..) | Found::NotFound => {
             let e = ApiError::new(
                 404,
                 code::NO_ROUTE,
@@ -222,4 +222,13 @@ pub(super) fn apply(sh: &App, call: &Req, file_issues: Vec<Issue>) -> Result<Res
             ))
         }
     }
+}
+
+/// Whether a path that only a custom module's route matches names no custom module: their names
+/// start with `cm_`, so `/books/v3/nothing-here` is no route, not a module's records.
+fn unknown_module(op: &svc_core::catalog::Operation, path: &[(String, String)]) -> bool {
+    op.path.starts_with("/{module_name}")
+        && path
+            .iter()
+            .any(|(name, value)| name == "module_name" && !value.starts_with("cm_"))
 }

@@ -106,55 +106,21 @@ export class Client {
   [Symbol.dispose]() { this.free(); }
 }
 
-/** The id of the operation the client calls `name` (in `family`'s namespace when given), or undefined; the core's table answers. */
-function named(family, name) {
-  if (typeof name !== "string") return undefined;
-  try {
-    return call("__operationNamed", "config", family, name);
-  } catch {
-    return undefined;
-  }
+/**
+ * `target` seen through the core's table: the id of the row the client calls `name` (in `family`'s
+ * namespace when given) is asked on first use, its method `make(id)` then kept on `keep`.
+ */
+function finding(target, keep, family, make) {
+  const find = (name) => { try { return name in target || typeof name !== "string" ? undefined : call("__operationNamed", "config", family, name); } catch {} };
+  const get = (t, name, r, id = find(name)) => (id === undefined ? Reflect.get(t, name, r) : Object.defineProperty(keep, name, { value: make(id), writable: true, configurable: true })[name]);
+  return new Proxy(target, { get, has: (t, name) => name in t || find(name) !== undefined });
 }
 
-const operationMethod = (id) => ({ [id](...args) { return invoke(this, id, args); } })[id];
-
-// Every operation of the core's table is a method of Client, checked, built and sent by the wasm: found
-// by its id on first use, then kept on the prototype. The ids live once, in the wasm.
-Object.setPrototypeOf(Client.prototype, new Proxy(Object.prototype, {
-  get(target, name, receiver) {
-    const id = name in target ? undefined : named(undefined, name);
-    if (id === undefined) return Reflect.get(target, name, receiver);
-    const method = operationMethod(id);
-    Object.defineProperty(Client.prototype, name, { value: method, writable: true, configurable: true });
-    return method;
-  },
-  has: (target, name) => Reflect.has(target, name) || named(undefined, name) !== undefined,
-}));
-
-/** The namespaces of a client, by family: `client.books.createContact(...)`. */
-const namespaces = new WeakMap();
-
-function namespace(client, family) {
-  const own = namespaces.get(client) ?? namespaces.set(client, new Map()).get(client);
-  if (own.has(family)) return own.get(family);
-  const methods = Object.create(null);
-  const space = new Proxy(methods, {
-    get(target, name) {
-      if (name in target) return target[name];
-      const id = named(family, name);
-      return id === undefined ? undefined : (target[name] = { [name]: (...args) => invoke(client, id, args) }[name]);
-    },
-    has: (target, name) => name in target || named(family, name) !== undefined,
-    set: () => false,
-    defineProperty: () => false,
-  });
-  own.set(family, space);
-  return space;
-}
-
-for (const family of FAMILIES) {
-  Object.defineProperty(Client.prototype, family, { get() { return namespace(this, family); }, configurable: true });
-}
+// Every operation is a method of Client, checked, built and sent by the wasm, whose table alone holds the
+// ids; each family is a namespace of a client under its rows' names there (`client.books.createContact`).
+Object.setPrototypeOf(Client.prototype, finding(Object.prototype, Client.prototype, undefined, (id) => ({ [id](...args) { return invoke(this, id, args); } })[id]));
+const spaces = new WeakMap();
+for (const family of FAMILIES) Object.defineProperty(Client.prototype, family, { get() { const own = spaces.get(this) ?? spaces.set(this, {}).get(this), space = Object.create(null); return (own[family] ??= finding(space, space, family, (id) => (...args) => invoke(this, id, args))); } });
 
 /** A notification-channel callback body, checked against the channel's token. */
 export const parseWatchNotification = (body, options) => call("parseWatchNotification", "decode", body, options);
