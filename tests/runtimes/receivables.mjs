@@ -26,6 +26,8 @@ export async function receivables({ apiDomain, accessToken, organizationId }) {
       payment_mode: "banktransfer",
       amount: 500,
       date: "2026-11-29",
+      invoice_id: invoice.invoice_id,
+      amount_applied: 500,
       invoices: [{ invoice_id: invoice.invoice_id, amount_applied: 500 }],
     });
     const paid = await client.getInvoice(invoice.invoice_id);

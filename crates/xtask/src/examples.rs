@@ -104,11 +104,12 @@ fn object(out: &mut String, fields: &[Field], all: bool, depth: usize) {
     out.push('}');
 }
 
-/// Whether an example is of the kind its field takes (the documents' placeholders and typos are not).
+/// Whether an example is of the kind its field takes (the documents' placeholders and typos are not),
+/// and short: a long text is the vendor's prose, which is not ours to copy into the declarations' calls.
 fn fits(f: &Field, v: &Value) -> bool {
     match (&f.node, v) {
         (_, Value::Null | Value::Mapping(_) | Value::Sequence(_)) => false,
-        (_, Value::String(s)) if s.is_empty() => false,
+        (_, Value::String(s)) if s.is_empty() || s.chars().count() > 40 => false,
         (Node::Bool, Value::Bool(_)) => true,
         (Node::Bool, _) => false,
         (Node::BoolLike, Value::String(s)) => s == "true" || s == "false",

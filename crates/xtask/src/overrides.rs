@@ -15,6 +15,8 @@ pub struct Overrides {
     organization: Vec<String>,
     /// Rows that send no organization's id though their document names the parameter.
     no_organization: Vec<String>,
+    /// id → the key of its answer's resource.
+    answers: Vec<(String, String)>,
     /// id, field, and what to do to it.
     fields: Vec<(String, String, Value)>,
 }
@@ -57,6 +59,10 @@ impl Overrides {
             text(&e, "reason")?;
             o.scopes.push((text(&e, "id")?, text(&e, "scope")?));
         }
+        for e in list("answers") {
+            text(&e, "reason")?;
+            o.answers.push((text(&e, "id")?, text(&e, "key")?));
+        }
         for e in list("fields") {
             text(&e, "reason")?;
             o.fields
@@ -76,6 +82,13 @@ impl Overrides {
     pub fn organization(&self, id: &str, documented: bool) -> bool {
         (documented || self.organization.iter().any(|i| i == id))
             && !self.no_organization.iter().any(|i| i == id)
+    }
+
+    pub fn answer_key(&self, id: &str) -> Option<&str> {
+        self.answers
+            .iter()
+            .find(|(i, _)| i == id)
+            .map(|(_, k)| k.as_str())
     }
 
     pub fn scope(&self, id: &str) -> Option<&str> {

@@ -115,7 +115,7 @@ pub fn rows(docs: &[Doc], overrides: &Overrides) -> Result<(Vec<Row>, usize), St
     Ok((rows, total))
 }
 
-fn row(raw: Raw, id: String, overrides: &Overrides) -> Result<Row, String> {
+fn row(mut raw: Raw, id: String, overrides: &Overrides) -> Result<Row, String> {
     let mut params: Vec<Field> = Vec::new();
     let mut query = Vec::new();
     let mut headers = Vec::new();
@@ -139,8 +139,12 @@ fn row(raw: Raw, id: String, overrides: &Overrides) -> Result<Row, String> {
         }
     }
     overrides.fields(&id, &mut params)?;
-    let mut raw = raw;
     raw.org = overrides.organization(&id, raw.org);
+    if let (Some(key), Answer::Json { keys, .. }) = (overrides.answer_key(&id), &mut raw.answer) {
+        for k in keys.iter_mut().filter(|k| k.0 != "page_context") {
+            k.0 = key.to_string();
+        }
+    }
     let shape = match &raw.answer {
         Answer::File(_) => Shape::Binary,
         Answer::Nothing => Shape::Empty,
