@@ -303,7 +303,7 @@ test("every row of the table is served by the sandbox: the rows no scenario abov
       const list = row("GET");
       const create = row("POST");
       const id = list
-        ? await unlimited[list.id](...held.slice(0, i)).then((page) => page.items.findLast((x) => x[p] !== undefined)?.[p], () => undefined)
+        ? await unlimited[list.id](...held.slice(0, i)).then((page) => [page.items ?? page].flat().findLast((x) => x?.[p] !== undefined)?.[p], () => undefined)
         : create && deepFind((await call(create, held.slice(0, i))).value, p);
       if (id !== undefined) held[i] = String(id);
     }
@@ -313,7 +313,9 @@ test("every row of the table is served by the sandbox: the rows no scenario abov
   // not exist") is called again on records the sandbox holds, deletes last and the deepest first, so
   // that what the other rows act on is still there. A 1002 is no answer.
   const again = [];
-  for (const op of operations().filter((o) => !covered.has(o.id))) {
+  // The rows generated from the OpenAPI documents: tests/js/published-rows.test.mjs and the sandbox's
+  // crates/sandbox/tests/api/every_row.rs (each on the records its path names).
+  for (const op of operations().filter((o) => !covered.has(o.id) && o.source !== "published")) {
     const outcome = await call(op, exampleIds(op));
     if (outcome instanceof SvcError && outcome.code === 1002) again.push(op);
     else assert.ok("value" in outcome, `${op.id}: ${outcome}`);
@@ -325,7 +327,7 @@ test("every row of the table is served by the sandbox: the rows no scenario abov
     if (!("value" in outcome)) notServed.push(`${op.id}: ${outcome.kind} ${outcome.status} ${outcome.code} ${outcome.message}`);
   }
   assert.deepEqual(notServed, [], "rows not served");
-  const missing = operations().map((o) => o.id).filter((id) => !covered.has(id));
+  const missing = operations().filter((o) => o.source !== "published").map((o) => o.id).filter((id) => !covered.has(id));
   assert.deepEqual(missing, []);
 });
 
