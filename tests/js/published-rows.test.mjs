@@ -138,3 +138,21 @@ test("each family is a namespace of the client: its rows under their names there
     else assert.equal(server.requests.length, 1, `${family}.${name}`);
   }
 });
+
+test("an odd caller: names that are no operation, symbols and Object's own keys find nothing and break nothing", async () => {
+  for (const name of ["then", "toJSON", "constructor", "__proto__", "hasOwnProperty", "", "createContact ", "CREATECONTACT", "books"]) {
+    assert.notEqual(typeof client.books[name], "function", `books.${name}`);
+  }
+  assert.equal(client.books[Symbol.iterator], undefined);
+  assert.ok(!(Symbol.asyncIterator in client.inventory));
+  assert.equal(await Promise.resolve(client.books), client.books, "a namespace is no thenable");
+  assert.deepEqual(JSON.parse(JSON.stringify(client.books)), {});
+  assert.equal(typeof client.toString, "function");
+  assert.equal(client.books, client.books, "one namespace per client and family");
+  const other = new Client({ accessToken: "tok-published-rows", organizationId: ORG, apiDomain: server.url, rateLimit: false });
+  assert.notEqual(other.books, client.books);
+  const detached = client.inventory.createContact;
+  server.reset();
+  await detached({ contact_name: "Detached" });
+  assert.equal(new URL(server.requests[0].url, server.url).pathname, "/inventory/v1/contacts", "a namespace's method needs no `this`");
+});

@@ -298,25 +298,66 @@ pub const CRM_WATCH_SCOPES: &[&str] = &[
     "SvcCRM.notifications.UPDATE",
 ];
 
+/// The rows generated from the vendor's OpenAPI documents (`crate::published`), read on first use.
+fn published() -> &'static [Operation] {
+    static ROWS_READ: std::sync::OnceLock<Vec<Operation>> = std::sync::OnceLock::new();
+    ROWS_READ.get_or_init(crate::published::rows)
+}
+
 /// Every operation: the hand-written rows (`ROWS`), then those generated from the vendor's OpenAPI
-/// documents (`crate::published`), read on first use.
-pub fn operations() -> &'static [Operation] {
-    static ALL: std::sync::OnceLock<Vec<Operation>> = std::sync::OnceLock::new();
-    ALL.get_or_init(|| {
-        let mut all = ROWS.to_vec();
-        all.extend(crate::published::rows());
-        all
-    })
+/// documents, read only when asked for (a first validation of a hand-written row reads none of them).
+#[derive(Clone, Copy, Debug)]
+pub struct Table;
+
+pub fn operations() -> Table {
+    Table
+}
+
+pub type Rows =
+    std::iter::Chain<std::slice::Iter<'static, Operation>, std::slice::Iter<'static, Operation>>;
+
+impl Table {
+    pub fn iter(self) -> Rows {
+        ROWS.iter().chain(published().iter())
+    }
+
+    pub fn len(self) -> usize {
+        ROWS.len() + published().len()
+    }
+
+    pub fn is_empty(self) -> bool {
+        false
+    }
+
+    /// The row at `index` (its place in `iter()`).
+    pub fn get(self, index: usize) -> Option<&'static Operation> {
+        ROWS.get(index)
+            .or_else(|| published().get(index.checked_sub(ROWS.len())?))
+    }
+
+    /// The place of a row in `iter()`: a hand-written row's is found without reading the others.
+    pub fn index_of(self, op: &Operation) -> Option<usize> {
+        let at = |rows: &[Operation]| rows.iter().position(|o| std::ptr::eq(o, op));
+        at(ROWS).or_else(|| Some(ROWS.len() + at(published())?))
+    }
+}
+
+impl IntoIterator for Table {
+    type Item = &'static Operation;
+    type IntoIter = Rows;
+
+    fn into_iter(self) -> Rows {
+        self.iter()
+    }
 }
 
 /// The row of an id: a hand-written one, else a generated one (the text keeps them sorted by id).
 pub fn find(id: &str) -> Option<&'static Operation> {
-    let (hand, published) = operations().split_at(ROWS.len());
-    hand.iter().find(|op| op.id == id).or_else(|| {
-        published
-            .binary_search_by(|op| op.id.cmp(id))
+    ROWS.iter().find(|op| op.id == id).or_else(|| {
+        let rows = published();
+        rows.binary_search_by(|op| op.id.cmp(id))
             .ok()
-            .map(|at| &published[at])
+            .map(|at| &rows[at])
     })
 }
 

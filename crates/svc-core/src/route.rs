@@ -373,7 +373,7 @@ mod tests {
 
     #[test]
     fn a_route_declared_twice_is_refused() {
-        let op = &operations()[0];
+        let op = operations().get(0).unwrap();
         let err = Router::new([op, op]).err().unwrap();
         assert!(err.contains("routed twice"), "{err}");
     }

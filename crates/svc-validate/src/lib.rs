@@ -200,9 +200,7 @@ pub fn validate(
 pub fn schema_index(id: JsValue, options: JsValue) -> Result<u32, JsValue> {
     let op = operation_by_id(&id)?;
     forms::read(&options, true)?;
-    let index = catalog::operations()
-        .iter()
-        .position(|o| std::ptr::eq(o, op));
+    let index = catalog::operations().index_of(op);
     Ok(index.unwrap_or_default() as u32)
 }
 
@@ -217,9 +215,7 @@ pub fn operation(operation_id: JsValue) -> Result<JsValue, JsValue> {
     m.str("id", op.id);
     m.value("pathParams", &names);
     m.value("list", &list);
-    let index = catalog::operations()
-        .iter()
-        .position(|o| std::ptr::eq(o, op));
+    let index = catalog::operations().index_of(op);
     write::integer(m.key("index"), index.unwrap_or_default() as i64);
     m.end();
     Ok(json_to_js(&text))

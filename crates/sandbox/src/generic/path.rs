@@ -30,7 +30,7 @@ fn index() -> &'static Index {
     INDEX.get_or_init(|| build(svc_core::catalog::operations()))
 }
 
-fn build(ops: &'static [Operation]) -> Index {
+fn build(ops: svc_core::catalog::Table) -> Index {
     let mut ids = HashMap::new();
     let mut collections = HashSet::new();
     for ending in [true, false] {

@@ -70,7 +70,9 @@ impl<'a> Reader<'a> {
 }
 
 fn op_at(i: u8) -> &'static Operation {
-    &operations()[usize::from(i) % operations().len()]
+    operations()
+        .get(usize::from(i) % operations().len())
+        .unwrap_or(&svc_sdk::catalog::ROWS[0])
 }
 
 // ---------------------------------------------------------------------------------------------
