@@ -6,22 +6,7 @@ use crate::openapi::Answer;
 use crate::rows::{Row, Shape};
 use crate::shape::{Field, Node, Rule};
 use serde_yaml::Value;
-
-fn string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
+use svc_core::json::write::{array, string};
 
 /// A YAML value as JSON text, numbers as written.
 fn json(out: &mut String, v: &Value) {
@@ -37,16 +22,7 @@ fn json(out: &mut String, v: &Value) {
             }
         }
         Value::String(s) => string(out, s),
-        Value::Sequence(items) => {
-            out.push('[');
-            for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                json(out, x);
-            }
-            out.push(']');
-        }
+        Value::Sequence(items) => array(out, items, json),
         Value::Mapping(m) => {
             out.push('{');
             for (i, (k, x)) in m.iter().enumerate() {

@@ -257,25 +257,24 @@ pub fn from_summary(summary: &str, method: &str, path: &str) -> String {
 /// Ids that two rows of one family share are told apart by the resource of each row's document
 /// (`markAsActive` → `markCompositeItemAsActive`), then by its path.
 fn disambiguate(named: &mut [(Raw, String)]) {
-    let mut count: BTreeMap<(String, String), usize> = BTreeMap::new();
-    for (raw, base) in named.iter() {
-        *count
-            .entry((raw.family.to_string(), base.clone()))
-            .or_default() += 1;
-    }
+    let shared = |named: &[(Raw, String)]| {
+        let mut count: BTreeMap<(String, String), usize> = BTreeMap::new();
+        for (raw, base) in named {
+            *count
+                .entry((raw.family.to_string(), base.clone()))
+                .or_default() += 1;
+        }
+        move |raw: &Raw, base: &String| count[&(raw.family.to_string(), base.clone())] > 1
+    };
+    let twice = shared(named);
     for (raw, base) in named.iter_mut() {
-        if count[&(raw.family.to_string(), base.clone())] > 1 {
+        if twice(raw, base) {
             *base = with_noun(base, &noun(&raw.file));
         }
     }
-    let mut count: BTreeMap<(String, String), usize> = BTreeMap::new();
-    for (raw, base) in named.iter() {
-        *count
-            .entry((raw.family.to_string(), base.clone()))
-            .or_default() += 1;
-    }
+    let twice = shared(named);
     for (raw, base) in named.iter_mut() {
-        if count[&(raw.family.to_string(), base.clone())] > 1 {
+        if twice(raw, base) {
             let tail: String = route(&raw.path)
                 .split('/')
                 .filter(|s| !s.is_empty() && *s != "{}")

@@ -177,14 +177,9 @@ pub fn describe(f: &mut Field, s: &Value) {
     }
 }
 
+/// Whether a text is a date the core's `Format::Date` rule takes.
 fn is_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 10
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+    svc_core::calendar::parse_date(s).is_some()
 }
 
 /// The length a description states as the most a value may have ("Max-length [100]").
