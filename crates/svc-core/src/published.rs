@@ -3,9 +3,10 @@
 //!
 //! The text holds the fields, each once (`F`, tab-separated `name:kind[;rule]...`, kinds
 //! `s n i b d x l a`, `o<type>`, `[<kind>` for an array), the object types as their fields' numbers
-//! (`T`, one line each, `!` after a required field's, a type after those its fields hold), then the operations sorted by id, a column
-//! to a line: `I` ids, `M` family and method, `P` paths, `S` scopes, `R` answers, `Q` params types,
-//! `X` flags. Names are borrowed from the text; what is built from them lives as long as the program.
+//! (`T`, one line each, `!` after a required field's, a type after those its fields hold), then the
+//! operations sorted by id, a column to a line: `I` ids, `M` family and method, `P` paths, `S` scopes,
+//! `R` answers, `Q` params types, `X` flags. Names are borrowed from the text; what is built from
+//! them lives as long as the program.
 
 use crate::family::Family;
 use crate::format::Format;
