@@ -145,8 +145,19 @@ pub fn describe(f: &mut Field, s: &Value) {
             _ => true,
         };
         let kind = std::mem::discriminant(&rule);
-        if holds && !f.rules.iter().any(|r| std::mem::discriminant(r) == kind) {
-            f.rules.push(rule);
+        let same = f.rules.iter_mut().find(|r| std::mem::discriminant(*r) == kind);
+        match (same, rule) {
+            // Values the `enum` and the description each allow: both are allowed (a document's enum
+            // may leave out what its description names).
+            (Some(Rule::OneOf(have)), Rule::OneOf(more)) if holds => {
+                for v in more {
+                    if !have.contains(&v) {
+                        have.push(v);
+                    }
+                }
+            }
+            (None, rule) if holds => f.rules.push(rule),
+            _ => {}
         }
     };
     if let Some(set) = s.get("enum").and_then(Value::as_sequence) {

@@ -1,11 +1,13 @@
-//! Inventory (packages, composite items): its handlers.
+//! Inventory (packages, composite items, stock adjustments): its handlers.
 
+mod adjustment;
 mod composite_item;
 mod package;
 
 use crate::call::Handler;
 
 pub const HANDLERS: &[(&str, Handler)] = &[
+    ("createItemAdjustment", adjustment::create_item_adjustment),
     ("createPackage", package::create_package),
     ("listPackages", package::list_packages),
     ("updatePackage", package::update_package),

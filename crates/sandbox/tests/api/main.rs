@@ -14,5 +14,6 @@ mod process;
 mod receivables;
 mod routing;
 mod shapes;
+mod stock;
 mod uploads;
 mod wire;
