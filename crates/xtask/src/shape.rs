@@ -145,7 +145,10 @@ pub fn describe(f: &mut Field, s: &Value) {
             _ => true,
         };
         let kind = std::mem::discriminant(&rule);
-        let same = f.rules.iter_mut().find(|r| std::mem::discriminant(*r) == kind);
+        let same = f
+            .rules
+            .iter_mut()
+            .find(|r| std::mem::discriminant(*r) == kind);
         match (same, rule) {
             // Values the `enum` and the description each allow: both are allowed (a document's enum
             // may leave out what its description names).
