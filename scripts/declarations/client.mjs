@@ -11,12 +11,6 @@ function args(op, t) {
   return [...op.pathParams.map((p) => `${camel(p)}: ${p.endsWith("_id") ? "IdInput" : "string"}`), params];
 }
 
-/** The name of a row in its family's namespace: its id, less the family's name a generated row's id may carry. */
-export function localName(op) {
-  const rest = op.id.slice(op.family.length);
-  return op.source === "published" && op.id.startsWith(op.family) && /^[A-Z]/.test(rest) ? rest[0].toLowerCase() + rest.slice(1) : op.id;
-}
-
 const pascal = (s) => s[0].toUpperCase() + s.slice(1);
 
 function method(op, t, name = op.id, family = undefined) {
@@ -35,7 +29,7 @@ function method(op, t, name = op.id, family = undefined) {
   ${name}(${[...args(op, t), "options?: CallOptions"].join(", ")}): ${promise};`;
 }
 
-/** The declarations that depend on the rows; `types` is what `cargo run -p svc-core --example types` prints (params, result, list, paramsRequired per id). */
+/** The declarations that depend on the rows; `types` is what `cargo run -p svc-core --example types` prints (params, result, list, paramsRequired, and local: its name in its family's namespace, per id). */
 export function operationDeclarations(ops, types, clientTail) {
   const typesOf = (op) => types[op.id] ?? {};
   const rows = (line) => ops.map((op) => `  ${op.id}: ${line(op, typesOf(op))};`).join("\n");
@@ -54,7 +48,7 @@ ${rows((op, t) => `[${args(op, t).join(", ")}]`)}
 
 export declare class Client {
   constructor(options: ClientOptions);
-${families.map((f) => `  /** The ${f} family's operations: \`client.${f}.${localName(ops.find((op) => op.family === f))}(...)\`. */
+${families.map((f) => `  /** The ${f} family's operations: \`client.${f}.${typesOf(ops.find((op) => op.family === f)).local}(...)\`. */
   readonly ${f}: ${pascal(f)}Operations;`).join("\n")}
 ${ops.map((op) => method(op, typesOf(op))).join("\n")}
   /** The request an operation would send, validated; nothing is sent. The Authorization header is left out. */
@@ -64,6 +58,6 @@ ${clientTail}
 
 ${families.map((f) => `/** The ${f} family's operations, under their names there (\`client.${f}\`). */
 export interface ${pascal(f)}Operations {
-${ops.filter((op) => op.family === f).map((op) => method(op, typesOf(op), localName(op), f)).join("\n")}
+${ops.filter((op) => op.family === f).map((op) => method(op, typesOf(op), typesOf(op).local, f)).join("\n")}
 }`).join("\n\n")}`;
 }

@@ -1,7 +1,7 @@
 //! Prints, as JSON, what the declarations build (scripts/build.mjs) needs: of each row (`rows`),
-//! whether it is a list, its TS types, whether its params are required, its summary and a one-line
-//! call; and each request type's
-//! declaration with its rules as JSDoc (`requests`). `cargo run -p svc-core --example types`.
+//! whether it is a list, its name in its family's namespace, its TS types, whether its params are
+//! required, its summary and a one-line call; and each request type's declaration with its rules as
+//! JSDoc (`requests`). `cargo run -p svc-core --example types`.
 
 use svc_core::catalog::{operations, BodyKind, Shape};
 use svc_core::{examples, jsdoc};
@@ -18,8 +18,9 @@ fn main() {
             let required = op.params.fields.iter().any(|f| f.required)
                 || matches!(op.body, BodyKind::Multipart { .. });
             format!(
-                "{}:{{\"list\":{list},\"params\":{},\"result\":{},\"paramsRequired\":{required},\"summary\":{},\"example\":{}}}",
+                "{}:{{\"list\":{list},\"local\":{},\"params\":{},\"result\":{},\"paramsRequired\":{required},\"summary\":{},\"example\":{}}}",
                 quoted(op.id),
+                quoted(&svc_core::catalog::local_name(op)),
                 quoted(&op.params_ts()),
                 quoted(&op.result_ts()),
                 quoted(&examples::summary(op)),

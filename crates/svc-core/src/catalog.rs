@@ -393,8 +393,9 @@ pub fn in_words(name: &str) -> String {
     out
 }
 
-/// The family of a row, and its name in the family's namespace on the client: its id, less the
-/// family's name where a generated row's id carries it (`inventoryCreateContact` → `createContact`).
+/// A row's name in its family's namespace on the client (`in_family` finds it by it): its id, less
+/// the family's name where a generated row's id carries it (`inventoryCreateContact` → `createContact`).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn local_name(op: &Operation) -> String {
     let family = op.family.name();
     match op.id.strip_prefix(family) {

@@ -170,23 +170,26 @@ fn operation(cols: [&'static str; 7], types: &[&'static Schema]) -> Option<Opera
     Some(row)
 }
 
-/// The TypeScript names the generator declares for a row (`scripts/declarations/published.d.ts`).
+/// The TypeScript name of a generated row's params (`part` "Params") or result ("Result"), as the
+/// generator declares it (`scripts/declarations/published.d.ts`): `createContact` → `CreateContactParams`.
+pub fn type_name(id: &str, part: &str) -> String {
+    let mut chars = id.chars();
+    let first = chars.next().map(|c| c.to_ascii_uppercase());
+    first.into_iter().chain(chars).chain(part.chars()).collect()
+}
+
+/// The TypeScript names of a row's params and result.
 #[cfg(not(target_arch = "wasm32"))]
 fn ts_names(row: &Operation) -> (&'static str, &'static str) {
-    let mut base = String::new();
-    let mut chars = row.id.chars();
-    if let Some(c) = chars.next() {
-        base.push(c.to_ascii_uppercase());
-        base.push_str(chars.as_str());
-    }
+    let leaked = |part| &*Box::leak(type_name(row.id, part).into_boxed_str());
     let params = match row.params.fields.is_empty() {
         true => "NoParams",
-        false => Box::leak(format!("{base}Params").into_boxed_str()),
+        false => leaked("Params"),
     };
     let result = match row.response {
         Shape::Binary => "Blob",
         Shape::Empty => "Message",
-        _ => Box::leak(format!("{base}Result").into_boxed_str()),
+        _ => leaked("Result"),
     };
     (params, result)
 }

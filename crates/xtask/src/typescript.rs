@@ -1,7 +1,7 @@
 //! The TypeScript of the generated rows: each row's params and result, for the package's declarations.
 
 use crate::encode::BANNER;
-use crate::rows::{pascal, Row, Shape};
+use crate::rows::{Row, Shape};
 use crate::shape::{Field, Node, Rule};
 use std::collections::HashMap;
 
@@ -118,11 +118,11 @@ pub fn write(rows: &[Row]) -> String {
         }
     };
     for r in rows {
-        let base = pascal(&r.id);
+        let name = |part| svc_core::published::type_name(&r.id, part);
         if !r.params.is_empty() {
             let body = object(&r.params, true, 1);
             declare(
-                format!("{base}Params"),
+                name("Params"),
                 body,
                 format!("The params of `{}`.", r.id),
                 &mut out,
@@ -130,7 +130,7 @@ pub fn write(rows: &[Row]) -> String {
         }
         if let Some(body) = result(r) {
             declare(
-                format!("{base}Result"),
+                name("Result"),
                 body,
                 format!("What `{}` resolves to.", r.id),
                 &mut out,
