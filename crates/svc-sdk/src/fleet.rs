@@ -15,16 +15,17 @@
 //! written by a holder with a wrong clock, or corrupted or hostile, cannot make a holder wait
 //! beyond a day nor ask again and again without waiting.
 
+use crate::access::AccessToken;
 use crate::calendar::DAY_MS;
 use crate::error::Error;
 use crate::json::{self, Json, Obj};
 use crate::limit::{Lane, Limits, State, Verdict, Window, MINUTE_MS};
 use crate::oauth::Budget;
+use crate::secret::Secret;
 use serde::Serialize;
-use std::fmt;
 
 mod step;
-pub use step::{apply, Applied, Outcome, Reply, Request, Secret, Seen};
+pub use step::{apply, Applied, Outcome, Reply, Request, Seen};
 
 /// The furthest past the store's clock that a back-off, a lease or a claim may end: a lease is at
 /// most a day (`leaseMs`), and no Retry-After or reset asks a fleet to stop for longer. A later
@@ -46,7 +47,7 @@ pub struct Fleet {
     leases: Vec<Lease>,
     /// The fleet's token, if one is stored and was not invalidated.
     #[serde(skip_serializing_if = "Option::is_none")]
-    token: Option<Token>,
+    token: Option<Stored>,
     /// The refresh of the token under way, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     claim: Option<Lease>,
@@ -68,33 +69,15 @@ struct Lease {
     until: i64,
 }
 
-/// The fleet's token, when it expires and when it is due for renewal (ms since the epoch), and
-/// the API domain its grant named. Never printed.
-#[derive(Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Token {
-    value: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    expires_at: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    renew_at: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    domain: Option<String>,
-}
-
-impl Token {
-    fn valid(&self, now: i64) -> bool {
-        self.expires_at.is_none_or(|at| at > now)
-    }
-
+impl Stored {
     fn fresh(&self, now: i64) -> bool {
-        self.valid(now) && self.renew_at.is_none_or(|at| at > now)
+        self.access.valid(now) && self.renew_at.is_none_or(|at| at > now)
     }
 
     fn to_use(&self) -> TokenClaim {
         TokenClaim::Use {
-            token: self.value.clone(),
-            domain: self.domain.clone(),
+            token: self.access.token.clone(),
+            domain: self.access.domain.clone(),
         }
     }
 }
@@ -109,61 +92,36 @@ impl Lease {
     }
 }
 
-impl Token {
-    fn from_obj(o: &Obj) -> Result<Token, String> {
-        Ok(Token {
-            value: o.field::<&str>("value")?.to_string(),
-            expires_at: o.optional("expiresAt")?,
+impl Stored {
+    pub(crate) fn from_obj(o: &Obj) -> Result<Stored, String> {
+        Ok(Stored {
+            access: AccessToken {
+                token: o.field::<&str>("token")?.into(),
+                expires_at: o.optional("expiresAt")?,
+                domain: o.optional::<&str>("domain")?.map(str::to_string),
+            },
             renew_at: o.optional("renewAt")?,
-            domain: o.optional::<&str>("domain")?.map(str::to_string),
         })
     }
 }
 
-impl fmt::Debug for Token {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Token")
-            .field("value", &"<redacted>")
-            .field("expires_at", &self.expires_at)
-            .field("renew_at", &self.renew_at)
-            .field("domain", &self.domain)
-            .finish()
-    }
-}
-
-/// A token a refresher stores for the fleet. Never printed.
-#[derive(Clone, PartialEq, Eq, Serialize)]
+/// The fleet's token and when it is due for renewal (ms since the epoch).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Stored {
-    pub token: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub expires_at: Option<i64>,
+    #[serde(flatten)]
+    pub access: AccessToken,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub renew_at: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub domain: Option<String>,
 }
 
 impl Stored {
     /// A token and its expiry, with no renewal time or domain (a token function's).
-    pub fn of(token: impl Into<String>, expires_at: Option<i64>) -> Stored {
+    pub fn of(token: &str, expires_at: Option<i64>) -> Stored {
         Stored {
-            token: token.into(),
-            expires_at,
+            access: AccessToken::new(token, expires_at),
             renew_at: None,
-            domain: None,
         }
-    }
-}
-
-impl fmt::Debug for Stored {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Stored")
-            .field("token", &"<redacted>")
-            .field("expires_at", &self.expires_at)
-            .field("renew_at", &self.renew_at)
-            .field("domain", &self.domain)
-            .finish()
     }
 }
 
@@ -186,13 +144,13 @@ pub enum Acquire {
 }
 
 /// What a holder asking for the token should do.
-#[derive(Clone, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[serde(rename_all_fields = "camelCase")]
 pub enum TokenClaim {
     /// Use this token (and send calls to `domain`, if its grant named one).
     Use {
-        token: String,
+        token: Secret,
         #[serde(skip_serializing_if = "Option::is_none")]
         domain: Option<String>,
     },
@@ -247,7 +205,7 @@ impl TokenClaim {
         let o: &Obj = json::expect(content.unwrap_or(&Json::Null), name)?;
         match name {
             "use" => Ok(TokenClaim::Use {
-                token: o.field::<&str>("token")?.to_string(),
+                token: o.field::<&str>("token")?.into(),
                 domain: o.optional::<&str>("domain")?.map(str::to_string),
             }),
             "refresh" => Ok(TokenClaim::Refresh {
@@ -263,33 +221,6 @@ impl TokenClaim {
                 budget: o.optional("budget")?.unwrap_or(false),
             }),
             _ => Err(format!("`{name}` is not a token outcome")),
-        }
-    }
-}
-
-impl fmt::Debug for TokenClaim {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TokenClaim::Use { domain, .. } => f
-                .debug_struct("Use")
-                .field("token", &"<redacted>")
-                .field("domain", domain)
-                .finish(),
-            TokenClaim::Refresh {
-                claim,
-                until,
-                reason,
-            } => f
-                .debug_struct("Refresh")
-                .field("claim", claim)
-                .field("until", until)
-                .field("reason", reason)
-                .finish(),
-            TokenClaim::Wait { until, budget } => f
-                .debug_struct("Wait")
-                .field("until", until)
-                .field("budget", budget)
-                .finish(),
         }
     }
 }
@@ -328,7 +259,7 @@ impl Fleet {
                 .iter()
                 .map(|l| Lease::from_obj(json::expect(l, "a lease")?))
                 .collect::<Result<_, _>>()?,
-            token: o.optional("token")?.map(Token::from_obj).transpose()?,
+            token: o.optional("token")?.map(Stored::from_obj).transpose()?,
             claim: o.optional("claim")?.map(Lease::from_obj).transpose()?,
             refreshes: o
                 .optional("refreshes")?
@@ -519,7 +450,7 @@ impl Fleet {
             f.sweep(now);
             let stale = match &f.token {
                 Some(t) if t.fresh(now) => return t.to_use(),
-                Some(t) if t.valid(now) => Some(t.to_use()),
+                Some(t) if t.access.valid(now) => Some(t.to_use()),
                 Some(_) => {
                     f.token = None;
                     f.dropped = Some("expired".into());
@@ -585,17 +516,12 @@ impl Fleet {
                 Some(c) => c.id == claim,
                 None => !usable,
             };
-            if !ours || stored.token.is_empty() {
+            if !ours || stored.access.token.is_empty() {
                 return false;
             }
             f.claim = None;
             f.dropped = None;
-            f.token = Some(Token {
-                value: stored.token,
-                expires_at: stored.expires_at,
-                renew_at: stored.renew_at,
-                domain: stored.domain,
-            });
+            f.token = Some(stored);
             true
         })
     }
@@ -620,7 +546,7 @@ impl Fleet {
     pub fn token_invalidate(&mut self, token: &str, now: i64) -> bool {
         self.step(|f| {
             f.sweep(now);
-            if f.token.as_ref().is_some_and(|t| t.value == token) {
+            if f.token.as_ref().is_some_and(|t| t.access.text() == token) {
                 f.token = None;
                 f.dropped = Some("rejected".into());
                 return true;

@@ -8,12 +8,14 @@ pub use svc_core::{
     validate,
 };
 
+pub mod access;
 pub mod fleet;
 pub mod limit;
 pub mod oauth;
 pub mod origin;
 pub mod proxy;
 pub mod retry;
+pub mod secret;
 pub mod send;
 pub mod stack;
 pub mod surface;

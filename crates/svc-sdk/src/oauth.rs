@@ -1,8 +1,9 @@
 //! The OAuth refresh-token grant: its request, its answer read and every failure classified, the refresh budget, and when a token is renewed.
 
+use crate::access::AccessToken;
 use crate::error::{Error, ErrorKind};
 use crate::json::{self, Json};
-use std::fmt;
+use crate::secret::Secret;
 
 /// Where the grant is asked, below the accounts server's URL.
 pub const TOKEN_PATH: &str = "/oauth/v2/token";
@@ -20,47 +21,16 @@ pub const LIFE_MAX_MS: i64 = crate::calendar::DAY_MS;
 /// A token's life when the answer does not say (the service's).
 const LIFE_DEFAULT_MS: i64 = 3_600_000;
 
-/// A credential of the grant. The client secret and the refresh token are never printed.
-#[derive(Clone, PartialEq)]
+/// A credential of the grant.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Grant {
     pub client_id: String,
-    client_secret: String,
-    refresh_token: String,
+    client_secret: Secret,
+    refresh_token: Secret,
     /// The accounts server, normalized (`https://accounts.svc.eu`).
     pub accounts_url: String,
     /// The most refreshes in a window (`oauth.maxRefreshes`).
     pub max_refreshes: u32,
-}
-
-impl fmt::Debug for Grant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Grant")
-            .field("client_id", &self.client_id)
-            .field("client_secret", &"<redacted>")
-            .field("refresh_token", &"<redacted>")
-            .field("accounts_url", &self.accounts_url)
-            .field("max_refreshes", &self.max_refreshes)
-            .finish()
-    }
-}
-
-/// A token the accounts server gave: when it expires (ms since the epoch) and where calls go.
-#[derive(Clone, PartialEq)]
-pub struct Minted {
-    pub token: String,
-    pub expires_at: i64,
-    /// The answer's `api_domain`, checked as an `apiDomain` is.
-    pub domain: Option<String>,
-}
-
-impl fmt::Debug for Minted {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Minted")
-            .field("token", &"<redacted>")
-            .field("expires_at", &self.expires_at)
-            .field("domain", &self.domain)
-            .finish()
-    }
 }
 
 /// Why a grant failed: its error, and whether asking again can help (`false`: the accounts server
@@ -98,8 +68,8 @@ impl Grant {
         }
         Ok(Grant {
             client_id: client_id.to_string(),
-            client_secret: client_secret.to_string(),
-            refresh_token: refresh_token.to_string(),
+            client_secret: client_secret.into(),
+            refresh_token: refresh_token.into(),
             accounts_url,
             max_refreshes,
         })
@@ -116,8 +86,8 @@ impl Grant {
         for part in [
             &self.accounts_url,
             &self.client_id,
-            &self.client_secret,
-            &self.refresh_token,
+            self.client_secret.expose(),
+            self.refresh_token.expose(),
         ] {
             hash.update((part.len() as u64).to_be_bytes());
             hash.update(part.as_bytes());
@@ -135,9 +105,9 @@ impl Grant {
     pub fn form(&self) -> String {
         let mut out = String::from("grant_type=refresh_token");
         for (name, value) in [
-            ("client_id", &self.client_id),
-            ("client_secret", &self.client_secret),
-            ("refresh_token", &self.refresh_token),
+            ("client_id", self.client_id.as_str()),
+            ("client_secret", self.client_secret.expose()),
+            ("refresh_token", self.refresh_token.expose()),
         ] {
             out.push('&');
             out.push_str(name);
@@ -149,7 +119,7 @@ impl Grant {
 
     /// The texts no error, record or store may show: the client secret and the refresh token.
     pub fn secrets(&self) -> [&str; 2] {
-        [&self.client_secret, &self.refresh_token]
+        [self.client_secret.expose(), self.refresh_token.expose()]
     }
 
     /// `error` with every spelling of the secrets put out of its texts.
@@ -162,7 +132,7 @@ impl Grant {
     }
 
     /// Reads the accounts server's answer to the grant, at `now`.
-    pub fn read(&self, status: u16, body: &[u8], now: i64) -> Result<Minted, Refused> {
+    pub fn read(&self, status: u16, body: &[u8], now: i64) -> Result<AccessToken, Refused> {
         read(status, body, now).map_err(|r| Refused {
             error: self.redact(r.error),
             ..r
@@ -179,7 +149,7 @@ fn refused(kind: ErrorKind, retry: bool, message: String) -> Refused {
 
 /// The answer read: a token, or what its `error` (at HTTP 200, as the accounts server answers
 /// them) or its status says. The body is never quoted: a server may echo the secrets in it.
-fn read(status: u16, body: &[u8], now: i64) -> Result<Minted, Refused> {
+fn read(status: u16, body: &[u8], now: i64) -> Result<AccessToken, Refused> {
     let server = "the accounts server";
     if status != 200 {
         // Only an `error` the accounts server names stops a credential: a status of its own (a
@@ -242,9 +212,9 @@ fn read(status: u16, body: &[u8], now: i64) -> Result<Minted, Refused> {
             )
         })?),
     };
-    Ok(Minted {
-        token: token.to_string(),
-        expires_at: now.saturating_add(life_ms(o)),
+    Ok(AccessToken {
+        token: token.into(),
+        expires_at: Some(now.saturating_add(life_ms(o))),
         domain,
     })
 }

@@ -4,6 +4,7 @@ use super::{Acquire, Fleet, Stored, TokenClaim};
 use crate::error::Error;
 use crate::json::{self, Json, Obj};
 use crate::limit::{Lane, Limits, State, DEFAULT_PLAN};
+use crate::secret::Secret;
 
 fn is_interactive(lane: &Lane) -> bool {
     *lane == Lane::default()
@@ -54,23 +55,6 @@ pub enum Request {
     },
     /// The fleet's figures; changes nothing but the leases whose time is up.
     State,
-}
-
-/// A token in a request: its text, never printed.
-#[derive(Clone, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct Secret(pub String);
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("<redacted>")
-    }
-}
-
-impl From<&str> for Secret {
-    fn from(text: &str) -> Secret {
-        Secret(text.to_string())
-    }
 }
 
 /// What an answer told of the limits: its x-rate-limit-* headers and a 429's wait.
@@ -206,19 +190,14 @@ impl Request {
             },
             "tokenStore" => Request::TokenStore {
                 claim: o.field("claim")?,
-                stored: Stored {
-                    token: text("token")?,
-                    expires_at: o.optional("expiresAt")?,
-                    renew_at: o.optional("renewAt")?,
-                    domain: o.optional::<&str>("domain")?.map(str::to_string),
-                },
+                stored: Stored::from_obj(o)?,
             },
             "tokenAbandon" => Request::TokenAbandon {
                 claim: o.field("claim")?,
                 denied: o.optional("denied")?.unwrap_or(false),
             },
             "tokenInvalidate" => Request::TokenInvalidate {
-                token: Secret(text("token")?),
+                token: text("token")?.into(),
             },
             _ => return Err(format!("`{name}` is not a step")),
         })
@@ -327,7 +306,9 @@ pub fn apply(
             fleet.token_abandon(claim, denied, now);
             Outcome::Done
         }
-        Request::TokenInvalidate { token } => Outcome::Taken(fleet.token_invalidate(&token.0, now)),
+        Request::TokenInvalidate { token } => {
+            Outcome::Taken(fleet.token_invalidate(token.expose(), now))
+        }
         Request::State => {
             fleet.step(|f| f.sweep(now));
             Outcome::Done

@@ -81,7 +81,7 @@ fn the_json_shape() {
     s.run(|f| f.token_claim("b", day + 800, 10_000, None));
     assert_eq!(
         s.text,
-        r#"{"version":6,"limits":{"perMinute":100,"maxConcurrent":5,"daily":1000},"window":{"answered":[1728000000500],"day":20000,"dayCount":2,"blockedUntil":0,"stated":{"limit":100,"remaining":98,"since":0,"resetAt":1728000060500}},"leases":[{"id":2,"holder":"b","until":1728000030001}],"token":{"value":"tok","expiresAt":1728003600000},"nextId":4}"#
+        r#"{"version":6,"limits":{"perMinute":100,"maxConcurrent":5,"daily":1000},"window":{"answered":[1728000000500],"day":20000,"dayCount":2,"blockedUntil":0,"stated":{"limit":100,"remaining":98,"since":0,"resetAt":1728000060500}},"leases":[{"id":2,"holder":"b","until":1728000030001}],"token":{"token":"tok","expiresAt":1728003600000},"nextId":4}"#
     );
     let f = Fleet::from_json(&s.text).unwrap();
     assert!(

@@ -13,7 +13,7 @@ fn grant() -> Grant {
     .unwrap()
 }
 
-fn read_text(body: &str) -> Result<Minted, Refused> {
+fn read_text(body: &str) -> Result<crate::access::AccessToken, Refused> {
     grant().read(200, body.as_bytes(), 1_000_000)
 }
 
@@ -57,19 +57,23 @@ fn a_credential_is_checked() {
 fn expires_in_is_seconds_unless_expires_in_sec_is_beside_it() {
     let now = 1_000_000;
     let m = read_text(r#"{"access_token":"1000.abc","expires_in":3600,"api_domain":"https://www.svcapis.eu","token_type":"Bearer"}"#).unwrap();
-    assert_eq!(m.token, "1000.abc");
-    assert_eq!(m.expires_at, now + 3_600_000);
+    assert_eq!(m.text(), "1000.abc");
+    assert_eq!(m.expires_at, Some(now + 3_600_000));
     assert_eq!(m.domain.as_deref(), Some("https://www.svcapis.eu"));
     let m = read_text(r#"{"access_token":"1000.abc","expires_in":3600000,"expires_in_sec":3600}"#)
         .unwrap();
-    assert_eq!(m.expires_at, now + 3_600_000);
+    assert_eq!(m.expires_at, Some(now + 3_600_000));
     assert_eq!(m.domain, None);
     let m = read_text(r#"{"access_token":"1000.abc"}"#).unwrap();
-    assert_eq!(m.expires_at, now + 3_600_000);
+    assert_eq!(m.expires_at, Some(now + 3_600_000));
     let m = read_text(r#"{"access_token":"1000.abc","expires_in":-5}"#).unwrap();
-    assert_eq!(m.expires_at, now + 1_000, "a life is at least a second");
+    assert_eq!(
+        m.expires_at,
+        Some(now + 1_000),
+        "a life is at least a second"
+    );
     let m = read_text(r#"{"access_token":"1000.abc","expires_in":1e300}"#).unwrap();
-    assert_eq!(m.expires_at, now + crate::fleet::HORIZON_MS);
+    assert_eq!(m.expires_at, Some(now + crate::fleet::HORIZON_MS));
 }
 
 #[test]

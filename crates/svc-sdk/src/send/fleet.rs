@@ -10,8 +10,9 @@
 use super::keeper::Source;
 use super::queue::{self, Queue, Slot};
 use super::race::{race, First};
-use super::token::{self, Issued, Reason};
+use super::token::{self, Reason};
 use super::{abort, aborted, pause, Deadline, Failure, Platform};
+use crate::access::AccessToken;
 use crate::error::{Error, ErrorKind};
 use crate::fleet::{Acquire, Outcome, Reply, Request, Seen, Stored, TokenClaim, HORIZON_MS};
 use crate::limit::{Lane, Limits, State, MINUTE_MS};
@@ -332,7 +333,7 @@ impl Fleet {
         source: &Source<'_>,
         signal: Option<&P::Signal>,
         deadline: Deadline,
-    ) -> Result<Issued, Failure> {
+    ) -> Result<AccessToken, Failure> {
         let since = p.now_ms();
         let _place = self.token_line.wait_turn(p, signal).await?;
         let claim = Request::TokenClaim {
@@ -357,11 +358,11 @@ impl Fleet {
             };
             let wait = match reply.outcome {
                 Outcome::Token(TokenClaim::Use { token, domain }) => {
-                    if let Some(issued) = usable(&token, domain.as_deref()) {
+                    if let Some(issued) = usable(token.expose(), domain.as_deref()) {
                         return Ok(issued);
                     }
                     poisoned += 1;
-                    self.drop_unusable(p, &token, signal, since, poisoned)
+                    self.drop_unusable(p, token.expose(), signal, since, poisoned)
                         .await?
                 }
                 Outcome::Token(TokenClaim::Wait {
@@ -430,7 +431,7 @@ impl Fleet {
         signal: Option<&P::Signal>,
         claim: u64,
         reason: Reason,
-    ) -> Result<Issued, Failure> {
+    ) -> Result<AccessToken, Failure> {
         let started = p.now_ms();
         let issued = match token::checked((source.start)(reason), p, signal).await {
             Ok(issued) => {
@@ -452,10 +453,8 @@ impl Fleet {
         let store = Request::TokenStore {
             claim,
             stored: Stored {
-                token: issued.token.clone(),
-                expires_at: issued.expires_at,
+                access: issued.clone(),
                 renew_at,
-                domain: issued.domain.clone(),
             },
         };
         // Refused (the claim ended and another holder's token is stored), or the store did not
@@ -475,14 +474,14 @@ impl Fleet {
 
 /// A token and API domain from the store, checked as a grant's answer is: a token a header can
 /// carry, a domain of a data center or of loopback (`family::granted_api_domain`).
-fn usable(token: &str, domain: Option<&str>) -> Option<Issued> {
+fn usable(token: &str, domain: Option<&str>) -> Option<AccessToken> {
     crate::request::authorization(token).ok()?;
     let domain = match domain {
         Some(d) => Some(crate::family::granted_api_domain(d)?),
         None => None,
     };
-    Some(Issued {
-        token: token.to_string(),
+    Some(AccessToken {
+        token: token.into(),
         expires_at: None,
         domain,
     })

@@ -60,7 +60,7 @@ async fn run<P: Platform>(p: &P, grant: &Grant, timeout_ms: u32) -> TokenResult 
     };
     match race(exchange, p.sleep(ms.into())).await {
         First::A(Ok((status, bytes))) => match grant.read(status, &bytes, p.now_ms()) {
-            Ok(minted) => Ok(Some(minted.into())),
+            Ok(token) => Ok(Some(token)),
             Err(r) => Err(TokenFailure::Grant(r)),
         },
         First::A(Err(f)) => Err(refused(f.error)),

@@ -1,7 +1,8 @@
 //! A credential's token in a process: kept until shortly before it expires, one refresh at a time, the grant's budget kept, a refused credential not tried again; one keeper per credential however many clients hold it.
 
-use super::token::{self, Issued, Joined, Reason, Refresh, Running};
+use super::token::{self, Joined, Reason, Refresh, Running};
 use super::{pause, Deadline, Failure, Platform};
+use crate::access::AccessToken;
 use crate::catalog::Method;
 use crate::error::{Error, ErrorKind};
 use crate::oauth::{self, Budget};
@@ -42,7 +43,7 @@ pub(super) fn shared(key: &str, now: i64) -> Rc<Keeper> {
 /// A token in use: what was issued, when to renew it, and the refresh it came from.
 #[derive(Clone, Debug)]
 pub(super) struct Kept {
-    pub issued: Issued,
+    pub issued: AccessToken,
     renew_at: Option<i64>,
     pub generation: u64,
 }
@@ -54,7 +55,7 @@ impl Kept {
 
     /// Still accepted by the service, though due for renewal.
     fn valid(&self, now: i64) -> bool {
-        self.issued.expires_at.is_none_or(|at| now < at)
+        self.issued.valid(now)
     }
 }
 
@@ -245,7 +246,7 @@ impl Keeper {
     }
 
     /// The token of refresh `made` is the one to use, unless a newer one already is.
-    fn accept<P: Platform>(&self, p: &P, made: u64, issued: Issued) -> Kept {
+    fn accept<P: Platform>(&self, p: &P, made: u64, issued: AccessToken) -> Kept {
         let mut kept = self.kept.borrow_mut();
         if let Some(k) = kept.as_ref().filter(|k| k.generation >= made) {
             return k.clone();

@@ -24,8 +24,9 @@ pub use deadline::Deadline;
 #[cfg(feature = "server")]
 pub use fleet::Options as FleetOptions;
 pub use note::{Again, Event, Level, Note};
-pub use token::{Credential, Issued, Reason, TokenFailure, TokenResult};
+pub use token::{Credential, Reason, TokenFailure, TokenResult};
 
+use crate::access::AccessToken;
 use crate::catalog::{Method, Shape};
 use crate::error::{Error, ErrorKind};
 use crate::fleet::Seen;
@@ -33,6 +34,7 @@ use crate::limit::{Limits, State};
 use crate::request;
 use crate::response::{self, Decoded};
 use crate::retry::{self, Outcome, Policy};
+use crate::secret::Secret;
 use alarm::Alarm;
 use attempt::{abort, aborted, attempt, decode, discard, pause, retry_after_ms, seen, Got};
 use race::{race, First};
@@ -287,7 +289,7 @@ impl<P: Platform> Transport<P> {
             First::A(out) => out,
             First::B(()) => Err(deadline.passed()),
         };
-        let secret = secret.as_deref();
+        let secret = secret.as_ref().map(Secret::expose);
         match out {
             Ok(Reply::Json { text, head }) => Ok(Reply::Json {
                 text,
@@ -314,7 +316,7 @@ impl<P: Platform> Transport<P> {
     async fn run(
         &self,
         call: &Call<'_, P>,
-        secret: &mut Option<String>,
+        secret: &mut Option<Secret>,
         deadline: Deadline,
         alarm: &Alarm<'_, P>,
         tries: &Cell<u32>,
@@ -346,7 +348,7 @@ impl<P: Platform> Transport<P> {
             let url = self.url_for(call.url, carried.domain.as_deref());
             let routed = Call { url: &url, ..*call };
             let call = &routed;
-            let authorization = match (&self.credential, secret.as_deref()) {
+            let authorization = match (&self.credential, secret.as_ref().map(Secret::expose)) {
                 (Credential::None, _) | (_, None) => None,
                 (_, Some(token)) => {
                     Some(request::authorization(token).map_err(|e| e.without_secret(Some(token)))?)
@@ -358,13 +360,13 @@ impl<P: Platform> Transport<P> {
                 call,
                 n,
                 authorization.as_deref(),
-                secret.as_deref(),
+                secret.as_ref().map(Secret::expose),
                 deadline,
                 alarm,
             ));
             let got = got.await?;
             tries.set(n);
-            let secret = secret.as_deref();
+            let secret = secret.as_ref().map(Secret::expose);
             let answer = match got {
                 Ok(answer) => answer,
                 Err(f) => {
@@ -395,8 +397,8 @@ impl<P: Platform> Transport<P> {
         call: &Call<'_, P>,
         source: &keeper::Source<'_>,
         deadline: Deadline,
-        secret: &mut Option<String>,
-        refreshed: Option<Issued>,
+        secret: &mut Option<Secret>,
+        refreshed: Option<AccessToken>,
     ) -> Result<Carried, Failure> {
         let p = &self.platform;
         if let Some(issued) = refreshed {
@@ -469,7 +471,7 @@ impl<P: Platform> Transport<P> {
         (n, secret): (u32, Option<&str>),
         answer: Answer<Got<P::Raw>>,
         generation: u64,
-    ) -> Result<Issued, Failure> {
+    ) -> Result<AccessToken, Failure> {
         let p = &self.platform;
         discard(p, answer.raw);
         let refreshing = Event::Refreshing {
@@ -564,7 +566,7 @@ struct SoFar {
     n: u32,
     retries: u32,
     uncertain: bool,
-    refreshed: Option<Issued>,
+    refreshed: Option<AccessToken>,
 }
 
 /// What an attempt carries of its token: the generation a 401 refreshes after, and its domain.

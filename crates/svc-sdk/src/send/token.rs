@@ -2,39 +2,29 @@
 
 use super::race::{race, First};
 use super::{abort, aborted, Failure, Platform};
+use crate::access::AccessToken;
 use crate::error::{Error, ErrorKind};
-use crate::oauth::{Minted, Refused};
+use crate::oauth::Refused;
+use crate::secret::Secret;
 use std::cell::{Cell, RefCell};
-use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 
-/// Where the token comes from. Never printed.
+/// Where the token comes from.
+#[derive(Clone, Debug)]
 pub enum Credential {
     /// No token: a proxy adds it.
     None,
     /// A string, checked when the client was made.
-    Static(String),
+    Static(Secret),
     /// The user's function (`Platform::token`), called when there is no token to use.
     Function,
     /// The OAuth refresh-token grant, run by the client (`super::grant`); a server's only.
     #[cfg(feature = "server")]
     OAuth(crate::oauth::Grant),
-}
-
-impl fmt::Debug for Credential {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Credential::None => f.write_str("Credential::None"),
-            Credential::Static(_) => f.write_str("Credential::Static(<redacted>)"),
-            Credential::Function => f.write_str("Credential::Function"),
-            #[cfg(feature = "server")]
-            Credential::OAuth(g) => write!(f, "Credential::OAuth({g:?})"),
-        }
-    }
 }
 
 /// Why a token is asked for, as the token function is told (`ctx.reason`).
@@ -78,53 +68,8 @@ pub enum TokenFailure {
     Abandoned,
 }
 
-/// A token the token function or the grant gave, when it expires (ms since the epoch) if it
-/// said so, and the API domain calls go to if the grant named one.
-#[derive(Clone, PartialEq)]
-pub struct Issued {
-    pub token: String,
-    pub expires_at: Option<i64>,
-    pub domain: Option<String>,
-}
-
-impl fmt::Debug for Issued {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Issued")
-            .field("token", &"<redacted>")
-            .field("expires_at", &self.expires_at)
-            .field("domain", &self.domain)
-            .finish()
-    }
-}
-
-impl From<String> for Issued {
-    fn from(token: String) -> Issued {
-        Issued {
-            token,
-            expires_at: None,
-            domain: None,
-        }
-    }
-}
-
-impl From<Minted> for Issued {
-    fn from(m: Minted) -> Issued {
-        Issued {
-            token: m.token,
-            expires_at: Some(m.expires_at),
-            domain: m.domain,
-        }
-    }
-}
-
-impl From<&str> for Issued {
-    fn from(token: &str) -> Issued {
-        token.to_string().into()
-    }
-}
-
 /// What a call of the token function gave: a token, something else (`None`), or a failure.
-pub type TokenResult = Result<Option<Issued>, TokenFailure>;
+pub type TokenResult = Result<Option<AccessToken>, TokenFailure>;
 
 /// A token future, kept to be shared by the calls that wait for the same refresh.
 pub(super) type Running = Pin<Box<dyn Future<Output = TokenResult>>>;
@@ -142,7 +87,7 @@ pub(super) async fn checked<P: Platform>(
     got: impl Future<Output = TokenResult>,
     p: &P,
     signal: Option<&P::Signal>,
-) -> Result<Issued, Failure> {
+) -> Result<AccessToken, Failure> {
     let got = match race(abort(p, signal), got).await {
         First::A(()) => return Err(aborted(p, signal)),
         First::B(got) => got,
@@ -186,7 +131,7 @@ impl Refresh {
     pub fn shares(&self, generation: u64) -> bool {
         let current = self.current.borrow();
         let failed = current.as_ref().is_some_and(|s| match &*s.state.borrow() {
-            Step::Done(Ok(Some(issued))) => issued.token.is_empty(),
+            Step::Done(Ok(Some(t))) => t.token.is_empty(),
             Step::Done(_) => true,
             Step::Running(_) => false,
         });

@@ -2,7 +2,7 @@
 //! send loop (`crate::send`) on the JS platform.
 
 use super::js::{self, get, to_js_error};
-use super::options::{self, Options, Token};
+use super::options::{self, Options};
 use super::platform::{Js, Watchers};
 use super::store::Store;
 use crate::catalog::{Method, Operation, Shape};
@@ -237,8 +237,8 @@ impl Client {
             url: &prepared.url,
             attempt: 0,
             event: crate::send::note::Event::UnknownFields { names: &names },
-            secret: match &self.opts.token {
-                Token::Static(t) => Some(t),
+            secret: match &self.opts.credential {
+                Credential::Static(t) => Some(t.expose()),
                 _ => None,
             },
         });
@@ -337,13 +337,7 @@ impl Client {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Client, JsValue> {
         let opts = options::read(&options)?;
-        let (credential, token) = match &opts.token {
-            Token::Static(t) => (Credential::Static(t.clone()), None),
-            Token::Func(f) => (Credential::Function, Some(f.clone())),
-            #[cfg(feature = "server")]
-            Token::OAuth(g) => (Credential::OAuth(g.clone()), None),
-            Token::None => (Credential::None, None),
-        };
+        let (credential, token) = (opts.credential.clone(), opts.token_function.clone());
         let key = opts.target.organization_id.clone().unwrap_or_default();
         let platform = Js {
             fetch: opts.fetch.clone(),

@@ -6,7 +6,7 @@ use crate::error::{Error, ErrorKind};
 use crate::family::resolve_api_domain;
 use crate::limit::{DEFAULT_PLAN, PLANS};
 use crate::request::Target;
-use crate::send::Level;
+use crate::send::{Credential, Level};
 use crate::surface;
 use crate::surface::{
     DEADLINE_MS, LEASE_MS, MAX_QUEUED, REQUEST_BYTES, RESPONSE_BYTES, STORE_TIMEOUT_MS, TIMEOUT_MS,
@@ -14,28 +14,6 @@ use crate::surface::{
 use std::fmt;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-/// The access token: a string, a function, or the OAuth grant. Never printed.
-pub enum Token {
-    Static(String),
-    Func(js_sys::Function),
-    #[cfg(feature = "server")]
-    OAuth(crate::oauth::Grant),
-    /// No token: a proxy adds it (a browser client pointed at `apiDomain`).
-    None,
-}
-
-impl fmt::Debug for Token {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Token::Static(_) => f.write_str("Token::Static(<redacted>)"),
-            Token::Func(_) => f.write_str("Token::Func(<function>)"),
-            #[cfg(feature = "server")]
-            Token::OAuth(g) => write!(f, "Token::OAuth({g:?})"),
-            Token::None => f.write_str("Token::None"),
-        }
-    }
-}
 
 /// A fleet store and its options (`rateLimit: { store, leaseMs, storeTimeoutMs, fallbackShare }`).
 pub struct Fleet {
@@ -92,7 +70,9 @@ fn fleet(v: &JsValue) -> Result<Option<Fleet>, JsValue> {
 #[derive(Debug)]
 pub struct Options {
     pub target: Target,
-    pub token: Token,
+    /// Where the token comes from; the token function itself, when it is one.
+    pub credential: Credential,
+    pub token_function: Option<js_sys::Function>,
     /// Calls go to the grant's `api_domain` (`oauth` without `apiDomain`).
     pub follow_grant_domain: bool,
     pub fetch: Option<js_sys::Function>,
@@ -364,9 +344,10 @@ impl Options {
     /// function itself and in a store the organization's function credential.
     pub fn credential_keys(&self) -> Option<CredentialKeys> {
         let org = self.target.organization_id.as_deref().unwrap_or_default();
-        let (process, store) = match (&self.token, &self.credential_key) {
+        let (process, store) = match (&self.credential, &self.token_function, &self.credential_key)
+        {
             #[cfg(feature = "server")]
-            (Token::OAuth(g), _) => {
+            (Credential::OAuth(g), _, _) => {
                 let fingerprint = g.fingerprint();
                 let through = match &self.fetch {
                     Some(f) => format!("/fetch/{}", function_number(f)),
@@ -377,8 +358,8 @@ impl Options {
                     format!("token/oauth/{fingerprint}"),
                 )
             }
-            (Token::Func(_), Some(key)) => (format!("named/{key}"), format!("token/named/{key}")),
-            (Token::Func(f), None) => (
+            (_, Some(_), Some(key)) => (format!("named/{key}"), format!("token/named/{key}")),
+            (_, Some(f), None) => (
                 format!("function/{}", function_number(f)),
                 format!("token/function/{org}"),
             ),
@@ -433,15 +414,15 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
         ));
     }
     check_keys(options, &KNOWN, "new Client(options)")?;
-    let token = token(options)?;
-    let credential_key = credential_key(options, &token)?;
+    let (credential, token_function) = token(options)?;
+    let credential_key = credential_key(options, token_function.is_some())?;
     let region = opt_string(options, "region")?;
     let api_domain = opt_string(options, "apiDomain")?;
     let organization_id = opt_string(options, "organizationId")?;
     let crm_version = opt_string(options, "crmVersion")?;
-    let tokenless = matches!(token, Token::None);
+    let tokenless = matches!(credential, Credential::None);
     #[cfg(feature = "server")]
-    let follow_grant_domain = matches!(token, Token::OAuth(_)) && api_domain.is_none();
+    let follow_grant_domain = matches!(credential, Credential::OAuth(_)) && api_domain.is_none();
     #[cfg(not(feature = "server"))]
     let follow_grant_domain = false;
     let target = Target::new(
@@ -470,7 +451,8 @@ pub fn read(options: &JsValue) -> Result<Options, JsValue> {
     let (rate_limit, fleet_options, max_queued) = rate_limit(options)?;
     Ok(Options {
         target,
-        token,
+        credential,
+        token_function,
         follow_grant_domain,
         fetch,
         plan,
@@ -531,11 +513,11 @@ fn reserve(options: &JsValue) -> Result<u32, JsValue> {
 
 /// `credentialKey`: for a token function only, a non-empty name of at most 200 characters
 /// without control characters.
-fn credential_key(options: &JsValue, token: &Token) -> Result<Option<String>, JsValue> {
+fn credential_key(options: &JsValue, function: bool) -> Result<Option<String>, JsValue> {
     let Some(key) = opt_string(options, "credentialKey")? else {
         return Ok(None);
     };
-    if !matches!(token, Token::Func(_)) {
+    if !function {
         return Err(config(
             "credentialKey names the credential of an accessToken function; a token string or oauth names its own",
         ));
@@ -549,7 +531,7 @@ fn credential_key(options: &JsValue, token: &Token) -> Result<Option<String>, Js
 }
 
 /// Who holds the token: `viaProxy` (a proxy adds it), `oauth`, or `accessToken` (a string or a function).
-fn token(options: &JsValue) -> Result<Token, JsValue> {
+fn token(options: &JsValue) -> Result<(Credential, Option<js_sys::Function>), JsValue> {
     let raw_token = get(options, "accessToken");
     let raw_oauth = get(options, "oauth");
     let via_proxy = match get(options, "viaProxy") {
@@ -569,22 +551,22 @@ fn token(options: &JsValue) -> Result<Token, JsValue> {
                 "viaProxy: true says that the proxy at apiDomain adds the token: leave accessToken and oauth out",
             ));
         }
-        Token::None
+        (Credential::None, None)
     } else if !raw_oauth.is_undefined() {
         if !raw_token.is_undefined() {
             return Err(config(
                 "give accessToken or oauth, not both: with oauth the client gets its tokens itself",
             ));
         }
-        grant(options, &raw_oauth)?
+        (grant(options, &raw_oauth)?, None)
     } else if let Some(s) = raw_token.as_string() {
         if s.is_empty() {
             return Err(config("accessToken is empty"));
         }
         crate::request::authorization(&s).map_err(|e| config(e.message))?;
-        Token::Static(s)
+        (Credential::Static(s.into()), None)
     } else if raw_token.is_function() {
-        Token::Func(raw_token.unchecked_into())
+        (Credential::Function, Some(raw_token.unchecked_into()))
     } else {
         return Err(to_js_error(&Error::new(
             ErrorKind::Config,
@@ -597,17 +579,17 @@ fn token(options: &JsValue) -> Result<Token, JsValue> {
 
 /// `oauth` on a server or an edge worker: the grant; in a page, a config error.
 #[cfg(feature = "server")]
-fn grant(options: &JsValue, raw: &JsValue) -> Result<Token, JsValue> {
+fn grant(options: &JsValue, raw: &JsValue) -> Result<Credential, JsValue> {
     if super::js::in_page() {
         return Err(config(OAUTH_IN_PAGE));
     }
     let region = opt_string(options, "region")?;
-    Ok(Token::OAuth(oauth(raw, region.as_deref())?))
+    Ok(Credential::OAuth(oauth(raw, region.as_deref())?))
 }
 
 /// `oauth` in the browser build, which holds no grant: a config error.
 #[cfg(not(feature = "server"))]
-fn grant(_options: &JsValue, _raw: &JsValue) -> Result<Token, JsValue> {
+fn grant(_options: &JsValue, _raw: &JsValue) -> Result<Credential, JsValue> {
     Err(config(OAUTH_IN_PAGE))
 }
 

@@ -4,11 +4,12 @@
 use super::js::{self, get};
 use super::store::Store;
 use super::{body, settle};
+use crate::access::AccessToken;
 use crate::error::{Error, ErrorKind};
 use crate::origin;
 use crate::request::host_of;
 use crate::send::{
-    self, Answer, Event, Failure, Issued, Level, Note, Outgoing, Platform, Reason, TokenFailure,
+    self, Answer, Event, Failure, Level, Note, Outgoing, Platform, Reason, TokenFailure,
     TokenResult,
 };
 use gloo_net::http::Headers;
@@ -359,7 +360,7 @@ fn issued(v: &JsValue) -> TokenResult {
         n => Ok(n.is_some()),
     };
     if fits(v)? {
-        return Ok(v.as_string().map(Issued::from));
+        return Ok(v.as_string().map(AccessToken::from));
     }
     let token = get(v, "token");
     if !fits(&token)? {
@@ -374,8 +375,8 @@ fn issued(v: &JsValue) -> TokenResult {
         Some(n) if n.is_finite() => Some(n as i64),
         _ => return Err(TokenFailure::NoTime),
     };
-    Ok(Some(Issued {
-        token,
+    Ok(Some(AccessToken {
+        token: token.into(),
         expires_at,
         domain: None,
     }))

@@ -821,7 +821,7 @@ fn a_fleet_with_the_grant_refreshes_once_per_token_life_and_never_past_its_budge
 fn a_token_with_an_api_domain_no_grant_gives_is_dropped_and_a_store_that_keeps_it_fails_the_call() {
     let poisoned = |domain: &str| {
         format!(
-            r#"{{"version":3,"limits":{{"perMinute":100,"maxConcurrent":10,"daily":10000}},"window":{{"answered":[],"day":0,"dayCount":0,"blockedUntil":0}},"leases":[],"token":{{"value":"poisoned-t0ken","domain":"{domain}"}},"nextId":9}}"#
+            r#"{{"version":3,"limits":{{"perMinute":100,"maxConcurrent":10,"daily":10000}},"window":{{"answered":[],"day":0,"dayCount":0,"blockedUntil":0}},"leases":[],"token":{{"token":"poisoned-t0ken","domain":"{domain}"}},"nextId":9}}"#
         )
     };
     for domain in [

@@ -69,7 +69,7 @@ fn with_deadline(c: Call<'_, Sim>, ms: u32) -> Call<'_, Sim> {
 fn expiring(token: &str, at: i64) -> TokenStep {
     TokenStep {
         after: 0,
-        result: Ok(Some(Issued {
+        result: Ok(Some(AccessToken {
             token: token.into(),
             expires_at: Some(at),
             domain: None,
