@@ -92,6 +92,14 @@ impl Member for Cow<'static, str> {
     }
 }
 
+impl Member for bool {
+    const TS: &'static str = "boolean";
+
+    fn write(&self, out: &mut String) {
+        out.push_str(if *self { "true" } else { "false" });
+    }
+}
+
 impl Member for &'static [&'static str] {
     const TS: &'static str = "string[]";
 

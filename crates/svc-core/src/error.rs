@@ -48,7 +48,7 @@ impl Member for Cause {
 /// The members an answer that was the error gives its kind: the answer's status, the envelope's
 /// code, the wait its Retry-After asks for (a 429 or 5xx), and its headers.
 macro_rules! answered {
-    ($(#[doc = $doc:literal] $variant:ident $name:literal)*) => {
+    ($(#[doc = $doc:literal] $variant:ident $name:literal { $($own:ident: $oty:ty = $ojson:literal),* })*) => {
         faults! {
             /// The params broke the rules: every issue found, in one pass.
             Validation "validation" { issues: Vec<Issue> = "issues" }
@@ -58,6 +58,7 @@ macro_rules! answered {
                     status: Option<u16> = "status",
                     code: Option<i64> = "code",
                     retry_after_ms: Option<u64> = "retryAfterMs",
+                    $($own: $oty = $ojson,)*
                     headers: Option<Box<Headers>> = "headers"
                 }
             )*
@@ -161,11 +162,11 @@ macro_rules! faults {
 
 answered! {
     /// The service answered with an error (or a 2xx whose envelope's code is not 0), or refused on the way (a redirect, a proxy).
-    Api "api"
+    Api "api" {}
     /// Too many calls: the service's 429, or a wait for the limiter that would pass the deadline or a full queue.
-    RateLimited "rate_limited"
+    RateLimited "rate_limited" {}
     /// The token was refused (401), or none could be had.
-    Unauthorized "unauthorized"
+    Unauthorized "unauthorized" { reauthorize: Option<bool> = "reauthorize" }
 }
 
 impl Fault {
@@ -232,11 +233,12 @@ pub struct Error {
 }
 
 /// The members an `SvcError` may have after `kind` and `message`, in the order it takes them.
-pub const FIELDS: [&str; 6] = [
+pub const FIELDS: [&str; 7] = [
     "status",
     "code",
     "issues",
     "retryAfterMs",
+    "reauthorize",
     "operationId",
     "headers",
 ];
@@ -374,6 +376,25 @@ impl Error {
             *retry = ms;
         }
         self
+    }
+
+    /// An `unauthorized` error of a connection whose grant was revoked: its user must authorize again.
+    pub fn with_reauthorize(mut self) -> Self {
+        if let Fault::Unauthorized { reauthorize, .. } = &mut self.fault {
+            *reauthorize = Some(true);
+        }
+        self
+    }
+
+    /// Whether the error asks for a new grant (`with_reauthorize`).
+    pub fn reauthorize(&self) -> bool {
+        matches!(
+            self.fault,
+            Fault::Unauthorized {
+                reauthorize: Some(true),
+                ..
+            }
+        )
     }
 
     /// The answer's headers, for a kind that keeps them.

@@ -33,6 +33,34 @@ pub struct Grant {
     pub max_refreshes: u32,
 }
 
+/// Which request of the accounts server an answer is read for: what its errors call it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The refresh-token grant.
+    Refresh,
+    /// A grant code (a redirect's, a self-client's) exchanged for a refresh token.
+    Exchange,
+    /// The device flow's poll, once the user approved.
+    Device,
+}
+
+impl Step {
+    fn name(self) -> &'static str {
+        match self {
+            Step::Refresh => "the token refresh",
+            Step::Exchange => "the grant code exchange",
+            Step::Device => "the device login",
+        }
+    }
+}
+
+/// What a grant gave: the access token, and the refresh token a code or a device login gives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Granted {
+    pub access: AccessToken,
+    pub refresh_token: Option<Secret>,
+}
+
 /// Why a grant failed: its error, and whether asking again can help (`false`: the accounts server
 /// said `invalid_code` or `invalid_client`, and the credential is stopped).
 #[derive(Clone, Debug, PartialEq)]
@@ -133,10 +161,12 @@ impl Grant {
 
     /// Reads the accounts server's answer to the grant, at `now`.
     pub fn read(&self, status: u16, body: &[u8], now: i64) -> Result<AccessToken, Refused> {
-        read(status, body, now).map_err(|r| Refused {
-            error: self.redact(r.error),
-            ..r
-        })
+        read(status, body, now, Step::Refresh)
+            .map(|g| g.access)
+            .map_err(|r| Refused {
+                error: self.redact(r.error),
+                ..r
+            })
     }
 }
 
@@ -149,8 +179,9 @@ fn refused(kind: ErrorKind, retry: bool, message: String) -> Refused {
 
 /// The answer read: a token, or what its `error` (at HTTP 200, as the accounts server answers
 /// them) or its status says. The body is never quoted: a server may echo the secrets in it.
-fn read(status: u16, body: &[u8], now: i64) -> Result<AccessToken, Refused> {
+pub fn read(status: u16, body: &[u8], now: i64, step: Step) -> Result<Granted, Refused> {
     let server = "the accounts server";
+    let what = step.name();
     if status != 200 {
         // Only an `error` the accounts server names stops a credential: a status of its own (a
         // load balancer's 408, a 404, a 403) may pass, and is asked again within the budget.
@@ -158,7 +189,7 @@ fn read(status: u16, body: &[u8], now: i64) -> Result<AccessToken, Refused> {
             429 => ErrorKind::RateLimited,
             _ => ErrorKind::Api,
         };
-        let message = format!("{server} answered the token refresh with HTTP {status}");
+        let message = format!("{server} answered {what} with HTTP {status}");
         let mut r = refused(kind, true, message);
         r.error = r.error.with_status(status);
         return Err(r);
@@ -167,7 +198,7 @@ fn read(status: u16, body: &[u8], now: i64) -> Result<AccessToken, Refused> {
         refused(
             ErrorKind::Decode,
             true,
-            format!("{server}'s answer to the token refresh is not the JSON object of a token"),
+            format!("{server}'s answer to {what} is not the JSON object of a token"),
         )
     };
     let text = std::str::from_utf8(body).map_err(|_| not_json())?;
@@ -176,7 +207,7 @@ fn read(status: u16, body: &[u8], now: i64) -> Result<AccessToken, Refused> {
         return Err(not_json());
     };
     if let Some(e) = o.get("error") {
-        return Err(error_of(e.as_str()));
+        return Err(error_of(e.as_str(), step));
     }
     let token = match o.get("access_token").and_then(Json::as_str) {
         Some(t) if !t.is_empty() && t.len() <= crate::request::TOKEN_MAX => t,
@@ -191,7 +222,7 @@ fn read(status: u16, body: &[u8], now: i64) -> Result<AccessToken, Refused> {
             return Err(refused(
                 ErrorKind::Decode,
                 true,
-                format!("{server}'s answer to the token refresh has no access_token"),
+                format!("{server}'s answer to {what} has no access_token"),
             ))
         }
     };
@@ -212,10 +243,26 @@ fn read(status: u16, body: &[u8], now: i64) -> Result<AccessToken, Refused> {
             )
         })?),
     };
-    Ok(AccessToken {
-        token: token.into(),
-        expires_at: Some(now.saturating_add(life_ms(o))),
-        domain,
+    let refresh_token = match (step, o.get("refresh_token").and_then(Json::as_str)) {
+        (Step::Refresh, _) => None,
+        (_, Some(t)) if !t.is_empty() && t.len() <= 4096 && !t.chars().any(char::is_control) => {
+            Some(Secret::from(t))
+        }
+        _ => {
+            return Err(refused(
+                ErrorKind::Decode,
+                true,
+                format!("{server}'s answer to {what} has no refresh_token: the authorization must ask for access_type=offline and prompt=consent"),
+            ))
+        }
+    };
+    Ok(Granted {
+        access: AccessToken {
+            token: token.into(),
+            expires_at: Some(now.saturating_add(life_ms(o))),
+            domain,
+        },
+        refresh_token,
     })
 }
 
@@ -238,18 +285,28 @@ fn life_ms(o: &json::Obj<'_>) -> i64 {
 }
 
 /// What an `error` of the accounts server means, and what the user should do.
-fn error_of(code: Option<&str>) -> Refused {
+fn error_of(code: Option<&str>, step: Step) -> Refused {
+    let what = step.name();
     match code {
+        Some("invalid_code") if step != Step::Refresh => refused(
+            ErrorKind::Unauthorized,
+            false,
+            format!("the accounts server does not accept the code of {what} (invalid_code): a code is accepted once, within about a minute, by the client and data center it was given for; ask the user to authorize again"),
+        ),
         Some("Access Denied") => refused(
             ErrorKind::RateLimited,
             true,
             format!("the accounts server refused the token refresh (Access Denied): more than {MAX_REFRESHES} access tokens were asked for this refresh token within 10 minutes; it accepts a refresh again once the window has passed"),
         ),
-        Some("invalid_code") => refused(
-            ErrorKind::Unauthorized,
-            false,
-            "the accounts server does not accept the refresh token (invalid_code): it was revoked, replaced (a user keeps at most 20), or belongs to another data center; authorize again to get a new one and pass it as oauth.refreshToken".into(),
-        ),
+        Some("invalid_code") => {
+            let mut r = refused(
+                ErrorKind::Unauthorized,
+                false,
+                "the accounts server does not accept the refresh token (invalid_code): it was revoked, replaced (a user keeps at most 20), or belongs to another data center; authorize again to get a new one and pass it as oauth.refreshToken".into(),
+            );
+            r.error = r.error.with_reauthorize();
+            r
+        }
         Some("invalid_client") => refused(
             ErrorKind::Unauthorized,
             false,
@@ -264,7 +321,7 @@ fn error_of(code: Option<&str>) -> Refused {
             let mut r = refused(
                 ErrorKind::Api,
                 true,
-                format!("the accounts server refused the token refresh with {code}, which may pass: it is asked again within oauth.maxRefreshes"),
+                format!("the accounts server refused {what} with {code}, which may pass: it is asked again within oauth.maxRefreshes"),
             );
             r.error = r.error.with_status(200);
             r
