@@ -125,10 +125,11 @@ writeFileSync(path.join(pkg, snippets, "catalog.js"), catalogJs);
 // fleet steps that cloudflare needs, and the Lua scripts of redis, hang on SvcError under a symbol, not
 // as exports of the entry.
 const snippet = (name) => `${snippets}/${name}`;
-const internal = `import { __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisLoad, __redisOptions, __redisSave } from "./svc_sdk.js";
+const internal = `import { __durableConnection, __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisConnectionSet, __redisLoad, __redisOptions, __redisSave } from "./svc_sdk.js";
 import { SvcError } from "${snippet("api.js")}";
 const internals = {
   initSync,
+  __durableConnection,
   __durableStep,
   __fleetNamespace,
   __limiterAlarm,
@@ -136,6 +137,7 @@ const internals = {
   __redisBackoff,
   __redisClient,
   __redisClose,
+  __redisConnectionSet,
   __redisLoad,
   __redisOptions,
   __redisSave,

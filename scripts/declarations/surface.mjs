@@ -156,6 +156,72 @@ export declare function validate(operationId: OperationId, params: unknown, opti
 export declare function schemaFor<Op extends OperationId>(operationId: Op, options?: SchemaForOptions): StandardSchemaV1<OperationParams[Op], OperationParams[Op], Issue>;
 /** An edge handler (workerd, Deno, Node) that forwards the allowed operations with the token and organization added. */
 export declare function createProxy(options: ProxyOptions): (request: Request) => Promise<Response>;
+/** The durable home of every connection: three functions over text (a database table will do). */
+export interface ConnectionStore {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+/** A connection: one customer's consent, data center and grant (its refresh token stays sealed in the store). */
+export interface Connection {
+  connectionId: string;
+  region: Region;
+  accountsUrl: string;
+  apiDomain: string | null;
+  scopes: string[];
+  /** "reauthorize": the grant was revoked; its calls fail \`unauthorized\` with \`reauthorize: true\` until the user consents again. */
+  status: "active" | "reauthorize";
+  /** When the grant was made, in ms since the epoch. */
+  connectedAt: number;
+}
+/** createConnections' options: a server-based client of the accounts server, and its clients' defaults. */
+export interface ConnectionsOptions extends Omit<ClientBaseOptions, "region" | "credentialKey"> {
+  clientId: string;
+  /** Never stored, never shown: not in an error, a log record, a hook or \`inspect\`. */
+  clientSecret: string;
+  /** Where the accounts server sends the user back, as registered with the client. */
+  redirectUri: string;
+  /** The operations the connections are for: their scopes are asked for. */
+  operations?: OperationId[];
+  /** The scopes asked for, when not from \`operations\`. */
+  scopes?: string[];
+  store: ConnectionStore;
+  /** 32 bytes in base64 (\`openssl rand -base64 32\`): refresh tokens are sealed with it (AES-256-GCM); only memoryConnectionStore() may go without. */
+  encryptionKey?: string;
+  /** Where authorization starts (default "us"); the user's own data center is followed from the redirect. */
+  region?: Region;
+  /** Accounts servers in place of the table's (the sandbox, tests): only these, and the table's, are ever sent a code or the secret. */
+  accountsServers?: Partial<Record<Region, string>>;
+  /** Called once when a connection's grant was revoked: ask its user to authorize again. */
+  onReauthorize?: (connectionId: string) => void;
+}
+/** The device flow's first answer: show the code and URL to the user; \`done\` settles when they approved (or declined, or it expired). */
+export interface DeviceLogin {
+  userCode: string;
+  verificationUrl: string;
+  expiresAt: number;
+  done: Promise<Connection>;
+}
+/** One app's connections to its customers' organizations. Server runtimes only (a config SvcError in a page). */
+export interface Connections {
+  /** Where to send the user: the consent URL, with a state valid 10 minutes, accepted once. */
+  authorizeUrl(connectionId: string, options?: { operations?: OperationId[]; scopes?: string[] }): Promise<string>;
+  /** The redirect back (a Request, a URL or its text): the code exchanged at the user's data center, the connection kept. */
+  handleRedirect(request: Request | URL | string): Promise<Connection>;
+  /** A Client acting for the connection (its token is never sent with another connection's call). */
+  client(connectionId: string, options?: Omit<ClientBaseOptions, "credentialKey">): Client;
+  get(connectionId: string): Promise<Connection | null>;
+  /** The organizations the connection's user can reach. */
+  organizations(connectionId: string): Promise<Organization[]>;
+  /** Revoked at its accounts server, then forgotten. */
+  revoke(connectionId: string): Promise<void>;
+  /** The device flow, for tools without a browser. */
+  deviceLogin(connectionId: string, options?: { operations?: OperationId[]; scopes?: string[] }): Promise<DeviceLogin>;
+}
+/** Connections for an app that serves many organizations: consent, redirect, sealed refresh tokens, a Client per connection. */
+export declare function createConnections(options: ConnectionsOptions): Connections;
+/** A ConnectionStore in this process's memory (tests, one process), sealing with a key of its own. */
+export declare function memoryConnectionStore(): ConnectionStore;
 /**
  * A callback body posted to a channel's notify_url; kind "verification" when the token does not match
  * (constant-time). The token is required (a missing, null or empty one is a config error); reading a
@@ -231,7 +297,9 @@ export type { ${VALIDATE.types.join(", ")} } from "${index}";
 `;
 
 /** svc-sdk/redis, importing the main entry's types through `index` (".js" or ".cjs"). */
-export const redis = (index) => `import type { FleetStore } from "${index}";
+export const redis = (index) => `import type { ConnectionStore, FleetStore } from "${index}";
+/** A ConnectionStore on Redis (Node, Deno): the options of redisStore; an authorization's state expires with it. */
+export declare function redisConnectionStore(options: { url: string; client?: never; prefix?: string } | { client: unknown; url?: never; prefix?: string }): ConnectionStore & { close(): Promise<void> };
 /** A fleet store on Redis (Node, Deno): needs the \`redis\` package. The shared token is kept in it. */
 export declare function redisStore(options: { url: string; client?: never; prefix?: string } | { client: unknown; url?: never; prefix?: string }): FleetStore & {
   /**
@@ -244,8 +312,8 @@ export declare function redisStore(options: { url: string; client?: never; prefi
 `;
 
 /** svc-sdk/cloudflare: shaped like Cloudflare's types, so that neither needs @cloudflare/workers-types. */
-export const cloudflare = `import type { FleetStore } from "./index.js";
-export type { FleetStore };
+export const cloudflare = `import type { ConnectionStore, FleetStore } from "./index.js";
+export type { ConnectionStore, FleetStore };
 
 /** What SvcLimiter uses of its DurableObjectState: the storage, and its alarm. */
 export interface SvcLimiterState {
@@ -281,4 +349,6 @@ export declare class SvcLimiter {
 
 /** The FleetStore of \`rateLimit: { store }\` in any worker bound to SvcLimiter; a config SvcError if \`namespace\` is not a namespace. */
 export declare function durableObjectStore(namespace: SvcLimiterNamespace): { step(key: string, request: string): Promise<string> };
+/** A ConnectionStore in Durable Object storage (each key in the SvcLimiter object named after it), for createConnections in a worker. */
+export declare function durableObjectConnectionStore(namespace: SvcLimiterNamespace): ConnectionStore;
 `;

@@ -45,6 +45,11 @@ pub fn state_key(state: &str) -> String {
     format!("svc-sdk/state/{hex}")
 }
 
+/// How long a store that can let keys expire keeps `key`: an authorization's state no longer than it is accepted.
+pub fn keep_ms(key: &str) -> Option<i64> {
+    key.starts_with("svc-sdk/state/").then_some(STATE_TTL_MS)
+}
+
 /// `pairs` as an `application/x-www-form-urlencoded` text.
 pub fn form(pairs: &[(&str, &str)]) -> String {
     let mut out = String::new();

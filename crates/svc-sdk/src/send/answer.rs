@@ -122,7 +122,7 @@ impl Failure {
     }
 
     /// The secret out of every text (the answer's headers too), and the operation set unless it is already.
-    pub(super) fn finish(
+    pub(crate) fn finish(
         mut self,
         secret: Option<&str>,
         operation: Option<&'static str>,

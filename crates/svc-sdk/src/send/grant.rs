@@ -26,20 +26,27 @@ pub(super) fn start<P: Platform>(p: &P, grant: &Grant, timeout_ms: u32) -> Runni
     Box::pin(async move { run(&p, &grant, timeout_ms).await })
 }
 
-async fn run<P: Platform>(p: &P, grant: &Grant, timeout_ms: u32) -> TokenResult {
+/// Posts `form` to the accounts server at `url` and reads its answer, within `timeout_ms` (0: a
+/// minute) and `MAX_ANSWER` bytes: its status and body, or the failure (a timeout's message says `what`).
+pub async fn post<P: Platform>(
+    p: &P,
+    url: &str,
+    form: String,
+    timeout_ms: u32,
+    what: &str,
+) -> Result<(u16, Vec<u8>), Failure> {
     let ms = match timeout_ms {
         0 => DEFAULT_TIMEOUT_MS,
         ms => ms,
     };
-    let url = grant.url();
-    let body = P::Body::from(grant.form());
+    let body = P::Body::from(form);
     let headers = [(
         "content-type".to_string(),
         "application/x-www-form-urlencoded".to_string(),
     )];
     let req = Outgoing {
         method: Method::Post,
-        url: &url,
+        url,
         headers: &headers,
         authorization: None,
         body: &body,
@@ -54,19 +61,27 @@ async fn run<P: Platform>(p: &P, grant: &Grant, timeout_ms: u32) -> TokenResult 
         let bytes = p.read(answer.raw, MAX_ANSWER).await?;
         Ok::<_, Failure>((status, bytes))
     };
+    match race(exchange, p.sleep(ms.into())).await {
+        First::A(got) => got,
+        First::B(()) => Err(Error::new(
+            ErrorKind::Timeout,
+            format!("the accounts server did not answer {what} within {ms} ms"),
+        )
+        .into()),
+    }
+}
+
+async fn run<P: Platform>(p: &P, grant: &Grant, timeout_ms: u32) -> TokenResult {
+    let url = grant.url();
     let refused = |error: Error| {
         let error = without_secrets(grant, error.into()).error;
         TokenFailure::Grant(Refused { error, retry: true })
     };
-    match race(exchange, p.sleep(ms.into())).await {
-        First::A(Ok((status, bytes))) => match grant.read(status, &bytes, p.now_ms()) {
+    match post(p, &url, grant.form(), timeout_ms, "the token refresh").await {
+        Ok((status, bytes)) => match grant.read(status, &bytes, p.now_ms()) {
             Ok(token) => Ok(Some(token)),
             Err(r) => Err(TokenFailure::Grant(r)),
         },
-        First::A(Err(f)) => Err(refused(f.error)),
-        First::B(()) => Err(refused(Error::new(
-            ErrorKind::Timeout,
-            format!("the accounts server did not answer the token refresh within {ms} ms"),
-        ))),
+        Err(f) => Err(refused(f.error)),
     }
 }

@@ -8,6 +8,8 @@ mod deadline;
 mod fleet;
 #[cfg(feature = "server")]
 mod grant;
+#[cfg(feature = "server")]
+pub use grant::post as accounts_post;
 mod keeper;
 pub mod note;
 mod queue;

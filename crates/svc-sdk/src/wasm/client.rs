@@ -22,7 +22,62 @@ use wasm_bindgen::JsCast;
 #[wasm_bindgen(skip_typescript)]
 pub struct Client {
     opts: Options,
-    transport: Rc<Transport<Js>>,
+    carrier: Carrier,
+}
+
+/// What a client's calls go through: its transport, or a connection's, made once its record is read.
+#[derive(Clone)]
+enum Carrier {
+    Ready(Rc<Transport<Js>>),
+    #[cfg(feature = "server")]
+    Connection(Rc<super::connections::Link>),
+}
+
+impl Carrier {
+    async fn transport(&self) -> Result<Rc<Transport<Js>>, Failure> {
+        match self {
+            Carrier::Ready(t) => Ok(t.clone()),
+            #[cfg(feature = "server")]
+            Carrier::Connection(link) => link.transport().await,
+        }
+    }
+
+    /// What a failed call teaches the carrier (a connection whose grant was revoked).
+    async fn failed(&self, f: Failure) -> Failure {
+        match self {
+            Carrier::Ready(_) => f,
+            #[cfg(feature = "server")]
+            Carrier::Connection(link) => link.failed(f).await,
+        }
+    }
+}
+
+/// The transport of a client with `opts`: its platform, credential, limiter and keys.
+pub(super) fn transport_of(opts: &Options) -> Transport<Js> {
+    let key = opts.target.organization_id.clone().unwrap_or_default();
+    let platform = Js {
+        fetch: opts.fetch.clone(),
+        token: opts.token_function.clone(),
+        store: (opts.fleet.as_ref()).and_then(|f| Store::new(f.store.clone(), key)),
+        watch: Watchers {
+            level: opts.level,
+            logger: opts.logger.clone(),
+            on_request: opts.on_request.clone(),
+            on_response: opts.on_response.clone(),
+        },
+    };
+    let keys = opts.credential_keys();
+    let limiting = opts.limiting(keys.as_ref().map_or("", |k| &k.store));
+    let mut transport =
+        Transport::new(platform, opts.credential.clone(), limiting, opts.max_queued);
+    if let Some(keys) = &keys {
+        transport = transport.shared_by(&keys.process);
+    }
+    transport = transport.reserve(opts.reserve_per_mille);
+    if opts.follow_grant_domain {
+        transport = transport.follow_grant_domain(opts.target.api_domain.clone());
+    }
+    transport
 }
 
 fn config(message: impl Into<String>, op: Option<&str>) -> JsValue {
@@ -283,8 +338,9 @@ impl Client {
         options: send::Options,
         signal: Option<JsValue>,
     ) -> js_sys::Promise {
-        let transport = self.transport.clone();
+        let carrier = self.carrier.clone();
         super::tasks::spawn(async move {
+            let transport = carrier.transport().await.map_err(failure_to_js)?;
             let call = send::Call {
                 method: ready.method,
                 url: &ready.url,
@@ -322,9 +378,18 @@ impl Client {
                         failure_to_js(f)
                     })
                 }
-                Err(f) => Err(failure_to_js(f)),
+                Err(f) => Err(failure_to_js(carrier.failed(f).await)),
             }
         })
+    }
+
+    /// A client whose calls carry connection `link`'s credential.
+    #[cfg(feature = "server")]
+    pub(super) fn connected(opts: Options, link: Rc<super::connections::Link>) -> Client {
+        Client {
+            opts,
+            carrier: Carrier::Connection(link),
+        }
     }
 }
 
@@ -337,38 +402,22 @@ impl Client {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<Client, JsValue> {
         let opts = options::read(&options)?;
-        let (credential, token) = (opts.credential.clone(), opts.token_function.clone());
-        let key = opts.target.organization_id.clone().unwrap_or_default();
-        let platform = Js {
-            fetch: opts.fetch.clone(),
-            token,
-            store: (opts.fleet.as_ref()).and_then(|f| Store::new(f.store.clone(), key)),
-            watch: Watchers {
-                level: opts.level,
-                logger: opts.logger.clone(),
-                on_request: opts.on_request.clone(),
-                on_response: opts.on_response.clone(),
-            },
-        };
-        let keys = opts.credential_keys();
-        let limiting = opts.limiting(keys.as_ref().map_or("", |k| &k.store));
-        let queued = opts.max_queued;
-        let mut transport = Transport::new(platform, credential, limiting, queued);
-        if let Some(keys) = &keys {
-            transport = transport.shared_by(&keys.process);
-        }
-        transport = transport.reserve(opts.reserve_per_mille);
-        if opts.follow_grant_domain {
-            transport = transport.follow_grant_domain(opts.target.api_domain.clone());
-        }
-        let transport = Rc::new(transport);
-        Ok(Client { opts, transport })
+        let transport = Rc::new(transport_of(&opts));
+        Ok(Client {
+            opts,
+            carrier: Carrier::Ready(transport),
+        })
     }
 
     /// What the limiter allows now: per minute, in flight, today, and what the server last said.
     #[wasm_bindgen(js_name = rateLimitState)]
     pub fn rate_limit_state(&self) -> JsValue {
-        match self.transport.rate_limit_state() {
+        let transport = match &self.carrier {
+            Carrier::Ready(t) => Some(t.clone()),
+            #[cfg(feature = "server")]
+            Carrier::Connection(link) => link.ready(),
+        };
+        match transport.and_then(|t| t.rate_limit_state()) {
             Some(state) => super::json_to_js(&json::to_string(&state)),
             None => JsValue::NULL,
         }

@@ -48,12 +48,52 @@ async fn step(limiter: &JsValue, request: &str) -> Result<String, Failed> {
     Ok(applied.reply)
 }
 
-/// `SvcLimiter.fetch(request)`: the step POSTed as the request's text; its reply (200), or why not
-/// as text: 400 when the text is not a step, 500 when the storage failed.
+/// One operation of `durableObjectConnectionStore` on this object's storage: `{ op, key, value? }`
+/// (get, set, delete) as JSON; its answer `{ "value": text | null }`.
+async fn connection_op(limiter: &JsValue, request: &str) -> Result<String, Failed> {
+    use crate::json::{self, Obj};
+    let not_one = || Failed::NotAStep("the request is not a connection store operation".into());
+    let v = json::parse(request).map_err(|_| not_one())?;
+    let o: &Obj = v.as_object().ok_or_else(not_one)?;
+    let op: &str = o.field("op").map_err(|_| not_one())?;
+    let key: &str = o.field("key").map_err(|_| not_one())?;
+    let storage = get(&get(limiter, "ctx"), "storage");
+    let key = JsValue::from_str(&format!("connection:{key}"));
+    let value = match op {
+        "get" => called(&storage, "get", &[key]).await?.as_string(),
+        "set" => {
+            let value: &str = o.field("value").map_err(|_| not_one())?;
+            called(&storage, "put", &[key, value.into()]).await?;
+            None
+        }
+        "delete" => {
+            called(&storage, "delete", &[key]).await?;
+            None
+        }
+        _ => return Err(not_one()),
+    };
+    let mut out = String::from("{\"value\":");
+    match value {
+        Some(v) => json::write::string(&mut out, &v),
+        None => out.push_str("null"),
+    }
+    out.push('}');
+    Ok(out)
+}
+
+/// `SvcLimiter.fetch(request)`: the step POSTed as the request's text (or, at `/connection`, a
+/// connection store's operation); its reply (200), or why not as text: 400 when the text is not a
+/// step, 500 when the storage failed.
 #[wasm_bindgen(js_name = __limiterFetch, skip_typescript)]
 pub fn limiter_fetch(limiter: JsValue, request: JsValue) -> js_sys::Promise {
     tasks::spawn(async move {
+        let connection = get(&request, "url")
+            .as_string()
+            .is_some_and(|u| u.ends_with("/connection"));
         let stepped = match called(&request, "text", &[]).await {
+            Ok(text) if connection => {
+                connection_op(&limiter, &text.as_string().unwrap_or_default()).await
+            }
             Ok(text) => step(&limiter, &text.as_string().unwrap_or_default()).await,
             Err(e) => Err(Failed::Storage(e)),
         };
@@ -103,5 +143,58 @@ pub fn durable_step(namespace: JsValue, key: JsValue, request: JsValue) -> js_sy
         let status = get(&res, "status").as_f64().unwrap_or(0.0);
         let text = text.as_string().unwrap_or_default();
         Err(js_sys::Error::new(&format!("SvcLimiter answered {status}: {text}")).into())
+    })
+}
+
+/// `durableObjectConnectionStore(namespace)`'s `op` (get, set, delete) on `key`: POSTed to the
+/// `SvcLimiter` object of that key, whose storage keeps it; get's text or null.
+#[wasm_bindgen(js_name = __durableConnection, skip_typescript)]
+pub fn durable_connection(
+    namespace: JsValue,
+    op: String,
+    key: String,
+    value: JsValue,
+) -> js_sys::Promise {
+    tasks::spawn(async move {
+        let id = call_method(
+            &namespace,
+            "idFromName",
+            &[format!("connection/{key}").into()],
+        )?;
+        let stub = call_method(&namespace, "get", &[id])?;
+        let mut body = String::from("{\"op\":");
+        crate::json::write::string(&mut body, &op);
+        body.push_str(",\"key\":");
+        crate::json::write::string(&mut body, &key);
+        if let Some(v) = value.as_string() {
+            body.push_str(",\"value\":");
+            crate::json::write::string(&mut body, &v);
+        }
+        body.push('}');
+        let init = object(&[("method", "POST".into()), ("body", body.into())]);
+        let url = JsValue::from_str("https://svc-limiter/connection");
+        let res = called(&stub, "fetch", &[url, init.into()]).await?;
+        let text = called(&res, "text", &[])
+            .await?
+            .as_string()
+            .unwrap_or_default();
+        if !get(&res, "ok").is_truthy() {
+            let status = get(&res, "status").as_f64().unwrap_or(0.0);
+            return Err(
+                js_sys::Error::new(&format!("SvcLimiter answered {status}: {text}")).into(),
+            );
+        }
+        let answer = crate::json::parse(&text)
+            .map_err(|_| js_sys::Error::new("SvcLimiter's answer is not JSON"))?;
+        Ok(
+            match answer
+                .as_object()
+                .and_then(|o| o.get("value"))
+                .and_then(|v| v.as_str())
+            {
+                Some(v) => JsValue::from_str(v),
+                None => JsValue::NULL,
+            },
+        )
     })
 }

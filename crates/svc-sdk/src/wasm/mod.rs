@@ -4,6 +4,8 @@
 mod abort;
 mod body;
 pub mod client;
+#[cfg(feature = "server")]
+mod connections;
 mod js;
 #[cfg(feature = "server")]
 mod limiter;

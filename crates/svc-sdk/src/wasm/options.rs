@@ -16,6 +16,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// A fleet store and its options (`rateLimit: { store, leaseMs, storeTimeoutMs, fallbackShare }`).
+#[derive(Clone)]
 pub struct Fleet {
     pub store: JsValue,
     pub lease_ms: u32,
@@ -67,7 +68,7 @@ fn fleet(v: &JsValue) -> Result<Option<Fleet>, JsValue> {
     }))
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Options {
     pub target: Target,
     /// Where the token comes from; the token function itself, when it is one.
@@ -408,21 +409,43 @@ impl Options {
 pub type RateLimit = Option<(Option<u32>, Option<u32>)>;
 
 pub fn read(options: &JsValue) -> Result<Options, JsValue> {
+    read_as(options, false)
+}
+
+/// The options of a connection's client (`connections.client`): a client's, less the credential,
+/// which the connection holds; calls go to its grant's API domain unless `apiDomain` names one.
+#[cfg(feature = "server")]
+pub fn read_connection(options: &JsValue) -> Result<Options, JsValue> {
+    for key in ["accessToken", "oauth", "viaProxy", "credentialKey"] {
+        if !get(options, key).is_undefined() {
+            return Err(config(format!(
+                "connections.client(connectionId, options): leave {key} out, the connection holds the credential"
+            )));
+        }
+    }
+    read_as(options, true)
+}
+
+fn read_as(options: &JsValue, connection: bool) -> Result<Options, JsValue> {
     if !options.is_object() || super::js::is_array(options) {
         return Err(config(
             "new Client(options) needs an options object with at least accessToken",
         ));
     }
     check_keys(options, &KNOWN, "new Client(options)")?;
-    let (credential, token_function) = token(options)?;
+    let (credential, token_function) = match connection {
+        true => (Credential::None, None),
+        false => token(options)?,
+    };
     let credential_key = credential_key(options, token_function.is_some())?;
     let region = opt_string(options, "region")?;
     let api_domain = opt_string(options, "apiDomain")?;
     let organization_id = opt_string(options, "organizationId")?;
     let crm_version = opt_string(options, "crmVersion")?;
-    let tokenless = matches!(credential, Credential::None);
+    let tokenless = matches!(credential, Credential::None) && !connection;
     #[cfg(feature = "server")]
-    let follow_grant_domain = matches!(credential, Credential::OAuth(_)) && api_domain.is_none();
+    let follow_grant_domain =
+        (connection || matches!(credential, Credential::OAuth(_))) && api_domain.is_none();
     #[cfg(not(feature = "server"))]
     let follow_grant_domain = false;
     let target = Target::new(

@@ -34,6 +34,18 @@ impl Proxy {
     }
 }
 
+/// `createConnections`' wasm half, which a page cannot make: it holds the client secret.
+#[wasm_bindgen(js_name = __Connections, skip_typescript)]
+pub struct Connections;
+
+#[wasm_bindgen(js_class = __Connections)]
+impl Connections {
+    #[wasm_bindgen(constructor)]
+    pub fn new(_options: JsValue) -> Result<Connections, JsValue> {
+        Err(on_a_server("createConnections"))
+    }
+}
+
 /// A page has no fleet store: `rateLimit.store` is a config error there.
 pub mod store {
     use wasm_bindgen::JsValue;

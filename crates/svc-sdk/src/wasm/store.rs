@@ -287,3 +287,23 @@ pub fn redis_options(options: JsValue) -> Result<js_sys::Array, JsValue> {
         ))),
     }
 }
+
+/// `redisConnectionStore().set(key, value)` through `client`, connected, under `prefix`: an
+/// authorization's state expires when it is no longer accepted, a connection's record stays.
+#[wasm_bindgen(js_name = __redisConnectionSet, skip_typescript)]
+pub fn redis_connection_set(
+    client: JsValue,
+    prefix: String,
+    key: String,
+    value: String,
+) -> js_sys::Promise {
+    super::tasks::spawn(async move {
+        let mut args = vec![JsValue::from_str(&format!("{prefix}{key}")), value.into()];
+        if let Some(ms) = crate::connect::keep_ms(&key) {
+            args.push(super::js::object(&[("PX", (ms as f64).into())]).into());
+        }
+        let called = super::js::call_method(&client, "set", &args)?;
+        settle::promise(&super::js::resolved(&called)).await?;
+        Ok(JsValue::UNDEFINED)
+    })
+}

@@ -21,7 +21,7 @@ const made = (Class, options) => guarded(Reflect.construct, undefined, [Class, [
 function coreOf(client) {
   const s = client !== null && typeof client === "object" ? cores.get(client) : undefined;
   if (s?.core === undefined) throw call("__misused", "config", s !== undefined);
-  if (s.generation !== generation) [s.core, s.generation] = [made(core.Client, s.options), generation];
+  if (s.generation !== generation) [s.core, s.generation] = [s.make ? s.make() : made(core.Client, s.options), generation];
   return s.core;
 }
 
@@ -146,4 +146,36 @@ export function createProxy(options) {
       resolve(settling(guarded(proxy.handle, proxy, [request], "config")).catch((e) => call("__proxyFailed", "config", e)));
     });
   };
+}
+
+/** A ConnectionStore in this process's memory (tests, a single process), with a key of its own to seal refresh tokens. */
+export function memoryConnectionStore() {
+  const map = new Map(), key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  const store = { get: async (k) => map.get(k) ?? null, set: async (k, v) => void map.set(k, v), delete: async (k) => void map.delete(k) };
+  return Object.defineProperty(store, Symbol.for("svc-sdk.memoryConnectionStore"), { value: key });
+}
+
+/**
+ * One app's connections to its customers' organizations (consent, redirect, sealed refresh tokens,
+ * a client per connection); its wasm half, and each client's, is made anew after a restart of the core.
+ */
+export function createConnections(options) {
+  const copy = call("__copied", "config", options, "the options of createConnections");
+  let [inner, born] = [made(core.__Connections, copy), generation];
+  const now = () => (born === generation ? inner : ([inner, born] = [made(core.__Connections, copy), generation])[0]);
+  const run = (name, args) => new Promise((resolve) => resolve(settling(guarded(now()[name], now(), args, "config"))));
+  const client = (id, clientOptions) => {
+    const c = Object.create(Client.prototype), make = () => guarded(now().client, now(), [id, clientOptions], "config");
+    cores.set(c, { make, core: make(), generation });
+    return c;
+  };
+  return Object.freeze({
+    authorizeUrl: (id, o) => run("authorizeUrl", [id, o]),
+    handleRedirect: (request) => run("handleRedirect", [request]),
+    get: (id) => run("get", [id]),
+    revoke: (id) => run("revoke", [id]),
+    deviceLogin: (id, o) => run("deviceLogin", [id, o]),
+    organizations: (id) => client(id).listOrganizations().toArray(),
+    client,
+  });
 }

@@ -5,7 +5,7 @@
 import { SvcError } from "./workerd.js";
 
 /** The wasm's steps, on the instance of the workerd entry (scripts/build.mjs hangs them on its SvcError). */
-const { __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch } = SvcError[Symbol.for("svc-sdk.internal")];
+const { __durableConnection, __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch } = SvcError[Symbol.for("svc-sdk.internal")];
 
 /** A Durable Object class: one object per organization (durableObjectStore names it by the organization id). */
 export class SvcLimiter {
@@ -32,4 +32,11 @@ export class SvcLimiter {
 export function durableObjectStore(namespace) {
   __fleetNamespace(namespace);
   return { step: (key, request) => __durableStep(namespace, key, request) };
+}
+
+/** A ConnectionStore (createConnections' `store`) in Durable Object storage: each key in the SvcLimiter object named after it, in `namespace`. */
+export function durableObjectConnectionStore(namespace) {
+  __fleetNamespace(namespace);
+  const op = (name, key, value) => __durableConnection(namespace, name, key, value);
+  return { get: (key) => op("get", key), set: (key, value) => op("set", key, value).then(() => {}), delete: (key) => op("delete", key).then(() => {}) };
 }

@@ -6,10 +6,10 @@
 // (scripts/build.mjs hangs them on SvcError).
 import { SvcError } from "./node.js";
 
-const { __redisBackoff, __redisClient, __redisClose, __redisLoad, __redisOptions, __redisSave } = SvcError[Symbol.for("svc-sdk.internal")];
+const { __redisBackoff, __redisClient, __redisClose, __redisConnectionSet, __redisLoad, __redisOptions, __redisSave } = SvcError[Symbol.for("svc-sdk.internal")];
 
-/** A fleet store on Redis: `{ url }` (a connection of its own) or `{ client }`, and the keys' `prefix`; the core checks them. */
-export function redisStore(options) {
+/** A connection to Redis of `{ url }` (its own) or `{ client }`, and the keys' `prefix`; the core checks them. */
+function connection(options) {
   const [url, client, prefix] = __redisOptions(options);
   let connected, own;
   const ready = () =>
@@ -25,14 +25,32 @@ export function redisStore(options) {
       connected = undefined;
       throw e;
     }));
+  /** Ends the connection it opened (a client given stays open): the core waits for it at most the default storeTimeoutMs. */
+  const close = () => {
+    const closing = [connected, own];
+    [connected, own] = [];
+    return client ? Promise.resolve() : __redisClose(...closing);
+  };
+  return { ready, close, prefix };
+}
+
+/** A fleet store on Redis: `{ url }` (a connection of its own) or `{ client }`, and the keys' `prefix`. */
+export function redisStore(options) {
+  const { ready, close, prefix } = connection(options);
   return {
     load: async (key) => __redisLoad(await ready(), prefix + key),
     save: async (key, expected, version, text) => __redisSave(await ready(), prefix + key, expected, version, text),
-    /** Ends the connection it opened (a client given stays open): the core waits for it at most the default storeTimeoutMs. */
-    close() {
-      const closing = [connected, own];
-      [connected, own] = [];
-      return client ? Promise.resolve() : __redisClose(...closing);
-    },
+    close,
+  };
+}
+
+/** A ConnectionStore on Redis (createConnections' `store`): the same options as redisStore. */
+export function redisConnectionStore(options) {
+  const { ready, close, prefix } = connection(options);
+  return {
+    get: async (key) => (await ready()).get(prefix + key),
+    set: async (key, value) => __redisConnectionSet(await ready(), prefix, key, value),
+    delete: async (key) => void (await (await ready()).del(prefix + key)),
+    close,
   };
 }
