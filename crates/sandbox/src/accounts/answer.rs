@@ -7,13 +7,16 @@ use svc_core::json::write::{string, unsigned, Members};
 pub const TOO_MANY: &str =
     "You have made too many requests continuously. Please try again after some time.";
 
-/// `{"access_token","api_domain","token_type":"Bearer","expires_in"}` in seconds (whole, rounded
+/// `{"access_token","refresh_token"?,"api_domain","token_type":"Bearer","expires_in"}` in seconds (whole, rounded
 /// down: never more time than the token has); the legacy shape puts `expires_in_sec` first and
 /// `expires_in` in milliseconds.
 pub fn granted(g: &Granted, api_domain: &str, legacy: bool) -> String {
     let mut out = String::new();
     let mut m = Members::new(&mut out);
     m.str("access_token", &g.access_token);
+    if let Some(r) = &g.refresh_token {
+        m.str("refresh_token", r);
+    }
     if legacy {
         unsigned(m.key("expires_in_sec"), g.lifetime_ms / 1000);
     }
@@ -31,13 +34,19 @@ pub fn granted(g: &Granted, api_domain: &str, legacy: bool) -> String {
     out
 }
 
+/// The secrets a request can carry: the client secret, a refresh token, a code (or device code).
+fn secrets(f: &Fields) -> [(&'static str, &Option<String>); 3] {
+    [
+        ("client_secret", &f.client_secret),
+        ("refresh_token", &f.refresh_token),
+        ("code", &f.code),
+    ]
+}
+
 /// The received secrets in every spelling, for `error_description`.
 fn echoed(f: &Fields) -> String {
     let mut out = Vec::new();
-    for (name, value) in [
-        ("client_secret", &f.client_secret),
-        ("refresh_token", &f.refresh_token),
-    ] {
+    for (name, value) in secrets(f) {
         if let Some(v) = value {
             let spellings: Vec<String> = spell::all(v).into_iter().map(|(_, s)| s).collect();
             out.push(format!("{name} {}", spellings.join(" ")));
@@ -47,7 +56,7 @@ fn echoed(f: &Fields) -> String {
 }
 
 /// A refusal: `{"error"}`, or Access Denied with its description and `"status":"failure"`. With
-/// `echo`, the received client_secret and refresh_token are added in every spelling: in
+/// `echo`, the received client_secret, refresh_token and code are added in every spelling: in
 /// `error_description`, and as members `<name>` (raw; and once more as JSON text that escapes every
 /// character, `<name>_json_escaped`), `<name>_percent_encoded`, `<name>_unicode_escaped` (the text
 /// `\uXXXX...`) and `<name>_base64`.
@@ -68,10 +77,7 @@ pub fn refused(why: Refusal, f: &Fields, echo: bool) -> String {
         m.str("status", "failure");
     }
     if echo {
-        for (name, value) in [
-            ("client_secret", &f.client_secret),
-            ("refresh_token", &f.refresh_token),
-        ] {
+        for (name, value) in secrets(f) {
             let Some(v) = value else { continue };
             for (spelling, s) in spell::all(v) {
                 match spelling {
@@ -188,6 +194,7 @@ mod tests {
     fn token(ms: u64) -> Granted {
         Granted {
             access_token: "1000.a.b".into(),
+            refresh_token: None,
             lifetime_ms: ms,
         }
     }
@@ -212,6 +219,7 @@ mod tests {
             client_id: Some("c".into()),
             client_secret: Some("s&é".into()),
             refresh_token: Some("1000.r".into()),
+            ..Fields::default()
         }
     }
 
@@ -285,6 +293,7 @@ mod tests {
             client_id: Some(DEMO_CLIENT_ID.into()),
             client_secret: Some(DEMO_CLIENT_SECRET.into()),
             refresh_token: Some(DEMO_REFRESH_TOKEN.into()),
+            ..Fields::default()
         };
         a.grant(&f, 5).unwrap();
         assert_eq!(

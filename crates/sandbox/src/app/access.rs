@@ -1,7 +1,7 @@
 //! Who may call: the token and its scopes, the organization named, the limiter's refusals.
 
 use super::state::{lock, App};
-use crate::accounts::{self, Check};
+use crate::accounts::{self, Check, Reach};
 use crate::config::Scopes;
 use crate::error::{code, ApiError};
 use crate::http::Request;
@@ -12,11 +12,13 @@ use svc_core::echo::shorten;
 use svc_core::family::OrgPlacement;
 use svc_core::request::AUTHORIZATION_SCHEME;
 
+/// The scopes of the call's token and the organizations it reaches (its user's, for a token of a
+/// user's grant; every one for the others).
 pub(super) fn authorize<'a>(
     sh: &'a App,
     req: &Request,
     now: i64,
-) -> Result<Cow<'a, Scopes>, ApiError> {
+) -> Result<(Cow<'a, Scopes>, Reach), ApiError> {
     let token = req
         .header("authorization")
         .and_then(|h| h.split_once(' '))
@@ -35,8 +37,12 @@ pub(super) fn authorize<'a>(
         let message = accounts::answer::invalid_token_message(token, echo);
         ApiError::new(401, code::UNAUTHORIZED, message)
     };
-    match lock(&sh.accounts).check(token, now) {
-        Check::Live => return Ok(Cow::Owned(Scopes::Every)),
+    let (check, reach) = {
+        let mut accounts = lock(&sh.accounts);
+        (accounts.check(token, now), accounts.reach(token))
+    };
+    match check {
+        Check::Live => return Ok((Cow::Owned(Scopes::Every), reach)),
         Check::Expired | Check::Revoked => return Err(invalid()),
         Check::Unknown => {}
     }
@@ -45,20 +51,21 @@ pub(super) fn authorize<'a>(
         return Err(invalid());
     }
     if tokens.minted.iter().any(|t| t == token) {
-        return Ok(Cow::Owned(Scopes::Every));
+        return Ok((Cow::Owned(Scopes::Every), Reach::Every));
     }
     sh.config
         .scopes(token)
-        .map(Cow::Borrowed)
+        .map(|s| (Cow::Borrowed(s), Reach::Every))
         .ok_or_else(invalid)
 }
 
-/// The organization a call names where its family puts it; empty for calls without one.
+/// The organization a call names where its family puts it (one `reach` allows); empty for calls without one.
 pub(super) fn organization(
     sh: &App,
     req: &Request,
     op: &Operation,
     query: &[(String, String)],
+    reach: &Reach,
 ) -> Result<String, ApiError> {
     if !op.org {
         return Ok(String::new());
@@ -88,6 +95,15 @@ pub(super) fn organization(
             code::ORGANIZATION,
             format!(
                 "The organization {:?} does not exist; GET /books/v3/organizations lists them.",
+                shorten(id)
+            ),
+        ));
+    }
+    if !reach.allows(id) {
+        return Err(ApiError::bad(
+            code::ORGANIZATION,
+            format!(
+                "You are not authorized to access the organization {:?}; GET /books/v3/organizations lists those you can reach.",
                 shorten(id)
             ),
         ));

@@ -119,10 +119,10 @@ fn admit(
     path: Vec<(String, String)>,
     t: &mut Trace,
 ) -> Result<(Admitted, bool), ApiError> {
-    let scopes = authorize(sh, req, t.now)?;
+    let (scopes, reach) = authorize(sh, req, t.now)?;
     let query = http::parse_query(&req.query)
         .ok_or_else(|| ApiError::bad(code::BAD_REQUEST, "The query string is malformed."))?;
-    let org = organization(sh, req, op, &query)?;
+    let org = organization(sh, req, op, &query, &reach)?;
     let key = if org.is_empty() {
         NO_ORG.to_string()
     } else {
@@ -157,6 +157,7 @@ fn admit(
         org,
         key,
         fault,
+        reach,
     };
     Ok((call, slow))
 }
@@ -179,6 +180,7 @@ pub(super) fn complete(
         files: &files,
         now_ms: t.now,
         base: &sh.base,
+        reach: &call.reach,
     };
     let resp = apply(sh, &req, file_issues)?;
     t.applied = true;

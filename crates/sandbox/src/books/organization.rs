@@ -115,6 +115,7 @@ pub(super) fn list_organizations(store: &mut Store, req: &Req) -> Result<Reply, 
     let rows = store
         .orgs
         .iter()
+        .filter(|o| req.reach.allows(&o.id))
         .map(|o| {
             let mut r = o.info.clone();
             let day = r
