@@ -108,7 +108,8 @@ pub fn invalid_token_message(token: &str, echo: bool) -> String {
 /// The counters route's answer at `now`:
 /// `{"code":0,"message":"success","refreshes":{"granted","access_denied","invalid_code",
 /// "invalid_client","unsupported_grant_type"},"revoked_by_cap","revoked_by_admin",
-/// "api_401":{"expired","revoked"},"refresh_tokens":{"<token>":{"client_id","revoked","granted",
+/// "api_401":{"expired","revoked"},"codes":{"issued","redeemed","declined"},"device_codes":{"issued",
+/// "approved","declined"},"revocations":{"by_request","by_user_limit"} (refresh tokens),"refresh_tokens":{"<token>":{"client_id","revoked","granted",
 /// "access_denied","live_tokens","peak_live_tokens","blocked_until_ms"}},"demo_client":{"client_id",
 /// "client_secret","refresh_token"}}` (`blocked_until_ms`: null when refreshes are not denied now;
 /// `demo_client`: null when it is not registered).
@@ -135,6 +136,34 @@ pub fn counters(a: &mut Accounts, now: i64) -> String {
     unsigned(api.key("expired"), t.api_401_expired);
     unsigned(api.key("revoked"), t.api_401_revoked);
     api.end();
+    for (name, members) in [
+        (
+            "codes",
+            [
+                ("issued", t.codes_issued),
+                ("redeemed", t.codes_redeemed),
+                ("declined", t.codes_declined),
+            ],
+        ),
+        (
+            "device_codes",
+            [
+                ("issued", t.device_codes_issued),
+                ("approved", t.device_codes_approved),
+                ("declined", t.device_codes_declined),
+            ],
+        ),
+    ] {
+        let mut group = Members::new(m.key(name));
+        for (k, v) in members {
+            unsigned(group.key(k), v);
+        }
+        group.end();
+    }
+    let mut revocations = Members::new(m.key("revocations"));
+    unsigned(revocations.key("by_request"), t.revoked_by_request);
+    unsigned(revocations.key("by_user_limit"), t.revoked_by_user_limit);
+    revocations.end();
     let mut tokens = Members::new(m.key("refresh_tokens"));
     for s in a.refresh_tokens(now) {
         let mut one = Members::new(tokens.key(s.refresh_token));
@@ -299,7 +328,7 @@ mod tests {
         assert_eq!(
             counters(&mut a, 5),
             format!(
-                r#"{{"code":0,"message":"success","refreshes":{{"granted":1,"access_denied":0,"invalid_code":0,"invalid_client":0,"unsupported_grant_type":0}},"revoked_by_cap":0,"revoked_by_admin":0,"api_401":{{"expired":0,"revoked":0}},"refresh_tokens":{{{}:{{"client_id":{},"revoked":false,"granted":1,"access_denied":0,"live_tokens":1,"peak_live_tokens":1,"blocked_until_ms":null}}}},"demo_client":{{"client_id":{},"client_secret":{},"refresh_token":{}}}}}"#,
+                r#"{{"code":0,"message":"success","refreshes":{{"granted":1,"access_denied":0,"invalid_code":0,"invalid_client":0,"unsupported_grant_type":0}},"revoked_by_cap":0,"revoked_by_admin":0,"api_401":{{"expired":0,"revoked":0}},"codes":{{"issued":0,"redeemed":0,"declined":0}},"device_codes":{{"issued":0,"approved":0,"declined":0}},"revocations":{{"by_request":0,"by_user_limit":0}},"refresh_tokens":{{{}:{{"client_id":{},"revoked":false,"granted":1,"access_denied":0,"live_tokens":1,"peak_live_tokens":1,"blocked_until_ms":null}}}},"demo_client":{{"client_id":{},"client_secret":{},"refresh_token":{}}}}}"#,
                 quoted(DEMO_REFRESH_TOKEN),
                 quoted(DEMO_CLIENT_ID),
                 quoted(DEMO_CLIENT_ID),
