@@ -381,6 +381,17 @@ impl Accounts {
         }
     }
 
+    /// Adds an organization to the user of a token of a user's grant.
+    pub fn add_org_of(&mut self, token: &str, org: &str) {
+        let user = self
+            .minted
+            .get(token)
+            .and_then(|m| self.refresh[m.refresh].user.clone());
+        if let Some(user) = user {
+            self.users.add_org(&user, org);
+        }
+    }
+
     pub fn users(&self) -> &Users {
         &self.users
     }

@@ -4,7 +4,7 @@ use super::state::{lock, App};
 use crate::accounts::{self, Check, Reach};
 use crate::config::Scopes;
 use crate::error::{code, ApiError};
-use crate::http::Request;
+use crate::http::{Request, Response};
 use crate::limits::Refusal;
 use std::borrow::Cow;
 use svc_core::catalog::Operation;
@@ -19,13 +19,7 @@ pub(super) fn authorize<'a>(
     req: &Request,
     now: i64,
 ) -> Result<(Cow<'a, Scopes>, Reach), ApiError> {
-    let token = req
-        .header("authorization")
-        .and_then(|h| h.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(AUTHORIZATION_SCHEME))
-        .map(|(_, token)| token.trim())
-        .filter(|token| !token.is_empty());
-    let Some(token) = token else {
+    let Some(token) = bearer(req) else {
         return Err(ApiError::new(
             401,
             code::UNAUTHORIZED,
@@ -57,6 +51,26 @@ pub(super) fn authorize<'a>(
         .scopes(token)
         .map(|s| (Cow::Borrowed(s), Reach::Every))
         .ok_or_else(invalid)
+}
+
+/// The token of a request's Authorization header.
+pub(super) fn bearer(req: &Request) -> Option<&str> {
+    req.header("authorization")
+        .and_then(|h| h.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(AUTHORIZATION_SCHEME))
+        .map(|(_, token)| token.trim())
+        .filter(|token| !token.is_empty())
+}
+
+/// After a user's token created an organization (its answer `resp`), the user reaches it too.
+pub(super) fn created_organization(sh: &App, req: &Request, reach: &Reach, resp: &Response) {
+    let (Reach::Orgs(_), Some(token)) = (reach, bearer(req)) else {
+        return;
+    };
+    let body = crate::record::parse(&resp.body).unwrap_or_default();
+    if let Some(id) = body["organization"]["organization_id"].as_str() {
+        lock(&sh.accounts).add_org_of(token, id);
+    }
 }
 
 /// The organization a call names where its family puts it (one `reach` allows); empty for calls without one.

@@ -1,6 +1,6 @@
 //! A catalog call's way through: admitted, held by a slow fault, completed by its handler, counted.
 
-use super::access::{authorize, organization, refusal};
+use super::access::{authorize, created_organization, organization, refusal};
 use super::answer::{error_response, rated, with_rate};
 use super::fault::draw_fault;
 use super::params::read_params;
@@ -172,6 +172,7 @@ pub(super) fn complete(
     let _in_flight = InFlight { sh, key: call.key };
     call.fault?;
     let (params, files, file_issues) = read_params(req, call.op, &call.query)?;
+    let req_http = req;
     let req = Req {
         op: call.op,
         org: &call.org,
@@ -183,6 +184,9 @@ pub(super) fn complete(
         reach: &call.reach,
     };
     let resp = apply(sh, &req, file_issues)?;
+    if call.op.id == "createOrganization" {
+        created_organization(sh, req_http, &call.reach, &resp);
+    }
     t.applied = true;
     Ok(resp)
 }

@@ -147,6 +147,38 @@ fn consent_code_exchange_refresh_organizations_and_revocation() {
         "other tokens see every one"
     );
     expect(&accounts_of(&s, &at, &theirs[0]), 200, 0);
+    let auth = format!("Svc-oauthtoken {at}");
+    let twin = format!("/inventory/v1/organizations?organization_id={}", theirs[0]);
+    let v = expect(
+        &s.raw("GET", &twin, &[("Authorization", &auth)], b""),
+        200,
+        0,
+    );
+    assert_eq!(
+        v["organizations"].as_array().map(Vec::len),
+        Some(1),
+        "the inventory twin too"
+    );
+    let create = serde_json::json!({ "name": "Second", "currency_code": "EUR", "time_zone": "Europe/Berlin", "portal_name": "secondorg" }).to_string();
+    let made = s.raw(
+        "POST",
+        "/books/v3/organizations",
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/json"),
+        ],
+        create.as_bytes(),
+    );
+    let made = expect(&made, 201, 0);
+    let second = made["organization"]["organization_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        organizations(&s, &at),
+        [theirs[0].clone(), second],
+        "a user reaches what it creates"
+    );
     let refused = expect(&accounts_of(&s, &at, s.org()), 400, 1005);
     assert!(refused["message"]
         .as_str()
