@@ -105,6 +105,38 @@ pub fn invalid_token_message(token: &str, echo: bool) -> String {
     format!("{INVALID} (received {})", spellings.join(" "))
 }
 
+/// The counters of codes, device codes and revocations, as members of `m`.
+fn flows(m: &mut Members, t: &super::Tally) {
+    for (name, members) in [
+        (
+            "codes",
+            [
+                ("issued", t.codes_issued),
+                ("redeemed", t.codes_redeemed),
+                ("declined", t.codes_declined),
+            ],
+        ),
+        (
+            "device_codes",
+            [
+                ("issued", t.device_codes_issued),
+                ("approved", t.device_codes_approved),
+                ("declined", t.device_codes_declined),
+            ],
+        ),
+    ] {
+        let mut group = Members::new(m.key(name));
+        for (k, v) in members {
+            unsigned(group.key(k), v);
+        }
+        group.end();
+    }
+    let mut revocations = Members::new(m.key("revocations"));
+    unsigned(revocations.key("by_request"), t.revoked_by_request);
+    unsigned(revocations.key("by_user_limit"), t.revoked_by_user_limit);
+    revocations.end();
+}
+
 /// The counters route's answer at `now`:
 /// `{"code":0,"message":"success","refreshes":{"granted","access_denied","invalid_code",
 /// "invalid_client","unsupported_grant_type"},"revoked_by_cap","revoked_by_admin",
@@ -136,34 +168,7 @@ pub fn counters(a: &mut Accounts, now: i64) -> String {
     unsigned(api.key("expired"), t.api_401_expired);
     unsigned(api.key("revoked"), t.api_401_revoked);
     api.end();
-    for (name, members) in [
-        (
-            "codes",
-            [
-                ("issued", t.codes_issued),
-                ("redeemed", t.codes_redeemed),
-                ("declined", t.codes_declined),
-            ],
-        ),
-        (
-            "device_codes",
-            [
-                ("issued", t.device_codes_issued),
-                ("approved", t.device_codes_approved),
-                ("declined", t.device_codes_declined),
-            ],
-        ),
-    ] {
-        let mut group = Members::new(m.key(name));
-        for (k, v) in members {
-            unsigned(group.key(k), v);
-        }
-        group.end();
-    }
-    let mut revocations = Members::new(m.key("revocations"));
-    unsigned(revocations.key("by_request"), t.revoked_by_request);
-    unsigned(revocations.key("by_user_limit"), t.revoked_by_user_limit);
-    revocations.end();
+    flows(&mut m, &t);
     let mut tokens = Members::new(m.key("refresh_tokens"));
     for s in a.refresh_tokens(now) {
         let mut one = Members::new(tokens.key(s.refresh_token));

@@ -91,7 +91,7 @@ fn accounts_of(s: &Sandbox, token: &str, org: &str) -> ClientResponse {
 }
 
 #[test]
-fn consent_code_exchange_refresh_organizations_and_revocation() {
+fn the_consent_page_lists_the_users_and_refuses_bad_requests_with_a_page() {
     let s = Sandbox::start(&["--no-rate-limit", "--oauth-user", "alice@acme.test"]);
     let page = s.raw(
         "GET",
@@ -121,7 +121,16 @@ fn consent_code_exchange_refresh_organizations_and_revocation() {
     );
     assert_eq!((unknown.status, unknown.header("location")), (400, None));
     assert!(text(&unknown).contains("not a client registered"));
+    let declined = consent(&s, "decision=decline");
+    assert_eq!(
+        (get(&declined, "error"), get(&declined, "state")),
+        ("access_denied", "st/1")
+    );
+}
 
+#[test]
+fn a_code_exchanged_and_refreshed_acts_as_its_user() {
+    let s = Sandbox::start(&["--no-rate-limit", "--oauth-user", "alice@acme.test"]);
     let q = consent(&s, "user=alice%40acme.test&location=us&decision=approve");
     assert_eq!((get(&q, "location"), get(&q, "state")), ("us", "st/1"));
     assert_eq!(get(&q, "accounts-server"), s.server.url());
@@ -184,17 +193,20 @@ fn consent_code_exchange_refresh_organizations_and_revocation() {
         .as_str()
         .unwrap()
         .contains("not authorized"));
+}
 
-    let declined = consent(&s, "decision=decline");
-    assert_eq!(
-        (get(&declined, "error"), get(&declined, "state")),
-        ("access_denied", "st/1")
-    );
-
+#[test]
+fn revocation_ends_a_grant_and_a_new_user_is_a_new_tenant() {
+    let s = Sandbox::start(&["--no-rate-limit"]);
+    let q = consent(&s, "user=carol%40acme.test&decision=approve");
+    let granted = exchange(&s, get(&q, "code"));
+    let rt = granted["refresh_token"].as_str().unwrap();
+    let at = granted["access_token"].as_str().unwrap();
+    let theirs = organizations(&s, at);
     let revoked = post(&s, &format!("/oauth/v2/token/revoke?token={}", enc(rt)), "");
     assert_eq!(revoked, serde_json::json!({ "status": "success" }));
     assert_eq!(post(&s, "/oauth/v2/token/revoke", "token=unknown"), revoked);
-    assert_eq!(accounts_of(&s, &at, &theirs[0]).status, 401);
+    assert_eq!(accounts_of(&s, at, &theirs[0]).status, 401);
     assert_eq!(refresh(&s, rt)["error"].as_str(), Some("invalid_code"));
 
     let fresh = consent(&s, "user=&email=bob%40new.test&decision=approve");
@@ -209,7 +221,7 @@ fn consent_code_exchange_refresh_organizations_and_revocation() {
     let c = value_of(&s.raw("GET", "/__sandbox/accounts", &[], b""));
     assert_eq!(
         c["codes"],
-        serde_json::json!({ "issued": 2, "redeemed": 2, "declined": 1 })
+        serde_json::json!({ "issued": 2, "redeemed": 2, "declined": 0 })
     );
     assert_eq!(c["revocations"]["by_request"].as_u64(), Some(1));
 }
