@@ -1,5 +1,4 @@
-//! The accounts server's decisions for tests: the redirect a consent gives and a device's approval,
-//! the same Rust decisions as the consent and device pages' forms.
+//! `consent` and `approveDevice` for tests: the same Rust decisions as the consent and device pages' forms.
 
 use crate::{client, Sandbox};
 use sandbox::accounts::consent::Choice;

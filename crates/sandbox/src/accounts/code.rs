@@ -1,5 +1,4 @@
-//! Self-verifying grant codes: what a consent or a device approval granted, signed with the client's
-//! secret so any accounts server that registers the client (this one or a peer) can redeem it.
+//! Self-verifying grant codes, signed with the client's secret so the server of their location redeems them.
 
 use super::mac::{hex, hmac, same, unhex};
 use svc_core::request::{parse_query, percent_encode};

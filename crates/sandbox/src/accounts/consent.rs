@@ -1,5 +1,4 @@
-//! The consent at `/oauth/v2/auth`: the request read and checked, and a user's decision made into the
-//! redirect a browser follows (a code for the chosen location, or `error=access_denied`).
+//! The consent at `/oauth/v2/auth`: the request checked, and a user's decision made into its redirect.
 
 use super::code::Kind;
 use super::exchange::Draft;

@@ -1,5 +1,4 @@
-//! The device flow: device codes issued, approved or declined by a user code, and polled (no faster
-//! than the interval), each answer a state of its device code over the clock passed in.
+//! The device flow: device codes issued, approved or declined by user code, and polled no faster than the interval.
 
 use super::code::{Grant, Kind};
 use super::consent::Choice;

@@ -1,5 +1,4 @@
-//! The accounts server's endpoints beside the token grant over HTTP: the consent page, revocation,
-//! and the device flow's code, token and page.
+//! The accounts endpoints over HTTP beside the token grant: consent page, revocation, the device flow.
 
 use super::consent::{Choice, AUTH_PATH};
 use super::device::{self, Poll};

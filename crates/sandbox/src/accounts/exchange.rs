@@ -1,5 +1,4 @@
-//! Codes issued and redeemed: the authorization-code grant, refresh tokens of users (at most
-//! `PER_USER_AND_CLIENT` each), and revocation by request.
+//! Codes issued and redeemed for users' refresh tokens (20 per user and client), and revocation by request.
 
 use super::code::{self, Grant, Kind, CODE_LIFETIME_MS};
 use super::{mix, Accounts, Fields, Granted, Refresh, Refusal};

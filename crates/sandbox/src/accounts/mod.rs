@@ -1,5 +1,4 @@
-//! The accounts server: its users, consents, codes, grants, revocations and device flow, as state
-//! machines over a clock passed in.
+//! The accounts server: users, consents, codes, grants, revocations and the device flow over a passed-in clock.
 
 pub mod answer;
 pub mod code;

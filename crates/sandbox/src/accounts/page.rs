@@ -1,5 +1,4 @@
-//! The accounts server's HTML: the consent page, the device page, and their error and result pages
-//! (small, self-contained, no external assets).
+//! The accounts server's HTML pages: consent, device, error and result (self-contained, no external assets).
 
 use super::consent::{AuthRequest, AUTH_PATH};
 use super::device::PAGE_PATH;

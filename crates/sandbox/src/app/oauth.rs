@@ -1,5 +1,4 @@
-//! The accounts server inside the sandbox: its endpoints, new users' organizations made in the store,
-//! the users of the options given theirs at start, and the consent and device approval for tests.
+//! The accounts server inside the sandbox: its endpoints, users' organizations in the store, decisions for tests.
 
 use super::answer::error_response;
 use super::state::{lock, App};

@@ -1,5 +1,4 @@
-//! The accounts server for connections over HTTP: consent, code exchange, refresh, a user's
-//! organizations, revocation, the device flow, and a code redeemed at the peer of another location.
+//! The accounts server for connections over HTTP: consent to revocation, the device flow, a peer's code.
 
 use crate::client::{expect, value_of, Sandbox};
 use sandbox::accounts::{DEMO_CLIENT_ID, DEMO_CLIENT_SECRET};
