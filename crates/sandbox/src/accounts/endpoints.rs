@@ -184,7 +184,13 @@ fn device_page(
     let all = params(req);
     let typed = get(&all, "user_code").unwrap_or_default();
     match req.method.as_str() {
-        "GET" | "HEAD" => html(200, page::device(typed, a.users().all(), &a.locations())),
+        "GET" | "HEAD" => {
+            let asks = a.device_request(typed, now);
+            html(
+                200,
+                page::device(typed, asks, a.users().all(), &a.locations()),
+            )
+        }
         "POST" => {
             let c = choice(&all);
             match a.approve_device(typed, &c, now, make) {

@@ -122,10 +122,23 @@ pub fn consent(req: &AuthRequest, list: &[User], places: &[&str]) -> String {
     document("Authorize an application", &body)
 }
 
-/// The device page: a user code (typed, or filled in from the link), the users, the locations.
-pub fn device(user_code: &str, list: &[User], places: &[&str]) -> String {
+/// The device page: a user code (typed, or filled in from the link, with the client and scopes it
+/// asks for when it is pending), the users, the locations.
+pub fn device(
+    user_code: &str,
+    asks: Option<(String, String)>,
+    list: &[User],
+    places: &[&str],
+) -> String {
+    let asked = asks.map_or_else(String::new, |(client, scopes)| {
+        format!(
+            "<p>The application <strong id=\"client\">{}</strong> asks for <span id=\"scopes\">{}</span>.</p>",
+            escape(&client),
+            escape(&scopes)
+        )
+    });
     let body = format!(
-        "<p>Type the code your device shows.</p><form method=\"post\" action=\"{PAGE_PATH}\">\
+        "{asked}<p>Type the code your device shows.</p><form method=\"post\" action=\"{PAGE_PATH}\">\
          <label>Code <input name=\"user_code\" value=\"{code}\" autocomplete=\"off\" required></label>\n{users}{places}{BUTTONS}</form>",
         code = escape(user_code),
         users = users(list),
@@ -179,8 +192,18 @@ mod tests {
             !page.contains("src=") && !page.contains("http-equiv"),
             "no external assets"
         );
-        let d = device("ABCD-EFGH", &users, &["us"]);
+        let d = device("ABCD-EFGH", None, &users, &["us"]);
         assert!(d.contains("name=\"user_code\" value=\"ABCD-EFGH\""));
+        assert!(!d.contains("id=\"client\""));
+        let d = device(
+            "ABCD-EFGH",
+            Some(("1000.c".into(), "A.b".into())),
+            &users,
+            &["us"],
+        );
+        assert!(d.contains(
+            "<strong id=\"client\">1000.c</strong> asks for <span id=\"scopes\">A.b</span>"
+        ));
         assert!(error("bad <x>").contains("bad &lt;x&gt;"));
     }
 }

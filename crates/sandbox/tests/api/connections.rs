@@ -256,6 +256,13 @@ fn the_device_flow_pending_slow_down_approved_and_declined() {
     assert_eq!(poll()["error"].as_str(), Some("slow_down"));
     let page = s.raw("GET", "/oauth/v3/device", &[], b"");
     assert!(text(&page).contains("name=\"user_code\"") && text(&page).contains("dev@acme.test"));
+    let linked = s.raw(
+        "GET",
+        &format!("/oauth/v3/device?user_code={user_code}"),
+        &[],
+        b"",
+    );
+    assert!(text(&linked).contains(&format!("<strong id=\"client\">{DEMO_CLIENT_ID}</strong>")));
     let approve = format!(
         "user_code={}&user=dev%40acme.test&decision=approve",
         enc(&user_code.to_lowercase())
