@@ -73,6 +73,20 @@ pub(super) fn created_organization(sh: &App, req: &Request, reach: &Reach, resp:
     }
 }
 
+/// Refuses an organization the caller's token does not reach, as the service refuses an unauthorized one.
+pub(super) fn reachable(reach: &Reach, id: &str) -> Result<(), ApiError> {
+    if reach.allows(id) {
+        return Ok(());
+    }
+    Err(ApiError::bad(
+        code::ORGANIZATION,
+        format!(
+            "You are not authorized to access the organization {:?}; GET /books/v3/organizations lists those you can reach.",
+            shorten(id)
+        ),
+    ))
+}
+
 /// The organization a call names where its family puts it (one `reach` allows); empty for calls without one.
 pub(super) fn organization(
     sh: &App,
@@ -113,15 +127,7 @@ pub(super) fn organization(
             ),
         ));
     }
-    if !reach.allows(id) {
-        return Err(ApiError::bad(
-            code::ORGANIZATION,
-            format!(
-                "You are not authorized to access the organization {:?}; GET /books/v3/organizations lists those you can reach.",
-                shorten(id)
-            ),
-        ));
-    }
+    reachable(reach, id)?;
     Ok(id.to_string())
 }
 

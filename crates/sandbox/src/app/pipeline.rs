@@ -1,6 +1,6 @@
 //! A catalog call's way through: admitted, held by a slow fault, completed by its handler, counted.
 
-use super::access::{authorize, created_organization, organization, refusal};
+use super::access::{authorize, created_organization, organization, reachable, refusal};
 use super::answer::{error_response, rated, with_rate};
 use super::fault::draw_fault;
 use super::params::read_params;
@@ -123,6 +123,9 @@ fn admit(
     let query = http::parse_query(&req.query)
         .ok_or_else(|| ApiError::bad(code::BAD_REQUEST, "The query string is malformed."))?;
     let org = organization(sh, req, op, &query, &reach)?;
+    if let Some((_, id)) = path.iter().find(|(k, _)| k == "organization_id") {
+        reachable(&reach, id)?;
+    }
     let key = if org.is_empty() {
         NO_ORG.to_string()
     } else {

@@ -188,6 +188,13 @@ fn a_code_exchanged_and_refreshed_acts_as_its_user() {
         "a user reaches what it creates"
     );
     let refused = expect(&accounts_of(&s, &at, s.org()), 400, 1005);
+    let other = format!("/books/v3/organizations/{}", s.org());
+    let auth = format!("Svc-oauthtoken {at}");
+    expect(
+        &s.raw("GET", &other, &[("Authorization", &auth)], b""),
+        400,
+        1005,
+    );
     assert!(refused["message"]
         .as_str()
         .unwrap()
