@@ -31,7 +31,7 @@ export type SandboxLog<T> = T[] & {
 export interface SandboxRequest {
   method: string;
   path: string;
-  /** The operation's id; "-" for no route, "sandbox" for its own endpoints, "accounts" for the accounts server's token endpoint, "preflight" for CORS. */
+  /** The operation's id; "-" for no route, "sandbox" for its own endpoints, "accounts" for the accounts server's endpoints (below /oauth/), "preflight" for CORS. */
   operationId: string;
   /** null: the connection was dropped (a fault). */
   status: number | null;
@@ -78,6 +78,20 @@ export declare class Sandbox {
    * \`SvcError\`). The resource a client would get (a list for a list); throws a \`SandboxSeedError\` where
    * the sandbox refuses what the client sends (the answer a request would get).
    */
+  /**
+   * The redirect URL a browser would follow from the sandbox's consent page at \`authorizeUrl\` (its
+   * \`/oauth/v2/auth?...\`, as \`connections.authorizeUrl\` builds it), the same decision as the page's form:
+   * approved for \`user\` (an email; default the sandbox's user; an unknown one is made, with a new
+   * organization of its own) at \`location\` (this sandbox's or a peer's; the code is redeemable there), with
+   * \`code\`, \`location\`, \`accounts-server\` and \`state\`; or with \`deny\`, \`error=access_denied\` and \`state\`.
+   * Throws an \`Error\` saying why for an unknown client, a bad parameter or another URL.
+   */
+  consent(authorizeUrl: string | URL, options?: { user?: string; deny?: boolean; location?: string }): string;
+  /**
+   * Approves (or with \`deny\`, declines) the device code of \`userCode\` (as the device page's form does)
+   * for \`user\` (default the sandbox's user). Throws an \`Error\` for a code that is not waiting for approval.
+   */
+  approveDevice(userCode: string, options?: { user?: string; deny?: boolean }): void;
   seed<K extends OperationId>(operationId: K, ...args: [...PathValues<K>, OperationParams[K][]]): Seeded<K>[];
   seed<K extends OperationId>(operationId: K, ...args: [...PathValues<K>, OperationParams[K]?]): Seeded<K>;
 }

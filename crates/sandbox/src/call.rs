@@ -18,6 +18,8 @@ pub struct Req<'a> {
     pub now_ms: i64,
     /// `http://127.0.0.1:PORT`, for URLs in responses.
     pub base: &'a str,
+    /// The organizations the caller reaches (what listOrganizations lists).
+    pub reach: &'a crate::accounts::Reach,
 }
 
 impl Req<'_> {

@@ -367,6 +367,7 @@ pub(crate) mod sorted {
                 files: &[],
                 now_ms: 0,
                 base: "http://127.0.0.1:1",
+                reach: &crate::accounts::Reach::Every,
             };
             let Body::Page { items, .. } = handler(store, &req).unwrap().body else {
                 panic!("{op_id} answers no page");

@@ -5,6 +5,7 @@
 mod client;
 mod log;
 mod notification;
+mod oauth;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod surface;
 
@@ -684,6 +685,7 @@ mod tests {
                     .map(|(_, _, f)| *f),
             )
             .chain([sandbox::accounts::options::CLIENTS.1])
+            .chain(sandbox::accounts::options::PLACES.iter().map(|(_, f)| *f))
             .collect();
         for flag in sandbox::config::usage()
             .split_whitespace()
@@ -728,6 +730,7 @@ mod tests {
                     .map(|(k, _, _)| *k),
             )
             .chain([sandbox::accounts::options::CLIENTS.0])
+            .chain(sandbox::accounts::options::PLACES.iter().map(|(k, _)| *k))
             .collect();
         declared.sort_unstable();
         members.sort_unstable();

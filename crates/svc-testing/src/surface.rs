@@ -114,9 +114,18 @@ export interface SandboxOAuthClient {{
   refreshTokens: string[] | string;
 }}
 
+/** A user of the consent and device pages, and the organizations it reaches. */
+export interface SandboxUser {{
+  email: string;
+  /** The organizations' ids (made when the sandbox holds none of that id); none: a new organization of its own. */
+  organizations?: string[];
+}}
+
 /**
- * The sandbox's accounts server (`POST {{sandbox.url}}/oauth/v2/token`, the refresh-token grant; the
- * binary's `--oauth-*` flags). Its counters: `GET /__sandbox/accounts`.
+ * The sandbox's accounts server (the binary's `--oauth-*` flags): the refresh-token and
+ * authorization-code grants at `POST {{sandbox.url}}/oauth/v2/token`, the consent page at `/oauth/v2/auth`,
+ * revocation at `/oauth/v2/token/revoke`, the device flow at `/oauth/v3/device/code`, `/oauth/v3/device/token`
+ * and the page `/oauth/v3/device`. Its counters: `GET /__sandbox/accounts`.
  */
 export interface SandboxAccounts {{
   /** Clients registered besides the demo client (`--oauth-client`). */
@@ -133,14 +142,29 @@ export interface SandboxAccounts {{
   liveTokenCap?: number;
   /** true: `expires_in` in ms beside `expires_in_sec`, as older answers gave it (`--oauth-legacy-expires-in`). */
   legacyExpiresIn?: boolean;
-  /** true: every error echoes the received secrets in several spellings, for tests that they never leak (`--oauth-echo-secrets`). */
+  /** true: every error echoes the received secrets, codes and refresh tokens in several spellings, for tests that they never leak (`--oauth-echo-secrets`). */
   echoSecrets?: boolean;
+  /**
+   * Users besides the sandbox's own ({user}, who reaches every organization), each reaching only its
+   * organizations (`--oauth-user`). A user first named at a consent or a code exchange is made then, with a
+   * new organization of its own.
+   */
+  users?: SandboxUser[];
+  /** This accounts server's data center (`--oauth-location`); default "{location}". */
+  location?: string;
+  /** The accounts URLs of other data centers, where the codes of their users are redeemed (`--oauth-peer`), e.g. `{{ eu: "http://..." }}`. */
+  peers?: Record<string, string>;
+  /** The device flow's polling interval in ms (`--oauth-device-interval-ms`); default {interval}. */
+  deviceIntervalMs?: number;
 }}
 "#,
         lifetime = accounts.token_lifetime_ms,
         refresh_limit = accounts.refresh_limit,
         window = accounts.refresh_window_ms,
         cap = accounts.live_token_cap,
+        user = sandbox::common::USER_EMAIL,
+        location = accounts.location,
+        interval = accounts.device_interval_ms,
     )
 }
 

@@ -7,13 +7,16 @@ use svc_core::json::write::{string, unsigned, Members};
 pub const TOO_MANY: &str =
     "You have made too many requests continuously. Please try again after some time.";
 
-/// `{"access_token","api_domain","token_type":"Bearer","expires_in"}` in seconds (whole, rounded
+/// `{"access_token","refresh_token"?,"api_domain","token_type":"Bearer","expires_in"}` in seconds (whole, rounded
 /// down: never more time than the token has); the legacy shape puts `expires_in_sec` first and
 /// `expires_in` in milliseconds.
 pub fn granted(g: &Granted, api_domain: &str, legacy: bool) -> String {
     let mut out = String::new();
     let mut m = Members::new(&mut out);
     m.str("access_token", &g.access_token);
+    if let Some(r) = &g.refresh_token {
+        m.str("refresh_token", r);
+    }
     if legacy {
         unsigned(m.key("expires_in_sec"), g.lifetime_ms / 1000);
     }
@@ -31,13 +34,19 @@ pub fn granted(g: &Granted, api_domain: &str, legacy: bool) -> String {
     out
 }
 
+/// The secrets a request can carry: the client secret, a refresh token, a code (or device code).
+fn secrets(f: &Fields) -> [(&'static str, &Option<String>); 3] {
+    [
+        ("client_secret", &f.client_secret),
+        ("refresh_token", &f.refresh_token),
+        ("code", &f.code),
+    ]
+}
+
 /// The received secrets in every spelling, for `error_description`.
 fn echoed(f: &Fields) -> String {
     let mut out = Vec::new();
-    for (name, value) in [
-        ("client_secret", &f.client_secret),
-        ("refresh_token", &f.refresh_token),
-    ] {
+    for (name, value) in secrets(f) {
         if let Some(v) = value {
             let spellings: Vec<String> = spell::all(v).into_iter().map(|(_, s)| s).collect();
             out.push(format!("{name} {}", spellings.join(" ")));
@@ -47,7 +56,7 @@ fn echoed(f: &Fields) -> String {
 }
 
 /// A refusal: `{"error"}`, or Access Denied with its description and `"status":"failure"`. With
-/// `echo`, the received client_secret and refresh_token are added in every spelling: in
+/// `echo`, the received client_secret, refresh_token and code are added in every spelling: in
 /// `error_description`, and as members `<name>` (raw; and once more as JSON text that escapes every
 /// character, `<name>_json_escaped`), `<name>_percent_encoded`, `<name>_unicode_escaped` (the text
 /// `\uXXXX...`) and `<name>_base64`.
@@ -68,10 +77,7 @@ pub fn refused(why: Refusal, f: &Fields, echo: bool) -> String {
         m.str("status", "failure");
     }
     if echo {
-        for (name, value) in [
-            ("client_secret", &f.client_secret),
-            ("refresh_token", &f.refresh_token),
-        ] {
+        for (name, value) in secrets(f) {
             let Some(v) = value else { continue };
             for (spelling, s) in spell::all(v) {
                 match spelling {
@@ -99,10 +105,43 @@ pub fn invalid_token_message(token: &str, echo: bool) -> String {
     format!("{INVALID} (received {})", spellings.join(" "))
 }
 
+/// The counters of codes, device codes and revocations, as members of `m`.
+fn flows(m: &mut Members, t: &super::Tally) {
+    for (name, members) in [
+        (
+            "codes",
+            [
+                ("issued", t.codes_issued),
+                ("redeemed", t.codes_redeemed),
+                ("declined", t.codes_declined),
+            ],
+        ),
+        (
+            "device_codes",
+            [
+                ("issued", t.device_codes_issued),
+                ("approved", t.device_codes_approved),
+                ("declined", t.device_codes_declined),
+            ],
+        ),
+    ] {
+        let mut group = Members::new(m.key(name));
+        for (k, v) in members {
+            unsigned(group.key(k), v);
+        }
+        group.end();
+    }
+    let mut revocations = Members::new(m.key("revocations"));
+    unsigned(revocations.key("by_request"), t.revoked_by_request);
+    unsigned(revocations.key("by_user_limit"), t.revoked_by_user_limit);
+    revocations.end();
+}
+
 /// The counters route's answer at `now`:
 /// `{"code":0,"message":"success","refreshes":{"granted","access_denied","invalid_code",
 /// "invalid_client","unsupported_grant_type"},"revoked_by_cap","revoked_by_admin",
-/// "api_401":{"expired","revoked"},"refresh_tokens":{"<token>":{"client_id","revoked","granted",
+/// "api_401":{"expired","revoked"},"codes":{"issued","redeemed","declined"},"device_codes":{"issued",
+/// "approved","declined"},"revocations":{"by_request","by_user_limit"} (refresh tokens),"refresh_tokens":{"<token>":{"client_id","revoked","granted",
 /// "access_denied","live_tokens","peak_live_tokens","blocked_until_ms"}},"demo_client":{"client_id",
 /// "client_secret","refresh_token"}}` (`blocked_until_ms`: null when refreshes are not denied now;
 /// `demo_client`: null when it is not registered).
@@ -129,6 +168,7 @@ pub fn counters(a: &mut Accounts, now: i64) -> String {
     unsigned(api.key("expired"), t.api_401_expired);
     unsigned(api.key("revoked"), t.api_401_revoked);
     api.end();
+    flows(&mut m, &t);
     let mut tokens = Members::new(m.key("refresh_tokens"));
     for s in a.refresh_tokens(now) {
         let mut one = Members::new(tokens.key(s.refresh_token));
@@ -188,6 +228,7 @@ mod tests {
     fn token(ms: u64) -> Granted {
         Granted {
             access_token: "1000.a.b".into(),
+            refresh_token: None,
             lifetime_ms: ms,
         }
     }
@@ -212,6 +253,7 @@ mod tests {
             client_id: Some("c".into()),
             client_secret: Some("s&é".into()),
             refresh_token: Some("1000.r".into()),
+            ..Fields::default()
         }
     }
 
@@ -285,12 +327,13 @@ mod tests {
             client_id: Some(DEMO_CLIENT_ID.into()),
             client_secret: Some(DEMO_CLIENT_SECRET.into()),
             refresh_token: Some(DEMO_REFRESH_TOKEN.into()),
+            ..Fields::default()
         };
         a.grant(&f, 5).unwrap();
         assert_eq!(
             counters(&mut a, 5),
             format!(
-                r#"{{"code":0,"message":"success","refreshes":{{"granted":1,"access_denied":0,"invalid_code":0,"invalid_client":0,"unsupported_grant_type":0}},"revoked_by_cap":0,"revoked_by_admin":0,"api_401":{{"expired":0,"revoked":0}},"refresh_tokens":{{{}:{{"client_id":{},"revoked":false,"granted":1,"access_denied":0,"live_tokens":1,"peak_live_tokens":1,"blocked_until_ms":null}}}},"demo_client":{{"client_id":{},"client_secret":{},"refresh_token":{}}}}}"#,
+                r#"{{"code":0,"message":"success","refreshes":{{"granted":1,"access_denied":0,"invalid_code":0,"invalid_client":0,"unsupported_grant_type":0}},"revoked_by_cap":0,"revoked_by_admin":0,"api_401":{{"expired":0,"revoked":0}},"codes":{{"issued":0,"redeemed":0,"declined":0}},"device_codes":{{"issued":0,"approved":0,"declined":0}},"revocations":{{"by_request":0,"by_user_limit":0}},"refresh_tokens":{{{}:{{"client_id":{},"revoked":false,"granted":1,"access_denied":0,"live_tokens":1,"peak_live_tokens":1,"blocked_until_ms":null}}}},"demo_client":{{"client_id":{},"client_secret":{},"refresh_token":{}}}}}"#,
                 quoted(DEMO_REFRESH_TOKEN),
                 quoted(DEMO_CLIENT_ID),
                 quoted(DEMO_CLIENT_ID),

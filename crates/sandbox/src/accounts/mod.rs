@@ -1,12 +1,21 @@
-//! The accounts server: the OAuth refresh-token grant as a state machine over a clock passed in.
+//! The accounts server: users, consents, codes, grants, revocations and the device flow over a passed-in clock.
 
 pub mod answer;
+pub mod code;
+pub mod consent;
+pub mod device;
+pub mod endpoints;
+pub mod exchange;
+pub mod mac;
 pub mod options;
+pub mod page;
 pub mod route;
 pub mod spell;
+pub mod users;
 
 pub use options::{Options, DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, DEMO_REFRESH_TOKEN};
 use std::collections::{HashMap, VecDeque};
+pub use users::{Reach, Users};
 
 /// Where the grant is served, below the accounts URL (the sandbox's own URL).
 pub const TOKEN_PATH: &str = "/oauth/v2/token";
@@ -18,6 +27,10 @@ pub struct Fields {
     pub client_id: Option<String>,
     pub client_secret: Option<String>,
     pub refresh_token: Option<String>,
+    /// An authorization code, or a device code at the device token endpoint.
+    pub code: Option<String>,
+    pub redirect_uri: Option<String>,
+    pub scope: Option<String>,
 }
 
 /// Why a refresh is refused; each is answered HTTP 200 with the vendor's `error`.
@@ -29,8 +42,20 @@ pub enum Refusal {
     InvalidCode,
     /// The client id is unknown or the secret is not its own.
     InvalidClient,
-    /// `grant_type` is missing or not `refresh_token`.
+    /// `grant_type` is missing or not one the endpoint takes.
     UnsupportedGrantType,
+    /// A code's `redirect_uri` is not the one it was granted for.
+    InvalidRedirectUri,
+    /// A device code its user has not approved yet.
+    AuthorizationPending,
+    /// A device code polled sooner than the interval after its last poll.
+    SlowDown,
+    /// A device code past its lifetime.
+    Expired,
+    /// A device code its user declined.
+    Declined,
+    /// A device code asked for without a scope.
+    InvalidScope,
 }
 
 impl Refusal {
@@ -41,6 +66,12 @@ impl Refusal {
             Refusal::InvalidCode => "invalid_code",
             Refusal::InvalidClient => "invalid_client",
             Refusal::UnsupportedGrantType => "unsupported_grant_type",
+            Refusal::InvalidRedirectUri => "invalid_redirect_uri",
+            Refusal::AuthorizationPending => "authorization_pending",
+            Refusal::SlowDown => "slow_down",
+            Refusal::Expired => "expired",
+            Refusal::Declined => "access_denied",
+            Refusal::InvalidScope => "invalid_scope",
         }
     }
 }
@@ -49,6 +80,8 @@ impl Refusal {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Granted {
     pub access_token: String,
+    /// The refresh token a code or device grant issued (none from a refresh).
+    pub refresh_token: Option<String>,
     pub lifetime_ms: u64,
 }
 
@@ -66,6 +99,8 @@ pub enum Check {
 struct Refresh {
     client: usize,
     token: String,
+    /// The user a code or device grant issued it to; none for `--oauth-client` tokens (every organization).
+    user: Option<String>,
     revoked: bool,
     /// The times of the grants still in the window, oldest first.
     grants: VecDeque<i64>,
@@ -98,6 +133,18 @@ pub struct Tally {
     pub api_401_expired: u64,
     /// API calls answered 401 for a revoked access token this server minted.
     pub api_401_revoked: u64,
+    /// Authorization codes issued by consents (this location's and its peers').
+    pub codes_issued: u64,
+    /// Authorization and device codes redeemed for tokens.
+    pub codes_redeemed: u64,
+    pub codes_declined: u64,
+    /// Refresh tokens revoked at `POST /oauth/v2/token/revoke`.
+    pub revoked_by_request: u64,
+    /// Refresh tokens revoked by issuing one more than the per-user-and-client limit.
+    pub revoked_by_user_limit: u64,
+    pub device_codes_issued: u64,
+    pub device_codes_approved: u64,
+    pub device_codes_declined: u64,
 }
 
 /// One refresh token's state at a time, for the counters route.
@@ -119,6 +166,10 @@ pub struct Accounts {
     options: Options,
     refresh: Vec<Refresh>,
     minted: HashMap<String, Minted>,
+    users: Users,
+    /// The MACs of redeemed codes, until their expiry.
+    used: HashMap<String, i64>,
+    devices: device::Devices,
     tally: Tally,
     seq: u64,
     salt: u64,
@@ -143,6 +194,7 @@ impl Accounts {
                 c.refresh_tokens.iter().map(move |token| Refresh {
                     client,
                     token: token.clone(),
+                    user: None,
                     revoked: false,
                     grants: VecDeque::new(),
                     live: VecDeque::new(),
@@ -153,9 +205,12 @@ impl Accounts {
             })
             .collect();
         Accounts {
+            users: Users::new(&options.users),
             options,
             refresh,
             minted: HashMap::new(),
+            used: HashMap::new(),
+            devices: device::Devices::default(),
             tally: Tally::default(),
             seq: 0,
             salt: mix(seed),
@@ -175,6 +230,12 @@ impl Accounts {
     /// revoked) first revokes the oldest live one, silently.
     pub fn grant(&mut self, f: &Fields, now: i64) -> Result<Granted, Refusal> {
         let result = self.decide(f, now);
+        self.count(&result);
+        result
+    }
+
+    /// Counts a token endpoint's answer.
+    fn count<T>(&mut self, result: &Result<T, Refusal>) {
         let t = &mut self.tally;
         match result {
             Ok(_) => t.granted += 1,
@@ -182,21 +243,25 @@ impl Accounts {
             Err(Refusal::InvalidCode) => t.invalid_code += 1,
             Err(Refusal::InvalidClient) => t.invalid_client += 1,
             Err(Refusal::UnsupportedGrantType) => t.unsupported_grant_type += 1,
+            Err(_) => {}
         }
-        result
+    }
+
+    /// The registered client of `f`'s id whose secret `f` gives.
+    fn client_of(&self, f: &Fields) -> Result<usize, Refusal> {
+        self.options
+            .clients
+            .iter()
+            .position(|c| Some(&c.id) == f.client_id.as_ref())
+            .filter(|&i| Some(&self.options.clients[i].secret) == f.client_secret.as_ref())
+            .ok_or(Refusal::InvalidClient)
     }
 
     fn decide(&mut self, f: &Fields, now: i64) -> Result<Granted, Refusal> {
         if f.grant_type.as_deref() != Some("refresh_token") {
             return Err(Refusal::UnsupportedGrantType);
         }
-        let client = self
-            .options
-            .clients
-            .iter()
-            .position(|c| Some(&c.id) == f.client_id.as_ref())
-            .filter(|&i| Some(&self.options.clients[i].secret) == f.client_secret.as_ref())
-            .ok_or(Refusal::InvalidClient)?;
+        let client = self.client_of(f)?;
         let at = self
             .refresh
             .iter()
@@ -214,6 +279,11 @@ impl Accounts {
         }
         r.grants.push_back(now);
         r.granted += 1;
+        Ok(self.mint(at, now))
+    }
+
+    /// Mints an access token of the refresh token at `at`, revoking its oldest live one past the cap.
+    fn mint(&mut self, at: usize, now: i64) -> Granted {
         self.prune(at, now);
         let r = &mut self.refresh[at];
         if r.live.len() >= self.options.live_token_cap {
@@ -242,10 +312,11 @@ impl Accounts {
                 revoked: false,
             },
         );
-        Ok(Granted {
+        Granted {
             access_token,
+            refresh_token: None,
             lifetime_ms,
-        })
+        }
     }
 
     /// Forgets the tokens of a refresh token that are no longer live at `now`.
@@ -278,6 +349,13 @@ impl Accounts {
     /// those, or `None` when no such refresh token is registered.
     pub fn revoke_refresh_token(&mut self, token: &str, now: i64) -> Option<usize> {
         let at = self.refresh.iter().position(|r| r.token == token)?;
+        let n = self.revoke_at(at, now);
+        self.tally.revoked_by_admin += n as u64;
+        Some(n)
+    }
+
+    /// Revokes the refresh token at `at` and its live access tokens; how many of those.
+    fn revoke_at(&mut self, at: usize, now: i64) -> usize {
         self.prune(at, now);
         let r = &mut self.refresh[at];
         r.revoked = true;
@@ -287,8 +365,38 @@ impl Accounts {
                 m.revoked = true;
             }
         }
-        self.tally.revoked_by_admin += live.len() as u64;
-        Some(live.len())
+        live.len()
+    }
+
+    /// The organizations a live access token's calls may name: its user's, or every one.
+    pub fn reach(&self, token: &str) -> Reach {
+        let user = self
+            .minted
+            .get(token)
+            .and_then(|m| self.refresh[m.refresh].user.as_deref());
+        match user.and_then(|u| self.users.get(u)) {
+            Some(u) => u.reach.clone(),
+            None => Reach::Every,
+        }
+    }
+
+    /// Adds an organization to the user of a token of a user's grant.
+    pub fn add_org_of(&mut self, token: &str, org: &str) {
+        let user = self
+            .minted
+            .get(token)
+            .and_then(|m| self.refresh[m.refresh].user.clone());
+        if let Some(user) = user {
+            self.users.add_org(&user, org);
+        }
+    }
+
+    pub fn users(&self) -> &Users {
+        &self.users
+    }
+
+    pub fn users_mut(&mut self) -> &mut Users {
+        &mut self.users
     }
 
     /// Revokes an access token this server minted; whether it was live until now (`None`: not minted here).
@@ -383,6 +491,7 @@ mod tests {
             client_id: Some(id.into()),
             client_secret: Some(secret.into()),
             refresh_token: Some(refresh.into()),
+            ..Fields::default()
         }
     }
 

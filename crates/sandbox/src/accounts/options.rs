@@ -31,7 +31,16 @@ pub const USAGE: &str = "\
   --oauth-live-token-cap N live access tokens per refresh token; one more revokes the oldest (default 10)
   --oauth-legacy-expires-in
                            answer expires_in in ms beside expires_in_sec, as older servers did
-  --oauth-echo-secrets     echo the received secrets in every error (for tests that they never leak)
+  --oauth-echo-secrets     echo the received secrets, codes and refresh tokens in every error (for tests
+                           that they never leak)
+  --oauth-user EMAIL[:ORG_ID,...]
+                           a user of the consent and device pages and the organizations it reaches
+                           (repeatable; none listed: a new organization of its own)
+  --oauth-location LOC     this accounts server's data center (default us)
+  --oauth-peer LOC=URL     the accounts server of another data center, where its codes are redeemed
+                           (repeatable)
+  --oauth-device-interval-ms N
+                           the device flow's polling interval (default 5000)
 ";
 
 /// svc-sdk/testing's `accounts` members that carry a flag's value, and the flag.
@@ -40,6 +49,7 @@ pub const VALUED: &[(&str, &str)] = &[
     ("refreshLimit", "--oauth-refresh-limit"),
     ("refreshWindowMs", "--oauth-refresh-window-ms"),
     ("liveTokenCap", "--oauth-live-token-cap"),
+    ("deviceIntervalMs", "--oauth-device-interval-ms"),
 ];
 
 /// svc-sdk/testing's `accounts` members that are switches: the member, the value that is the flag, the flag.
@@ -51,6 +61,20 @@ pub const SWITCHES: &[(&str, bool, &str)] = &[
 
 /// The member of svc-sdk/testing's `accounts` that lists clients (`--oauth-client`).
 pub const CLIENTS: (&str, &str) = ("clients", "--oauth-client");
+
+/// svc-sdk/testing's `accounts` members of the users and data centers, and their flags.
+pub const PLACES: &[(&str, &str)] = &[
+    ("users", "--oauth-user"),
+    ("location", "--oauth-location"),
+    ("peers", "--oauth-peer"),
+];
+
+/// A user of `--oauth-user`: its email and the organizations it reaches (none: one of its own, made at start).
+#[derive(Clone, Debug, PartialEq)]
+pub struct UserOption {
+    pub email: String,
+    pub organizations: Vec<String>,
+}
 
 /// A registered OAuth client.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,6 +93,11 @@ pub struct Options {
     pub live_token_cap: usize,
     pub legacy_expires_in: bool,
     pub echo_secrets: bool,
+    pub users: Vec<UserOption>,
+    pub location: String,
+    /// Other data centers' locations and accounts URLs, in the order given.
+    pub peers: Vec<(String, String)>,
+    pub device_interval_ms: u64,
 }
 
 impl Default for Options {
@@ -85,6 +114,10 @@ impl Default for Options {
             live_token_cap: 10,
             legacy_expires_in: false,
             echo_secrets: false,
+            users: Vec::new(),
+            location: "us".into(),
+            peers: Vec::new(),
+            device_interval_ms: 5000,
         }
     }
 }
@@ -131,9 +164,75 @@ impl Options {
             }
             "--oauth-legacy-expires-in" => self.legacy_expires_in = true,
             "--oauth-echo-secrets" => self.echo_secrets = true,
+            "--oauth-user" => self.add_user(&value()?)?,
+            "--oauth-location" => self.location = location(flag, &value()?)?,
+            "--oauth-peer" => self.add_peer(&value()?)?,
+            "--oauth-device-interval-ms" => {
+                self.device_interval_ms = count(flag, &value()?, MAX_MS)?
+            }
             other => return Err(format!("unknown flag {other:?}")),
         }
         Ok(())
+    }
+
+    fn add_user(&mut self, v: &str) -> Result<(), String> {
+        let (email, orgs) = v.split_once(':').unwrap_or((v, ""));
+        if !super::users::is_email(email) {
+            return Err(format!(
+                "--oauth-user: {:?} is not an email",
+                svc_core::echo::shorten(email)
+            ));
+        }
+        let organizations: Vec<String> = orgs
+            .split(',')
+            .map(str::trim)
+            .filter(|o| !o.is_empty())
+            .map(String::from)
+            .collect();
+        if organizations
+            .iter()
+            .any(|o| !o.chars().all(|c| c.is_ascii_alphanumeric()))
+        {
+            return Err("--oauth-user: organization ids are letters and digits".into());
+        }
+        self.users.retain(|u| !u.email.eq_ignore_ascii_case(email));
+        self.users.push(UserOption {
+            email: email.to_string(),
+            organizations,
+        });
+        Ok(())
+    }
+
+    fn add_peer(&mut self, v: &str) -> Result<(), String> {
+        let Some((loc, url)) = v.split_once('=') else {
+            return Err("--oauth-peer: expected LOC=URL".into());
+        };
+        let loc = location("--oauth-peer", loc)?;
+        let url = url.trim_end_matches('/');
+        let host = url
+            .strip_prefix("http://")
+            .or_else(|| url.strip_prefix("https://"))
+            .unwrap_or("");
+        if host.is_empty() || host.contains(['/', '?', '#', ' ']) {
+            return Err(format!(
+                "--oauth-peer: {:?} is not an http(s) origin",
+                svc_core::echo::shorten(url)
+            ));
+        }
+        self.peers.retain(|(l, _)| *l != loc);
+        self.peers.push((loc, url.to_string()));
+        Ok(())
+    }
+
+    /// The accounts URL of `loc`: `own` (this server's URL) for its own location, a peer's for another.
+    pub fn accounts_url(&self, loc: &str, own: &str) -> Option<String> {
+        if loc == self.location {
+            return Some(own.to_string());
+        }
+        self.peers
+            .iter()
+            .find(|(l, _)| l == loc)
+            .map(|(_, u)| u.clone())
     }
 
     fn add_client(&mut self, v: &str) -> Result<(), String> {
@@ -169,6 +268,20 @@ impl Options {
         self.clients.push(client);
         Ok(())
     }
+}
+
+/// A data center's name: 1 to 16 lowercase letters, digits or dashes.
+fn location(flag: &str, v: &str) -> Result<String, String> {
+    let ok = (1..=16).contains(&v.len())
+        && v.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if !ok {
+        return Err(format!(
+            "{flag}: {:?} is not a location (lowercase letters and digits, like us or eu)",
+            svc_core::echo::shorten(v)
+        ));
+    }
+    Ok(v.to_string())
 }
 
 /// What a value that is not a number or text was, as svc-sdk/testing's other options say it.
@@ -251,8 +364,64 @@ fn client_flag(client: &Json) -> Result<String, String> {
     Ok(out)
 }
 
+/// The flag values of `users` (`[{ email, organizations? }]`), `location` (text) or `peers` (`{ loc: url }`).
+fn place_values(key: &str, v: &Json) -> Result<Vec<String>, String> {
+    match (key, v) {
+        ("location", Json::Str(loc)) => Ok(vec![loc.to_string()]),
+        ("peers", Json::Obj(m)) => m
+            .iter()
+            .map(|(loc, url)| match url {
+                Json::Str(url) => Ok(format!("{loc}={url}")),
+                other => Err(format!("peers: {loc}: expected a URL, got {}", got(other))),
+            })
+            .collect(),
+        ("users", Json::Arr(list)) => list.iter().map(user_value).collect(),
+        ("location", other) => Err(format!("location: expected a string, got {}", got(other))),
+        ("peers", other) => Err(format!(
+            "peers: expected {{ location: url }}, got {}",
+            got(other)
+        )),
+        (_, other) => Err(format!("users: expected a list, got {}", got(other))),
+    }
+}
+
+/// One `--oauth-user` value of a `{ email, organizations? }` member.
+fn user_value(user: &Json) -> Result<String, String> {
+    let Some(members) = user.as_object() else {
+        return Err(format!(
+            "users: expected {{ email, organizations? }}, got {}",
+            got(user)
+        ));
+    };
+    if let Some(k) = members
+        .keys()
+        .find(|k| !["email", "organizations"].contains(k))
+    {
+        return Err(format!("users: unknown member {k:?}"));
+    }
+    let email = text_member(user, "email").map_err(|_| "users: each user needs email, a string")?;
+    let orgs: Vec<String> = match user.get("organizations") {
+        None | Some(Json::Null) => Vec::new(),
+        Some(Json::Arr(list)) => list
+            .iter()
+            .map(|o| match o {
+                Json::Str(s) => Ok(s.to_string()),
+                Json::Num(n) => Ok(n.to_string()),
+                _ => Err("users: organizations are ids (strings)".to_string()),
+            })
+            .collect::<Result<_, _>>()?,
+        Some(other) => {
+            return Err(format!(
+                "users: organizations: expected a list of ids, got {}",
+                got(other)
+            ))
+        }
+    };
+    Ok(format!("{email}:{}", orgs.join(",")))
+}
+
 /// The binary's flags of svc-sdk/testing's `accounts` option (its JSON text): `VALUED`,
-/// `SWITCHES` and `CLIENTS`; null members are not given.
+/// `SWITCHES`, `PLACES` and `CLIENTS`; null members are not given.
 pub fn option_flags(text: &str) -> Result<Vec<String>, String> {
     let options = svc_core::json::parse(text).map_err(|e| e.message())?;
     let Some(options) = options.as_object() else {
@@ -267,6 +436,10 @@ pub fn option_flags(text: &str) -> Result<Vec<String>, String> {
                 Json::Bool(b) if b == on => out.push(flag.to_string()),
                 Json::Bool(_) => {}
                 other => return Err(format!("{key}: expected true or false, got {}", got(other))),
+            }
+        } else if let Some((_, flag)) = PLACES.iter().find(|(k, _)| *k == key) {
+            for value in place_values(key, v)? {
+                out.extend([flag.to_string(), value]);
             }
         } else if key == CLIENTS.0 {
             let Some(list) = v.as_array() else {
@@ -311,6 +484,79 @@ mod tests {
             (3_600_000, 10, 600_000, 10)
         );
         assert!(!o.legacy_expires_in && !o.echo_secrets);
+        assert_eq!((o.location.as_str(), o.device_interval_ms), ("us", 5000));
+        assert!(o.users.is_empty() && o.peers.is_empty());
+    }
+
+    #[test]
+    fn users_and_data_centers() {
+        let o = parse(&[
+            "--oauth-user",
+            "a@x.test:1,2",
+            "--oauth-user",
+            "b@x.test",
+            "--oauth-location",
+            "eu",
+            "--oauth-peer",
+            "us=http://127.0.0.1:9/",
+            "--oauth-device-interval-ms",
+            "50",
+        ])
+        .unwrap();
+        assert_eq!(o.users[0].organizations, ["1", "2"]);
+        assert!(o.users[1].organizations.is_empty());
+        assert_eq!(
+            o.peers,
+            [("us".to_string(), "http://127.0.0.1:9".to_string())]
+        );
+        assert_eq!(o.accounts_url("eu", "http://me"), Some("http://me".into()));
+        assert_eq!(
+            o.accounts_url("us", "http://me"),
+            Some("http://127.0.0.1:9".into())
+        );
+        assert_eq!(o.accounts_url("in", "http://me"), None);
+        assert_eq!(o.device_interval_ms, 50);
+        for (args, needle) in [
+            (&["--oauth-user", "nope"][..], "not an email"),
+            (&["--oauth-user", "a@x.test:1/2"], "letters and digits"),
+            (&["--oauth-location", "EU"], "not a location"),
+            (&["--oauth-peer", "eu"], "LOC=URL"),
+            (&["--oauth-peer", "eu=ftp://x"], "http(s) origin"),
+        ] {
+            let err = parse(args).unwrap_err();
+            assert!(err.contains(needle), "{args:?}: {err}");
+        }
+        let flags = option_flags(
+            r#"{"users":[{"email":"a@x.test","organizations":["1",2]},{"email":"b@x.test"}],
+                "location":"eu","peers":{"us":"http://127.0.0.1:9"},"deviceIntervalMs":50}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            flags,
+            [
+                "--oauth-user",
+                "a@x.test:1,2",
+                "--oauth-user",
+                "b@x.test:",
+                "--oauth-location",
+                "eu",
+                "--oauth-peer",
+                "us=http://127.0.0.1:9",
+                "--oauth-device-interval-ms",
+                "50"
+            ]
+        );
+        let refs: Vec<&str> = flags.iter().map(String::as_str).collect();
+        assert_eq!(parse(&refs).unwrap().users, o.users);
+        for (text, needle) in [
+            (r#"{"users":{}}"#, "expected a list"),
+            (r#"{"users":[{"mail":"a@b.c"}]}"#, "unknown member"),
+            (r#"{"location":1}"#, "expected a string"),
+            (r#"{"peers":[]}"#, "expected { location: url }"),
+        ] {
+            let err = option_flags(text).unwrap_err();
+            assert!(err.contains(needle), "{text}: {err}");
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub const ADMIN: &[&str] = &[
 ];
 
 /// A JSON answer of the accounts server or its routes.
-fn json(status: u16, text: String) -> Response {
+pub fn json(status: u16, text: String) -> Response {
     Response {
         status,
         headers: vec![(
@@ -25,9 +25,9 @@ fn json(status: u16, text: String) -> Response {
     }
 }
 
-/// The fields of a token request: the form body's (when the body is a form, or has no type), else
-/// the query's, the first of each name; a part that is not well-formed reads as none.
-pub fn fields(req: &Request) -> Fields {
+/// A request's form body (when the body is a form, or has no type) then its query, in that order;
+/// a part that is not well-formed reads as none.
+pub fn params(req: &Request) -> Vec<(String, String)> {
     let form = req
         .header("content-type")
         .map(|t| t.trim().to_ascii_lowercase())
@@ -37,41 +37,57 @@ pub fn fields(req: &Request) -> Fields {
         .flatten()
         .unwrap_or_default();
     let query = parse_query(&req.query).unwrap_or_default();
-    let get = |name: &str| {
-        body.iter()
-            .chain(&query)
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.clone())
-    };
+    body.into_iter().chain(query).collect()
+}
+
+/// The fields of a token request: the form body's, else the query's, the first of each name.
+pub fn fields(req: &Request) -> Fields {
+    let all = params(req);
+    let get = |name: &str| all.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
     Fields {
         grant_type: get("grant_type"),
         client_id: get("client_id"),
         client_secret: get("client_secret"),
         refresh_token: get("refresh_token"),
+        code: get("code"),
+        redirect_uri: get("redirect_uri"),
+        scope: get("scope"),
     }
 }
 
-/// `POST /oauth/v2/token` at `now`: a grant or a refusal, both HTTP 200, as the vendor answers;
-/// `api_domain` is where the granted token's calls go. Another method is the sandbox's 405.
+/// The sandbox's 405 for an accounts endpoint that takes POST only.
+pub fn post_only(req: &Request) -> Result<(), ApiError> {
+    if req.method == "POST" {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        405,
+        code::METHOD,
+        format!(
+            "{} is not allowed at {}; it takes POST.",
+            req.method,
+            shorten(&req.path)
+        ),
+    ))
+}
+
+/// `POST /oauth/v2/token` at `now`: the refresh-token or authorization-code grant, or a refusal, all
+/// HTTP 200, as the vendor answers; `api_domain` is where the granted token's calls go, and `make`
+/// makes a new user's organization. Another method is the sandbox's 405.
 pub fn token(
     a: &mut Accounts,
     req: &Request,
     api_domain: &str,
     now: i64,
+    make: &mut dyn FnMut(&str) -> String,
 ) -> Result<Response, ApiError> {
-    if req.method != "POST" {
-        return Err(ApiError::new(
-            405,
-            code::METHOD,
-            format!(
-                "{} is not allowed at {}; it takes POST.",
-                req.method,
-                super::TOKEN_PATH
-            ),
-        ));
-    }
+    post_only(req)?;
     let f = fields(req);
-    let text = match a.grant(&f, now) {
+    let result = match f.grant_type.as_deref() {
+        Some("authorization_code") => a.exchange(&f, now, make),
+        _ => a.grant(&f, now),
+    };
+    let text = match result {
         Ok(g) => answer::granted(&g, api_domain, a.options().legacy_expires_in),
         Err(why) => answer::refused(why, &f, a.options().echo_secrets),
     };
@@ -202,6 +218,7 @@ mod tests {
             &request("POST", "", None, &demo_form()),
             "http://h",
             0,
+            &mut |_| String::new(),
         )
         .unwrap();
         assert_eq!(r.status, 200);
@@ -217,10 +234,18 @@ mod tests {
             ),
             "h",
             0,
+            &mut |_| String::new(),
         )
         .unwrap();
         assert_eq!((r.status, text(&r)), (200, r#"{"error":"invalid_client"}"#));
-        let e = token(&mut a, &request("GET", &demo_form(), None, ""), "h", 0).unwrap_err();
+        let e = token(
+            &mut a,
+            &request("GET", &demo_form(), None, ""),
+            "h",
+            0,
+            &mut |_| String::new(),
+        )
+        .unwrap_err();
         assert_eq!(e.status, 405);
         assert_eq!(a.tally().granted, 1);
     }
@@ -228,7 +253,14 @@ mod tests {
     #[test]
     fn admin_routes() {
         let mut a = Accounts::new(Options::default(), 1);
-        let r = token(&mut a, &request("POST", "", None, &demo_form()), "h", 0).unwrap();
+        let r = token(
+            &mut a,
+            &request("POST", "", None, &demo_form()),
+            "h",
+            0,
+            &mut |_| String::new(),
+        )
+        .unwrap();
         let body = text(&r).to_string();
         let v = svc_core::json::parse(&body).unwrap();
         let t = v["access_token"].as_str().unwrap();

@@ -1,10 +1,10 @@
 //! Who may call: the token and its scopes, the organization named, the limiter's refusals.
 
 use super::state::{lock, App};
-use crate::accounts::{self, Check};
+use crate::accounts::{self, Check, Reach};
 use crate::config::Scopes;
 use crate::error::{code, ApiError};
-use crate::http::Request;
+use crate::http::{Request, Response};
 use crate::limits::Refusal;
 use std::borrow::Cow;
 use svc_core::catalog::Operation;
@@ -12,18 +12,14 @@ use svc_core::echo::shorten;
 use svc_core::family::OrgPlacement;
 use svc_core::request::AUTHORIZATION_SCHEME;
 
+/// The scopes of the call's token and the organizations it reaches (its user's, for a token of a
+/// user's grant; every one for the others).
 pub(super) fn authorize<'a>(
     sh: &'a App,
     req: &Request,
     now: i64,
-) -> Result<Cow<'a, Scopes>, ApiError> {
-    let token = req
-        .header("authorization")
-        .and_then(|h| h.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(AUTHORIZATION_SCHEME))
-        .map(|(_, token)| token.trim())
-        .filter(|token| !token.is_empty());
-    let Some(token) = token else {
+) -> Result<(Cow<'a, Scopes>, Reach), ApiError> {
+    let Some(token) = bearer(req) else {
         return Err(ApiError::new(
             401,
             code::UNAUTHORIZED,
@@ -35,8 +31,12 @@ pub(super) fn authorize<'a>(
         let message = accounts::answer::invalid_token_message(token, echo);
         ApiError::new(401, code::UNAUTHORIZED, message)
     };
-    match lock(&sh.accounts).check(token, now) {
-        Check::Live => return Ok(Cow::Owned(Scopes::Every)),
+    let (check, reach) = {
+        let mut accounts = lock(&sh.accounts);
+        (accounts.check(token, now), accounts.reach(token))
+    };
+    match check {
+        Check::Live => return Ok((Cow::Owned(Scopes::Every), reach)),
         Check::Expired | Check::Revoked => return Err(invalid()),
         Check::Unknown => {}
     }
@@ -45,20 +45,55 @@ pub(super) fn authorize<'a>(
         return Err(invalid());
     }
     if tokens.minted.iter().any(|t| t == token) {
-        return Ok(Cow::Owned(Scopes::Every));
+        return Ok((Cow::Owned(Scopes::Every), Reach::Every));
     }
     sh.config
         .scopes(token)
-        .map(Cow::Borrowed)
+        .map(|s| (Cow::Borrowed(s), Reach::Every))
         .ok_or_else(invalid)
 }
 
-/// The organization a call names where its family puts it; empty for calls without one.
+/// The token of a request's Authorization header.
+pub(super) fn bearer(req: &Request) -> Option<&str> {
+    req.header("authorization")
+        .and_then(|h| h.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(AUTHORIZATION_SCHEME))
+        .map(|(_, token)| token.trim())
+        .filter(|token| !token.is_empty())
+}
+
+/// After a user's token created an organization (its answer `resp`), the user reaches it too.
+pub(super) fn created_organization(sh: &App, req: &Request, reach: &Reach, resp: &Response) {
+    let (Reach::Orgs(_), Some(token)) = (reach, bearer(req)) else {
+        return;
+    };
+    let body = crate::record::parse(&resp.body).unwrap_or_default();
+    if let Some(id) = body["organization"]["organization_id"].as_str() {
+        lock(&sh.accounts).add_org_of(token, id);
+    }
+}
+
+/// Refuses an organization the caller's token does not reach, as the service refuses an unauthorized one.
+pub(super) fn reachable(reach: &Reach, id: &str) -> Result<(), ApiError> {
+    if reach.allows(id) {
+        return Ok(());
+    }
+    Err(ApiError::bad(
+        code::ORGANIZATION,
+        format!(
+            "You are not authorized to access the organization {:?}; GET /books/v3/organizations lists those you can reach.",
+            shorten(id)
+        ),
+    ))
+}
+
+/// The organization a call names where its family puts it (one `reach` allows); empty for calls without one.
 pub(super) fn organization(
     sh: &App,
     req: &Request,
     op: &Operation,
     query: &[(String, String)],
+    reach: &Reach,
 ) -> Result<String, ApiError> {
     if !op.org {
         return Ok(String::new());
@@ -92,6 +127,7 @@ pub(super) fn organization(
             ),
         ));
     }
+    reachable(reach, id)?;
     Ok(id.to_string())
 }
 

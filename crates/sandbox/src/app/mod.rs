@@ -4,6 +4,7 @@ mod access;
 mod admin;
 mod answer;
 mod fault;
+mod oauth;
 mod params;
 mod pipeline;
 mod seeds;

@@ -1,6 +1,6 @@
 //! A catalog call's way through: admitted, held by a slow fault, completed by its handler, counted.
 
-use super::access::{authorize, organization, refusal};
+use super::access::{authorize, created_organization, organization, reachable, refusal};
 use super::answer::{error_response, rated, with_rate};
 use super::fault::draw_fault;
 use super::params::read_params;
@@ -119,10 +119,13 @@ fn admit(
     path: Vec<(String, String)>,
     t: &mut Trace,
 ) -> Result<(Admitted, bool), ApiError> {
-    let scopes = authorize(sh, req, t.now)?;
+    let (scopes, reach) = authorize(sh, req, t.now)?;
     let query = http::parse_query(&req.query)
         .ok_or_else(|| ApiError::bad(code::BAD_REQUEST, "The query string is malformed."))?;
-    let org = organization(sh, req, op, &query)?;
+    let org = organization(sh, req, op, &query, &reach)?;
+    if let Some((_, id)) = path.iter().find(|(k, _)| k == "organization_id") {
+        reachable(&reach, id)?;
+    }
     let key = if org.is_empty() {
         NO_ORG.to_string()
     } else {
@@ -157,6 +160,7 @@ fn admit(
         org,
         key,
         fault,
+        reach,
     };
     Ok((call, slow))
 }
@@ -171,6 +175,7 @@ pub(super) fn complete(
     let _in_flight = InFlight { sh, key: call.key };
     call.fault?;
     let (params, files, file_issues) = read_params(req, call.op, &call.query)?;
+    let req_http = req;
     let req = Req {
         op: call.op,
         org: &call.org,
@@ -179,8 +184,12 @@ pub(super) fn complete(
         files: &files,
         now_ms: t.now,
         base: &sh.base,
+        reach: &call.reach,
     };
     let resp = apply(sh, &req, file_issues)?;
+    if call.op.id == "createOrganization" {
+        created_organization(sh, req_http, &call.reach, &resp);
+    }
     t.applied = true;
     Ok(resp)
 }

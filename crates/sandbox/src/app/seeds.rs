@@ -80,6 +80,7 @@ impl App {
             files: &[],
             now_ms: now,
             base: &self.base,
+            reach: &crate::accounts::Reach::Every,
         };
         let resp = apply(self, &call, Vec::new())?;
         let decoded =

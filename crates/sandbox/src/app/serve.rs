@@ -1,10 +1,9 @@
 //! A request's way in (the accounts server, the sandbox's endpoints, a catalog call) and its answer.
 
 use super::admin::sandbox_endpoint;
-use super::answer::{answered, error_response, preflight, rated};
+use super::answer::{answered, preflight, rated};
 use super::pipeline::{api, api_answer, complete};
-use super::state::{lock, Answer, App, Held, Platform, Step, NO_ORG};
-use crate::accounts;
+use super::state::{Answer, App, Held, Platform, Step, NO_ORG};
 use crate::error::code;
 use crate::http::{Request, Response};
 use svc_core::json;
@@ -22,13 +21,13 @@ impl App {
                 what: "preflight",
             });
         }
-        let (resp, what) = if req.path == accounts::TOKEN_PATH {
-            let mut accounts = lock(&self.accounts);
-            let resp = accounts::route::token(&mut accounts, req, &self.base, p.now_ms());
-            (
-                Some(resp.unwrap_or_else(|e| error_response(&e))),
-                "accounts",
-            )
+        let accounts = req
+            .path
+            .starts_with("/oauth/")
+            .then(|| self.accounts_endpoint(req, p.now_ms()))
+            .flatten();
+        let (resp, what) = if let Some(resp) = accounts {
+            (Some(resp), "accounts")
         } else if req.path == "/__sandbox" || req.path.starts_with("/__sandbox/") {
             let resp = rated(self, sandbox_endpoint(self, req, p), NO_ORG, p.now_ms());
             (Some(resp), "sandbox")

@@ -52,6 +52,8 @@ pub(super) struct Admitted {
     pub(super) key: String,
     /// The drawn fault's answer, given after the wait.
     pub(super) fault: Result<(), ApiError>,
+    /// The organizations the call's token reaches.
+    pub(super) reach: crate::accounts::Reach,
 }
 
 /// The limiter's key for calls that name no organization (CRM).
@@ -117,7 +119,7 @@ impl App {
         let mut store = Store::default();
         seed::organization(&mut store, &config.org_id, config.plan.name(), &base, now)
             .map_err(|e| e.message)?;
-        Ok(App {
+        let app = App {
             limiter: Mutex::new(Limiter::new(config.policy())),
             faults: Mutex::new(Faults::new(config.faults, config.seed.unwrap_or(seed))),
             counters: Mutex::default(),
@@ -131,7 +133,9 @@ impl App {
             router,
             base,
             config,
-        })
+        };
+        app.seed_users(now);
+        Ok(app)
     }
 
     /// `http://127.0.0.1:PORT`, or the wasm build's origin.

@@ -20,6 +20,10 @@ pub use organization::new_organization;
 pub const HANDLERS: &[(&str, Handler)] = &[
     ("createOrganization", organization::create_organization),
     ("listOrganizations", organization::list_organizations),
+    (
+        "inventoryListOrganizations",
+        organization::inventory_list_organizations,
+    ),
     ("updateOrganization", organization::update_organization),
     ("getOrganization", organization::get_organization),
     (

@@ -1,6 +1,6 @@
 //! Organizations: their create, list, update and read, and the fields their answers rename.
 
-use crate::call::{Reply, Req};
+use crate::call::{Body, Reply, Req};
 use crate::common::{self, USER_EMAIL, USER_NAME};
 use crate::error::ApiError;
 use crate::list;
@@ -115,6 +115,7 @@ pub(super) fn list_organizations(store: &mut Store, req: &Req) -> Result<Reply, 
     let rows = store
         .orgs
         .iter()
+        .filter(|o| req.reach.allows(&o.id))
         .map(|o| {
             let mut r = o.info.clone();
             let day = r
@@ -131,6 +132,18 @@ pub(super) fn list_organizations(store: &mut Store, req: &Req) -> Result<Reply, 
         })
         .collect();
     Ok(list::page(rows, req.params))
+}
+
+/// listOrganizations' inventory twin: the same organizations, answered as a plain array.
+pub(super) fn inventory_list_organizations(
+    store: &mut Store,
+    req: &Req,
+) -> Result<Reply, ApiError> {
+    let mut reply = list_organizations(store, req)?;
+    if let Body::Page { items, .. } = std::mem::replace(&mut reply.body, Body::Nothing) {
+        reply.body = Body::Record(Value::Arr(items));
+    }
+    Ok(reply)
 }
 
 pub(super) fn update_organization(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {

@@ -194,6 +194,7 @@ pub(super) mod tests {
             files: &[],
             now_ms,
             base: "http://127.0.0.1:1",
+            reach: &crate::accounts::Reach::Every,
         };
         match update_channels(store, &req)?.body {
             crate::call::Body::Record(v) => Ok(v),

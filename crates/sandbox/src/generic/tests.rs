@@ -192,6 +192,7 @@ fn call_in(
         files: &[],
         now_ms: 0,
         base: "http://127.0.0.1:1",
+        reach: &crate::accounts::Reach::Every,
     };
     match serve(store, &req)?.body {
         crate::call::Body::Record(v) => Ok(v),

@@ -3,6 +3,7 @@
 mod accounts;
 mod callbacks;
 mod client;
+mod connections;
 mod errors;
 mod every_row;
 mod exact;

@@ -67,6 +67,14 @@ export class Sandbox {
     return this.#inner.settle(body, posts, JSON.stringify(outcomes));
   }
 
+  consent(authorizeUrl, options) {
+    return this.#inner.consent(String(authorizeUrl), options ?? null);
+  }
+
+  approveDevice(userCode, options) {
+    this.#inner.approveDevice(String(userCode), options ?? null);
+  }
+
   seed(operationId, ...args) {
     return this.#inner.seed(operationId, args);
   }
