@@ -94,7 +94,9 @@ test("the store holds refresh tokens sealed, bound to their connection, and neve
   const moved = JSON.parse(map.get(kb));
   moved.refreshToken = JSON.parse(map.get(ka)).refreshToken;
   map.set(kb, JSON.stringify(moved));
-  await assert.rejects(connections.client("b").listOrganizations(), (e) => e instanceof SvcError && /cannot be opened/.test(e.message));
+  const elsewhere = createConnections({ ...DEMO, redirectUri: REDIRECT, scopes: ["SvcBooks.contacts.ALL"], store, encryptionKey });
+  await assert.rejects(elsewhere.client("b").listOrganizations(), (e) => e instanceof SvcError && /cannot be opened/.test(e.message));
+  assert.equal((await connections.client("a").listOrganizations()).items.length, 1, "the process that read b's record before keeps it a while");
   const other = createConnections({ ...DEMO, redirectUri: REDIRECT, scopes: ["SvcBooks.contacts.ALL"], store, encryptionKey: Buffer.alloc(32, 8).toString("base64") });
   await assert.rejects(other.client("a").listOrganizations(), /another encryptionKey/);
 });
