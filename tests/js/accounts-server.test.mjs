@@ -151,7 +151,7 @@ both("invalid_code, invalid_client and unsupported_grant_type, each HTTP 200 in 
     [{ ...DEMO, clientId: "1000.unknown" }, '{"error":"invalid_client"}'],
   ];
   for (const [creds, body] of cases) assert.deepEqual(await refresh(creds).then((r) => [r.status, r.text]), [200, body]);
-  const code = new URLSearchParams({ grant_type: "authorization_code", client_id: DEMO.clientId, client_secret: DEMO.clientSecret, refresh_token: DEMO.refreshToken });
+  const code = new URLSearchParams({ grant_type: "client_credentials", client_id: DEMO.clientId, client_secret: DEMO.clientSecret, refresh_token: DEMO.refreshToken });
   const wrongGrant = await fetch(`${url}/oauth/v2/token`, { method: "POST", body: code });
   assert.deepEqual([wrongGrant.status, await wrongGrant.text()], [200, '{"error":"unsupported_grant_type"}']);
   const json = await fetch(`${url}/oauth/v2/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "refresh_token" }) });

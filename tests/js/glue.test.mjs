@@ -1,6 +1,7 @@
 // Issue 27, item 3: the hand-written JS is glue only, each part within its budget of lines of code
 // (blank and comment lines left out): the client's (every .js file under crates/svc-sdk/src/ and crates/svc-validate/src/) at
-// most 250 lines together (issue 39: moved to Rust from 300, to leave room). Each file opens with a
+// most 290 lines together (issue 39: moved to Rust from 300, to leave room; issue 49: 250 to 290 for connections,
+// a per-connection Client remade after a restart and the connection stores on Redis and Durable Objects). Each file opens with a
 // comment that says what the platform makes it do in JS. The rules, limits and messages are the core's.
 // svc-sdk/testing's glue (crates/svc-testing/src) opens with such a comment too; it is an entry of its own that no
 // user of the client loads, so it is in no budget. A part of the package with glue of its own (an
@@ -15,7 +16,7 @@ const root = process.env.SVC_ROOT;
 
 /** Each budget: what it covers, the folders of its .js files, and its most lines of code together. */
 const BUDGETS = [
-  { name: "the client's hand-written JS", dirs: ["crates/svc-sdk/src", "crates/svc-validate/src"], max: 250 },
+  { name: "the client's hand-written JS", dirs: ["crates/svc-sdk/src", "crates/svc-validate/src"], max: 290 },
   { name: "Node's server glue (toNodeHandler)", dirs: ["node"], max: 60 },
 ];
 

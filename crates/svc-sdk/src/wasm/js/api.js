@@ -169,13 +169,6 @@ export function createConnections(options) {
     cores.set(c, { make, core: make(), generation });
     return c;
   };
-  return Object.freeze({
-    authorizeUrl: (id, o) => run("authorizeUrl", [id, o]),
-    handleRedirect: (request) => run("handleRedirect", [request]),
-    get: (id) => run("get", [id]),
-    revoke: (id) => run("revoke", [id]),
-    deviceLogin: (id, o) => run("deviceLogin", [id, o]),
-    organizations: (id) => client(id).listOrganizations().toArray(),
-    client,
-  });
+  const methods = ["authorizeUrl", "handleRedirect", "get", "revoke", "deviceLogin"].map((name) => [name, (...args) => run(name, args)]);
+  return Object.freeze({ ...Object.fromEntries(methods), organizations: (id) => client(id).listOrganizations().toArray(), client });
 }
