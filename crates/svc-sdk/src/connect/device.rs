@@ -130,6 +130,8 @@ pub enum Poll {
     OtherDc {
         accounts_server: Option<String>,
         location: Option<String>,
+        /// The device code to poll that server with, when it names one.
+        device_code: Option<Secret>,
     },
     Granted(Granted),
 }
@@ -149,6 +151,9 @@ pub fn read_poll(status: u16, body: &[u8], now: i64) -> Result<Poll, Error> {
                             accounts_server: text("accounts-server")
                                 .or_else(|| text("accounts_server")),
                             location: text("location"),
+                            device_code: text("device_code")
+                                .filter(|c| !c.is_empty() && c.len() <= 4096)
+                                .map(Secret::from),
                         });
                     }
                     Some("access_denied") => {
