@@ -11,15 +11,15 @@
 // a service whose own limit is below the plan's (issue 36).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { startSandbox } from "./support/sandbox.mjs";
+import { bundle, modules } from "./support/workerd-bundle.mjs";
 
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runtimes/harness.mjs")));
-const esbuild = await import(pathToFileURL(path.join(h.root, "node_modules/esbuild/lib/main.js")));
 const miniflare = await import(pathToFileURL(path.join(h.root, "node_modules/miniflare/dist/src/index.js")));
 const { Miniflare, Log, LogLevel } = miniflare.Miniflare ? miniflare : miniflare.default;
 
@@ -39,46 +39,6 @@ const holders = [];
 const clients = [];
 let limiterUrl;
 let runtimeLog = "";
-
-/**
- * Bundles entry as wrangler does: workerd conditions, the .wasm left as its own module beside it,
- * into dir/`dist`; with `inject`, that module runs first (a scaled clock).
- */
-async function bundle(dir, entry, dist = "dist", inject = []) {
-  const out = path.join(h.ensureDir(path.join(dir, dist)), entry);
-  await esbuild.build({
-    entryPoints: [path.join(dir, entry)],
-    outfile: out,
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    logLevel: "silent",
-    inject,
-    plugins: [
-      {
-        name: "wasm-module",
-        setup(b) {
-          b.onResolve({ filter: /\.wasm$/ }, (args) => {
-            copyFileSync(path.join(args.resolveDir, args.path), path.join(dir, dist, path.basename(args.path)));
-            return { path: `./${path.basename(args.path)}`, external: true };
-          });
-        },
-      },
-    ],
-  });
-  return out;
-}
-
-function modules(file) {
-  const wasm = path.join(path.dirname(file), "svc_sdk_bg.wasm");
-  return [
-    { type: "ESModule", path: file, contents: readFileSync(file, "utf8") },
-    { type: "CompiledWasm", path: wasm, contents: readFileSync(wasm) },
-  ];
-}
 
 /**
  * Bundles the workers into dir/`dist` (with `clock`, each runs on it: see the last test) and starts
