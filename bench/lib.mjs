@@ -24,9 +24,8 @@ export function ensurePackage() {
   return true;
 }
 
-/** Builds the release sandbox when it is missing. */
+/** Builds the release sandbox: cargo builds what changed, nothing when it is current. */
 export function ensureSandbox() {
-  if (existsSync(sandboxBin)) return false;
   log("bench: cargo build --release -p sandbox");
   run("cargo", ["build", "--release", "-p", "sandbox"]);
   return true;

@@ -17,6 +17,7 @@ import { profile } from "./profile.mjs";
 import { output } from "../scripts/lib.mjs";
 import { measureFleet } from "./fleet.mjs";
 import { measureAuth } from "./auth.mjs";
+import { measureConnections } from "./connections.mjs";
 import { daySection, measureDay } from "./day.mjs";
 import { measureValidatePage, validatePageSection, validatePageTimeRow } from "./validate-page.mjs";
 
@@ -42,6 +43,8 @@ const CONFIG = {
   fleet: { processes: 8, seconds: 120, callsEach: 50, latencyMs: 300, org: "70000009" },
   /** The same fleet with oauth, tokens living 10 s, each process alone and then sharing a store. */
   auth: { processes: 8, seconds: 30, lifetimeMs: 10_000, everyMs: 1_000, org: "70000011" },
+  /** A call through a connection beside a plain oauth client, and the memory of `known` connections in one process. */
+  connections: { calls: QUICK ? 100 : 300, known: QUICK ? 1_000 : 10_000 },
   /** A day of 1000 calls, a sync job of 1200 early in it and 150 calls of people after. */
   day: { dailyQuota: 1000, syncCalls: 1200, interactiveCalls: 150 },
   listItems: 200,
@@ -65,17 +68,17 @@ const TARGETS = {
 const ORG = "10234695";
 const FRESH = ["none", "svc-sdk", "zod", "valibot"];
 
-/** `--only limiter`, `--only fleet`, `--only auth` or `--only day`: that step alone (after building what is missing); prints its figures, writes no file. */
+/** `--only limiter`, `--only fleet`, `--only auth`, `--only connections` or `--only day`: that step alone (after building what is missing); prints its figures, writes no file. */
 const ONLY = ARGS.includes("--only") ? ARGS[ARGS.indexOf("--only") + 1] : null;
 
 const resultsFile = path.join(work, "results.json");
 mkdirSync(work, { recursive: true });
 if (ONLY) {
-  if (!["limiter", "fleet", "auth", "day"].includes(ONLY)) throw new Error(`--only ${ONLY}: the steps that run alone are limiter, fleet, auth and day`);
+  if (!["limiter", "fleet", "auth", "connections", "day"].includes(ONLY)) throw new Error(`--only ${ONLY}: the steps that run alone are limiter, fleet, auth, connections and day`);
   ensurePackage();
   ensureSandbox();
   ensureConsumer();
-  const step = { limiter: () => measureLimiter(sdkEntry()), fleet: measureFleetStep, auth: measureAuthStep, day: measureDayStep }[ONLY];
+  const step = { limiter: () => measureLimiter(sdkEntry()), fleet: measureFleetStep, auth: measureAuthStep, connections: measureConnectionsStep, day: measureDayStep }[ONLY];
   const figures = await step();
   console.log(JSON.stringify(figures, null, 2));
   process.exit(0);
@@ -208,6 +211,7 @@ async function measure() {
     fleet = await measureFleetStep();
     auth = await measureAuthStep();
   }
+  const connections = await measureConnectionsStep();
   const day = measureDayStep();
   env.loadEnd = os.loadavg().map((l) => l.toFixed(2)).join(", ");
   return {
@@ -215,8 +219,48 @@ async function measure() {
     dirty,
     quick: QUICK,
     started, elapsedMs: Date.now() - started, config: CONFIG, env, variant, sizes, wasm, validateVariant, validateWasm, alternatives, agreement, validation,
-    fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet, auth, day, validatePage, testing,
+    fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet, auth, connections, day, validatePage, testing,
   };
+}
+
+/** A call through a connection beside a plain oauth client and a raw fetch; the memory of many connections. */
+async function measureConnectionsStep() {
+  const c = CONFIG.connections;
+  log(`bench: connections: ${c.calls} calls each way, then ${c.known} connections known to one process`);
+  try {
+    return await measureConnections(c);
+  } catch (e) {
+    log(`bench: the connections step failed: ${e.message}`);
+    return { error: e.message };
+  }
+}
+
+/** The connections step's table: a call's median each way, and the memory of many connections. */
+function connectionsSection(c) {
+  const L = ["### Connections: a call through a connection, and many connections in one process", ""];
+  if (!c) return [...L, "Not measured.", ""];
+  if (c.error) return [...L, `Not measured: ${c.error.replace(/\s*\n\s*/g, " ")}`, ""];
+  const per = (n) => `${(n / c.known).toFixed(0)} B`;
+  L.push(
+    "One process against the release sandbox over loopback, tokens kept (no refresh in the timed calls), the limiter off;",
+    "each figure the median of the calls of `listCurrencies`, sequential.",
+    "",
+    "| a call | median | against raw fetch |",
+    "|---|---|---|",
+    ...[
+      ["raw fetch with the token (the floor)", c.call.raw],
+      ["a `Client` with `oauth`, kept", c.call.oauth],
+      ["a connection's client, kept", c.call.connectionKept],
+      ["a connection's client made for the call (`connections.client(id)` per request)", c.call.connectionPerCall],
+    ].map(([what, v]) => `| ${what} | ${v.toFixed(3)} ms | ${x(v / c.call.raw)} |`),
+    "",
+    `${c.known} connections made in one process (consent, redirect, one call each) in ${(c.connectMs / 1000).toFixed(1)} s; the memory they hold after a`,
+    `full GC: JS heap ${kb(c.memory.heapUsed)} (${per(c.memory.heapUsed)} each), external (the wasm's memory, which grows and never shrinks)`,
+    `${kb(c.memory.external)} (${per(c.memory.external)} each), resident set ${kb(c.memory.rss)}. The process keeps at most 10 000 records (30 s each) and 4 096`,
+    "idle credentials' tokens; past them the oldest are let go.",
+    "",
+  );
+  return L;
 }
 
 /** The side-by-side table of the auth step: each process refreshing alone against the fleet sharing a store. */
@@ -523,6 +567,7 @@ function report(R) {
   } else L.push("| fleet of processes sharing one organization's limits through redis | not measured (`--quick`) | | | ≥ 95 %, no 429 | |");
   L.push("");
   L.push(...authSection(R.auth));
+  L.push(...connectionsSection(R.connections));
   L.push(...daySection(R.day));
 
   // package size
