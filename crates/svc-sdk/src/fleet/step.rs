@@ -72,7 +72,7 @@ pub struct Seen {
 }
 
 /// What a step gave the holder.
-#[derive(Clone, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Outcome {
     Acquire(Acquire),
@@ -84,19 +84,6 @@ pub enum Outcome {
     /// Whether a stored token or an invalidation was taken.
     Taken(bool),
     Done,
-}
-
-impl std::fmt::Debug for Outcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Outcome::Acquire(a) => write!(f, "Acquire({a:?})"),
-            Outcome::Renewed(r) => write!(f, "Renewed({r:?})"),
-            Outcome::Released(r) => write!(f, "Released({r})"),
-            Outcome::Token(t) => write!(f, "Token({t:?})"),
-            Outcome::Taken(t) => write!(f, "Taken({t})"),
-            Outcome::Done => f.write_str("Done"),
-        }
-    }
 }
 
 impl Seen {
