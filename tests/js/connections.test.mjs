@@ -277,3 +277,50 @@ test("createConnections' options are checked, and nothing secret shows in inspec
   assert.throws(() => c.client("x", { accessToken: "t" }), /leave accessToken out/);
   assert.throws(() => c.client(""), /connectionId/);
 });
+
+test("a hostile accounts server that echoes every secret, fails, or names a foreign API domain: clear errors, no secret in any", async () => {
+  const http = await import("node:http");
+  const received = [];
+  let answer = () => [200, "{}"];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      received.push({ url: req.url, body });
+      const [status, text] = answer(req.url, body);
+      res.writeHead(status, { "content-type": "application/json" }).end(text);
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  const secret = "hostile-client-secret";
+  const connections = createConnections({ clientId: "1000.H", clientSecret: secret, redirectUri: REDIRECT, scopes: ["SvcBooks.contacts.ALL"], store: memoryConnectionStore(), accountsServers: { us: url }, maxRetries: 0 });
+  const redirectWith = async (code) => `${REDIRECT}?code=${encodeURIComponent(code)}&state=${new URL(await connections.authorizeUrl("h")).searchParams.get("state")}`;
+  const noSecret = (e, ...secrets) => {
+    assert.ok(e instanceof SvcError, String(e));
+    for (const s of [secret, ...secrets]) {
+      for (const shown of [e.message, JSON.stringify(e), inspect(e, { depth: 5 }), String(e.stack)]) {
+        for (const spelling of [s, encodeURIComponent(s), Buffer.from(s).toString("base64")]) assert.equal(shown.includes(spelling), false, `${spelling} in ${shown}`);
+      }
+    }
+    return true;
+  };
+  try {
+    const code = "1000.hostile-code";
+    answer = (_, body) => [200, JSON.stringify({ error: "invalid_code", echo: body })];
+    await assert.rejects(connections.handleRedirect(await redirectWith(code)), (e) => e.kind === "unauthorized" && noSecret(e, code));
+    answer = (_, body) => [500, body];
+    await assert.rejects(connections.handleRedirect(await redirectWith(code)), (e) => e.status === 500 && noSecret(e, code));
+    answer = () => [200, JSON.stringify({ access_token: "1000.hostile-access", refresh_token: "1000.hostile-refresh", api_domain: "https://api.evil.example", expires_in: 3600 })];
+    await assert.rejects(connections.handleRedirect(await redirectWith(code)), (e) => e.kind === "decode" && /api_domain/.test(e.message) && noSecret(e, code, "1000.hostile-refresh"));
+    answer = () => [200, JSON.stringify({ access_token: "1000.hostile-access", refresh_token: "1000.hostile-refresh", api_domain: url, expires_in: 3600 })];
+    await connections.handleRedirect(await redirectWith(code));
+    answer = (path) => [500, JSON.stringify({ echo: path })];
+    await assert.rejects(connections.revoke("h"), (e) => e.status === 500 && noSecret(e, "1000.hostile-refresh"));
+    assert.notEqual(await connections.get("h"), null, "a revocation that failed keeps the connection, to be revoked again");
+    assert.ok(received.every((r) => r.url.startsWith("/oauth/")), "the hostile server was asked nothing but the OAuth endpoints");
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});
