@@ -159,15 +159,19 @@ impl Inner {
         if record.sealed != *sealed {
             return false;
         }
-        if record.status != Status::Reauthorize {
+        // The process that marks the record tells onReauthorize: once in a fleet, whoever saw it first.
+        let marks = record.status != Status::Reauthorize;
+        if marks {
             record.status = Status::Reauthorize;
             let _ = self.set(&connect::record_key(id), record.to_json()).await;
         }
         self.keep(record);
-        let first = self
-            .told
-            .borrow_mut()
-            .insert((id.to_string(), sealed.expose().to_string()));
+        let mut told = self.told.borrow_mut();
+        if told.len() >= super::KEPT_MAX {
+            told.clear();
+        }
+        let first = told.insert((id.to_string(), sealed.expose().to_string())) && marks;
+        drop(told);
         if let (true, Some(f)) = (first, &self.on_reauthorize) {
             let _ = f.call1(&JsValue::UNDEFINED, &JsValue::from_str(id));
         }

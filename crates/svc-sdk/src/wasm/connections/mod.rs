@@ -317,6 +317,8 @@ impl Connections {
                     .map_err(failed)?;
                 Ok(super::json_to_js(&record.public_json()))
             });
+            // A login left unawaited must not end the process with an unhandled rejection.
+            crate::wasm::js::ignore(&done);
             js_sys::Reflect::set(&shown, &"done".into(), &done)?;
             Ok(shown.into())
         })
