@@ -97,6 +97,10 @@ test("connect: the consent page approved as the sandbox's user, back in the app 
   assert.deepEqual(names.sort(), ["Blue Fern Studio", "Harbor Supplies", "Northwind Traders"], "the demo's contacts, read through the connection");
   assert.match(await page.textContent("#connect-details"), /Active/);
   await screenshot(page, "demo-connect-connected");
+  await page.setViewportSize({ width: 390, height: 844 });
+  const width = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(width[0] <= width[1], `no horizontal scroll at 390 px (${width[0]} > ${width[1]})`);
+  await screenshot(page, "demo-connect-connected-390");
 
   const revoked = (await accounts()).revocations.by_request;
   await page.click("#connect-disconnect");

@@ -69,7 +69,9 @@ export function mountConnect(root: HTMLElement) {
       ]).childNodes,
     );
     organizations.replaceChildren(...(shown.organizations ?? []).map((o) => el("option", { value: o.id, selected: o.id === shown.organization }, `${o.name} (${o.id})`)));
-    const rows = (shown.contacts ?? []).map((c) => el("tr", { dataset: { id: c.id } }, el("td", {}, c.name), el("td", {}, c.company), el("td", {}, c.email)));
+    const columns = [...contacts.tHead!.rows[0].cells].map((th) => th.textContent ?? "");
+    const cells = (c: Contact) => [c.name, c.company, c.email].map((text, i) => el("td", { dataset: { label: columns[i] } }, text));
+    const rows = (shown.contacts ?? []).map((c) => el("tr", { dataset: { id: c.id } }, ...cells(c)));
     contacts.tBodies[0].replaceChildren(...rows);
     contacts.hidden = rows.length === 0;
     empty.hidden = rows.length > 0;
