@@ -117,6 +117,7 @@ try {
 console.log(`sandbox:  ${sandboxUrl}  (token ${SANDBOX_TOKEN}, organization ${SANDBOX_ORG}, ${server.seeded.length} demo fixed assets)`);
 console.log(`accounts: ${demoOAuth.accountsUrl}/oauth/v2/token  (demo oauth: clientId ${demoOAuth.clientId}, clientSecret ${demoOAuth.clientSecret}, refreshToken ${demoOAuth.refreshToken}, accountsUrl ${demoOAuth.accountsUrl})`);
 console.log(`demo app: ${server.url}/  (the proxy at ${server.url}/api gets its token with the demo OAuth client and adds it; the browser never sees it)`);
+console.log(`connect:  ${server.url}/#connect  (an organization connected through the sandbox's consent page, with createConnections on the server)`);
 console.log(`reference: ${reference}  (the API reference: every export, option and type)`);
 console.log("Ctrl-C stops both.");
 

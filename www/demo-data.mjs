@@ -57,3 +57,17 @@ export async function seedFixedAssets({ apiDomain, accessToken, organizationId, 
   }
   return created;
 }
+
+const CONTACTS = [
+  { contact_name: "Harbor Supplies", company_name: "Harbor Supplies Ltd", email: "orders@harbor-supplies.example" },
+  { contact_name: "Northwind Traders", company_name: "Northwind Traders Inc", email: "accounts@northwind.example" },
+  { contact_name: "Blue Fern Studio", company_name: "Blue Fern Studio", email: "hello@bluefern.example" },
+];
+
+/** Creates the demo contacts, which a connected organization shows (the "Connect" view); resolves with them. */
+export async function seedContacts({ apiDomain, accessToken, organizationId }) {
+  const client = new Client({ apiDomain, accessToken, organizationId });
+  const created = [];
+  for (const contact of CONTACTS) created.push(await client.createContact(contact));
+  return created;
+}

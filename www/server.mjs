@@ -1,17 +1,20 @@
 // The demo app's server: the built app (Vite's output) and, on the same origin, the svc-sdk edge
 // proxy at /api, which adds the token and the organization, so the browser never holds either. The
-// proxy's bodies are streamed both ways (toNodeHandler), never held whole.
+// proxy's bodies are streamed both ways (toNodeHandler), never held whole. With `connect`, /svc/*
+// connects an organization through the accounts server's consent page (connect.mjs).
 // Binds 127.0.0.1. Started by demo.mjs, for `npm start` (scripts/start.mjs) and the browser tests.
 //
 //   node www/server.mjs            (after a Vite build into www/dist)
 //   env: SVC_API_DOMAIN (default http://127.0.0.1:8787), SVC_TOKEN (default dev-token),
-//        SVC_ORG (default 10234695), PORT (default 5173)
+//        SVC_ORG (default 10234695), PORT (default 5173); SVC_CLIENT_ID and SVC_CLIENT_SECRET (and
+//        SVC_ACCOUNTS_URL, default SVC_API_DOMAIN) for /svc/*
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createProxy, toNodeHandler } from "svc-sdk";
+import { connectRoutes } from "./connect.mjs";
 
 /** The operations the app calls; the proxy refuses every other one (403). */
 export const APP_OPERATIONS = ["createOrganization", "listFixedAssetTypes", "listAccounts", "createFixedAsset", "listFixedAssets", "updateNotificationChannels"];
@@ -40,10 +43,10 @@ const SECURITY_HEADERS = {
 
 /**
  * Starts the server. `dist` is the Vite output directory; apiDomain, accessToken (or oauth) and
- * organizationId are the proxy's (a sandbox URL and its demo OAuth client, for the demo). Resolves
- * with { url, port, close }.
+ * organizationId are the proxy's (a sandbox URL and its demo OAuth client, for the demo); `connect`
+ * ({ clientId, clientSecret, accountsUrl }) serves /svc/*. Resolves with { url, port, close }.
  */
-export async function startServer({ dist, apiDomain, accessToken, oauth, organizationId, port = 0, host = "127.0.0.1", maxBodyBytes = 1 << 20, onApi } = {}) {
+export async function startServer({ dist, apiDomain, accessToken, oauth, organizationId, connect, port = 0, host = "127.0.0.1", maxBodyBytes = 1 << 20, onApi } = {}) {
   const proxy = createProxy({ apiDomain, ...(oauth ? { oauth } : { accessToken }), organizationId, allow: APP_OPERATIONS, maxBodyBytes });
   const root = path.resolve(dist);
 
@@ -86,10 +89,13 @@ export async function startServer({ dist, apiDomain, accessToken, oauth, organiz
     createReadStream(file).on("error", () => res.destroy()).pipe(res);
   }
 
+  let serveSvc = (_req, res) => send(res, 404, { message: "connecting an organization is not set up on this server" });
+
   const server = http.createServer((req, res) => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
     const url = new URL(req.url ?? "/", `http://${host}:${server.address().port}`);
     if (url.pathname.startsWith("/api/")) return serveApi(req, res);
+    if (url.pathname.startsWith("/svc/")) return serveSvc(req, res);
     serveFile(req, res, url).catch(() => (res.headersSent ? res.destroy() : send(res, 500, { message: "the file could not be read" })));
   });
   server.keepAliveTimeout = 5000;
@@ -98,6 +104,7 @@ export async function startServer({ dist, apiDomain, accessToken, oauth, organiz
     server.listen(port, host, resolve);
   });
   const actual = server.address().port;
+  if (connect) serveSvc = toNodeHandler(connectRoutes({ ...connect, origin: `http://${host}:${actual}` }));
   return {
     url: `http://${host}:${actual}`,
     port: actual,
@@ -122,6 +129,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     apiDomain: process.env.SVC_API_DOMAIN ?? "http://127.0.0.1:8787",
     accessToken: process.env.SVC_TOKEN ?? "dev-token",
     organizationId: process.env.SVC_ORG ?? "10234695",
+    connect: process.env.SVC_CLIENT_ID && {
+      clientId: process.env.SVC_CLIENT_ID,
+      clientSecret: process.env.SVC_CLIENT_SECRET,
+      accountsUrl: process.env.SVC_ACCOUNTS_URL ?? process.env.SVC_API_DOMAIN ?? "http://127.0.0.1:8787",
+    },
     port: Number(process.env.PORT ?? 5173),
   });
   console.log(`demo app: ${server.url}`);

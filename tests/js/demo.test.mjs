@@ -32,6 +32,7 @@ const VIEWS = {
   asset: { ready: "#asset-form[data-loaded]", form: "#asset-form" },
   channel: { ready: "#channel-sent[data-state]", form: "#channel-form", spoil: (page) => page.fill('[data-key="watch.0.channel_id"]', "12a") },
   list: { ready: "#view-list[data-state=done]" },
+  connect: { ready: "#view-connect[data-state=none]" },
 };
 const WIDTHS = [1280, 390];
 const DESKTOP = { width: 1280, height: 900 };

@@ -1,7 +1,8 @@
 // The demo app's server (www/server.mjs), copied into the consumer project (so "svc-sdk" is the installed
 // package) and started on 127.0.0.1 against a sandbox, without the app's build or a browser: its proxy at
 // /api streams the bodies (toNodeHandler) with its headers, and a body over maxBodyBytes is answered 413
-// while it is still being sent, never held whole.
+// while it is still being sent, never held whole. Its /svc/* routes (www/connect.mjs) start a connection
+// at the sandbox's consent page with an HttpOnly cookie, and refuse a disconnect from another origin.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, rmSync } from "node:fs";
@@ -15,18 +16,22 @@ const h = await import(pathToFileURL(path.join(process.env.SVC_ROOT, "tests/runt
 const consumer = path.dirname(fileURLToPath(import.meta.url));
 let sandbox;
 let server;
+let connecting;
 const calls = [];
 before(async () => {
   const dir = path.join(consumer, "www-server");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, "dist"), { recursive: true });
-  cpSync(path.join(h.root, "www/server.mjs"), path.join(dir, "server.mjs"));
+  for (const file of ["server.mjs", "connect.mjs"]) cpSync(path.join(h.root, "www", file), path.join(dir, file));
   sandbox = await startSandbox(["--no-rate-limit"]);
   const { startServer } = await import(pathToFileURL(path.join(dir, "server.mjs")));
   server = await startServer({ dist: path.join(dir, "dist"), apiDomain: sandbox.url, accessToken: "dev-token", organizationId: h.ORG, onApi: (c) => calls.push(c) });
+  const { clientId, clientSecret, accountsUrl } = sandbox.oauth;
+  connecting = await startServer({ dist: path.join(dir, "dist"), apiDomain: sandbox.url, accessToken: "dev-token", organizationId: h.ORG, connect: { clientId, clientSecret, accountsUrl } });
 }, { timeout: 20_000 });
 after(async () => {
   await server?.close();
+  await connecting?.close();
   await sandbox?.close();
 });
 
@@ -51,4 +56,28 @@ test("a body over maxBodyBytes (1 MiB) is answered 413: from its Content-Length,
     assert.ok(res.sent < MOST, `${res.sent} bytes sent`);
   }
   assert.equal((await sandbox.counters()).operations.createFixedAsset?.received ?? 0, before);
+});
+
+test("/svc/connect names the browser's connection in an HttpOnly cookie and sends it to the consent page; the secret is not in the URL", { timeout: 15_000 }, async () => {
+  const res = await fetch(`${connecting.url}/svc/connect`, { redirect: "manual" });
+  assert.equal(res.status, 302);
+  const to = new URL(res.headers.get("location"));
+  assert.equal(`${to.origin}${to.pathname}`, `${sandbox.url}/oauth/v2/auth`);
+  assert.equal(to.searchParams.get("redirect_uri"), `${connecting.url}/svc/callback`);
+  assert.equal(to.searchParams.get("client_id"), sandbox.oauth.clientId);
+  assert.ok(!res.headers.get("location").includes(sandbox.oauth.clientSecret));
+  assert.match(res.headers.get("set-cookie"), /^demo-connection=[\w-]+; Path=\/svc; HttpOnly; SameSite=Lax$/);
+  const page = await fetch(to);
+  assert.equal(page.status, 200, "the sandbox's consent page takes the authorization");
+  assert.match(await page.text(), /Authorize an application/);
+});
+
+test("/svc/connection without a connection says so; a disconnect from another origin is refused; without connect, /svc/* is 404", { timeout: 15_000 }, async () => {
+  assert.deepEqual(await (await fetch(`${connecting.url}/svc/connection`)).json(), { connected: false });
+  const foreign = await fetch(`${connecting.url}/svc/disconnect`, { method: "POST", headers: { origin: "https://elsewhere.example" } });
+  assert.equal(foreign.status, 403);
+  const callback = await fetch(`${connecting.url}/svc/callback?state=${"A".repeat(43)}&code=1000.x`, { redirect: "manual" });
+  assert.equal(callback.status, 303);
+  assert.equal(callback.headers.get("location"), "/?connect=expired#connect", "a state it never gave connects nothing");
+  assert.equal((await fetch(`${server.url}/svc/connect`, { redirect: "manual" })).status, 404);
 });

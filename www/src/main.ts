@@ -1,4 +1,4 @@
-// The demo app: four views on one page, switched by the URL hash. The browser never holds a token:
+// The demo app: five views on one page, switched by the URL hash. The browser never holds a token:
 // the Client talks to the edge proxy (createProxy) that the app's own server mounts at /api on the
 // same origin, and the proxy adds the token and the organization. The static build (`--mode static`)
 // talks instead to a sandbox running in the page (static.ts), so it needs no server at all.
@@ -8,6 +8,7 @@ import { mountSignup } from "./signup.ts";
 import { mountAsset } from "./asset.ts";
 import { mountChannel } from "./channel.ts";
 import { mountList } from "./list.ts";
+import { mountConnect } from "./connect.ts";
 
 const STATIC = import.meta.env.MODE === "static";
 const { client, apiDomain } = STATIC ? await (await import("./static.ts")).sandboxClient() : proxyClient(`${location.origin}/api`);
@@ -22,6 +23,7 @@ const mounts: Record<string, (root: HTMLElement, client: Client) => View> = {
   asset: mountAsset,
   channel: mountChannel,
   list: mountList,
+  connect: mountConnect,
 };
 const views = new Map<string, View>();
 
