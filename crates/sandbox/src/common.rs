@@ -23,7 +23,7 @@ pub fn authored(now_ms: i64) -> Record {
         "time": time::time_of_day(now_ms),
     }))
 }
-pub const USER_EMAIL: &str = "john.david@example.com";
+pub use crate::accounts::users::USER_EMAIL;
 
 const CURRENCY_NAMES: &[(&str, &str, &str)] = &[
     ("USD", "US Dollar", "$"),

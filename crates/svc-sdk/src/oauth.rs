@@ -243,19 +243,7 @@ pub fn read(status: u16, body: &[u8], now: i64, step: Step) -> Result<Granted, R
             )
         })?),
     };
-    let refresh_token = match (step, o.get("refresh_token").and_then(Json::as_str)) {
-        (Step::Refresh, _) => None,
-        (_, Some(t)) if !t.is_empty() && t.len() <= 4096 && !t.chars().any(char::is_control) => {
-            Some(Secret::from(t))
-        }
-        _ => {
-            return Err(refused(
-                ErrorKind::Decode,
-                true,
-                format!("{server}'s answer to {what} has no refresh_token: the authorization must ask for access_type=offline and prompt=consent"),
-            ))
-        }
-    };
+    let refresh_token = refresh_token_of(o, step)?;
     Ok(Granted {
         access: AccessToken {
             token: token.into(),
@@ -264,6 +252,21 @@ pub fn read(status: u16, body: &[u8], now: i64, step: Step) -> Result<Granted, R
         },
         refresh_token,
     })
+}
+
+/// The refresh token a code exchange or a device login gives (a refresh gives none).
+fn refresh_token_of(o: &json::Obj<'_>, step: Step) -> Result<Option<Secret>, Refused> {
+    match (step, o.get("refresh_token").and_then(Json::as_str)) {
+        (Step::Refresh, _) => Ok(None),
+        (_, Some(t)) if !t.is_empty() && t.len() <= 4096 && !t.chars().any(char::is_control) => {
+            Ok(Some(Secret::from(t)))
+        }
+        _ => Err(refused(
+            ErrorKind::Decode,
+            true,
+            format!("the accounts server's answer to {} has no refresh_token: the authorization must ask for access_type=offline and prompt=consent", step.name()),
+        )),
+    }
 }
 
 /// How long the token lives: `expires_in` in seconds, or in ms where `expires_in_sec` (seconds) is

@@ -3,8 +3,8 @@
 use super::code::Kind;
 use super::exchange::Draft;
 use super::users::is_email;
+use super::users::USER_EMAIL;
 use super::Accounts;
-use crate::common::USER_EMAIL;
 use svc_core::request::percent_encode;
 
 /// Where the consent page is served.

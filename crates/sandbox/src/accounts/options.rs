@@ -1,6 +1,7 @@
 //! The accounts server's options: registered clients, the demo client, lifetimes and limits, from
 //! the binary's `--oauth-*` flags or from svc-sdk/testing's `accounts` option (made into those flags).
 
+use super::users::UserOption;
 use svc_core::json::{Json, Num};
 use svc_core::request::{percent_decode, percent_encode};
 
@@ -68,13 +69,6 @@ pub const PLACES: &[(&str, &str)] = &[
     ("location", "--oauth-location"),
     ("peers", "--oauth-peer"),
 ];
-
-/// A user of `--oauth-user`: its email and the organizations it reaches (none: one of its own, made at start).
-#[derive(Clone, Debug, PartialEq)]
-pub struct UserOption {
-    pub email: String,
-    pub organizations: Vec<String>,
-}
 
 /// A registered OAuth client.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,7 +1,14 @@
 //! The accounts server's users: an email each, and the organizations it reaches.
 
-use super::options::UserOption;
-use crate::common::USER_EMAIL;
+/// The sandbox's user: the default user of its accounts server, the contact of new organizations, the author of comments.
+pub const USER_EMAIL: &str = "john.david@example.com";
+
+/// A user of `--oauth-user`: its email and the organizations it reaches (none: one of its own, made at start).
+#[derive(Clone, Debug, PartialEq)]
+pub struct UserOption {
+    pub email: String,
+    pub organizations: Vec<String>,
+}
 
 /// The organizations a user (and the access tokens of its grants) may name.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -25,12 +25,28 @@ pub struct Client {
     carrier: Carrier,
 }
 
-/// What a client's calls go through: its transport, or a connection's, made once its record is read.
+/// What a client's calls go through: its transport, or one made later (a connection's, once its
+/// record is read).
 #[derive(Clone)]
 enum Carrier {
     Ready(Rc<Transport<Js>>),
     #[cfg(feature = "server")]
-    Connection(Rc<super::connections::Link>),
+    Later(Rc<dyn Later>),
+}
+
+/// A future of what `Later` gives.
+#[cfg(feature = "server")]
+pub(super) type Soon<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// A transport made when the first call needs it, and made anew when what it was made from changes.
+#[cfg(feature = "server")]
+pub(super) trait Later {
+    /// The transport made last, if any.
+    fn ready(&self) -> Option<Rc<Transport<Js>>>;
+    /// The transport of the next call.
+    fn transport(&self) -> Soon<'_, Result<Rc<Transport<Js>>, Failure>>;
+    /// What a failed call teaches it; the failure the call ends with.
+    fn failed(&self, f: Failure) -> Soon<'_, Failure>;
 }
 
 impl Carrier {
@@ -38,16 +54,15 @@ impl Carrier {
         match self {
             Carrier::Ready(t) => Ok(t.clone()),
             #[cfg(feature = "server")]
-            Carrier::Connection(link) => link.transport().await,
+            Carrier::Later(later) => later.transport().await,
         }
     }
 
-    /// What a failed call teaches the carrier (a connection whose grant was revoked).
     async fn failed(&self, f: Failure) -> Failure {
         match self {
             Carrier::Ready(_) => f,
             #[cfg(feature = "server")]
-            Carrier::Connection(link) => link.failed(f).await,
+            Carrier::Later(later) => later.failed(f).await,
         }
     }
 }
@@ -383,12 +398,12 @@ impl Client {
         })
     }
 
-    /// A client whose calls carry connection `link`'s credential.
+    /// A client whose transport `later` makes (a connection's).
     #[cfg(feature = "server")]
-    pub(super) fn connected(opts: Options, link: Rc<super::connections::Link>) -> Client {
+    pub(super) fn later(opts: Options, later: Rc<dyn Later>) -> Client {
         Client {
             opts,
-            carrier: Carrier::Connection(link),
+            carrier: Carrier::Later(later),
         }
     }
 }
@@ -415,7 +430,7 @@ impl Client {
         let transport = match &self.carrier {
             Carrier::Ready(t) => Some(t.clone()),
             #[cfg(feature = "server")]
-            Carrier::Connection(link) => link.ready(),
+            Carrier::Later(later) => later.ready(),
         };
         match transport.and_then(|t| t.rate_limit_state()) {
             Some(state) => super::json_to_js(&json::to_string(&state)),

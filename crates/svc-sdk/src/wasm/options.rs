@@ -466,11 +466,7 @@ fn read_as(options: &JsValue, connection: bool) -> Result<Options, JsValue> {
         ..target
     };
     let plan = plan(options)?;
-    let fetch = match get(options, "fetch") {
-        v if v.is_undefined() => None,
-        v if v.is_function() => Some(v.unchecked_into()),
-        _ => return Err(config("fetch must be a function")),
-    };
+    let fetch = opt_function(options, "fetch")?;
     let (rate_limit, fleet_options, max_queued) = rate_limit(options)?;
     Ok(Options {
         target,

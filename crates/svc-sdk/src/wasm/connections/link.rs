@@ -5,13 +5,13 @@ use crate::connect::record::Status;
 use crate::error::{Error, ErrorKind};
 use crate::secret::Secret;
 use crate::send::{Failure, Transport};
-use crate::wasm::client::transport_of;
+use crate::wasm::client::{transport_of, Later, Soon};
 use crate::wasm::options::Options;
 use crate::wasm::platform::Js;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// A connection's client's way to its transport: made from the connection's record, made anew when the grant changes.
+/// One client's link to its connection.
 pub struct Link {
     inner: Rc<Inner>,
     id: String,
@@ -30,11 +30,7 @@ impl Link {
         }
     }
 
-    pub fn ready(&self) -> Option<Rc<Transport<Js>>> {
-        self.ready.borrow().as_ref().map(|(t, _)| t.clone())
-    }
-
-    pub async fn transport(&self) -> Result<Rc<Transport<Js>>, Failure> {
+    async fn current(&self) -> Result<Rc<Transport<Js>>, Failure> {
         let record = self.inner.current(&self.id).await?;
         if record.status == Status::Reauthorize {
             let message = format!(
@@ -58,7 +54,7 @@ impl Link {
         Ok(t)
     }
 
-    pub async fn failed(&self, f: Failure) -> Failure {
+    async fn learn(&self, f: Failure) -> Failure {
         if !f.error.reauthorize() {
             return f;
         }
@@ -74,5 +70,19 @@ impl Link {
             .into(),
             _ => f,
         }
+    }
+}
+
+impl Later for Link {
+    fn ready(&self) -> Option<Rc<Transport<Js>>> {
+        self.ready.borrow().as_ref().map(|(t, _)| t.clone())
+    }
+
+    fn transport(&self) -> Soon<'_, Result<Rc<Transport<Js>>, Failure>> {
+        Box::pin(self.current())
+    }
+
+    fn failed(&self, f: Failure) -> Soon<'_, Failure> {
+        Box::pin(self.learn(f))
     }
 }

@@ -15,7 +15,7 @@ use crate::connect::servers::Servers;
 use crate::error::Error;
 use crate::send::{Failure, Platform};
 use inner::Inner;
-pub use link::Link;
+use link::Link;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -339,7 +339,7 @@ impl Connections {
         }
         let opts = options::read_connection(&merged.into())?;
         let link = Link::new(self.inner.clone(), id, opts.clone());
-        Ok(Client::connected(opts, Rc::new(link)))
+        Ok(Client::later(opts, Rc::new(link)))
     }
 }
 
