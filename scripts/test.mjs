@@ -50,10 +50,11 @@ export function setUp({ slow = true } = {}) {
   }
 }
 
-/** Builds the sandbox and the package, packs it and installs the tarball into the consumer project. */
+/** Builds the sandbox and the package, checks the entries' size budgets (scripts/budgets.mjs), packs it and installs the tarball into the consumer project. */
 export function buildAndInstall() {
   run("cargo", ["build", "--quiet", "-p", "sandbox"]);
   run("node", [path.join(root, "scripts/build.mjs")]);
+  run("node", [path.join(root, "scripts/budgets.mjs")]);
   packAndInstall();
 }
 
