@@ -190,10 +190,12 @@ pub fn redis_save(
     version: f64,
     text: String,
 ) -> js_sys::Promise {
+    // Versions are whole numbers below 2^53 (`fleet::apply` gives them), written as the integers the
+    // script compares.
     super::tasks::spawn(async move {
         let args = [
-            expected.to_string().into(),
-            version.to_string().into(),
+            (expected as u64).to_string().into(),
+            (version as u64).to_string().into(),
             text.into(),
             KEEP_MS.into(),
         ];
