@@ -122,13 +122,23 @@ const catalogJs =
 writeFileSync(path.join(pkg, snippets, "catalog.js"), catalogJs);
 // Each entry is one module of glue, snippets and instantiation. svc-sdk/cloudflare and svc-sdk/redis
 // import the entry of their runtime, so that they share its wasm instance and its SvcError; the wasm's
-// fleet steps that cloudflare needs, and the Lua scripts of redis, hang on SvcError under a symbol, not
-// as exports of the entry.
+// fleet steps that cloudflare needs, the Lua scripts of redis and the bin's calls (bin/svc-sdk.js), hang on
+// SvcError under a symbol, not as exports of the entry.
 const snippet = (name) => `${snippets}/${name}`;
-const internal = `import { __durableConnection, __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisConnectionSet, __redisLoad, __redisOptions, __redisSave } from "./svc_sdk.js";
+const internal = `import { __cliArgs, __cliClient, __cliDeviceLogin, __cliError, __cliExchange, __cliExit, __cliJson, __cliNotice, __cliOps, __cliSpec, __durableConnection, __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisConnectionSet, __redisLoad, __redisOptions, __redisSave } from "./svc_sdk.js";
 import { SvcError } from "${snippet("api.js")}";
 const internals = {
   initSync,
+  __cliArgs,
+  __cliClient,
+  __cliDeviceLogin,
+  __cliError,
+  __cliExchange,
+  __cliExit,
+  __cliJson,
+  __cliNotice,
+  __cliOps,
+  __cliSpec,
   __durableConnection,
   __durableStep,
   __fleetNamespace,

@@ -10,6 +10,8 @@ pub use svc_core::{
 
 pub mod access;
 #[cfg(feature = "server")]
+pub mod cli;
+#[cfg(feature = "server")]
 pub mod connect;
 pub mod fleet;
 pub mod limit;

@@ -3,6 +3,8 @@
 
 mod abort;
 mod body;
+#[cfg(feature = "server")]
+mod cli;
 pub mod client;
 #[cfg(feature = "server")]
 mod connections;
