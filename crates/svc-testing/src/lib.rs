@@ -6,6 +6,7 @@ mod client;
 mod log;
 mod notification;
 mod oauth;
+mod serve;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod surface;
 
@@ -267,6 +268,8 @@ fn logged<T>(log: &Log<T>, entry: impl Fn(&T) -> Value) -> JsValue {
 #[wasm_bindgen]
 pub struct Sandbox {
     config: Config,
+    /// Its URL: `ORIGIN`, or where `svc-sdk sandbox` serves it (`serve.rs`).
+    origin: String,
     seed: u64,
     app: App,
     host: Host,
@@ -276,6 +279,26 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
+    /// A sandbox of `config` whose logs keep `limit` entries, at `ORIGIN`.
+    fn of(config: Config, limit: usize) -> Result<Sandbox, JsError> {
+        let now = svc_core::clock::now_ms();
+        let seed = config.seed.unwrap_or(now as u64);
+        let app = App::new(config.clone(), ORIGIN.into(), &[], now, seed)
+            .map_err(|e| JsError::new(&e))?;
+        Ok(Sandbox {
+            config,
+            origin: ORIGIN.into(),
+            seed,
+            app,
+            host: Host {
+                callbacks: RefCell::new(Log::new(limit)),
+                posts: RefCell::default(),
+            },
+            log: Log::new(limit),
+            held: Numbered::default(),
+        })
+    }
+
     /// The JSON of the request's callbacks as the binary posts them: URL, headers and body text.
     fn posts(&self) -> Option<String> {
         let posts = self.host.posts.borrow();
@@ -362,22 +385,7 @@ impl Sandbox {
         };
         let config = Config::from_args(flags(&options).map_err(|e| JsError::new(&e))?)
             .map_err(|e| JsError::new(&e))?;
-        let limit = log_limit(&options).map_err(|e| JsError::new(&e))?;
-        let now = svc_core::clock::now_ms();
-        let seed = config.seed.unwrap_or(now as u64);
-        let app = App::new(config.clone(), ORIGIN.into(), &[], now, seed)
-            .map_err(|e| JsError::new(&e))?;
-        Ok(Sandbox {
-            config,
-            seed,
-            app,
-            host: Host {
-                callbacks: RefCell::new(Log::new(limit)),
-                posts: RefCell::default(),
-            },
-            log: Log::new(limit),
-            held: Numbered::default(),
-        })
+        Sandbox::of(config, log_limit(&options).map_err(|e| JsError::new(&e))?)
     }
 
     #[wasm_bindgen(getter, js_name = organizationId)]
@@ -387,7 +395,7 @@ impl Sandbox {
 
     #[wasm_bindgen(getter)]
     pub fn url(&self) -> String {
-        ORIGIN.into()
+        self.origin.clone()
     }
 
     /// The answer to one request; `headers` are name/value pairs in a row.
@@ -513,7 +521,13 @@ impl Sandbox {
     /// memory of the records, logs and held calls is let go of (the wasm keeps it for reuse).
     pub fn reset(&mut self) {
         let now = svc_core::clock::now_ms();
-        if let Ok(app) = App::new(self.config.clone(), ORIGIN.into(), &[], now, self.seed) {
+        if let Ok(app) = App::new(
+            self.config.clone(),
+            self.origin.clone(),
+            &[],
+            now,
+            self.seed,
+        ) {
             self.app = app;
         }
         self.log.clear();

@@ -3,9 +3,11 @@
 // setTimeout (so fake timers drive it), which the request's signal cuts short as a fetch's would;
 // the sandbox's handling is the Rust's. The platform's fetch also posts callbacks through a user's
 // callbackFetch, within the binary's delivery timeout, and the Rust reports what each post got.
+// `svc-sdk sandbox` (the package's bin) makes one of the binary's flags under CLI and serves it.
 import { Sandbox as Inner } from "./svc_sdk.js";
 // The body a channel's notify_url receives, written by the sandbox's own Rust.
 export { notification } from "./svc_sdk.js";
+const CLI = Symbol.for("svc-sdk.cli");
 
 const wait = (ms, signal) =>
   new Promise((resolve, reject) => {
@@ -19,13 +21,18 @@ export class Sandbox {
   #callbackFetch;
 
   constructor(options = {}) {
-    this.#inner = new Inner(options);
+    this.#inner = options?.[CLI] ? Inner.__fromArgs(options[CLI]) : new Inner(options);
     this.#callbackFetch = options?.callbackFetch;
     this.fetch = this.fetch.bind(this);
   }
 
   get organizationId() {
     return this.#inner.organizationId;
+  }
+
+  /** The bin's hold on the Rust half: `__serving()`, `__serveAt(origin)`. */
+  get [CLI]() {
+    return this.#inner;
   }
 
   get url() {
