@@ -13,14 +13,14 @@ const root = process.env.SVC_ROOT;
 const installed = path.join(process.env.SVC_CONSUMER, "node_modules/svc-sdk");
 const read = (dir, file) => readFileSync(path.join(dir, file), "utf8");
 
-test("the tarball holds pkg/, the docs, the examples, README.md, LICENSE and package.json, and nothing else", () => {
+test("the tarball holds pkg/, the bin, the docs, the examples, README.md, LICENSE and package.json, and nothing else", () => {
   const files = readdirSync(installed, { recursive: true }).filter((f) => statSync(path.join(installed, f)).isFile());
   const docs = readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`);
   const examples = readdirSync(path.join(root, "examples"), { recursive: true })
     .filter((f) => statSync(path.join(root, "examples", f)).isFile() && !path.basename(f).startsWith("."))
     .map((f) => `examples/${f}`);
   assert.ok(docs.includes("docs/OPERATIONS.md") && examples.includes("examples/node/server.mjs"));
-  assert.deepEqual(files.filter((f) => !f.startsWith("pkg/")).sort(), ["LICENSE", "README.md", ...docs, ...examples, "package.json"].sort());
+  assert.deepEqual(files.filter((f) => !f.startsWith("pkg/")).sort(), ["LICENSE", "README.md", "bin/svc-sdk.js", ...docs, ...examples, "package.json"].sort());
   const validate = ["validate.d.ts", "validate/node.js", "validate/node.cjs", "validate/web.js", "validate/svc_sdk_bg.wasm"];
   const redis = ["redis.js", "redis-deno.js", "redis-workerd.js", "redis-web.js", "redis.cjs"];
   for (const entry of ["index.d.ts", "node.js", "web.js", "workerd.js", ...redis, "cloudflare.js", "svc_sdk_bg.wasm", ...validate]) {
