@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:http";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseEvent, parseWatchNotification } from "svc-sdk";
@@ -22,7 +22,8 @@ const BASE = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" };
 
 /** Runs the bin to its end: `{ code, stdout, stderr }`. */
 function run(args, { env = {}, input, dir = cwd, command = BIN, onStderr } = {}) {
-  const child = spawn(command, args, { cwd: dir, env: { ...BASE, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  const all = Object.fromEntries(Object.entries({ ...BASE, ...env }).filter(([, v]) => v !== undefined));
+  const child = spawn(command, args, { cwd: dir, env: all, stdio: ["pipe", "pipe", "pipe"] });
   const got = { stdout: "", stderr: "" };
   child.stdout.on("data", (d) => (got.stdout += d));
   child.stderr.on("data", (d) => {
@@ -110,6 +111,20 @@ test("call: created, then read back by its path param, as JSON on stdout", async
   writeFileSync(file, '{"contact_name":"From a file"}');
   const fromFile = await run(["call", "createContact", "--data", `@${file}`], { env: token() });
   assert.equal(JSON.parse(fromFile.stdout).contact_name, "From a file");
+});
+
+test("on a terminal: indented JSON, in colour unless NO_COLOR (through script(1), a pseudo-terminal)", { skip: !existsSync("/usr/bin/script") && "no script(1)" }, async () => {
+  const file = path.join(cwd, "tty.json");
+  writeFileSync(file, '{"contact_name":"On a terminal"}');
+  const line = `${BIN} call createContact --data @${file}`;
+  const coloured = await run(["-qec", line, "/dev/null"], { command: "script", env: { ...token(), NO_COLOR: undefined, TERM: "xterm" } });
+  assert.equal(coloured.code, 0, coloured.stdout);
+  assert.match(coloured.stdout, /^\{\r?\n {2}\x1b\[36m"contact_id"\x1b\[0m: \x1b\[32m"\d+"\x1b\[0m,/);
+  assert.ok(coloured.stdout.includes('\x1b[36m"contact_name"\x1b[0m: \x1b[32m"On a terminal"\x1b[0m'));
+  const plain = await run(["-qec", line, "/dev/null"], { command: "script", env: token() });
+  assert.equal(plain.code, 0, plain.stdout);
+  assert.match(plain.stdout, /^\{\r?\n {2}"contact_id": "\d+",\r?\n {2}"contact_name": "On a terminal",/);
+  assert.ok(!plain.stdout.includes("\x1b"));
 });
 
 test("call --all: every page, its progress on stderr", async () => {
