@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:http";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseEvent, parseWatchNotification } from "svc-sdk";
@@ -70,6 +70,7 @@ before(async () => {
 after(() => {
   sb.stop();
   quota.stop();
+  rmSync(cwd, { recursive: true, force: true });
 });
 const token = (url = sb.url) => ({ SVC_TOKEN: "dev-token", SVC_API_DOMAIN: url, SVC_ORGANIZATION_ID: "10234695" });
 
@@ -92,7 +93,7 @@ test("--help on every command, with an example; unknown commands and flags are u
 });
 
 test("ops, through npx: the operations as JSON when piped, filtered", async () => {
-  const { code, stdout } = await run(["svc-sdk", "ops", "contactperson"], { command: "npx", dir: consumer });
+  const { code, stdout } = await run(["--no", "svc-sdk", "ops", "contactperson"], { command: "npx", dir: consumer });
   assert.equal(code, 0);
   const ops = JSON.parse(stdout);
   assert.ok(ops.length > 0 && ops.every((o) => /contactperson/i.test(o.id + o.path + o.scope)));
@@ -195,7 +196,8 @@ test("exit statuses by kind: config 2, validation 3 (issues on stderr), api 4, u
 });
 
 test("credentials from a .env file in the working directory; the environment wins over it", async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "svc-cli-env-"));
+  const dir = path.join(cwd, "with-env");
+  mkdirSync(dir);
   writeFileSync(path.join(dir, ".env"), `SVC_TOKEN=dev-token\nSVC_API_DOMAIN=${sb.url}\nSVC_ORGANIZATION_ID=10234695\n`);
   assert.equal((await run(["call", "listContacts"], { dir })).code, 0);
   const overridden = await run(["call", "listContacts"], { dir, env: { SVC_TOKEN: "revoked-token" } });
