@@ -27,17 +27,21 @@ const client = (v, dry = false) => new Client(core.__cliClient(process.env, v.or
 const text = (data) => (data === "-" ? readFileSync(0, "utf8") : data?.startsWith("@") ? readFileSync(data.slice(1), "utf8") : data);
 const usage = (message) => Object.assign(new Error(message), { kind: "usage" });
 
+/** The grant's refresh token: the one line on stdout that holds a secret, as `login` and `token` exist to print it. */
+function granted(v, grant) {
+  if (grant.apiDomain) say(`its API domain: ${grant.apiDomain} (SVC_API_DOMAIN)\n`);
+  out(v.json ? core.__cliJson(grant, 0) : `SVC_REFRESH_TOKEN=${grant.refreshToken}\n`);
+}
+
 const commands = {
   async login(v) {
     const shown = await core.__cliDeviceLogin(process.env, v.region, v.operations?.split(","));
     say(`Open ${shown.verificationUrl} and enter the code ${shown.userCode} (it expires at ${new Date(shown.expiresAt).toISOString()}); waiting...\n`);
-    const granted = await shown.done;
-    out(v.json ? core.__cliJson(granted, 0) : `SVC_REFRESH_TOKEN=${granted.refreshToken}\n`);
+    granted(v, await shown.done);
   },
   async token(v, [code]) {
     if (code === undefined) throw usage("token needs the grant code: svc-sdk token <grant-code>");
-    const granted = await core.__cliExchange(process.env, code, v.region, v["redirect-uri"]);
-    out(v.json ? core.__cliJson(granted, 0) : `SVC_REFRESH_TOKEN=${granted.refreshToken}\n`);
+    granted(v, await core.__cliExchange(process.env, code, v.region, v["redirect-uri"]));
   },
   async call(v, [id, ...path]) {
     if (id === undefined) throw usage("call needs an operation id: svc-sdk call <operationId> (svc-sdk ops lists them)");
@@ -82,12 +86,7 @@ const commands = {
 
 async function sandbox(args) {
   const { Sandbox } = await import("svc-sdk/testing");
-  let sb;
-  try {
-    sb = new Sandbox({ [CLI]: args, callbackFetch: fetch });
-  } catch (e) {
-    throw Object.assign(new Error(e.message), { kind: "usage" });
-  }
+  const sb = new Sandbox({ [CLI]: args, callbackFetch: fetch }); // a flag refused as the binary refuses it: an Error, exit 2
   const [port, quiet, eof] = sb[CLI].__serving();
   const server = createServer(toNodeHandler(async (request) => {
     const answer = await sb.fetch(request);

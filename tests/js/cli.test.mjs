@@ -283,6 +283,7 @@ test("login: the device flow approved on the sandbox's device page, then the ref
   assert.equal(login.code, 0, login.stderr);
   assert.equal((await approving).status, 200);
   assert.match(login.stderr, new RegExp(`Open ${sb.url}/oauth/v3/device and enter the code`));
+  assert.match(login.stderr, new RegExp(`its API domain: ${sb.url} \\(SVC_API_DOMAIN\\)`));
   const refresh = login.stdout.match(/^SVC_REFRESH_TOKEN=(\S+)\n$/)?.[1];
   assert.ok(refresh, login.stdout);
   assert.ok(!login.stderr.includes(refresh) && !login.stderr.includes(SECRET));
@@ -309,6 +310,12 @@ test("token: a grant code exchanged once; the same code again is refused (5) wit
   assert.ok(!again.stderr.includes(code) && !again.stderr.includes(SECRET));
   const noCode = await run(["token"], { env: accounts(sb.url) });
   assert.equal(noCode.code, 2);
+  const region = await run(["token", code, "--region", "mars"], { env: accounts(sb.url) });
+  assert.equal(region.code, 2);
+  assert.match(region.stderr, /--region \(or SVC_REGION\) "mars" is not a region \(us, eu/);
+  const anonymous = await run(["token", code]);
+  assert.equal(anonymous.code, 2);
+  assert.match(anonymous.stderr, /set SVC_CLIENT_ID and SVC_CLIENT_SECRET/);
 });
 
 test("a hostile accounts server echoing the secret and the code, refusing them: neither is ever printed", async () => {

@@ -227,17 +227,27 @@ impl Accounts {
         let region = region
             .or_else(|| var("SVC_REGION"))
             .unwrap_or_else(|| "us".into());
+        let regions: Vec<&str> = crate::family::ACCOUNTS_SERVERS
+            .iter()
+            .map(|(r, _)| *r)
+            .collect();
+        if !regions.contains(&region.as_str()) {
+            let (region, all) = (crate::echo::quoted(&region), regions.join(", "));
+            return Err(config(format!(
+                "--region (or SVC_REGION) {region} is not a region ({all})"
+            )));
+        }
         let overrides: Vec<(String, String)> = var("SVC_ACCOUNTS_URL")
             .map(|u| (region.clone(), u))
             .into_iter()
             .collect();
-        let servers = Servers::new(&overrides).map_err(|e| to_js_error(&e))?;
-        let Some(url) = servers.of_region(&region).map(str::to_string) else {
-            return Err(config(format!(
-                "--region {} is not a region",
-                crate::echo::quoted(&region)
-            )));
-        };
+        let servers = Servers::new(&overrides).map_err(|e| {
+            config(
+                e.message
+                    .replacen(&format!("accountsServers.{region}"), "SVC_ACCOUNTS_URL", 1),
+            )
+        })?;
+        let url = servers.of_region(&region).unwrap_or_default().to_string();
         let watch = Watchers {
             level: None,
             logger: None,
