@@ -49,6 +49,7 @@ const commands = {
     if (v["dry-run"]) return out(core.__cliJson(await client(v, true).prepare(id, ...args), style(v)));
     const c = client(v);
     let answer = await c[id](...args, { signal: interrupted() });
+    if (answer instanceof Blob) return out(new Uint8Array(await answer.arrayBuffer())); // a file, as it came
     if (v.all) {
       if (typeof answer.hasNextPage !== "function") throw usage(`--all: ${id} is not a list`);
       const items = [...answer.items];

@@ -164,6 +164,21 @@ test("exact numbers: every id and number on stdout byte for byte as the service 
   }
 });
 
+test("a file (a binary answer) goes to stdout as it came", async () => {
+  const bytes = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x0a, 0x80]);
+  const service = await serve((req, body, res) => res.writeHead(200, { "content-type": "application/pdf" }).end(bytes));
+  try {
+    const child = spawn(BIN, ["call", "getExpenseReceipt", "982000000030049"], { cwd, env: { ...BASE, ...token(service.url) } });
+    const chunks = [];
+    child.stdout.on("data", (d) => chunks.push(d));
+    const [code] = await once(child, "close");
+    assert.equal(code, 0);
+    assert.deepEqual(Buffer.concat(chunks), bytes);
+  } finally {
+    service.close();
+  }
+});
+
 test("exit statuses by kind: config 2, validation 3 (issues on stderr), api 4, unauthorized 5, rate_limited 6, network 7", async () => {
   const none = await run(["call", "listContacts"]);
   assert.equal(none.code, 2);

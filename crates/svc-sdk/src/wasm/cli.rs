@@ -180,8 +180,14 @@ pub fn error_text(e: JsValue, colour: bool) -> String {
     let message = super::message_of(&e);
     let mut out = format!(
         "{red}svc-sdk: {}{end}{message}\n",
-        kind.map_or("error: ".into(), |k| format!("{k} error: "))
+        kind.as_deref()
+            .map_or("error: ".into(), |k| format!("{k} error: "))
     );
+    if kind.as_deref().is_none_or(|k| k == "usage") {
+        out.push_str(&format!(
+            "  {dim}svc-sdk <command> --help says what each command takes{end}\n"
+        ));
+    }
     let issues = get(&e, "issues");
     if js_sys::Array::is_array(&issues) {
         for issue in js_sys::Array::from(&issues).iter() {
