@@ -67,8 +67,10 @@ const commands = {
     out(core.__cliOps(filter, style(v) === 0));
   },
   async quota(v) {
-    const c = client(v);
-    await c.listOrganizations(undefined, { signal: interrupted() });
+    const options = core.__cliClient(process.env, v.org, false);
+    if (!options.organizationId) throw usage("quota needs the organization: --org ID or SVC_ORGANIZATION_ID");
+    const c = new Client(options);
+    await c.getOrganization(options.organizationId, undefined, { signal: interrupted() }); // the day is the organization's
     out(core.__cliJson(c.rateLimitState(), style(v)));
   },
   async notify(v, [url]) {

@@ -250,6 +250,12 @@ test("quota: the day's figures as the service states them", async () => {
   assert.equal(figures.dailyQuota, 50);
   assert.equal(figures.remainingToday, 46);
   assert.equal(typeof figures.resetAt, "number");
+  const busy = await run(["call", "listContacts"], { env: token(quota.url) });
+  assert.equal(busy.code, 0);
+  assert.equal(JSON.parse((await run(["quota", "--json"], { env: token(quota.url) })).stdout).remainingToday, 44, "the organization's day, every call counted");
+  const none = await run(["quota"], { env: { ...token(quota.url), SVC_ORGANIZATION_ID: undefined } });
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /quota needs the organization/);
 });
 
 test("notify: a CRM notification and a billing event that the receivers verify", async () => {

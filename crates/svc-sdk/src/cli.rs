@@ -96,7 +96,7 @@ pub const COMMANDS: &[Command] = &[
     Command {
         name: "quota",
         args: "",
-        about: "The day's figures of the organization as the service states them (one call: listOrganizations): the quota, what is left today, when it renews, and the minute's.",
+        about: "The day's figures of the organization as the service states them (one call: getOrganization): the quota, what is left today, when it renews, and the minute's.",
         options: &[ORG, JSON],
         examples: &["npx svc-sdk quota --org 10234695"],
     },
