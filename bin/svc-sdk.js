@@ -14,7 +14,9 @@ const paint = process.stderr.isTTY && !process.env.NO_COLOR;
 const style = (v) => (v.json || !process.stdout.isTTY ? 0 : process.env.NO_COLOR ? 1 : 2);
 const say = (text) => process.stderr.write(text);
 const out = (text) => process.stdout.write(text);
-if (existsSync(".env")) process.loadEnvFile(".env");
+// A .env file in the working directory: Node's own reader (20.12 on), else the core's; the environment wins.
+if (existsSync(".env") && process.loadEnvFile) process.loadEnvFile(".env");
+else if (existsSync(".env")) for (const [k, v] of Object.entries(core.__cliDotenv(readFileSync(".env", "utf8")))) process.env[k] ??= v;
 
 /** The call's signal, aborted by Ctrl-C: the call ends as an `aborted` error, nothing half-printed. */
 function interrupted() {

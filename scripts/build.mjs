@@ -125,13 +125,14 @@ writeFileSync(path.join(pkg, snippets, "catalog.js"), catalogJs);
 // fleet steps that cloudflare needs, the Lua scripts of redis and the bin's calls (bin/svc-sdk.js), hang on
 // SvcError under a symbol, not as exports of the entry.
 const snippet = (name) => `${snippets}/${name}`;
-const internal = `import { __cliArgs, __cliClient, __cliDeviceLogin, __cliError, __cliExchange, __cliExit, __cliJson, __cliNotice, __cliOps, __cliSpec, __durableConnection, __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisConnectionSet, __redisLoad, __redisOptions, __redisSave } from "./svc_sdk.js";
+const internal = `import { __cliArgs, __cliClient, __cliDeviceLogin, __cliDotenv, __cliError, __cliExchange, __cliExit, __cliJson, __cliNotice, __cliOps, __cliSpec, __durableConnection, __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisConnectionSet, __redisLoad, __redisOptions, __redisSave } from "./svc_sdk.js";
 import { SvcError } from "${snippet("api.js")}";
 const internals = {
   initSync,
   __cliArgs,
   __cliClient,
   __cliDeviceLogin,
+  __cliDotenv,
   __cliError,
   __cliExchange,
   __cliExit,

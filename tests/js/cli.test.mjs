@@ -217,6 +217,10 @@ test("credentials from a .env file in the working directory; the environment win
   assert.equal((await run(["call", "listContacts"], { dir })).code, 0);
   const overridden = await run(["call", "listContacts"], { dir, env: { SVC_TOKEN: "revoked-token" } });
   assert.equal(overridden.code, 5);
+  // A Node before 20.12 has no process.loadEnvFile: the core reads the file, and the environment still wins.
+  const older = { NODE_OPTIONS: "--import=data:text/javascript,delete%20process.loadEnvFile" };
+  assert.equal((await run(["call", "listContacts"], { dir, env: older })).code, 0);
+  assert.equal((await run(["call", "listContacts"], { dir, env: { ...older, SVC_TOKEN: "revoked-token" } })).code, 5);
 });
 
 test("Ctrl-C ends a call through its signal: aborted, nothing on stdout", async () => {

@@ -236,6 +236,34 @@ pub fn client_options(
     Ok(out)
 }
 
+/// The `KEY=VALUE` lines of a `.env` file, for a Node without `process.loadEnvFile` (before 20.12):
+/// blank lines, comments and `export ` left out, one pair of matching quotes taken off a value.
+pub fn dotenv(text: &str) -> Vec<(String, String)> {
+    let pair = |line: &str| {
+        let line = line.trim();
+        let (key, value) = line
+            .strip_prefix("export ")
+            .unwrap_or(line)
+            .split_once('=')?;
+        let key = key.trim();
+        let named = !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if !named || key.starts_with('#') {
+            return None;
+        }
+        let value = value.trim();
+        let quoted = value.len() >= 2
+            && (value.starts_with('"') || value.starts_with('\''))
+            && value.ends_with(&value[..1]);
+        let value = if quoted {
+            &value[1..value.len() - 1]
+        } else {
+            value.split(" #").next().unwrap_or_default().trim_end()
+        };
+        Some((key.to_string(), value.to_string()))
+    };
+    text.lines().filter_map(pair).collect()
+}
+
 /// The operations whose id, path or scope holds `filter` (any case): a JSON array of
 /// `{id, method, path, scope}`, or aligned lines.
 pub fn ops(filter: Option<&str>, json: bool) -> String {
@@ -432,6 +460,19 @@ mod tests {
             oauth,
             r#"{"oauth":{"clientId":"i","clientSecret":"s","refreshToken":"r"}}"#
         );
+    }
+
+    #[test]
+    fn dotenv_lines() {
+        let text = "# a comment\nexport SVC_TOKEN=abc # note\n\nSVC_REGION = \"eu\"\nSVC_X='a b'\nnot a line\n=x\nSVC_EMPTY=\n";
+        let got: Vec<(String, String)> = dotenv(text);
+        let want = [
+            ("SVC_TOKEN", "abc"),
+            ("SVC_REGION", "eu"),
+            ("SVC_X", "a b"),
+            ("SVC_EMPTY", ""),
+        ];
+        assert_eq!(got, want.map(|(k, v)| (k.to_string(), v.to_string())));
     }
 
     #[test]

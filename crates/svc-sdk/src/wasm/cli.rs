@@ -63,6 +63,16 @@ fn env_of(env: &JsValue) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The variables of a `.env` file's text, `{ KEY: value }` (for a Node without `process.loadEnvFile`).
+#[wasm_bindgen(js_name = __cliDotenv, skip_typescript)]
+pub fn dotenv(text: String) -> JsValue {
+    let vars = js_sys::Object::new();
+    for (k, v) in cli::dotenv(&text) {
+        let _ = js_sys::Reflect::set(&vars, &k.into(), &v.into());
+    }
+    vars.into()
+}
+
 /// A Client's options from the environment and `--org` (`dry`: no credential needed).
 #[wasm_bindgen(js_name = __cliClient, skip_typescript)]
 pub fn client_options(env: JsValue, org: Option<String>, dry: bool) -> Result<JsValue, JsValue> {
