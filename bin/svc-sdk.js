@@ -2,13 +2,13 @@
 // The package's bin, `npx svc-sdk <command>`. The platform makes this JS: Node's argv (read by util.parseArgs),
 // environment and .env file, stdio and TTY, SIGINT and its HTTP server are reached from here. Each command's
 // options, help, words and exit status, the credentials read, validation, requests, the send loop, JSON out,
-// the accounts grants and the sandbox are the core's (crates/svc-sdk/src/cli.rs, src/wasm/cli.rs).
+// the accounts grants and the sandbox are the core's (crates/svc-sdk/src/cli.rs, src/wasm/cli.rs), in the bin's own
+// wasm (pkg/cli/: the client's with the feature `cli`), which no entry of the package loads.
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
-import { Client, SvcError, toNodeHandler } from "svc-sdk";
+import { Client, cli as core, toNodeHandler } from "../pkg/cli/node.js";
 
-const core = SvcError[Symbol.for("svc-sdk.internal")];
 const CLI = Symbol.for("svc-sdk.cli");
 const paint = process.stderr.isTTY && !process.env.NO_COLOR;
 const style = (v) => (v.json || !process.stdout.isTTY ? 0 : process.env.NO_COLOR ? 1 : 2);

@@ -122,24 +122,13 @@ const catalogJs =
 writeFileSync(path.join(pkg, snippets, "catalog.js"), catalogJs);
 // Each entry is one module of glue, snippets and instantiation. svc-sdk/cloudflare and svc-sdk/redis
 // import the entry of their runtime, so that they share its wasm instance and its SvcError; the wasm's
-// fleet steps that cloudflare needs, the Lua scripts of redis and the bin's calls (bin/svc-sdk.js), hang on
-// SvcError under a symbol, not as exports of the entry.
+// fleet steps that cloudflare needs, and the Lua scripts of redis, hang on SvcError under a symbol, not
+// as exports of the entry.
 const snippet = (name) => `${snippets}/${name}`;
-const internal = `import { __cliArgs, __cliClient, __cliDeviceLogin, __cliDotenv, __cliError, __cliExchange, __cliExit, __cliJson, __cliNotice, __cliOps, __cliSpec, __durableConnection, __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisConnectionSet, __redisLoad, __redisOptions, __redisSave } from "./svc_sdk.js";
+const internal = `import { __durableConnection, __durableStep, __fleetNamespace, __limiterAlarm, __limiterFetch, __redisBackoff, __redisClient, __redisClose, __redisConnectionSet, __redisLoad, __redisOptions, __redisSave } from "./svc_sdk.js";
 import { SvcError } from "${snippet("api.js")}";
 const internals = {
   initSync,
-  __cliArgs,
-  __cliClient,
-  __cliDeviceLogin,
-  __cliDotenv,
-  __cliError,
-  __cliExchange,
-  __cliExit,
-  __cliJson,
-  __cliNotice,
-  __cliOps,
-  __cliSpec,
   __durableConnection,
   __durableStep,
   __fleetNamespace,
@@ -166,6 +155,21 @@ const redis = readFileSync(path.join(jsDir, "redis.js"), "utf8");
 for (const [file, entry] of [["redis.js", "node.js"], ["redis-deno.js", "deno.js"], ["redis-workerd.js", "workerd.js"], ["redis-web.js", "web.js"]]) {
   await bundle(pkg, redis, path.join(pkg, file), { plugins: [onto(/^\.\/node\.js$/, `./${entry}`)], external: ["redis"] });
 }
+
+// The bin's own instance (pkg/cli/node.js, which bin/svc-sdk.js alone imports): the client's wasm with the
+// feature `cli` (the commands' options, help, words and exit statuses, and the accounts grants of login and
+// token), so that no entry of the package loads the bin's bytes.
+const cliDir = path.join(pkg, "cli");
+const cliBinding = buildWasm("cli", "svc-sdk", cliDir, ["--features", "cli"]);
+const cliSnippets = "./" + path.relative(cliDir, snippetDir(cliDir, "runtime.js")).split(path.sep).join("/");
+for (const name of readdirSync(jsDir)) copyFileSync(path.join(jsDir, name), path.join(cliDir, cliSnippets, name));
+writeFileSync(path.join(cliDir, cliSnippets, "catalog.js"), catalogJs);
+for (const name of ["error.js", "core.js", "exact.js"]) {
+  writeFileSync(path.join(cliDir, cliSnippets, name), `export * from "${path.posix.relative(cliSnippets, cliBinding)}/${name}";\n`);
+}
+const CLI_CALLS = "__cliArgs, __cliClient, __cliDeviceLogin, __cliDotenv, __cliError, __cliExchange, __cliExit, __cliJson, __cliNotice, __cliOps, __cliSpec";
+for (const types of ["svc_sdk.d.ts", "svc_sdk_bg.wasm.d.ts"]) rmSync(path.join(cliDir, types), { force: true });
+await writeEntries(cliDir, `import { ${CLI_CALLS} } from "./svc_sdk.js";\nexport const cli = Object.freeze({ ${CLI_CALLS} });\nexport * from "${cliSnippets}/api.js";\n`, { "node.js": nodeGlue }, { "node.js": RUNTIMES["node.js"] });
 
 // svc-sdk in a page (package.json's `browser` condition): the client's wasm without what runs on a
 // server only (`--no-default-features`: the proxy, the receivers and the fleet stores are config errors

@@ -19,6 +19,7 @@ export const GUARDRAILS = [
   ["cargo", ["clippy", "--quiet", "--workspace", "--all-targets", "--", "-D", "warnings"]],
   ["cargo", ["clippy", "--quiet", "--workspace", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]],
   ["cargo", ["clippy", "--quiet", "-p", "svc-sdk", "--target", "wasm32-unknown-unknown", "--no-default-features", "--", "-D", "warnings"]],
+  ["cargo", ["clippy", "--quiet", "-p", "svc-sdk", "--target", "wasm32-unknown-unknown", "--features", "cli", "--", "-D", "warnings"]],
   ["node", [path.join(root, "scripts/guardrails.mjs")]],
 ];
 

@@ -9,7 +9,7 @@ pub use svc_core::{
 };
 
 pub mod access;
-#[cfg(feature = "server")]
+#[cfg(any(feature = "cli", test))]
 pub mod cli;
 #[cfg(feature = "server")]
 pub mod connect;

@@ -3,7 +3,7 @@
 
 mod abort;
 mod body;
-#[cfg(feature = "server")]
+#[cfg(feature = "cli")]
 mod cli;
 pub mod client;
 #[cfg(feature = "server")]
