@@ -3,8 +3,6 @@
 use super::{form, AUTH_PATH, STATE_TTL_MS};
 use crate::error::Error;
 use crate::json::{self, Obj};
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use serde::Serialize;
 
 /// The random bytes of a state.
@@ -54,7 +52,7 @@ impl Pending {
 
 /// A state from `STATE_BYTES` random bytes: unguessable, URL-safe.
 pub fn state(random: &[u8; STATE_BYTES]) -> String {
-    URL_SAFE_NO_PAD.encode(random)
+    super::base64::encode(random)
 }
 
 /// The consent URL: `{accounts}/oauth/v2/auth?response_type=code&client_id&scope&redirect_uri&access_type=offline&prompt=consent&state`.

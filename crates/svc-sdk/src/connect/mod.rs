@@ -1,6 +1,7 @@
 //! Connections: one app's customers, each with its consent, data center and sealed refresh token; the OAuth steps of getting one, as pure functions over the texts sent and received.
 
 pub mod authorize;
+pub mod base64;
 pub mod device;
 pub mod record;
 pub mod redirect;

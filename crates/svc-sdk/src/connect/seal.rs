@@ -1,11 +1,10 @@
 //! Refresh tokens sealed at rest: AES-256-GCM, a fresh nonce per seal, the connection id bound in as associated data.
 
+use super::base64;
 use crate::error::Error;
 use crate::secret::Secret;
 use aes_gcm::aead::{Aead, KeyInit, Payload};
 use aes_gcm::{Aes256Gcm, Key, Nonce};
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
-use base64::Engine;
 
 /// The version a sealed text starts with.
 const PREFIX: &str = "v1.";
@@ -28,12 +27,9 @@ fn associated(connection_id: &str) -> Vec<u8> {
 impl Sealer {
     /// The key as the option gives it: 32 bytes in base64 (standard or URL-safe).
     pub fn from_base64(key: &str) -> Result<Sealer, Error> {
-        let bytes = STANDARD
-            .decode(key.trim())
-            .or_else(|_| URL_SAFE_NO_PAD.decode(key.trim().trim_end_matches('=')))
-            .map_err(|_| {
-                Error::config("encryptionKey must be 32 bytes in base64 (openssl rand -base64 32)")
-            })?;
+        let bytes = base64::decode(key.trim()).ok_or_else(|| {
+            Error::config("encryptionKey must be 32 bytes in base64 (openssl rand -base64 32)")
+        })?;
         Sealer::from_bytes(&bytes)
     }
 
@@ -60,7 +56,7 @@ impl Sealer {
                 .encrypt(Nonce::from_slice(&nonce), payload)
                 .unwrap_or_default(),
         );
-        format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(out))
+        format!("{PREFIX}{}", base64::encode(&out))
     }
 
     /// The secret `sealed` holds, if it was sealed with this key for `connection_id`.
@@ -73,7 +69,7 @@ impl Sealer {
         };
         let bytes = sealed
             .strip_prefix(PREFIX)
-            .and_then(|b| URL_SAFE_NO_PAD.decode(b).ok())
+            .and_then(base64::decode)
             .filter(|b| b.len() > NONCE_BYTES)
             .ok_or_else(refused)?;
         let (nonce, cipher) = bytes.split_at(NONCE_BYTES);
