@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The package's bin, `npx svc-sdk <command>`. The platform makes this JS: Node's argv (read by util.parseArgs),
 // environment and .env file, stdio and TTY, SIGINT and its HTTP server are reached from here. Each command's
-// options, help, words and exit status, the credentials read, validation, requests, the send loop, JSON out,
+// options, help, words and exit status, the credentials read, validation, requests, the send loop, JSON out
+// (a call's result from its answer's text, every number as the service spelled it),
 // the accounts grants and the sandbox are the core's (crates/svc-sdk/src/cli.rs, src/wasm/cli.rs), in the bin's own
 // wasm (pkg/cli/: the client's with the feature `cli`), which no entry of the package loads.
 import { existsSync, readFileSync } from "node:fs";
@@ -25,7 +26,7 @@ function interrupted() {
   return ac.signal;
 }
 
-const client = (v, dry = false) => new Client(core.__cliClient(process.env, v.org, dry));
+const client = (v, dry = false, fetch = undefined) => new Client({ ...core.__cliClient(process.env, v.org, dry), fetch });
 const text = (data) => (data === "-" ? readFileSync(0, "utf8") : data?.startsWith("@") ? readFileSync(data.slice(1), "utf8") : data);
 const usage = (message) => Object.assign(new Error(message), { kind: "usage" });
 
@@ -49,21 +50,24 @@ const commands = {
     if (id === undefined) throw usage("call needs an operation id: svc-sdk call <operationId> (svc-sdk ops lists them)");
     const args = core.__cliArgs(id, path, text(v.data));
     if (v["dry-run"]) return out(core.__cliJson(await client(v, true).prepare(id, ...args), style(v)));
-    const c = client(v);
-    let answer = await c[id](...args, { signal: interrupted() });
+    // The answer's text as it came (each page's): the core prints the result from it, every number as spelled.
+    let body;
+    const seen = (...a) => fetch(...a).then((r) => ((body = r.clone().text()), r));
+    let answer = await client(v, false, seen)[id](...args, { signal: interrupted() });
     if (answer instanceof Blob) return out(new Uint8Array(await answer.arrayBuffer())); // a file, as it came
+    const texts = [await body];
     if (v.all) {
       if (typeof answer.hasNextPage !== "function") throw usage(`--all: ${id} is not a list`);
-      const items = [...answer.items];
+      let count = answer.items.length;
       for (let page = 2; answer.hasNextPage(); page++) {
-        say(`page ${page - 1}: ${items.length} items\n`);
+        say(`page ${page - 1}: ${count} items\n`);
         answer = await answer.getNextPage();
-        items.push(...answer.items);
+        texts.push(await body);
+        count += answer.items.length;
       }
-      say(`${items.length} items\n`);
-      answer = items;
+      say(`${count} items\n`);
     }
-    out(core.__cliJson(answer, style(v)));
+    out(core.__cliResult(id, texts, !!v.all, style(v)));
   },
   async ops(v, [filter]) {
     out(core.__cliOps(filter, style(v) === 0));

@@ -167,7 +167,7 @@ writeFileSync(path.join(cliDir, cliSnippets, "catalog.js"), catalogJs);
 for (const name of ["error.js", "core.js", "exact.js"]) {
   writeFileSync(path.join(cliDir, cliSnippets, name), `export * from "${path.posix.relative(cliSnippets, cliBinding)}/${name}";\n`);
 }
-const CLI_CALLS = "__cliArgs, __cliClient, __cliDeviceLogin, __cliDotenv, __cliError, __cliExchange, __cliExit, __cliJson, __cliNotice, __cliOps, __cliSpec";
+const CLI_CALLS = "__cliArgs, __cliClient, __cliDeviceLogin, __cliDotenv, __cliError, __cliExchange, __cliExit, __cliJson, __cliNotice, __cliOps, __cliResult, __cliSpec";
 for (const types of ["svc_sdk.d.ts", "svc_sdk_bg.wasm.d.ts"]) rmSync(path.join(cliDir, types), { force: true });
 await writeEntries(cliDir, `import { ${CLI_CALLS} } from "./svc_sdk.js";\nexport const cli = Object.freeze({ ${CLI_CALLS} });\nexport * from "${cliSnippets}/api.js";\n`, { "node.js": nodeGlue }, { "node.js": RUNTIMES["node.js"] });
 

@@ -154,11 +154,52 @@ test("exact numbers: every id and number on stdout byte for byte as the service 
   try {
     const { code, stdout, stderr } = await run(["call", "getFixedAsset", "12345678901234567891"], { env: token(service.url) });
     assert.equal(code, 0, stderr);
-    for (const kept of ['"fixed_asset_id":"12345678901234567891"', '"asset_cost":9007199254740993', '"salvage_value":1000.00000000000000000000000001',
+    for (const kept of ['"fixed_asset_id":12345678901234567891', '"asset_cost":9007199254740993', '"salvage_value":1000.00000000000000000000000001',
       '"total_life":1e400', '"tiny":1e-400', '"refs":[3.14159265358979323846264338327950288,2]']) {
       assert.ok(stdout.includes(kept), `${kept} in ${stdout}`);
     }
     assert.match(service.received[0].url, /\/fixedassets\/12345678901234567891\?/);
+  } finally {
+    service.close();
+  }
+});
+
+test("exact numbers in every spelling: piped, on a terminal and with --all, each number's and id's bytes as the service sent them", async () => {
+  // The answer's values, spelled as a double would not keep them: JSON.stringify would print 1.5, 100, 0, 12345678901234567000.
+  const VALUES = '{"fixed_asset_id":98765432109876543210,"asset_name":"Lathe","rate":1.50,"count":1e2,"zero":-0.0,' +
+    '"big":12345678901234567891,"cost":"1.50","owner_id":"4150868000000123456"}';
+  const ITEM = (n) => `{"contact_id":${n}98765432109876543210,"rate":1.50,"count":1e2,"zero":-0.0,"cost":"0.10"}`;
+  const service = await serve((req, body, res) => {
+    const url = new URL(req.url, "http://x");
+    res.writeHead(200, { "content-type": "application/json" });
+    if (url.pathname.endsWith("/fixedassets/98765432109876543210")) return res.end(`{"code":0,"message":"ok",\n  "fixed_asset": ${VALUES}}`);
+    const page = Number(url.searchParams.get("page") ?? 1);
+    res.end(`{"code":0,"message":"ok","contacts":[${ITEM(page)}, ${ITEM(page + 10)}],"page_context":{"page":${page},"per_page":2,"has_more_page":${page < 2}}}`);
+  });
+  try {
+    const piped = await run(["call", "getFixedAsset", "98765432109876543210"], { env: token(service.url) });
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.equal(piped.stdout, `${VALUES}\n`);
+    const json = await run(["call", "getFixedAsset", "98765432109876543210", "--json"], { env: token(service.url) });
+    assert.equal(json.stdout, `${VALUES}\n`);
+    const all = await run(["call", "listContacts", "--all"], { env: token(service.url) });
+    assert.equal(all.code, 0, all.stderr);
+    assert.equal(all.stdout, `[${[ITEM(1), ITEM(11), ITEM(2), ITEM(12)].join(",")}]\n`);
+    assert.match(all.stderr, /^page 1: 2 items$/m);
+    assert.match(all.stderr, /^4 items$/m);
+    const one = await run(["call", "listContacts"], { env: token(service.url) });
+    assert.equal(one.stdout, `{"items":[${ITEM(1)},${ITEM(11)}],"page_context":{"page":1,"per_page":2,"has_more_page":true}}\n`);
+    if (existsSync("/usr/bin/script")) {
+      const line = `${BIN} call getFixedAsset 98765432109876543210`;
+      const tty = await run(["-qec", line, "/dev/null"], { command: "script", env: { ...token(service.url), NO_COLOR: undefined, TERM: "xterm" } });
+      assert.equal(tty.code, 0, tty.stdout);
+      for (const [k, v] of [["fixed_asset_id", "98765432109876543210"], ["rate", "1.50"], ["count", "1e2"], ["zero", "-0.0"], ["big", "12345678901234567891"]]) {
+        assert.ok(tty.stdout.includes(`\x1b[36m"${k}"\x1b[0m: \x1b[33m${v}\x1b[0m`), `${k}: ${v} in ${tty.stdout}`);
+      }
+      assert.ok(tty.stdout.includes('\x1b[36m"cost"\x1b[0m: \x1b[32m"1.50"\x1b[0m'));
+      const plain = await run(["-qec", line, "/dev/null"], { command: "script", env: token(service.url) });
+      assert.match(plain.stdout, /^\{\r?\n {2}"fixed_asset_id": 98765432109876543210,\r?\n {2}"asset_name": "Lathe",\r?\n {2}"rate": 1.50,\r?\n {2}"count": 1e2,\r?\n {2}"zero": -0.0,\r?\n {2}"big": 12345678901234567891,\r?\n {2}"cost": "1.50",/);
+    }
   } finally {
     service.close();
   }

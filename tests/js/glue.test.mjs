@@ -19,7 +19,7 @@ const root = process.env.SVC_ROOT;
 const BUDGETS = [
   { name: "the client's hand-written JS", dirs: ["crates/svc-sdk/src", "crates/svc-validate/src"], max: 290 },
   { name: "Node's server glue (toNodeHandler)", dirs: ["node"], max: 60 },
-  { name: "the bin's glue (svc-sdk)", dirs: ["bin"], max: 111 },
+  { name: "the bin's glue (svc-sdk)", dirs: ["bin"], max: 112 },
 ];
 
 /** Every .js file under `dir`, relative to the repository. */

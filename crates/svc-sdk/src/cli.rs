@@ -2,9 +2,10 @@
 //! status of an error's kind, the client's options from the environment, exact JSON for a terminal,
 //! the operations' list and a sample billing event.
 
-use crate::catalog::operations;
+use crate::catalog::{operations, Operation, Shape};
 use crate::error::{Error, ErrorKind};
 use crate::json::write::string as quote;
+use crate::{lossless, response};
 
 /// An option of a command: its name, the placeholder of its value (`None`: a switch) and what it does.
 pub struct Opt(pub &'static str, pub Option<&'static str>, pub &'static str);
@@ -382,6 +383,118 @@ pub fn indent(text: &str, colour: bool) -> String {
     out
 }
 
+/// The result of `op` from the texts of its answers (one, or each page's with `all`), as the
+/// Client's result is made from an answer (`response::decode`: the operation's response shape and
+/// its key, the same checks), but every value's bytes as the service sent them: each number as it
+/// was spelled (`1.50`, `1e2`, `-0.0`, `12345678901234567891`) and each id as it came (a number
+/// stays that number, not the Client's string of its digits). With `all`, the pages' items in one
+/// array, each item's bytes kept. Compact: the answer's blanks outside strings left out.
+pub fn result(op: &Operation, texts: &[String], all: bool) -> Result<String, Error> {
+    let key = match op.response {
+        Shape::List(key) => Some(key),
+        _ => None,
+    };
+    let mut out = String::new();
+    if all {
+        let Some(key) = key else {
+            return Err(Error::config(format!("--all: {} is not a list", op.id)));
+        };
+        out.push('[');
+        for text in texts {
+            let doc = answer(op, text)?;
+            let items = found(&doc, &[key])?.value;
+            for item in lossless::array_items(items).map_err(Error::decode)? {
+                if out.len() > 1 {
+                    out.push(',');
+                }
+                compact(item, &mut out);
+            }
+        }
+        out.push(']');
+        return Ok(out);
+    }
+    let Some(text) = texts.last() else {
+        return Err(Error::decode("no answer was read"));
+    };
+    let doc = answer(op, text)?;
+    fn only<'a>(m: &lossless::Member<'a>) -> Option<&'a str> {
+        m.items.and_then(|items| items.only())
+    }
+    match op.response {
+        Shape::Key(keys) | Shape::KeyArray(keys) => compact(found(&doc, keys)?.value, &mut out),
+        Shape::KeyOrOneElementArray(key) => {
+            let m = found(&doc, &[key])?;
+            compact(only(m).unwrap_or(m.value), &mut out);
+        }
+        Shape::TopLevel => {
+            out.push('{');
+            for m in doc
+                .members
+                .iter()
+                .filter(|m| !["code", "message"].contains(&m.key))
+            {
+                if out.len() > 1 {
+                    out.push(',');
+                }
+                out.push_str(&format!("\"{}\":", m.key));
+                compact(m.value, &mut out);
+            }
+            out.push('}');
+        }
+        Shape::List(key) => {
+            out.push_str("{\"items\":");
+            compact(found(&doc, &[key])?.value, &mut out);
+            if let Ok(pc) = found(&doc, &["page_context"]) {
+                let value = only(pc).filter(|v| v.starts_with('{'));
+                out.push_str(",\"page_context\":");
+                compact(value.unwrap_or(pc.value), &mut out);
+            }
+            out.push('}');
+        }
+        Shape::Empty => compact(doc.text.trim(), &mut out),
+        Shape::Binary => return Err(Error::decode(format!("{} answers a file", op.id))),
+    }
+    Ok(out)
+}
+
+/// An answer's text read as the Client reads it (an error if the Client would not have resolved),
+/// and its members.
+fn answer<'t>(op: &Operation, text: &'t str) -> Result<lossless::Document<'t>, Error> {
+    if text.trim().is_empty() && op.response == Shape::Empty {
+        return lossless::Document::parse(r#"{"code":0,"message":""}"#).map_err(Error::decode);
+    }
+    response::decode(op, 200, Some("application/json"), text.as_bytes())?;
+    lossless::Document::parse(text).map_err(Error::decode)
+}
+
+/// The first of `keys` that `doc` has (the Client's check made it present).
+fn found<'d>(
+    doc: &'d lossless::Document<'d>,
+    keys: &[&str],
+) -> Result<&'d lossless::Member<'d>, Error> {
+    let m = keys
+        .iter()
+        .find_map(|k| doc.members.iter().find(|m| m.key == *k));
+    m.ok_or_else(|| Error::decode(format!("the answer has no `{}`", keys[0])))
+}
+
+/// Copies JSON `value` without the blanks outside its strings: every token's bytes as they are.
+fn compact(value: &str, out: &mut String) {
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in value.chars() {
+        if in_string {
+            in_string = escaped || c != '"';
+            escaped = !escaped && c == '\\';
+        } else if matches!(c, ' ' | '\t' | '\n' | '\r') {
+            continue;
+        } else {
+            in_string = c == '"';
+        }
+        out.push(c);
+    }
+}
+
 /// A sample billing event of `kind` as the service posts it (`parseEvent` reads it), at `now` (ms).
 pub fn billing_event(kind: &str, id: &str, now: i64) -> Result<String, Error> {
     if !crate::model::billing::EVENT_TYPES.contains(&kind) {
@@ -473,6 +586,37 @@ mod tests {
             ("SVC_EMPTY", ""),
         ];
         assert_eq!(got, want.map(|(k, v)| (k.to_string(), v.to_string())));
+    }
+
+    #[test]
+    fn the_result_keeps_every_byte_the_service_sent() {
+        let op = |id| crate::catalog::find(id).unwrap();
+        let one = r#"{"code":0,"message":"ok","fixed_asset":{ "fixed_asset_id" : 12345678901234567891,
+            "rate":1.50,"n":1e2,"z":-0.0,"big":12345678901234567891,"d":"1.50","s":"a \" b"},"other":1}"#;
+        assert_eq!(
+            result(op("getFixedAsset"), &[one.into()], false).unwrap(),
+            r#"{"fixed_asset_id":12345678901234567891,"rate":1.50,"n":1e2,"z":-0.0,"big":12345678901234567891,"d":"1.50","s":"a \" b"}"#
+        );
+        let page = |items: &str, more: bool| {
+            format!(
+                r#"{{"code":0,"message":"ok","contacts":[{items}],"page_context":{{"page":1,"per_page":2,"has_more_page":{more}}}}}"#
+            )
+        };
+        let (first, last) = (
+            page(r#"{"contact_id":1,"x":1.50},{"contact_id":"2"}"#, true),
+            page(r#"{"x": 1e2}"#, false),
+        );
+        let list = op("listContacts");
+        assert_eq!(
+            result(list, &[first.clone(), last.clone()], true).unwrap(),
+            r#"[{"contact_id":1,"x":1.50},{"contact_id":"2"},{"x":1e2}]"#
+        );
+        assert_eq!(
+            result(list, &[last], false).unwrap(),
+            r#"{"items":[{"x":1e2}],"page_context":{"page":1,"per_page":2,"has_more_page":false}}"#
+        );
+        assert!(result(op("getFixedAsset"), std::slice::from_ref(&first), false).is_err());
+        assert!(result(op("getFixedAsset"), &[first], true).is_err());
     }
 
     #[test]

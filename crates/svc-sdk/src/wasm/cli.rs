@@ -131,6 +131,18 @@ pub fn json(value: JsValue, style: u8) -> Result<String, JsValue> {
     })
 }
 
+/// A call's result from the texts of its answers (each page's with `all`: their items in one array),
+/// every number and id as the service spelled it (`cli::result`), in `style` as `__cliJson`.
+#[wasm_bindgen(js_name = __cliResult, skip_typescript)]
+pub fn result(id: JsValue, texts: Vec<String>, all: bool, style: u8) -> Result<String, JsValue> {
+    let op = super::operation_by_id(&id)?;
+    let text = cli::result(op, &texts, all).map_err(|e| to_js_error(&e))?;
+    Ok(match style {
+        0 => text + "\n",
+        s => cli::indent(&text, s == 2),
+    })
+}
+
 #[wasm_bindgen(js_name = __cliOps, skip_typescript)]
 pub fn ops(filter: Option<String>, json: bool) -> String {
     cli::ops(filter.as_deref(), json)
