@@ -3,6 +3,7 @@
 pub mod authorize;
 pub mod base64;
 pub mod device;
+pub mod login;
 pub mod record;
 pub mod redirect;
 pub mod seal;

@@ -5,7 +5,8 @@
 use super::js::{get, object, to_js_error};
 use super::platform::{Js, Watchers};
 use crate::cli;
-use crate::connect::device::{self, Poll};
+use crate::connect::device;
+use crate::connect::login::{self, Login};
 use crate::connect::servers::Servers;
 use crate::connect::{self, form};
 use crate::error::{Error, ErrorKind};
@@ -411,51 +412,15 @@ pub fn device_login(
 
 /// Polls until the user approved, declined, or the code expired.
 async fn poll(a: Accounts, code: device::Code) -> Result<JsValue, JsValue> {
-    let (mut interval, mut device_code, mut url) =
-        (code.interval_ms, code.device_code.clone(), a.url.clone());
-    loop {
-        let now = a.platform.now_ms();
-        if now >= code.expires_at {
-            return Err(to_js_error(&Error::new(
-                ErrorKind::Unauthorized,
-                "the device login's code expired before the user approved it: start again",
-            )));
-        }
-        a.platform
-            .sleep(u64::try_from(interval.min(code.expires_at - now)).unwrap_or(0))
-            .await;
-        let form = device::poll_form(&a.client_id, &a.secret, &device_code);
-        let (status, body) = a
-            .post(
-                &url,
-                connect::DEVICE_TOKEN_PATH,
-                form,
-                &[device_code.expose()],
-            )
-            .await
-            .map_err(failed)?;
-        let poll = device::read_poll(status, &body, a.platform.now_ms())
-            .map_err(|e| failed(a.redacted(e.into(), &[device_code.expose()])))?;
-        match poll {
-            Poll::Pending => {}
-            Poll::SlowDown => interval += device::SLOW_DOWN_MS,
-            Poll::OtherDc {
-                accounts_server,
-                location,
-                device_code: next,
-            } => {
-                let region = match (&accounts_server, &location) {
-                    (Some(u), _) => a.servers.region_of(u),
-                    (None, Some(loc)) => a.servers.of_region(loc).map(|_| loc.as_str()),
-                    (None, None) => None,
-                };
-                let Some(other) = region.and_then(|r| a.servers.of_region(r)) else {
-                    return Err(to_js_error(&Error::new(ErrorKind::Verification, "the accounts server sent the device login to an accounts server that is not a data center's: nothing was sent to it")));
-                };
-                url = other.to_string();
-                device_code = next.unwrap_or(device_code);
-            }
-            Poll::Granted(granted) => return a.granted(granted),
-        }
-    }
+    let login = Login {
+        client_id: &a.client_id,
+        secret: &a.secret,
+        servers: &a.servers,
+        accounts: a.url.clone(),
+        timeout_ms: 0,
+    };
+    let (granted, _) = login::poll(&a.platform, login, &code)
+        .await
+        .map_err(failed)?;
+    a.granted(granted)
 }

@@ -3,7 +3,8 @@
 use super::inner::Inner;
 use super::random;
 use crate::connect::authorize::Pending;
-use crate::connect::device::{self, Poll};
+use crate::connect::device;
+use crate::connect::login::{self, Login};
 use crate::connect::record::{Record, Status};
 use crate::connect::redirect::Redirect;
 use crate::connect::seal::NONCE_BYTES;
@@ -194,63 +195,24 @@ impl Inner {
         &self,
         id: &str,
         code: device::Code,
-        mut accounts: String,
+        accounts: String,
         scopes: Vec<String>,
     ) -> Result<Record, Failure> {
-        let mut interval = code.interval_ms;
-        let mut device_code = code.device_code.clone();
-        loop {
-            let now = self.platform.now_ms();
-            if now >= code.expires_at {
-                return Err(Error::new(
-                    ErrorKind::Unauthorized,
-                    "the device login's code expired before the user approved it: start again",
-                )
-                .into());
-            }
-            self.platform
-                .sleep(u64::try_from(interval.min(code.expires_at - now)).unwrap_or(0))
-                .await;
-            let url = format!("{accounts}{}", connect::DEVICE_TOKEN_PATH);
-            let form = device::poll_form(&self.client_id, &self.client_secret, &device_code);
-            let (status, body) = self
-                .post(&url, form, "the device login", &[device_code.expose()])
-                .await?;
-            let poll = device::read_poll(status, &body, self.platform.now_ms())
-                .map_err(|e| self.redacted(e.into(), &[device_code.expose()]))?;
-            match poll {
-                Poll::Pending => {}
-                Poll::SlowDown => interval += device::SLOW_DOWN_MS,
-                Poll::OtherDc {
-                    accounts_server,
-                    location,
-                    device_code: next,
-                } => {
-                    let region = match (&accounts_server, &location) {
-                        (Some(url), _) => self.servers.region_of(url),
-                        (None, Some(loc)) => self.servers.of_region(loc).map(|_| loc.as_str()),
-                        (None, None) => None,
-                    };
-                    let Some(url) = region.and_then(|r| self.servers.of_region(r)) else {
-                        return Err(Error::new(ErrorKind::Verification, "the accounts server sent the device login to an accounts server that is not a data center's (accountsServers): nothing was sent to it").into());
-                    };
-                    accounts = url.to_string();
-                    if let Some(next) = next {
-                        device_code = next;
-                    }
-                }
-                Poll::Granted(granted) => {
-                    let region = self
-                        .servers
-                        .region_of(&accounts)
-                        .unwrap_or(&self.region)
-                        .to_string();
-                    return self
-                        .connected(id, &region, &accounts, scopes, granted)
-                        .await;
-                }
-            }
-        }
+        let login = Login {
+            client_id: &self.client_id,
+            secret: &self.client_secret,
+            servers: &self.servers,
+            accounts,
+            timeout_ms: self.timeout_ms,
+        };
+        let (granted, accounts) = login::poll(&self.platform, login, &code).await?;
+        let region = self
+            .servers
+            .region_of(&accounts)
+            .unwrap_or(&self.region)
+            .to_string();
+        self.connected(id, &region, &accounts, scopes, granted)
+            .await
     }
 }
 
