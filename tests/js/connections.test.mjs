@@ -324,3 +324,17 @@ test("a hostile accounts server that echoes every secret, fails, or names a fore
     await new Promise((r) => server.close(r));
   }
 });
+
+test("a store that never answers: a connection's call settles by its deadline or its signal, and the next call still does", async () => {
+  const hung = { get: () => new Promise(() => {}), set: async () => {}, delete: async () => {} };
+  const { connections } = setup({ store: hung, options: { encryptionKey: Buffer.alloc(32, 2).toString("base64") } });
+  let started = Date.now();
+  await assert.rejects(connections.client("x", { deadlineMs: 300 }).listOrganizations(), (e) => e.kind === "timeout" && /deadlineMs/.test(e.message));
+  assert.ok(Date.now() - started < 5_000, `settled after ${Date.now() - started} ms`);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 200);
+  started = Date.now();
+  await assert.rejects(connections.client("x").listOrganizations({}, { signal: controller.signal }), (e) => e.kind === "aborted");
+  assert.ok(Date.now() - started < 5_000, `settled after ${Date.now() - started} ms`);
+  await assert.rejects(connections.client("x").listOrganizations({}, { signal: AbortSignal.abort() }), (e) => e.kind === "aborted");
+});

@@ -160,6 +160,28 @@ pub(super) async fn abort<P: Platform>(p: &P, signal: Option<&P::Signal>) {
     }
 }
 
+/// `work`, unless the call's signal fires or its `deadline` passes first: what a call waits for
+/// before the loop (a connection's record in its store) settles by them too.
+#[cfg(feature = "server")]
+pub async fn within<P: Platform, T>(
+    p: &P,
+    deadline: Deadline,
+    signal: Option<&P::Signal>,
+    work: impl Future<Output = Result<T, Failure>>,
+) -> Result<T, Failure> {
+    let timer = async {
+        match deadline.left(p.now_ms()) {
+            Some(ms) => p.sleep(ms).await,
+            None => pending().await,
+        }
+    };
+    match race(Box::pin(work), Box::pin(race(abort(p, signal), timer))).await {
+        First::A(done) => done,
+        First::B(First::A(())) => Err(aborted(p, signal)),
+        First::B(First::B(())) => Err(deadline.passed()),
+    }
+}
+
 /// The `aborted` (or `timeout`) error of a call whose signal fired.
 pub(super) fn aborted<P: Platform>(p: &P, signal: Option<&P::Signal>) -> Failure {
     let (kind, message) = signal

@@ -22,6 +22,8 @@ mod sim;
 mod tests;
 
 pub use answer::{stalled, too_large, Answer, Failure, Head, Outgoing};
+#[cfg(feature = "server")]
+pub use attempt::within;
 pub use deadline::Deadline;
 #[cfg(feature = "server")]
 pub use fleet::Options as FleetOptions;

@@ -43,18 +43,42 @@ pub(super) type Soon<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 pub(super) trait Later {
     /// The transport made last, if any.
     fn ready(&self) -> Option<Rc<Transport<Js>>>;
-    /// The transport of the next call.
-    fn transport(&self) -> Soon<'_, Result<Rc<Transport<Js>>, Failure>>;
+    /// The transport of the next call, made by its `deadline` and before its `signal` fires.
+    fn transport<'a>(
+        &'a self,
+        deadline: send::Deadline,
+        signal: Option<&'a JsValue>,
+    ) -> Soon<'a, Result<Rc<Transport<Js>>, Failure>>;
     /// What a failed call teaches it; the failure the call ends with.
     fn failed(&self, f: Failure) -> Soon<'_, Failure>;
 }
 
 impl Carrier {
-    async fn transport(&self) -> Result<Rc<Transport<Js>>, Failure> {
+    /// The transport of a call, and its options with what is left of its deadline once it is had.
+    #[cfg_attr(not(feature = "server"), allow(unused_variables))]
+    async fn transport(
+        &self,
+        options: send::Options,
+        signal: Option<&JsValue>,
+    ) -> Result<(Rc<Transport<Js>>, send::Options), Failure> {
         match self {
-            Carrier::Ready(t) => Ok(t.clone()),
+            Carrier::Ready(t) => Ok((t.clone(), options)),
             #[cfg(feature = "server")]
-            Carrier::Later(later) => later.transport().await,
+            Carrier::Later(later) => {
+                let now = || js_sys::Date::now() as i64;
+                let deadline = send::Deadline::new(now(), options.deadline_ms);
+                let t = later.transport(deadline, signal).await?;
+                let left = deadline
+                    .left(now())
+                    .map_or(0, |ms| ms.clamp(1, u32::MAX.into()) as u32);
+                Ok((
+                    t,
+                    send::Options {
+                        deadline_ms: left,
+                        ..options
+                    },
+                ))
+            }
         }
     }
 
@@ -355,7 +379,10 @@ impl Client {
     ) -> js_sys::Promise {
         let carrier = self.carrier.clone();
         super::tasks::spawn(async move {
-            let transport = carrier.transport().await.map_err(failure_to_js)?;
+            let (transport, options) = carrier
+                .transport(options, signal.as_ref())
+                .await
+                .map_err(failure_to_js)?;
             let call = send::Call {
                 method: ready.method,
                 url: &ready.url,

@@ -4,12 +4,13 @@ use super::inner::Inner;
 use crate::connect::record::Status;
 use crate::error::{Error, ErrorKind};
 use crate::secret::Secret;
-use crate::send::{Failure, Transport};
+use crate::send::{within, Deadline, Failure, Transport};
 use crate::wasm::client::{transport_of, Later, Soon};
 use crate::wasm::options::Options;
 use crate::wasm::platform::Js;
 use std::cell::RefCell;
 use std::rc::Rc;
+use wasm_bindgen::JsValue;
 
 /// One client's link to its connection.
 pub struct Link {
@@ -78,8 +79,17 @@ impl Later for Link {
         self.ready.borrow().as_ref().map(|(t, _)| t.clone())
     }
 
-    fn transport(&self) -> Soon<'_, Result<Rc<Transport<Js>>, Failure>> {
-        Box::pin(self.current())
+    fn transport<'a>(
+        &'a self,
+        deadline: Deadline,
+        signal: Option<&'a JsValue>,
+    ) -> Soon<'a, Result<Rc<Transport<Js>>, Failure>> {
+        Box::pin(within(
+            &self.inner.platform,
+            deadline,
+            signal,
+            self.current(),
+        ))
     }
 
     fn failed(&self, f: Failure) -> Soon<'_, Failure> {
