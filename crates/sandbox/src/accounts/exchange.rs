@@ -2,7 +2,6 @@
 
 use super::code::{self, Grant, Kind, CODE_LIFETIME_MS};
 use super::{mix, Accounts, Fields, Granted, Refresh, Refusal};
-use std::collections::VecDeque;
 
 /// Live refresh tokens a user holds per client; issuing one more revokes the oldest.
 pub const PER_USER_AND_CLIENT: usize = 20;
@@ -111,17 +110,9 @@ impl Accounts {
             self.tally.revoked_by_user_limit += 1;
         }
         let (a, b) = (self.draw(), self.draw());
-        self.refresh.push(Refresh {
-            client,
-            token: format!("1000.{a:016x}.{b:016x}"),
-            user: Some(user.to_string()),
-            revoked: false,
-            grants: VecDeque::new(),
-            live: VecDeque::new(),
-            granted: 0,
-            denied: 0,
-            peak_live: 0,
-        });
+        let token = format!("1000.{a:016x}.{b:016x}");
+        self.refresh
+            .push(Refresh::new(client, token, Some(user.to_string())));
         self.refresh.len() - 1
     }
 

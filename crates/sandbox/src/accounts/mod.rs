@@ -111,6 +111,23 @@ struct Refresh {
     peak_live: usize,
 }
 
+impl Refresh {
+    /// A refresh token of `client` that has minted nothing yet.
+    fn new(client: usize, token: String, user: Option<String>) -> Refresh {
+        Refresh {
+            client,
+            token,
+            user,
+            revoked: false,
+            grants: VecDeque::new(),
+            live: VecDeque::new(),
+            granted: 0,
+            denied: 0,
+            peak_live: 0,
+        }
+    }
+}
+
 struct Minted {
     refresh: usize,
     expires_at: i64,
@@ -191,17 +208,9 @@ impl Accounts {
             .iter()
             .enumerate()
             .flat_map(|(client, c)| {
-                c.refresh_tokens.iter().map(move |token| Refresh {
-                    client,
-                    token: token.clone(),
-                    user: None,
-                    revoked: false,
-                    grants: VecDeque::new(),
-                    live: VecDeque::new(),
-                    granted: 0,
-                    denied: 0,
-                    peak_live: 0,
-                })
+                c.refresh_tokens
+                    .iter()
+                    .map(move |token| Refresh::new(client, token.clone(), None))
             })
             .collect();
         Accounts {

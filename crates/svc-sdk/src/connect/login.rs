@@ -19,10 +19,6 @@ pub struct Login<'a> {
     pub timeout_ms: u32,
 }
 
-fn redacted(f: Failure, secrets: &[&str]) -> Failure {
-    secrets.iter().fold(f, |f, s| f.finish(Some(s), None))
-}
-
 /// Polls until the user approved (the grant, and the accounts server that gave it), declined, or
 /// the code expired.
 pub async fn poll<P: Platform>(
@@ -48,9 +44,9 @@ pub async fn poll<P: Platform>(
         let form = device::poll_form(login.client_id, login.secret, &device_code);
         let (status, body) = accounts_post(p, &url, form, login.timeout_ms, "the device login")
             .await
-            .map_err(|f| redacted(f, &secrets))?;
+            .map_err(|f| f.without_secrets(secrets))?;
         let poll = device::read_poll(status, &body, p.now_ms())
-            .map_err(|e| redacted(e.into(), &secrets))?;
+            .map_err(|e| Failure::from(e).without_secrets(secrets))?;
         match poll {
             Poll::Pending => {}
             Poll::SlowDown => interval += device::SLOW_DOWN_MS,

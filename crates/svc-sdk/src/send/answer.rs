@@ -121,6 +121,13 @@ impl Failure {
         }
     }
 
+    /// Every one of `secrets` out of every text, each in all its spellings (`finish`).
+    pub(crate) fn without_secrets<'s>(self, secrets: impl IntoIterator<Item = &'s str>) -> Failure {
+        secrets
+            .into_iter()
+            .fold(self, |f, secret| f.finish(Some(secret), None))
+    }
+
     /// The secret out of every text (the answer's headers too), and the operation set unless it is already.
     pub(crate) fn finish(
         mut self,

@@ -14,10 +14,7 @@ const DEFAULT_TIMEOUT_MS: u32 = 60_000;
 
 /// `f` with the grant's secrets out of every text, its cause's too.
 pub(super) fn without_secrets(grant: &Grant, f: Failure) -> Failure {
-    grant
-        .secrets()
-        .into_iter()
-        .fold(f, |f, secret| f.finish(Some(secret), None))
+    f.without_secrets(grant.secrets())
 }
 
 /// One grant, owned, so that every call waiting for the refresh can share it (`token::Refresh`).

@@ -318,8 +318,7 @@ impl Accounts {
     }
 
     fn redacted(&self, f: Failure, secrets: &[&str]) -> Failure {
-        let all = secrets.iter().copied().chain([self.secret.expose()]);
-        all.fold(f, |f, s| f.finish(Some(s), None))
+        f.without_secrets(secrets.iter().copied().chain([self.secret.expose()]))
     }
 
     fn granted(&self, granted: oauth::Granted) -> Result<JsValue, JsValue> {

@@ -191,7 +191,6 @@ impl Inner {
     }
 
     pub(super) fn redacted(&self, f: Failure, secrets: &[&str]) -> Failure {
-        let all = secrets.iter().copied().chain([self.client_secret.expose()]);
-        all.fold(f, |f, s| f.finish(Some(s), None))
+        f.without_secrets(secrets.iter().copied().chain([self.client_secret.expose()]))
     }
 }
