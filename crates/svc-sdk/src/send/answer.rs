@@ -122,6 +122,7 @@ impl Failure {
     }
 
     /// Every one of `secrets` out of every text, each in all its spellings (`finish`).
+    #[cfg(feature = "server")]
     pub(crate) fn without_secrets<'s>(self, secrets: impl IntoIterator<Item = &'s str>) -> Failure {
         secrets
             .into_iter()
