@@ -29,26 +29,9 @@ pub fn read(text: &str) -> Result<Json<'_>, crate::json::Error> {
     Ok(v)
 }
 
-/// Whether `text` holds the marker's key anywhere (a superset of holding a marker): its `$`s
-/// are found eight bytes at a time, where `str::contains` on wasm goes nearly byte by byte.
+/// Whether `text` holds the marker's key anywhere (a superset of holding a marker).
 pub fn mentions_marker(text: &str) -> bool {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
-    let (b, key) = (text.as_bytes(), EXACT.as_bytes());
-    let at = |from: usize, to: usize| {
-        b[from..to.min(b.len())]
-            .windows(key.len())
-            .any(|w| w == key)
-    };
-    let mut i = 0;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let x = u64::from_le_bytes(chunk.try_into().unwrap_or_default()) ^ (ONES * u64::from(b'$'));
-        if x.wrapping_sub(ONES) & !x & HIGH != 0 && at(i, i + 8 + key.len()) {
-            return true;
-        }
-        i += 8;
-    }
-    at(i, b.len())
+    crate::json::scan::any_after(text, b'$', |rest| rest.starts_with(&EXACT.as_bytes()[1..]))
 }
 
 /// Turns every exact-number marker below `v` into the number its text is (an owned `Json::Num`,

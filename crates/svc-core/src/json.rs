@@ -12,6 +12,7 @@ pub mod error;
 mod fields;
 pub mod lossless;
 mod read;
+pub mod scan;
 pub mod write;
 pub use build::ToValue;
 pub use de::from_json;

@@ -37,7 +37,9 @@ pub fn refused(name: &str) -> String {
 /// (an escape from `\uD800` to `\uDFFF` that is not half of a pair) replaced by the marker of a value
 /// JSON cannot hold; a key holding one is left for the reader to refuse. Borrowed when there is none.
 pub fn marked(text: &str) -> Cow<'_, str> {
-    if !text.contains("\\ud") && !text.contains("\\uD") {
+    let escape =
+        |rest: &[u8]| rest.first() == Some(&b'u') && rest.get(1).map(|c| c | 0x20) == Some(b'd');
+    if !crate::json::scan::any_after(text, b'\\', escape) {
         return Cow::Borrowed(text);
     }
     let b = text.as_bytes();

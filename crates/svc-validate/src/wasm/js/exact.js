@@ -4,6 +4,8 @@
 import { __exactKey, __exactText } from "../../../../../svc_sdk.js";
 
 const brand = Symbol.for("svc-sdk.ExactNumber");
+/** Set on globalThis while params are written (toWire): an ExactNumber of any copy of the SDK then gives the core's marker. */
+export const wiring = Symbol.for("svc-sdk.wiring");
 let key;
 
 /** A number kept as its JSON text: `text`, and `toString()` and `toJSON()` give it (`Number(x)` rounds it). */
@@ -13,7 +15,7 @@ export class ExactNumber {
     Object.freeze(this);
   }
   toString() { return this.text; }
-  toJSON() { return this.text; }
+  toJSON() { return globalThis[wiring] === true ? marked(this.text) : this.text; }
   // An ExactNumber of another copy of the SDK (another entry's bundle) is one too.
   static [Symbol.hasInstance](v) { return v?.[brand] === true; }
 }
