@@ -43,3 +43,15 @@ test("budgets.json has a budget for every entry the check measures, each with wh
     if (b.goal !== undefined) assert.ok(b.goal <= b.gzip, `${name}: a goal above its budget`);
   }
 });
+
+test("a client entry that links core's float formatting fails the check, with the items named", async () => {
+  const { forbidden } = await import(pathToFileURL(path.join(root, "scripts/budgets.mjs")));
+  const clean = [["svc_sdk::send::run", 900], ["data segment 0", 100]];
+  assert.deepEqual(forbidden(() => clean), []);
+  const float = [...clean, ["_RNvNtNtNtNtCsgXGp5Oqx2Ny_4core3num7flt2dec8strategy6dragon15format_shortest", 6071]];
+  const found = forbidden((entry) => (entry.module === "page/web.js" ? float : clean));
+  assert.equal(found.length, 1);
+  assert.match(found[0], /^page links core's float formatting/);
+  assert.match(found[0], /6071 {2}_RNv.*flt2dec/);
+  assert.deepEqual(forbidden(), [], "the built entries link none of it");
+});

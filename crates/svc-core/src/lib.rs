@@ -24,6 +24,7 @@ pub mod issue;
 pub mod jsdoc;
 pub mod json;
 pub mod labels;
+pub mod message;
 pub use json::lossless;
 pub mod model;
 pub mod numbered;

@@ -6,6 +6,7 @@ use svc_core::catalog::{BodyKind, Operation};
 use svc_core::error::Error;
 use svc_core::issue::{Issue, PathSeg, Problem};
 use svc_core::json::{self, Json};
+use svc_core::message::Message;
 use svc_core::validate::{self, Source};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -31,7 +32,7 @@ pub fn path_value(
     let config = |message: String| js::to_js_error(&Error::config(message).with_operation(op.id));
     match arg.dyn_ref::<js_sys::JsString>() {
         Some(s) if s.length() as usize > max => Err(refused(
-            format!("{name} is longer than maxRequestBytes ({max}) and was not read"),
+            Message::ArgTooLarge.say(&[&name, &max]),
             Problem::TooLong { maximum: max },
         )),
         Some(s) => js::unicode_text(s, name).map_err(|message| {
@@ -73,7 +74,7 @@ pub fn unwritable(e: &JsValue) -> Issue {
     } else {
         message
     };
-    unreadable(format!("params could not be read: {why}"))
+    unreadable(Message::Unreadable.say(&[&why]))
 }
 
 /// An issue at the top of the params.
@@ -94,7 +95,7 @@ pub fn unreadable(message: String) -> Issue {
 
 fn not_an_object(op: &Operation) -> Issue {
     top(
-        format!("params of {} must be an object", op.id),
+        Message::NotAnObject.say(&[&["params of ", op.id].concat()]),
         Problem::InvalidType {
             expected: "object".into(),
         },
@@ -122,7 +123,7 @@ fn text_of(op: &Operation, params: &JsValue, max: usize) -> Result<Option<String
 /// The issue of params whose JSON text is longer than `max` bytes.
 fn too_large(max: usize) -> Issue {
     top(
-        format!("params are more than maxRequestBytes ({max}) as JSON"),
+        Message::ParamsTooLarge.say(&[&max]),
         Problem::TooLong { maximum: max },
     )
 }
@@ -137,7 +138,7 @@ pub fn issues_of_text(op: &Operation, text: &str, max: usize) -> (Vec<Issue>, Op
         Ok(v) => v,
         Err(e) => {
             return (
-                vec![unreadable(format!("params could not be read: {e}"))],
+                vec![unreadable(Message::Unreadable.say(&[&e.to_string()]))],
                 None,
             )
         }
@@ -156,12 +157,12 @@ pub fn issues(op: &Operation, params: &JsValue, max: usize) -> (Vec<Issue>, Opti
         None => Json::Null,
         Some(Ok(v)) => v,
         Some(Err(e)) => {
-            let message = format!(
-                "params could not be read: {} (at most {} levels of nesting)",
+            let why = format!(
+                "{} (at most {} levels of nesting)",
                 e.message(),
                 json::MAX_NESTING
             );
-            return (vec![unreadable(message)], None);
+            return (vec![unreadable(Message::Unreadable.say(&[&why]))], None);
         }
     };
     let found = validate::check(op, &value, svc_core::clock::now_ms(), Source::Js);

@@ -8,6 +8,7 @@ use svc_core::catalog::{BodyKind, Operation};
 use svc_core::family::OrgPlacement;
 use svc_core::issue::{Issue, PathSeg, Problem};
 use svc_core::json::{Json, Obj};
+use svc_core::message::Message;
 use svc_core::route::add_text_param;
 use svc_core::validate;
 
@@ -19,10 +20,7 @@ fn json_body(body: &[u8]) -> Result<Record, ApiError> {
         Ok(Json::Obj(m)) => Ok(m),
         Ok(other) => Err(ApiError::invalid(vec![Issue {
             path: Vec::new(),
-            message: format!(
-                "the body must be a JSON object, got {}",
-                validate::type_name(&other)
-            ),
+            message: Message::NotAnObjectGot.say(&[&"the body", &validate::type_name(&other)]),
             problem: Problem::InvalidType {
                 expected: "object".into(),
             },

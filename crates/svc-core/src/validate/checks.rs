@@ -5,6 +5,7 @@ use super::ctx::{Ctx, UNREPRESENTABLE};
 use super::name::type_name;
 use crate::issue::Problem;
 use crate::json::{Json, Num, Obj};
+use crate::message::Message;
 use crate::schema::{Check, Field, IntText, Schema};
 
 impl Check {
@@ -19,8 +20,8 @@ impl Check {
                 applies_to,
             } => {
                 if map.get(when).and_then(Json::as_str) == Some(equals) && given(map, field) {
-                    let why = format!("applies only to {applies_to}, not to {equals}");
-                    not_allowed(field, &why, ctx);
+                    let why = Message::AppliesOnlyTo.say(&[&field, &applies_to, &equals]);
+                    not_allowed(field, why, ctx);
                 }
             }
             Check::NotAllowedUnless {
@@ -38,7 +39,11 @@ impl Check {
                     None => true,
                 };
                 if applies && given(map, field) {
-                    not_allowed(field, &format!("applies only when {when} is {equals}"), ctx);
+                    not_allowed(
+                        field,
+                        Message::AppliesOnlyWhen.say(&[&field, &when, &equals]),
+                        ctx,
+                    );
                 }
             }
             Check::MaxFieldsNested { field, max } => crm::max_fields_nested(map, field, max, ctx),
@@ -60,7 +65,7 @@ fn loose_integer(map: &Obj, field: &'static str, text: IntText, ctx: &mut Ctx) {
     if let (false, Some(v)) = (ok, map.get(field)) {
         ctx.push_at(
             field,
-            format!("{field} must be {}, got {}", text.describe(), type_name(v)),
+            Message::WrongType.say(&[&field, &text.describe(), &type_name(v)]),
             Problem::InvalidType {
                 expected: "integer".into(),
             },
@@ -72,7 +77,7 @@ fn not_empty(map: &Obj, field: &'static str, ctx: &mut Ctx) {
     if matches!(map.get(field), Some(Json::Arr(items)) if items.is_empty()) {
         ctx.push_at(
             field,
-            format!("{field} needs at least one member"),
+            Message::NoMember.say(&[&field]),
             Problem::Required {},
         );
     }
@@ -87,6 +92,6 @@ fn given(map: &Obj, name: &str) -> bool {
     }
 }
 
-fn not_allowed(field: &'static str, why: &str, ctx: &mut Ctx) {
-    ctx.push_at(field, format!("{field} {why}"), Problem::NotAllowed {});
+fn not_allowed(field: &'static str, message: String, ctx: &mut Ctx) {
+    ctx.push_at(field, message, Problem::NotAllowed {});
 }

@@ -5,6 +5,7 @@ use super::name::type_name;
 use super::value::{check_object, sweep_unrepresentable};
 use crate::issue::{Issue, PathSeg, Problem};
 use crate::json::{Json, Obj};
+use crate::message::Message;
 use crate::schema::Schema;
 
 /// What the engine needs of an operation: the rules of its params, and the issues of params that
@@ -45,7 +46,7 @@ pub fn check(op: &impl Rules, params: &Json, now_ms: i64, source: Source) -> Vec
     };
     if let Some(what) = unrepresentable(params) {
         ctx.push(
-            format!("params must be an object, got {what}"),
+            Message::NotAnObjectGot.say(&[&"params", &what]),
             Problem::InvalidType {
                 expected: "object".into(),
             },
@@ -67,7 +68,7 @@ pub fn check(op: &impl Rules, params: &Json, now_ms: i64, source: Source) -> Vec
             }
         }
         other => ctx.push(
-            format!("params must be an object, got {}", type_name(other)),
+            Message::NotAnObjectGot.say(&[&"params", &type_name(other)]),
             Problem::InvalidType {
                 expected: "object".into(),
             },

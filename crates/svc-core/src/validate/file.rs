@@ -20,11 +20,8 @@ pub fn file_type_issue(
     path.extend(index.map(PathSeg::Index));
     Some(Issue {
         path,
-        message: format!(
-            "{} is not an accepted file type; accepted: {}",
-            crate::echo::quoted(name),
-            accept.join(", ")
-        ),
+        message: crate::message::Message::FileType
+            .say(&[&crate::echo::quoted(name), &accept.join(", ")]),
         problem: Problem::InvalidFormat {
             format: "file type".into(),
             allowed: Some(accept),

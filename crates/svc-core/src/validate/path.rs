@@ -22,7 +22,7 @@ pub fn path_id(name: &'static str, text: &str) -> Result<String, Vec<Issue>> {
         Json::Num(n) | Json::Str(n) if ctx.issues.is_empty() => Ok(n.into_owned()),
         _ if ctx.issues.is_empty() => Err(vec![Issue::new(
             vec![PathSeg::Key(name.into())],
-            format!("{name} must be an id (a string or an integer)"),
+            crate::message::Message::NotAnId.say(&[&name]),
             crate::issue::Problem::InvalidType {
                 expected: "id (string or integer)".into(),
             },

@@ -4,6 +4,7 @@ use super::ctx::Ctx;
 use super::name::field_label;
 use crate::issue::Problem;
 use crate::json::Json;
+use crate::message::Message;
 use crate::schema::{Field, Rule};
 
 pub(super) fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
@@ -13,7 +14,7 @@ pub(super) fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
             let n = s.chars().count();
             if n > *max {
                 ctx.push(
-                    format!("{label} may have at most {max} characters, it has {n}"),
+                    Message::TooLong.say(&[&label, max, &n]),
                     Problem::TooLong { maximum: *max },
                 );
             }
@@ -22,12 +23,12 @@ pub(super) fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
             let n = s.chars().count();
             if n < *min {
                 ctx.push(
-                    format!("{label} needs at least {min} characters, it has {n}"),
+                    Message::TooShort.say(&[&label, min, &n]),
                     Problem::TooShort { minimum: *min },
                 );
             } else if n > *max {
                 ctx.push(
-                    format!("{label} may have at most {max} characters, it has {n}"),
+                    Message::TooLong.say(&[&label, max, &n]),
                     Problem::TooLong { maximum: *max },
                 );
             }
@@ -42,21 +43,14 @@ pub(super) fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
             not_one_of(label, allowed, s, ctx)
         }
         (Rule::Format(f), Json::Str(s)) if !f.matches(s) => ctx.push(
-            format!(
-                "{label} must be {}, got {}",
-                f.describe(),
-                crate::echo::quoted(s)
-            ),
+            Message::WrongType.say(&[&label, &f.describe(), &crate::echo::quoted(s)]),
             Problem::InvalidFormat {
                 format: f.name().into(),
                 allowed: None,
             },
         ),
         (Rule::MaxItems(max), Json::Arr(items)) if items.len() > *max => ctx.push(
-            format!(
-                "{label} may have at most {max} members, it has {}",
-                items.len()
-            ),
+            Message::TooMany.say(&[&label, max, &items.len()]),
             Problem::TooMany { maximum: *max },
         ),
         _ => {}
@@ -75,7 +69,7 @@ fn in_range(label: &str, min: f64, max: f64, v: &Json, ctx: &mut Ctx) {
         Some(_) => {
             let (min, max) = (min as i64, max as i64);
             ctx.push(
-                format!("{label} must be between {min} and {max}"),
+                Message::OutOfRange.say(&[&label, &min, &max]),
                 Problem::OutOfRange {
                     minimum: min.into(),
                     maximum: max.into(),
@@ -83,7 +77,7 @@ fn in_range(label: &str, min: f64, max: f64, v: &Json, ctx: &mut Ctx) {
             )
         }
         None => ctx.push(
-            format!("{label} must be a number"),
+            Message::NotANumber.say(&[&label]),
             Problem::InvalidType {
                 expected: "number".into(),
             },
@@ -93,11 +87,7 @@ fn in_range(label: &str, min: f64, max: f64, v: &Json, ctx: &mut Ctx) {
 
 fn not_one_of(label: &str, allowed: &'static [&'static str], s: &str, ctx: &mut Ctx) {
     ctx.push(
-        format!(
-            "{label} must be one of {}, got {}",
-            allowed.join(", "),
-            crate::echo::quoted(s)
-        ),
+        Message::NotOneOf.say(&[&label, &allowed.join(", "), &crate::echo::quoted(s)]),
         Problem::InvalidValue { allowed },
     )
 }

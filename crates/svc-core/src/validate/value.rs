@@ -5,6 +5,7 @@ use super::name::{field_label, type_name};
 use super::rule::apply_rule;
 use crate::issue::{PathSeg, Problem};
 use crate::json::{Json, Num, Obj};
+use crate::message::Message;
 use crate::schema::{Field, Kind, Schema};
 
 fn expected_name(kind: &Kind) -> &'static str {
@@ -29,11 +30,7 @@ fn is_blank(v: &Json) -> bool {
 pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
     if let Some(what) = unrepresentable(v) {
         ctx.push(
-            format!(
-                "{} must be {}, got {what}",
-                field_label(field),
-                expected_name(&field.kind)
-            ),
+            Message::WrongType.say(&[&field_label(field), &expected_name(&field.kind), &what]),
             Problem::InvalidType {
                 expected: expected_name(&field.kind).into(),
             },
@@ -42,7 +39,7 @@ pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
     }
     if field.required && is_blank(v) {
         ctx.push(
-            format!("{} is required", field_label(field)),
+            Message::Required.say(&[&field_label(field)]),
             Problem::Required {},
         );
         return;
@@ -67,7 +64,7 @@ pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
             for (i, member) in items.iter().enumerate() {
                 ctx.enter(PathSeg::Index(i), |ctx| match member {
                     Json::Null => ctx.push(
-                        format!("members of {} may not be null", field_label(field)),
+                        Message::NullMember.say(&[&field_label(field)]),
                         Problem::InvalidType {
                             expected: expected_name(&item.kind).into(),
                         },
@@ -82,11 +79,7 @@ pub fn check_value(field: &Field, v: &Json, ctx: &mut Ctx) {
     if !type_ok {
         let expected = expected_name(&field.kind);
         ctx.push(
-            format!(
-                "{} must be {expected}, got {}",
-                field_label(field),
-                type_name(v)
-            ),
+            Message::WrongType.say(&[&field_label(field), &expected, &type_name(v)]),
             Problem::InvalidType {
                 expected: expected.into(),
             },
@@ -117,19 +110,17 @@ fn is_exact_in_js(n: Num) -> bool {
 
 fn push_inexact(field: &Field, n: Num, ctx: &mut Ctx) {
     let label = field_label(field);
-    let n = match n {
-        Num::U(u) => u.to_string(),
-        Num::I(i) => i.to_string(),
-        Num::F(_) => String::new(),
+    let n: &dyn crate::message::Part = match &n {
+        Num::U(u) => u,
+        Num::I(i) => i,
+        Num::F(_) => &"",
     };
     let give = if matches!(field.kind, Kind::Id) {
         "give the id as a string or a BigInt"
     } else {
         "give it as a BigInt or an ExactNumber"
     };
-    let message = format!(
-        "{label} is a JS number beyond 2^53 - 1, which JS holds as {n}: the digits written may have been lost before the SDK saw them; {give}"
-    );
+    let message = Message::Inexact.say(&[&label, n, &give]);
     let bound = MAX_EXACT_INT as i64;
     ctx.push(
         message,
@@ -163,7 +154,7 @@ pub fn check_object(schema: &Schema, map: &Obj, ctx: &mut Ctx) {
         match value {
             None | Some(Json::Null) if field.required => ctx.push_at(
                 field.name,
-                format!("{} is required", field.name),
+                Message::Required.say(&[&field.name]),
                 Problem::Required {},
             ),
             None | Some(Json::Null) => {}
@@ -190,7 +181,7 @@ pub fn check_object(schema: &Schema, map: &Obj, ctx: &mut Ctx) {
 pub(super) fn sweep_unrepresentable(v: &Json, ctx: &mut Ctx) {
     if let Some(what) = unrepresentable(v) {
         ctx.push(
-            format!("{what} cannot be sent as JSON"),
+            Message::NotJson.say(&[&what]),
             Problem::InvalidType {
                 expected: "a JSON value".into(),
             },

@@ -140,7 +140,7 @@ pub fn durable_step(namespace: JsValue, key: JsValue, request: JsValue) -> js_sy
         if get(&res, "ok").is_truthy() {
             return Ok(text);
         }
-        let status = get(&res, "status").as_f64().unwrap_or(0.0);
+        let status = get(&res, "status").as_f64().unwrap_or(0.0) as u16;
         let text = text.as_string().unwrap_or_default();
         Err(js_sys::Error::new(&format!("SvcLimiter answered {status}: {text}")).into())
     })
@@ -179,7 +179,7 @@ pub fn durable_connection(
             .as_string()
             .unwrap_or_default();
         if !get(&res, "ok").is_truthy() {
-            let status = get(&res, "status").as_f64().unwrap_or(0.0);
+            let status = get(&res, "status").as_f64().unwrap_or(0.0) as u16;
             return Err(
                 js_sys::Error::new(&format!("SvcLimiter answered {status}: {text}")).into(),
             );

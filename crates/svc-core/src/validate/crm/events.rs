@@ -1,6 +1,7 @@
 //! The `events` of a notification channel: each a custom module's API name and an operation.
 
 use crate::json::{Json, Obj};
+use crate::message::Message;
 use crate::validate::{Ctx, PathSeg, Problem};
 
 /// The operation half of an `events` entry.
@@ -20,11 +21,8 @@ fn check_event(event: &str, ctx: &mut Ctx) {
         Some((module, operation)) if is_module_name(module) => {
             if !EVENT_OPERATIONS.contains(&operation) {
                 ctx.push(
-                    format!(
-                        "the operation of {} must be one of {}",
-                        crate::echo::quoted(event),
-                        EVENT_OPERATIONS.join(", ")
-                    ),
+                    Message::EventOperation
+                        .say(&[&crate::echo::quoted(event), &EVENT_OPERATIONS.join(", ")]),
                     Problem::InvalidValue {
                         allowed: EVENT_OPERATIONS,
                     },
@@ -32,10 +30,7 @@ fn check_event(event: &str, ctx: &mut Ctx) {
             }
         }
         _ => ctx.push(
-            format!(
-                "an event must be {EVENT_FORMAT}, got {}",
-                crate::echo::quoted(event)
-            ),
+            Message::EventFormat.say(&[&EVENT_FORMAT, &crate::echo::quoted(event)]),
             Problem::InvalidFormat {
                 format: EVENT_FORMAT.into(),
                 allowed: None,

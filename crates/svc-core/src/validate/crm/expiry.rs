@@ -2,6 +2,7 @@
 
 use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
 use crate::json::{Json, Obj};
+use crate::message::Message;
 use crate::validate::{Ctx, Problem};
 
 /// Not in the past (to the second) and no more than one week after now.
@@ -20,7 +21,7 @@ pub(in crate::validate) fn expiry_within_a_week(channel: &Obj, ctx: &mut Ctx) {
         let (min, max) = (iso_utc(earliest), iso_utc(latest));
         ctx.push_at(
             "channel_expiry",
-            format!("channel_expiry must be between now ({min}) and one week from now ({max})"),
+            Message::ExpiryWithinAWeek.say(&[&"channel_expiry", &min, &max]),
             Problem::OutOfRange {
                 minimum: min.into(),
                 maximum: max.into(),

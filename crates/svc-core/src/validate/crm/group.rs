@@ -1,6 +1,7 @@
 //! The group of a notification condition: its members, `{field}` or nested groups, and their count.
 
 use crate::json::{Json, Obj};
+use crate::message::Message;
 use crate::model::crm::{ApiRef, FieldSelection};
 use crate::schema::{Params, Shape};
 use crate::validate::{check_object, req, Ctx, PathSeg, Problem, Schema, UNREPRESENTABLE};
@@ -84,7 +85,7 @@ pub(in crate::validate) fn max_fields_nested(
         ctx.enter(PathSeg::Key(field.into()), |ctx| {
             ctx.push_at(
                 "group",
-                format!("a {what} may hold at most {max} fields, however nested; it has {n}"),
+                Message::TooManyNested.say(&[&what, &max, &n]),
                 Problem::TooMany { maximum: max },
             )
         });
