@@ -18,6 +18,9 @@
 //   segment is a workspace crate or one of its modules resolves module by module (`x.rs` or `x/mod.rs`); the
 //   first segment that is not a module, and those after it, must be words of the last module's file. A path
 //   whose first segment is none of ours (`serde_json::Value`, `core::fmt`) is left alone.
+// - A code span that is one name of our code resolves: `.builder(..)` a `fn` of the crates (a camelCase
+//   `.method()` one of their JS glue), `name!` a `macro_rules!`, and a snake_case name of four words or more (a
+//   test, a function, a field) or a SCREAMING_CASE one of two or more (a constant) a word of the tracked sources.
 // - Links: a relative target resolves from the Markdown file's folder (and its anchor, if it has one, against
 //   the target's headings); a link into this repository's own GitHub tree (`.../blob/main/<path>`) as a path.
 // - Commands, in code spans and in fenced `sh`/`bash`/`console` blocks (or blocks without a language), each
@@ -252,6 +255,29 @@ function checkCallable(repo, span) {
   return undefined;
 }
 
+/** Every word of the tracked sources (code, manifests, generated rows; not Markdown, fuzz inputs or archives). */
+function sourceWords(repo) {
+  if (!repo.words) {
+    repo.words = new Set();
+    for (const f of repo.files) {
+      if (!/\.(rs|m?js|cjs|jsx|ts|tsx|toml|ya?ml|txt|json)$/.test(f) || /(^|\/)(fuzz\/regressions|node_modules)\//.test(f)) continue;
+      for (const w of repo.text(f).match(/\w+/g) ?? []) repo.words.add(w);
+    }
+  }
+  return repo.words;
+}
+
+/**
+ * The problem with a code span that is one name of our code, or undefined when it is not one: a snake_case
+ * name of four words or more (a test, a function, a field) or a SCREAMING_CASE name of two or more (a
+ * constant) must be a word of the tracked sources. Shorter names are too often a library's or the service's.
+ */
+function checkName(repo, span) {
+  if (!/^[a-z][a-z0-9]*(_[a-z0-9]+){3,}$|^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(span)) return undefined;
+  repo.checked += 1;
+  return sourceWords(repo).has(span) ? null : `${span} does not exist (no such name in the sources)`;
+}
+
 /** A command line in words: quotes kept together, comments dropped. */
 function shellWords(line) {
   const words = [];
@@ -411,6 +437,11 @@ export function checkMarkdown(text, { file, repo = repository() }) {
     const line = lineAt(prose, m.index);
     if (isCommand(span)) {
       for (const problem of checkCommand(repo, span)) add(line, problem);
+      continue;
+    }
+    const name = checkName(repo, span);
+    if (name !== undefined) {
+      add(line, name);
       continue;
     }
     const callable = checkCallable(repo, span);

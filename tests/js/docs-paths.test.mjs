@@ -1,6 +1,6 @@
 // The docs' paths and commands (scripts/docs-paths.mjs, a guardrail of `npm test`): a quoted repository path,
-// module, method or command that does not resolve is reported with its file and line; text that is not the
-// repository's (a user's `src/worker.js`, a URL, a route, a crate that is not ours) is left alone.
+// module, method, test name or command that does not resolve is reported with its file and line; text that is not the
+// repository's (a user's `src/worker.js`, a URL, a route, a crate or a short name that is not ours) is left alone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -34,6 +34,8 @@ test("paths, modules, methods and commands that do not resolve are each reported
     "`node scripts/no-such.mjs`",
     "[the guide](README.md) and [nowhere](no-such.md)",
     "[a heading](CONTRIBUTING.md#no-such-heading)",
+    // (the two names that are gone are put together here, so that this file does not hold them as words)
+    `\`every_vendor_answer_decodes_as_its_row_says_and_keeps_every_field\`, \`UNIQUE_FIELD_HEADERS\`, \`${"a_test"}_that_is_gone\`, \`${"NO"}_SUCH_CONSTANT\``,
   ].join("\n");
   assert.deepEqual(checkMarkdown(text, { file: "notes.md", repo }), [
     { line: 2, message: "crates/svc-core/src/validate/nope.rs does not exist" },
@@ -49,13 +51,16 @@ test("paths, modules, methods and commands that do not resolve are each reported
     { line: 10, message: "scripts/no-such.mjs does not exist" },
     { line: 11, message: "no-such.md does not exist" },
     { line: 12, message: "CONTRIBUTING.md#no-such-heading does not exist (no such heading)" },
+    { line: 13, message: `${"a_test"}_that_is_gone does not exist (no such name in the sources)` },
+    { line: 13, message: `${"NO"}_SUCH_CONSTANT does not exist (no such name in the sources)` },
   ]);
 });
 
 test("what is not the repository's is not checked", () => {
   const text = [
     "`src/worker.js`, `node_modules/svc-sdk/pkg/web.js`, `pkg/node.js`, `docs/api/`, `GET /invoices/{invoice_id}`,",
-    "`https://example.test/x`, `serde_json::Value`, `core::fmt::float`, `npm install svc-sdk`, `node --test NAME.test.mjs`",
+    "`https://example.test/x`, `serde_json::Value`, `core::fmt::float`, `npm install svc-sdk`, `node --test NAME.test.mjs`,",
+    "`panic_immediate_abort`, `DONE`, `listTasks`",
     "",
     "```js",
     'import { Client } from "svc-sdk"; // scripts/none.mjs in a code block is code, not a quote',
