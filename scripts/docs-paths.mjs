@@ -8,16 +8,17 @@
 //   repository path when its first segment is a top-level entry of the repository (`crates/...`, `scripts/...`,
 //   `budgets.json`, ...), read from `git ls-files`; so `src/worker.js` of a user's app, `node_modules/...`,
 //   `pkg/...` (built, not tracked), URLs and HTTP routes (`/invoices`) are not. It resolves when a tracked file
-//   is that path or lies under it (a trailing `/` asks for a folder). A path that .gitignore covers (`docs/api/`,
-//   `www/dist-static`) is output, not checked. `path:12`, `path:12-30` and `path#anchor` are the path (an anchor
-//   into a Markdown file is checked against its headings); `*`, `**` and `<placeholder>` are globs that must
-//   match at least one tracked path.
+//   is that path or lies under it (a trailing `/` asks for a folder; a new file counts once `git add`ed). A path
+//   that .gitignore covers (`docs/api/`, `www/dist-static`) is output, not checked. `path:12`, `path:12-30` and
+//   `path#anchor` are the path (an anchor into a Markdown file is checked against its headings); `*`, `**` and
+//   `<placeholder>` are globs that must match at least one tracked path.
 // - A Rust file named without its folders (`send/grant.rs`, `server.rs`) is a path too: some tracked `.rs` file
 //   must end with it. (Only `.rs`: a bare `server.mjs` or `src/index.js` may be a user's file.)
-// - A Rust path (`svc_core::validate::testing`, `validate::testing`, `catalog::tests::recipe`) whose first
-//   segment is a workspace crate or one of its modules resolves module by module (`x.rs` or `x/mod.rs`); the
-//   first segment that is not a module, and those after it, must be words of the last module's file. A path
-//   whose first segment is none of ours (`serde_json::Value`, `core::fmt`) is left alone.
+// - A Rust path (`svc_core::validate::testing`, `validate::testing`, `catalog::tests::recipe`) whose first segment is
+//   a workspace crate or one of its modules resolves module by module (`x.rs`, `x/mod.rs`, or the file of a
+//   `#[path = "..."] mod x;`); the first segment that is not a module, and those after it, must be words of the
+//   last module's file (or of a module it re-exports whole). A path whose first segment is none of ours
+//   (`serde_json::Value`, `core::fmt`) is left alone.
 // - A code span that is one name of our code resolves: `.builder(..)` a `fn` of the crates (a camelCase
 //   `.method()` one of their JS glue), `name!` a `macro_rules!`, and a snake_case name of four words or more (a
 //   test, a function, a field) or a SCREAMING_CASE one of two or more (a constant) a word of the tracked sources.
@@ -179,7 +180,9 @@ function resolveFrom(repo, file, segments) {
   let at = file;
   for (let i = 0; i < segments.length; i++) {
     const base = /(^|\/)(lib|main|mod)\.rs$/.test(at) ? path.posix.dirname(at) : at.slice(0, -3);
-    const next = [`${base}/${segments[i]}.rs`, `${base}/${segments[i]}/mod.rs`].find((f) => repo.files.has(f));
+    const declared = new RegExp(`#\\[path\\s*=\\s*"([^"]+)"\\]\\s*(?:#\\[[^\\]]*\\]\\s*)*(?:pub(?:\\([^)]*\\))?\\s+)?mod\\s+${segments[i]}\\s*;`).exec(repo.text(at));
+    const moved = declared && path.posix.normalize(path.posix.join(path.posix.dirname(at), declared[1]));
+    const next = [moved, `${base}/${segments[i]}.rs`, `${base}/${segments[i]}/mod.rs`].find((f) => f && repo.files.has(f));
     if (next) {
       at = next;
       continue;
