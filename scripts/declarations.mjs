@@ -1,7 +1,7 @@
 // Writes the package's declarations: pkg/index.d.ts (and pkg/index.d.cts, the same text for
 // CommonJS consumers; pkg/node.d.ts and node.d.cts, what Node's entries add: toNodeHandler) with the types Rust declares (the models, limiter state, regions, plans and
 // families from the wasm's svc_sdk.d.ts; the options, errors, issues, hook and operation infos that
-// `cargo run --example declarations` prints), the SDK's own surface and the Client's methods
+// `cargo run -p svc-sdk --example declarations` prints), the SDK's own surface and the Client's methods
 // generated from the catalog rows; and those of svc-sdk/validate, svc-sdk/redis, svc-sdk/cloudflare and
 // svc-sdk/testing (the sandbox's options from `cargo run -p svc-testing --example declarations`).
 // Nothing of wasm-bindgen's glue is declared: svc_sdk.d.ts is read, then left out of the package
@@ -35,7 +35,7 @@ function writeAll(pkg, files) {
 }
 
 /**
- * `rust`: what `cargo run --example declarations` prints; `types`: what `--example types` does (per row,
+ * `rust`: what `cargo run -p svc-sdk --example declarations` prints; `types`: what `--example types` does (per row,
  * and the request types' declarations with their rules); `sandbox`: what svc-testing's `--example declarations` prints.
  */
 export function writeDeclarations(pkg, ops, types, rust, sandbox) {

@@ -77,7 +77,7 @@ export function siteLinks(dir) {
 const withoutFences = (text) => text.replace(/^```[\s\S]*?^```/gm, "");
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
-const headingAnchors = memo((file) => {
+export const headingAnchors = memo((file) => {
   if (!file.endsWith(".md")) return null;
   const seen = new Map();
   const anchors = new Set();

@@ -12,7 +12,8 @@ import { consumer, packAndInstall } from "./consumer.mjs";
 /**
  * The guardrails CI holds: formatted code; clippy clean with warnings denied for native code, the wasm
  * and the page build (each crate forbids unsafe code and denies unwrap and expect outside tests at
- * its root); no production file over 800 lines and no module cycle (scripts/guardrails.mjs).
+ * its root); no production file over 800 lines and no module cycle (scripts/guardrails.mjs); every path and
+ * command quoted in a Markdown file resolves (scripts/docs-paths.mjs).
  */
 export const GUARDRAILS = [
   ["cargo", ["fmt", "--all", "--check"]],
@@ -21,6 +22,7 @@ export const GUARDRAILS = [
   ["cargo", ["clippy", "--quiet", "-p", "svc-sdk", "--target", "wasm32-unknown-unknown", "--no-default-features", "--", "-D", "warnings"]],
   ["cargo", ["clippy", "--quiet", "-p", "svc-sdk", "--target", "wasm32-unknown-unknown", "--features", "cli", "--", "-D", "warnings"]],
   ["node", [path.join(root, "scripts/guardrails.mjs")]],
+  ["node", [path.join(root, "scripts/docs-paths.mjs")]],
 ];
 
 /** The native tests: every crate of the workspace. */
@@ -71,7 +73,7 @@ export function runJsTests(files, { concurrency = 1 } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   setUp();
-  log("guardrails: cargo fmt --check, cargo clippy (native, wasm, page build), file lengths and module cycles");
+  log("guardrails: cargo fmt --check, cargo clippy (native, wasm, page build), file lengths and module cycles, the docs' paths");
   for (const step of GUARDRAILS) run(...step);
   log("native tests: cargo test --workspace");
   run(...NATIVE_TESTS);

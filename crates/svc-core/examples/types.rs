@@ -1,7 +1,7 @@
 //! Prints, as JSON, what the declarations build (scripts/build.mjs) needs: of each row (`rows`),
 //! whether it is a list, its name in its family's namespace, its TS types, whether its params are
 //! required, its summary and a one-line call; and each request type's declaration with its rules as
-//! JSDoc (`requests`). `cargo run -p svc-core --example types`.
+//! JSDoc (`requests`). `cargo run -p svc-core --features serde_json --example types`.
 
 use svc_core::catalog::{operations, BodyKind, Shape};
 use svc_core::{examples, jsdoc};

@@ -43,7 +43,8 @@ macro_rules! upload {
 
 macro_rules! catalog {
     ($($id:ident: $row:expr;)*) => {
-        /// Every operation: those of API.md in its order, then those only the vendor's examples show.
+        /// The hand-written operations: those of the service's documentation in its order, then
+        /// those only the vendor's examples show.
         pub static ROWS: &[Operation] = &[$($row.named(stringify!($id))),*];
     };
 }

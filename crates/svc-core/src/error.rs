@@ -90,7 +90,7 @@ macro_rules! faults {
             $(#[doc = $doc] $variant { $($field: $ty),* },)*
         }
 
-        /// The name of a kind, as API.md writes it.
+        /// The name of a kind, as the public contract (docs/REFERENCE.md, "Errors") writes it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum ErrorKind {
             $($variant,)*
@@ -99,7 +99,7 @@ macro_rules! faults {
         impl ErrorKind {
             pub const ALL: &'static [ErrorKind] = &[$(ErrorKind::$variant),*];
 
-            /// The kind as JSON and API.md write it.
+            /// The kind as JSON and docs/REFERENCE.md write it.
             pub fn name(self) -> &'static str {
                 match self {
                     $(ErrorKind::$variant => $name,)*

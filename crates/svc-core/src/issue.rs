@@ -50,13 +50,13 @@ macro_rules! problems {
         #[doc = $doc:literal]
         $variant:ident $name:literal { $($field:ident: $ty:ty),* }
     )*) => {
-        /// What is wrong, with the details of its code (API.md's table).
+        /// What is wrong, with the details of its code (the table of docs/REFERENCE.md, "Issues").
         #[derive(Clone, Debug, PartialEq)]
         pub enum Problem {
             $(#[doc = $doc] $variant { $($field: $ty),* },)*
         }
 
-        /// The code of an issue, as API.md names it.
+        /// The code of an issue, as the public contract (docs/REFERENCE.md, "Issues") names it.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum IssueCode {
             $($variant,)*
@@ -65,7 +65,7 @@ macro_rules! problems {
         impl IssueCode {
             pub const ALL: &'static [IssueCode] = &[$(IssueCode::$variant),*];
 
-            /// The code as JSON and API.md write it.
+            /// The code as JSON and docs/REFERENCE.md write it.
             pub fn name(self) -> &'static str {
                 match self {
                     $(IssueCode::$variant => $name,)*
