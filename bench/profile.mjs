@@ -29,7 +29,7 @@ const STAGES = {
   ],
   validate: [
     [/^plain |^toWire |^mark |encode/, "params into JSON text and UTF-8 (params.js toWire)"],
-    [/svc_\w+::json|serde_json|serde_core/, "reading the JSON text into the borrowed tree (crates/svc-core/src/json/read.rs)"],
+    [/svc_json::|svc_\w+::json|serde_json|serde_core/, "reading the JSON text into the borrowed tree (crates/svc-json/src/read.rs)"],
     [/svc_\w+::validate|svc_\w+::request|svc_\w+::placement/, "the rules (crates/svc-core/src/validate, crates/svc-core/src/placement.rs)"],
     [/^validate |svc_\w+::wasm|__wbg_parse_|dlmalloc|alloc/, "the entry: operation lookup, allocation, result object"],
   ],

@@ -12,7 +12,7 @@ import { root } from "./lib.mjs";
 export const MAX_LINES = 800;
 export const MAX_FN_LINES = 80;
 /** The crates' source roots. */
-const CRATES = { "svc-sdk": "crates/svc-sdk/src", "svc-core": "crates/svc-core/src", "svc-validate": "crates/svc-validate/src", sandbox: "crates/sandbox/src", "svc-testing": "crates/svc-testing/src" };
+const CRATES = { "svc-sdk": "crates/svc-sdk/src", "svc-core": "crates/svc-core/src", "svc-json": "crates/svc-json/src", "svc-validate": "crates/svc-validate/src", sandbox: "crates/sandbox/src", "svc-testing": "crates/svc-testing/src" };
 
 /** Every .rs file under `dir`, with its module path (`["send", "fleet"]` for send/fleet.rs or send/fleet/mod.rs) and its text, read once. */
 function modules(dir) {
@@ -165,7 +165,8 @@ export function longFunctionsEverywhere(crates = sources()) {
 }
 
 /** The builds that ship (each crate as it is built, and the page's client), each with the crates that carry
- * serde_json into it: none may (tests and the build-time generators use it through svc-core's `serde_json`). */
+ * serde_json into it: none may (tests and the build-time generators use it through the feature `serde_json` of
+ * svc-core and svc-json). */
 export function serdeJsonInBuilds() {
   const builds = [...Object.keys(CRATES).map((crate) => [crate]), ["svc-sdk", "--no-default-features"]];
   return builds.flatMap((build) => {

@@ -161,7 +161,7 @@ pub enum Shaped {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use svc_core::json;
+    use svc_json::json;
 
     fn json_of(shaped: Shaped) -> Value {
         match shaped {

@@ -7,7 +7,7 @@ use crate::record::{defaults, json_obj, stamp, Record};
 use crate::resource::{CURRENCY, PROJECT, TASK};
 use crate::store::{Ids, Org};
 use crate::time;
-use svc_core::json;
+use svc_json::json;
 
 /// The user that every token acts as: the contact of new organizations, the author of comments.
 pub const USER_ID: &str = "460000000024003";

@@ -2,8 +2,8 @@
 
 use crate::record::Value;
 use std::collections::BTreeMap;
-use svc_core::json;
-use svc_core::json::ToValue;
+use svc_json::json;
+use svc_json::ToValue;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tally {

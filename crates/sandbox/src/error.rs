@@ -2,8 +2,8 @@
 
 use crate::record::Value;
 use svc_core::issue::{Issue, PathSeg, Problem};
-use svc_core::json;
-use svc_core::json::{Json, ToJson};
+use svc_json::json;
+use svc_json::{Json, ToJson};
 
 /// Application codes of the envelope. The documented ones are the SDK's table (`svc_core::code`,
 /// the package's `ErrorCode`); the others are the sandbox's own (listed in sandbox/README.md).
@@ -70,7 +70,7 @@ impl ApiError {
     pub fn body(&self) -> Value {
         let mut v = json!({ "code": self.code, "message": self.message });
         if let (false, Value::Obj(m)) = (self.issues.is_empty(), &mut v) {
-            let issues = json::parse(&self.issues.to_json_text()).map(Json::into_owned);
+            let issues = svc_json::parse(&self.issues.to_json_text()).map(Json::into_owned);
             m.insert("issues".into(), issues.unwrap_or_default());
         }
         v

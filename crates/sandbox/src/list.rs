@@ -207,7 +207,7 @@ pub fn page(rows: Vec<Record>, params: &Record) -> Reply {
 mod tests {
     use super::*;
     use crate::call::Body;
-    use svc_core::json;
+    use svc_json::json;
 
     fn rows(v: Value) -> Vec<Record> {
         v.as_array()

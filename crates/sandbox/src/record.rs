@@ -1,6 +1,6 @@
 //! Records: the JSON objects the store keeps, their ids, and merging, defaults and time stamps.
 
-use svc_core::json::{self, Json, Obj};
+use svc_json::{Json, Obj};
 
 /// A JSON value the sandbox owns: numbers keep the text they were given in.
 pub type Value = Json<'static>;
@@ -16,7 +16,7 @@ pub fn parse(bytes: &[u8]) -> Result<Value, String> {
             .count();
         format!("invalid UTF-8 at line {line}")
     })?;
-    json::parse(text)
+    svc_json::parse(text)
         .map(Json::into_owned)
         .map_err(|e| e.message())
 }

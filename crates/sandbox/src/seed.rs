@@ -7,7 +7,7 @@ use crate::record::{id_text, json_obj, Record};
 use crate::resource::{CUSTOMER, FIXED_ASSET_TYPE, PROJECT_INVOICE, USER, VENDOR};
 use crate::store::{Ids, Org, Store};
 use crate::{billing, books, generic, invoice, time};
-use svc_core::json;
+use svc_json::json;
 
 pub const CUSTOMER_ID: &str = "460000000044001";
 pub const VENDOR_ID: &str = "460000000020029";

@@ -366,7 +366,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use svc_core::json;
+    use svc_json::json;
 
     const THING: Resource = Resource::new("/things", "thing_id").big();
     const PART: Resource = Resource::new("/things/{thing_id}/parts", "part_id").under("thing_id");

@@ -135,7 +135,7 @@ pub fn update(store: &mut Store, req: &Req, how: &Upsert) -> Result<Reply, ApiEr
 mod tests {
     use super::*;
     use crate::record::json_obj;
-    use svc_core::json;
+    use svc_json::json;
 
     #[test]
     fn custom_field_matching_accepts_the_names_the_families_use() {

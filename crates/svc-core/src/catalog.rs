@@ -467,9 +467,9 @@ impl OperationInfo {
     ];
 }
 
-impl crate::json::ToJson for OperationInfo {
+impl svc_json::ToJson for OperationInfo {
     fn write_json(&self, out: &mut String) {
-        let mut m = crate::json::write::Members::new(out);
+        let mut m = svc_json::write::Members::new(out);
         m.str("id", self.id);
         m.str("family", self.family);
         m.str("method", self.method.as_str());
@@ -518,7 +518,7 @@ mod tests {
 
     #[test]
     fn the_core_writes_the_operations_as_serde_json_writes_them() {
-        use crate::json::ToJson;
+        use svc_json::ToJson;
         let infos = operation_infos();
         assert_eq!(infos.to_json_text(), serde_json::to_string(&infos).unwrap());
         let one: serde_json::Value = serde_json::from_str(&infos[0].to_json_text()).unwrap();

@@ -1,7 +1,7 @@
 //! The service's documented application codes (an answer envelope's `code`), named once for the sandbox, the SDK and the package's `ErrorCode`.
 
 use crate::declare;
-use crate::json::write::{self, Members};
+use svc_json::write::{self, Members};
 
 /// Each code as a constant, and `ALL`: its name, value and what the service's documents say of it.
 macro_rules! codes {

@@ -13,8 +13,8 @@ pub fn json_spelling(s: &str) -> Option<String> {
 }
 
 fn finite(json: &str) -> Option<f64> {
-    crate::json::number(json)
-        .map(crate::json::Num::as_f64)
+    svc_json::number(json)
+        .map(svc_json::Num::as_f64)
         .filter(|f| f.is_finite())
 }
 

@@ -1,7 +1,7 @@
 //! The members of the shapes the Rust hands to JS (errors, issues, options), written as JSON and declared as TypeScript from one list.
 
-use crate::json::write::{self, Members, ToJson};
 use std::borrow::Cow;
+use svc_json::write::{self, Members, ToJson};
 
 /// A value that is a member of a declared shape: its TypeScript type, and whether and how it is written.
 pub trait Member {

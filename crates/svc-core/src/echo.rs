@@ -1,6 +1,6 @@
 //! Text a message echoes back: cut to a readable length and quoted.
 
-use crate::json::write::ToJson;
+use svc_json::write::ToJson;
 
 /// Cuts text that is echoed into a message to a readable length, on a char boundary.
 pub fn shorten(text: &str) -> String {

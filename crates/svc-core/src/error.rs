@@ -3,8 +3,8 @@
 use crate::declare::{self, Declared, Member};
 use crate::headers::Headers;
 use crate::issue::Issue;
-use crate::json::write::{Members, ToJson};
 use std::fmt;
+use svc_json::write::{Members, ToJson};
 
 impl Member for Vec<Issue> {
     const TS: &'static str = "Issue[]";

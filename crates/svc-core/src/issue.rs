@@ -1,9 +1,9 @@
 //! One problem with the params of a call: where it is, a message, and its problem: the code with that code's details.
 
 use crate::declare::{self, Declared, Member};
-use crate::json::write::{self, Members, ToJson};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::borrow::Cow;
+use svc_json::write::{self, Members, ToJson};
 
 /// One step of an issue's path: an object key or an array index.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -280,7 +280,7 @@ impl Serialize for Issue {
             details.push((k, text));
         });
         for (k, text) in &details {
-            map.serialize_entry(k, &crate::json::parse(text).unwrap_or_default())?;
+            map.serialize_entry(k, &svc_json::parse(text).unwrap_or_default())?;
         }
         map.end()
     }

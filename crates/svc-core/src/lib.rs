@@ -1,5 +1,5 @@
-//! svc-core: the pure core of svc-sdk (the JSON reader, the catalog, models, rules, request building
-//! and decoding), shared by the client, the validation-only wasm and the sandbox.
+//! svc-core: the pure core of svc-sdk (the catalog, models, rules, request building and decoding, on
+//! svc-json's reader), shared by the client, the validation-only wasm and the sandbox.
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 #![recursion_limit = "256"]
@@ -22,10 +22,12 @@ pub mod headers;
 pub mod issue;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod jsdoc;
-pub mod json;
+/// Transitional: `svc_core::json` is svc-json, for the files not yet switched to `svc_json` (send/ and
+/// wasm/options.rs of svc-sdk, through its own re-export); to go once they are.
+pub use svc_json as json;
 pub mod labels;
+pub mod lossless;
 pub mod message;
-pub use json::lossless;
 pub mod model;
 pub mod numbered;
 pub mod placement;

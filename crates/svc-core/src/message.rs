@@ -1,7 +1,7 @@
 //! The words of every issue, as data: one line of text per message, its parts numbered (`{0}`, `{1}`...)
 //! and put in by `Message::say`; the client, the validate entry and the sandbox word their issues with it.
 
-use crate::json::write;
+use svc_json::write;
 
 /// The messages, one a line in the order of `Message`.
 const TEXT: &str = "\

@@ -4,7 +4,7 @@
 use crate::catalog::Operation;
 use crate::family::OrgPlacement;
 use crate::issue::{Issue, PathSeg, Problem};
-use crate::json::{Json, Obj};
+use svc_json::{Json, Obj};
 
 /// An issue of the top-level param `path`.
 pub(crate) fn issue(path: &str, message: String, problem: Problem) -> Issue {
@@ -141,7 +141,6 @@ mod tests {
     use super::*;
     use crate::catalog::find;
     use crate::issue::IssueCode;
-    use crate::json;
 
     #[test]
     fn every_spelling_a_server_may_read_as_the_organization_names_it() {
@@ -190,7 +189,7 @@ mod tests {
     #[test]
     fn a_query_param_naming_the_organization_is_not_allowed_where_the_query_carries_it() {
         let issues = |id: &str, params: &str| {
-            let params = json::parse(params).unwrap();
+            let params = svc_json::parse(params).unwrap();
             wire_issues(find(id).unwrap(), params.as_object().unwrap())
         };
         let got = issues(

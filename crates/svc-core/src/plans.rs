@@ -1,6 +1,6 @@
 //! The service's plans and their documented limits: requests per minute, calls in flight, the daily quota.
 
-use crate::json::Obj;
+use svc_json::Obj;
 
 /// The limits of a plan, or as configured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

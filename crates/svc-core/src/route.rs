@@ -2,10 +2,10 @@
 //! params of a call read back from query and header text, typed as its rules expect.
 
 use crate::catalog::Operation;
-use crate::json::{Json, Obj};
 use crate::request::percent_decode;
 use crate::validate::{Kind, Schema};
 use std::collections::HashSet;
+use svc_json::{Json, Obj};
 
 #[derive(Debug, PartialEq, Eq, Hash)]
 enum Seg {
@@ -170,7 +170,7 @@ pub fn coerce(kind: Option<Kind>, text: &str) -> Json<'static> {
     let t = text.trim();
     let integer = |n: i64| {
         let mut out = String::new();
-        crate::json::write::integer(&mut out, n);
+        svc_json::write::integer(&mut out, n);
         Json::Num(out.into())
     };
     let parsed =
@@ -210,7 +210,7 @@ mod tests {
 
     #[test]
     fn a_text_param_is_the_json_its_kind_expects() {
-        use crate::json::ToJson;
+        use svc_json::ToJson;
         let int = Some(Kind::Int);
         let num = Some(Kind::Num);
         let cases = [
@@ -344,7 +344,7 @@ mod tests {
 
     #[test]
     fn query_text_takes_the_type_the_rules_expect() {
-        use crate::json::ToJson;
+        use svc_json::ToJson;
         let mut p = Obj::default();
         for (k, v) in [
             ("page", "2"),

@@ -210,7 +210,7 @@ shape! {
     i64 => Kind::Int,
     i32 => Kind::Int,
     u32 => Kind::Int,
-    crate::json::Value => Kind::Any,
+    svc_json::Value => Kind::Any,
 }
 
 impl<T: Shape> Shape for Vec<T> {

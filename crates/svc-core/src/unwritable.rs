@@ -39,7 +39,7 @@ pub fn refused(name: &str) -> String {
 pub fn marked(text: &str) -> Cow<'_, str> {
     let escape =
         |rest: &[u8]| rest.first() == Some(&b'u') && rest.get(1).map(|c| c | 0x20) == Some(b'd');
-    if !crate::json::scan::any_after(text, b'\\', escape) {
+    if !svc_json::scan::any_after(text, b'\\', escape) {
         return Cow::Borrowed(text);
     }
     let b = text.as_bytes();
@@ -130,13 +130,13 @@ mod tests {
     fn a_key_with_a_lone_surrogate_is_left_to_the_reader() {
         let text = r#"{"\ud800":1}"#;
         assert_eq!(marked(text), text);
-        assert!(crate::json::parse(text).is_err());
+        assert!(svc_json::parse(text).is_err());
     }
 
     #[test]
     fn marked_params_read_as_the_marker_where_the_text_was() {
         let text = marked(r#"{"x":["\ud800"]}"#);
-        let v = crate::json::parse(&text).unwrap();
+        let v = svc_json::parse(&text).unwrap();
         let item = &v.as_object().unwrap().get("x").unwrap().as_array().unwrap()[0];
         let what = item.as_object().unwrap().get(UNREPRESENTABLE);
         assert_eq!(what.and_then(|w| w.as_str()), Some(WORDS));

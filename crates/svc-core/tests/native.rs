@@ -7,14 +7,14 @@ use svc_core::issue::Problem;
 use svc_core::request::{self, Body, Target};
 use svc_core::response::{self, Decoded};
 use svc_core::validate::{self, Source};
-use svc_core::{clock, json, ErrorKind};
+use svc_core::{clock, ErrorKind};
 
 #[test]
 fn validate_build_and_decode_natively() {
     let op = catalog::find("createTask").expect("createTask is in the table");
 
     // Params checked against the operation's rules: every issue in one pass.
-    let bad = json::parse(r#"{"task_name":""}"#).unwrap();
+    let bad = svc_json::parse(r#"{"task_name":""}"#).unwrap();
     let issues = validate::check(op, &bad, clock::now_ms(), Source::Json);
     assert_eq!(issues.len(), 1, "{issues:?}");
     assert!(
@@ -22,7 +22,7 @@ fn validate_build_and_decode_natively() {
         "{issues:?}"
     );
 
-    let params = json::parse(r#"{"task_name":"Audit"}"#).unwrap();
+    let params = svc_json::parse(r#"{"task_name":"Audit"}"#).unwrap();
     assert!(validate::check(op, &params, clock::now_ms(), Source::Json).is_empty());
 
     // The request: method, URL, headers and body, for any HTTP client to send.

@@ -4,8 +4,8 @@
 
 use crate::catalog::{operations, Operation, Shape};
 use crate::error::{Error, ErrorKind};
-use crate::json::write::string as quote;
 use crate::{lossless, response};
+use svc_json::write::string as quote;
 
 /// An option of a command: its name, the placeholder of its value (`None`: a switch) and what it does.
 pub struct Opt(pub &'static str, pub Option<&'static str>, pub &'static str);

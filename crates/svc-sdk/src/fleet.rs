@@ -18,11 +18,11 @@
 use crate::access::AccessToken;
 use crate::calendar::DAY_MS;
 use crate::error::Error;
-use crate::json::{self, Json, Obj};
 use crate::limit::{Lane, Limits, State, Verdict, Window, MINUTE_MS};
 use crate::oauth::Budget;
 use crate::secret::Secret;
 use serde::Serialize;
+use svc_json::{Json, Obj};
 
 mod step;
 pub use step::{apply, Applied, Outcome, Reply, Request, Seen};
@@ -176,7 +176,7 @@ impl Acquire {
     /// An outcome as `Serialize` wrote it.
     fn from_json(value: &Json) -> Result<Acquire, String> {
         let (name, content) = value.variant()?;
-        let o: &Obj = json::expect(content.unwrap_or(&Json::Null), name)?;
+        let o: &Obj = svc_json::expect(content.unwrap_or(&Json::Null), name)?;
         match name {
             "granted" => Ok(Acquire::Granted {
                 lease: o.field("lease")?,
@@ -202,7 +202,7 @@ impl TokenClaim {
     /// An outcome as `Serialize` wrote it.
     fn from_json(value: &Json) -> Result<TokenClaim, String> {
         let (name, content) = value.variant()?;
-        let o: &Obj = json::expect(content.unwrap_or(&Json::Null), name)?;
+        let o: &Obj = svc_json::expect(content.unwrap_or(&Json::Null), name)?;
         match name {
             "use" => Ok(TokenClaim::Use {
                 token: o.field::<&str>("token")?.into(),
@@ -248,8 +248,8 @@ impl Fleet {
     }
 
     fn read(text: &str) -> Result<Fleet, String> {
-        let value = json::parse(text).map_err(|e| e.to_string())?;
-        let o: &Obj = json::expect(&value, "the state")?;
+        let value = svc_json::parse(text).map_err(|e| e.to_string())?;
+        let o: &Obj = svc_json::expect(&value, "the state")?;
         let leases: &[Json] = o.field("leases")?;
         Ok(Fleet {
             version: o.field("version")?,
@@ -257,7 +257,7 @@ impl Fleet {
             window: Window::from_obj(o.field("window")?)?,
             leases: leases
                 .iter()
-                .map(|l| Lease::from_obj(json::expect(l, "a lease")?))
+                .map(|l| Lease::from_obj(svc_json::expect(l, "a lease")?))
                 .collect::<Result<_, _>>()?,
             token: o.optional("token")?.map(Stored::from_obj).transpose()?,
             claim: o.optional("claim")?.map(Lease::from_obj).transpose()?,
@@ -274,7 +274,7 @@ impl Fleet {
     /// The text a store keeps: compact JSON.
     pub fn to_json(&self) -> String {
         // Plain data with string keys: serializing it cannot fail.
-        crate::json::to_string(self)
+        svc_json::to_string(self)
     }
 
     /// What a store compares and sets: raised by one on every change.

@@ -6,9 +6,9 @@
 //! answer keeps any minute of the service's count within the limit, whatever the latency.
 
 use crate::calendar::DAY_MS;
-use crate::json::{expect, Json, Obj};
 use std::collections::VecDeque;
 pub use svc_core::plans::{Limits, DEFAULT_PLAN, PER_MINUTE, PLANS, PLAN_TS};
+use svc_json::{expect, Json, Obj};
 
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]

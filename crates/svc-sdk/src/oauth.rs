@@ -2,8 +2,8 @@
 
 use crate::access::AccessToken;
 use crate::error::{Error, ErrorKind};
-use crate::json::{self, Json};
 use crate::secret::Secret;
+use svc_json::Json;
 
 /// Where the grant is asked, below the accounts server's URL.
 pub const TOKEN_PATH: &str = "/oauth/v2/token";
@@ -202,7 +202,7 @@ pub fn read(status: u16, body: &[u8], now: i64, step: Step) -> Result<Granted, R
         )
     };
     let text = std::str::from_utf8(body).map_err(|_| not_json())?;
-    let answer = json::parse(text).map_err(|_| not_json())?;
+    let answer = svc_json::parse(text).map_err(|_| not_json())?;
     let Some(o) = answer.as_object() else {
         return Err(not_json());
     };
@@ -255,7 +255,7 @@ pub fn read(status: u16, body: &[u8], now: i64, step: Step) -> Result<Granted, R
 }
 
 /// The refresh token a code exchange or a device login gives (a refresh gives none).
-fn refresh_token_of(o: &json::Obj<'_>, step: Step) -> Result<Option<Secret>, Refused> {
+fn refresh_token_of(o: &svc_json::Obj<'_>, step: Step) -> Result<Option<Secret>, Refused> {
     match (step, o.get("refresh_token").and_then(Json::as_str)) {
         (Step::Refresh, _) => Ok(None),
         (_, Some(t)) if !t.is_empty() && t.len() <= 4096 && !t.chars().any(char::is_control) => {
@@ -271,7 +271,7 @@ fn refresh_token_of(o: &json::Obj<'_>, step: Step) -> Result<Option<Secret>, Ref
 
 /// How long the token lives: `expires_in` in seconds, or in ms where `expires_in_sec` (seconds) is
 /// beside it (older answers); the service's hour when neither is a number.
-fn life_ms(o: &json::Obj<'_>) -> i64 {
+fn life_ms(o: &svc_json::Obj<'_>) -> i64 {
     let secs = |v: f64| v * 1000.0;
     let ms = match (
         o.get("expires_in_sec").and_then(Json::as_f64),
@@ -357,12 +357,12 @@ const KEPT: usize = 1_000;
 
 impl Budget {
     /// As a fleet's state keeps it.
-    pub fn from_obj(o: &json::Obj<'_>) -> Result<Budget, String> {
+    pub fn from_obj(o: &svc_json::Obj<'_>) -> Result<Budget, String> {
         let started: &[Json] = o.field("started")?;
         Ok(Budget {
             started: started
                 .iter()
-                .map(|t| json::expect(t, "a refresh's time"))
+                .map(|t| svc_json::expect(t, "a refresh's time"))
                 .collect::<Result<_, _>>()?,
             blocked_until: o.optional("blockedUntil")?,
         })

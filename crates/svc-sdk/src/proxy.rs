@@ -4,10 +4,10 @@ use crate::catalog::{self, BodyKind, Operation};
 use crate::echo::{quoted, shorten};
 use crate::error::{Error, ErrorKind};
 use crate::headers::Headers;
-use crate::json::{self, Json, Obj, ToJson};
 use crate::request::parse_query;
 use crate::route::{add_text_param, template, Found, Router};
 use std::sync::OnceLock;
+use svc_json::{Json, Obj, ToJson};
 
 /// What the proxy forwards: the operation, its path values (in path order, the CRM version
 /// left out) and its params as JSON text, read from the query, the headers and a JSON body.
@@ -197,7 +197,7 @@ impl Routed {
         if op.body == BodyKind::Json {
             let text = body.unwrap_or_default();
             if !text.trim().is_empty() {
-                match json::parse(text) {
+                match svc_json::parse(text) {
                     Ok(Json::Obj(m)) => {
                         for (k, v) in m.into_members() {
                             if !names_the_organization(&k) {

@@ -1,11 +1,11 @@
 //! Receiving: notification-channel callbacks (with their token checked in constant time) and billing events.
 
 use crate::error::{Error, ErrorKind};
-use crate::json::{self, Json};
 use crate::lossless;
 use crate::model::billing::{Event, EVENT_TYPES};
 use crate::model::crm::WatchNotification;
 use subtle::ConstantTimeEq;
+use svc_json::Json;
 
 /// Whether two byte strings are equal, in a time that does not depend on where they differ
 /// (`subtle`; strings of different lengths are unequal at once).
@@ -57,7 +57,7 @@ fn check_fields(what: &str, v: &Json, fields: &[FieldCheck]) -> Result<(), Error
 /// With `token`, the body's token must match it (kind `verification` otherwise).
 pub fn watch_notification_text(body: &str, token: Option<&str>) -> Result<String, Error> {
     let text = lossless::rewrite(body.trim()).map_err(|e| decode_error("notification", e))?;
-    let v = json::parse(&text).map_err(|e| decode_error("notification", e))?;
+    let v = svc_json::parse(&text).map_err(|e| decode_error("notification", e))?;
     check_fields(
         "notification",
         &v,
@@ -91,8 +91,8 @@ pub fn parse_watch_notification(
     token: Option<&str>,
 ) -> Result<WatchNotification, Error> {
     let text = watch_notification_text(body, token)?;
-    let v = json::parse(&text).map_err(|e| decode_error("notification", e))?;
-    json::from_json(&v).map_err(|e| decode_error("notification", e))
+    let v = svc_json::parse(&text).map_err(|e| decode_error("notification", e))?;
+    svc_json::from_json(&v).map_err(|e| decode_error("notification", e))
 }
 
 /// A billing event, as a webhook body or a `GET /events/{id}` answer (`{ event: {...} }`), as JSON
@@ -107,7 +107,7 @@ pub fn event_text(body: &str) -> Result<String, Error> {
         None => body.trim(),
     };
     let text = lossless::rewrite(raw).map_err(|e| decode_error("event", e))?;
-    let v = json::parse(&text).map_err(|e| decode_error("event", e))?;
+    let v = svc_json::parse(&text).map_err(|e| decode_error("event", e))?;
     check_fields(
         "event",
         &v,
@@ -137,8 +137,8 @@ pub fn event_text(body: &str) -> Result<String, Error> {
 /// `event_text`, typed.
 pub fn parse_event(body: &str) -> Result<Event, Error> {
     let text = event_text(body)?;
-    let v = json::parse(&text).map_err(|e| decode_error("event", e))?;
-    json::from_json(&v).map_err(|e| decode_error("event", e))
+    let v = svc_json::parse(&text).map_err(|e| decode_error("event", e))?;
+    svc_json::from_json(&v).map_err(|e| decode_error("event", e))
 }
 
 /// The query parameter of the webhook URL that carries its token, unless another is named.

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
+use svc_json::ToJson;
 use svc_sdk::catalog::{operations, Shape};
-use svc_sdk::json::{self, ToJson};
 use svc_sdk::response::{self, Decoded};
 use svc_sdk::webhook;
 
@@ -110,7 +110,7 @@ fn dump() {
     for file in &files {
         let name = file.file_name().unwrap().to_string_lossy().to_string();
         let whole = std::fs::read_to_string(file).unwrap();
-        let v = json::parse(&whole).unwrap();
+        let v = svc_json::parse(&whole).unwrap();
         let status = v["response_status"].as_u64().unwrap_or(200) as u16;
         let body = v["response_body"].to_json_text();
         bodies.push((format!("{name}/whole"), whole, 200));

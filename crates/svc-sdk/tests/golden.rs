@@ -62,12 +62,12 @@ fn every_case_has_the_issues_of_the_golden_corpus() {
 
 #[test]
 fn the_core_reads_and_writes_the_params_of_every_case_as_serde_json_does() {
-    use svc_sdk::json::{self, ToJson};
+    use svc_json::ToJson;
     let mut count = 0;
     cases::each(|case| {
         count += 1;
         let text = serde_json::to_string(case.params).expect("params are JSON");
-        let ours = json::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", case.key));
+        let ours = svc_json::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", case.key));
         assert_eq!(ours.to_json_text(), text, "{}", case.key);
         let theirs: serde_json::Value = serde_json::from_str(&text).expect("serde_json reads it");
         assert_eq!(

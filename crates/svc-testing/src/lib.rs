@@ -19,9 +19,9 @@ use sandbox::record::{Record as Map, Value};
 use sandbox::store::Store;
 use sandbox::{App, Held, Platform, Step};
 use std::cell::RefCell;
-use svc_core::json;
-use svc_core::json::Num;
 use svc_core::numbered::Numbered;
+use svc_json::json;
+use svc_json::Num;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -104,7 +104,7 @@ pub fn body(options: &Map, now_ms: i64) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use svc_core::json;
+    use svc_json::json;
 
     fn of(v: Value) -> Result<Value, String> {
         let Value::Obj(options) = v else { panic!() };

@@ -58,7 +58,7 @@ mod tests {
     use sandbox::accounts::DEMO_CLIENT_ID;
     use sandbox::config::Config;
     use sandbox::App;
-    use svc_core::json;
+    use svc_json::json;
 
     fn app(accounts: Value) -> App {
         let options = json!({ "accounts": accounts });

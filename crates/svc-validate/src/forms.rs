@@ -122,7 +122,7 @@ pub fn without_blanks(params: &JsValue) -> JsValue {
 
 /// A copy of `v` with its blanks left out, or `None` when it is no plain object or array.
 fn stripped(v: &JsValue, depth: usize) -> Result<Option<JsValue>, JsValue> {
-    if depth > svc_core::json::MAX_NESTING || !v.is_object() {
+    if depth > svc_json::MAX_NESTING || !v.is_object() {
         return Ok(None);
     }
     if js::is_array(v) {

@@ -10,8 +10,8 @@ pub mod params;
 
 use svc_core::catalog::{self, Operation};
 use svc_core::error::Error;
-use svc_core::json::write::{self, Members};
-use svc_core::json::ToJson;
+use svc_json::write::{self, Members};
+use svc_json::ToJson;
 use wasm_bindgen::prelude::*;
 
 pub use js::{answer_to_js, to_js_error};

@@ -5,9 +5,9 @@ use crate::js;
 use svc_core::catalog::{BodyKind, Operation};
 use svc_core::error::Error;
 use svc_core::issue::{Issue, PathSeg, Problem};
-use svc_core::json::{self, Json};
 use svc_core::message::Message;
 use svc_core::validate::{self, Source};
+use svc_json::Json;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -67,7 +67,7 @@ pub fn unwritable(e: &JsValue) -> Issue {
     let why = if e.is_instance_of::<js_sys::RangeError>() {
         format!(
             "they are nested too deeply (at most {} levels of nesting)",
-            json::MAX_NESTING
+            svc_json::MAX_NESTING
         )
     } else if message.to_ascii_lowercase().contains("circular") {
         "they contain a circular reference".into()
@@ -134,7 +134,7 @@ pub fn issues_of_text(op: &Operation, text: &str, max: usize) -> (Vec<Issue>, Op
     if text.len() > max {
         return (vec![too_large(max)], None);
     }
-    let value = match json::parse(text) {
+    let value = match svc_json::parse(text) {
         Ok(v) => v,
         Err(e) => {
             return (
@@ -160,7 +160,7 @@ pub fn issues(op: &Operation, params: &JsValue, max: usize) -> (Vec<Issue>, Opti
             let why = format!(
                 "{} (at most {} levels of nesting)",
                 e.message(),
-                json::MAX_NESTING
+                svc_json::MAX_NESTING
             );
             return (vec![unreadable(Message::Unreadable.say(&[&why]))], None);
         }

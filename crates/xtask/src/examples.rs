@@ -6,7 +6,7 @@ use crate::openapi::Answer;
 use crate::rows::{Row, Shape};
 use crate::shape::{Field, Node, Rule};
 use serde_yaml::Value;
-use svc_core::json::write::{array, string};
+use svc_json::write::{array, string};
 
 /// A YAML value as JSON text, numbers as written.
 fn json(out: &mut String, v: &Value) {

@@ -1,7 +1,7 @@
 //! The accounts server's answers as JSON text, in the vendor's shapes, member for member.
 
 use super::{spell, Accounts, Fields, Granted, Refusal, DEMO_CLIENT_ID, DEMO_REFRESH_TOKEN};
-use svc_core::json::write::{string, unsigned, Members};
+use svc_json::write::{string, unsigned, Members};
 
 /// The Access Denied answer's description, the vendor's words.
 pub const TOO_MANY: &str =
@@ -179,7 +179,7 @@ pub fn counters(a: &mut Accounts, now: i64) -> String {
         unsigned(one.key("live_tokens"), s.live_tokens as u64);
         unsigned(one.key("peak_live_tokens"), s.peak_live_tokens as u64);
         match s.blocked_until_ms {
-            Some(ms) => svc_core::json::write::integer(one.key("blocked_until_ms"), ms),
+            Some(ms) => svc_json::write::integer(one.key("blocked_until_ms"), ms),
             None => one.key("blocked_until_ms").push_str("null"),
         }
         one.end();
@@ -284,7 +284,7 @@ mod tests {
             Refusal::UnsupportedGrantType,
         ] {
             let text = refused(why, &sent(), true);
-            let v = svc_core::json::parse(&text).unwrap();
+            let v = svc_json::parse(&text).unwrap();
             assert_eq!(v["error"].as_str(), Some(why.error()));
             let d = v["error_description"].as_str().unwrap();
             for s in [

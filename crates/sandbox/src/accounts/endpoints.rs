@@ -6,7 +6,7 @@ use super::route::{fields, json, params, post_only};
 use super::{answer, page, Accounts};
 use crate::error::ApiError;
 use crate::http::{Request, Response};
-use svc_core::json::write::{unsigned, Members};
+use svc_json::write::{unsigned, Members};
 
 /// Where refresh tokens are revoked.
 pub const REVOKE_PATH: &str = "/oauth/v2/token/revoke";

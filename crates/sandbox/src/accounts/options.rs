@@ -2,8 +2,8 @@
 //! the binary's `--oauth-*` flags or from svc-sdk/testing's `accounts` option (made into those flags).
 
 use super::users::UserOption;
-use svc_core::json::{Json, Num};
 use svc_core::request::{percent_decode, percent_encode};
+use svc_json::{Json, Num};
 
 /// The demo client's id, registered unless `--oauth-no-demo-client`; `npm start` prints it.
 pub const DEMO_CLIENT_ID: &str = "1000.SANDBOXDEMOCLIENT";
@@ -295,7 +295,7 @@ fn got(v: &Json) -> String {
 fn number_text(key: &str, v: &Json) -> Result<String, String> {
     match v {
         Json::Str(s) => Ok(s.to_string()),
-        Json::Num(text) => match svc_core::json::number(text) {
+        Json::Num(text) => match svc_json::number(text) {
             Some(Num::U(n)) if n <= svc_core::validate::MAX_EXACT_INT => Ok(n.to_string()),
             Some(Num::U(_)) => Err(format!(
                 "{key}: {text} is beyond 2^53 - 1, where a JS number loses digits"
@@ -417,7 +417,7 @@ fn user_value(user: &Json) -> Result<String, String> {
 /// The binary's flags of svc-sdk/testing's `accounts` option (its JSON text): `VALUED`,
 /// `SWITCHES`, `PLACES` and `CLIENTS`; null members are not given.
 pub fn option_flags(text: &str) -> Result<Vec<String>, String> {
-    let options = svc_core::json::parse(text).map_err(|e| e.message())?;
+    let options = svc_json::parse(text).map_err(|e| e.message())?;
     let Some(options) = options.as_object() else {
         return Err(format!("expected an object, got {}", got(&options)));
     };

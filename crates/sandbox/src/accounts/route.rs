@@ -262,7 +262,7 @@ mod tests {
         )
         .unwrap();
         let body = text(&r).to_string();
-        let v = svc_core::json::parse(&body).unwrap();
+        let v = svc_json::parse(&body).unwrap();
         let t = v["access_token"].as_str().unwrap();
         let got = admin(&mut a, "POST", &["access-tokens", t, "revoke"], "p", 0).unwrap();
         assert_eq!(

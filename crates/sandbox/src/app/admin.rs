@@ -8,7 +8,7 @@ use crate::error::{code, ApiError};
 use crate::http::{self, Request, Response};
 use crate::record::Value;
 use svc_core::echo::shorten;
-use svc_core::json;
+use svc_json::json;
 
 pub(super) fn sandbox_endpoint(sh: &App, req: &Request, p: &dyn Platform) -> Response {
     let segs: Vec<&str> = req.path.trim_end_matches('/').split('/').skip(2).collect();

@@ -7,8 +7,8 @@ use crate::accounts::{endpoints, Reach};
 use crate::books::new_organization;
 use crate::http::{Request, Response};
 use crate::record::json_obj;
-use svc_core::json;
 use svc_core::request::parse_query;
+use svc_json::json;
 
 /// A new organization of `email`'s (its name the email's local part), made as createOrganization
 /// makes one, with the id `id` or the next one; its id.

@@ -7,10 +7,10 @@ use crate::record::Record;
 use svc_core::catalog::{BodyKind, Operation};
 use svc_core::family::OrgPlacement;
 use svc_core::issue::{Issue, PathSeg, Problem};
-use svc_core::json::{Json, Obj};
 use svc_core::message::Message;
 use svc_core::route::add_text_param;
 use svc_core::validate;
+use svc_json::{Json, Obj};
 
 fn json_body(body: &[u8]) -> Result<Record, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {

@@ -12,9 +12,9 @@ use crate::{generic, invoice};
 use svc_core::catalog::Operation;
 use svc_core::echo::shorten;
 use svc_core::issue::Issue;
-use svc_core::json::Json;
 use svc_core::route::Found;
 use svc_core::validate::{self, Source};
+use svc_json::Json;
 
 /// A call of the catalog: its answer (`None`: dropped) and its id, or the call a slow fault holds.
 pub(super) fn api(

@@ -8,7 +8,7 @@ use crate::record::Value;
 use svc_core::catalog::Operation;
 use svc_core::echo::shorten;
 use svc_core::family::OrgPlacement;
-use svc_core::json;
+use svc_json::json;
 
 impl App {
     /// Seeds records: `args` are a call's arguments as a client takes them (path values, then params,

@@ -6,7 +6,7 @@ use super::pipeline::{api, api_answer, complete};
 use super::state::{Answer, App, Held, Platform, Step, NO_ORG};
 use crate::error::code;
 use crate::http::{Request, Response};
-use svc_core::json;
+use svc_json::json;
 
 impl App {
     /// The answer to a request, or the wait of a slow fault before `resume`.

@@ -8,7 +8,7 @@ use crate::record::{defaults, id_text, Record};
 use crate::resource::{EVENT, PLAN};
 use crate::store::{Ids, Org, Store};
 use crate::time;
-use svc_core::json;
+use svc_json::json;
 
 /// The documents name no plan event; these documented types fit best (see sandbox/README.md).
 pub const PLAN_CREATED_EVENT: &str = "subscription_activation";

@@ -7,8 +7,8 @@ use crate::record::Value;
 use crate::record::{defaults, id_text, json_obj, patch, same_id, stamp, Record};
 use crate::resource::ACCOUNT;
 use crate::store::{Ids, Org, Store};
-use svc_core::json;
 use svc_core::model::books::{AccountFilter, AccountSortColumn, AccountType};
+use svc_json::json;
 
 /// The account types that each type filter of the account list keeps.
 const ACCOUNT_GROUPS: &[(AccountFilter, &[AccountType])] = {

@@ -6,7 +6,7 @@ use crate::error::ApiError;
 use crate::record::Value;
 use crate::record::{json_obj, same_id, Record};
 use crate::store::Ids;
-use svc_core::json;
+use svc_json::json;
 
 /// A comment by the sandbox's user, kept in the `comments` of the record it is about.
 pub(super) fn new_comment(req: &Req, ids: &Ids, parent: Option<(&str, &str)>) -> Value {

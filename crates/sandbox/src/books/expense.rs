@@ -11,7 +11,7 @@ use crate::resource::EXPENSE;
 use crate::store::{Ids, Org, Receipt, Store};
 use crate::time;
 use crate::unique::{self, Upsert};
-use svc_core::json;
+use svc_json::json;
 
 /// The receipt every expense starts with: a tiny PDF.
 pub const RECEIPT_PDF: &[u8] = b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";

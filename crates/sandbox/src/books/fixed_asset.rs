@@ -9,8 +9,8 @@ use crate::record::{defaults, json_obj, patch, same_id, stamp, Record};
 use crate::resource::{FIXED_ASSET, FIXED_ASSET_HISTORY};
 use crate::store::{Ids, Org, Store};
 use crate::time;
-use svc_core::json;
 use svc_core::model::books::{FixedAssetSortColumn, FixedAssetStatus};
+use svc_json::json;
 
 const ASSET_LIST_FIELDS: &[&str] = &[
     "fixed_asset_id",

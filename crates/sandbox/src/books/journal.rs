@@ -8,8 +8,8 @@ use crate::record::Value;
 use crate::record::{defaults, json_obj, merge, patch, same_id, stamp, text_of, Record};
 use crate::resource::JOURNAL;
 use crate::store::{Ids, Store};
-use svc_core::json;
 use svc_core::model::books::JournalStatus;
+use svc_json::json;
 
 /// Gives new lines their ids and base-currency amounts; returns the sum of the debits.
 fn price_journal_lines(rec: &mut Record, ids: &Ids) -> f64 {

@@ -9,8 +9,8 @@ use crate::record::{id_text, json_obj, Record};
 use crate::resource::CURRENCY;
 use crate::store::{Org, Store};
 use crate::time;
-use svc_core::json;
 use svc_core::model::books::FiscalYearStartMonth;
+use svc_json::json;
 
 /// Request names that the responses spell differently.
 const ORG_RENAMES: &[(&str, &str)] = &[

@@ -8,8 +8,8 @@ use crate::record::{defaults, id_text, patch, stamp, Record};
 use crate::resource::{REFUND, VENDOR_CREDIT};
 use crate::store::{Org, Store};
 use crate::time;
-use svc_core::json;
 use svc_core::model::books::VendorCreditRefundSortColumn;
+use svc_json::json;
 
 /// A refund as lists show it: with its credit's number and vendor.
 fn listed_refund(org: &Org, mut r: Record) -> Record {

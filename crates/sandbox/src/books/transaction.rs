@@ -7,8 +7,8 @@ use crate::record::Value;
 use crate::record::{json_obj, same_id, text_of, Record};
 use crate::resource::{EXPENSE, JOURNAL};
 use crate::store::{Org, Store};
-use svc_core::json;
 use svc_core::model::books::JournalStatus;
+use svc_json::json;
 
 /// One posting of a transaction to an account, with the name of the account on the other side.
 fn posting(

@@ -10,8 +10,8 @@ use crate::resource::{CREDITED_BILL, REFUND, VENDOR_CREDIT, VENDOR_CREDIT_COMMEN
 use crate::store::{Org, Store};
 use crate::time;
 use svc_core::issue::{PathSeg, Problem};
-use svc_core::json;
 use svc_core::model::books::VendorCreditStatus;
+use svc_json::json;
 
 pub(super) fn create_vendor_credit(store: &mut Store, req: &Req) -> Result<Reply, ApiError> {
     let (org, ids) = store.open(req.org)?;

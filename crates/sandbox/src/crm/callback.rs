@@ -7,8 +7,8 @@ use crate::record::{id_text, Record};
 use crate::store::Store;
 use crate::time;
 use std::time::Duration;
-use svc_core::json;
 use svc_core::model::crm::WatchOperation;
+use svc_json::json;
 
 /// The operations a trigger can report: the core's `WatchOperation`s but `all`, which only subscribes.
 pub const OPERATIONS: [&str; 3] = [

@@ -7,7 +7,7 @@ use crate::record::{id_text, merge, same_id, Record};
 use crate::store::Store;
 use crate::time::{self, HOUR_MS, WEEK_MS};
 use svc_core::issue::{Issue, PathSeg, Problem};
-use svc_core::json;
+use svc_json::json;
 
 /// A stable id per module, as `resource_id` in the answer.
 fn module_id(module: &str) -> String {

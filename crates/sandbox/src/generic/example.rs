@@ -8,8 +8,7 @@ use svc_core::catalog::Operation;
 fn all() -> Option<&'static Value> {
     static TEXT: &str = include_str!("../../../../tests/fixtures/published/examples.json");
     static ALL: std::sync::OnceLock<Option<Value>> = std::sync::OnceLock::new();
-    ALL.get_or_init(|| svc_core::json::parse(TEXT).ok())
-        .as_ref()
+    ALL.get_or_init(|| svc_json::parse(TEXT).ok()).as_ref()
 }
 
 #[cfg(target_arch = "wasm32")]

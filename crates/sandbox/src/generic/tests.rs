@@ -7,7 +7,7 @@ use crate::record::Value;
 use crate::resource::NAMED;
 use svc_core::catalog::{find, op, operations, Shape};
 use svc_core::family::Family;
-use svc_core::json;
+use svc_json::json;
 
 fn coll(table: &str, id: &str, parent: Option<&str>) -> (String, String, Option<String>) {
     (table.into(), id.into(), parent.map(String::from))

@@ -8,8 +8,8 @@ use crate::record::Value;
 use crate::record::{defaults, patch, stamp, Record};
 use crate::resource::COMPOSITE_ITEM;
 use crate::store::{Ids, Org, Store};
-use svc_core::json;
 use svc_core::model::inventory::CompositeItemSortColumn;
+use svc_json::json;
 
 pub fn insert_composite_item(org: &mut Org, ids: &Ids, fields: &Record, now_ms: i64) -> Record {
     let mut rec = fields.clone();

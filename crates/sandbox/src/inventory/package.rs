@@ -8,8 +8,8 @@ use crate::record::{defaults, patch, stamp, Record};
 use crate::resource::PACKAGE;
 use crate::store::{Ids, Org, Store};
 use crate::time;
-use svc_core::json;
 use svc_core::model::inventory::PackageSortColumn;
+use svc_json::json;
 
 /// Gives the members of an array field a numeric `line_item_id` where they have none.
 pub(super) fn number_lines(rec: &mut Record, field: &str, ids: &Ids) {

@@ -77,7 +77,7 @@ fn negative_amount(params: &Record) -> Option<String> {
 mod tests {
     use super::*;
     use crate::record::json_obj;
-    use svc_core::json;
+    use svc_json::json;
 
     #[test]
     fn prechecks_name_rows_of_the_core_whose_params_hold_their_fields() {

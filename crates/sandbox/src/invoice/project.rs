@@ -9,8 +9,8 @@ use crate::record::{defaults, id_text, json_obj, merge, patch, same_id, stamp, R
 use crate::resource::{COMMENT, EXPENSE, PROJECT, PROJECT_INVOICE, TASK, USER};
 use crate::store::{Ids, Org, Store};
 use crate::unique::{self, Upsert};
-use svc_core::json;
 use svc_core::model::invoice::{ProjectInvoiceSortColumn, ProjectSortColumn, ProjectStatus};
+use svc_json::json;
 
 /// A user of a project, completed from the organization's users.
 fn project_user(org: &Org, user: &Record) -> Record {

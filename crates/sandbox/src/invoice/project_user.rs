@@ -8,7 +8,7 @@ use crate::record::Value;
 use crate::record::{id_text, json_obj, merge, patch, same_id, Record};
 use crate::resource::{PROJECT, USER};
 use crate::store::{Org, Store};
-use svc_core::json;
+use svc_json::json;
 
 /// The users of a project (1002 when the project does not exist).
 fn users_of(org: &Org, project: &str) -> Result<Vec<Record>, ApiError> {

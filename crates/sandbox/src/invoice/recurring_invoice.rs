@@ -10,7 +10,7 @@ use crate::resource::{RECURRING_INVOICE, RECURRING_INVOICE_HISTORY};
 use crate::store::{Ids, Org, Store};
 use crate::time;
 use crate::unique::{self, Upsert};
-use svc_core::json;
+use svc_json::json;
 
 fn ensure_unique_name(org: &Org, name: &str, except: Option<&str>) -> Result<(), ApiError> {
     let taken = org.rows(RECURRING_INVOICE.table).iter().any(|r| {

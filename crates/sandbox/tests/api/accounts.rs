@@ -20,7 +20,7 @@ fn refresh(s: &Sandbox) -> ClientResponse {
 fn access_token(s: &Sandbox) -> String {
     let r = refresh(s);
     assert_eq!(r.status, 200, "{}", text(&r));
-    let v = svc_core::json::parse(text(&r)).unwrap();
+    let v = svc_json::parse(text(&r)).unwrap();
     v["access_token"].as_str().unwrap().to_string()
 }
 
@@ -49,7 +49,7 @@ fn the_api_takes_minted_tokens_until_the_cap_or_a_revocation_ends_them() {
         "static tokens are as before"
     );
     let counters = s.raw("GET", "/__sandbox/accounts", &[], b"");
-    let v = svc_core::json::parse(text(&counters)).unwrap();
+    let v = svc_json::parse(text(&counters)).unwrap();
     assert_eq!(v["refreshes"]["granted"].as_u64(), Some(4));
     assert_eq!(v["revoked_by_cap"].as_u64(), Some(2));
     assert_eq!(v["api_401"]["revoked"].as_u64(), Some(2));

@@ -63,7 +63,7 @@ fn a_created_record_is_got_with_every_number_as_it_was_written() {
         created.contains(r#""current_asset_value":9007199254740993"#),
         "a default copied from a number keeps its text: {created}"
     );
-    let id = svc_core::json::parse(&created).unwrap()["fixed_asset"]["fixed_asset_id"]
+    let id = svc_json::parse(&created).unwrap()["fixed_asset"]["fixed_asset_id"]
         .as_str()
         .unwrap()
         .to_string();

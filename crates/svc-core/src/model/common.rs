@@ -1,7 +1,7 @@
 //! Types shared by every family: identifiers, tags, custom fields, the page context.
 
-use crate::json::Map;
 use serde::{Deserialize, Deserializer, Serialize};
+use svc_json::Map;
 use tsify::Tsify;
 
 /// An identifier: always the exact digits as a string, whether the server sent a string or a number.

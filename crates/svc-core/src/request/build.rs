@@ -6,9 +6,9 @@ use crate::catalog::{BodyKind, Method, Operation};
 use crate::error::Error;
 use crate::family::OrgPlacement;
 use crate::issue::{Issue, Problem};
-use crate::json::{Json, Obj, ToJson};
 use crate::placement::{in_query, issue, scalar_text, wire_issues};
 use serde::Serialize;
+use svc_json::{Json, Obj, ToJson};
 
 /// What is sent, short of the Authorization header.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -40,7 +40,7 @@ pub fn build(
     path_params: &[&str],
     params: &serde_json::Value,
 ) -> Result<Prepared, Error> {
-    build_json(op, target, path_params, &crate::json::of_value(params))
+    build_json(op, target, path_params, &svc_json::of_value(params))
 }
 
 /// `build` for params read from JSON text (`json::parse`).

@@ -6,8 +6,8 @@ use super::target::Target;
 use crate::catalog::Method;
 use crate::error::Error;
 use crate::family::{Family, OrgPlacement};
-use crate::json::{Json, Obj, ToJson};
 use crate::placement::scalar_text;
+use svc_json::{Json, Obj, ToJson};
 
 /// Builds a call that is not in the table (`client.request`): a path below a family root.
 #[cfg(any(test, feature = "serde_json"))]
@@ -20,10 +20,10 @@ pub fn build_raw(
     body: Option<&serde_json::Value>,
 ) -> Result<Prepared, Error> {
     let query = serde_json::Value::Object(query.clone());
-    let query = crate::json::of_value(&query);
+    let query = svc_json::of_value(&query);
     let empty = Obj::default();
     let query = query.as_object().unwrap_or(&empty);
-    let body = body.map(crate::json::of_value);
+    let body = body.map(svc_json::of_value);
     build_raw_json(method, family, path, target, query, body.as_ref())
 }
 

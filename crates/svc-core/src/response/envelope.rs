@@ -1,8 +1,6 @@
 //! The envelope of an answer: its members, its `code`, whether it is JSON.
-
-use crate::json;
-use crate::json::Json;
 use crate::lossless::Member;
+use svc_json::Json;
 
 pub(super) fn find<'a>(members: &'a [Member<'a>], key: &str) -> Option<&'a Member<'a>> {
     members.iter().find(|m| m.key == key)
@@ -10,7 +8,7 @@ pub(super) fn find<'a>(members: &'a [Member<'a>], key: &str) -> Option<&'a Membe
 
 /// The envelope's `code`: 0, "SUCCESS" or absent mean success.
 pub(super) fn envelope_code<'a>(members: &'a [Member<'a>]) -> Option<Json<'a>> {
-    find(members, "code").and_then(|m| json::parse(m.value).ok())
+    find(members, "code").and_then(|m| svc_json::parse(m.value).ok())
 }
 
 pub(super) fn code_is_success(code: &Option<Json>) -> bool {

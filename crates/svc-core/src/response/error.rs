@@ -2,9 +2,9 @@
 
 use super::envelope::{code_is_success, envelope_code, find};
 use crate::error::{Error, ErrorKind};
-use crate::json::Json;
+use crate::lossless;
 use crate::request::host_of;
-use crate::{json, lossless};
+use svc_json::Json;
 
 fn status_text(status: u16) -> &'static str {
     match status {
@@ -38,7 +38,7 @@ pub fn error_from(status: u16, body: &[u8]) -> Error {
     let message = members
         .as_deref()
         .and_then(|m| find(m, "message"))
-        .and_then(|m| json::parse(m.value).ok())
+        .and_then(|m| svc_json::parse(m.value).ok())
         .and_then(|v| v.as_str().map(str::to_string))
         .filter(|m| !m.is_empty());
     let kind = if (200..300).contains(&status) {

@@ -1,7 +1,7 @@
 //! A list's `page_context` and the page its iteration asks for next.
 
 use crate::error::Error;
-use crate::json::{Json, Num};
+use svc_json::{Json, Num};
 
 /// What a list's `page_context` tells the pager: the page the answer is (when it says) and whether
 /// more follow.
@@ -22,7 +22,7 @@ impl PageContext {
     /// `has_more_page`, when given, a boolean. The error says what is wrong, after "the response's".
     #[cfg(any(test, feature = "serde_json"))]
     pub fn read(v: &serde_json::Value) -> Result<PageContext, String> {
-        PageContext::read_json(&crate::json::of_value(v))
+        PageContext::read_json(&svc_json::of_value(v))
     }
 
     /// `read` for a value read from JSON text (`json::parse`).

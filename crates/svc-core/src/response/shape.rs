@@ -5,8 +5,8 @@ use super::error::{error_from, json_error};
 use super::page::PageContext;
 use crate::catalog::{Operation, Shape};
 use crate::error::Error;
+use crate::lossless;
 use crate::lossless::{Items, Member};
-use crate::{json, lossless};
 
 /// What a successful response decodes to.
 #[derive(Clone, Debug, PartialEq)]
@@ -234,7 +234,7 @@ impl<'d> Answer<'d> {
                 .and_then(|items| items.only())
                 .filter(|v| v.starts_with('{'))
                 .unwrap_or(pc.value);
-            let read = json::parse(value)
+            let read = svc_json::parse(value)
                 .map_err(|e| e.to_string())
                 .and_then(|v| PageContext::read_json(&v));
             if let Err(why) = read {

@@ -4,9 +4,9 @@ use super::crm;
 use super::ctx::{Ctx, UNREPRESENTABLE};
 use super::name::type_name;
 use crate::issue::Problem;
-use crate::json::{Json, Num, Obj};
 use crate::message::Message;
 use crate::schema::{Check, Field, IntText, Schema};
+use svc_json::{Json, Num, Obj};
 
 impl Check {
     pub(super) fn run(self, schema: &Schema, map: &Obj, ctx: &mut Ctx) {

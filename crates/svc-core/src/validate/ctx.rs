@@ -1,7 +1,7 @@
 //! What the engine carries while it walks params: the issues, the path, the source and the time.
 
 use crate::issue::{Issue, PathSeg, Problem};
-use crate::json::Json;
+use svc_json::Json;
 
 /// Collects issues while the engine walks the params.
 #[derive(Default)]

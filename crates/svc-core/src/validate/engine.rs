@@ -4,9 +4,9 @@ use super::ctx::{unrepresentable, Ctx, Source};
 use super::name::type_name;
 use super::value::{check_object, sweep_unrepresentable};
 use crate::issue::{Issue, PathSeg, Problem};
-use crate::json::{Json, Obj};
 use crate::message::Message;
 use crate::schema::Schema;
+use svc_json::{Json, Obj};
 
 /// What the engine needs of an operation: the rules of its params, and the issues of params that
 /// cannot travel where the operation sends them (the request side knows where each param goes).
@@ -35,7 +35,7 @@ pub fn validate_from(
     now_ms: i64,
     source: Source,
 ) -> Vec<Issue> {
-    check(op, &crate::json::of_value(params), now_ms, source)
+    check(op, &svc_json::of_value(params), now_ms, source)
 }
 
 /// Checks params read from JSON text (`json::parse`) written in `source`: every issue, in one pass.

@@ -1,8 +1,8 @@
 //! The words messages use for a value's JSON type and for a field.
 
 use super::ctx::UNREPRESENTABLE;
-use crate::json::Json;
 use crate::schema::Field;
+use svc_json::Json;
 
 pub fn type_name(v: &Json) -> &'static str {
     match v {

@@ -2,8 +2,8 @@
 
 use super::{check_value, Ctx, Source};
 use crate::issue::{Issue, PathSeg};
-use crate::json::Json;
 use crate::schema::{req, Kind};
+use svc_json::Json;
 
 /// The path param `name` given as the JSON `text` that params.js writes of a JS value (a number; a
 /// BigInt as its exact number; a marker where JSON cannot hold it): its digits where an id field of a
@@ -35,7 +35,6 @@ pub fn path_id(name: &'static str, text: &str) -> Result<String, Vec<Issue>> {
 mod tests {
     use super::*;
     use crate::issue::IssueCode;
-    use crate::json;
 
     #[test]
     fn a_path_id_is_taken_as_a_body_takes_an_id() {
@@ -62,7 +61,7 @@ mod tests {
         );
         let body = super::super::check(
             crate::catalog::find("createJournal").unwrap(),
-            &json::parse(r#"{"journal_date":"2024-01-02","line_items":[{"account_id":9007199254740992,"debit_or_credit":"debit","amount":1}]}"#).unwrap(),
+            &svc_json::parse(r#"{"journal_date":"2024-01-02","line_items":[{"account_id":9007199254740992,"debit_or_credit":"debit","amount":1}]}"#).unwrap(),
             0,
             Source::Js,
         );

@@ -3,9 +3,9 @@
 use super::ctx::Ctx;
 use super::name::field_label;
 use crate::issue::Problem;
-use crate::json::Json;
 use crate::message::Message;
 use crate::schema::{Field, Rule};
+use svc_json::Json;
 
 pub(super) fn apply_rule(field: &Field, rule: &Rule, v: &Json, ctx: &mut Ctx) {
     let label = field_label(field);

@@ -12,7 +12,7 @@ pub fn issues(schema: &Schema, params: &Value) -> Vec<Issue> {
 /// The issues of `params` against `schema`, checked at `now_ms`.
 pub fn issues_at(schema: &Schema, params: &Value, now_ms: i64) -> Vec<Issue> {
     let mut ctx = Ctx::at(now_ms);
-    let params = crate::json::of_value(params);
+    let params = svc_json::of_value(params);
     check_object(
         schema,
         params.as_object().expect("params are an object"),

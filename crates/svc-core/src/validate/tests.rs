@@ -3,7 +3,6 @@
 use super::*;
 use crate::issue::Issue;
 use crate::issue::IssueCode;
-use crate::json::{self};
 use serde_json::json;
 use serde_json::Value;
 
@@ -28,7 +27,7 @@ static TOP: Schema = Schema {
 
 fn run(v: Value) -> Vec<Issue> {
     let mut ctx = Ctx::default();
-    check_object(&TOP, json::of_value(&v).as_object().unwrap(), &mut ctx);
+    check_object(&TOP, svc_json::of_value(&v).as_object().unwrap(), &mut ctx);
     ctx.issues
 }
 
@@ -86,7 +85,7 @@ fn unrepresentable_values_below_a_field_of_any_kind_are_reported() {
     let mut ctx = Ctx::default();
     check_object(
         &ANY,
-        json::of_value(&json!({"extra": {"deep": [1, bad]}}))
+        svc_json::of_value(&json!({"extra": {"deep": [1, bad]}}))
             .as_object()
             .unwrap(),
         &mut ctx,
@@ -132,7 +131,11 @@ static MODES: Schema = Schema {
 
 fn modes(v: Value) -> Vec<String> {
     let mut ctx = Ctx::default();
-    check_object(&MODES, json::of_value(&v).as_object().unwrap(), &mut ctx);
+    check_object(
+        &MODES,
+        svc_json::of_value(&v).as_object().unwrap(),
+        &mut ctx,
+    );
     ctx.issues.iter().map(|i| i.path_string()).collect()
 }
 

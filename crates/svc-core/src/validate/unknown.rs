@@ -1,7 +1,7 @@
 //! The fields of params that their operation does not know, which are sent as they are: a development warning names them (never their values).
 
-use crate::json::Json;
 use crate::schema::Schema;
+use svc_json::Json;
 
 /// The keys of `params` (top level) that `schema` names no field for, in their order; none where the
 /// schema names no field at all (a row without params, or whose rules check none).
@@ -22,16 +22,15 @@ pub fn unknown_fields(schema: &Schema, params: &Json) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::catalog::{find, operations};
-    use crate::json;
 
     #[test]
     fn a_misspelt_optional_field_is_named_and_known_ones_are_not() {
         let op = find("createTask").unwrap();
-        let params = json::parse(r#"{"task_name":"Audit","descripton":"x","rate":1}"#).unwrap();
+        let params = svc_json::parse(r#"{"task_name":"Audit","descripton":"x","rate":1}"#).unwrap();
         let found = unknown_fields(op.params, &params);
         assert!(found.contains(&"descripton".to_string()), "{found:?}");
         assert!(!found.contains(&"task_name".to_string()), "{found:?}");
-        assert!(unknown_fields(op.params, &json::parse("null").unwrap()).is_empty());
+        assert!(unknown_fields(op.params, &svc_json::parse("null").unwrap()).is_empty());
     }
 
     #[test]

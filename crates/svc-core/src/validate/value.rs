@@ -4,9 +4,9 @@ use super::ctx::{unrepresentable, Ctx, Source};
 use super::name::{field_label, type_name};
 use super::rule::apply_rule;
 use crate::issue::{PathSeg, Problem};
-use crate::json::{Json, Num, Obj};
 use crate::message::Message;
 use crate::schema::{Field, Kind, Schema};
+use svc_json::{Json, Num, Obj};
 
 fn expected_name(kind: &Kind) -> &'static str {
     match kind {

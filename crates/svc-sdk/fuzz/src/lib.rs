@@ -8,11 +8,11 @@
 
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
+use svc_json::{Json, ToJson};
 use svc_sdk::catalog::{operations, Method, Operation, Shape};
 use svc_sdk::error::ErrorKind;
 use svc_sdk::exact;
 use svc_sdk::family::{Family, OrgPlacement, REGIONS};
-use svc_sdk::json::{Json, ToJson};
 use svc_sdk::lossless;
 use svc_sdk::request::{self, Target};
 use svc_sdk::response::{self, Decoded};
@@ -385,7 +385,7 @@ pub fn validate(data: &[u8]) {
     }
     let json = serde_json::to_string(&issues).expect("issues serialize");
     assert!(serde_json::from_str::<Value>(&json).is_ok());
-    if let Some(m) = svc_sdk::json::of_value(&params).as_object() {
+    if let Some(m) = svc_json::of_value(&params).as_object() {
         let _ = svc_sdk::placement::wire_issues(op, m);
     }
     // What validation lets through, the request builder builds.

@@ -2,8 +2,8 @@
 
 use super::{form, AUTH_PATH, STATE_TTL_MS};
 use crate::error::Error;
-use crate::json::{self, Obj};
 use serde::Serialize;
+use svc_json::Obj;
 
 /// The random bytes of a state.
 pub const STATE_BYTES: usize = 32;
@@ -30,14 +30,14 @@ impl Pending {
     }
 
     pub fn to_json(&self) -> String {
-        json::to_string(self)
+        svc_json::to_string(self)
     }
 
     /// As the store gave it back; a text that is not one (a store that lies) is `None`.
     pub fn from_json(text: &str) -> Option<Pending> {
-        let v = json::parse(text).ok()?;
+        let v = svc_json::parse(text).ok()?;
         let o: &Obj = v.as_object()?;
-        let scopes: &[json::Json] = o.field("scopes").ok()?;
+        let scopes: &[svc_json::Json] = o.field("scopes").ok()?;
         Some(Pending {
             connection_id: o.field::<&str>("connectionId").ok()?.to_string(),
             scopes: scopes

@@ -2,9 +2,9 @@
 
 use super::form;
 use crate::error::{Error, ErrorKind};
-use crate::json::{self, Json, Obj};
 use crate::oauth::{self, Granted, Step};
 use crate::secret::Secret;
+use svc_json::{Json, Obj};
 
 /// The wait between polls when the server names none, and the least one honoured.
 pub const INTERVAL_MS: i64 = 5_000;
@@ -62,7 +62,7 @@ fn object(status: u16, body: &[u8]) -> Result<Json<'_>, Error> {
         .with_status(status));
     }
     let text = std::str::from_utf8(body).map_err(|_| decode("is not JSON"))?;
-    let v = json::parse(text).map_err(|_| decode("is not JSON"))?;
+    let v = svc_json::parse(text).map_err(|_| decode("is not JSON"))?;
     v.as_object()
         .ok_or_else(|| decode("is not a JSON object"))?;
     Ok(v)

@@ -1,8 +1,8 @@
 //! A connection as the store keeps it (its refresh token sealed) and as a caller sees it (without).
 
-use crate::json::{self, Obj};
 use crate::secret::Secret;
 use serde::Serialize;
+use svc_json::Obj;
 
 /// Whether a connection's grant works, or its user must authorize again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -53,7 +53,7 @@ struct Public<'a> {
 impl Record {
     /// The connection as a caller sees it: everything but the refresh token.
     pub fn public_json(&self) -> String {
-        json::to_string(&Public {
+        svc_json::to_string(&Public {
             connection_id: &self.connection_id,
             region: &self.region,
             accounts_url: &self.accounts_url,
@@ -66,15 +66,15 @@ impl Record {
 
     /// As the store keeps it.
     pub fn to_json(&self) -> String {
-        json::to_string(self)
+        svc_json::to_string(self)
     }
 
     /// As the store gave it back: `None` for a text that is not a record (a store that lies).
     pub fn from_json(text: &str) -> Option<Record> {
-        let v = json::parse(text).ok()?;
+        let v = svc_json::parse(text).ok()?;
         let o: &Obj = v.as_object()?;
         let text = |name: &str| o.field::<&str>(name).ok().map(str::to_string);
-        let scopes: &[json::Json] = o.field("scopes").ok()?;
+        let scopes: &[svc_json::Json] = o.field("scopes").ok()?;
         Some(Record {
             connection_id: text("connectionId")?,
             region: text("region")?,

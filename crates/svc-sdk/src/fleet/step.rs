@@ -2,9 +2,9 @@
 
 use super::{Acquire, Fleet, Stored, TokenClaim};
 use crate::error::Error;
-use crate::json::{self, Json, Obj};
 use crate::limit::{Lane, Limits, State, DEFAULT_PLAN};
 use crate::secret::Secret;
+use svc_json::{Json, Obj};
 
 fn is_interactive(lane: &Lane) -> bool {
     *lane == Lane::default()
@@ -140,12 +140,12 @@ impl Request {
     }
 
     fn read(text: &str) -> Result<Request, String> {
-        let value = json::parse(text).map_err(|e| e.to_string())?;
+        let value = svc_json::parse(text).map_err(|e| e.to_string())?;
         let (name, content) = value.variant()?;
         if name == "state" && content.is_none() {
             return Ok(Request::State);
         }
-        let o: &Obj = json::expect(content.unwrap_or(&Json::Null), name)?;
+        let o: &Obj = svc_json::expect(content.unwrap_or(&Json::Null), name)?;
         let text = |key| o.field::<&str>(key).map(str::to_string);
         Ok(match name {
             "acquire" => Request::Acquire {
@@ -192,7 +192,7 @@ impl Request {
 
     /// Its text, for the store.
     pub fn to_json(&self) -> String {
-        crate::json::to_string(self)
+        svc_json::to_string(self)
     }
 }
 
@@ -204,8 +204,8 @@ impl Reply {
     }
 
     fn read(text: &str) -> Result<Reply, String> {
-        let value = json::parse(text).map_err(|e| e.to_string())?;
-        let o: &Obj = json::expect(&value, "the reply")?;
+        let value = svc_json::parse(text).map_err(|e| e.to_string())?;
+        let o: &Obj = svc_json::expect(&value, "the reply")?;
         let outcome = o.get("outcome").ok_or("`outcome` is missing")?;
         let (name, content) = outcome.variant()?;
         let content = content.unwrap_or(&Json::Null);
@@ -217,11 +217,11 @@ impl Reply {
                 "acquire" => Outcome::Acquire(Acquire::from_json(content)?),
                 "renewed" => Outcome::Renewed(match content {
                     Json::Null => None,
-                    until => Some(json::expect(until, "`renewed`")?),
+                    until => Some(svc_json::expect(until, "`renewed`")?),
                 }),
-                "released" => Outcome::Released(json::expect(content, "`released`")?),
+                "released" => Outcome::Released(svc_json::expect(content, "`released`")?),
                 "token" => Outcome::Token(TokenClaim::from_json(content)?),
-                "taken" => Outcome::Taken(json::expect(content, "`taken`")?),
+                "taken" => Outcome::Taken(svc_json::expect(content, "`taken`")?),
                 "done" => Outcome::Done,
                 _ => return Err(format!("`{name}` is not an outcome")),
             },
@@ -312,15 +312,15 @@ pub fn apply(
         state: (version != expected).then(|| fleet.to_json()),
         expected,
         version,
-        reply: crate::json::to_string(&reply),
+        reply: svc_json::to_string(&reply),
         wake_at: fleet.next_end(),
     })
 }
 
 /// The `version` of a state whose text is JSON though the rest of it cannot be read.
 fn version_in(text: &str) -> Option<u64> {
-    let value = json::parse(text).ok()?;
-    let o: &Obj = json::expect(&value, "the state").ok()?;
+    let value = svc_json::parse(text).ok()?;
+    let o: &Obj = svc_json::expect(&value, "the state").ok()?;
     o.field("version").ok()
 }
 

@@ -933,12 +933,12 @@ fn the_core_writes_states_steps_and_replies_as_serde_json_writes_them() {
         let now = day + i as i64 * 1_000;
         let applied = apply(state.as_deref(), None, now, &request.to_json()).unwrap();
         assert_eq!(
-            crate::json::to_string(&applied),
+            svc_json::to_string(&applied),
             serde_json::to_string(&applied).unwrap()
         );
         let reply = Reply::from_json(&applied.reply).unwrap();
         assert_eq!(
-            crate::json::to_string(&reply),
+            svc_json::to_string(&reply),
             serde_json::to_string(&reply).unwrap()
         );
         let fleet =
@@ -952,7 +952,7 @@ fn the_core_writes_states_steps_and_replies_as_serde_json_writes_them() {
     limiter.enqueue();
     let figures = limiter.state(day);
     assert_eq!(
-        crate::json::to_string(&figures),
+        svc_json::to_string(&figures),
         serde_json::to_string(&figures).unwrap()
     );
 }

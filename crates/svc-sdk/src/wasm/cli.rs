@@ -122,7 +122,7 @@ pub fn args(
 pub fn json(value: JsValue, style: u8) -> Result<String, JsValue> {
     let mut text = String::from(svc_validate::js::to_wire(&value)?);
     if crate::exact::mentions_marker(&text) {
-        use crate::json::write::ToJson;
+        use svc_json::write::ToJson;
         let read = crate::exact::read(&text).map_err(|e| config(e.to_string()))?;
         text = read.to_json_text();
     }
@@ -162,7 +162,7 @@ pub fn notice(
     let id = id.unwrap_or_else(|| "4150868000001".into());
     if let Some((module, operation)) = event.split_once('.') {
         let mut crm = String::from(r#"{"channelId":"1000000068001","ids":["#);
-        crate::json::write::string(&mut crm, &id);
+        svc_json::write::string(&mut crm, &id);
         crm.push(']');
         let token = token.unwrap_or_default();
         for (k, v) in [
@@ -173,7 +173,7 @@ pub fn notice(
         ] {
             if !v.is_empty() {
                 crm.push_str(&format!(r#","{k}":"#));
-                crate::json::write::string(&mut crm, v);
+                svc_json::write::string(&mut crm, v);
             }
         }
         crm.push('}');

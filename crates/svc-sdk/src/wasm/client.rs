@@ -9,12 +9,12 @@ use crate::catalog::{Method, Operation, Shape};
 use crate::error::Error;
 use crate::family::Family;
 use crate::issue::{Issue, PathSeg, Problem};
-use crate::json::{self, Json};
 use crate::request::{self, Body, Prepared};
 use crate::send::{self, Credential, Failure, Reply, Transport};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
+use svc_json::Json;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -460,7 +460,7 @@ impl Client {
             Carrier::Later(later) => later.ready(),
         };
         match transport.and_then(|t| t.rate_limit_state()) {
-            Some(state) => super::json_to_js(&json::to_string(&state)),
+            Some(state) => super::json_to_js(&svc_json::to_string(&state)),
             None => JsValue::NULL,
         }
     }
@@ -580,7 +580,7 @@ impl Client {
             Some(wire_text(&query, "query", max)?)
         };
         let query = match query_text.as_deref().map(crate::exact::read) {
-            None => json::Obj::default(),
+            None => svc_json::Obj::default(),
             Some(Ok(Json::Obj(m))) => m,
             Some(_) => return Err(config("query must be an object", None)),
         };
@@ -603,7 +603,7 @@ impl Client {
         if !issues.is_empty() {
             return Err(to_js_error(&Error::validation(issues)));
         }
-        let empty = json::Obj::default();
+        let empty = svc_json::Obj::default();
         let query = query.as_object().unwrap_or(&empty);
         request::build_raw_json(m, f, &path, &self.opts.target, query, body.as_ref())
             .map_err(|e| to_js_error(&e))
@@ -735,7 +735,7 @@ fn next_page(asked: &JsValue, context: JsValue, items: u32) -> Result<Option<u64
             .ok()
             .and_then(|t| t.as_string())
             .ok_or_else(|| fail("the page's page_context could not be read".into()))?;
-        let value = json::parse(&text)
+        let value = svc_json::parse(&text)
             .map_err(|e| fail(format!("the page's page_context could not be read: {e}")))?;
         let read = crate::response::PageContext::read_json(&value)
             .map_err(|why| fail(format!("the page's {why}")))?;

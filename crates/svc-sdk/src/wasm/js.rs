@@ -69,11 +69,11 @@ pub fn header_pairs(response: &JsValue) -> Vec<(String, String)> {
             .unwrap_or_default())
     };
     let text = read().unwrap_or_default();
-    let Ok(crate::json::Json::Arr(pairs)) = crate::json::parse(&text) else {
+    let Ok(svc_json::Json::Arr(pairs)) = svc_json::parse(&text) else {
         return Vec::new();
     };
-    let pair = |p: &crate::json::Json| match p {
-        crate::json::Json::Arr(nv) => match (nv.first()?.as_str(), nv.get(1)?.as_str()) {
+    let pair = |p: &svc_json::Json| match p {
+        svc_json::Json::Arr(nv) => match (nv.first()?.as_str(), nv.get(1)?.as_str()) {
             (Some(name), Some(value)) => Some((name.to_ascii_lowercase(), value.to_string())),
             _ => None,
         },

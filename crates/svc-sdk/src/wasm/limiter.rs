@@ -51,9 +51,9 @@ async fn step(limiter: &JsValue, request: &str) -> Result<String, Failed> {
 /// One operation of `durableObjectConnectionStore` on this object's storage: `{ op, key, value? }`
 /// (get, set, delete) as JSON; its answer `{ "value": text | null }`.
 async fn connection_op(limiter: &JsValue, request: &str) -> Result<String, Failed> {
-    use crate::json::{self, Obj};
+    use svc_json::Obj;
     let not_one = || Failed::NotAStep("the request is not a connection store operation".into());
-    let v = json::parse(request).map_err(|_| not_one())?;
+    let v = svc_json::parse(request).map_err(|_| not_one())?;
     let o: &Obj = v.as_object().ok_or_else(not_one)?;
     let op: &str = o.field("op").map_err(|_| not_one())?;
     let key: &str = o.field("key").map_err(|_| not_one())?;
@@ -74,7 +74,7 @@ async fn connection_op(limiter: &JsValue, request: &str) -> Result<String, Faile
     };
     let mut out = String::from("{\"value\":");
     match value {
-        Some(v) => json::write::string(&mut out, &v),
+        Some(v) => svc_json::write::string(&mut out, &v),
         None => out.push_str("null"),
     }
     out.push('}');
@@ -163,12 +163,12 @@ pub fn durable_connection(
         )?;
         let stub = call_method(&namespace, "get", &[id])?;
         let mut body = String::from("{\"op\":");
-        crate::json::write::string(&mut body, &op);
+        svc_json::write::string(&mut body, &op);
         body.push_str(",\"key\":");
-        crate::json::write::string(&mut body, &key);
+        svc_json::write::string(&mut body, &key);
         if let Some(v) = value.as_string() {
             body.push_str(",\"value\":");
-            crate::json::write::string(&mut body, &v);
+            svc_json::write::string(&mut body, &v);
         }
         body.push('}');
         let init = object(&[("method", "POST".into()), ("body", body.into())]);
@@ -184,7 +184,7 @@ pub fn durable_connection(
                 js_sys::Error::new(&format!("SvcLimiter answered {status}: {text}")).into(),
             );
         }
-        let answer = crate::json::parse(&text)
+        let answer = svc_json::parse(&text)
             .map_err(|_| js_sys::Error::new("SvcLimiter's answer is not JSON"))?;
         Ok(
             match answer

@@ -8,9 +8,9 @@ use super::settle;
 use crate::catalog::{self, BodyKind};
 use crate::echo::quoted;
 use crate::error::{Error, ErrorKind};
-use crate::json::ToJson;
 use crate::proxy::refuse;
 use std::rc::Rc;
+use svc_json::ToJson;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -116,11 +116,11 @@ fn allowed_origins(v: &JsValue) -> Result<Option<Vec<String>>, JsValue> {
 /// The body of the proxy's own answers: `{"code":…,"message":…}`, then the issues when there are.
 fn body(code: u16, message: &str, issues: Option<&[crate::issue::Issue]>) -> String {
     let mut out = String::new();
-    let mut members = crate::json::write::Members::new(&mut out);
-    crate::json::write::unsigned(members.key("code"), code.into());
+    let mut members = svc_json::write::Members::new(&mut out);
+    svc_json::write::unsigned(members.key("code"), code.into());
     members.str("message", message);
     if let Some(issues) = issues {
-        crate::json::write::array(members.key("issues"), issues, |o, i| i.write_json(o));
+        svc_json::write::array(members.key("issues"), issues, |o, i| i.write_json(o));
     }
     members.end();
     out

@@ -18,7 +18,7 @@ pub fn accounts_servers() -> JsValue {
 
 fn by_region(rows: &[(&str, &str)]) -> JsValue {
     let mut text = String::new();
-    let mut members = crate::json::write::Members::new(&mut text);
+    let mut members = svc_json::write::Members::new(&mut text);
     for (region, url) in rows {
         members.str(region, url);
     }

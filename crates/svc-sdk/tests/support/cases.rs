@@ -299,7 +299,7 @@ const GENERATED_PER_OPERATION: usize = 330;
 /// own writer (what the validation wasm sends), which must match serde_json's byte for byte.
 pub fn issues_line(case: &Case) -> String {
     let issues = validate::validate_from(case.op, case.checked, case.now, validate::Source::Js);
-    let line = svc_sdk::json::ToJson::to_json_text(&issues);
+    let line = svc_json::ToJson::to_json_text(&issues);
     debug_assert_eq!(
         line,
         serde_json::to_string(&issues).expect("issues are JSON")

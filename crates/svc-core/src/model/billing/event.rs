@@ -1,7 +1,7 @@
 //! Wire types of events: their types, webhooks, list queries.
 
-use crate::json::Value;
 use crate::model::common::{value_set, wire, Id, PageNumber};
+use svc_json::Value;
 
 value_set! {
     /// The 24 documented kinds of billing event.
@@ -70,7 +70,7 @@ impl Event {
     /// The event type, when it is one of the documented ones.
     pub fn kind(&self) -> Option<EventType> {
         let name = self.event_type.as_deref()?;
-        crate::json::from_json(&crate::json::Json::Str(name.into())).ok()
+        svc_json::from_json(&svc_json::Json::Str(name.into())).ok()
     }
 }
 

@@ -1,8 +1,8 @@
 //! Wire types of plans: bodies, addons, price brackets, custom fields, tax preferences, list queries.
 
 use super::number_or_text::NumberOrText;
-use crate::json::Value;
 use crate::model::common::{value_set, wire, Id, JsonInteger, JsonNumber, PageNumber, Tag};
+use svc_json::Value;
 
 value_set! {
     PlanStatus { Active = "active", Inactive = "inactive" }

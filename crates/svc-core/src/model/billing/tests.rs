@@ -51,7 +51,7 @@ fn unknown_task_fields_are_kept() {
         serde_json::from_value(json!({"task_id": 1, "task_custom_fields": [{"x": 1}]})).unwrap();
     assert_eq!(
         task.extra["task_custom_fields"],
-        crate::json::of_value(&json!([{"x": 1}]))
+        svc_json::of_value(&json!([{"x": 1}]))
     );
     assert_eq!(
         serde_json::to_value(&task).unwrap()["task_custom_fields"],
@@ -196,7 +196,7 @@ fn an_undocumented_event_type_still_decodes() {
     )
     .unwrap();
     assert_eq!(event.kind(), None);
-    assert_eq!(event.payload, Some(crate::json::of_value(&json!("{}"))));
+    assert_eq!(event.payload, Some(svc_json::of_value(&json!("{}"))));
 }
 
 #[test]

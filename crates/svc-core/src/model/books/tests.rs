@@ -24,7 +24,7 @@ fn unknown_fields_are_kept_and_absent_ones_omitted() {
             .unwrap();
     assert_eq!(
         asset.extra["future_field"],
-        crate::json::of_value(&json!({ "a": 1 }))
+        svc_json::of_value(&json!({ "a": 1 }))
     );
     assert_eq!(
         serde_json::to_value(&asset).unwrap(),

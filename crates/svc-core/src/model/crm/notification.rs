@@ -1,8 +1,8 @@
 //! Wire types of the callback a notification channel receives.
 
-use crate::json::Map;
 use crate::model::common::{wire, Id, JsonInteger};
 use std::collections::BTreeMap;
+use svc_json::Map;
 
 wire! {
     /// The new values of one record in a callback.

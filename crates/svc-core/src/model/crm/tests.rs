@@ -112,14 +112,14 @@ fn a_callback_decodes_with_every_documented_field() {
     assert_eq!(values.record_id, Some(Id::from("5725767000000411001")));
     assert_eq!(
         values.values.as_ref().unwrap()["Stage"],
-        crate::json::of_value(&json!("Closed Won"))
+        svc_json::of_value(&json!("Closed Won"))
     );
     assert_eq!(
         n.affected_fields.as_ref().unwrap()[0]["5725767000000411001"],
         ["Stage"]
     );
     assert_eq!(n.channel_id, Id::from("1000000068001"));
-    assert_eq!(n.extra["sent_by"], crate::json::of_value(&json!("svc")));
+    assert_eq!(n.extra["sent_by"], svc_json::of_value(&json!("svc")));
 }
 
 #[test]

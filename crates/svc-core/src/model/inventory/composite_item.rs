@@ -91,7 +91,7 @@ wire! {
     response CompositeItemCustomField {
         custom_field_id?: Id,
         #[tsify(type = "unknown")]
-        value?: crate::json::Value,
+        value?: svc_json::Value,
         index?: JsonNumber,
         label?: String,
     }
@@ -171,11 +171,11 @@ wire! {
         actual_available_stock?: JsonNumber,
         sku?: String,
         #[tsify(type = "number | string")]
-        upc?: crate::json::Value,
+        upc?: svc_json::Value,
         #[tsify(type = "number | string")]
-        ean?: crate::json::Value,
+        ean?: svc_json::Value,
         #[tsify(type = "number | string")]
-        isbn?: crate::json::Value,
+        isbn?: svc_json::Value,
         part_number?: String,
         image_id?: Id,
         image_name?: String,
@@ -184,7 +184,7 @@ wire! {
         mapped_items?: Vec<MappedItem>,
         item_tax_preferences?: Vec<CompositeItemTaxPreference>,
         #[tsify(type = "number | string")]
-        hsn_or_sac?: crate::json::Value,
+        hsn_or_sac?: svc_json::Value,
         created_time?: String,
         last_modified_time?: String,
     }

@@ -34,7 +34,7 @@ wire! {
     response PackageCustomField {
         customfield_id?: Id,
         #[tsify(type = "unknown")]
-        value?: crate::json::Value,
+        value?: svc_json::Value,
     }
 }
 
@@ -50,7 +50,7 @@ wire! {
         show_in_all_pdf?: bool,
         show_on_pdf?: bool,
         #[tsify(type = "unknown")]
-        value?: crate::json::Value,
+        value?: svc_json::Value,
     }
 }
 

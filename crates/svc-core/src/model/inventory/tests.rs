@@ -143,7 +143,7 @@ fn a_documented_composite_item_decodes() {
     )
     .unwrap());
     assert_eq!(c.composite_item_id, Id::from("4815000000044208"));
-    assert_eq!(c.upc, Some(crate::json::of_value(&json!(111111111111u64))));
+    assert_eq!(c.upc, Some(svc_json::of_value(&json!(111111111111u64))));
     assert_eq!(c.mapped_items.unwrap()[0].quantity, Some(1.0));
 }
 

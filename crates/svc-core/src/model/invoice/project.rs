@@ -111,9 +111,9 @@ wire! {
         task_name?: String,
         description?: String,
         #[tsify(type = "number | string")]
-        rate?: crate::json::Value,
+        rate?: svc_json::Value,
         #[tsify(type = "number | string")]
-        budget_hours?: crate::json::Value,
+        budget_hours?: svc_json::Value,
         total_hours?: String,
         billed_hours?: String,
         un_billed_hours?: String,
@@ -121,7 +121,7 @@ wire! {
         status?: String,
         is_billable?: bool,
         #[tsify(type = "unknown")]
-        task_custom_fields?: crate::json::Value,
+        task_custom_fields?: svc_json::Value,
     }
 }
 
@@ -136,14 +136,14 @@ wire! {
         user_role?: String,
         status?: String,
         #[tsify(type = "number | string")]
-        rate?: crate::json::Value,
+        rate?: svc_json::Value,
         #[tsify(type = "number | string")]
-        budget_hours?: crate::json::Value,
+        budget_hours?: svc_json::Value,
         total_hours?: String,
         billed_hours?: String,
         un_billed_hours?: String,
         #[tsify(type = "number | string")]
-        cost_rate?: crate::json::Value,
+        cost_rate?: svc_json::Value,
     }
 }
 
@@ -161,15 +161,15 @@ wire! {
         #[tsify(type = "ProjectBillingType")]
         billing_type?: String,
         #[tsify(type = "number | string")]
-        rate?: crate::json::Value,
+        rate?: svc_json::Value,
         #[tsify(type = "ProjectBudgetType")]
         budget_type?: String,
         #[tsify(type = "number | string")]
-        budget_hours?: crate::json::Value,
+        budget_hours?: svc_json::Value,
         #[tsify(type = "number | string")]
-        budget_amount?: crate::json::Value,
+        budget_amount?: svc_json::Value,
         #[tsify(type = "number | string")]
-        cost_budget_amount?: crate::json::Value,
+        cost_budget_amount?: svc_json::Value,
         user_id?: Id,
         /// `hh:mm`, as are the other `*_hours`.
         total_hours?: String,
@@ -184,7 +184,7 @@ wire! {
         non_billable_amount?: JsonNumber,
         is_recurrence_associated?: bool,
         #[tsify(type = "unknown[]")]
-        recurring_invoices?: Vec<crate::json::Value>,
+        recurring_invoices?: Vec<svc_json::Value>,
         created_time?: String,
         show_in_dashboard?: bool,
         has_attachment?: bool,

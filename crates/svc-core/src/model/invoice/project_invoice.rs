@@ -13,9 +13,9 @@ wire! {
         date?: String,
         due_date?: String,
         #[tsify(type = "number | string")]
-        total?: crate::json::Value,
+        total?: svc_json::Value,
         #[tsify(type = "number | string")]
-        balance?: crate::json::Value,
+        balance?: svc_json::Value,
         created_time?: String,
     }
 }

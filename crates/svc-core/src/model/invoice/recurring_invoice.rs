@@ -98,7 +98,7 @@ wire! {
 wire! {
     response RecurringInvoiceCustomField {
         #[tsify(type = "unknown")]
-        value?: crate::json::Value,
+        value?: svc_json::Value,
         label?: String,
         data_type?: String,
     }
@@ -140,7 +140,7 @@ wire! {
         rate?: JsonNumber,
         quantity?: JsonNumber,
         #[tsify(type = "number | string")]
-        discount?: crate::json::Value,
+        discount?: svc_json::Value,
         tax_id?: Id,
         tds_tax_id?: Id,
         tax_exemption_id?: Id,
@@ -151,11 +151,11 @@ wire! {
         #[tsify(type = "InvoiceProductType")]
         product_type?: String,
         #[tsify(type = "number | string")]
-        hsn_or_sac?: crate::json::Value,
+        hsn_or_sac?: svc_json::Value,
         project_id?: Id,
         project_name?: String,
         #[tsify(type = "number | string")]
-        sat_item_key_code?: crate::json::Value,
+        sat_item_key_code?: svc_json::Value,
         unitkey_code?: String,
     }
 }

@@ -105,7 +105,7 @@ fn vendor_project_comment_and_invoice_responses_decode() {
         decode_all("books-as-invoice__list_project_invoices.json", "invoices");
     assert_eq!(
         invoices[0].total,
-        Some(crate::json::of_value(&json!("310.75")))
+        Some(svc_json::of_value(&json!("310.75")))
     );
 }
 

@@ -1,8 +1,8 @@
 //! The `events` of a notification channel: each a custom module's API name and an operation.
 
-use crate::json::{Json, Obj};
 use crate::message::Message;
 use crate::validate::{Ctx, PathSeg, Problem};
+use svc_json::{Json, Obj};
 
 /// The operation half of an `events` entry.
 pub const EVENT_OPERATIONS: &[&str] = &["create", "delete", "edit", "all"];

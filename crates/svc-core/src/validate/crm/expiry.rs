@@ -1,9 +1,9 @@
 //! The `channel_expiry` of a notification channel: not in the past, at most one week ahead.
 
 use crate::calendar::{iso_utc, parse_timestamp, WEEK_MS};
-use crate::json::{Json, Obj};
 use crate::message::Message;
 use crate::validate::{Ctx, Problem};
+use svc_json::{Json, Obj};
 
 /// Not in the past (to the second) and no more than one week after now.
 pub(in crate::validate) fn expiry_within_a_week(channel: &Obj, ctx: &mut Ctx) {

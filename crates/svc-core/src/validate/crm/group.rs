@@ -1,10 +1,10 @@
 //! The group of a notification condition: its members, `{field}` or nested groups, and their count.
 
-use crate::json::{Json, Obj};
 use crate::message::Message;
 use crate::model::crm::{ApiRef, FieldSelection};
 use crate::schema::{Params, Shape};
 use crate::validate::{check_object, req, Ctx, PathSeg, Problem, Schema, UNREPRESENTABLE};
+use svc_json::{Json, Obj};
 
 /// A `{field}` member of a group.
 static FIELD_MEMBER: Schema = Schema {

@@ -1,7 +1,7 @@
 //! The JSON reader: one pass over the bytes of the text that accepts and refuses what serde_json
 //! does, with its messages and positions (except that a number out of a double's range is read, its
 //! text kept, as every number's is), and hands what it reads to a `Sink`: the borrowed tree
-//! (`parse`), or the spans that the text for JS is written from (`json::lossless`).
+//! (`parse`), or a caller's own (svc-core's `lossless`, the spans that the text for JS is written from).
 
 use super::{Json, Num, Obj, MAX_NESTING};
 use std::borrow::Cow;
@@ -12,17 +12,21 @@ pub use super::error::Error;
 type Result<T> = std::result::Result<T, Error>;
 
 /// What a pass over JSON text makes of the values it reads, innermost first.
-pub(crate) trait Sink<'a> {
+pub trait Sink<'a> {
     type Value;
     type Items;
     type Members;
     /// Whether strings are decoded (a tree) or only checked and kept as their raw text.
     const DECODES: bool;
-    /// Whether a key names an id (the values under it cross to JS as strings); `Err` refuses it.
-    fn key(&mut self, raw: &'a str) -> std::result::Result<bool, ()>;
+    /// A key's text without its quotes (as written, escapes and all, when the sink does not decode;
+    /// a decoding sink is asked only of keys without escapes): whether the values under it are
+    /// marked (the sink's own meaning: a number right under it, or in arrays under it, is handed to
+    /// `number` with `marked`), or `Err` with the words of why the text is refused (the error's
+    /// message is those words and the key's position).
+    fn key(&mut self, raw: &'a str) -> std::result::Result<bool, &'static str>;
     fn literal(&mut self, v: Json<'a>) -> Self::Value;
-    /// A number's text; `id` when it sits under a key that names an id.
-    fn number(&mut self, text: &'a str, id: bool) -> Self::Value;
+    /// A number's text; `marked` when it sits under a key that `key` marked.
+    fn number(&mut self, text: &'a str, marked: bool) -> Self::Value;
     /// A string: decoded, or its raw contents when `DECODES` is false.
     fn string(&mut self, s: Cow<'a, str>) -> Self::Value;
     fn items(&mut self) -> Self::Items;
@@ -44,7 +48,7 @@ impl<'a> Sink<'a> for Tree {
     type Members = Vec<(Cow<'a, str>, Json<'a>)>;
     const DECODES: bool = true;
 
-    fn key(&mut self, _: &'a str) -> std::result::Result<bool, ()> {
+    fn key(&mut self, _: &'a str) -> std::result::Result<bool, &'static str> {
         Ok(false)
     }
     fn literal(&mut self, v: Json<'a>) -> Json<'a> {
@@ -81,11 +85,11 @@ pub fn parse(text: &str) -> Result<Json<'_>> {
     read(text, &mut Tree, false)
 }
 
-/// Reads JSON text whole (one value and blanks), handing what it reads to `sink`; `id` when the
-/// value sits under a key that names an id.
-pub(crate) fn read<'a, S: Sink<'a>>(text: &'a str, sink: &mut S, id: bool) -> Result<S::Value> {
+/// Reads JSON text whole (one value and blanks), handing what it reads to `sink`; `marked` when the
+/// value is to be read as if under a key that `Sink::key` marked.
+pub fn read<'a, S: Sink<'a>>(text: &'a str, sink: &mut S, marked: bool) -> Result<S::Value> {
     let mut r = Reader::new(text);
-    let value = r.value(sink, id)?;
+    let value = r.value(sink, marked)?;
     match r.whitespace() {
         Some(_) => Err(r.peek_error(Code::TrailingCharacters)),
         None => Ok(value),
@@ -93,7 +97,7 @@ pub(crate) fn read<'a, S: Sink<'a>>(text: &'a str, sink: &mut S, id: bool) -> Re
 }
 
 /// `read` for a text that must hold an object.
-pub(crate) fn read_object<'a, S: Sink<'a>>(text: &'a str, sink: &mut S) -> Result<S::Value> {
+pub fn read_object<'a, S: Sink<'a>>(text: &'a str, sink: &mut S) -> Result<S::Value> {
     let mut r = Reader::new(text);
     if r.whitespace() != Some(b'{') {
         return Err(r.peek_error(Code::ExpectedObject));
@@ -241,7 +245,7 @@ impl<'a> Reader<'a> {
         None
     }
 
-    fn value<S: Sink<'a>>(&mut self, sink: &mut S, id: bool) -> Result<S::Value> {
+    fn value<S: Sink<'a>>(&mut self, sink: &mut S, marked: bool) -> Result<S::Value> {
         let Some(peek) = self.whitespace() else {
             return Err(self.peek_error(Code::EofValue));
         };
@@ -254,7 +258,7 @@ impl<'a> Reader<'a> {
             b'-' | b'0'..=b'9' => {
                 let start = self.i;
                 self.skip_number()?;
-                Ok(sink.number(&self.text[start..self.i], id))
+                Ok(sink.number(&self.text[start..self.i], marked))
             }
             b'{' => {
                 self.enter()?;
@@ -264,7 +268,7 @@ impl<'a> Reader<'a> {
             }
             b'[' => {
                 self.enter()?;
-                let items = self.array(sink, id);
+                let items = self.array(sink, marked);
                 self.depth += 1;
                 items.map(|items| sink.array(items))
             }
@@ -304,8 +308,8 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// An array's items after its opening bracket; `id` passes on to them.
-    fn array<S: Sink<'a>>(&mut self, sink: &mut S, id: bool) -> Result<S::Items> {
+    /// An array's items after its opening bracket; `marked` passes on to them.
+    fn array<S: Sink<'a>>(&mut self, sink: &mut S, marked: bool) -> Result<S::Items> {
         let mut items = sink.items();
         let mut first = true;
         loop {
@@ -329,7 +333,7 @@ impl<'a> Reader<'a> {
             }
             first = false;
             let start = self.i;
-            let item = self.value(sink, id)?;
+            let item = self.value(sink, marked)?;
             sink.item(&mut items, item, &self.text[start..self.i]);
         }
     }
@@ -365,11 +369,11 @@ impl<'a> Reader<'a> {
             let at = self.i;
             self.i += 1;
             let key = self.string::<S>()?;
-            let id = match &key {
+            let marked = match &key {
                 Cow::Borrowed(raw) => sink.key(raw),
                 Cow::Owned(_) => Ok(false),
             }
-            .map_err(|()| self.error_at(Code::MarkerKey, at + 1))?;
+            .map_err(|words| self.error_at(Code::Refused(words), at + 1))?;
             match self.whitespace() {
                 Some(b':') => self.i += 1,
                 Some(_) => return Err(self.peek_error(Code::ExpectedColon)),
@@ -377,7 +381,7 @@ impl<'a> Reader<'a> {
             }
             self.whitespace();
             let start = self.i;
-            let value = self.value(sink, id)?;
+            let value = self.value(sink, marked)?;
             sink.member(&mut members, key, value, &self.text[start..self.i]);
         }
     }

@@ -1,10 +1,7 @@
-//! Whether a JS double holds a JSON number's text exactly, and the key of the marker a number it
-//! cannot hold crosses the JS boundary in (`crate::exact` says what the marker is and reads it).
+//! Whether a double (a JS number) holds a JSON number's text exactly, and whether a text is a JSON
+//! number: what a caller needs to decide which numbers can cross to JS as numbers (svc-core's `exact`).
 
 use std::borrow::Cow;
-
-/// The key of the marker an exact number crosses the JS boundary in, both ways.
-pub const EXACT: &str = "$svc_exact";
 
 /// Whether a JS double holds the value of `text` (JSON number syntax) exactly: whether it is the
 /// shortest text of a double (which JSON.parse reads as that double and JS writes back unchanged).
@@ -135,4 +132,73 @@ pub fn is_number_text(text: &str) -> bool {
         }
     }
     i == b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_a_double_holds_stay_numbers() {
+        for t in [
+            "0",
+            "-0",
+            "0.0",
+            "1",
+            "-7",
+            "1.5",
+            "1.50",
+            "0.1",
+            "1e2",
+            "1E+2",
+            "9007199254740991",
+            "9007199254740992",
+            "123456789012345",
+            "0.30000000000000004",
+            "1.7976931348623157e308",
+            "5e-324",
+            "2.2250738585072014e-308",
+            "100000000000000000000000",
+            "1e21",
+            "0e999999999999",
+            "-0.000e-99999",
+            "0e99999999999999999999",
+            "1.7976931348623157e308",
+            "17976931348623157e292",
+            "-179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+        ] {
+            assert!(holds(t), "{t} is held by a double");
+        }
+    }
+
+    #[test]
+    fn numbers_a_double_changes_are_exact() {
+        for t in [
+            "9007199254740993",
+            "12345678901234567891",
+            "1000.00000000000000000000000001",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "0.1000000000000000055511151231257827",
+            "3.14159265358979323846",
+            "2.4703282292062327e-324",
+            "1e99999999999999999999",
+            "1e-99999999999999999999",
+        ] {
+            assert!(!holds(t), "{t} is not held by a double");
+        }
+    }
+
+    #[test]
+    fn number_text_is_json_syntax() {
+        for t in ["0", "-0", "1.5e-3", "12345678901234567890", "1E400"] {
+            assert!(is_number_text(t), "{t}");
+        }
+        for t in [
+            "", "-", "01", "1.", ".5", "1e", "+1", "NaN", "Infinity", "1 ", "0x10",
+        ] {
+            assert!(!is_number_text(t), "{t}");
+        }
+    }
 }

@@ -10,15 +10,15 @@ use std::fmt;
 /// (`ToValue`) into an owned tree.
 #[macro_export]
 macro_rules! json {
-    (null) => { $crate::json::Json::Null };
+    (null) => { $crate::Json::Null };
     ([ $($items:tt)* ]) => {
-        $crate::json::Json::Arr($crate::json!(@items [] () ($($items)*)))
+        $crate::Json::Arr($crate::json!(@items [] () ($($items)*)))
     };
     ({ $($members:tt)* }) => {{
         #[allow(unused_mut)]
-        let mut members = $crate::json::Obj::new();
+        let mut members = $crate::Obj::new();
         $crate::json!(@members members () ($($members)*));
-        $crate::json::Json::Obj(members)
+        $crate::Json::Obj(members)
     }};
     (@items [$($done:expr,)*] () ()) => { ::std::vec![$($done),*] };
     (@items [$($done:expr,)*] ($($item:tt)+) ()) => {
@@ -47,7 +47,7 @@ macro_rules! json {
     (@value $m:ident [$key:expr] ($($value:tt)*) ($next:tt $($rest:tt)*)) => {
         $crate::json!(@value $m [$key] ($($value)* $next) ($($rest)*));
     };
-    ($value:expr) => { $crate::json::ToValue::to_value(&$value) };
+    ($value:expr) => { $crate::ToValue::to_value(&$value) };
 }
 
 /// A Rust value copied into an owned `Json` tree (what `json!` does with an expression).
@@ -368,7 +368,7 @@ impl<'a> IntoIterator for Obj<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::{parse, ToJson};
+    use crate::{parse, ToJson};
 
     #[test]
     fn json_builds_the_tree_its_text_reads_as() {

@@ -90,7 +90,7 @@ impl<'a> Json<'a> {
 
 #[cfg(test)]
 mod tests {
-    use crate::json::parse;
+    use crate::parse;
 
     #[test]
     fn fields_are_read_with_their_types_and_wrong_ones_are_named() {

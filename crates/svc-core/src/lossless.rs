@@ -5,10 +5,15 @@
 //! `{"$svc_exact":"<its text>"}`, and a document with a key of that name is refused, so a marker is
 //! always the core's. Everything else is copied byte for byte.
 
-use super::double::{self, EXACT};
-use super::read::{self, Sink};
-use super::Json;
+use crate::exact::EXACT;
 use std::borrow::Cow;
+use svc_json::double;
+use svc_json::read::{self, Sink};
+use svc_json::Json;
+
+/// Why a text going to JS is refused when it has a key that spells the marker's (`read::Sink::key`).
+const MARKER_KEY: &str =
+    "the key \"$svc_exact\", which the SDK keeps for numbers a JS number cannot hold,";
 
 /// A member of the top-level object: its raw key (without quotes), the span of its value, and
 /// what the scan saw of its items when the value is an array.
@@ -94,14 +99,14 @@ impl<'a> Sink<'a> for Scan<'a> {
     const DECODES: bool = false;
 
     #[inline(always)]
-    fn key(&mut self, raw: &'a str) -> Result<bool, ()> {
+    fn key(&mut self, raw: &'a str) -> Result<bool, &'static str> {
         if self.spans.is_some() && matches!(raw.as_bytes().first(), Some(b'$' | b'\\')) {
             let mut quoted = String::with_capacity(raw.len() + 2);
             quoted.push('"');
             quoted.push_str(raw);
             quoted.push('"');
             if read::parse(&quoted).ok().as_ref().and_then(Json::as_str) == Some(EXACT) {
-                return Err(());
+                return Err(MARKER_KEY);
             }
         }
         Ok(names_an_id(raw.as_bytes()))
@@ -249,7 +254,7 @@ pub fn array_items(value: &str) -> R<Vec<&str>> {
         type Items = ();
         type Members = ();
         const DECODES: bool = false;
-        fn key(&mut self, _: &'a str) -> Result<bool, ()> {
+        fn key(&mut self, _: &'a str) -> Result<bool, &'static str> {
             Ok(false)
         }
         fn literal(&mut self, _: Json<'a>) {}
@@ -373,6 +378,15 @@ mod tests {
             members(r#"{"$svc_exact":"1"}"#).is_ok(),
             "only a text going to JS is checked"
         );
+    }
+
+    #[test]
+    fn the_refusal_names_the_markers_key() {
+        assert!(MARKER_KEY.contains(&format!("\"{EXACT}\"")), "{MARKER_KEY}");
+        let e = rewrite(r#"{"a":1,"$svc_exact":2}"#)
+            .err()
+            .unwrap_or_default();
+        assert_eq!(e, format!("{MARKER_KEY} at line 1 column 8"));
     }
 
     #[test]

@@ -5,13 +5,13 @@ use std::fmt;
 /// Why JSON text could not be read, and where (serde_json's words and line and column).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
-    pub(super) code: Code,
-    pub(super) line: usize,
-    pub(super) column: usize,
+    pub(crate) code: Code,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Code {
+pub(crate) enum Code {
     EofList,
     EofObject,
     EofString,
@@ -32,7 +32,8 @@ pub(super) enum Code {
     UnexpectedEndOfHexEscape,
     RecursionLimitExceeded,
     ExpectedObject,
-    MarkerKey,
+    /// A key the sink refused (`read::Sink::key`), with its words.
+    Refused(&'static str),
 }
 
 impl Code {
@@ -60,9 +61,7 @@ impl Code {
             Code::UnexpectedEndOfHexEscape => "unexpected end of hex escape",
             Code::RecursionLimitExceeded => "recursion limit exceeded",
             Code::ExpectedObject => "expected a JSON object",
-            Code::MarkerKey => {
-                "the key \"$svc_exact\", which the SDK keeps for numbers a JS number cannot hold,"
-            }
+            Code::Refused(words) => words,
         }
     }
 }
