@@ -30,7 +30,9 @@
 //   `cargo <cmd> -p X` a workspace crate X, `--features F` a feature of it, `--example E` an example of it
 //   (of exactly one crate when no `-p` is given), with its `required-features` given; the flags after `--` of an
 //   example or a bin, and a bin's first argument (`cargo run -p xtask -- operations`), must be string literals
-//   of its source; `cargo fuzz run|build|tmin T` a target of crates/svc-sdk/fuzz/Cargo.toml.
+//   of its source; `cargo fuzz run|build|tmin T` a target of the fuzz crate it runs in: `--fuzz-dir D`'s, else
+//   that of the folder it runs from (`cd crates/svc-json` runs crates/svc-json/fuzz/), else at the root
+//   crates/svc-sdk/fuzz/Cargo.toml.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -79,7 +81,10 @@ export function repository(root = repoRoot) {
   for (const f of files) for (let i = f.indexOf("/"); i !== -1; i = f.indexOf("/", i + 1)) dirs.add(f.slice(0, i));
   const top = new Set([...files].map((f) => f.split("/")[0]));
   const crates = [...files].filter((f) => /^crates\/[^/]+\/Cargo\.toml$/.test(f)).map((f) => readCrate(root, path.dirname(f), files));
-  const fuzz = files.has("crates/svc-sdk/fuzz/Cargo.toml") ? readCrate(root, "crates/svc-sdk/fuzz", files) : null;
+  // The cargo-fuzz crates, by folder (`crates/svc-sdk/fuzz`, `crates/svc-json/fuzz`).
+  const fuzz = new Map(
+    [...files].filter((f) => /^crates\/[^/]+\/fuzz\/Cargo\.toml$/.test(f)).map((f) => [path.dirname(f), readCrate(root, path.dirname(f), files)]),
+  );
   const texts = new Map();
   const text = (f) => {
     if (!texts.has(f)) texts.set(f, files.has(f) ? readFileSync(path.join(root, f), "utf8") : "");
@@ -298,9 +303,12 @@ function checkCargo(repo, args, cwd) {
   const sub = args[at];
   const rest = args.slice(at + 1);
   if (sub === "fuzz") {
-    const [action, target] = rest;
+    const at = rest.findIndex((a) => a === "--fuzz-dir" || a.startsWith("--fuzz-dir="));
+    const given = at === -1 ? null : rest[at].includes("=") ? rest[at].slice("--fuzz-dir=".length) : rest[at + 1];
+    const [action, target] = at === -1 ? rest : rest.filter((_, i) => i !== at && (rest[at].includes("=") || i !== at + 1));
+    const dir = given ? path.posix.normalize(path.posix.join(cwd, given)) : repo.fuzz.has(`${cwd}/fuzz`) ? `${cwd}/fuzz` : "crates/svc-sdk/fuzz";
     if (["run", "build", "tmin", "cmin", "coverage"].includes(action) && target && !target.startsWith("-") && !/[<>]/.test(target)) {
-      if (!repo.fuzz?.bins.has(target)) problems.push(`cargo fuzz target "${target}" (crates/svc-sdk/fuzz/Cargo.toml) does not exist`);
+      if (!repo.fuzz.get(dir)?.bins.has(target)) problems.push(`cargo fuzz target "${target}" (${dir}/Cargo.toml) does not exist`);
     }
     return problems;
   }
@@ -354,10 +362,12 @@ function checkCargo(repo, args, cwd) {
   return problems;
 }
 
-/** The problems of a command line (one step or several joined by `&&` or `;`), run from the repository's root. */
-export function checkCommand(repo, line) {
+/** The problems of a command line (one step or several joined by `&&` or `;`), run from the repository's root, or
+ * from `shell.cwd` where the line follows others of a shell block (a `cd` of it moves `shell.cwd` for the next). */
+export function checkCommand(repo, line, shell = { cwd: "." }) {
   const problems = [];
-  let cwd = ".";
+  if (shell.cwd === null) return problems; // after a `cd` out of the tracked tree
+  let cwd = shell.cwd;
   for (const step of line.split(/&&|\|\||;|\|/)) {
     const words = shellWords(step.trim().replace(/^\$\s+/, ""));
     while (words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) words.shift();
@@ -365,6 +375,7 @@ export function checkCommand(repo, line) {
     if (cmd === "cd") {
       const to = args[0] && within(cwd, args[0]);
       cwd = to && repo.dirs.has(to) ? to : null;
+      shell.cwd = cwd;
       if (cwd === null) return problems; // a folder outside the tracked tree: nothing after it is checked
     } else if (["npm", "node", "cargo"].includes(cmd)) {
       repo.checked += 1;
@@ -476,9 +487,10 @@ export function checkMarkdown(text, { file, repo = repository() }) {
       if (!path.isAbsolute(file) && !headingAnchors(path.join(repo.root, rel))?.has(decodeURIComponent(anchor))) add(line, `#${anchor} does not exist (no such heading)`);
     } else add(line, checkPath(repo, target + (p.endsWith("/") ? "/" : ""), anchor));
   }
-  // Commands in fenced shell blocks.
+  // Commands in fenced shell blocks, a `cd` holding for the lines after it.
   for (const block of blocks.filter((b) => SHELL.has(b.lang))) {
-    for (const { line, text: l } of block.lines) if (isCommand(l)) for (const problem of checkCommand(repo, l)) add(line, problem);
+    const shell = { cwd: "." };
+    for (const { line, text: l } of block.lines) if (isCommand(l)) for (const problem of checkCommand(repo, l, shell)) add(line, problem);
   }
   return found.sort((a, b) => a.line - b.line);
 }

@@ -57,6 +57,22 @@ test("paths, modules, methods and commands that do not resolve are each reported
   ]);
 });
 
+test("a cargo fuzz target is looked for in the fuzz crate the command runs in, a `cd` holding in its shell block", () => {
+  const text = [
+    "```sh",
+    "cargo fuzz run decode",
+    "cd crates/svc-json",
+    "cargo fuzz run read fuzz/corpus/read",
+    "cargo fuzz run decode",
+    "```",
+    "`cargo fuzz run read`, `cargo fuzz run --fuzz-dir crates/svc-json/fuzz read`, `cd crates/svc-json && cargo fuzz tmin read x`",
+  ].join("\n");
+  assert.deepEqual(checkMarkdown(text, { file: "notes.md", repo }), [
+    { line: 5, message: 'cargo fuzz target "decode" (crates/svc-json/fuzz/Cargo.toml) does not exist' },
+    { line: 7, message: 'cargo fuzz target "read" (crates/svc-sdk/fuzz/Cargo.toml) does not exist' },
+  ]);
+});
+
 test("what is not the repository's is not checked", () => {
   const text = [
     "`src/worker.js`, `node_modules/svc-sdk/pkg/web.js`, `pkg/node.js`, `docs/api/`, `GET /invoices/{invoice_id}`,",

@@ -1,8 +1,15 @@
 //! svc-json against serde_json: odd texts, texts drawn at random from JSON's tokens, the vendor's
-//! answers and every cut of them, each read as serde_json reads it (the same values, or the same error
-//! at the same place) and written back as it writes it.
+//! answers and every cut of them, each read as serde_json reads it and written back as it writes it
+//! (`harness::same_as_serde_json`, the oracle of the cargo-fuzz target `read`), and every input of
+//! `fuzz/regressions/read/` (seeds, and any input the fuzzer ever failed on) replayed through that
+//! target, so a fixed bug stays fixed.
 
-use svc_json::{parse, Json, Num, ToJson};
+#[path = "../fuzz/src/lib.rs"]
+mod harness;
+
+use harness::same_as_serde_json;
+use std::path::PathBuf;
+use svc_json::{parse, ToJson};
 
 #[test]
 fn a_repeated_key_keeps_its_place_and_its_last_value_as_serde_json_does() {
@@ -223,54 +230,37 @@ fn the_vendor_fixtures_and_every_cut_of_them_are_read_as_serde_json_reads_them()
     assert!(read > 100, "{read}");
 }
 
-/// Whether our reading of a text is serde_json's: the same values (numbers as serde_json
-/// classifies and rounds them, keys in the same order), or the same error message.
-fn same_as_serde_json(text: &str) {
-    fn same(ours: &Json, theirs: &serde_json::Value) -> bool {
-        use serde_json::Value;
-        match (ours, theirs) {
-            (Json::Null, Value::Null) => true,
-            (Json::Bool(a), Value::Bool(b)) => a == b,
-            (Json::Str(a), Value::String(b)) => a == b,
-            (Json::Num(_), Value::Number(n)) => match ours.as_num() {
-                Some(Num::U(u)) => n.as_u64() == Some(u) && n.is_u64(),
-                Some(Num::I(i)) => n.as_i64() == Some(i) && n.is_i64() && !n.is_u64(),
-                Some(Num::F(f)) => n.is_f64() && n.as_f64().map(f64::to_bits) == Some(f.to_bits()),
-                None => false,
-            },
-            (Json::Arr(a), Value::Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
-            }
-            (Json::Obj(a), Value::Object(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|((k, x), (l, y))| k == l && same(x, y))
-            }
-            _ => false,
+#[test]
+fn the_fuzz_inputs_replay() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/read");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "too few inputs in {}", dir.display());
+    let mut failed = Vec::new();
+    for file in &files {
+        let data = std::fs::read(file).unwrap();
+        if std::panic::catch_unwind(|| harness::read(&data)).is_err() {
+            failed.push(file.file_name().unwrap().to_string_lossy().into_owned());
         }
     }
-    match (parse(text), serde_json::from_str::<serde_json::Value>(text)) {
-        (Ok(ours), Ok(theirs)) => {
-            assert!(same(&ours, &theirs), "{text:?}: {ours:?} vs {theirs:?}");
-            let written = ours.to_json_text();
-            assert!(same(&parse(&written).unwrap(), &theirs), "{written:?}");
-            fn has_float(v: &serde_json::Value) -> bool {
-                match v {
-                    serde_json::Value::Number(n) => n.is_f64(),
-                    serde_json::Value::Array(a) => a.iter().any(has_float),
-                    serde_json::Value::Object(m) => m.values().any(has_float),
-                    _ => false,
-                }
-            }
-            if !has_float(&theirs) {
-                assert_eq!(written, theirs.to_string(), "{text:?}");
-            }
-        }
-        // Past a number beyond a double's range, which serde_json refuses, ours reads on.
-        (Err(_), Err(theirs)) if theirs.to_string().starts_with("number out of range") => {}
-        (Err(ours), Err(theirs)) => assert_eq!(ours.message(), theirs.to_string(), "{text:?}"),
-        // A number beyond a double's range is read with its text, where serde_json refuses it.
-        (Ok(ours), Err(theirs)) if theirs.to_string().starts_with("number out of range") => {
-            assert_eq!(ours.to_json_text(), text.trim(), "{text:?}")
-        }
-        (ours, theirs) => panic!("{text:?}: {ours:?} vs {theirs:?}"),
+    assert!(failed.is_empty(), "failing inputs {failed:?}");
+}
+
+#[test]
+fn empty_tiny_and_broken_inputs() {
+    for data in [
+        &b""[..],
+        b" ",
+        b"\x00",
+        b"\xff",
+        b"\"\xff\"",
+        b"[1e400, 2]",
+        b"\xef\xbb\xbf{}",
+    ] {
+        harness::read(data);
     }
 }
