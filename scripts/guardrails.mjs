@@ -164,11 +164,11 @@ export function longFunctionsEverywhere(crates = sources()) {
   return crates.flatMap(({ mods }) => mods.flatMap((m) => longFunctions(m.text).map((f) => `${m.file}: ${f}`)));
 }
 
-/** The builds that ship (each crate as it is built, and the page's client), each with the crates that carry
- * serde_json into it: none may (tests and the build-time generators use it through the feature `serde_json` of
- * svc-core and svc-json). */
+/** The builds that ship (each crate as it is built, the page's client and the bin's), each with the crates that
+ * carry serde_json into it: none may (tests and the build-time generators use it through the feature `serde_json`
+ * of svc-core and svc-json). */
 export function serdeJsonInBuilds() {
-  const builds = [...Object.keys(CRATES).map((crate) => [crate]), ["svc-sdk", "--no-default-features"]];
+  const builds = [...Object.keys(CRATES).map((crate) => [crate]), ["svc-sdk", "--no-default-features"], ["svc-sdk", "--features", "cli"]];
   return builds.flatMap((build) => {
     const args = ["tree", "-q", "-e", "normal", "--target", "all", "-p", ...build, "-i", "serde_json"];
     const r = spawnSync("cargo", args, { cwd: root, encoding: "utf8" });
