@@ -25,7 +25,6 @@ pub mod stack;
 pub mod surface;
 pub mod webhook;
 
-#[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
 pub use error::{Error, ErrorKind};

@@ -7,7 +7,6 @@ use wasm_bindgen::prelude::*;
 /// A seed's arguments as JSON (path values, then params or a list of them), as a client's call
 /// checks them: the client's SvcError (a config or validation kind, its message and issues) where it
 /// would refuse them, before anything reaches the sandbox.
-#[cfg(target_arch = "wasm32")]
 pub fn seed_args(id: &JsValue, args: &js_sys::Array, max: usize) -> Result<Vec<Value>, JsValue> {
     use svc_core::error::Error;
     use svc_validate::{js, params, to_js_error};
@@ -58,20 +57,8 @@ pub fn seed_args(id: &JsValue, args: &js_sys::Array, max: usize) -> Result<Vec<V
 
 /// The options object as JSON text written by the client's `toWire`: what JSON cannot hold (NaN,
 /// a function) is the core's marker saying what it was, a BigInt its exact digits.
-#[cfg(target_arch = "wasm32")]
 pub fn options_text(options: &JsValue, call: &str) -> Result<String, String> {
     svc_validate::js::to_wire(options)
         .map(String::from)
         .map_err(|e| format!("{call}: {}", svc_validate::message_of(&e)))
-}
-
-/// Native builds have no JS values: the wasm's constructor and `seed` are tested through the package.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn options_text(_: &JsValue, _: &str) -> Result<String, String> {
-    Err("svc-sdk/testing runs in wasm".into())
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-pub fn seed_args(_: &JsValue, _: &js_sys::Array, _: usize) -> Result<Vec<Value>, JsValue> {
-    Err(JsValue::NULL)
 }

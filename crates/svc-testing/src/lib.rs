@@ -191,15 +191,8 @@ pub fn flags(options: &Map) -> Result<Vec<String>, String> {
 }
 
 /// The JS value of a record's text, as the client makes it of an answer.
-#[cfg(target_arch = "wasm32")]
 fn answer_to_js(text: &str) -> JsValue {
     svc_validate::js::answer_to_js(text)
-}
-
-/// Natively there is no JS: the text itself.
-#[cfg(not(target_arch = "wasm32"))]
-fn answer_to_js(text: &str) -> JsValue {
-    JsValue::from_str(text)
 }
 
 /// The callback body a channel's notify_url receives, as the sandbox posts it (see `notification::body`).

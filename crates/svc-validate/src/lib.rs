@@ -2,7 +2,6 @@
 //! which the client's wasm links too: validate, operations, requiredScopes, the members of a new SvcError.
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
-#![cfg(target_arch = "wasm32")]
 
 pub mod forms;
 pub mod js;
