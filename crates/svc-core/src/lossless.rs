@@ -8,10 +8,11 @@
 use crate::exact::EXACT;
 use std::borrow::Cow;
 use svc_json::double;
-use svc_json::read::{self, Sink};
+use svc_json::read::{self, Refused, Sink};
 use svc_json::Json;
 
-/// Why a text going to JS is refused when it has a key that spells the marker's (`read::Sink::key`).
+/// Why a text going to JS is refused when it has a key that spells the marker's (`read::Sink::key`
+/// refuses it, `said` words it).
 const MARKER_KEY: &str =
     "the key \"$svc_exact\", which the SDK keeps for numbers a JS number cannot hold,";
 
@@ -99,14 +100,14 @@ impl<'a> Sink<'a> for Scan<'a> {
     const DECODES: bool = false;
 
     #[inline(always)]
-    fn key(&mut self, raw: &'a str) -> Result<bool, &'static str> {
+    fn key(&mut self, raw: &'a str) -> Result<bool, Refused> {
         if self.spans.is_some() && matches!(raw.as_bytes().first(), Some(b'$' | b'\\')) {
             let mut quoted = String::with_capacity(raw.len() + 2);
             quoted.push('"');
             quoted.push_str(raw);
             quoted.push('"');
             if read::parse(&quoted).ok().as_ref().and_then(Json::as_str) == Some(EXACT) {
-                return Err(MARKER_KEY);
+                return Err(Refused);
             }
         }
         Ok(names_an_id(raw.as_bytes()))
@@ -179,10 +180,19 @@ impl<'a> Sink<'a> for Scan<'a> {
     }
 }
 
+/// A reader's error in words: a key the scan refused is the marker's key.
+fn said(e: read::Error) -> String {
+    if e.is_refused() {
+        e.message_as(MARKER_KEY)
+    } else {
+        e.message()
+    }
+}
+
 /// The members of a JSON object document, checking the whole document's syntax.
 pub fn members(doc: &str) -> R<Vec<Member<'_>>> {
     let mut scan = Scan::new(doc, false);
-    read::read_object(doc, &mut scan).map_err(|e| e.message())?;
+    read::read_object(doc, &mut scan).map_err(said)?;
     Ok(scan.top)
 }
 
@@ -197,7 +207,7 @@ pub struct Document<'a> {
 impl<'a> Document<'a> {
     pub fn parse(text: &'a str) -> R<Document<'a>> {
         let mut scan = Scan::new(text, true);
-        read::read_object(text, &mut scan).map_err(|e| e.message())?;
+        read::read_object(text, &mut scan).map_err(said)?;
         Ok(Document {
             text,
             members: scan.top,
@@ -254,7 +264,7 @@ pub fn array_items(value: &str) -> R<Vec<&str>> {
         type Items = ();
         type Members = ();
         const DECODES: bool = false;
-        fn key(&mut self, _: &'a str) -> Result<bool, &'static str> {
+        fn key(&mut self, _: &'a str) -> Result<bool, Refused> {
             Ok(false)
         }
         fn literal(&mut self, _: Json<'a>) {}
@@ -286,7 +296,7 @@ pub fn array_items(value: &str) -> R<Vec<&str>> {
         level: 0,
         items: Vec::new(),
     };
-    read::read(value, &mut outer, false).map_err(|e| e.message())?;
+    read::read(value, &mut outer, false).map_err(said)?;
     Ok(outer.items)
 }
 
@@ -306,7 +316,7 @@ pub fn items(value: &str) -> Option<Items<'_>> {
 /// itself sits under an id key.
 pub fn rewrite_into(value: &str, id: bool, out: &mut String) -> R<()> {
     let mut scan = Scan::new(value, true);
-    read::read(value, &mut scan, id).map_err(|e| e.message())?;
+    read::read(value, &mut scan, id).map_err(said)?;
     let spans = scan.spans.unwrap_or_default();
     write_spans(value, 0, value.len(), spans.iter(), out);
     Ok(())

@@ -55,13 +55,20 @@ struct Decimal<'a> {
 }
 
 impl<'a> Decimal<'a> {
+    /// Read byte by byte (no `format!`, no pattern searches: the code stays small in every build).
     fn of(text: &'a str) -> Option<Decimal<'a>> {
-        let unsigned = text.strip_prefix('-').unwrap_or(text);
-        let (mantissa, exp) = match unsigned.find(['e', 'E']) {
+        let unsigned = match text.as_bytes().first() {
+            Some(b'-') => &text[1..],
+            _ => text,
+        };
+        let (mantissa, exp) = match unsigned.bytes().position(|b| b == b'e' || b == b'E') {
             Some(i) => (&unsigned[..i], saturated(&unsigned[i + 1..])?),
             None => (unsigned, 0),
         };
-        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let (int, frac) = match mantissa.bytes().position(|b| b == b'.') {
+            Some(i) => (&mantissa[..i], &mantissa[i + 1..]),
+            None => (mantissa, ""),
+        };
         if int.is_empty() || !(int.bytes().chain(frac.bytes())).all(|b| b.is_ascii_digit()) {
             return None;
         }
@@ -69,13 +76,19 @@ impl<'a> Decimal<'a> {
         let all: Cow<str> = if frac.is_empty() {
             Cow::Borrowed(int)
         } else {
-            Cow::Owned(format!("{int}{frac}"))
+            let mut joined = String::with_capacity(int.len() + frac.len());
+            joined.push_str(int);
+            joined.push_str(frac);
+            Cow::Owned(joined)
         };
         let zeros = all.bytes().take_while(|&b| b == b'0').count();
-        let trimmed = all[zeros..].trim_end_matches('0');
+        let end = all
+            .bytes()
+            .rposition(|b| b != b'0')
+            .map_or(zeros, |i| i + 1);
         let digits = match all {
-            Cow::Borrowed(s) => Cow::Borrowed(&s[zeros..zeros + trimmed.len()]),
-            Cow::Owned(ref s) => Cow::Owned(s[zeros..zeros + trimmed.len()].to_string()),
+            Cow::Borrowed(s) => Cow::Borrowed(&s[zeros..end]),
+            Cow::Owned(ref s) => Cow::Owned(s[zeros..end].to_string()),
         };
         let exponent = exp.saturating_add(lead - 1 - zeros as i64);
         Some(Decimal { digits, exponent })

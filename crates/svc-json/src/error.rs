@@ -32,8 +32,8 @@ pub(crate) enum Code {
     UnexpectedEndOfHexEscape,
     RecursionLimitExceeded,
     ExpectedObject,
-    /// A key the sink refused (`read::Sink::key`), with its words.
-    Refused(&'static str),
+    /// A key the sink refused (`read::Sink::key`): the sink words why (`Error::message_as`).
+    Refused,
 }
 
 impl Code {
@@ -61,7 +61,7 @@ impl Code {
             Code::UnexpectedEndOfHexEscape => "unexpected end of hex escape",
             Code::RecursionLimitExceeded => "recursion limit exceeded",
             Code::ExpectedObject => "expected a JSON object",
-            Code::Refused(words) => words,
+            Code::Refused => "a key refused",
         }
     }
 }
@@ -69,7 +69,17 @@ impl Code {
 impl Error {
     /// The message as serde_json writes it: `expected value at line 1 column 5`.
     pub fn message(&self) -> String {
-        let mut out = String::from(self.code.words());
+        self.message_as(self.code.words())
+    }
+
+    /// Whether a sink refused a key (`read::Sink::key`), which the caller words (`message_as`).
+    pub fn is_refused(&self) -> bool {
+        self.code == Code::Refused
+    }
+
+    /// The message with `words` in place of the reader's: `<words> at line 1 column 5`.
+    pub fn message_as(&self, words: &str) -> String {
+        let mut out = String::from(words);
         out.push_str(" at line ");
         out.push_str(&self.line.to_string());
         out.push_str(" column ");

@@ -11,6 +11,10 @@ pub use super::error::Error;
 
 type Result<T> = std::result::Result<T, Error>;
 
+/// A sink's refusal of a key (`Sink::key`): the text is not read past it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refused;
+
 /// What a pass over JSON text makes of the values it reads, innermost first.
 pub trait Sink<'a> {
     type Value;
@@ -21,9 +25,9 @@ pub trait Sink<'a> {
     /// A key's text without its quotes (as written, escapes and all, when the sink does not decode;
     /// a decoding sink is asked only of keys without escapes): whether the values under it are
     /// marked (the sink's own meaning: a number right under it, or in arrays under it, is handed to
-    /// `number` with `marked`), or `Err` with the words of why the text is refused (the error's
-    /// message is those words and the key's position).
-    fn key(&mut self, raw: &'a str) -> std::result::Result<bool, &'static str>;
+    /// `number` with `marked`), or `Err(Refused)` to refuse the text there (an error that
+    /// `Error::is_refused` tells, at the key, for the caller to word with `Error::message_as`).
+    fn key(&mut self, raw: &'a str) -> std::result::Result<bool, Refused>;
     fn literal(&mut self, v: Json<'a>) -> Self::Value;
     /// A number's text; `marked` when it sits under a key that `key` marked.
     fn number(&mut self, text: &'a str, marked: bool) -> Self::Value;
@@ -48,7 +52,7 @@ impl<'a> Sink<'a> for Tree {
     type Members = Vec<(Cow<'a, str>, Json<'a>)>;
     const DECODES: bool = true;
 
-    fn key(&mut self, _: &'a str) -> std::result::Result<bool, &'static str> {
+    fn key(&mut self, _: &'a str) -> std::result::Result<bool, Refused> {
         Ok(false)
     }
     fn literal(&mut self, v: Json<'a>) -> Json<'a> {
@@ -309,6 +313,7 @@ impl<'a> Reader<'a> {
     }
 
     /// An array's items after its opening bracket; `marked` passes on to them.
+    #[inline]
     fn array<S: Sink<'a>>(&mut self, sink: &mut S, marked: bool) -> Result<S::Items> {
         let mut items = sink.items();
         let mut first = true;
@@ -339,6 +344,7 @@ impl<'a> Reader<'a> {
     }
 
     /// An object's members after its opening brace.
+    #[inline]
     fn object<S: Sink<'a>>(&mut self, sink: &mut S) -> Result<S::Members> {
         let mut members = sink.members();
         let mut first = true;
@@ -373,7 +379,7 @@ impl<'a> Reader<'a> {
                 Cow::Borrowed(raw) => sink.key(raw),
                 Cow::Owned(_) => Ok(false),
             }
-            .map_err(|words| self.error_at(Code::Refused(words), at + 1))?;
+            .map_err(|Refused| self.error_at(Code::Refused, at + 1))?;
             match self.whitespace() {
                 Some(b':') => self.i += 1,
                 Some(_) => return Err(self.peek_error(Code::ExpectedColon)),
@@ -748,6 +754,47 @@ static POW10: [f64; 309] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Checks the text and refuses the key `no` (without escapes) wherever it stands.
+    struct RefuseNo;
+
+    impl<'a> Sink<'a> for RefuseNo {
+        type Value = ();
+        type Items = ();
+        type Members = ();
+        const DECODES: bool = false;
+        fn key(&mut self, raw: &'a str) -> std::result::Result<bool, Refused> {
+            if raw == "no" {
+                Err(Refused)
+            } else {
+                Ok(false)
+            }
+        }
+        fn literal(&mut self, _: Json<'a>) {}
+        fn number(&mut self, _: &'a str, _: bool) {}
+        fn string(&mut self, _: Cow<'a, str>) {}
+        fn items(&mut self) {}
+        fn item(&mut self, _: &mut (), _: (), _: &'a str) {}
+        fn array(&mut self, _: ()) {}
+        fn members(&mut self) {}
+        fn member(&mut self, _: &mut (), _: Cow<'a, str>, _: (), _: &'a str) {}
+        fn object(&mut self, _: ()) {}
+    }
+
+    #[test]
+    fn a_refused_key_is_an_error_at_the_key_that_the_caller_words() {
+        let e = read("{\"a\":[1,\n {\"no\":2}]}", &mut RefuseNo, false).unwrap_err();
+        assert!(e.is_refused());
+        assert_eq!(
+            e.message_as("the key \"no\""),
+            "the key \"no\" at line 2 column 3"
+        );
+        assert_eq!(e.message(), "a key refused at line 2 column 3");
+        assert!(read(r#"{"n\u006f":2,"yes":[]}"#, &mut RefuseNo, false).is_ok());
+        let syntax = read(r#"{"a":}"#, &mut RefuseNo, false).unwrap_err();
+        assert!(!syntax.is_refused());
+        assert!(read_object("[]", &mut RefuseNo).is_err());
+    }
 
     #[test]
     fn a_plain_run_ends_at_the_first_quote_backslash_or_control_character() {
