@@ -1,4 +1,5 @@
-//! Owned JSON trees built in Rust: `json!`, conversions into `Json`, and the edits a store makes.
+//! Owned JSON trees built in Rust: `json!`, conversions into `Json`, and the edits of an owned tree (the
+//! sandbox's store keeps its records in them).
 
 use super::{Json, Obj};
 use std::borrow::Cow;

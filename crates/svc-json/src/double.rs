@@ -111,7 +111,7 @@ fn saturated(text: &str) -> Option<i64> {
     Some(if negative { -n } else { n })
 }
 
-/// Whether `text` is a JSON number, as the marker's text must be.
+/// Whether `text` is a JSON number, and nothing else (no blanks, no sign but `-`, no leading zero).
 pub fn is_number_text(text: &str) -> bool {
     let b = text.as_bytes();
     let mut i = usize::from(b.first() == Some(&b'-'));

@@ -1,4 +1,5 @@
-//! Typed fields read out of a `Json` object: how the crate reads back the texts it writes itself (the fleet's state, steps and replies) without serde's derived readers.
+//! Typed fields read out of a `Json` object: how a crate reads back the texts it writes itself (svc-sdk's fleet
+//! state, steps and replies) without serde's derived readers.
 
 use super::{Json, Obj};
 

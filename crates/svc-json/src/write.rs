@@ -6,7 +6,7 @@ use super::{Json, Obj, Without};
 mod serde_model;
 pub use serde_model::to_string;
 
-/// A value the core writes as JSON text.
+/// A value written as JSON text.
 pub trait ToJson {
     fn write_json(&self, out: &mut String);
 
