@@ -24,6 +24,10 @@ pub const UNIQUE_FIELD_HEADERS: &[(&str, &str)] = &[
 pub const ATTACHMENT_TYPES: &[&str] = &[
     "gif", "png", "jpeg", "jpg", "bmp", "pdf", "xls", "xlsx", "doc", "docx", "txt", "csv",
 ];
+/// File types the expense receipt upload accepts (the attachment's without txt and csv).
+pub const RECEIPT_TYPES: &[&str] = &[
+    "gif", "png", "jpeg", "jpg", "bmp", "pdf", "xls", "xlsx", "doc", "docx",
+];
 /// Image types the composite item image upload accepts.
 pub const IMAGE_TYPES: &[&str] = &["gif", "png", "jpeg", "jpg", "bmp"];
 
@@ -231,7 +235,7 @@ catalog! {
     updateExpense: op(Books, PUT, "/expenses/{expense_id}", "SvcBooks.expenses.UPDATE").vendor().key(&["expense"])
         .params::<books::ExpenseInput>().returns::<books::Expense>();
     deleteExpense: op(Books, DELETE, "/expenses/{expense_id}", "SvcBooks.expenses.DELETE").vendor().empty();
-    addExpenseReceipt: op(Books, POST, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.CREATE").vendor().files(upload!("receipt"), "receipt", false, crate::validate::books::RECEIPT_TYPES).empty();
+    addExpenseReceipt: op(Books, POST, "/expenses/{expense_id}/receipt", "SvcBooks.expenses.CREATE").vendor().files(upload!("receipt"), "receipt", false, RECEIPT_TYPES).empty();
     listExpenseComments: op(Books, GET, "/expenses/{expense_id}/comments", "SvcBooks.expenses.READ").vendor().list("comments")
         .returns::<books::ExpenseComment>();
     getVendorCredit: op(Books, GET, "/vendorcredits/{vendor_credit_id}", "SvcBooks.debitnotes.READ").vendor().key(&["vendor_credit"])

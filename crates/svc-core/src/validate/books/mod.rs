@@ -1,10 +1,6 @@
 //! The tests of the rules of the books operations' params, one file per resource (the rules are
 //! declared with their types in `crate::model::books`; an upload's params are its files, `upload!` in
-//! the table), and the file types of the expense receipt upload.
-
-mod uploads;
-
-pub use uploads::*;
+//! the table, the receipt's file types `crate::catalog::RECEIPT_TYPES`).
 
 #[cfg(test)]
 mod account;
