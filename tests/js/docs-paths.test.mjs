@@ -22,7 +22,7 @@ test("a bad path in a Markdown file is reported with its line, a good one is not
 
 test("paths, modules, methods and commands that do not resolve are each reported", () => {
   const text = [
-    "`crates/svc-core/src/validate/<family>.rs`, `docs/*.md`, `send/grant.rs`, `validate::testing`, `catalog::rows::every_row_builds_its_sample_call`, `.params::<T>()`, `wire!`",
+    "`crates/svc-core/src/validate/<family>.rs`, `docs/*.md`, `send/grant.rs`, `validate::tests::support`, `catalog::rows::every_row_builds_its_sample_call`, `.params::<T>()`, `wire!`",
     "`crates/svc-core/src/validate/nope.rs`",
     "`docs/*.txt` and `send/nope.rs`",
     "`validate::no_such_item` and `catalog::rows::no_such_test`",

@@ -174,7 +174,7 @@ fn every_sample_passes_validation_but_on_the_vendor_placeholders() {
         let sample = crate::examples::sample(op);
         let placeholders = sample.vendor.map(|f| f.placeholders()).unwrap_or_default();
         for issue in crate::validate::validate(op, &sample.params) {
-            let at = crate::validate::testing::json_path(&issue);
+            let at = crate::validate::tests::support::json_path(&issue);
             assert!(
                 placeholders.contains(&at),
                 "{}: {issue:?} is not at a vendor placeholder",

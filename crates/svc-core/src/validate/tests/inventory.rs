@@ -8,7 +8,7 @@ mod tests {
     use crate::issue::IssueCode;
     use crate::model::inventory as m;
     use crate::schema::Params;
-    use crate::validate::testing::{edge, expect_all, issues};
+    use crate::validate::tests::support::{edge, expect_all, issues};
     use serde_json::{json, Value};
 
     fn package() -> Value {

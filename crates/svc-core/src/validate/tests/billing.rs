@@ -6,7 +6,7 @@ mod tests {
     use crate::issue::{Issue, IssueCode};
     use crate::model::billing as m;
     use crate::schema::Params;
-    use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
+    use crate::validate::tests::support::{expect_all, expect_none, expect_one, issues_at};
     use crate::validate::Schema;
     use serde_json::json;
     use serde_json::Value;

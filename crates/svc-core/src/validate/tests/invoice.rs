@@ -8,7 +8,7 @@ mod tests {
     use crate::issue::IssueCode;
     use crate::model::invoice as m;
     use crate::schema::{Params, Schema};
-    use crate::validate::testing::{edge, expect_all, issues, vendor_request_passes, with};
+    use crate::validate::tests::support::{edge, expect_all, issues, vendor_request_passes, with};
     use serde_json::json;
     use serde_json::Value;
 
@@ -256,7 +256,7 @@ mod tests {
             assert!(
                 found
                     .iter()
-                    .all(|i| crate::validate::testing::json_path(i).contains("avatax")),
+                    .all(|i| crate::validate::tests::support::json_path(i).contains("avatax")),
                 "{id}: the body and its headers pass but for placeholders: {found:#?}"
             );
         }
@@ -264,14 +264,14 @@ mod tests {
 
     #[test]
     fn the_recurring_invoice_placeholders_fail_only_where_they_stand() {
-        let mut params = crate::validate::testing::vendor_params(
+        let mut params = crate::validate::tests::support::vendor_params(
             "books-as-invoice__create_recurring_invoice.json",
         );
         params["avatax_use_code"] = json!("string placeholder longer than 25");
         params["avatax_exempt_no"] = json!("another placeholder longer than 25");
         let found: Vec<String> = issues(m::RecurringInvoiceInput::SCHEMA, &params)
             .iter()
-            .map(crate::validate::testing::json_path)
+            .map(crate::validate::tests::support::json_path)
             .collect();
         assert_eq!(found, ["$.avatax_exempt_no", "$.avatax_use_code"]);
     }
@@ -371,7 +371,12 @@ mod tests {
             &json!({"page": u32::MAX as u64 + 1}),
         );
         let range = json!({"minimum": 1, "maximum": u32::MAX});
-        crate::validate::testing::expect_one(&found, json!(["page"]), IssueCode::OutOfRange, range);
+        crate::validate::tests::support::expect_one(
+            &found,
+            json!(["page"]),
+            IssueCode::OutOfRange,
+            range,
+        );
     }
 
     fn unique_project() -> Value {

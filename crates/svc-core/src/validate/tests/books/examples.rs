@@ -1,6 +1,6 @@
 //! The valid params examples the books rule tests start from, and the tests that each passes and decodes as its params type.
 
-use super::testing::{assert_ok, books};
+use super::support::{assert_ok, books};
 use crate::model::books as m;
 use serde_json::{json, Value};
 
