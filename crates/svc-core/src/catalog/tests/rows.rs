@@ -1,7 +1,7 @@
 //! Every row's sample call (`crate::examples`) built and checked against the row, and the builder's
 //! edge cases (escaping, ids beyond 2^53, params moved to the query or to headers) by hand.
 
-use super::*;
+use crate::catalog::*;
 use crate::family::Family;
 use crate::request::{build, Body, Target};
 
