@@ -3,10 +3,11 @@
 // left out), and no cycle among sibling modules (a module reaching a sibling's subtree, directly or
 // through others, that reaches back). A parent and its own children may use each other; siblings may
 // not go round in a circle. Tests stay apart from the code: a test-only module is a `tests` module or
-// lies in one, no module is mounted by `#[path]`, and no production code names a `tests` module. And
-// no production build links serde_json.
+// lies in one, no module is mounted by `#[path]`, and no production code names a `tests` module. Every
+// Rust file of the crates opens with a `//!` line that says what it is. And no production build links
+// serde_json.
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "./lib.mjs";
@@ -156,6 +157,15 @@ export function testsNotApart(dir) {
   return found;
 }
 
+/** The tracked Rust files of the crates (sources, tests, examples, fuzz targets) whose first line is not a
+ * `//!` doc comment saying what the file is. */
+export function undocumentedFiles() {
+  const r = spawnSync("git", ["ls-files", "crates/*.rs"], { cwd: root, encoding: "utf8" });
+  if (r.status !== 0) return [`git ls-files failed: ${r.stderr.trim()}`];
+  const files = r.stdout.split("\n").filter((f) => f && existsSync(path.join(root, f)));
+  return files.filter((f) => !/^\/\/! \S/.test(readFileSync(path.join(root, f), "utf8")));
+}
+
 /** The production files over MAX_LINES, as "file: lines". */
 export function longFiles(crates = sources()) {
   const long = [];
@@ -218,6 +228,7 @@ export function guardrails() {
     ...longFunctionsEverywhere(crates).map((f) => `a function over ${MAX_FN_LINES} lines: ${f}`),
     ...crates.flatMap(cycles).map((c) => `module cycle: ${c}`),
     ...Object.values(CRATES).flatMap(testsNotApart).map((t) => `tests not apart: ${t}`),
+    ...undocumentedFiles().map((f) => `no //! line first: ${f}`),
     ...serdeJsonInBuilds().map((b) => `serde_json in a production build: ${b}`),
   ];
 }
