@@ -22,10 +22,10 @@ test("a bad path in a Markdown file is reported with its line, a good one is not
 
 test("paths, modules, methods and commands that do not resolve are each reported", () => {
   const text = [
-    "`crates/svc-core/src/validate/<family>.rs`, `docs/*.md`, `send/grant.rs`, `validate::testing`, `catalog::rows::every_row_builds_its_sample_call`, `.params::<T>()`, `wire!`",
+    "`crates/svc-core/src/validate/<family>.rs`, `docs/*.md`, `send/grant.rs`, `validate::tests::support`, `catalog::tests::rows::every_row_builds_its_sample_call`, `.params::<T>()`, `wire!`",
     "`crates/svc-core/src/validate/nope.rs`",
     "`docs/*.txt` and `send/nope.rs`",
-    "`validate::no_such_item` and `catalog::rows::no_such_test`",
+    "`validate::no_such_item` and `catalog::tests::rows::no_such_test`",
     "`.no_such_builder(..)` and `no_such_macro!`",
     "`npm run no-such-script`, `npm run test:quick`",
     "`cargo run -p no-such-crate`, `cargo run -p xtask -- operations`",
@@ -42,7 +42,7 @@ test("paths, modules, methods and commands that do not resolve are each reported
     { line: 3, message: "docs/*.txt does not exist" },
     { line: 3, message: "send/nope.rs does not exist (no tracked file ends with it)" },
     { line: 4, message: "validate::no_such_item does not exist" },
-    { line: 4, message: "catalog::rows::no_such_test does not exist" },
+    { line: 4, message: "catalog::tests::rows::no_such_test does not exist" },
     { line: 5, message: "the method .no_such_builder() does not exist" },
     { line: 5, message: "the macro no_such_macro! does not exist" },
     { line: 6, message: 'npm script "no-such-script" (package.json) does not exist' },

@@ -156,7 +156,7 @@ pub struct Operation {
     pub requests: fn(&mut Vec<crate::schema::Request>),
     /// How the vendor's example answer decodes into its result type (`Named::DECODE`).
     #[cfg(test)]
-    pub decode: Option<crate::model::results::Decode>,
+    pub decode: Option<crate::model::Decode>,
     pub source: Source,
 }
 

@@ -2,8 +2,11 @@
 //! when the corpus was written (path, code, message, details, order, byte for byte). Cases are found
 //! by their key, so a row added to the table leaves every other case where it was.
 
-#[path = "support/cases.rs"]
-mod cases;
+mod support {
+    pub mod cases;
+}
+
+use support::cases;
 
 use std::collections::{BTreeSet, HashSet};
 

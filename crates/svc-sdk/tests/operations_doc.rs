@@ -1,7 +1,10 @@
 //! docs/OPERATIONS.md lists every operation of the table by family, with its source.
 
-#[path = "support/operations.rs"]
-mod operations;
+mod support {
+    pub mod operations;
+}
+
+use support::operations;
 
 #[test]
 fn the_list_of_operations_is_the_table() {

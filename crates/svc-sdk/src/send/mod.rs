@@ -17,8 +17,6 @@ pub(crate) mod race;
 mod token;
 
 #[cfg(test)]
-mod sim;
-#[cfg(test)]
 mod tests;
 
 pub use answer::{stalled, too_large, Answer, Failure, Head, Outgoing};

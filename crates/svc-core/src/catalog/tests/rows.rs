@@ -1,7 +1,7 @@
 //! Every row's sample call (`crate::examples`) built and checked against the row, and the builder's
 //! edge cases (escaping, ids beyond 2^53, params moved to the query or to headers) by hand.
 
-use super::*;
+use crate::catalog::*;
 use crate::family::Family;
 use crate::request::{build, Body, Target};
 
@@ -174,7 +174,7 @@ fn every_sample_passes_validation_but_on_the_vendor_placeholders() {
         let sample = crate::examples::sample(op);
         let placeholders = sample.vendor.map(|f| f.placeholders()).unwrap_or_default();
         for issue in crate::validate::validate(op, &sample.params) {
-            let at = crate::validate::testing::json_path(&issue);
+            let at = crate::validate::tests::support::json_path(&issue);
             assert!(
                 placeholders.contains(&at),
                 "{}: {issue:?} is not at a vendor placeholder",

@@ -1,6 +1,6 @@
 //! The valid params examples the books rule tests start from, and the tests that each passes and decodes as its params type.
 
-use super::testing::{assert_ok, books};
+use super::support::{assert_ok, books};
 use crate::model::books as m;
 use serde_json::{json, Value};
 
@@ -353,6 +353,6 @@ fn every_valid_example_is_its_params_type_field_for_field() {
     for (op, decode) in PARAMS_TYPES {
         let params = example(op);
         let back = decode(&params).unwrap_or_else(|e| panic!("{op}: {e}"));
-        crate::model::results::assert_kept(&params, &back, op);
+        crate::model::tests::assert_kept(&params, &back, op);
     }
 }

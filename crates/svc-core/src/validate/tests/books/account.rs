@@ -1,11 +1,11 @@
 //! Tests of the chart of accounts rules: accounts, their lists and transactions.
 
 use super::examples::example;
-use super::testing::{allowed, assert_ok, assert_one, run, set};
+use super::support::{allowed, assert_ok, assert_one, run, set};
 use crate::issue::{Issue, IssueCode};
 use crate::model::books as m;
 use crate::schema::Params;
-use crate::validate::testing::edge;
+use crate::validate::tests::support::edge;
 use serde_json::json;
 
 edge! {

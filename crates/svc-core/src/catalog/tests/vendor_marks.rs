@@ -6,7 +6,10 @@ use crate::catalog::{op, operations, Method, Operation, Source};
 use crate::examples::vendor_of;
 use crate::family::Family;
 
-const SPEC: &str = include_str!("../../../tests/fixtures/spec/endpoints.txt");
+const SPEC: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/fixtures/spec/endpoints.txt"
+));
 
 /// The spec's operations as `family METHOD path`.
 fn spec() -> Vec<&'static str> {

@@ -1,9 +1,9 @@
 //! Tests of the rule engine: types, rules, checks, unrepresentable values, sources.
 
-use super::*;
 use crate::issue::Issue;
 use crate::issue::IssueCode;
 use crate::json::{self};
+use crate::validate::*;
 use serde_json::json;
 use serde_json::Value;
 

@@ -1,17 +1,8 @@
-//! Test-only: every row's result type (`Operation::returns`) decodes the vendor's example answer of
-//! that row and keeps every field the server sent.
+//! The result types' tests: every row's result type (`Operation::returns`) decodes the vendor's
+//! example answer of that row and keeps every field the server sent.
 
 use crate::catalog::{operations, Shape};
-use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
-
-/// Decodes a resource into a model type and encodes it again.
-pub type Decode = fn(&Value) -> Result<Value, String>;
-
-pub fn round_trip<T: DeserializeOwned + Serialize>(v: &Value) -> Result<Value, String> {
-    let typed: T = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
-    serde_json::to_value(&typed).map_err(|e| e.to_string())
-}
 
 /// The resources of an answer as the row's shape finds them (each item of a list).
 pub fn resources(shape: Shape, body: &Value) -> Vec<Value> {

@@ -1,8 +1,8 @@
 //! A scripted platform for the tests: answers per attempt, a virtual clock, recorded requests, and an executor.
 
-use super::{Answer, Failure, Level, Note, Outgoing, Platform, Reason, TokenResult, ABORTED};
 use crate::error::ErrorKind;
 use crate::headers::Headers;
+use crate::send::{Answer, Failure, Level, Note, Outgoing, Platform, Reason, TokenResult, ABORTED};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::future::{pending, poll_fn, Future};
@@ -302,7 +302,7 @@ impl Platform for Sim {
 
     fn read(&self, raw: Raw, max: usize) -> impl Future<Output = Result<Vec<u8>, Failure>> {
         std::future::ready(if raw.body.len() > max {
-            Err(super::too_large(max).into())
+            Err(crate::send::too_large(max).into())
         } else {
             Ok(raw.body)
         })

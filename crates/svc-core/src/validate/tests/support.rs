@@ -126,16 +126,16 @@ macro_rules! edge {
         $code:ident $details:tt $(at $at:tt)?;)*) => {$(
         #[test]
         fn $pass() {
-            let p = $crate::validate::testing::with(&$base, &serde_json::json!($path), serde_json::json!($ok));
-            let found = $crate::validate::testing::issues(&$schema, &p);
+            let p = $crate::validate::tests::support::with(&$base, &serde_json::json!($path), serde_json::json!($ok));
+            let found = $crate::validate::tests::support::issues(&$schema, &p);
             assert!(found.is_empty(), "{found:#?}");
         }
 
         #[test]
         fn $fail() {
-            let p = $crate::validate::testing::with(&$base, &serde_json::json!($path), serde_json::json!($bad));
-            $crate::validate::testing::expect_one(
-                &$crate::validate::testing::issues(&$schema, &p),
+            let p = $crate::validate::tests::support::with(&$base, &serde_json::json!($path), serde_json::json!($bad));
+            $crate::validate::tests::support::expect_one(
+                &$crate::validate::tests::support::issues(&$schema, &p),
                 [$(serde_json::json!($at),)? serde_json::json!($path)][0].clone(),
                 $crate::issue::IssueCode::$code,
                 serde_json::json!($details),

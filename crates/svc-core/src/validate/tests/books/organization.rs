@@ -1,11 +1,11 @@
 //! Tests of the organization rules.
 
 use super::examples::example;
-use super::testing::{allowed, assert_ok, run, set};
+use super::support::{allowed, assert_ok, run, set};
 use crate::issue::IssueCode;
 use crate::model::books as m;
 use crate::schema::Params;
-use crate::validate::testing::{edge, expect_all};
+use crate::validate::tests::support::{edge, expect_all};
 use serde_json::json;
 
 edge! {

@@ -1,6 +1,6 @@
 //! The vendor's own books requests against the rules.
 
-use super::testing::{assert_ok, run};
+use super::support::{assert_ok, run};
 use crate::issue::Issue;
 
 const JOURNAL_BODIES: [&str; 2] = ["createJournal", "updateJournal"];

@@ -1,11 +1,11 @@
 //! Tests of the expense rules, mileage and receipts included.
 
 use super::examples::example;
-use super::testing::{allowed, assert_ok, assert_one, run, set};
+use super::support::{allowed, assert_ok, assert_one, run, set};
 use crate::issue::IssueCode;
 use crate::model::books as m;
 use crate::schema::Params;
-use crate::validate::testing::{edge, expect_all};
+use crate::validate::tests::support::{edge, expect_all};
 use serde_json::{json, Value};
 
 edge! {

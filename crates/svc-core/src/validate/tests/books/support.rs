@@ -1,7 +1,7 @@
 //! Helpers of the books rule tests: an operation's schema, params edited at a pointer, the issues expected.
 
 use crate::issue::{Issue, IssueCode};
-use crate::validate::testing::{expect_none, expect_one, issues_at};
+use crate::validate::tests::support::{expect_none, expect_one, issues_at};
 use crate::validate::Schema;
 use serde_json::Value;
 

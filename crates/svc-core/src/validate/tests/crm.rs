@@ -1,10 +1,10 @@
 //! Tests of the notification channel (watch) update's rules.
 
-use super::*;
 use crate::issue::{Issue, IssueCode};
 use crate::model::crm as m;
 use crate::schema::Params;
-use crate::validate::testing::{expect_all, expect_none, expect_one, issues_at};
+use crate::validate::crm::*;
+use crate::validate::tests::support::{expect_all, expect_none, expect_one, issues_at};
 use serde_json::{json, Value};
 
 /// Modules whose records a channel can watch, by API name; custom modules are allowed too.
