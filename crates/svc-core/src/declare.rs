@@ -127,7 +127,7 @@ pub enum Accepts {
     /// Read by code of its own (an object, a union, a token).
     Own,
     /// A whole number from `min` to `max`.
-    Whole { min: u32, max: u32 },
+    Whole { min: u8, max: u32 },
     /// A string.
     Text,
     /// A function.
@@ -169,7 +169,7 @@ impl Declared {
     }
 
     /// A whole number from `min` to `max`.
-    pub const fn whole(self, min: u32, max: u32) -> Declared {
+    pub const fn whole(self, min: u8, max: u32) -> Declared {
         Declared {
             accepts: Accepts::Whole { min, max },
             ..self
@@ -235,7 +235,7 @@ impl Declared {
 pub struct Reads {
     pub name: &'static str,
     pub accepts: Accepts,
-    pub default: u64,
+    pub default: u32,
 }
 
 /// What the reader needs of each of `members`, in their order.
@@ -250,7 +250,7 @@ pub const fn reads<const N: usize>(members: &[Declared; N]) -> [Reads; N] {
         out[i] = Reads {
             name: members[i].name,
             accepts: members[i].accepts,
-            default: members[i].default_number(),
+            default: members[i].default_number() as u32,
         };
         i += 1;
     }

@@ -216,7 +216,11 @@ impl<'a> Members<'a> {
 
     /// The member `name` as given, checked; `None` when it is not given.
     fn read(&self, name: &str) -> Result<Option<Read>, JsValue> {
-        let Some(d) = self.table.iter().find(|d| d.name == name) else {
+        let Some(d) = self
+            .table
+            .iter()
+            .find(|d| d.name == name && d.accepts != Accepts::Own)
+        else {
             return Err(config(format!("{}{name} is not an option", self.prefix)));
         };
         let v = get(self.obj, name);
@@ -234,12 +238,6 @@ impl<'a> Members<'a> {
             Accepts::Flag => v.as_bool().map(Read::Flag),
         };
         let what = match d.accepts {
-            Accepts::Own => {
-                return Err(config(format!(
-                    "{}{name} is read by its own code",
-                    self.prefix
-                )))
-            }
             Accepts::Whole { min, max } => {
                 return read.map(Some).ok_or_else(|| {
                     config(format!(
@@ -248,7 +246,7 @@ impl<'a> Members<'a> {
                     ))
                 })
             }
-            Accepts::Text => "a string",
+            Accepts::Own | Accepts::Text => "a string",
             Accepts::Function => "a function",
             Accepts::Flag => "a boolean",
         };
@@ -265,7 +263,7 @@ impl<'a> Members<'a> {
             .map_or(0, |d| d.default);
         Ok(match self.read(name)? {
             Some(Read::Whole(n)) => n,
-            _ => default as u32,
+            _ => default,
         })
     }
 
