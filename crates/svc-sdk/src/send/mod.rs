@@ -369,26 +369,37 @@ impl<P: Platform> Transport<P> {
             let got = got.await?;
             tries.set(n);
             let secret = secret.as_ref().map(Secret::expose);
-            let answer = match got {
-                Ok(answer) => answer,
-                Err(f) => {
-                    self.no_answer(call, &policy, &mut so_far, secret, deadline, f)
-                        .await?;
+            let wait = match (got, carried.generation) {
+                (Ok(answer), Some(generation)) if answer.status == 401 => {
+                    let again =
+                        self.rejected(call, &source, deadline, (n, secret), answer, generation);
+                    so_far.refreshed = Some(Box::pin(again).await?);
                     continue;
                 }
+                (Ok(answer), _) => match self.again(call, &policy, &so_far, deadline, answer) {
+                    Verdict::Give(answer) => {
+                        return reply(call, answer, so_far.uncertain, self.platform.now_ms())
+                    }
+                    Verdict::Wait(wait) => wait,
+                },
+                (Err(f), _) => self.no_answer(call, &policy, &so_far, deadline, f)?,
             };
-            if let (401, Some(generation)) = (answer.status, carried.generation) {
-                let again = self.rejected(call, &source, deadline, (n, secret), answer, generation);
-                so_far.refreshed = Some(Box::pin(again).await?);
-                continue;
-            }
-            let Some(answer) = self
-                .again(call, &policy, &mut so_far, secret, deadline, answer)
-                .await?
-            else {
-                continue;
+            // The one wait between attempts: said, then waited (or until the caller's signal).
+            let Wait {
+                ms,
+                again,
+                headers,
+                uncertain,
+            } = wait;
+            let retrying = Event::Retrying {
+                ms,
+                again,
+                headers: headers.as_ref(),
             };
-            return reply(call, answer, so_far.uncertain, self.platform.now_ms());
+            self.platform.note(&call.note(n, secret, retrying));
+            pause(&self.platform, call.signal, ms).await?;
+            so_far.retries += 1;
+            so_far.uncertain |= uncertain;
         }
     }
 
@@ -434,17 +445,16 @@ impl<P: Platform> Transport<P> {
         })
     }
 
-    /// An attempt that got no answer: waits and gives `Ok` when it may be tried again (a timeout
-    /// or a network failure the policy retries within the deadline), else the failure.
-    async fn no_answer(
+    /// An attempt that got no answer: the wait before the next when it may be tried again (a
+    /// timeout or a network failure the policy retries within the deadline), else the failure.
+    fn no_answer(
         &self,
         call: &Call<'_, P>,
         policy: &Policy,
-        so_far: &mut SoFar,
-        secret: Option<&str>,
+        so_far: &SoFar,
         deadline: Deadline,
         f: Failure,
-    ) -> Result<(), Failure> {
+    ) -> Result<Wait, Failure> {
         let p = &self.platform;
         if call.signal.is_some_and(|s| p.aborted(s).is_some()) {
             return Err(f);
@@ -457,10 +467,12 @@ impl<P: Platform> Transport<P> {
         let Some(ms) = self.delay(call, policy, so_far, deadline, outcome) else {
             return Err(f);
         };
-        let again = Again::NoAnswer(f.error.kind());
-        self.retry(call, so_far, secret, (ms, again, None)).await?;
-        so_far.uncertain = true;
-        Ok(())
+        Ok(Wait {
+            ms,
+            again: Again::NoAnswer(f.error.kind()),
+            headers: None,
+            uncertain: true,
+        })
     }
 
     /// A 401 to a token this client may refresh: the answer let go, the token dropped (in the
@@ -499,35 +511,35 @@ impl<P: Platform> Transport<P> {
     }
 
     /// A 429 or a 5xx that the policy retries within the deadline: the answer let go and the wait
-    /// waited (`None`, try again); any other answer is given back.
-    async fn again(
+    /// before the next attempt; any other answer is given back.
+    fn again(
         &self,
         call: &Call<'_, P>,
         policy: &Policy,
-        so_far: &mut SoFar,
-        secret: Option<&str>,
+        so_far: &SoFar,
         deadline: Deadline,
         answer: Answer<Got<P::Raw>>,
-    ) -> Result<Option<Answer<Got<P::Raw>>>, Failure> {
+    ) -> Verdict<P::Raw> {
         let p = &self.platform;
         let status = answer.status;
         if status != 429 && status < 500 {
-            return Ok(Some(answer));
+            return Verdict::Give(answer);
         }
         let after = retry_after_ms(answer.header("retry-after"), p.now_ms());
         let outcome = Outcome::Status(status, after);
         let Some(ms) = self.delay(call, policy, so_far, deadline, outcome) else {
-            return Ok(Some(answer));
+            return Verdict::Give(answer);
         };
         discard(p, answer.raw);
-        let again = Again::Status {
-            status,
-            told: after.is_some(),
-        };
-        self.retry(call, so_far, secret, (ms, again, Some(&answer.headers)))
-            .await?;
-        so_far.uncertain |= status >= 500;
-        Ok(None)
+        Verdict::Wait(Wait {
+            ms,
+            again: Again::Status {
+                status,
+                told: after.is_some(),
+            },
+            headers: Some(answer.headers),
+            uncertain: status >= 500,
+        })
     }
 
     /// The wait before the next attempt, when the policy retries `outcome` within the deadline.
@@ -543,22 +555,6 @@ impl<P: Platform> Transport<P> {
         let next = policy.next_delay(call.method, so_far.retries, outcome, p.random());
         next.filter(|ms| deadline.holds(p.now_ms(), *ms))
     }
-
-    /// Says that the call is tried again, and why, then waits `ms` (or until the caller's signal).
-    async fn retry(
-        &self,
-        call: &Call<'_, P>,
-        so_far: &mut SoFar,
-        secret: Option<&str>,
-        (ms, again, headers): (u64, Again, Option<&crate::headers::Headers>),
-    ) -> Result<(), Failure> {
-        let p = &self.platform;
-        let retrying = Event::Retrying { ms, again, headers };
-        p.note(&call.note(so_far.n, secret, retrying));
-        pause(p, call.signal, ms).await?;
-        so_far.retries += 1;
-        Ok(())
-    }
 }
 
 /// What the send loop keeps between attempts: the attempt's number, the retries so far, whether
@@ -569,6 +565,21 @@ struct SoFar {
     retries: u32,
     uncertain: bool,
     refreshed: Option<AccessToken>,
+}
+
+/// The wait before the next attempt: how long, why, the answer's headers (a 429's or a 5xx's), and
+/// whether the attempt may have reached the service.
+struct Wait {
+    ms: u64,
+    again: Again,
+    headers: Option<crate::headers::Headers>,
+    uncertain: bool,
+}
+
+/// What becomes of an answer: given back, or let go for a wait and another attempt.
+enum Verdict<R> {
+    Give(Answer<Got<R>>),
+    Wait(Wait),
 }
 
 /// What an attempt carries of its token: the generation a 401 refreshes after, and its domain.
