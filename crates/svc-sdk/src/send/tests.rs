@@ -1,13 +1,18 @@
 //! The send loop against the scripted platform: retries, timeouts, aborts, the limiter, the token and its refresh.
 
 use super::*;
+use crate::access::AccessToken;
 use crate::calendar::DAY_MS;
+use crate::catalog::{Method, Shape};
+use crate::error::{Error, ErrorKind};
 use crate::headers::Headers;
 use crate::limit::Limits;
 use crate::request::AUTHORIZATION_SCHEME;
+use race::{race, First};
 use sim::{
     block_on, fail, json, ok, run, sleep, token, Raw, Signal, Sim, Step, Task, TokenStep, World,
 };
+use std::cell::Cell;
 use std::rc::Rc;
 
 const TOKEN: &str = "s3cr3t-Tok3n";
