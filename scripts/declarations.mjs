@@ -1,9 +1,9 @@
 // Writes the package's declarations: pkg/index.d.ts (and pkg/index.d.cts, the same text for
 // CommonJS consumers; pkg/node.d.ts and node.d.cts, what Node's entries add: toNodeHandler) with the types Rust declares (the models, limiter state, regions, plans and
 // families from the wasm's svc_sdk.d.ts; the options, errors, issues, hook and operation infos that
-// `cargo run -p svc-sdk --example declarations` prints), the SDK's own surface and the Client's methods
+// `cargo run -p xtask -- declarations` prints), the SDK's own surface and the Client's methods
 // generated from the catalog rows; and those of svc-sdk/validate, svc-sdk/redis, svc-sdk/cloudflare and
-// svc-sdk/testing (the sandbox's options from `cargo run -p svc-testing --example declarations`).
+// svc-sdk/testing (the sandbox's options, from the same command).
 // Nothing of wasm-bindgen's glue is declared: svc_sdk.d.ts is read, then left out of the package
 // (pkg/validate/'s too).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,12 +35,12 @@ function writeAll(pkg, files) {
 }
 
 /**
- * `rust`: what `cargo run -p svc-sdk --example declarations` prints; `types`: what `--example types` does (per row,
- * and the request types' declarations with their rules); `sandbox`: what svc-testing's `--example declarations` prints.
+ * `rust`: what `cargo run -p xtask -- declarations` prints: the rows' types (`rows`), the request types' declarations
+ * with their rules (`requests`), the surface's shapes (`surface`) and the sandbox's options (`sandbox`).
  */
-export function writeDeclarations(pkg, ops, types, rust, sandbox) {
-  const models = readModels(pkg, types.requests);
-  const own = [rust.trimEnd(), options, operationDeclarations(ops, types.rows, clientTail), functions].join("\n\n");
+export function writeDeclarations(pkg, ops, rust) {
+  const models = readModels(pkg, rust.requests);
+  const own = [rust.surface.trim(), options, operationDeclarations(ops, rust.rows, clientTail), functions].join("\n\n");
   checkModels(models.names, new Set(declaredNames(own)));
   // The generated rows' params and results (`cargo run -p xtask -- operations`).
   const published = readFileSync(new URL("./declarations/published.d.ts", import.meta.url), "utf8").replace(/^\/\/.*\n/, "");
@@ -55,7 +55,7 @@ export function writeDeclarations(pkg, ops, types, rust, sandbox) {
     "redis.d.ts": redis("./index.js"),
     "redis.d.cts": redis("./index.cjs"),
     "cloudflare.d.ts": cloudflare,
-    "testing.d.ts": testing(sandbox),
+    "testing.d.ts": testing(rust.sandbox.trim()),
   });
   for (const dir of [pkg, path.join(pkg, "validate")]) {
     for (const glue of ["svc_sdk.d.ts", "svc_sdk_bg.wasm.d.ts"]) rmSync(path.join(dir, glue));

@@ -29,7 +29,7 @@ function method(op, t, name = op.id, family = undefined) {
   ${name}(${[...args(op, t), "options?: CallOptions"].join(", ")}): ${promise};`;
 }
 
-/** The declarations that depend on the rows; `types` is what `cargo run -p svc-core --features serde_json --example types` prints (params, result, list, paramsRequired, and local: its name in its family's namespace, per id). */
+/** The declarations that depend on the rows; `types` is what `cargo run -p xtask -- declarations` prints (params, result, list, paramsRequired, and local: its name in its family's namespace, per id). */
 export function operationDeclarations(ops, types, clientTail) {
   const typesOf = (op) => types[op.id] ?? {};
   const rows = (line) => ops.map((op) => `  ${op.id}: ${line(op, typesOf(op))};`).join("\n");

@@ -1,5 +1,5 @@
 // The SDK's own declarations around the generated Client and the shapes the Rust declares (options and
-// their defaults, errors, issues, log records, logger, hook infos, operation infos: `cargo run -p svc-sdk --example declarations`): the JS side's own
+// their defaults, errors, issues, log records, logger, hook infos, operation infos: `cargo run -p xtask -- declarations`): the JS side's own
 // types (tokens, stores, pages, promises), the functions beside it, and the subpath entries
 // (svc-sdk/validate, svc-sdk/redis, svc-sdk/cloudflare). They name only the types that every runtime's
 // types declare (Node's @types/node, the DOM, Deno, Cloudflare's).
