@@ -253,7 +253,7 @@ await writeEntries(testingDir, readFileSync(path.join(root, "crates/svc-testing/
 // the sandbox's options) stays out of the wasm: the generators' one home prints it natively.
 const declared = output("cargo", ["run", "--quiet", "-p", "xtask", "--", "declarations"]);
 if (declared === null) throw new Error("cargo run -p xtask -- declarations failed");
-writeDeclarations(pkg, ops, JSON.parse(declared));
+writeDeclarations(pkg, JSON.parse(declared));
 await writeCommonJs(pkg);
 const size = (...p) => statSync(path.join(...p)).size;
 log(`pkg/ written: wasm ${size(pkg, "svc_sdk_bg.wasm")} bytes, node.js ${size(pkg, "node.js")} bytes; pkg/validate/: wasm ${size(validateDir, "svc_sdk_bg.wasm")} bytes, node.js ${size(validateDir, "node.js")} bytes; pkg/testing/: wasm ${size(testingDir, "svc_sdk_bg.wasm")} bytes`);

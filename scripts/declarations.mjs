@@ -9,7 +9,6 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readModels } from "./declarations/models.mjs";
-import { operationDeclarations } from "./declarations/client.mjs";
 import { clientTail, cloudflare, functions, node, options, redis, validate } from "./declarations/surface.mjs";
 import { testing } from "./declarations/testing.mjs";
 
@@ -35,12 +34,25 @@ function writeAll(pkg, files) {
 }
 
 /**
- * `rust`: what `cargo run -p xtask -- declarations` prints: the rows' types (`rows`), the request types' declarations
- * with their rules (`requests`), the surface's shapes (`surface`) and the sandbox's options (`sandbox`).
+ * `rust`: what `cargo run -p xtask -- declarations` prints: the request types' declarations with their rules
+ * (`requests`) and the `parts`: the surface's shapes (`surface`), what the rows declare (`operations`, the
+ * `client`'s members, the `families`' interfaces) and the sandbox's options (`sandbox`).
  */
-export function writeDeclarations(pkg, ops, rust) {
+export function writeDeclarations(pkg, rust) {
+  const { parts } = rust;
   const models = readModels(pkg, rust.requests);
-  const own = [rust.surface.trim(), options, operationDeclarations(ops, rust.rows, clientTail), functions].join("\n\n");
+  const client = `${parts.operations}
+
+export declare class Client {
+  constructor(options: ClientOptions);
+${parts.client}
+  /** The request an operation would send, validated; nothing is sent. The Authorization header is left out. */
+  prepare<Op extends OperationId>(operationId: Op, ...args: OperationArgs[Op]): Promise<PreparedRequest>;
+${clientTail}
+}
+
+${parts.families}`;
+  const own = [parts.surface.trim(), options, client, functions].join("\n\n");
   checkModels(models.names, new Set(declaredNames(own)));
   // The generated rows' params and results (`cargo run -p xtask -- operations`).
   const published = readFileSync(new URL("./declarations/published.d.ts", import.meta.url), "utf8").replace(/^\/\/.*\n/, "");
@@ -55,7 +67,7 @@ export function writeDeclarations(pkg, ops, rust) {
     "redis.d.ts": redis("./index.js"),
     "redis.d.cts": redis("./index.cjs"),
     "cloudflare.d.ts": cloudflare,
-    "testing.d.ts": testing(rust.sandbox.trim()),
+    "testing.d.ts": testing(parts.sandbox.trim()),
   });
   for (const dir of [pkg, path.join(pkg, "validate")]) {
     for (const glue of ["svc_sdk.d.ts", "svc_sdk_bg.wasm.d.ts"]) rmSync(path.join(dir, glue));

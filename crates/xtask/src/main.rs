@@ -9,6 +9,7 @@
 //! - `declarations`: prints the TypeScript the Rust owns, for scripts/build.mjs;
 //! - `cases`: prints the golden corpus's cases, for tests/js/rules.test.mjs.
 
+mod client;
 mod declarations;
 mod docs;
 mod encode;
