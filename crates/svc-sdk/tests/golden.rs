@@ -54,7 +54,7 @@ fn every_case_has_the_issues_of_the_golden_corpus() {
     assert!(
         new_rows.is_empty(),
         "rows with no case in the corpus: {new_rows:?}; check their cases, then bless them with \
-         `cargo run --example validation_cases -- --bless` and commit tests/golden/ with the rows"
+         `cargo run -p xtask -- golden` and commit tests/golden/ with the rows"
     );
     assert!(count > 50_000, "only {count} cases");
     assert!(

@@ -1,16 +1,42 @@
-//! docs/OPERATIONS.md as the table makes it: every operation by family, with where it is documented.
+//! `cargo run -p xtask -- docs`: the generated documents of the table, docs/OPERATIONS.md (every
+//! operation by family, with where it is documented) and the rules of docs/VALIDATION.md (between its
+//! markers, `svc_core::rules_doc`).
 
 use svc_sdk::catalog::{operations, Source};
 use svc_sdk::family::Family;
 
-/// Where the list is kept.
-pub const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/OPERATIONS.md");
+/// Every file the task writes, relative to the repository's root, with its text.
+pub fn outputs(root: &std::path::Path) -> Result<Vec<(&'static str, Vec<u8>)>, String> {
+    Ok(vec![
+        ("docs/OPERATIONS.md", operations_md().into_bytes()),
+        ("docs/VALIDATION.md", validation_md(root)?.into_bytes()),
+    ])
+}
 
-pub fn render() -> String {
+/// docs/VALIDATION.md with its generated part, between `BEGIN` and `END`, written anew.
+fn validation_md(root: &std::path::Path) -> Result<String, String> {
+    use svc_core::rules_doc::{markdown, BEGIN, END};
+    let doc = std::fs::read_to_string(root.join("docs/VALIDATION.md"))
+        .map_err(|e| format!("docs/VALIDATION.md: {e}"))?;
+    let (Some(a), Some(b)) = (doc.find(BEGIN), doc.find(END)) else {
+        return Err(format!(
+            "docs/VALIDATION.md has no {BEGIN} … {END} markers: put them where the rules go"
+        ));
+    };
+    Ok(format!(
+        "{}{}{}",
+        &doc[..a],
+        markdown(),
+        &doc[b + END.len()..]
+    ))
+}
+
+/// docs/OPERATIONS.md as the table makes it.
+fn operations_md() -> String {
     let count = |s: Source| operations().iter().filter(|op| op.source == s).count();
     let mut out = String::new();
     out.push_str("# Operations\n\n");
-    out.push_str("Written by `cargo run --example operations -- --write` from the table in `crates/svc-core/src/catalog.rs`; a test\n");
+    out.push_str("Written by `cargo run -p xtask -- docs` from the table in `crates/svc-core/src/catalog.rs`; a test\n");
     out.push_str("checks that it is current. Each operation is one method of `Client`, with the path values first,\n");
     out.push_str("then the params. `operations()` reports the same, `source` included.\n\n");
     out.push_str(&format!(
