@@ -54,11 +54,11 @@ const CONFIG = {
 };
 /** Issue 26's targets (the first eight) and the other figures' targets. */
 const TARGETS = {
-  sizeGzip: 120 * 1024,
+  sizeGzip: 180 * 1024,
   validatePageGzip: 45 * 1024,
   clientPageGzip: 110 * 1024,
   freshInsideMs: 15,
-  validVsStringify: 2,
+  validVsStringify: 3,
   invalidVsZod: 1,
   decodeVsParse: 1.5,
   callVsRaw: 1.25,
@@ -114,6 +114,10 @@ async function measure() {
   const alternatives = alternativesSizes();
   log(`bench: a page that only validates (Vite, Chromium), ${CONFIG.pageLoads} loads of it and of the zod page`);
   const validatePage = await measureValidatePage(CONFIG.pageLoads);
+
+  // ---- a fresh workerd isolate: start to its first answer ----
+  log("bench: workerd cold start, 9 runs of each worker");
+  const workerdCold = nodeJson(path.join(root, "bench/workerd-cold.mjs"), [QUICK ? "3" : "9"]);
 
   // ---- validation: the three implementations agree, then ops/s ----
   log("bench: validation (cross-check)");
@@ -219,7 +223,7 @@ async function measure() {
     dirty,
     quick: QUICK,
     started, elapsedMs: Date.now() - started, config: CONFIG, env, variant, sizes, wasm, validateVariant, validateWasm, alternatives, agreement, validation,
-    fresh, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet, auth, connections, day, validatePage, testing,
+    fresh, workerdCold, decode, call, callProfile, rawProfile, decodeProfile, validationProfiles, rate, rateCounters, fleet, auth, connections, day, validatePage, testing,
   };
 }
 
@@ -526,7 +530,7 @@ function report(R) {
   L.push("## Summary", "");
   if (BEFORE) {
     const before = new Map(BEFORE.rows.map((r) => [r.id, r]));
-    L.push(`Issue 26's table, before (${at(BEFORE.commit, BEFORE.dirty)}, ${BEFORE.date}, load ${BEFORE.machine.load}) and after (${at(commit, dirty)}, load ${env.load}),`);
+    L.push(`The goals' table (issue 26's rows, issue 51's goals: the Node entry under 180 KB, a valid body within 3× JSON.stringify), before (${at(BEFORE.commit, BEFORE.dirty)}, ${BEFORE.date}, load ${BEFORE.machine.load}) and after (${at(commit, dirty)}, load ${env.load}),`);
     L.push("each one run on the same machine; the before figures are read from the file `--before` named.", "");
     L.push(`| figure | before: ${BEFORE.commit} | after: ${commit} | target | before → after |`, "|---|---|---|---|---|");
     for (const r of rows) {
@@ -535,7 +539,7 @@ function report(R) {
     }
     L.push("");
   }
-  L.push("Issue 26's table for this run. The decode, call and JSON.stringify ratios are the medians of the per-round ratios:");
+  L.push("The goals' table for this run. The decode, call and JSON.stringify ratios are the medians of the per-round ratios:");
   L.push("each round times the SDK and what it is compared with one right after the other, so that a drift of a shared machine's");
   L.push("speed cancels out. For a valid body the ratio is of times (svc-sdk ÷ `JSON.stringify` of the same body), for an invalid");
   L.push("one of calls per second (svc-sdk ÷ zod).", "");
@@ -543,9 +547,15 @@ function report(R) {
   for (const r of rows) L.push(`| ${r.figure} | ${r.detail} | ${r.comparison} | ${r.ratio === null ? "—" : `${x(r.ratio)} ${r.ratioOf}`} | ${r.target} | ${yes(r.met)} |`);
   L.push("");
 
-  L.push("Other figures (not in issue 26's table):", "");
+  L.push("Other figures (not in the goals' table):", "");
   L.push("| benchmark | svc-sdk | compared with | ratio | target | |", "|---|---|---|---|---|---|");
   if (R.validatePage) L.push(validatePageTimeRow(R.validatePage, TARGETS, yes));
+  if (R.workerdCold) {
+    const w = R.workerdCold;
+    L.push(
+      `| a fresh workerd isolate: \`workerd serve\` started to its first answer, which validates createFixedAsset (median of ${w.runs}; every run: ${w["svc-sdk"].firsts.join(", ")} ms) | ${ms(w["svc-sdk"].first)} (second answer ${ms(w["svc-sdk"].second)}) | the same worker without svc-sdk: ${ms(w.baseline.first)} | svc-sdk adds ${ms(w.added)} | reported | |`,
+    );
+  }
   if (rate) {
     const share = rate.sustainedPerMinute / rate.limit;
     const n429 = rate.statuses["429"] ?? 0;

@@ -249,17 +249,11 @@ const testingDir = path.join(pkg, "testing");
 buildWasm("release", "svc-testing", testingDir);
 await writeEntries(testingDir, readFileSync(path.join(root, "crates/svc-testing/src/wasm/js/testing.js"), "utf8"));
 
-// The rows' TypeScript types stay out of the wasm: a native run of the table prints them, and the
-// request types' declarations with their rules.
-const types = output("cargo", ["run", "--quiet", "-p", "svc-core", "--features", "serde_json", "--example", "types"]);
-if (types === null) throw new Error("cargo run -p svc-core --features serde_json --example types failed");
-// The shapes the Rust owns (options, errors, issues, hook and operation infos), as TypeScript.
-const declared = output("cargo", ["run", "--quiet", "-p", "svc-sdk", "--example", "declarations"]);
-if (declared === null) throw new Error("cargo run -p svc-sdk --example declarations failed");
-// The sandbox's options, with its defaults and the plans' names, as TypeScript.
-const sandboxDeclared = output("cargo", ["run", "--quiet", "-p", "svc-testing", "--example", "declarations"]);
-if (sandboxDeclared === null) throw new Error("cargo run -p svc-testing --example declarations failed");
-writeDeclarations(pkg, ops, JSON.parse(types), declared, sandboxDeclared);
+// The TypeScript the Rust owns (the rows' types, the request types with their rules, the surface's shapes,
+// the sandbox's options) stays out of the wasm: the generators' one home prints it natively.
+const declared = output("cargo", ["run", "--quiet", "-p", "xtask", "--", "declarations"]);
+if (declared === null) throw new Error("cargo run -p xtask -- declarations failed");
+writeDeclarations(pkg, JSON.parse(declared));
 await writeCommonJs(pkg);
 const size = (...p) => statSync(path.join(...p)).size;
 log(`pkg/ written: wasm ${size(pkg, "svc_sdk_bg.wasm")} bytes, node.js ${size(pkg, "node.js")} bytes; pkg/validate/: wasm ${size(validateDir, "svc_sdk_bg.wasm")} bytes, node.js ${size(validateDir, "node.js")} bytes; pkg/testing/: wasm ${size(testingDir, "svc_sdk_bg.wasm")} bytes`);

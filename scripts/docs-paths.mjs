@@ -14,10 +14,10 @@
 //   `<placeholder>` are globs that must match at least one tracked path.
 // - A Rust file named without its folders (`send/grant.rs`, `server.rs`) is a path too: some tracked `.rs` file
 //   must end with it. (Only `.rs`: a bare `server.mjs` or `src/index.js` may be a user's file.)
-// - A Rust path (`svc_core::validate::testing`, `validate::testing`, `catalog::tests::recipe`) whose first segment is
-//   a workspace crate or one of its modules resolves module by module (`x.rs`, `x/mod.rs`, or the file of a
-//   `#[path = "..."] mod x;`); the first segment that is not a module, and those after it, must be words of the
-//   last module's file (or of a module it re-exports whole). A path whose first segment is none of ours
+// - A Rust path (`svc_core::validate::tests::support`, `validate::tests::support`, `catalog::tests::recipe`) whose
+//   first segment is a workspace crate or one of its modules resolves module by module (`x.rs`, `x/mod.rs`, or the
+//   file of a `#[path = "..."] mod x;`); the first segment that is not a module, and those after it, must be words
+//   of the last module's file (or of a module it re-exports whole). A path whose first segment is none of ours
 //   (`serde_json::Value`, `core::fmt`) is left alone.
 // - A code span that is one name of our code resolves: `.builder(..)` a `fn` of the crates (a camelCase
 //   `.method()` one of their JS glue), `name!` a `macro_rules!`, and a snake_case name of four words or more (a

@@ -2,9 +2,12 @@
 // lines and no function over 80 (a file's `#[cfg(test)]` module at the end, and files that are tests,
 // left out), and no cycle among sibling modules (a module reaching a sibling's subtree, directly or
 // through others, that reaches back). A parent and its own children may use each other; siblings may
-// not go round in a circle. And no production build links serde_json.
+// not go round in a circle. Tests stay apart from the code: a test-only module is a `tests` module or
+// lies in one, no module is mounted by `#[path]`, and no production code names a `tests` module. Every
+// Rust file of the crates opens with a `//!` line that says what it is. And no production build links
+// serde_json.
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "./lib.mjs";
@@ -27,7 +30,7 @@ function modules(dir) {
     });
 }
 
-/** The module paths that a parent declares under `#[cfg(test)]` (`#[cfg(test)] mod sim;`). */
+/** The module paths that a parent declares under `#[cfg(test)]` (`#[cfg(test)] mod tests;`). */
 function testModules(mods) {
   const found = [];
   for (const m of mods) {
@@ -124,6 +127,45 @@ export function cycles({ dir: crateDir, mods }) {
   return found;
 }
 
+/** Where tests are not apart from the code, as "file:line: what": a module declared under `#[cfg(test)]` that
+ * is not a `tests` module (in a production file), a production-named file that holds only tests, a module
+ * mounted by `#[path]`, or production code (before a file's test module) that names a `tests` module. */
+export function testsNotApart(dir) {
+  const mods = modules(dir);
+  const tests = testModules(mods);
+  const found = [];
+  for (const m of mods) {
+    const lines = m.text.split("\n");
+    const test = isTest(m, tests);
+    lines.forEach((l, i) => {
+      const at = `${m.file}:${i + 1}`;
+      if (/^\s*#\[path\s*=/.test(l)) found.push(`${at}: a module mounted by #[path]`);
+      const child = /^\s*(pub(\([^)]*\))?\s+)?mod (\w+)\s*[;{]/.exec(lines[i + 1] ?? "");
+      if (!test && l.trim() === "#[cfg(test)]" && child && child[3] !== "tests") {
+        found.push(`${at}: the test-only module ${child[3]} is named as production code: put it in a tests module`);
+      }
+    });
+    if (test) continue;
+    const prod = lines.slice(0, productionLines(m.text)).join("\n");
+    if (prod.replace(/\/\/.*$/gm, "").trim() === "" && prod.length < m.text.trim().length) {
+      found.push(`${m.file}: holds only tests under a production name: put them in a tests module`);
+    }
+    for (const target of references(prod, m.path)) {
+      if (target.includes("tests")) found.push(`${m.file}: production code names ${target.join("::")}`);
+    }
+  }
+  return found;
+}
+
+/** The tracked Rust files of the crates (sources, tests, examples, fuzz targets) whose first line is not a
+ * `//!` doc comment saying what the file is. */
+export function undocumentedFiles() {
+  const r = spawnSync("git", ["ls-files", "crates/*.rs"], { cwd: root, encoding: "utf8" });
+  if (r.status !== 0) return [`git ls-files failed: ${r.stderr.trim()}`];
+  const files = r.stdout.split("\n").filter((f) => f && existsSync(path.join(root, f)));
+  return files.filter((f) => !/^\/\/! \S/.test(readFileSync(path.join(root, f), "utf8")));
+}
+
 /** The production files over MAX_LINES, as "file: lines". */
 export function longFiles(crates = sources()) {
   const long = [];
@@ -186,6 +228,8 @@ export function guardrails() {
     ...longFiles(crates).map((f) => `over ${MAX_LINES} lines: ${f}`),
     ...longFunctionsEverywhere(crates).map((f) => `a function over ${MAX_FN_LINES} lines: ${f}`),
     ...crates.flatMap(cycles).map((c) => `module cycle: ${c}`),
+    ...Object.values(CRATES).flatMap(testsNotApart).map((t) => `tests not apart: ${t}`),
+    ...undocumentedFiles().map((f) => `no //! line first: ${f}`),
     ...serdeJsonInBuilds().map((b) => `serde_json in a production build: ${b}`),
   ];
 }

@@ -12,8 +12,10 @@ import { consumer, packAndInstall } from "./consumer.mjs";
 /**
  * The guardrails CI holds: formatted code; clippy clean with warnings denied for native code, the wasm
  * and the page build (each crate forbids unsafe code and denies unwrap and expect outside tests at
- * its root); no production file over 800 lines and no module cycle (scripts/guardrails.mjs); every path and
- * command quoted in a Markdown file resolves (scripts/docs-paths.mjs).
+ * its root); no production file over 800 lines, no module cycle, tests apart from the code they test,
+ * and a `//!` line opening every Rust file (scripts/guardrails.mjs); every path and command quoted in a
+ * Markdown file resolves (scripts/docs-paths.mjs); the hand-written TypeScript of the declarations, the
+ * partials of scripts/declarations/partials/, type-checks (tsc, about 2 s, before the build stitches it).
  */
 export const GUARDRAILS = [
   ["cargo", ["fmt", "--all", "--check"]],
@@ -23,6 +25,7 @@ export const GUARDRAILS = [
   ["cargo", ["clippy", "--quiet", "-p", "svc-sdk", "--target", "wasm32-unknown-unknown", "--features", "cli", "--", "-D", "warnings"]],
   ["node", [path.join(root, "scripts/guardrails.mjs")]],
   ["node", [path.join(root, "scripts/docs-paths.mjs")]],
+  ["node", [path.join(root, "node_modules/typescript/bin/tsc"), "-p", path.join(root, "scripts/declarations/partials")]],
 ];
 
 /** The native tests: every crate of the workspace. */
@@ -73,7 +76,7 @@ export function runJsTests(files, { concurrency = 1 } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   setUp();
-  log("guardrails: cargo fmt --check, cargo clippy (native, wasm, page build), file lengths and module cycles, the docs' paths");
+  log("guardrails: cargo fmt --check, cargo clippy (native, wasm, page build), file lengths, module cycles, tests apart, //! lines, the docs' paths, the declarations' partials (tsc)");
   for (const step of GUARDRAILS) run(...step);
   log("native tests: cargo test --workspace");
   run(...NATIVE_TESTS);

@@ -1,6 +1,7 @@
-// The checks that src/validate/format.rs and src/validate/crm.rs write as code, in plain JS, shared
-// by the zod and valibot schemas so that both apply exactly the same rule (neither library has a
-// built-in with the same semantics: zod's iso date/datetime and url, valibot's isoDate, differ).
+// The checks that crates/svc-core/src/format.rs and crates/svc-core/src/validate/crm/ write as
+// code, in plain JS, shared by the zod and valibot schemas so that both apply exactly the same rule
+// (neither library has a built-in with the same semantics: zod's iso date/datetime and url,
+// valibot's isoDate, differ).
 
 export const DEPRECIATION_METHODS = ["declining_method", "straight_line", "200_declining_method", "150_declining_method"];
 export const DEPRECIATION_FREQUENCIES = ["yearly", "monthly"];

@@ -1,8 +1,8 @@
-// The rules of createFixedAsset and createOrganization (src/validate/books.rs) and updateNotificationChannels
-// (src/validate/crm.rs) in valibot 1.x, for the validation benchmark. Unknown keys are kept
-// (looseObject), absent and null optionals pass (nullish), a blank required string is missing, every
-// issue is reported in one pass (the cross-field checks are rawCheck actions, which valibot runs
-// even when a field already failed).
+// The rules of createFixedAsset and createOrganization (crates/svc-core/src/model/books/) and
+// updateNotificationChannels (crates/svc-core/src/model/crm/) in valibot 1.x, for the validation
+// benchmark. Unknown keys are kept (looseObject), absent and null optionals pass (nullish), a blank
+// required string is missing, every issue is reported in one pass (the cross-field checks are
+// rawCheck actions, which valibot runs even when a field already failed).
 import * as v from "valibot";
 import {
   COMPUTATION_TYPES, DEPRECIATION_FREQUENCIES, DEPRECIATION_METHODS, FISCAL_MONTHS, INDUSTRY_SIZES, MAX_FIELDS,

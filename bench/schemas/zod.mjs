@@ -1,7 +1,8 @@
-// The rules of createFixedAsset and createOrganization (src/validate/books.rs) and updateNotificationChannels
-// (src/validate/crm.rs) in zod 4, for the validation benchmark. Unknown keys are kept (looseObject),
-// absent and null optionals pass (nullish), a blank required string is missing, every issue is
-// reported in one pass (the cross-field checks run with `when`, even when a field already failed).
+// The rules of createFixedAsset and createOrganization (crates/svc-core/src/model/books/) and
+// updateNotificationChannels (crates/svc-core/src/model/crm/) in zod 4, for the validation
+// benchmark. Unknown keys are kept (looseObject), absent and null optionals pass (nullish), a blank
+// required string is missing, every issue is reported in one pass (the cross-field checks run with
+// `when`, even when a field already failed).
 import * as z from "zod";
 import {
   COMPUTATION_TYPES, DEPRECIATION_FREQUENCIES, DEPRECIATION_METHODS, FISCAL_MONTHS, INDUSTRY_SIZES, MAX_FIELDS,

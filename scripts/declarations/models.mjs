@@ -4,7 +4,7 @@
 // (init functions, the wasm's exports) stay out of the package's types. A response's kept unknown
 // fields are typed by an intersection with `Record<string, unknown>` (or `unknown`); that member is
 // dropped, so a misspelt field of an answer is a type error, while the fields stay at run time.
-// A request type's declaration is taken as the Rust wrote it with its rules (`--example types`).
+// A request type's declaration is taken as the Rust wrote it with its rules (`cargo run -p xtask -- declarations`).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";

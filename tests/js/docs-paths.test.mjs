@@ -20,12 +20,21 @@ test("a bad path in a Markdown file is reported with its line, a good one is not
   rmSync(dir, { recursive: true });
 });
 
+/** `repo` with cargo examples the workspace has none of (its generators are xtask's tasks), for the examples' checks. */
+function withExamples(examples) {
+  const crates = repo.crates.map((c) => ({ ...c, examples: new Map(c.examples) }));
+  for (const [crate, name, required] of examples) {
+    crates.find((c) => c.name === crate).examples.set(name, { path: `crates/${crate}/examples/${name}.rs`, required });
+  }
+  return { ...repo, crates };
+}
+
 test("paths, modules, methods and commands that do not resolve are each reported", () => {
   const text = [
-    "`crates/svc-core/src/validate/<family>.rs`, `docs/*.md`, `send/grant.rs`, `validate::testing`, `catalog::rows::every_row_builds_its_sample_call`, `.params::<T>()`, `wire!`",
+    "`crates/svc-core/src/validate/<family>.rs`, `docs/*.md`, `send/grant.rs`, `validate::tests::support`, `catalog::tests::rows::every_row_builds_its_sample_call`, `.params::<T>()`, `wire!`",
     "`crates/svc-core/src/validate/nope.rs`",
     "`docs/*.txt` and `send/nope.rs`",
-    "`validate::no_such_item` and `catalog::rows::no_such_test`",
+    "`validate::no_such_item` and `catalog::tests::rows::no_such_test`",
     "`.no_such_builder(..)` and `no_such_macro!`",
     "`npm run no-such-script`, `npm run test:quick`",
     "`cargo run -p no-such-crate`, `cargo run -p xtask -- operations`",
@@ -37,12 +46,13 @@ test("paths, modules, methods and commands that do not resolve are each reported
     // (the two names that are gone are put together here, so that this file does not hold them as words)
     `\`every_vendor_answer_decodes_as_its_row_says_and_keeps_every_field\`, \`UNIQUE_FIELD_HEADERS\`, \`${"a_test"}_that_is_gone\`, \`${"NO"}_SUCH_CONSTANT\``,
   ].join("\n");
-  assert.deepEqual(checkMarkdown(text, { file: "notes.md", repo }), [
+  const examples = withExamples([["svc-core", "types", ["serde_json"]], ["svc-sdk", "declarations", []], ["svc-testing", "declarations", []]]);
+  assert.deepEqual(checkMarkdown(text, { file: "notes.md", repo: examples }), [
     { line: 2, message: "crates/svc-core/src/validate/nope.rs does not exist" },
     { line: 3, message: "docs/*.txt does not exist" },
     { line: 3, message: "send/nope.rs does not exist (no tracked file ends with it)" },
     { line: 4, message: "validate::no_such_item does not exist" },
-    { line: 4, message: "catalog::rows::no_such_test does not exist" },
+    { line: 4, message: "catalog::tests::rows::no_such_test does not exist" },
     { line: 5, message: "the method .no_such_builder() does not exist" },
     { line: 5, message: "the macro no_such_macro! does not exist" },
     { line: 6, message: 'npm script "no-such-script" (package.json) does not exist' },
@@ -87,5 +97,6 @@ test("what is not the repository's is not checked", () => {
     "npx svc-sdk call listContacts",
     "```",
   ].join("\n");
-  assert.deepEqual(checkMarkdown(text, { file: "notes.md", repo }), []);
+  const examples = withExamples([["svc-core", "types", ["serde_json"]], ["svc-sdk", "declarations", []], ["svc-testing", "declarations", []]]);
+  assert.deepEqual(checkMarkdown(text, { file: "notes.md", repo: examples }), []);
 });

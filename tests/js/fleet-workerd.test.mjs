@@ -7,7 +7,7 @@
 // and binds the one namespace by scriptName. The test drives the workers over loopback HTTP and
 // checks the object's replies, its storage, and the sandbox's counters. The short tests share one
 // sandbox at 60 a minute and keep the fleet to 2 in flight; the last two run on sandboxes of their
-// own: the issue's whole scenario (the fleet-redis test's, in workerd) at the free plan's limits, and
+// own: the whole fleet scenario (the fleet-redis test's, in workerd) at the free plan's limits, and
 // a service whose own limit is below the plan's (issue 36).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -443,7 +443,7 @@ test("workers with oauth on one Durable Object: one refresh for the fleet, one m
   }
 });
 
-// The issue's scenario runs on a clock SCALE times as fast (4: a minute of 15 s, the two minutes in
+// The fleet scenario runs on a clock SCALE times as fast (4: a minute of 15 s, the two minutes in
 // 30 s; SVC_TEST_SCALE=1 runs the real two minutes), in a Miniflare of its own: the sandbox's minute
 // is 60/SCALE s (--minute-ms) and its slow answers a SCALEth as long, and every worker is bundled
 // with tests/support/scaled-clock.mjs injected first, so that in each isolate Date.now and the timers
@@ -485,7 +485,7 @@ function refusedFor(state) {
 // machine takes for them: the minute's last place was granted (the limit binds) and, once the dead
 // request's leases ended, the fleet had 5 in flight again. Then every call still queued ends as a
 // timeout, as at a deadline.
-test(`the issue's scenario on a clock ${SCALE} times as fast: ${CLIENTS} workers, 400 calls queued at once at 100 a minute and 5 in flight, one worker's request killed mid-call: for 2 minutes no 429, at most 5 in flight, no caller refused a slot while the limiter had one (its own records), no POST sent twice; the slots the dead request held come back when their leases end`, { timeout: 200_000 }, async () => {
+test(`a fleet at the free plan's limits on a clock ${SCALE} times as fast: ${CLIENTS} workers, 400 calls queued at once at 100 a minute and 5 in flight, one worker's request killed mid-call: for 2 minutes no 429, at most 5 in flight, no caller refused a slot while the limiter had one (its own records), no POST sent twice; the slots the dead request held come back when their leases end`, { timeout: 200_000 }, async () => {
   const org = "70000021";
   /** Two minutes of the scaled clock, and the Client's default leaseMs (the workers' Clients leave it as it is, like the limits). */
   const RUN_MS = 120_000;

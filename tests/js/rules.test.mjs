@@ -1,5 +1,5 @@
 // The package's validation against the golden corpus: on every case that
-// `cargo run --example validation_cases` writes (the vendor's params against every operation, each
+// `cargo run -p xtask -- cases` prints (the vendor's params against every operation, each
 // field of each operation set to awkward values, the fuzz regressions, generated params), the wasm
 // in the installed package finds the issues of `tests/golden/validation_issues.jsonl.gz`, which the
 // Rust engine wrote natively: path, code, message, details and order, byte for byte. Cases are
@@ -15,7 +15,7 @@ import { operations, validate } from "svc-sdk";
 const root = process.env.SVC_ROOT;
 
 test("the package finds exactly the issues of the golden corpus, on every generated case", () => {
-  const run = spawnSync("cargo", ["run", "--quiet", "--example", "validation_cases"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 30 });
+  const run = spawnSync("cargo", ["run", "--quiet", "-p", "xtask", "--", "cases"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 30 });
   assert.equal(run.status, 0, run.stderr);
   const cases = run.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
   const golden = new Map(
@@ -56,7 +56,7 @@ test("the package finds exactly the issues of the golden corpus, on every genera
     Date.now = realNow;
   }
   assert.deepEqual(differ, []);
-  assert.deepEqual([...unpinned], [], "rows with no case in the corpus: check their cases, then bless them with `cargo run --example validation_cases -- --bless`");
+  assert.deepEqual([...unpinned], [], "rows with no case in the corpus: check their cases, then bless them with `cargo run -p xtask -- golden`");
   assert.ok(compared > 50_000, `only ${compared} cases compared`);
   assert.deepEqual([...pinned].filter((op) => !operations().some((o) => o.id === op)), [], "the corpus names no operation the table lacks");
   assert.ok(invalid > compared / 2 && invalid < compared, `${invalid} of ${compared} cases have issues`);

@@ -204,7 +204,7 @@ pub fn page(rows: Vec<Record>, params: &Record) -> Reply {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::call::Body;
     use svc_json::json;
@@ -300,87 +300,90 @@ mod tests {
             3.5
         );
     }
-}
 
-/// A check for list handlers: that they sort by every column of the core's value set.
-#[cfg(test)]
-pub(crate) mod sorted {
-    use crate::call::{Body, Handler, Req};
-    use crate::record::{Record, Value};
-    use crate::resource::Resource;
-    use crate::store::{Org, Store};
-    use svc_core::catalog::find;
+    /// A check for list handlers: that they sort by every column of the core's value set.
+    pub(crate) mod sorted {
+        use crate::call::{Body, Handler, Req};
+        use crate::record::{Record, Value};
+        use crate::resource::Resource;
+        use crate::store::{Org, Store};
+        use svc_core::catalog::find;
 
-    /// The organization the check's records are in.
-    pub const ORG: &str = "1";
+        /// The organization the check's records are in.
+        pub const ORG: &str = "1";
 
-    /// A store whose organization holds two records of `res` (under `parent`), each of `fields`
-    /// 1 in the first and 2 in the second; and their ids.
-    pub fn two_rows(res: &Resource, parent: Option<&str>, fields: &[&str]) -> (Store, [Value; 2]) {
-        let mut store = Store::default();
-        store.orgs.push(Org::new(ORG, Record::new()));
-        let ids = add_two(&mut store, res, parent, fields);
-        (store, ids)
-    }
+        /// A store whose organization holds two records of `res` (under `parent`), each of `fields`
+        /// 1 in the first and 2 in the second; and their ids.
+        pub fn two_rows(
+            res: &Resource,
+            parent: Option<&str>,
+            fields: &[&str],
+        ) -> (Store, [Value; 2]) {
+            let mut store = Store::default();
+            store.orgs.push(Org::new(ORG, Record::new()));
+            let ids = add_two(&mut store, res, parent, fields);
+            (store, ids)
+        }
 
-    /// Adds the two records of `two_rows` to a store; their ids.
-    pub fn add_two(
-        store: &mut Store,
-        res: &Resource,
-        parent: Option<&str>,
-        fields: &[&str],
-    ) -> [Value; 2] {
-        let (org, ids) = store.open(ORG).unwrap();
-        [1, 2].map(|n| {
-            let mut rec = Record::new();
-            for f in fields {
-                rec.insert(f.to_string().into(), Value::from(n));
-            }
-            let id = ids.next(res);
-            org.insert(res, id.clone(), rec, parent);
-            id
-        })
-    }
+        /// Adds the two records of `two_rows` to a store; their ids.
+        pub fn add_two(
+            store: &mut Store,
+            res: &Resource,
+            parent: Option<&str>,
+            fields: &[&str],
+        ) -> [Value; 2] {
+            let (org, ids) = store.open(ORG).unwrap();
+            [1, 2].map(|n| {
+                let mut rec = Record::new();
+                for f in fields {
+                    rec.insert(f.to_string().into(), Value::from(n));
+                }
+                let id = ids.next(res);
+                org.insert(res, id.clone(), rec, parent);
+                id
+            })
+        }
 
-    /// Lists with each of `columns` descending, and asserts that the record of 2 (`ids[1]`) comes
-    /// first.
-    pub fn by_every_column(
-        store: &mut Store,
-        (op_id, handler): (&str, Handler),
-        path: &[(&str, &str)],
-        columns: &[&str],
-        (id_field, ids): (&str, &[Value; 2]),
-    ) {
-        let path: Vec<(String, String)> = path
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        for column in columns {
-            let mut params = Record::new();
-            params.insert("sort_column".into(), Value::from(*column));
-            params.insert("sort_order".into(), Value::from("D"));
-            let req = Req {
-                op: find(op_id).unwrap(),
-                org: ORG,
-                path: &path,
-                params: &params,
-                files: &[],
-                now_ms: 0,
-                base: "http://127.0.0.1:1",
-                reach: &crate::accounts::Reach::Every,
-            };
-            let Body::Page { items, .. } = handler(store, &req).unwrap().body else {
-                panic!("{op_id} answers no page");
-            };
-            let order: Vec<_> = items
+        /// Lists with each of `columns` descending, and asserts that the record of 2 (`ids[1]`) comes
+        /// first.
+        pub fn by_every_column(
+            store: &mut Store,
+            (op_id, handler): (&str, Handler),
+            path: &[(&str, &str)],
+            columns: &[&str],
+            (id_field, ids): (&str, &[Value; 2]),
+        ) {
+            let path: Vec<(String, String)> = path
                 .iter()
-                .filter_map(|r| r.get(id_field).cloned())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect();
-            assert_eq!(
-                order,
-                [ids[1].clone(), ids[0].clone()],
-                "{op_id} sorted by {column}"
-            );
+            for column in columns {
+                let mut params = Record::new();
+                params.insert("sort_column".into(), Value::from(*column));
+                params.insert("sort_order".into(), Value::from("D"));
+                let req = Req {
+                    op: find(op_id).unwrap(),
+                    org: ORG,
+                    path: &path,
+                    params: &params,
+                    files: &[],
+                    now_ms: 0,
+                    base: "http://127.0.0.1:1",
+                    reach: &crate::accounts::Reach::Every,
+                };
+                let Body::Page { items, .. } = handler(store, &req).unwrap().body else {
+                    panic!("{op_id} answers no page");
+                };
+                let order: Vec<_> = items
+                    .iter()
+                    .filter_map(|r| r.get(id_field).cloned())
+                    .collect();
+                assert_eq!(
+                    order,
+                    [ids[1].clone(), ids[0].clone()],
+                    "{op_id} sorted by {column}"
+                );
+            }
         }
     }
 }

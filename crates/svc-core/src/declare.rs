@@ -117,6 +117,23 @@ pub struct Declared {
     pub doc: &'static str,
     /// The default its doc states where it writes `{default}`: the value the code applies.
     pub default: Option<Shown>,
+    /// What its value must be, as the options' reader checks it.
+    pub accepts: Accepts,
+}
+
+/// What an option's value must be: the options' reader checks each member by it, its own code the rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Accepts {
+    /// Read by code of its own (an object, a union, a token).
+    Own,
+    /// A whole number from `min` to `max`.
+    Whole { min: u8, max: u32 },
+    /// A string.
+    Text,
+    /// A function.
+    Function,
+    /// `true` or `false`.
+    Flag,
 }
 
 /// A default as a doc states it.
@@ -147,6 +164,28 @@ impl Declared {
             optional: false,
             doc: "",
             default: None,
+            accepts: Accepts::Own,
+        }
+    }
+
+    /// A whole number from `min` to `max`.
+    pub const fn whole(self, min: u8, max: u32) -> Declared {
+        Declared {
+            accepts: Accepts::Whole { min, max },
+            ..self
+        }
+    }
+
+    /// Its value is read as `accepts` says.
+    pub const fn accepts(self, accepts: Accepts) -> Declared {
+        Declared { accepts, ..self }
+    }
+
+    /// The default as a number, for the reader (0 when it has none).
+    pub const fn default_number(&self) -> u64 {
+        match self.default {
+            Some(Shown::Number(n) | Shown::Bytes(n)) => n,
+            None => 0,
         }
     }
 
@@ -185,8 +224,37 @@ impl Declared {
             optional: T::OPTIONAL,
             doc,
             default: None,
+            accepts: Accepts::Own,
         }
     }
+}
+
+/// What the options' reader needs of a member (its docs left to the declarations): its name, what it
+/// accepts and its default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reads {
+    pub name: &'static str,
+    pub accepts: Accepts,
+    pub default: u32,
+}
+
+/// What the reader needs of each of `members`, in their order.
+pub const fn reads<const N: usize>(members: &[Declared; N]) -> [Reads; N] {
+    let mut out = [Reads {
+        name: "",
+        accepts: Accepts::Own,
+        default: 0,
+    }; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = Reads {
+            name: members[i].name,
+            accepts: members[i].accepts,
+            default: members[i].default_number() as u32,
+        };
+        i += 1;
+    }
+    out
 }
 
 /// The names of `members`, in their order.

@@ -147,7 +147,7 @@ pub struct Operation {
     /// The rules its params must pass.
     pub params: &'static Schema,
     /// The TypeScript types of its params and of its result: read natively by the declarations
-    /// build (`cargo run -p svc-core --features serde_json --example types`), so kept out of the
+    /// build (`cargo run -p xtask -- declarations`), so kept out of the
     /// wasm.
     #[cfg(not(target_arch = "wasm32"))]
     pub ts: Types,
@@ -156,7 +156,7 @@ pub struct Operation {
     pub requests: fn(&mut Vec<crate::schema::Request>),
     /// How the vendor's example answer decodes into its result type (`Named::DECODE`).
     #[cfg(test)]
-    pub decode: Option<crate::model::results::Decode>,
+    pub decode: Option<crate::model::Decode>,
     pub source: Source,
 }
 

@@ -14,7 +14,13 @@ pub enum Outcome {
 
 /// A Retry-After longer than this surfaces as a `rate_limited` error instead of a wait.
 pub const MAX_RETRY_AFTER_MS: u64 = 60_000;
+/// The back-off's first wait before jitter: the n-th retry waits `BASE_MS * 2^n`, up to `CAP_MS`,
+/// half of it fixed and half jittered. How many retries: `maxRetries` (`surface::MAX_RETRIES`).
+pub const BASE_MS: u64 = 500;
+/// The longest back-off wait before jitter.
+pub const CAP_MS: u64 = 8_000;
 
+/// How a call is retried: at most `max_retries` times, with exponential back-off and jitter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
     pub max_retries: u32,
@@ -26,8 +32,8 @@ impl Policy {
     pub const fn new(max_retries: u32) -> Policy {
         Policy {
             max_retries,
-            base_ms: 500,
-            cap_ms: 8_000,
+            base_ms: BASE_MS,
+            cap_ms: CAP_MS,
         }
     }
 

@@ -1,13 +1,24 @@
 //! What the JS surface declares of the Rust: the options the client and the proxy read (their names, the one list the wasm checks keys against), the log levels, records and logger, the hooks' infos, the errors, issues and operation infos, as TypeScript.
 
 use crate::catalog::OperationInfo;
-use crate::declare::{self, Declared, Shown};
+use crate::declare::{self, Accepts, Declared, Shown};
 use crate::error::Error;
 use crate::issue::IssueCode;
 use crate::send::{note, Level};
 
-/// The defaults of the options, which the wasm applies and the declarations state.
+/// The defaults of the options, which the wasm applies and the declarations state, and their limits,
+/// which the options' reader checks by the tables below (`Declared::accepts`).
 pub const TIMEOUT_MS: u32 = 60_000;
+/// `maxRetries`: how many times a failed attempt is tried again.
+pub const MAX_RETRIES: u32 = 2;
+/// The most `maxRetries` may be.
+pub const RETRIES_MAX: u32 = 100;
+/// The most a call waits for one attempt or in all: a day (timers of 2^31 ms or more fire at once).
+pub const TIMEOUT_MAX: u32 = crate::calendar::DAY_MS as u32;
+/// The most a size limit may be: above it, one body held in the core no longer fits its memory with room to spare.
+pub const BYTES_LIMIT: u32 = 268_435_456;
+/// The most `rateLimit.maxQueued` may be.
+pub const MAX_QUEUED_LIMIT: u32 = 1_000_000;
 /// `deadlineMs`: ten minutes for a whole call, waits and retries included.
 pub const DEADLINE_MS: u32 = 600_000;
 pub const REQUEST_BYTES: u32 = 10_485_760;
@@ -30,6 +41,7 @@ pub const CLIENT: [Declared; 22] = [
         .doc("The OAuth access token, or a function that returns it (or a promise of it): called for the first token,\nagain when `expiresAt` (ms since the epoch) is near, and after a 401 (`ctx.reason` says which), once for the\nprocess or, with a fleet store, for the fleet. One of accessToken, oauth or `viaProxy: true` is required."),
     Declared::new("credentialKey", "string")
         .optional()
+        .accepts(Accepts::Text)
         .doc("With an accessToken function: the name of the credential its tokens are of. The clients of one name share\none token, one refresh at a time and one stop, in the process and, with a fleet store, in the fleet. Without it\na function is a credential of its own in the process, and in a fleet store the organization's function\ncredential. Not with oauth, whose credential is named by its accounts server, client and refresh token."),
     Declared::new("oauth", "OAuthOptions")
         .optional()
@@ -40,57 +52,75 @@ pub const CLIENT: [Declared; 22] = [
     Declared::new("organizationId", "string")
         .optional()
         .doc("Required for every family but crm."),
-    Declared::new("region", "Region").optional(),
+    Declared::new("region", "Region").optional().accepts(Accepts::Text),
     Declared::new("apiDomain", "string")
         .optional()
+        .accepts(Accepts::Text)
         .doc("Overrides region; http:// only for loopback hosts."),
-    Declared::new("crmVersion", "string").optional(),
-    Declared::new("plan", "ServicePlan").optional(),
-    Declared::new("maxRetries", "number").optional(),
+    Declared::new("crmVersion", "string").optional().accepts(Accepts::Text),
+    Declared::new("plan", "ServicePlan").optional().accepts(Accepts::Text),
+    Declared::new("maxRetries", "number")
+        .optional()
+        .doc("How many times a failed attempt is tried again, with back-off (default {default}; 0: none).")
+        .default(Shown::Number(MAX_RETRIES as u64))
+        .whole(0, RETRIES_MAX),
     Declared::new("timeoutMs", "number")
         .optional()
+        .whole(0, TIMEOUT_MAX)
         .doc("The wait for each attempt's answer, in ms (default {default}; 0: none); a call past it is retried or fails with kind \"timeout\".")
         .default(Shown::Number(TIMEOUT_MS as u64)),
     Declared::new("deadlineMs", "number")
         .optional()
+        .whole(0, TIMEOUT_MAX)
         .doc("The wait for the whole call, in ms, from its start to its result: the limiter's queue, the token function,\nevery attempt, Retry-After and back-off waits (default {default}; 0: none). At it the call fails with\nkind \"timeout\"; a wait known to pass it (a Retry-After, a full minute) fails at once with kind \"rate_limited\"\nand `retryAfterMs`.")
         .default(Shown::Number(DEADLINE_MS as u64)),
     Declared::new("rateLimit", "false | RateLimitOptions").optional(),
     Declared::new("priority", "\"interactive\" | \"background\"")
         .optional()
         .doc("The lane of this client's calls (default \"interactive\"; each call may say its own): a background call\n(a sync job) never spends the share of the organization's day kept for interactive ones (rateLimit.reserve),\nand fails at once with kind \"rate_limited\" and `retryAfterMs` until the day renews instead."),
-    Declared::new("fetch", "typeof fetch").optional(),
+    Declared::new("fetch", "typeof fetch").optional().accepts(Accepts::Function),
     Declared::new("maxRequestBytes", "number")
         .optional()
+        .whole(1, BYTES_LIMIT)
         .doc("The largest params a call sends, as JSON (default {default}); larger ones are a validation error.")
         .default(Shown::Bytes(REQUEST_BYTES as u64)),
     Declared::new("maxResponseBytes", "number")
         .optional()
+        .whole(1, BYTES_LIMIT)
         .doc("The largest answer a call reads (default {default}); a larger one is a decode error, not read.")
         .default(Shown::Bytes(RESPONSE_BYTES as u64)),
     Declared::new("logLevel", "LogLevel")
         .optional()
+        .accepts(Accepts::Text)
         .doc("Default: the environment variable SVC_LOG where there is one and it names a level; else \"warn\" when a\nlogger is given, \"off\" when not."),
     Declared::new("logger", "Logger")
         .optional()
         .doc("Where log records go: each method is called with one LogRecord (frozen, never the token).\nNot given: the runtime's console prints each record's `message` line."),
     Declared::new("warnUnknownFields", "boolean")
         .optional()
+        .accepts(Accepts::Flag)
         .doc("Log a warning (logLevel \"warn\", never a value) when a call's params hold a top-level field its operation\ndoes not know, which is sent as given: a misspelt optional field. Default: on where there is an environment\nwhose NODE_ENV is not \"production\" (Node, Deno with --allow-env), off where there is none (a page, workerd):\nthere, give `process.env.NODE_ENV !== \"production\"` for your bundler to fill in."),
     Declared::new("onRequest", "(info: RequestHookInfo) => void")
         .optional()
+        .accepts(Accepts::Function)
         .doc("Called before each attempt with the request's redacted headers; a hook that throws is ignored."),
     Declared::new("onResponse", "(info: ResponseHookInfo) => void")
         .optional()
+        .accepts(Accepts::Function)
         .doc("Called when an attempt is answered, with the answer's redacted headers and its request id."),
 ];
 
 /// The options of `rateLimit`.
 pub const RATE_LIMIT: [Declared; 8] = [
-    Declared::new("requestsPerMinute", "number").optional(),
-    Declared::new("maxConcurrent", "number").optional(),
+    Declared::new("requestsPerMinute", "number")
+        .optional()
+        .whole(1, 1_000_000),
+    Declared::new("maxConcurrent", "number")
+        .optional()
+        .whole(1, 10_000),
     Declared::new("maxQueued", "number")
         .optional()
+        .whole(1, MAX_QUEUED_LIMIT)
         .doc("The most calls of this client that wait for the limiter at once (default {default}); one more fails at once with kind \"rate_limited\".")
         .default(Shown::Number(MAX_QUEUED as u64)),
     Declared::new("reserve", "number")
@@ -101,10 +131,12 @@ pub const RATE_LIMIT: [Declared; 8] = [
         .doc("Share the organization's limits and token with every client using this store (a fleet)."),
     Declared::new("leaseMs", "number")
         .optional()
+        .whole(0, TIMEOUT_MAX)
         .doc("How long a call in flight or a token refresh holds its place unless renewed (default {default} ms): what a holder that dies keeps.")
         .default(Shown::Number(LEASE_MS as u64)),
     Declared::new("storeTimeoutMs", "number")
         .optional()
+        .whole(0, TIMEOUT_MAX)
         .doc("How long a call waits for a store that does not answer, connecting included, before it fails with a network error, unsent and not tried again (default {default} ms).")
         .default(Shown::Number(STORE_TIMEOUT_MS as u64)),
     Declared::new("fallbackShare", "number")
@@ -119,11 +151,15 @@ pub const CALL: [Declared; 6] = [
         .doc("Ends the call with kind \"aborted\", or \"timeout\" for `AbortSignal.timeout()`."),
     Declared::new("timeoutMs", "number")
         .optional()
+        .whole(0, TIMEOUT_MAX)
         .doc("This call's wait for each attempt, over the client's."),
     Declared::new("deadlineMs", "number")
         .optional()
+        .whole(0, TIMEOUT_MAX)
         .doc("This call's deadline for the whole of it, over the client's `deadlineMs`."),
-    Declared::new("maxRetries", "number").optional(),
+    Declared::new("maxRetries", "number")
+        .optional()
+        .whole(0, RETRIES_MAX),
     Declared::new("priority", "\"interactive\" | \"background\"")
         .optional()
         .doc("This call's lane, over the client's `priority`."),
@@ -137,6 +173,7 @@ pub const PROXY: [Declared; 3] = [
     Declared::new("allow", "OperationId[]"),
     Declared::new("maxBodyBytes", "number")
         .optional()
+        .whole(1, BYTES_LIMIT)
         .doc("The largest request body it reads (default {default}); a larger one is answered with 413 and never forwarded.")
         .default(Shown::Bytes(PROXY_BODY_BYTES as u64)),
     Declared::new("allowedOrigins", "string[]")
@@ -146,14 +183,16 @@ pub const PROXY: [Declared; 3] = [
 
 /// The options of `oauth`.
 pub const OAUTH: [Declared; 5] = [
-    Declared::new("clientId", "string"),
-    Declared::new("clientSecret", "string").doc("Never shown: not in an error, a log record, a hook or the store."),
-    Declared::new("refreshToken", "string").doc("Never shown: not in an error, a log record, a hook or the store."),
+    Declared::new("clientId", "string").accepts(Accepts::Text),
+    Declared::new("clientSecret", "string").accepts(Accepts::Text).doc("Never shown: not in an error, a log record, a hook or the store."),
+    Declared::new("refreshToken", "string").accepts(Accepts::Text).doc("Never shown: not in an error, a log record, a hook or the store."),
     Declared::new("accountsUrl", "string")
         .optional()
+        .accepts(Accepts::Text)
         .doc("The accounts server (default `accountsServers[region]`); http:// only for loopback hosts."),
     Declared::new("maxRefreshes", "number")
         .optional()
+        .whole(0, 1_000_000)
         .doc("The most refreshes in any 10 minutes, across the fleet with a store (default {default}, the accounts server's\nlimit): one more waits for the window, or fails with kind \"rate_limited\" when that passes the deadline.")
         .default(Shown::Number(crate::oauth::MAX_REFRESHES as u64)),
 ];
@@ -167,6 +206,7 @@ pub const TO_ARRAY: [Declared; 1] = [Declared::new("max", "number")
 /// The options of the receivers, `parseWatchNotification` and `parseEvent`.
 pub const RECEIVE: [Declared; 1] = [Declared::new("maxBodyBytes", "number")
     .optional()
+    .whole(1, BYTES_LIMIT)
     .doc("A body above it (default {default}) is refused before it is read.")
     .default(Shown::Bytes(RECEIVED_BODY_BYTES as u64))];
 

@@ -2,8 +2,11 @@
 //! when the corpus was written (path, code, message, details, order, byte for byte). Cases are found
 //! by their key, so a row added to the table leaves every other case where it was.
 
-#[path = "support/cases.rs"]
-mod cases;
+mod support {
+    pub mod cases;
+}
+
+use support::cases;
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -51,7 +54,7 @@ fn every_case_has_the_issues_of_the_golden_corpus() {
     assert!(
         new_rows.is_empty(),
         "rows with no case in the corpus: {new_rows:?}; check their cases, then bless them with \
-         `cargo run --example validation_cases -- --bless` and commit tests/golden/ with the rows"
+         `cargo run -p xtask -- golden` and commit tests/golden/ with the rows"
     );
     assert!(count > 50_000, "only {count} cases");
     assert!(

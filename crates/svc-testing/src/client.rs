@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 /// would refuse them, before anything reaches the sandbox.
 pub fn seed_args(id: &JsValue, args: &js_sys::Array, max: usize) -> Result<Vec<Value>, JsValue> {
     use svc_core::error::Error;
+    use svc_core::validate::{self, Source};
     use svc_validate::{js, params, to_js_error};
     let op = svc_validate::operation_by_id(id)?;
     let names: Vec<&str> = op.path_params().collect();
@@ -36,16 +37,24 @@ pub fn seed_args(id: &JsValue, args: &js_sys::Array, max: usize) -> Result<Vec<V
     };
     let mut each = Vec::with_capacity(list.len());
     for one in &list {
-        let (issues, text) = params::issues(op, one, max);
+        // Read once: the value checked is the value seeded.
+        let invalid = |issues| to_js_error(&Error::validation(issues).with_operation(op.id));
+        let text = params::text_of(op, one, max).map_err(|issue| invalid(vec![issue]))?;
+        let value = match text.as_deref().map(|t| params::read(t, Source::Js)) {
+            Some(read) => Some(read.map_err(|issue| invalid(vec![issue]))?),
+            None => None,
+        };
+        let now = svc_core::clock::now_ms();
+        let issues = validate::check(
+            op,
+            value.as_ref().unwrap_or(&svc_json::Json::Null),
+            now,
+            Source::Js,
+        );
         if !issues.is_empty() {
-            return Err(to_js_error(
-                &Error::validation(issues).with_operation(op.id),
-            ));
+            return Err(invalid(issues));
         }
-        each.push(match text.as_deref().map(svc_core::exact::read) {
-            Some(Ok(v)) => v.into_owned(),
-            _ => Value::Obj(Default::default()),
-        });
+        each.push(value.map_or_else(|| Value::Obj(Default::default()), |v| v.into_owned()));
     }
     path.push(if many {
         Value::Arr(each)

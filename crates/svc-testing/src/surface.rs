@@ -1,6 +1,6 @@
 //! The TypeScript of the sandbox's options (`SandboxOptions`, `SandboxAccounts`), their defaults and
-//! the plans' names read from the sandbox's own: `cargo run -p svc-testing --example declarations`
-//! prints it, and scripts/declarations.mjs puts it in the package's testing.d.ts.
+//! the plans' names read from the sandbox's own: `cargo run -p xtask -- declarations` prints it (as
+//! `sandbox`), and scripts/declarations.mjs puts it in the package's testing.d.ts.
 
 use crate::{log, MAX_LOG_LIMIT};
 use sandbox::accounts::options::Options as Accounts;

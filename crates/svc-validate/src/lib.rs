@@ -166,7 +166,7 @@ pub fn validate(
         true => forms::without_blanks(&params),
         false => params,
     };
-    let (mut issues, _) = params::issues(op, &params, usize::MAX);
+    let mut issues = params::issues(op, &params, usize::MAX);
     issues
         .iter_mut()
         .for_each(|issue| options.labels.apply(issue));

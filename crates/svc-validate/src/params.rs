@@ -103,7 +103,7 @@ fn not_an_object(op: &Operation) -> Issue {
 }
 
 /// The params of `op` as JSON text, at most `max` bytes, files left out; or the issues that stop them.
-fn text_of(op: &Operation, params: &JsValue, max: usize) -> Result<Option<String>, Issue> {
+pub fn text_of(op: &Operation, params: &JsValue, max: usize) -> Result<Option<String>, Issue> {
     if params.is_undefined() || params.is_null() {
         return Ok(None);
     }
@@ -128,43 +128,47 @@ fn too_large(max: usize) -> Issue {
     )
 }
 
-/// Every issue of params that arrived as JSON text (a proxied body, exact as its sender wrote it),
-/// with that text when there is none.
-pub fn issues_of_text(op: &Operation, text: &str, max: usize) -> (Vec<Issue>, Option<String>) {
-    if text.len() > max {
-        return (vec![too_large(max)], None);
-    }
-    let value = match svc_json::parse(text) {
-        Ok(v) => v,
-        Err(e) => {
-            return (
-                vec![unreadable(Message::Unreadable.say(&[&e.to_string()]))],
-                None,
-            )
-        }
+/// Params' JSON text read once into the value that is checked and sent: as JS wrote it
+/// (`Source::Js`, its exact-number markers read as numbers), or as a sender wrote it (`Source::Json`).
+pub fn read(text: &str, source: Source) -> Result<Json<'_>, Issue> {
+    let read = match source {
+        Source::Js => svc_core::exact::read(text),
+        Source::Json => svc_json::parse(text),
     };
-    let found = validate::check(op, &value, svc_core::clock::now_ms(), Source::Json);
-    (found, Some(text.to_string()))
-}
-
-/// Every issue of the params of `op` (files aside), with their text when there is none.
-pub fn issues(op: &Operation, params: &JsValue, max: usize) -> (Vec<Issue>, Option<String>) {
-    let text = match text_of(op, params, max) {
-        Ok(text) => text,
-        Err(issue) => return (vec![issue], None),
-    };
-    let value = match text.as_deref().map(svc_core::exact::read) {
-        None => Json::Null,
-        Some(Ok(v)) => v,
-        Some(Err(e)) => {
-            let why = format!(
+    read.map_err(|e| {
+        let why = match source {
+            Source::Js => format!(
                 "{} (at most {} levels of nesting)",
                 e.message(),
                 svc_json::MAX_NESTING
-            );
-            return (vec![unreadable(Message::Unreadable.say(&[&why]))], None);
-        }
+            ),
+            Source::Json => e.to_string(),
+        };
+        unreadable(Message::Unreadable.say(&[&why]))
+    })
+}
+
+/// Every issue of params that arrived as JSON text (a proxied body, exact as its sender wrote it).
+pub fn issues_of_text(op: &Operation, text: &str, max: usize) -> Vec<Issue> {
+    if text.len() > max {
+        return vec![too_large(max)];
+    }
+    match read(text, Source::Json) {
+        Ok(value) => validate::check(op, &value, svc_core::clock::now_ms(), Source::Json),
+        Err(issue) => vec![issue],
+    }
+}
+
+/// Every issue of the params of `op` (files aside).
+pub fn issues(op: &Operation, params: &JsValue, max: usize) -> Vec<Issue> {
+    let text = match text_of(op, params, max) {
+        Ok(text) => text,
+        Err(issue) => return vec![issue],
     };
-    let found = validate::check(op, &value, svc_core::clock::now_ms(), Source::Js);
-    (found, text)
+    let value = match text.as_deref().map(|t| read(t, Source::Js)) {
+        None => Json::Null,
+        Some(Ok(v)) => v,
+        Some(Err(issue)) => return vec![issue],
+    };
+    validate::check(op, &value, svc_core::clock::now_ms(), Source::Js)
 }

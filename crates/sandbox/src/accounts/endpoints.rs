@@ -3,7 +3,7 @@
 use super::consent::{Choice, AUTH_PATH};
 use super::device::{self, Poll};
 use super::route::{fields, json, params, post_only};
-use super::{answer, page, Accounts};
+use super::{answer, html, Accounts};
 use crate::error::ApiError;
 use crate::http::{Request, Response};
 use svc_json::write::{unsigned, Members};
@@ -100,12 +100,12 @@ fn auth(
     };
     let checked = match a.auth_request(&all) {
         Ok(r) => r,
-        Err(why) => return html(400, page::error(&why)),
+        Err(why) => return html(400, html::error(&why)),
     };
     match req.method.as_str() {
         "GET" | "HEAD" => html(
             200,
-            page::consent(&checked, a.users().all(), &a.locations()),
+            html::consent(&checked, a.users().all(), &a.locations()),
         ),
         "POST" => match a.consent(&checked, &choice(&all), own, now, make) {
             Ok(to) => Response {
@@ -113,9 +113,9 @@ fn auth(
                 headers: vec![("Location".into(), to)],
                 body: Vec::new(),
             },
-            Err(why) => html(400, page::error(&why)),
+            Err(why) => html(400, html::error(&why)),
         },
-        _ => html(405, page::error("The consent page takes GET and POST.")),
+        _ => html(405, html::error("The consent page takes GET and POST.")),
     }
 }
 
@@ -188,7 +188,7 @@ fn device_page(
             let asks = a.device_request(typed, now);
             html(
                 200,
-                page::device(typed, asks, a.users().all(), &a.locations()),
+                html::device(typed, asks, a.users().all(), &a.locations()),
             )
         }
         "POST" => {
@@ -196,19 +196,19 @@ fn device_page(
             match a.approve_device(typed, &c, now, make) {
                 Ok(()) if c.deny => html(
                     200,
-                    page::result("Declined", "The device was refused access."),
+                    html::result("Declined", "The device was refused access."),
                 ),
                 Ok(()) => html(
                     200,
-                    page::result(
+                    html::result(
                         "Approved",
                         "The device is connected; you can close this page.",
                     ),
                 ),
-                Err(why) => html(400, page::error(&why)),
+                Err(why) => html(400, html::error(&why)),
             }
         }
-        _ => html(405, page::error("The device page takes GET and POST.")),
+        _ => html(405, html::error("The device page takes GET and POST.")),
     }
 }
 

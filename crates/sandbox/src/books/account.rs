@@ -141,7 +141,7 @@ pub(super) fn mark_account_inactive(store: &mut Store, req: &Req) -> Result<Repl
 mod tests {
     use super::*;
     use crate::call::Handler;
-    use crate::list::sorted;
+    use crate::list::tests::sorted;
 
     #[test]
     fn the_account_groups_hold_every_account_type_once_and_name_every_type_filter() {

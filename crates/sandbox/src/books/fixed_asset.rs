@@ -286,7 +286,7 @@ pub(super) fn delete_fixed_asset_comment(store: &mut Store, req: &Req) -> Result
 mod tests {
     use super::*;
     use crate::call::Handler;
-    use crate::list::sorted;
+    use crate::list::tests::sorted;
 
     #[test]
     fn fixed_assets_sort_by_every_column_of_the_core() {

@@ -107,7 +107,7 @@ pub(super) fn list_all_refunds(store: &mut Store, req: &Req) -> Result<Reply, Ap
 mod tests {
     use super::*;
     use crate::call::Handler;
-    use crate::list::sorted;
+    use crate::list::tests::sorted;
 
     #[test]
     fn refunds_sort_by_every_column_of_the_core() {

@@ -90,7 +90,7 @@ pub(super) fn upload_composite_item_image(store: &mut Store, req: &Req) -> Resul
 mod tests {
     use super::*;
     use crate::call::Handler;
-    use crate::list::sorted;
+    use crate::list::tests::sorted;
 
     #[test]
     fn composite_items_sort_by_every_column_of_the_core() {

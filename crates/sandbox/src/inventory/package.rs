@@ -99,7 +99,7 @@ pub(super) fn update_package(store: &mut Store, req: &Req) -> Result<Reply, ApiE
 mod tests {
     use super::*;
     use crate::call::Handler;
-    use crate::list::sorted;
+    use crate::list::tests::sorted;
 
     #[test]
     fn packages_sort_by_every_column_of_the_core() {

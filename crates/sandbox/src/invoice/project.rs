@@ -336,7 +336,7 @@ pub(super) fn delete_project(store: &mut Store, req: &Req) -> Result<Reply, ApiE
 mod tests {
     use super::*;
     use crate::call::Handler;
-    use crate::list::sorted;
+    use crate::list::tests::sorted;
 
     #[test]
     fn lists_sort_by_every_column_of_the_core() {

@@ -193,8 +193,8 @@ macro_rules! wire {
         impl $crate::model::Named for $name {
             const NAME: &'static str = stringify!($name);
             #[cfg(test)]
-            const DECODE: Option<$crate::model::results::Decode> =
-                Some($crate::model::results::round_trip::<$name>);
+            const DECODE: Option<$crate::model::Decode> =
+                Some($crate::model::round_trip::<$name>);
         }
     };
     (@request $m:tt $name:ident $c:tt [$($acc:tt)*] [$($fields:tt)*]

@@ -7,7 +7,7 @@ pub mod crm;
 pub mod inventory;
 pub mod invoice;
 #[cfg(test)]
-pub(crate) mod results;
+pub(crate) mod tests;
 
 /// A wire type that the TypeScript declarations name: a request's params, or a row's result.
 pub trait Named {
@@ -18,12 +18,25 @@ pub trait Named {
     /// Decodes a vendor's example resource as this type and writes it again; `None` for a result
     /// that carries no resource.
     #[cfg(test)]
-    const DECODE: Option<results::Decode> = None;
+    const DECODE: Option<Decode> = None;
+}
+
+/// Decodes a vendor's example resource into a model type and encodes it again (`Named::DECODE`).
+#[cfg(test)]
+pub type Decode = fn(&serde_json::Value) -> Result<serde_json::Value, String>;
+
+/// The `Decode` of `T`: serde's derived decoding and encoding of it.
+#[cfg(test)]
+pub fn round_trip<T: serde::de::DeserializeOwned + serde::Serialize>(
+    v: &serde_json::Value,
+) -> Result<serde_json::Value, String> {
+    let typed: T = serde_json::from_value(v.clone()).map_err(|e| e.to_string())?;
+    serde_json::to_value(&typed).map_err(|e| e.to_string())
 }
 
 impl<T: Named> Named for Vec<T> {
     const NAME: &'static str = T::NAME;
     const MANY: bool = true;
     #[cfg(test)]
-    const DECODE: Option<results::Decode> = T::DECODE;
+    const DECODE: Option<Decode> = T::DECODE;
 }

@@ -2,11 +2,7 @@
 
 pub use crate::format;
 
-pub mod billing;
-pub mod books;
 pub mod crm;
-pub mod inventory;
-pub mod invoice;
 pub mod path;
 pub mod unknown;
 
@@ -27,6 +23,4 @@ pub use name::*;
 pub use value::*;
 
 #[cfg(test)]
-pub(crate) mod testing;
-#[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,7 +1,7 @@
 //! What an attempt sends and what comes back: the outgoing request, an answer's head with its body
 //! unread, and the failure that leaves the loop (its secret redacted).
 
-use super::Method;
+use crate::catalog::Method;
 use crate::error::{Cause, Error, ErrorKind, Fault};
 use crate::headers::Headers;
 use crate::redact;

@@ -7,11 +7,12 @@
 //! deadline ends them all, `Transport::send`). Every wait a reply asks for is at least a ms and at
 //! most what a bounded state allows (`crate::fleet::HORIZON_MS`).
 
+use super::attempt::{abort, aborted, pause};
 use super::keeper::Source;
 use super::queue::{self, Queue, Slot};
 use super::race::{race, First};
 use super::token::{self, Reason};
-use super::{abort, aborted, pause, Deadline, Failure, Platform};
+use super::{Deadline, Failure, Platform};
 use crate::access::AccessToken;
 use crate::error::{Error, ErrorKind};
 use crate::fleet::{Acquire, Outcome, Reply, Request, Seen, Stored, TokenClaim, HORIZON_MS};

@@ -1,7 +1,8 @@
 //! A credential's token in a process: kept until shortly before it expires, one refresh at a time, the grant's budget kept, a refused credential not tried again; one keeper per credential however many clients hold it.
 
+use super::attempt::pause;
 use super::token::{self, Joined, Reason, Refresh, Running};
-use super::{pause, Deadline, Failure, Platform};
+use super::{Deadline, Failure, Platform};
 use crate::access::AccessToken;
 use crate::catalog::Method;
 use crate::error::{Error, ErrorKind};

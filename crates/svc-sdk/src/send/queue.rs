@@ -1,7 +1,8 @@
 //! The client's limiter shared by its calls: the waiting queue, each waiting call's waker, and admission.
 
+use super::attempt::{abort, aborted};
 use super::race::{race, First};
-use super::{abort, aborted, Deadline, Failure, Platform};
+use super::{Deadline, Failure, Platform};
 use crate::error::{Error, ErrorKind};
 use crate::fleet::Seen;
 use crate::limit::{Admit, Lane, Limiter, Limits, State};

@@ -1,13 +1,18 @@
 //! The send loop against the scripted platform: retries, timeouts, aborts, the limiter, the token and its refresh.
 
-use super::sim::{
-    block_on, fail, json, ok, run, sleep, token, Raw, Signal, Sim, Step, Task, TokenStep, World,
-};
 use super::*;
+use crate::access::AccessToken;
 use crate::calendar::DAY_MS;
+use crate::catalog::{Method, Shape};
+use crate::error::{Error, ErrorKind};
 use crate::headers::Headers;
 use crate::limit::Limits;
 use crate::request::AUTHORIZATION_SCHEME;
+use race::{race, First};
+use sim::{
+    block_on, fail, json, ok, run, sleep, token, Raw, Signal, Sim, Step, Task, TokenStep, World,
+};
+use std::cell::Cell;
 use std::rc::Rc;
 
 const TOKEN: &str = "s3cr3t-Tok3n";
@@ -897,6 +902,7 @@ fn a_timed_out_attempt_gives_its_slot_back() {
 
 mod deadline;
 mod fleet;
+mod sim;
 mod token;
 
 #[test]

@@ -1,7 +1,8 @@
 //! The token of a call: where it comes from, the token function's answer checked, and the single-flight refresh.
 
+use super::attempt::{abort, aborted};
 use super::race::{race, First};
-use super::{abort, aborted, Failure, Platform};
+use super::{Failure, Platform};
 use crate::access::AccessToken;
 use crate::error::{Error, ErrorKind};
 use crate::oauth::Refused;

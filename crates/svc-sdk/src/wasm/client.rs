@@ -288,22 +288,19 @@ impl Client {
         path: &[String],
         params: &JsValue,
     ) -> Result<Ready, Error> {
-        let checked = super::upload::check(op, params, self.opts.max_request_bytes)
-            .map_err(|issues| Error::validation(issues).with_operation(op.id))?;
-        self.built(op, path, checked)
+        let max = self.opts.max_request_bytes;
+        super::upload::check(op, params, max, |checked| self.built(op, path, checked))
+            .map_err(|issues| Error::validation(issues).with_operation(op.id))?
     }
 
-    /// The request of checked params: their text read (its exact numbers as they are) and built.
+    /// The request of checked params, built from the value they were checked as.
     fn built(
         &self,
         op: &'static Operation,
         path: &[String],
-        checked: super::upload::Checked,
+        checked: super::upload::Checked<'_>,
     ) -> Result<Ready, Error> {
-        let value = match checked.text.as_deref().map(crate::exact::read) {
-            Some(Ok(v)) => v,
-            _ => Json::Null,
-        };
+        let value = checked.value;
         let refs: Vec<&str> = path.iter().map(String::as_str).collect();
         let prepared = request::build_json(op, &self.opts.target, &refs, &value)
             .map_err(|e| e.with_operation(op.id))?;
@@ -352,9 +349,9 @@ impl Client {
         let ready = match params {
             Params::Form(params) => self.ready(op, path, params)?,
             Params::Text(text) => {
-                let checked = super::upload::check_text(op, text, self.opts.max_request_bytes)
-                    .map_err(|issues| Error::validation(issues).with_operation(op.id))?;
-                self.built(op, path, checked)?
+                let max = self.opts.max_request_bytes;
+                super::upload::check_text(op, text, max, |checked| self.built(op, path, checked))
+                    .map_err(|issues| Error::validation(issues).with_operation(op.id))??
             }
         };
         let options = send::Options {

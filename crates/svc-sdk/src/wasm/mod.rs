@@ -12,8 +12,6 @@ mod js;
 #[cfg(feature = "server")]
 mod limiter;
 mod options;
-#[cfg(not(feature = "server"))]
-mod page;
 mod platform;
 #[cfg(feature = "server")]
 mod proxy;
@@ -21,7 +19,9 @@ mod proxy;
 mod receive;
 mod settle;
 #[cfg(not(feature = "server"))]
-use page::store;
+mod stand_ins;
+#[cfg(not(feature = "server"))]
+use stand_ins::store;
 #[cfg(feature = "server")]
 mod store;
 mod table;

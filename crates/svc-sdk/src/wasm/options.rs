@@ -1,16 +1,13 @@
 //! Reading and checking the `Client` options object.
 
 use super::js::{get, to_js_error};
-use crate::declare::names;
+use crate::declare::{names, reads, Accepts, Reads};
 use crate::error::{Error, ErrorKind};
 use crate::family::resolve_api_domain;
 use crate::limit::{DEFAULT_PLAN, PLANS};
 use crate::request::Target;
 use crate::send::{Credential, Level};
 use crate::surface;
-use crate::surface::{
-    DEADLINE_MS, LEASE_MS, MAX_QUEUED, REQUEST_BYTES, RESPONSE_BYTES, STORE_TIMEOUT_MS, TIMEOUT_MS,
-};
 use std::fmt;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -60,10 +57,11 @@ fn fleet(v: &JsValue) -> Result<Option<Fleet>, JsValue> {
             ))
         }
     };
+    let members = Members::of(v, &RATE_LIMIT, "");
     Ok(Some(Fleet {
         store,
-        lease_ms: opt_count(v, "leaseMs", LEASE_MS, TIMEOUT_MAX)?.max(1),
-        store_timeout_ms: opt_count(v, "storeTimeoutMs", STORE_TIMEOUT_MS, TIMEOUT_MAX)?,
+        lease_ms: members.whole("leaseMs")?.max(1),
+        store_timeout_ms: members.whole("storeTimeoutMs")?,
         fallback_share,
     }))
 }
@@ -112,18 +110,19 @@ const OAUTH_KEYS: [&str; 5] = names(&surface::OAUTH);
 #[cfg(feature = "server")]
 fn oauth(v: &JsValue, region: Option<&str>) -> Result<crate::oauth::Grant, JsValue> {
     check_keys(v, &OAUTH_KEYS, "oauth")?;
+    let members = Members::of(v, &OAUTH, "oauth.");
     let text = |key: &str| {
-        get(v, key)
-            .as_string()
+        members
+            .text(key)?
             .ok_or_else(|| config(format!("oauth.{key} must be a string")))
     };
-    let accounts_url = match opt_string(v, "accountsUrl")? {
+    let accounts_url = match members.text("accountsUrl")? {
         Some(url) => url,
         None => crate::family::accounts_server(region.unwrap_or("us"))
             .unwrap_or_default()
             .to_string(),
     };
-    let max = opt_count(v, "maxRefreshes", crate::oauth::MAX_REFRESHES, 1_000_000)?;
+    let max = members.whole("maxRefreshes")?;
     crate::oauth::Grant::new(
         &text("clientId")?,
         &text("clientSecret")?,
@@ -137,16 +136,19 @@ fn oauth(v: &JsValue, region: Option<&str>) -> Result<crate::oauth::Grant, JsVal
 /// `oauth` where a web page runs: its secrets would be the page's.
 const OAUTH_IN_PAGE: &str = "oauth puts the client secret and the refresh token in the page, where anyone can read them: give oauth to createProxy on your server or at the edge, and point this client at it with viaProxy: true and apiDomain";
 
-/// The most a call waits for one attempt: a day (timers of 2^31 ms or more fire at once).
-const TIMEOUT_MAX: u32 = crate::calendar::DAY_MS as u32;
-const RETRIES_MAX: u32 = 100;
-/// Above this, one body held in the core at a time no longer fits its memory with room to spare.
-pub const BYTES_LIMIT: f64 = 268_435_456.0;
 const CALL_OPTIONS: [&str; 6] = names(&surface::CALL);
+/// The tables' members as the reader needs them, their docs left out of the wasm.
+const CLIENT: [Reads; 22] = reads(&surface::CLIENT);
+const CALL: [Reads; 6] = reads(&surface::CALL);
+const RATE_LIMIT: [Reads; 8] = reads(&surface::RATE_LIMIT);
+#[cfg(feature = "server")]
+const OAUTH: [Reads; 5] = reads(&surface::OAUTH);
+#[cfg(feature = "server")]
+pub const PROXY: [Reads; 3] = reads(&surface::PROXY);
+#[cfg(feature = "server")]
+pub const RECEIVE: [Reads; 1] = reads(&surface::RECEIVE);
 /// The most characters the per-call headers may hold together, names and values.
 const HEADERS_MAX: usize = 65_536;
-/// The most `rateLimit.maxQueued` may be.
-const MAX_QUEUED_LIMIT: u32 = 1_000_000;
 
 /// The config error of an object whose keys could not be read (a Proxy that throws).
 fn unreadable(what: &str, e: &JsValue) -> JsValue {
@@ -191,30 +193,122 @@ fn opt_string(obj: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
     Err(config(format!("{key} must be a string")))
 }
 
-fn opt_count(obj: &JsValue, key: &str, default: u32, max: u32) -> Result<u32, JsValue> {
-    let v = get(obj, key);
-    if v.is_undefined() {
-        return Ok(default);
+/// A member of an options object, read and checked as its table says (`Declared::accepts`).
+pub enum Read {
+    Whole(u32),
+    Text(String),
+    Function(js_sys::Function),
+    Flag(bool),
+}
+
+/// An options object read by its table (surface.rs): each member checked as `Declared::accepts`
+/// says, a whole number's default the table's; `prefix` names the object in messages.
+pub struct Members<'a> {
+    obj: &'a JsValue,
+    table: &'static [Reads],
+    prefix: &'static str,
+}
+
+impl<'a> Members<'a> {
+    pub fn of(obj: &'a JsValue, table: &'static [Reads], prefix: &'static str) -> Members<'a> {
+        Members { obj, table, prefix }
     }
-    match v.as_f64() {
-        Some(n) if n.fract() == 0.0 && n >= 0.0 && n <= max as f64 => Ok(n as u32),
-        _ => Err(config(format!("{key} must be an integer from 0 to {max}"))),
+
+    /// The member `name` as given, checked; `None` when it is not given.
+    fn read(&self, name: &str) -> Result<Option<Read>, JsValue> {
+        let Some(d) = self
+            .table
+            .iter()
+            .find(|d| d.name == name && d.accepts != Accepts::Own)
+        else {
+            return Err(config(format!("{}{name} is not an option", self.prefix)));
+        };
+        let v = get(self.obj, name);
+        if v.is_undefined() || d.accepts == Accepts::Text && v.is_null() {
+            return Ok(None);
+        }
+        let read = match d.accepts {
+            Accepts::Own => None,
+            Accepts::Whole { min, max } => v
+                .as_f64()
+                .filter(|n| n.fract() == 0.0 && (f64::from(min)..=f64::from(max)).contains(n))
+                .map(|n| Read::Whole(n as u32)),
+            Accepts::Text => v.as_string().map(Read::Text),
+            Accepts::Function => v.dyn_into().ok().map(Read::Function),
+            Accepts::Flag => v.as_bool().map(Read::Flag),
+        };
+        let what = match d.accepts {
+            Accepts::Whole { min, max } => {
+                return read.map(Some).ok_or_else(|| {
+                    config(format!(
+                        "{}{name} must be an integer from {min} to {max}",
+                        self.prefix
+                    ))
+                })
+            }
+            Accepts::Own | Accepts::Text => "a string",
+            Accepts::Function => "a function",
+            Accepts::Flag => "a boolean",
+        };
+        read.map(Some)
+            .ok_or_else(|| config(format!("{}{name} must be {what}", self.prefix)))
+    }
+
+    /// A whole number, or the table's default when it is not given.
+    pub fn whole(&self, name: &str) -> Result<u32, JsValue> {
+        let default = self
+            .table
+            .iter()
+            .find(|d| d.name == name)
+            .map_or(0, |d| d.default);
+        Ok(match self.read(name)? {
+            Some(Read::Whole(n)) => n,
+            _ => default,
+        })
+    }
+
+    /// A whole number as given, `None` when it is not.
+    pub fn given_whole(&self, name: &str) -> Result<Option<u32>, JsValue> {
+        Ok(match self.read(name)? {
+            Some(Read::Whole(n)) => Some(n),
+            _ => None,
+        })
+    }
+
+    pub fn text(&self, name: &str) -> Result<Option<String>, JsValue> {
+        Ok(match self.read(name)? {
+            Some(Read::Text(t)) => Some(t),
+            _ => None,
+        })
+    }
+
+    pub fn function(&self, name: &str) -> Result<Option<js_sys::Function>, JsValue> {
+        Ok(match self.read(name)? {
+            Some(Read::Function(f)) => Some(f),
+            _ => None,
+        })
+    }
+
+    pub fn flag(&self, name: &str) -> Result<Option<bool>, JsValue> {
+        Ok(match self.read(name)? {
+            Some(Read::Flag(b)) => Some(b),
+            _ => None,
+        })
+    }
+
+    /// Checks every member the table gives a reader (`Accepts` other than `Own`).
+    pub fn check(&self) -> Result<(), JsValue> {
+        for d in self.table.iter().filter(|d| d.accepts != Accepts::Own) {
+            self.read(d.name)?;
+        }
+        Ok(())
     }
 }
 
-/// A size limit in bytes: an integer from 1 to `max`, or `default` when not given.
-pub fn byte_limit(obj: &JsValue, key: &str, default: f64, max: f64) -> Result<usize, JsValue> {
-    let v = get(obj, key);
-    if v.is_undefined() {
-        return Ok(default as usize);
-    }
-    match v.as_f64() {
-        Some(n) if n.fract() == 0.0 && (1.0..=max).contains(&n) => Ok(n as usize),
-        _ => Err(config(format!(
-            "{key} must be an integer from 1 to {}",
-            max as u64
-        ))),
-    }
+/// A size limit in bytes of `table`'s member `maxBodyBytes` (the proxy's, the receivers').
+#[cfg(feature = "server")]
+pub fn body_limit(obj: &JsValue, table: &'static [Reads]) -> Result<usize, JsValue> {
+    Ok(Members::of(obj, table, "").whole("maxBodyBytes")? as usize)
 }
 
 /// Checks that `obj` is an object of options each named in `names`; `what` names it in messages.
@@ -270,19 +364,10 @@ pub fn call_headers(v: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
     Ok(out)
 }
 
-/// A function option, or `None` when not given.
-fn opt_function(obj: &JsValue, key: &str) -> Result<Option<js_sys::Function>, JsValue> {
-    match get(obj, key) {
-        v if v.is_undefined() => Ok(None),
-        v if v.is_function() => Ok(Some(v.unchecked_into())),
-        _ => Err(config(format!("{key} must be a function"))),
-    }
-}
-
 /// `logLevel`, else `SVC_LOG` where the runtime has an environment, else the default.
 fn log_level(options: &JsValue) -> Result<Option<Level>, JsValue> {
     let names = Level::NAMES.map(|n| format!("\"{n}\"")).join(", ");
-    match opt_string(options, "logLevel")? {
+    match Members::of(options, &CLIENT, "").text("logLevel")? {
         Some(name) => {
             Level::parse(&name).ok_or_else(|| config(format!("logLevel must be one of {names}")))
         }
@@ -304,9 +389,7 @@ pub fn check_call(v: &JsValue) -> Result<(), JsValue> {
     if !(signal.is_undefined() || signal.is_object() && is_signal()) {
         return Err(config("signal must be an AbortSignal"));
     }
-    opt_count(v, "timeoutMs", 0, TIMEOUT_MAX)?;
-    opt_count(v, "deadlineMs", 0, TIMEOUT_MAX)?;
-    opt_count(v, "maxRetries", 0, RETRIES_MAX)?;
+    Members::of(v, &CALL, "").check()?;
     background(v)?;
     call_headers(v)?;
     Ok(())
@@ -437,11 +520,13 @@ fn read_as(options: &JsValue, connection: bool) -> Result<Options, JsValue> {
         true => (Credential::None, None),
         false => token(options)?,
     };
-    let credential_key = credential_key(options, token_function.is_some())?;
-    let region = opt_string(options, "region")?;
-    let api_domain = opt_string(options, "apiDomain")?;
+    let members = Members::of(options, &CLIENT, "");
+    members.check()?;
+    let credential_key = credential_key(members.text("credentialKey")?, token_function.is_some())?;
+    let region = members.text("region")?;
+    let api_domain = members.text("apiDomain")?;
     let organization_id = opt_string(options, "organizationId")?;
-    let crm_version = opt_string(options, "crmVersion")?;
+    let crm_version = members.text("crmVersion")?;
     let tokenless = matches!(credential, Credential::None) && !connection;
     #[cfg(feature = "server")]
     let follow_grant_domain =
@@ -465,8 +550,8 @@ fn read_as(options: &JsValue, connection: bool) -> Result<Options, JsValue> {
         via_proxy: tokenless,
         ..target
     };
-    let plan = plan(options)?;
-    let fetch = opt_function(options, "fetch")?;
+    let plan = plan(members.text("plan")?)?;
+    let fetch = members.function("fetch")?;
     let (rate_limit, fleet_options, max_queued) = rate_limit(options)?;
     Ok(Options {
         target,
@@ -475,29 +560,19 @@ fn read_as(options: &JsValue, connection: bool) -> Result<Options, JsValue> {
         follow_grant_domain,
         fetch,
         plan,
-        max_retries: opt_count(options, "maxRetries", 2, RETRIES_MAX)?,
-        timeout_ms: opt_count(options, "timeoutMs", TIMEOUT_MS, TIMEOUT_MAX)?,
-        deadline_ms: opt_count(options, "deadlineMs", DEADLINE_MS, TIMEOUT_MAX)?,
+        max_retries: members.whole("maxRetries")?,
+        timeout_ms: members.whole("timeoutMs")?,
+        deadline_ms: members.whole("deadlineMs")?,
         max_queued,
         rate_limit,
         fleet: fleet_options,
-        max_request_bytes: byte_limit(
-            options,
-            "maxRequestBytes",
-            REQUEST_BYTES.into(),
-            BYTES_LIMIT,
-        )?,
-        max_response_bytes: byte_limit(
-            options,
-            "maxResponseBytes",
-            RESPONSE_BYTES.into(),
-            BYTES_LIMIT,
-        )?,
+        max_request_bytes: members.whole("maxRequestBytes")? as usize,
+        max_response_bytes: members.whole("maxResponseBytes")? as usize,
         level: log_level(options)?,
         logger: logger(options)?,
-        on_request: opt_function(options, "onRequest")?,
-        on_response: opt_function(options, "onResponse")?,
-        warn_unknown_fields: warn_unknown_fields(options)?,
+        on_request: members.function("onRequest")?,
+        on_response: members.function("onResponse")?,
+        warn_unknown_fields: warn_unknown_fields(members.flag("warnUnknownFields")?),
         credential_key,
         background: background(options)?.unwrap_or(false),
         reserve_per_mille: reserve(options)?,
@@ -532,8 +607,8 @@ fn reserve(options: &JsValue) -> Result<u32, JsValue> {
 
 /// `credentialKey`: for a token function only, a non-empty name of at most 200 characters
 /// without control characters.
-fn credential_key(options: &JsValue, function: bool) -> Result<Option<String>, JsValue> {
-    let Some(key) = opt_string(options, "credentialKey")? else {
+fn credential_key(key: Option<String>, function: bool) -> Result<Option<String>, JsValue> {
+    let Some(key) = key else {
         return Ok(None);
     };
     if !function {
@@ -613,8 +688,8 @@ fn grant(_options: &JsValue, _raw: &JsValue) -> Result<Credential, JsValue> {
 }
 
 /// `plan`: one of the plans' names, or the default.
-fn plan(options: &JsValue) -> Result<&'static str, JsValue> {
-    Ok(match opt_string(options, "plan")? {
+fn plan(given: Option<String>) -> Result<&'static str, JsValue> {
+    Ok(match given {
         None => DEFAULT_PLAN,
         Some(p) => PLANS
             .into_iter()
@@ -627,26 +702,19 @@ fn plan(options: &JsValue) -> Result<&'static str, JsValue> {
 /// fleet's options and the most calls that may wait.
 fn rate_limit(options: &JsValue) -> Result<(RateLimit, Option<Fleet>, u32), JsValue> {
     let mut fleet_options = None;
-    let mut max_queued = MAX_QUEUED;
+    let mut max_queued = surface::MAX_QUEUED;
     let rate_limit = match get(options, "rateLimit") {
         v if v.is_undefined() => Some((None, None)),
         v if v.as_bool() == Some(false) => None,
         v if v.is_object() => {
             check_keys(&v, &RATE_LIMIT_KEYS, "rateLimit")?;
             fleet_options = fleet(&v)?;
-            max_queued = opt_count(&v, "maxQueued", MAX_QUEUED, MAX_QUEUED_LIMIT)?;
-            let per_minute = get(&v, "requestsPerMinute");
-            let concurrent = get(&v, "maxConcurrent");
-            let per_minute = (!per_minute.is_undefined())
-                .then(|| opt_count(&v, "requestsPerMinute", 0, 1_000_000))
-                .transpose()?;
-            let concurrent = (!concurrent.is_undefined())
-                .then(|| opt_count(&v, "maxConcurrent", 0, 10_000))
-                .transpose()?;
-            if per_minute == Some(0) || concurrent == Some(0) || max_queued == 0 {
-                return Err(config("rateLimit values must be at least 1"));
-            }
-            Some((per_minute, concurrent))
+            let members = Members::of(&v, &RATE_LIMIT, "");
+            max_queued = members.whole("maxQueued")?;
+            Some((
+                members.given_whole("requestsPerMinute")?,
+                members.given_whole("maxConcurrent")?,
+            ))
         }
         _ => {
             return Err(config(
@@ -658,15 +726,10 @@ fn rate_limit(options: &JsValue) -> Result<(RateLimit, Option<Fleet>, u32), JsVa
 }
 
 /// `warnUnknownFields`, else on where an environment says NODE_ENV is not "production", else off.
-fn warn_unknown_fields(options: &JsValue) -> Result<bool, JsValue> {
-    match get(options, "warnUnknownFields") {
-        v if v.is_undefined() => Ok(
-            super::js::env("NODE_ENV").is_some_and(|mode| mode.as_deref() != Some("production"))
-        ),
-        v => v
-            .as_bool()
-            .ok_or_else(|| config("warnUnknownFields must be a boolean")),
-    }
+fn warn_unknown_fields(given: Option<bool>) -> bool {
+    given.unwrap_or_else(|| {
+        super::js::env("NODE_ENV").is_some_and(|mode| mode.as_deref() != Some("production"))
+    })
 }
 
 /// `logger`: an object with debug, info, warn and error methods (a missing one writes nothing),

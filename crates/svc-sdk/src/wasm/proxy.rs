@@ -68,12 +68,7 @@ impl Proxy {
                 "createProxy needs the accessToken it adds, or oauth to get it itself",
             ));
         }
-        let limit = super::options::byte_limit(
-            &options,
-            "maxBodyBytes",
-            crate::surface::PROXY_BODY_BYTES.into(),
-            super::options::BYTES_LIMIT,
-        )?;
+        let limit = super::options::body_limit(&options, &super::options::PROXY)?;
         let origins = allowed_origins(&get(&options, "allowedOrigins"))?;
         let mut rest = options;
         for own in OWN {

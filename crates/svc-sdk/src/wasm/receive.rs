@@ -19,12 +19,7 @@ fn receiver_options(
         return Ok((JsValue::UNDEFINED, RECEIVED_BODY_MAX as usize));
     }
     options::check_keys(options, names, &format!("the options of {function}"))?;
-    let max = options::byte_limit(
-        options,
-        "maxBodyBytes",
-        RECEIVED_BODY_MAX,
-        options::BYTES_LIMIT,
-    )?;
+    let max = options::body_limit(options, &options::RECEIVE)?;
     Ok((options.clone(), max))
 }
 

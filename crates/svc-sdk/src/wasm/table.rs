@@ -1,5 +1,5 @@
 //! What the package's build reads from the wasm: the regions, their accounts servers and the documented error codes (the rows' TypeScript types come from
-//! `cargo run -p svc-core --features serde_json --example types`).
+//! `cargo run -p xtask -- declarations`).
 
 use super::json_to_js;
 use wasm_bindgen::prelude::*;

@@ -5,18 +5,31 @@ use super::js::{self, get};
 use super::params;
 use crate::catalog::{BodyKind, Operation};
 use crate::issue::{Issue, PathSeg, Problem};
-use crate::validate;
+use crate::validate::{self, Source};
+use svc_json::Json;
 use wasm_bindgen::prelude::*;
 
-/// Params that passed: their JSON text (None when absent) and an upload's files.
-pub struct Checked {
-    pub text: Option<String>,
+/// Params that passed, read once: the value checked, which is the value sent (`Json::Null` when
+/// there are none), and an upload's files.
+pub struct Checked<'t> {
+    pub value: Json<'t>,
     pub files: JsValue,
 }
 
-/// What a call of `op` checks before anything is sent: the params and an upload's files.
-pub fn check(op: &Operation, params: &JsValue, max: usize) -> Result<Checked, Vec<Issue>> {
-    let (mut found, text) = params::issues(op, params, max);
+/// What a call of `op` checks before anything is sent: the params, read once from their text, and
+/// an upload's files; `then` is given them when they pass.
+pub fn check<R>(
+    op: &Operation,
+    params: &JsValue,
+    max: usize,
+    then: impl FnOnce(Checked<'_>) -> R,
+) -> Result<R, Vec<Issue>> {
+    let text = params::text_of(op, params, max).map_err(|issue| vec![issue])?;
+    let value = match text.as_deref() {
+        Some(text) => params::read(text, Source::Js).map_err(|issue| vec![issue])?,
+        None => Json::Null,
+    };
+    let mut found = validate::check(op, &value, svc_core::clock::now_ms(), Source::Js);
     let mut files = JsValue::UNDEFINED;
     if let BodyKind::Multipart {
         param,
@@ -31,22 +44,32 @@ pub fn check(op: &Operation, params: &JsValue, max: usize) -> Result<Checked, Ve
             files = list.into();
         }
     }
-    if found.is_empty() {
-        Ok(Checked { text, files })
-    } else {
-        Err(found)
+    match found.is_empty() {
+        true => Ok(then(Checked { value, files })),
+        false => Err(found),
     }
 }
 
-/// What a proxied call checks: params that arrived as JSON text, exact as the sender wrote them.
+/// What a proxied call checks: params that arrived as JSON text, read once exact as the sender
+/// wrote them; `then` is given them when they pass.
 #[cfg(feature = "server")]
-pub fn check_text(op: &Operation, text: &str, max: usize) -> Result<Checked, Vec<Issue>> {
-    match params::issues_of_text(op, text, max) {
-        (found, _) if !found.is_empty() => Err(found),
-        (_, text) => Ok(Checked {
-            text,
+pub fn check_text<R>(
+    op: &Operation,
+    text: &str,
+    max: usize,
+    then: impl FnOnce(Checked<'_>) -> R,
+) -> Result<R, Vec<Issue>> {
+    if text.len() > max {
+        return Err(params::issues_of_text(op, text, max));
+    }
+    let value = params::read(text, Source::Json).map_err(|issue| vec![issue])?;
+    let found = validate::check(op, &value, svc_core::clock::now_ms(), Source::Json);
+    match found.is_empty() {
+        true => Ok(then(Checked {
+            value,
             files: JsValue::UNDEFINED,
-        }),
+        })),
+        false => Err(found),
     }
 }
 

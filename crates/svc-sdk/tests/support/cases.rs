@@ -260,7 +260,10 @@ pub fn each(mut each: impl FnMut(Case)) {
             }
         }
     }
-    let regressions = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/regressions/validate");
+    let regressions = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../crates/svc-sdk/fuzz/regressions/validate"
+    );
     let mut files: Vec<_> = std::fs::read_dir(regressions)
         .expect("the fuzz regressions")
         .map(|e| e.unwrap().path())

@@ -24,7 +24,7 @@ fn every_vendor_task_example_decodes() {
                 serde_json::from_value(example["request_body"].clone());
             assert!(input.is_ok(), "{}: {input:?}", op.id);
         }
-        for item in crate::model::results::resources(op.response, &example["response_body"]) {
+        for item in crate::model::tests::resources(op.response, &example["response_body"]) {
             let task: Task =
                 serde_json::from_value(item.clone()).unwrap_or_else(|e| panic!("{}: {e}", op.id));
             assert_eq!(task.task_id, Id::from("90300000072369"), "{}", op.id);

@@ -325,6 +325,6 @@ pub enum ExpenseAttachmentResult {
 impl crate::model::Named for ExpenseAttachmentResult {
     const NAME: &'static str = "ExpenseAttachmentResult";
     #[cfg(test)]
-    const DECODE: Option<crate::model::results::Decode> =
-        Some(crate::model::results::round_trip::<ExpenseAttachmentResult>);
+    const DECODE: Option<crate::model::Decode> =
+        Some(crate::model::round_trip::<ExpenseAttachmentResult>);
 }

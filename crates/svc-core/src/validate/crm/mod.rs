@@ -7,6 +7,3 @@ mod group;
 pub use events::*;
 pub(super) use expiry::*;
 pub(super) use group::*;
-
-#[cfg(test)]
-mod tests;

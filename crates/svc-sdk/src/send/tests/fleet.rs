@@ -1,8 +1,8 @@
 //! Transports sharing one fleet store on virtual time: the limits across holders, dead holders' leases, one token for all, an unreachable store.
 
+use super::sim::Service;
 use super::*;
 use crate::fleet::{Acquire, Outcome, TokenClaim};
-use crate::send::sim::Service;
 
 const LEASE: u32 = 10_000;
 
@@ -381,7 +381,7 @@ fn a_state_from_the_year_3000_makes_no_holder_spin() {
                 assert_eq!(e.kind(), ErrorKind::RateLimited, "{}", e.message);
                 assert!(e.retry_after_ms() <= Some(ms as u64 + 60_000), "{e:?}");
                 assert!(
-                    w.now() - begun <= 3 * super::super::sim::STORE_MS as i64,
+                    w.now() - begun <= 3 * super::sim::STORE_MS as i64,
                     "at once, after the store's reply"
                 );
             }
