@@ -22,9 +22,6 @@ pub mod headers;
 pub mod issue;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod jsdoc;
-/// Transitional: `svc_core::json` is svc-json, for the files not yet switched to `svc_json` (send/ and
-/// wasm/options.rs of svc-sdk, through its own re-export); to go once they are.
-pub use svc_json as json;
 pub mod labels;
 pub mod lossless;
 pub mod message;

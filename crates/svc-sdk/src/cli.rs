@@ -2,9 +2,9 @@
 //! status of an error's kind, the client's options from the environment, exact JSON for a terminal,
 //! the operations' list and a sample billing event.
 
-use crate::catalog::{operations, Operation, Shape};
-use crate::error::{Error, ErrorKind};
-use crate::{lossless, response};
+use svc_core::catalog::{operations, Operation, Shape};
+use svc_core::error::{Error, ErrorKind};
+use svc_core::{lossless, response};
 use svc_json::write::string as quote;
 
 /// An option of a command: its name, the placeholder of its value (`None`: a switch) and what it does.
@@ -497,10 +497,10 @@ fn compact(value: &str, out: &mut String) {
 
 /// A sample billing event of `kind` as the service posts it (`parseEvent` reads it), at `now` (ms).
 pub fn billing_event(kind: &str, id: &str, now: i64) -> Result<String, Error> {
-    if !crate::model::billing::EVENT_TYPES.contains(&kind) {
-        return Err(Error::new(ErrorKind::Config, format!("--event: {} is neither a CRM Module.operation (Leads.edit) nor a billing event type ({}, ...)", crate::echo::quoted(kind), crate::model::billing::EVENT_TYPES[..3].join(", "))));
+    if !svc_core::model::billing::EVENT_TYPES.contains(&kind) {
+        return Err(Error::new(ErrorKind::Config, format!("--event: {} is neither a CRM Module.operation (Leads.edit) nor a billing event type ({}, ...)", svc_core::echo::quoted(kind), svc_core::model::billing::EVENT_TYPES[..3].join(", "))));
     }
-    let (time, mut record) = (crate::calendar::iso_utc(now), String::new());
+    let (time, mut record) = (svc_core::calendar::iso_utc(now), String::new());
     quote(&mut record, id);
     Ok(format!(
         r#"{{"event_id":{now}0001,"event_type":"{kind}","event_time":"{time}","event_source":"api","payload":{{"id":{record}}},"webhooks":[]}}"#
@@ -590,7 +590,7 @@ mod tests {
 
     #[test]
     fn the_result_keeps_every_byte_the_service_sent() {
-        let op = |id| crate::catalog::find(id).unwrap();
+        let op = |id| svc_core::catalog::find(id).unwrap();
         let one = r#"{"code":0,"message":"ok","fixed_asset":{ "fixed_asset_id" : 12345678901234567891,
             "rate":1.50,"n":1e2,"z":-0.0,"big":12345678901234567891,"d":"1.50","s":"a \" b"},"other":1}"#;
         assert_eq!(

@@ -16,12 +16,12 @@
 //! beyond a day nor ask again and again without waiting.
 
 use crate::access::AccessToken;
-use crate::calendar::DAY_MS;
-use crate::error::Error;
 use crate::limit::{Lane, Limits, State, Verdict, Window, MINUTE_MS};
 use crate::oauth::Budget;
 use crate::secret::Secret;
 use serde::Serialize;
+use svc_core::calendar::DAY_MS;
+use svc_core::error::Error;
 use svc_json::{Json, Obj};
 
 mod step;

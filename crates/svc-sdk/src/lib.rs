@@ -2,12 +2,6 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
-pub use svc_core::{
-    calendar, catalog, clock, code, decimal, declare, echo, error, exact, family, gather, headers,
-    issue, json, lossless, model, placement, plans, redact, request, response, route, sorted,
-    validate,
-};
-
 pub mod access;
 #[cfg(any(feature = "cli", test))]
 pub mod cli;
@@ -27,4 +21,4 @@ pub mod webhook;
 
 pub mod wasm;
 
-pub use error::{Error, ErrorKind};
+pub use svc_core::error::{Error, ErrorKind};

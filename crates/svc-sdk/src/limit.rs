@@ -5,8 +5,8 @@
 //! the service counts a request when it arrives, some time between the two, so counting from the
 //! answer keeps any minute of the service's count within the limit, whatever the latency.
 
-use crate::calendar::DAY_MS;
 use std::collections::VecDeque;
+use svc_core::calendar::DAY_MS;
 pub use svc_core::plans::{Limits, DEFAULT_PLAN, PER_MINUTE, PLANS, PLAN_TS};
 use svc_json::{expect, Json, Obj};
 

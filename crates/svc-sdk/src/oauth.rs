@@ -1,8 +1,8 @@
 //! The OAuth refresh-token grant: its request, its answer read and every failure classified, the refresh budget, and when a token is renewed.
 
 use crate::access::AccessToken;
-use crate::error::{Error, ErrorKind};
 use crate::secret::Secret;
+use svc_core::error::{Error, ErrorKind};
 use svc_json::Json;
 
 /// Where the grant is asked, below the accounts server's URL.
@@ -17,7 +17,7 @@ const JITTER_MS: f64 = 30_000.0;
 /// A token's life as the answer gives it is read within these bounds.
 const LIFE_MIN_MS: i64 = 1_000;
 /// (A day: the fleet's state holds no time further ahead, `fleet::HORIZON_MS`.)
-pub const LIFE_MAX_MS: i64 = crate::calendar::DAY_MS;
+pub const LIFE_MAX_MS: i64 = svc_core::calendar::DAY_MS;
 /// A token's life when the answer does not say (the service's).
 const LIFE_DEFAULT_MS: i64 = 3_600_000;
 
@@ -89,7 +89,7 @@ impl Grant {
                 )));
             }
         }
-        let accounts_url = crate::family::normalize_api_domain(accounts_url)
+        let accounts_url = svc_core::family::normalize_api_domain(accounts_url)
             .map_err(|e| Error::config(e.message.replacen("apiDomain", "oauth.accountsUrl", 1)))?;
         if max_refreshes == 0 {
             return Err(Error::config("oauth.maxRefreshes must be at least 1"));
@@ -140,7 +140,7 @@ impl Grant {
             out.push('&');
             out.push_str(name);
             out.push('=');
-            crate::request::percent_encode(value, &mut out);
+            svc_core::request::percent_encode(value, &mut out);
         }
         out
     }
@@ -210,12 +210,12 @@ pub fn read(status: u16, body: &[u8], now: i64, step: Step) -> Result<Granted, R
         return Err(error_of(e.as_str(), step));
     }
     let token = match o.get("access_token").and_then(Json::as_str) {
-        Some(t) if !t.is_empty() && t.len() <= crate::request::TOKEN_MAX => t,
+        Some(t) if !t.is_empty() && t.len() <= svc_core::request::TOKEN_MAX => t,
         Some(t) if !t.is_empty() => {
             return Err(refused(
                 ErrorKind::Decode,
                 true,
-                format!("{server} gave an access token longer than the {} characters a request header can carry", crate::request::TOKEN_MAX),
+                format!("{server} gave an access token longer than the {} characters a request header can carry", svc_core::request::TOKEN_MAX),
             ))
         }
         _ => {
@@ -226,7 +226,7 @@ pub fn read(status: u16, body: &[u8], now: i64, step: Step) -> Result<Granted, R
             ))
         }
     };
-    if crate::request::authorization(token).is_err() {
+    if svc_core::request::authorization(token).is_err() {
         return Err(refused(
             ErrorKind::Decode,
             true,
@@ -235,7 +235,7 @@ pub fn read(status: u16, body: &[u8], now: i64, step: Step) -> Result<Granted, R
     }
     let domain = match o.get("api_domain").and_then(Json::as_str) {
         None => None,
-        Some(d) => Some(crate::family::granted_api_domain(d).ok_or_else(|| {
+        Some(d) => Some(svc_core::family::granted_api_domain(d).ok_or_else(|| {
             refused(
                 ErrorKind::Decode,
                 true,
@@ -320,7 +320,7 @@ fn error_of(code: Option<&str>, step: Step) -> Refused {
                 o.len() <= 40
                     && o.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b' ')
             });
-            let code = named.map_or("an error".into(), crate::echo::quoted);
+            let code = named.map_or("an error".into(), svc_core::echo::quoted);
             let mut r = refused(
                 ErrorKind::Api,
                 true,

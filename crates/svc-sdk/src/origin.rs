@@ -1,7 +1,7 @@
 //! Origins: a redirect's target named by its origin alone (redirects are never followed), and the origins a proxy takes requests from.
 
-use crate::echo::quoted;
-use crate::error::{Error, ErrorKind};
+use svc_core::echo::quoted;
+use svc_core::error::{Error, ErrorKind};
 
 /// The origin of `url` as a browser writes it (`scheme://host[:port]`, lower-case, the default
 /// port and any user info left out), a relative `url` read against `base`. `None` for a URL
@@ -30,7 +30,7 @@ pub fn of(url: &str, base: &str) -> Option<String> {
     let rest = rest.trim_start_matches('/');
     let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
     let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
-    let host = crate::family::host_of(authority)?;
+    let host = svc_core::family::host_of(authority)?;
     let port = &authority[host.len()..];
     let default = if scheme == "https" { ":443" } else { ":80" };
     let port = if port == default { "" } else { port };

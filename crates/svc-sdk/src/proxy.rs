@@ -1,12 +1,12 @@
 //! The edge proxy's planning: which operation a forwarded request is, and its params.
 
-use crate::catalog::{self, BodyKind, Operation};
-use crate::echo::{quoted, shorten};
-use crate::error::{Error, ErrorKind};
-use crate::headers::Headers;
-use crate::request::parse_query;
-use crate::route::{add_text_param, template, Found, Router};
 use std::sync::OnceLock;
+use svc_core::catalog::{self, BodyKind, Operation};
+use svc_core::echo::{quoted, shorten};
+use svc_core::error::{Error, ErrorKind};
+use svc_core::headers::Headers;
+use svc_core::request::parse_query;
+use svc_core::route::{add_text_param, template, Found, Router};
 use svc_json::{Json, Obj, ToJson};
 
 /// What the proxy forwards: the operation, its path values (in path order, the CRM version
@@ -228,15 +228,15 @@ impl Routed {
 fn names_the_organization(key: &str) -> bool {
     let mut key = key.to_string();
     for _ in 0..4 {
-        if crate::placement::names_organization(&key) {
+        if svc_core::placement::names_organization(&key) {
             return true;
         }
-        match crate::request::percent_decode(&key, true) {
+        match svc_core::request::percent_decode(&key, true) {
             Some(decoded) if decoded != key => key = decoded,
             _ => return false,
         }
     }
-    crate::placement::names_organization(&key)
+    svc_core::placement::names_organization(&key)
 }
 
 /// The plan for a request the proxy received, in one step: `route`, `Routed::admit` with its
@@ -268,7 +268,7 @@ pub fn passed_back(headers: &Headers, secret: Option<&str>) -> Headers {
     let secret = secret.filter(|s| !s.is_empty());
     let pass = |name: &&str| {
         let value = headers.get(name).filter(|v| !v.is_empty())?;
-        let value = secret.map_or_else(|| value.to_string(), |s| crate::redact::text(value, s));
+        let value = secret.map_or_else(|| value.to_string(), |s| svc_core::redact::text(value, s));
         Some((name.to_string(), value))
     };
     Headers(PASSED_BACK.iter().filter_map(pass).collect())
@@ -403,7 +403,7 @@ mod tests {
             r#"{"organization_idx":"1","organization_id_2":"19"}"#
         );
         let op = catalog::find("createExpense").unwrap();
-        let post = routed("POST", &crate::route::template(op))
+        let post = routed("POST", &svc_core::route::template(op))
             .plan_text(
                 "organization_id=5",
                 json_body,
@@ -419,7 +419,7 @@ mod tests {
     fn a_planned_body_keeps_every_number_as_the_sender_wrote_it() {
         let op = catalog::find("createFixedAsset").unwrap();
         let body = r#"{"asset_cost":9007199254740993,"salvage_value":1000.00000000000000000000000001,"current_asset_value":-0,"x":1e400,"y":1.50}"#;
-        let planned = route("POST", &crate::route::template(op))
+        let planned = route("POST", &svc_core::route::template(op))
             .unwrap()
             .plan_text("", json_body, Some(body))
             .unwrap();
@@ -429,7 +429,7 @@ mod tests {
     #[test]
     fn a_post_takes_its_json_body_and_only_its_query_params() {
         let op = catalog::find("createExpense").unwrap();
-        let path = crate::route::template(op);
+        let path = svc_core::route::template(op);
         let p = plan(
             "post",
             &path,
@@ -457,7 +457,7 @@ mod tests {
             .find(|op| !op.headers.is_empty() && op.path_param_count() == 0)
             .expect("an operation with a header param");
         let (param, name) = op.headers[0];
-        let path = crate::route::template(op).replace("{version}", "v8");
+        let path = svc_core::route::template(op).replace("{version}", "v8");
         let asked = std::cell::RefCell::new(Vec::new());
         let p = plan(
             op.method.as_str(),
@@ -485,7 +485,7 @@ mod tests {
     #[test]
     fn a_body_that_is_not_an_object_is_400() {
         let op = catalog::find("createExpense").unwrap();
-        let path = crate::route::template(op);
+        let path = svc_core::route::template(op);
         for body in ["[1]", "\"x\"", "12", "null", "{", "{\"a\":1} x"] {
             assert_eq!(
                 status(plan("POST", &path, "", json_body, Some(body))),
@@ -497,7 +497,7 @@ mod tests {
 
     #[test]
     fn a_body_is_forwarded_only_with_the_media_type_of_its_operation() {
-        let path = |id: &str| crate::route::template(catalog::find(id).unwrap());
+        let path = |id: &str| svc_core::route::template(catalog::find(id).unwrap());
         let with = |ct: Option<&'static str>| {
             move |n: &str| ct.filter(|_| n == "content-type").map(String::from)
         };

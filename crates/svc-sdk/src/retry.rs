@@ -1,7 +1,7 @@
 //! The retry policy as a pure function: what to do after an attempt, and how long to wait.
 
-use crate::calendar::{days_from_civil, parse_date, DAY_SECS, MONTH_ABBREVIATIONS};
-use crate::catalog::Method;
+use svc_core::calendar::{days_from_civil, parse_date, DAY_SECS, MONTH_ABBREVIATIONS};
+use svc_core::catalog::Method;
 
 /// How an attempt ended, as far as retrying is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

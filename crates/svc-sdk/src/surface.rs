@@ -1,10 +1,10 @@
 //! What the JS surface declares of the Rust: the options the client and the proxy read (their names, the one list the wasm checks keys against), the log levels, records and logger, the hooks' infos, the errors, issues and operation infos, as TypeScript.
 
-use crate::catalog::OperationInfo;
-use crate::declare::{self, Accepts, Declared, Shown};
-use crate::error::Error;
-use crate::issue::IssueCode;
 use crate::send::{note, Level};
+use svc_core::catalog::OperationInfo;
+use svc_core::declare::{self, Accepts, Declared, Shown};
+use svc_core::error::Error;
+use svc_core::issue::IssueCode;
 
 /// The defaults of the options, which the wasm applies and the declarations state, and their limits,
 /// which the options' reader checks by the tables below (`Declared::accepts`).
@@ -14,7 +14,7 @@ pub const MAX_RETRIES: u32 = 2;
 /// The most `maxRetries` may be.
 pub const RETRIES_MAX: u32 = 100;
 /// The most a call waits for one attempt or in all: a day (timers of 2^31 ms or more fire at once).
-pub const TIMEOUT_MAX: u32 = crate::calendar::DAY_MS as u32;
+pub const TIMEOUT_MAX: u32 = svc_core::calendar::DAY_MS as u32;
 /// The most a size limit may be: above it, one body held in the core no longer fits its memory with room to spare.
 pub const BYTES_LIMIT: u32 = 268_435_456;
 /// The most `rateLimit.maxQueued` may be.
@@ -201,7 +201,7 @@ pub const OAUTH: [Declared; 5] = [
 pub const TO_ARRAY: [Declared; 1] = [Declared::new("max", "number")
     .optional()
     .doc("The most items gathered, a whole number from 0 to 4294967295; default {default}. One more rejects with a `config` SvcError.")
-    .default(Shown::Number(crate::gather::DEFAULT_MAX as u64))];
+    .default(Shown::Number(svc_core::gather::DEFAULT_MAX as u64))];
 
 /// The options of the receivers, `parseWatchNotification` and `parseEvent`.
 pub const RECEIVE: [Declared; 1] = [Declared::new("maxBodyBytes", "number")
@@ -384,7 +384,7 @@ fn the_rest(out: &mut String) {
     for part in [
         IssueCode::declarations(),
         Error::declarations(),
-        crate::code::declarations(),
+        svc_core::code::declarations(),
     ] {
         out.push('\n');
         out.push_str(&part);

@@ -1,10 +1,10 @@
 //! Receiving: notification-channel callbacks (with their token checked in constant time) and billing events.
 
-use crate::error::{Error, ErrorKind};
-use crate::lossless;
-use crate::model::billing::{Event, EVENT_TYPES};
-use crate::model::crm::WatchNotification;
 use subtle::ConstantTimeEq;
+use svc_core::error::{Error, ErrorKind};
+use svc_core::lossless;
+use svc_core::model::billing::{Event, EVENT_TYPES};
+use svc_core::model::crm::WatchNotification;
 use svc_json::Json;
 
 /// Whether two byte strings are equal, in a time that does not depend on where they differ
@@ -127,7 +127,7 @@ pub fn event_text(body: &str) -> Result<String, Error> {
             "event",
             format!(
                 "event_type {} is not one of the 24 documented types",
-                crate::echo::quoted(kind)
+                svc_core::echo::quoted(kind)
             ),
         ));
     }
@@ -154,7 +154,7 @@ pub fn event_url_query(url: &str) -> Option<Vec<(String, String)>> {
         .next()
         .and_then(|u| u.split_once('?'))
         .map_or("", |(_, q)| q);
-    let decode = |t: &str| crate::request::percent_decode(t, false);
+    let decode = |t: &str| svc_core::request::percent_decode(t, false);
     query
         .split('&')
         .filter(|p| !p.is_empty())
@@ -190,20 +190,20 @@ pub fn verify_event_url(url: &str, param: &str, expected: &str) -> Result<(), Er
         (None, _) => {
             return Err(refused(&format!(
                 "has no {} parameter",
-                crate::echo::quoted(param)
+                svc_core::echo::quoted(param)
             )))
         }
         (Some(_), Some(_)) => {
             return Err(refused(&format!(
                 "has its {} parameter more than once",
-                crate::echo::quoted(param)
+                svc_core::echo::quoted(param)
             )))
         }
     };
     if !constant_time_eq(expected.as_bytes(), token.as_bytes()) {
         return Err(refused(&format!(
             "holds a {} that is not the webhook's token",
-            crate::echo::quoted(param)
+            svc_core::echo::quoted(param)
         )));
     }
     Ok(())

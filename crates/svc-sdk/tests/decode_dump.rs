@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
+use svc_core::catalog::{operations, Shape};
+use svc_core::response::{self, Decoded};
 use svc_json::ToJson;
-use svc_sdk::catalog::{operations, Shape};
-use svc_sdk::response::{self, Decoded};
 use svc_sdk::webhook;
 
 fn shown(r: Result<Decoded, svc_sdk::Error>) -> String {
@@ -96,9 +96,9 @@ fn dump() {
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     files.sort();
-    let mut shapes: Vec<&svc_sdk::catalog::Operation> = Vec::new();
+    let mut shapes: Vec<&svc_core::catalog::Operation> = Vec::new();
     for op in operations().iter() {
-        let same = |o: &&svc_sdk::catalog::Operation| {
+        let same = |o: &&svc_core::catalog::Operation| {
             std::mem::discriminant(&o.response) == std::mem::discriminant(&op.response)
         };
         if !shapes.iter().any(same) {

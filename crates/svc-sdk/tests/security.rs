@@ -3,10 +3,10 @@
 //! webhook token refused however near it comes.
 
 use serde_json::{json, Value};
-use svc_sdk::catalog::{find, operations, Method};
-use svc_sdk::family::Family;
-use svc_sdk::request::{authorization, build, build_raw, percent_encode, Target};
-use svc_sdk::route::{Found, Router};
+use svc_core::catalog::{find, operations, Method};
+use svc_core::family::Family;
+use svc_core::request::{authorization, build, build_raw, percent_encode, Target};
+use svc_core::route::{Found, Router};
 use svc_sdk::webhook::watch_notification_text;
 use svc_sdk::ErrorKind;
 
@@ -290,5 +290,5 @@ fn an_unknown_fields_name_cannot_turn_or_flood_the_warning() {
             "x".repeat(64)
         )
     );
-    assert!(!line.chars().any(svc_sdk::echo::hidden), "{line:?}");
+    assert!(!line.chars().any(svc_core::echo::hidden), "{line:?}");
 }

@@ -2,8 +2,8 @@
 //! operation by family, with where it is documented) and the rules of docs/VALIDATION.md (between its
 //! markers, `svc_core::rules_doc`).
 
-use svc_sdk::catalog::{operations, Source};
-use svc_sdk::family::Family;
+use svc_core::catalog::{operations, Source};
+use svc_core::family::Family;
 
 /// Every file the task writes, relative to the repository's root, with its text.
 pub fn outputs(root: &std::path::Path) -> Result<Vec<(&'static str, Vec<u8>)>, String> {

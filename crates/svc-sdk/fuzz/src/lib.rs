@@ -8,16 +8,16 @@
 
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
+use svc_core::catalog::{operations, Method, Operation, Shape};
+use svc_core::error::ErrorKind;
+use svc_core::exact;
+use svc_core::family::{Family, OrgPlacement, REGIONS};
+use svc_core::lossless;
+use svc_core::request::{self, Target};
+use svc_core::response::{self, Decoded};
+use svc_core::route::{Found, Router};
+use svc_core::validate::{self, Kind, Schema};
 use svc_json::{Json, ToJson};
-use svc_sdk::catalog::{operations, Method, Operation, Shape};
-use svc_sdk::error::ErrorKind;
-use svc_sdk::exact;
-use svc_sdk::family::{Family, OrgPlacement, REGIONS};
-use svc_sdk::lossless;
-use svc_sdk::request::{self, Target};
-use svc_sdk::response::{self, Decoded};
-use svc_sdk::route::{Found, Router};
-use svc_sdk::validate::{self, Kind, Schema};
 use svc_sdk::webhook;
 
 /// Separates the text fields of the `request` and `webhook` inputs (never part of UTF-8 text).
@@ -72,7 +72,7 @@ impl<'a> Reader<'a> {
 fn op_at(i: u8) -> &'static Operation {
     operations()
         .get(usize::from(i) % operations().len())
-        .unwrap_or(&svc_sdk::catalog::ROWS[0])
+        .unwrap_or(&svc_core::catalog::ROWS[0])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -386,7 +386,7 @@ pub fn validate(data: &[u8]) {
     let json = serde_json::to_string(&issues).expect("issues serialize");
     assert!(serde_json::from_str::<Value>(&json).is_ok());
     if let Some(m) = svc_json::of_value(&params).as_object() {
-        let _ = svc_sdk::placement::wire_issues(op, m);
+        let _ = svc_core::placement::wire_issues(op, m);
     }
     // What validation lets through, the request builder builds.
     let target = Target::new(Some("us"), None, Some("10234695"), None).expect("target");
@@ -457,7 +457,7 @@ pub fn webhook(data: &[u8]) {
         Ok(text) => {
             let v: Value = serde_json::from_str(&text).expect("an event is JSON");
             let kind = v["event_type"].as_str().expect("event_type is a string");
-            assert!(svc_sdk::model::billing::EVENT_TYPES.contains(&kind));
+            assert!(svc_core::model::billing::EVENT_TYPES.contains(&kind));
             assert!(v["event_id"].is_string());
             assert_ids_are_strings(&v, false);
         }
@@ -753,7 +753,7 @@ pub fn proxy(data: &[u8]) {
     let mut path = r.field();
     let no_prefix = path.is_empty();
     let mut values = Vec::new();
-    let template = svc_sdk::route::template(op);
+    let template = svc_core::route::template(op);
     if flags & 1 == 1 {
         path.push_str(&r.field());
     } else {
@@ -811,7 +811,7 @@ pub fn proxy(data: &[u8]) {
             assert!(found.method.as_str().eq_ignore_ascii_case(method));
             assert_eq!(plan.path_params.len(), found.path_param_count());
             // The route is the path's last segments, and carries the plan's path values.
-            let segs = svc_sdk::route::template(found).matches('/').count();
+            let segs = svc_core::route::template(found).matches('/').count();
             let tail = last_segments(&path, segs).expect("as many segments as the route");
             match router().find(method, tail) {
                 Found::Op(again, got) => {
@@ -847,7 +847,7 @@ pub fn proxy(data: &[u8]) {
                 let by_header = found.headers.iter().any(|(p, _)| *p == "organization_id");
                 assert!(by_header || !params.contains_key("organization_id"));
             }
-            if found.body == svc_sdk::catalog::BodyKind::Json {
+            if found.body == svc_core::catalog::BodyKind::Json {
                 if let Some(text) = body.filter(|b| !b.trim().is_empty()) {
                     let object: Map<String, Value> =
                         serde_json::from_str(text).expect("a planned body is a JSON object");
@@ -868,7 +868,7 @@ pub fn proxy(data: &[u8]) {
                     let routed = svc_sdk::proxy::route(method, &path).expect("routed");
                     assert!(routed.op.method.has_body(), "{e:?}");
                     let want = match routed.op.body {
-                        svc_sdk::catalog::BodyKind::Multipart { .. } => "multipart/form-data",
+                        svc_core::catalog::BodyKind::Multipart { .. } => "multipart/form-data",
                         _ => "application/json",
                     };
                     let got = header("content-type").map(|c| svc_sdk::proxy::media_type(&c));
@@ -1498,9 +1498,9 @@ pub fn numbers(data: &[u8]) {
         .iter()
         .filter(|op| {
             op.method == Method::Post
-                && op.body == svc_sdk::catalog::BodyKind::Json
+                && op.body == svc_core::catalog::BodyKind::Json
                 && op.headers.is_empty()
-                && !svc_sdk::route::template(op).contains('{')
+                && !svc_core::route::template(op).contains('{')
         })
         .collect();
     let op = body_ops[usize::from(body_i) % body_ops.len()];
@@ -1511,7 +1511,7 @@ pub fn numbers(data: &[u8]) {
         "%2Borganization_id%09=9&ORGANIZATION_ID=1",
     ][usize::from(flags >> 2) % 4];
     let json_body = |name: &str| (name == "content-type").then(|| "application/json".to_string());
-    let planned = svc_sdk::proxy::route("POST", &svc_sdk::route::template(op))
+    let planned = svc_sdk::proxy::route("POST", &svc_core::route::template(op))
         .expect("the template routes")
         .plan_text(query, json_body, Some(&raw))
         .unwrap_or_else(|e| panic!("{} planning {raw}: {e:?}", op.id));

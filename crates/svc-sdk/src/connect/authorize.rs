@@ -1,8 +1,8 @@
 //! Where a user is sent to consent, and the state that brings the redirect back to its connection, once, within ten minutes.
 
 use super::{form, AUTH_PATH, STATE_TTL_MS};
-use crate::error::Error;
 use serde::Serialize;
+use svc_core::error::Error;
 use svc_json::Obj;
 
 /// The random bytes of a state.
@@ -82,7 +82,7 @@ pub fn scopes(
     scopes: Option<&[String]>,
 ) -> Result<Vec<String>, Error> {
     let list: Vec<String> = match (operations, scopes) {
-        (Some(ops), _) => crate::catalog::required_scopes(ops.iter().map(String::as_str))
+        (Some(ops), _) => svc_core::catalog::required_scopes(ops.iter().map(String::as_str))
             .map_err(|e| Error::config(format!("operations: {e}")))?
             .into_iter()
             .map(str::to_string)

@@ -1,9 +1,9 @@
 //! The device flow for tools without a browser: the code asked for, and each poll's answer read (pending, slow down, another data center, the grant).
 
 use super::form;
-use crate::error::{Error, ErrorKind};
 use crate::oauth::{self, Granted, Step};
 use crate::secret::Secret;
+use svc_core::error::{Error, ErrorKind};
 use svc_json::{Json, Obj};
 
 /// The wait between polls when the server names none, and the least one honoured.

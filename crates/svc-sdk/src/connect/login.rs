@@ -3,10 +3,10 @@
 use super::device::{self, Code, Poll};
 use super::servers::Servers;
 use super::DEVICE_TOKEN_PATH;
-use crate::error::{Error, ErrorKind};
 use crate::oauth::Granted;
 use crate::secret::Secret;
 use crate::send::{accounts_post, Failure, Platform};
+use svc_core::error::{Error, ErrorKind};
 
 /// Who polls, and where it starts.
 pub struct Login<'a> {

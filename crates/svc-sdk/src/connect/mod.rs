@@ -22,7 +22,7 @@ pub const STATE_TTL_MS: i64 = 600_000;
 /// The longest connection id: it names a store key and is bound into every seal.
 pub const ID_MAX: usize = 200;
 
-use crate::error::Error;
+use svc_core::error::Error;
 
 /// A connection id as a caller gives it: a non-empty text of at most `ID_MAX` characters without control characters.
 pub fn check_id(id: &str) -> Result<(), Error> {
@@ -61,7 +61,7 @@ pub fn form(pairs: &[(&str, &str)]) -> String {
         }
         out.push_str(name);
         out.push('=');
-        crate::request::percent_encode(value, &mut out);
+        svc_core::request::percent_encode(value, &mut out);
     }
     out
 }

@@ -1,9 +1,9 @@
 //! The redirect back from consent read and checked: its state, its code or its error, and the data center the code must be exchanged at.
 
 use super::servers::Servers;
-use crate::error::{Error, ErrorKind};
-use crate::request::percent_decode;
 use crate::secret::Secret;
+use svc_core::error::{Error, ErrorKind};
+use svc_core::request::percent_decode;
 
 /// What the accounts server's redirect carries.
 #[derive(Clone, Debug, PartialEq)]

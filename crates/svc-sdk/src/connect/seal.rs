@@ -1,10 +1,10 @@
 //! Refresh tokens sealed at rest: AES-256-GCM, a fresh nonce per seal, the connection id bound in as associated data.
 
 use super::base64;
-use crate::error::Error;
 use crate::secret::Secret;
 use aes_gcm::aead::{Aead, KeyInit, Payload};
 use aes_gcm::{Aes256Gcm, Key, Nonce};
+use svc_core::error::Error;
 
 /// The version a sealed text starts with.
 const PREFIX: &str = "v1.";
@@ -64,7 +64,7 @@ impl Sealer {
         let refused = || {
             Error::config(format!(
                 "the stored refresh token of connection {} cannot be opened: it was sealed with another encryptionKey or for another connection, or the store changed it",
-                crate::echo::quoted(connection_id)
+                svc_core::echo::quoted(connection_id)
             ))
         };
         let bytes = sealed

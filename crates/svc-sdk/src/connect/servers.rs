@@ -1,7 +1,7 @@
 //! The accounts servers a connection may use: the data centers' table with the caller's overrides, and which one a URL is.
 
-use crate::error::Error;
-use crate::family::{normalize_api_domain, ACCOUNTS_SERVERS};
+use svc_core::error::Error;
+use svc_core::family::{normalize_api_domain, ACCOUNTS_SERVERS};
 
 /// Each region's accounts server, normalized (`https://accounts.svc.eu`).
 #[derive(Clone, Debug, PartialEq)]
@@ -18,7 +18,7 @@ impl Servers {
             let Some(entry) = all.iter_mut().find(|(r, _)| r == region) else {
                 return Err(Error::config(format!(
                     "accountsServers: {} is not a region ({})",
-                    crate::echo::quoted(region),
+                    svc_core::echo::quoted(region),
                     ACCOUNTS_SERVERS.map(|(r, _)| r).join(", ")
                 )));
             };

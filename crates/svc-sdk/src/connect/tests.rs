@@ -6,8 +6,8 @@ use super::record::{Record, Status};
 use super::redirect::Redirect;
 use super::seal::Sealer;
 use super::servers::Servers;
-use crate::error::ErrorKind;
 use crate::secret::Secret;
+use svc_core::error::ErrorKind;
 
 fn servers() -> Servers {
     Servers::new(&[("eu".into(), "http://127.0.0.1:9001".into())]).unwrap()

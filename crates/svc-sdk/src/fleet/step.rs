@@ -1,9 +1,9 @@
 //! One step on the shared state as a store runs it: the request a holder sends as JSON text, the state loaded, the reply.
 
 use super::{Acquire, Fleet, Stored, TokenClaim};
-use crate::error::Error;
 use crate::limit::{Lane, Limits, State, DEFAULT_PLAN};
 use crate::secret::Secret;
+use svc_core::error::Error;
 use svc_json::{Json, Obj};
 
 fn is_interactive(lane: &Lane) -> bool {
@@ -522,7 +522,7 @@ mod tests {
             (Some("[]"), r#"{"op":"state"}"#),
         ] {
             let e = apply(state, None, 0, request).unwrap_err();
-            assert_eq!(e.kind(), crate::error::ErrorKind::Decode);
+            assert_eq!(e.kind(), svc_core::error::ErrorKind::Decode);
         }
     }
 

@@ -1,8 +1,8 @@
 //! The fleet's steps on a virtual clock, the state kept as text between every two steps.
 
 use super::*;
-use crate::calendar::DAY_MS;
 use crate::limit::{Admit, Limiter};
+use svc_core::calendar::DAY_MS;
 
 fn limits(per_minute: u32, max_concurrent: u32, daily: u32) -> Limits {
     Limits {
@@ -879,7 +879,7 @@ fn no_time_in_a_state_makes_a_holder_spin_or_wait_past_a_day() {
 fn a_store_clock_that_is_not_a_time_is_a_decode_error() {
     for now in [-1, i64::MIN, 8_640_000_000_000_001, i64::MAX] {
         let e = apply(None, None, now, &Request::State.to_json()).unwrap_err();
-        assert_eq!(e.kind(), crate::error::ErrorKind::Decode);
+        assert_eq!(e.kind(), svc_core::error::ErrorKind::Decode);
         assert!(e.message.contains("clock"), "{}", e.message);
     }
 }

@@ -1,11 +1,11 @@
 //! What an attempt sends and what comes back: the outgoing request, an answer's head with its body
 //! unread, and the failure that leaves the loop (its secret redacted).
 
-use crate::catalog::Method;
-use crate::error::{Cause, Error, ErrorKind, Fault};
-use crate::headers::Headers;
-use crate::redact;
 use std::fmt;
+use svc_core::catalog::Method;
+use svc_core::error::{Cause, Error, ErrorKind, Fault};
+use svc_core::headers::Headers;
+use svc_core::redact;
 
 /// What one attempt sends. The platform adds `Authorization: {authorization}` when there is one.
 pub struct Outgoing<'a, B> {
@@ -68,7 +68,7 @@ impl<R> Answer<R> {
 impl Head {
     /// `{ status, url, headers }` as JSON text.
     pub fn to_json(&self) -> String {
-        crate::json::to_string(self)
+        svc_json::to_string(self)
     }
 
     pub(super) fn without_secret(mut self, secret: Option<&str>) -> Head {

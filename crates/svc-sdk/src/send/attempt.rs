@@ -6,14 +6,14 @@ use super::race::{race, First};
 #[cfg(feature = "server")]
 use super::Deadline;
 use super::{Answer, Call, Event, Failure, Options, Outgoing, Platform, ABORTED};
-use crate::catalog::{Method, Shape};
-use crate::error::{Error, ErrorKind};
 use crate::fleet::Seen;
-use crate::response::{self, Decoded};
 use crate::retry;
 use std::future::pending;
 #[cfg(feature = "server")]
 use std::future::Future;
+use svc_core::catalog::{Method, Shape};
+use svc_core::error::{Error, ErrorKind};
+use svc_core::response::{self, Decoded};
 
 /// What an attempt's answer said of the limits: its x-rate-limit-* headers (limit, remaining,
 /// reset in seconds) and, for a 429, the wait its Retry-After asks for (1 s without one).

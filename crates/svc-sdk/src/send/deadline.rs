@@ -1,7 +1,7 @@
 //! A call's one deadline: what is left of it, and the errors of a wait that would pass it.
 
 use super::Failure;
-use crate::error::{Error, ErrorKind};
+use svc_core::error::{Error, ErrorKind};
 
 /// When a call must have settled (ms since the epoch), if it has a deadline (`deadlineMs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,7 +14,6 @@ use super::race::{race, First};
 use super::token::{self, Reason};
 use super::{Deadline, Failure, Platform};
 use crate::access::AccessToken;
-use crate::error::{Error, ErrorKind};
 use crate::fleet::{Acquire, Outcome, Reply, Request, Seen, Stored, TokenClaim, HORIZON_MS};
 use crate::limit::{Lane, Limits, State, MINUTE_MS};
 use crate::oauth::Budget;
@@ -24,6 +23,7 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::future::{poll_fn, Future};
 use std::task::{Poll, Waker};
+use svc_core::error::{Error, ErrorKind};
 
 /// Whether a wait is for another holder's release (its length only a bound, not the wait).
 fn on_release(outcome: &Outcome) -> bool {
@@ -476,9 +476,9 @@ impl Fleet {
 /// A token and API domain from the store, checked as a grant's answer is: a token a header can
 /// carry, a domain of a data center or of loopback (`family::granted_api_domain`).
 fn usable(token: &str, domain: Option<&str>) -> Option<AccessToken> {
-    crate::request::authorization(token).ok()?;
+    svc_core::request::authorization(token).ok()?;
     let domain = match domain {
-        Some(d) => Some(crate::family::granted_api_domain(d)?),
+        Some(d) => Some(svc_core::family::granted_api_domain(d)?),
         None => None,
     };
     Some(AccessToken {

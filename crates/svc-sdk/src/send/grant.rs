@@ -3,9 +3,9 @@
 use super::race::{race, First};
 use super::token::{Running, TokenFailure, TokenResult};
 use super::{Failure, Outgoing, Platform};
-use crate::catalog::Method;
-use crate::error::{Error, ErrorKind};
 use crate::oauth::{Grant, Refused};
+use svc_core::catalog::Method;
+use svc_core::error::{Error, ErrorKind};
 
 /// The largest answer of the accounts server read: a token's JSON is far smaller.
 const MAX_ANSWER: usize = 64 * 1024;

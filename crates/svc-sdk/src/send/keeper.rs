@@ -4,13 +4,13 @@ use super::attempt::pause;
 use super::token::{self, Joined, Reason, Refresh, Running};
 use super::{Deadline, Failure, Platform};
 use crate::access::AccessToken;
-use crate::catalog::Method;
-use crate::error::{Error, ErrorKind};
 use crate::oauth::{self, Budget};
 use crate::retry::{Outcome, Policy, MAX_RETRY_AFTER_MS};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use svc_core::catalog::Method;
+use svc_core::error::{Error, ErrorKind};
 
 /// The most credentials a process keeps the token of once no client holds them; past it, the
 /// keepers no client holds are let go of, idle ones first.

@@ -1,11 +1,11 @@
 //! What the loop tells of a call as it runs (each attempt, its answer, a wait, the end): at which log level, in which words, and as the record a logger and the hooks get.
 
-use crate::catalog::Method;
-use crate::declare::{Declared, Member};
-use crate::error::{Error, ErrorKind};
-use crate::headers::Headers;
-use crate::json::write::{self, Members};
-use crate::redact;
+use svc_core::catalog::Method;
+use svc_core::declare::{Declared, Member};
+use svc_core::error::{Error, ErrorKind};
+use svc_core::headers::Headers;
+use svc_core::redact;
+use svc_json::write::{self, Members};
 
 /// The answer's header that names the request, where the service sends one (the sandbox echoes the caller's).
 pub const REQUEST_ID: &str = "x-request-id";
@@ -282,7 +282,7 @@ impl Note<'_> {
                 format!(
                     "{call}: its params hold {} that the operation does not know, sent as given (a misspelt optional field?): {}",
                     if names.len() == 1 { "a field" } else { "fields" },
-                    crate::echo::quoted_list(names, UNKNOWN_SHOWN)
+                    svc_core::echo::quoted_list(names, UNKNOWN_SHOWN)
                 )
             }
         };
@@ -548,7 +548,7 @@ mod tests {
 
     /// The keys of a JSON object, in order.
     fn keys(json: &str) -> Vec<String> {
-        let v = crate::json::parse(json).unwrap();
+        let v = svc_json::parse(json).unwrap();
         v.as_object().unwrap().keys().map(str::to_string).collect()
     }
 

@@ -1,8 +1,8 @@
 //! What the send loop needs of its host, implemented once per platform (JS; the tests).
 
 use super::{Answer, Failure, Note, Outgoing, Reason, TokenResult};
-use crate::error::ErrorKind;
 use std::future::Future;
+use svc_core::error::ErrorKind;
 
 /// What the loop needs of its host: fetch, the body, timers, the clock, randomness, the call's
 /// abort signal and the user's token function. Implemented once per platform (JS; the tests);

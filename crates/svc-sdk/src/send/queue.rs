@@ -3,7 +3,6 @@
 use super::attempt::{abort, aborted};
 use super::race::{race, First};
 use super::{Deadline, Failure, Platform};
-use crate::error::{Error, ErrorKind};
 use crate::fleet::Seen;
 use crate::limit::{Admit, Lane, Limiter, Limits, State};
 use crate::retry::MAX_RETRY_AFTER_MS;
@@ -11,6 +10,7 @@ use std::cell::RefCell;
 use std::future::{pending, Future};
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
+use svc_core::error::{Error, ErrorKind};
 
 /// A limiter and the wakers of the calls waiting in its queue, by ticket.
 #[derive(Debug)]

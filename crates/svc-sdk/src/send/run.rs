@@ -10,13 +10,13 @@ use super::transport::Gate;
 use super::{keeper, queue, Again, Answer, Boxed, Call, Credential, Deadline};
 use super::{Event, Failure, Platform, Reason, Reply, Transport};
 use crate::access::AccessToken;
-use crate::error::ErrorKind;
-use crate::request;
-use crate::response::{self, Decoded};
 use crate::retry::{Outcome, Policy};
 use crate::secret::Secret;
 use std::cell::Cell;
 use std::future::pending;
+use svc_core::error::ErrorKind;
+use svc_core::request;
+use svc_core::response::{self, Decoded};
 
 impl<P: Platform> Transport<P> {
     /// Sends `call`: its token, a slot of the limiter, the attempt, retries as the policy says (a
@@ -311,7 +311,7 @@ struct SoFar {
 struct Wait {
     ms: u64,
     again: Again,
-    headers: Option<crate::headers::Headers>,
+    headers: Option<svc_core::headers::Headers>,
     uncertain: bool,
 }
 

@@ -2,18 +2,18 @@
 
 use super::*;
 use crate::access::AccessToken;
-use crate::calendar::DAY_MS;
-use crate::catalog::{Method, Shape};
-use crate::error::{Error, ErrorKind};
-use crate::headers::Headers;
 use crate::limit::Limits;
-use crate::request::AUTHORIZATION_SCHEME;
 use race::{race, First};
 use sim::{
     block_on, fail, json, ok, run, sleep, token, Raw, Signal, Sim, Step, Task, TokenStep, World,
 };
 use std::cell::Cell;
 use std::rc::Rc;
+use svc_core::calendar::DAY_MS;
+use svc_core::catalog::{Method, Shape};
+use svc_core::error::{Error, ErrorKind};
+use svc_core::headers::Headers;
+use svc_core::request::AUTHORIZATION_SCHEME;
 
 const TOKEN: &str = "s3cr3t-Tok3n";
 /// The timeout of the calls: long enough never to fire unless an attempt hangs.

@@ -4,7 +4,6 @@ use super::attempt::{abort, aborted};
 use super::race::{race, First};
 use super::{Failure, Platform};
 use crate::access::AccessToken;
-use crate::error::{Error, ErrorKind};
 use crate::oauth::Refused;
 use crate::secret::Secret;
 use std::cell::{Cell, RefCell};
@@ -13,6 +12,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
+use svc_core::error::{Error, ErrorKind};
 
 /// Where the token comes from.
 #[derive(Clone, Debug)]
@@ -105,7 +105,7 @@ pub(super) async fn checked<P: Platform>(
         .into()),
         Err(TokenFailure::TooLong(n)) => Err(Error::config(format!(
             "the access token the accessToken function returned is {n} characters long, more than the {} a request header can carry to the service",
-            crate::request::TOKEN_MAX
+            svc_core::request::TOKEN_MAX
         ))
         .into()),
         Err(TokenFailure::Error(e))

@@ -7,11 +7,11 @@ use super::{fleet, grant, FleetOptions};
 use super::{
     keeper, queue, token, Answer, Credential, Event, Failure, Head, Note, Platform, Reason,
 };
-use crate::catalog::{Method, Shape};
-#[cfg(feature = "server")]
-use crate::error::ErrorKind;
 use crate::limit::{Limits, State};
 use std::cell::Cell;
+use svc_core::catalog::{Method, Shape};
+#[cfg(feature = "server")]
+use svc_core::error::ErrorKind;
 
 /// How a client keeps to its organization's limits.
 #[derive(Clone, Debug, PartialEq)]

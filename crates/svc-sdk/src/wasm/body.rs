@@ -4,12 +4,12 @@
 
 use super::js::{self, call_method, get, to_js_error, try_get};
 use super::settle;
-use crate::error::{Error, ErrorKind};
 use crate::proxy::BodyWait;
-use crate::redact::Redactor;
 use crate::send::race::{race, First};
 use std::cell::RefCell;
+use svc_core::error::{Error, ErrorKind};
 use svc_core::numbered::Numbered;
+use svc_core::redact::Redactor;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -9,10 +9,10 @@ use crate::connect::device;
 use crate::connect::login::{self, Login};
 use crate::connect::servers::Servers;
 use crate::connect::{self, form};
-use crate::error::{Error, ErrorKind};
 use crate::oauth::{self, Step};
 use crate::secret::Secret;
 use crate::send::{accounts_post, Failure, Platform};
+use svc_core::error::{Error, ErrorKind};
 use wasm_bindgen::prelude::*;
 
 fn config(message: impl Into<String>) -> JsValue {
@@ -29,7 +29,7 @@ pub fn spec(name: Option<String>) -> Result<JsValue, JsValue> {
         let names: Vec<&str> = cli::COMMANDS.iter().map(|c| c.name).collect();
         return Err(config(format!(
             "{} is not a command ({}): svc-sdk --help",
-            crate::echo::quoted(&name),
+            svc_core::echo::quoted(&name),
             names.join(", ")
         )));
     };
@@ -105,7 +105,7 @@ pub fn args(
     let out: js_sys::Array = positionals.iter().map(|p| JsValue::from_str(p)).collect();
     if let Some(text) = data {
         let bad = |e: String| config(format!("--data is not a JSON object: {e}"));
-        let rewritten = crate::lossless::rewrite(text.trim()).map_err(bad)?;
+        let rewritten = svc_core::lossless::rewrite(text.trim()).map_err(bad)?;
         let value = super::answer_to_js(&rewritten);
         if !value.is_object() || js_sys::Array::is_array(&value) {
             return Err(bad("give the params as {...}".into()));
@@ -121,9 +121,9 @@ pub fn args(
 #[wasm_bindgen(js_name = __cliJson, skip_typescript)]
 pub fn json(value: JsValue, style: u8) -> Result<String, JsValue> {
     let mut text = String::from(svc_validate::js::to_wire(&value)?);
-    if crate::exact::mentions_marker(&text) {
+    if svc_core::exact::mentions_marker(&text) {
         use svc_json::write::ToJson;
-        let read = crate::exact::read(&text).map_err(|e| config(e.to_string()))?;
+        let read = svc_core::exact::read(&text).map_err(|e| config(e.to_string()))?;
         text = read.to_json_text();
     }
     Ok(match style {
@@ -186,7 +186,7 @@ pub fn notice(
     if let Some(t) = token {
         target.push(if target.contains('?') { '&' } else { '?' });
         target.push_str("token=");
-        crate::request::percent_encode(&t, &mut target);
+        svc_core::request::percent_encode(&t, &mut target);
     }
     Ok(object(&[("url", target.into()), ("body", body.into())]).into())
 }
@@ -256,12 +256,12 @@ impl Accounts {
         let region = region
             .or_else(|| var("SVC_REGION"))
             .unwrap_or_else(|| "us".into());
-        let regions: Vec<&str> = crate::family::ACCOUNTS_SERVERS
+        let regions: Vec<&str> = svc_core::family::ACCOUNTS_SERVERS
             .iter()
             .map(|(r, _)| *r)
             .collect();
         if !regions.contains(&region.as_str()) {
-            let (region, all) = (crate::echo::quoted(&region), regions.join(", "));
+            let (region, all) = (svc_core::echo::quoted(&region), regions.join(", "));
             return Err(config(format!(
                 "--region (or SVC_REGION) {region} is not a region ({all})"
             )));
@@ -383,7 +383,7 @@ pub fn device_login(
     super::tasks::spawn(async move {
         let a = Accounts::of(&env, region)?;
         let every = || {
-            crate::catalog::operations()
+            svc_core::catalog::operations()
                 .iter()
                 .map(|o| o.id.to_string())
                 .collect()

@@ -5,15 +5,15 @@ use super::js::{self, get, to_js_error};
 use super::options::{self, Options};
 use super::platform::{Js, Watchers};
 use super::store::Store;
-use crate::catalog::{Method, Operation, Shape};
-use crate::error::Error;
-use crate::family::Family;
-use crate::issue::{Issue, PathSeg, Problem};
-use crate::request::{self, Body, Prepared};
 use crate::send::{self, Credential, Failure, Reply, Transport};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
+use svc_core::catalog::{Method, Operation, Shape};
+use svc_core::error::Error;
+use svc_core::family::Family;
+use svc_core::issue::{Issue, PathSeg, Problem};
+use svc_core::request::{self, Body, Prepared};
 use svc_json::Json;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -312,7 +312,7 @@ impl Client {
 
     /// Logs the fields of `params` that `op` does not know (`warnUnknownFields`), by name only.
     fn warn_unknown(&self, op: &'static Operation, prepared: &Prepared, params: &Json) {
-        let names = crate::validate::unknown::unknown_fields(op.params, params);
+        let names = svc_core::validate::unknown::unknown_fields(op.params, params);
         if names.is_empty() {
             return;
         }
@@ -576,7 +576,7 @@ impl Client {
         } else {
             Some(wire_text(&query, "query", max)?)
         };
-        let query = match query_text.as_deref().map(crate::exact::read) {
+        let query = match query_text.as_deref().map(svc_core::exact::read) {
             None => svc_json::Obj::default(),
             Some(Ok(Json::Obj(m))) => m,
             Some(_) => return Err(config("query must be an object", None)),
@@ -589,13 +589,13 @@ impl Client {
         };
         let body = body_text
             .as_deref()
-            .map(crate::exact::read)
+            .map(svc_core::exact::read)
             .transpose()
             .map_err(|e| config(format!("body: {e}"), None))?;
         let query = Json::Obj(query);
-        let mut issues = crate::validate::unrepresentable_issues(&query, "query");
+        let mut issues = svc_core::validate::unrepresentable_issues(&query, "query");
         if let Some(body) = &body {
-            issues.extend(crate::validate::unrepresentable_issues(body, "body"));
+            issues.extend(svc_core::validate::unrepresentable_issues(body, "body"));
         }
         if !issues.is_empty() {
             return Err(to_js_error(&Error::validation(issues)));
@@ -634,12 +634,12 @@ pub fn misused(freed: bool) -> JsValue {
     config(message, None)
 }
 
-/// The `max` of `toArray(options)` (`crate::gather::max_items`); a `config` error for options that
+/// The `max` of `toArray(options)` (`svc_core::gather::max_items`); a `config` error for options that
 /// are not `{ max? }`.
 #[wasm_bindgen(js_name = __maxItems, skip_typescript)]
 pub fn max_items(options: JsValue) -> Result<u32, JsValue> {
     if options.is_undefined() || options.is_null() {
-        return Ok(crate::gather::DEFAULT_MAX);
+        return Ok(svc_core::gather::DEFAULT_MAX);
     }
     let keys = options
         .dyn_ref::<js_sys::Object>()
@@ -650,19 +650,21 @@ pub fn max_items(options: JsValue) -> Result<u32, JsValue> {
     };
     let max = get(&options, "max");
     if max.is_undefined() || keys.is_empty() {
-        return Ok(crate::gather::DEFAULT_MAX);
+        return Ok(svc_core::gather::DEFAULT_MAX);
     }
     let Some(given) = max.as_f64() else {
         let kind = max.js_typeof().as_string().unwrap_or_default();
-        return Err(to_js_error(&crate::gather::bad_max(&format!("a {kind}"))));
+        return Err(to_js_error(&svc_core::gather::bad_max(&format!(
+            "a {kind}"
+        ))));
     };
-    crate::gather::max_items(Some(given)).map_err(|e| to_js_error(&e))
+    svc_core::gather::max_items(Some(given)).map_err(|e| to_js_error(&e))
 }
 
 /// The error of a list with more than `max` items than `toArray({ max })` gathers.
 #[wasm_bindgen(js_name = __tooMany, skip_typescript)]
 pub fn too_many(max: u32) -> JsValue {
-    to_js_error(&crate::gather::too_many(max))
+    to_js_error(&svc_core::gather::too_many(max))
 }
 
 /// The arguments of the call of operation `id` that fetches the page after the one that `args`
@@ -734,11 +736,11 @@ fn next_page(asked: &JsValue, context: JsValue, items: u32) -> Result<Option<u64
             .ok_or_else(|| fail("the page's page_context could not be read".into()))?;
         let value = svc_json::parse(&text)
             .map_err(|e| fail(format!("the page's page_context could not be read: {e}")))?;
-        let read = crate::response::PageContext::read_json(&value)
+        let read = svc_core::response::PageContext::read_json(&value)
             .map_err(|why| fail(format!("the page's {why}")))?;
         Some(read)
     };
-    crate::response::next_page(asked, context, items as usize).map_err(|e| to_js_error(&e))
+    svc_core::response::next_page(asked, context, items as usize).map_err(|e| to_js_error(&e))
 }
 
 /// The id of the operation that the client calls `name` (in `family`'s namespace when one is given),
@@ -749,8 +751,8 @@ pub fn operation_named(family: JsValue, name: JsValue) -> JsValue {
         return JsValue::UNDEFINED;
     };
     let op = match family.as_string() {
-        None => crate::catalog::find(&name),
-        Some(f) => Family::from_name(&f).and_then(|f| crate::catalog::in_family(f, &name)),
+        None => svc_core::catalog::find(&name),
+        Some(f) => Family::from_name(&f).and_then(|f| svc_core::catalog::in_family(f, &name)),
     };
     op.map_or(JsValue::UNDEFINED, |op| JsValue::from_str(op.id))
 }

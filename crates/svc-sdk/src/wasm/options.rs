@@ -1,14 +1,14 @@
 //! Reading and checking the `Client` options object.
 
 use super::js::{get, to_js_error};
-use crate::declare::{names, reads, Accepts, Reads};
-use crate::error::{Error, ErrorKind};
-use crate::family::resolve_api_domain;
 use crate::limit::{DEFAULT_PLAN, PLANS};
-use crate::request::Target;
 use crate::send::{Credential, Level};
 use crate::surface;
 use std::fmt;
+use svc_core::declare::{names, reads, Accepts, Reads};
+use svc_core::error::{Error, ErrorKind};
+use svc_core::family::resolve_api_domain;
+use svc_core::request::Target;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -118,7 +118,7 @@ fn oauth(v: &JsValue, region: Option<&str>) -> Result<crate::oauth::Grant, JsVal
     };
     let accounts_url = match members.text("accountsUrl")? {
         Some(url) => url,
-        None => crate::family::accounts_server(region.unwrap_or("us"))
+        None => svc_core::family::accounts_server(region.unwrap_or("us"))
             .unwrap_or_default()
             .to_string(),
     };
@@ -324,7 +324,7 @@ pub fn check_keys(obj: &JsValue, names: &[&str], what: &str) -> Result<(), JsVal
         if !names.contains(&key.as_str()) {
             return Err(config(format!(
                 "unknown option {} of {what}; the options are {}",
-                crate::echo::quoted(&key),
+                svc_core::echo::quoted(&key),
                 names.join(", ")
             )));
         }
@@ -360,7 +360,7 @@ pub fn call_headers(v: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
         let value = value.as_string().ok_or_else(|| config(usage))?;
         out.push((name, value));
     }
-    crate::request::extra_headers(&out).map_err(|e| to_js_error(&e))?;
+    svc_core::request::extra_headers(&out).map_err(|e| to_js_error(&e))?;
     Ok(out)
 }
 
@@ -657,7 +657,7 @@ fn token(options: &JsValue) -> Result<(Credential, Option<js_sys::Function>), Js
         if s.is_empty() {
             return Err(config("accessToken is empty"));
         }
-        crate::request::authorization(&s).map_err(|e| config(e.message))?;
+        svc_core::request::authorization(&s).map_err(|e| config(e.message))?;
         (Credential::Static(s.into()), None)
     } else if raw_token.is_function() {
         (Credential::Function, Some(raw_token.unchecked_into()))

@@ -5,15 +5,15 @@ use super::js::{self, get};
 use super::store::Store;
 use super::{body, settle};
 use crate::access::AccessToken;
-use crate::error::{Error, ErrorKind};
 use crate::origin;
-use crate::request::host_of;
 use crate::send::{
     self, Answer, Event, Failure, Level, Note, Outgoing, Platform, Reason, TokenFailure,
     TokenResult,
 };
 use gloo_net::http::Headers;
 use std::future::Future;
+use svc_core::error::{Error, ErrorKind};
+use svc_core::request::host_of;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -201,7 +201,7 @@ impl Platform for Js {
         let followed = get(&response, "redirected").as_bool() == Some(true);
         let status = answer_of(&response)?;
         let url = url.unwrap_or_else(|| req.url.to_string());
-        let mut headers = crate::headers::Headers(pairs);
+        let mut headers = svc_core::headers::Headers(pairs);
         let came = origin::Came {
             status,
             response_type: &response_type,
@@ -356,7 +356,7 @@ fn context(reason: Reason) -> JsValue {
 /// its length said (`TokenFailure::TooLong`).
 fn issued(v: &JsValue) -> TokenResult {
     let fits = |t: &JsValue| match t.dyn_ref::<js_sys::JsString>().map(|s| s.length() as usize) {
-        Some(n) if n > crate::request::TOKEN_MAX => Err(TokenFailure::TooLong(n)),
+        Some(n) if n > svc_core::request::TOKEN_MAX => Err(TokenFailure::TooLong(n)),
         n => Ok(n.is_some()),
     };
     if fits(v)? {

@@ -5,17 +5,17 @@ use super::body::Unread;
 use super::client::{Client, Params};
 use super::js::{self, get, to_js_error};
 use super::settle;
-use crate::catalog::{self, BodyKind};
-use crate::echo::quoted;
-use crate::error::{Error, ErrorKind};
 use crate::proxy::refuse;
 use std::rc::Rc;
+use svc_core::catalog::{self, BodyKind};
+use svc_core::echo::quoted;
+use svc_core::error::{Error, ErrorKind};
 use svc_json::ToJson;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// The proxy's own options, which the client it makes does not take.
-const OWN: [&str; 3] = crate::declare::names(&crate::surface::PROXY);
+const OWN: [&str; 3] = svc_core::declare::names(&crate::surface::PROXY);
 
 /// An edge handler: the operations it forwards, the largest body it reads, and the client that
 /// adds the token and the organization.
@@ -109,7 +109,7 @@ fn allowed_origins(v: &JsValue) -> Result<Option<Vec<String>>, JsValue> {
 }
 
 /// The body of the proxy's own answers: `{"code":…,"message":…}`, then the issues when there are.
-fn body(code: u16, message: &str, issues: Option<&[crate::issue::Issue]>) -> String {
+fn body(code: u16, message: &str, issues: Option<&[svc_core::issue::Issue]>) -> String {
     let mut out = String::new();
     let mut members = svc_json::write::Members::new(&mut out);
     svc_json::write::unsigned(members.key("code"), code.into());

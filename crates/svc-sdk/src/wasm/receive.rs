@@ -3,7 +3,7 @@
 
 use super::js;
 use super::{answer_to_js, options, to_js_error};
-use crate::error::Error;
+use svc_core::error::Error;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 

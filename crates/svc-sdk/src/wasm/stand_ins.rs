@@ -2,7 +2,7 @@
 //! stores): each is a config error that says where it runs, so a page's bundle carries none of them.
 
 use super::to_js_error;
-use crate::error::Error;
+use svc_core::error::Error;
 use wasm_bindgen::prelude::*;
 
 fn on_a_server(what: &str) -> JsValue {

@@ -257,7 +257,7 @@ pub fn fleet_namespace(namespace: JsValue) -> Result<JsValue, JsValue> {
         .all(|k| super::js::try_get(&namespace, k).is_ok_and(|f| f.is_function()));
     match usable {
         true => Ok(namespace),
-        false => Err(super::to_js_error(&crate::error::Error::config(
+        false => Err(super::to_js_error(&svc_core::error::Error::config(
             "durableObjectStore needs a Durable Object namespace binding of SvcLimiter (env.SVC_LIMITER)",
         ))),
     }
@@ -284,7 +284,7 @@ pub fn redis_options(options: JsValue) -> Result<js_sys::Array, JsValue> {
         {
             Ok([url, client, prefix].into_iter().collect())
         }
-        _ => Err(super::to_js_error(&crate::error::Error::config(
+        _ => Err(super::to_js_error(&svc_core::error::Error::config(
             "redisStore({ url } or { client }, prefix?) needs either a redis:// URL or a client of the redis package",
         ))),
     }

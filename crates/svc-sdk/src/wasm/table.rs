@@ -7,13 +7,13 @@ use wasm_bindgen::prelude::*;
 /// The regions and their API domains, for the package's `regions` export.
 #[wasm_bindgen(js_name = __regions, skip_typescript)]
 pub fn regions() -> JsValue {
-    by_region(&crate::family::REGIONS)
+    by_region(&svc_core::family::REGIONS)
 }
 
 /// The regions and their accounts servers, for the package's `accountsServers` export.
 #[wasm_bindgen(js_name = __accountsServers, skip_typescript)]
 pub fn accounts_servers() -> JsValue {
-    by_region(&crate::family::ACCOUNTS_SERVERS)
+    by_region(&svc_core::family::ACCOUNTS_SERVERS)
 }
 
 fn by_region(rows: &[(&str, &str)]) -> JsValue {
@@ -29,5 +29,5 @@ fn by_region(rows: &[(&str, &str)]) -> JsValue {
 /// The service's documented error codes by name (`code::ALL`), for the package's `ErrorCode` export.
 #[wasm_bindgen(js_name = __errorCodes, skip_typescript)]
 pub fn error_codes() -> JsValue {
-    json_to_js(&crate::code::to_json())
+    json_to_js(&svc_core::code::to_json())
 }

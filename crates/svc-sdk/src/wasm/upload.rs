@@ -3,9 +3,9 @@
 
 use super::js::{self, get};
 use super::params;
-use crate::catalog::{BodyKind, Operation};
-use crate::issue::{Issue, PathSeg, Problem};
-use crate::validate::{self, Source};
+use svc_core::catalog::{BodyKind, Operation};
+use svc_core::issue::{Issue, PathSeg, Problem};
+use svc_core::validate::{self, Source};
 use svc_json::Json;
 use wasm_bindgen::prelude::*;
 

@@ -8,8 +8,8 @@
 mod harness;
 
 use serde_json::{json, Map, Value};
-use svc_sdk::catalog::{BodyKind, Operation, ROWS};
-use svc_sdk::validate::{self, Kind, Schema, UNREPRESENTABLE};
+use svc_core::catalog::{BodyKind, Operation, ROWS};
+use svc_core::validate::{self, Kind, Schema, UNREPRESENTABLE};
 
 /// 2024-05-01T10:40:00Z.
 const NOW: i64 = 1_714_560_000_000;

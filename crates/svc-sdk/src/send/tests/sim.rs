@@ -1,7 +1,5 @@
 //! A scripted platform for the tests: answers per attempt, a virtual clock, recorded requests, and an executor.
 
-use crate::error::ErrorKind;
-use crate::headers::Headers;
 use crate::send::{Answer, Failure, Level, Note, Outgoing, Platform, Reason, TokenResult, ABORTED};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -11,6 +9,8 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
+use svc_core::error::ErrorKind;
+use svc_core::headers::Headers;
 
 /// What the scripted service does with one attempt.
 pub enum Step {

@@ -9,10 +9,10 @@ use crate::connect::record::{Record, Status};
 use crate::connect::redirect::Redirect;
 use crate::connect::seal::NONCE_BYTES;
 use crate::connect::{self, form};
-use crate::error::{Error, ErrorKind};
 use crate::oauth::{self, Grant, Granted, Step};
 use crate::secret::Secret;
 use crate::send::{Failure, Platform};
+use svc_core::error::{Error, ErrorKind};
 use wasm_bindgen::prelude::*;
 
 impl Inner {
@@ -35,7 +35,7 @@ impl Inner {
                 ErrorKind::Unauthorized,
                 format!(
                     "the user {e}: connection {} was not made",
-                    crate::echo::quoted(&pending.connection_id)
+                    svc_core::echo::quoted(&pending.connection_id)
                 ),
             )
             .into());
@@ -124,7 +124,7 @@ impl Inner {
     pub(super) async fn revoke_at(&self, accounts: &str, grant: &Grant) -> Result<(), Failure> {
         let [_, refresh] = grant.secrets();
         let mut url = format!("{accounts}{}?token=", connect::REVOKE_PATH);
-        crate::request::percent_encode(refresh, &mut url);
+        svc_core::request::percent_encode(refresh, &mut url);
         let (status, _) = self
             .post(&url, String::new(), "the revocation", &[refresh])
             .await?;

@@ -6,7 +6,6 @@ use crate::connect::authorize;
 use crate::connect::record::Record;
 use crate::connect::seal::Sealer;
 use crate::connect::servers::Servers;
-use crate::error::{Error, ErrorKind};
 use crate::oauth::{self, Grant};
 use crate::secret::Secret;
 use crate::send::{accounts_post, Failure, Platform};
@@ -16,6 +15,7 @@ use crate::wasm::settle;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
+use svc_core::error::{Error, ErrorKind};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -120,7 +120,7 @@ impl Inner {
                 ErrorKind::Decode,
                 format!(
                     "the connection store holds a record of connection {} that is not one",
-                    crate::echo::quoted(id)
+                    svc_core::echo::quoted(id)
                 ),
             )
             .into()),
@@ -140,7 +140,7 @@ impl Inner {
                 ErrorKind::Unauthorized,
                 format!(
                     "connection {} is not known: send its user to connections.authorizeUrl first",
-                    crate::echo::quoted(id)
+                    svc_core::echo::quoted(id)
                 ),
             )
             .into());

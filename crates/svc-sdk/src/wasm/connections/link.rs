@@ -2,7 +2,6 @@
 
 use super::inner::Inner;
 use crate::connect::record::Status;
-use crate::error::{Error, ErrorKind};
 use crate::secret::Secret;
 use crate::send::{within, Deadline, Failure, Transport};
 use crate::wasm::client::{transport_of, Later, Soon};
@@ -10,6 +9,7 @@ use crate::wasm::options::Options;
 use crate::wasm::platform::Js;
 use std::cell::RefCell;
 use std::rc::Rc;
+use svc_core::error::{Error, ErrorKind};
 use wasm_bindgen::JsValue;
 
 /// One client's link to its connection.
@@ -36,7 +36,7 @@ impl Link {
         if record.status == Status::Reauthorize {
             let message = format!(
                 "connection {} must be authorized again: its grant was revoked (send its user to connections.authorizeUrl)",
-                crate::echo::quoted(&self.id)
+                svc_core::echo::quoted(&self.id)
             );
             return Err(Error::new(ErrorKind::Unauthorized, message)
                 .with_reauthorize()
@@ -65,7 +65,7 @@ impl Link {
                 ErrorKind::Unauthorized,
                 format!(
                     "connection {} was authorized again while this call ran with its old grant: call again",
-                    crate::echo::quoted(&self.id)
+                    svc_core::echo::quoted(&self.id)
                 ),
             )
             .into(),

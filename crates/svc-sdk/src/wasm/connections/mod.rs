@@ -12,12 +12,12 @@ use crate::connect;
 use crate::connect::authorize::{self, Pending, STATE_BYTES};
 use crate::connect::seal::Sealer;
 use crate::connect::servers::Servers;
-use crate::error::Error;
 use crate::send::{Failure, Platform};
 use inner::Inner;
 use link::Link;
 use std::cell::RefCell;
 use std::rc::Rc;
+use svc_core::error::Error;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -182,7 +182,7 @@ impl Connections {
         if servers.of_region(&region).is_none() {
             return Err(config(format!(
                 "region {} is not a region",
-                crate::echo::quoted(&region)
+                svc_core::echo::quoted(&region)
             )));
         }
         let redirect_uri = required(&options, "redirectUri")?;
