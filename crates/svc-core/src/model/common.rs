@@ -161,10 +161,30 @@ pub struct PageContext {
 /// takes the kind and rules its type gives (`Shape`), or the kind after `as` and the rules in `[...]`
 /// it says itself; `checks [...]` after the braces are the checks across its fields. A request field
 /// written `..name: T` is flattened: `T`'s fields and checks take its place in the schema. A
-/// `request`'s TypeScript carries its rules as JSDoc (`Shape::requests`, `crate::jsdoc`).
+/// `request`'s TypeScript carries its rules as JSDoc (`Shape::requests`, `crate::jsdoc`). A request
+/// followed by `all required Other` declares `Other` too, from the same fields, each of them required
+/// (an update body that must restate every field of a create body). A response followed by
+/// `and Other { ... }` declares `Other` too: the response's fields, then those (an answer that says more).
 macro_rules! wire {
     ($(#[$m:meta])* response $name:ident { $($body:tt)* }) => {
         $crate::model::common::wire!(@munch [$(#[$m])*] $name [] $($body)*);
+    };
+    ($(#[$m:meta])* response $name:ident { $($body:tt)* } $(#[$m2:meta])* and $other:ident { $($more:tt)* }) => {
+        $crate::model::common::wire!($(#[$m])* response $name { $($body)* });
+        $crate::model::common::wire!($(#[$m2])* response $other { $($body)* $($more)* });
+    };
+    ($(#[$m:meta])* request $name:ident { $($body:tt)* } $(#[$m2:meta])* all required $other:ident) => {
+        $crate::model::common::wire!($(#[$m])* request $name { $($body)* });
+        $crate::model::common::wire!(@required [$(#[$m2])*] $other [] $($body)*);
+    };
+    (@required $m:tt $other:ident [$($acc:tt)*] $f:ident ? : $($rest:tt)*) => {
+        $crate::model::common::wire!(@required $m $other [$($acc)* $f :] $($rest)*);
+    };
+    (@required $m:tt $other:ident [$($acc:tt)*] $t:tt $($rest:tt)*) => {
+        $crate::model::common::wire!(@required $m $other [$($acc)* $t] $($rest)*);
+    };
+    (@required [$($m:tt)*] $other:ident [$($acc:tt)*]) => {
+        $crate::model::common::wire!($($m)* request $other { $($acc)* });
     };
     ($(#[$m:meta])* request $name:ident { $($body:tt)* } $(checks [$($c:expr),* $(,)?])?) => {
         $crate::model::common::wire!(@request [$(#[$m])*] $name [$($($c),*)?] [] [] $($body)*);

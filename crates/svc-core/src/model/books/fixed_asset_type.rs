@@ -16,21 +16,8 @@ wire! {
         salvage_value?: JsonNumber,
         computation_type?: ComputationType,
     }
-}
-
-wire! {
     /// Body of `updateFixedAssetType`: every field required.
-    request FixedAssetTypeUpdateInput {
-        fixed_asset_type_name: String,
-        expense_account_id: Id,
-        depreciation_account_id: Id,
-        depreciation_method: DepreciationMethod,
-        depreciation_frequency: DepreciationFrequency,
-        depreciation_percentage: Percentage,
-        total_life: JsonNumber,
-        salvage_value: JsonNumber,
-        computation_type: ComputationType,
-    }
+    all required FixedAssetTypeUpdateInput
 }
 
 wire! {

@@ -25,18 +25,8 @@ wire! {
         currency_format?: String,
         is_base_currency?: bool,
     }
-}
-
-wire! {
     /// An entry of the currency list: a currency with its exchange rate.
-    response CurrencyListEntry {
-        currency_id: Id,
-        currency_code?: String,
-        currency_name?: String,
-        currency_symbol?: String,
-        price_precision?: JsonInteger,
-        currency_format?: String,
-        is_base_currency?: bool,
+    and CurrencyListEntry {
         exchange_rate?: JsonNumber,
         /// A date `yyyy-mm-dd`.
         effective_date?: String,
