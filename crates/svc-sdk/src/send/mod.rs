@@ -5,9 +5,9 @@ mod answer;
 mod attempt;
 mod deadline;
 #[cfg(feature = "server")]
-mod fleet;
-#[cfg(feature = "server")]
 mod grant;
+#[cfg(feature = "server")]
+mod member;
 #[cfg(feature = "server")]
 pub use grant::post as accounts_post;
 mod keeper;
@@ -27,7 +27,7 @@ pub use answer::{stalled, too_large, Answer, Failure, Head, Outgoing};
 pub use attempt::within;
 pub use deadline::Deadline;
 #[cfg(feature = "server")]
-pub use fleet::Options as FleetOptions;
+pub use member::Options as FleetOptions;
 pub use note::{Again, Event, Level, Note};
 pub use platform::Platform;
 pub use token::{Credential, Reason, TokenFailure, TokenResult};

@@ -4,7 +4,7 @@
 use super::alarm::Alarm;
 use super::attempt::{attempt, decode, discard, pause, retry_after_ms, seen, Got};
 #[cfg(feature = "server")]
-use super::fleet;
+use super::member;
 use super::race::{race, First};
 use super::transport::Gate;
 use super::{keeper, queue, Again, Answer, Boxed, Call, Credential, Deadline};
@@ -422,13 +422,13 @@ impl<P: Platform> Transport<P> {
                 let held = Box::pin(f.admit(p, call.signal, deadline, lane, queued)).await;
                 self.tell_repaired(f, call);
                 match held? {
-                    fleet::Held::Local(slot, q) => {
+                    member::Held::Local(slot, q) => {
                         let got = attempt(call).await;
                         drop(slot);
                         local(q, &got);
                         got
                     }
-                    fleet::Held::Lease(lease) => {
+                    member::Held::Lease(lease) => {
                         let got = match race(attempt(call), f.keep(p, lease)).await {
                             First::A(got) => got,
                             First::B(never) => match never {},

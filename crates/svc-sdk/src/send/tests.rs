@@ -901,7 +901,7 @@ fn a_timed_out_attempt_gives_its_slot_back() {
 }
 
 mod deadline;
-mod fleet;
+mod member;
 mod sim;
 mod token;
 

@@ -3,7 +3,7 @@
 
 use super::DEFAULT_RESERVE_PER_MILLE;
 #[cfg(feature = "server")]
-use super::{fleet, grant, FleetOptions};
+use super::{grant, member, FleetOptions};
 use super::{
     keeper, queue, token, Answer, Credential, Event, Failure, Head, Note, Platform, Reason,
 };
@@ -29,7 +29,7 @@ pub(super) enum Gate {
     Off,
     Local(queue::Queue),
     #[cfg(feature = "server")]
-    Fleet(Box<fleet::Fleet>),
+    Fleet(Box<member::Member>),
 }
 
 /// How a call is sent, the client's defaults already applied.
@@ -124,7 +124,7 @@ impl<P: Platform> Transport<P> {
             Limiting::Off => Gate::Off,
             Limiting::Local(limits) => Gate::Local(queue::Queue::new(limits, max_queued)),
             #[cfg(feature = "server")]
-            Limiting::Fleet(options) => Gate::Fleet(Box::new(fleet::Fleet::new(options))),
+            Limiting::Fleet(options) => Gate::Fleet(Box::new(member::Member::new(options))),
         };
         Transport {
             platform,
@@ -223,7 +223,7 @@ impl<P: Platform> Transport<P> {
 
     /// Tells the call's logger of a state the fleet's store held that could not be used.
     #[cfg(feature = "server")]
-    pub(super) fn tell_repaired(&self, f: &fleet::Fleet, call: &Call<'_, P>) {
+    pub(super) fn tell_repaired(&self, f: &member::Member, call: &Call<'_, P>) {
         if let Some(why) = f.take_repaired() {
             let event = Event::StoreRepaired { why: &why };
             self.platform.note(&call.note(0, None, event));

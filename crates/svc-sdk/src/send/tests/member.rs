@@ -1,4 +1,4 @@
-//! Transports sharing one fleet store on virtual time: the limits across holders, dead holders' leases, one token for all, an unreachable store.
+//! Transports sharing one fleet store on virtual time, each a member of the fleet: the limits across holders, dead holders' leases, one token for all, an unreachable store.
 
 use super::sim::Service;
 use super::*;

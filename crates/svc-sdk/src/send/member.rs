@@ -1,4 +1,4 @@
-//! A client's side of a fleet store: its calls in line for the store, slots as leases kept alive while a call runs, the shared token, and an unreachable store.
+//! A member of a fleet: one client's side of the fleet store (`crate::fleet` holds the shared state and its steps), its calls in line for the store, slots as leases kept alive while a call runs, the shared token, and an unreachable store.
 //!
 //! Every wait on the store is bounded by `store_timeout_ms`, counted for each call from when it
 //! began to wait or from when the store last answered this process, whichever is later: a call
@@ -70,8 +70,8 @@ pub struct Options {
     pub token_key: String,
 }
 
-/// The fleet side of a transport.
-pub(super) struct Fleet {
+/// A transport's side of its fleet: a member of it.
+pub(super) struct Member {
     options: Options,
     line: Line,
     /// The calls of this process asking for the token: one at a time, so that the process's
@@ -95,8 +95,8 @@ pub(super) enum Held<'a, P: Platform> {
     Local(Slot<'a, P>, &'a Queue),
 }
 
-impl Fleet {
-    pub fn new(options: Options) -> Fleet {
+impl Member {
+    pub fn new(options: Options) -> Member {
         let fallback = options.fallback_share.map(|share| {
             let l = options.limits;
             let part = |n: u32| ((f64::from(n) * share).floor() as u32).max(1);
@@ -107,7 +107,7 @@ impl Fleet {
             };
             Queue::new(limits, u32::MAX)
         });
-        Fleet {
+        Member {
             options,
             line: Line::default(),
             token_line: Line::default(),
